@@ -1,0 +1,39 @@
+import type { ErrorRequestHandler, RequestHandler } from "express";
+import { AppError } from "../src/platform/errors.js";
+import type { Logger } from "../src/platform/logger.js";
+
+/** Unknown routes under the API answer in the error shape. */
+export const notFoundHandler: RequestHandler = (_req, res) => {
+  res.status(404).json({ message: "Recurso não encontrado", success: false });
+};
+
+/** The one place a REST error becomes `{message, success:false, errors?, details?}`; bugs become a bare 500. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    if (res.headersSent) return next(error);
+    const known = asAppError(error);
+    if (known) {
+      for (const [name, value] of Object.entries(known.headers ?? {})) res.setHeader(name, value);
+      res.status(known.status).json({
+        message: known.message,
+        success: false,
+        ...(known.errors ? { errors: known.errors } : {}),
+        ...(known.details !== undefined ? { details: known.details } : {}),
+      });
+      return;
+    }
+    logger.error({ err: error, method: req.method, url: req.originalUrl }, "unhandled error");
+    res.status(500).json({ message: "Erro interno do servidor", success: false });
+  };
+}
+
+/** Our AppError, or the body parser's own client errors (malformed JSON, oversized body). */
+function asAppError(error: unknown): AppError | null {
+  if (error instanceof AppError) return error;
+  const e = error as { type?: string; status?: number } | null;
+  if (e?.type === "entity.parse.failed") return new AppError(400, "JSON inválido");
+  if (e?.type === "entity.too.large") return new AppError(413, "Requisição muito grande");
+  if (e?.type === "encoding.unsupported" || e?.type === "charset.unsupported") return new AppError(415, "Codificação não suportada");
+  if (e?.type === "request.aborted") return new AppError(400, "Requisição interrompida");
+  return null;
+}

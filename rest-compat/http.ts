@@ -1,0 +1,29 @@
+import type { Request } from "express";
+import type { Actor, UserActor } from "../src/platform/auth/actor.js";
+import { requireUser } from "../src/platform/auth/actor.js";
+import { invalidParameter } from "../src/platform/errors.js";
+import type { Services } from "../src/services.js";
+import type { RequestMeta } from "../src/modules/users/auth.service.js";
+
+const MAX_ID = 2_147_483_647;
+
+/** The caller of a request, or anonymous when no token was sent (an invalid token is 401). */
+export function actorOf(services: Services, req: Request): Promise<Actor> {
+  return services.auth.authenticate(req.headers.authorization);
+}
+
+/** The signed-in caller, or 401 `Token inválido ou expirado`. */
+export async function userOf(services: Services, req: Request): Promise<UserActor> {
+  return requireUser(await actorOf(services, req));
+}
+
+/** A numeric path parameter, or 400 `Parâmetro inválido: <name>`. */
+export function idParam(req: Request, name = "id"): number {
+  const raw = req.params[name];
+  if (typeof raw !== "string" || !/^\d{1,10}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_ID) {
+    throw invalidParameter(name);
+  }
+  return Number(raw);
+}
+
+export const requestMeta = (req: Request): RequestMeta => ({ ip: req.ip ?? req.socket.remoteAddress ?? "unknown" });

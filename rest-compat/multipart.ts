@@ -1,0 +1,58 @@
+import busboy from "busboy";
+import type { Request } from "express";
+import { AppError } from "../src/platform/errors.js";
+import { MAX_IMAGE_BYTES, type UploadedFile } from "../src/platform/storage/file-storage.js";
+
+export interface MultipartBody {
+  fields: Record<string, string>;
+  files: Record<string, UploadedFile>;
+}
+
+const INVALID_MULTIPART = "Requisição multipart inválida";
+
+/**
+ * Reads a multipart/form-data request into memory. A file part stops being read past the 5 MB image
+ * limit (it is then marked truncated and never written anywhere).
+ */
+export function readMultipart(req: Request): Promise<MultipartBody> {
+  if (!req.is("multipart/form-data")) return Promise.reject(new AppError(400, INVALID_MULTIPART));
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        limits: { fileSize: MAX_IMAGE_BYTES, files: 2, fields: 20, parts: 22, fieldSize: 1024 * 1024 },
+      });
+    } catch {
+      return reject(new AppError(400, INVALID_MULTIPART));
+    }
+    const body: MultipartBody = { fields: {}, files: {} };
+    let failed = false;
+    const fail = (error: AppError) => {
+      if (failed) return;
+      failed = true;
+      req.unpipe(parser);
+      req.resume();
+      reject(error);
+    };
+    parser.on("field", (name, value, info) => {
+      if (info.valueTruncated) return fail(new AppError(413, "Requisição muito grande"));
+      body.fields[name] = value;
+    });
+    parser.on("file", (name, stream) => {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("close", () => {
+        body.files[name] = { bytes: Buffer.concat(chunks), truncated: (stream as unknown as { truncated: boolean }).truncated };
+      });
+    });
+    parser.on("filesLimit", () => fail(new AppError(400, INVALID_MULTIPART)));
+    parser.on("fieldsLimit", () => fail(new AppError(400, INVALID_MULTIPART)));
+    parser.on("partsLimit", () => fail(new AppError(400, INVALID_MULTIPART)));
+    parser.on("error", () => fail(new AppError(400, INVALID_MULTIPART)));
+    parser.on("close", () => {
+      if (!failed) resolve(body);
+    });
+    req.pipe(parser);
+  });
+}

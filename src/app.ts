@@ -1,0 +1,167 @@
+import "reflect-metadata";
+import path from "node:path";
+import { ApolloServer } from "@apollo/server";
+import { expressMiddleware } from "@as-integrations/express5";
+import cors from "cors";
+import express, { type Express } from "express";
+import { graphqlUploadExpress } from "graphql-upload-minimal";
+import helmet from "helmet";
+import { collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { restApi } from "../rest-compat/index.js";
+import { errorHandler, notFoundHandler } from "../rest-compat/errors.js";
+import { buildGraphqlSchema } from "./graphql/build-schema.js";
+import type { Context } from "./graphql/context.js";
+import { formatError } from "./graphql/format-error.js";
+import { createLoaders } from "./graphql/loaders.js";
+import { complexityLimit, depthLimit } from "./graphql/query-limits.js";
+import { createFirebaseVerifier, type IdentityVerifier } from "./platform/auth/identity-provider.js";
+import { createPasswordHasher, type PasswordHasher } from "./platform/auth/password-hasher.js";
+import type { Clock } from "./platform/clock.js";
+import type { Config } from "./platform/config.js";
+import type { DatabaseHandle } from "./platform/db/database.js";
+import { JobScheduler } from "./platform/jobs/scheduler.js";
+import type { Logger } from "./platform/logger.js";
+import { createMailTransport, type MailTransport } from "./platform/mail/mail-transport.js";
+import { MailWorker } from "./platform/mail/mail-worker.js";
+import { FileStorage, MAX_IMAGE_BYTES } from "./platform/storage/file-storage.js";
+import { createServices, type Services } from "./services.js";
+import type { Actor } from "./platform/auth/actor.js";
+
+export interface AppDeps {
+  config: Config;
+  database: DatabaseHandle;
+  clock: Clock;
+  logger: Logger;
+  /** Defaults follow the configuration; tests hand in their own. */
+  mailTransport?: MailTransport;
+  identity?: IdentityVerifier;
+  hasher?: PasswordHasher;
+  uploadsDir?: string;
+}
+
+export interface App {
+  express: Express;
+  services: Services;
+  mailWorker: MailWorker;
+  jobs: JobScheduler;
+  /** Stops GraphQL, the jobs and the worker threads (the database belongs to the caller). */
+  close(): Promise<void>;
+}
+
+/** Builds the whole service on the given database: REST under /api, GraphQL at /graphql, health, metrics, uploads. */
+export async function createApp(deps: AppDeps): Promise<App> {
+  const { config, database, clock, logger } = deps;
+  const db = database.db;
+  const hasher = deps.hasher ?? createPasswordHasher();
+  const storage = new FileStorage(deps.uploadsDir ?? path.join(config.dataDir, "uploads"), config.publicBaseUrl);
+  const identity = deps.identity ?? createFirebaseVerifier(config.firebaseProjectId, config.firebaseJwksUrl);
+  const services = createServices({ db, clock, config, hasher, storage, identity });
+
+  const transport = deps.mailTransport ?? createMailTransport(config.smtpUrl, path.join(config.dataDir, "mail"));
+  const mailWorker = new MailWorker({ db, clock, transport, from: config.mailFrom, logger });
+  const jobs = new JobScheduler(logger);
+  jobs.every("mail-delivery", 5_000, () => mailWorker.runOnce());
+  jobs.every("session-cleanup", 60 * 60_000, async () => {
+    await services.auth.purgeExpiredRevocations();
+    await services.rateLimiter.purge(new Date(clock.now().getTime() - 24 * 60 * 60_000));
+  });
+
+  const metrics = new Registry();
+  collectDefaultMetrics({ register: metrics });
+  const requestDuration = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "HTTP request duration",
+    labelNames: ["method", "route", "status"],
+    registers: [metrics],
+  });
+
+  const apollo = new ApolloServer<Context>({
+    schema: buildGraphqlSchema(),
+    formatError: formatError(logger),
+    validationRules: [depthLimit(config.graphqlMaxDepth)],
+    plugins: [complexityLimit(config.graphqlMaxComplexity)],
+    introspection: true,
+    includeStacktraceInErrorResponses: false,
+    // Callers authenticate with bearer tokens, never cookies, so cross-site requests carry no credentials.
+    csrfPrevention: false,
+  });
+  await apollo.start();
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("query parser", "extended");
+  app.use(helmet({ contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: "cross-origin" } }));
+  app.use(cors({ exposedHeaders: ["Retry-After", "Content-Disposition"], maxAge: 600 }));
+  app.use((req, res, next) => {
+    const stop = requestDuration.startTimer({ method: req.method });
+    res.on("finish", () => stop({ route: req.route?.path ?? (res.statusCode === 404 ? "unmatched" : req.baseUrl || req.path), status: res.statusCode }));
+    next();
+  });
+
+  app.get("/healthz", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+  app.get("/readyz", async (_req, res) => {
+    const ready = await database.isReady();
+    res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "unavailable" });
+  });
+  app.get("/metrics", async (_req, res) => {
+    res.type(metrics.contentType).send(await metrics.metrics());
+  });
+
+  app.use(
+    "/uploads",
+    express.static(storage.dir, {
+      index: false,
+      dotfiles: "deny",
+      fallthrough: true,
+      immutable: true,
+      maxAge: "365d",
+      setHeaders: (res) => res.setHeader("X-Content-Type-Options", "nosniff"),
+    }),
+  );
+
+  app.use("/api", restApi(services, logger));
+
+  app.use(
+    "/graphql",
+    graphqlUploadExpress({ maxFileSize: MAX_IMAGE_BYTES + 1, maxFiles: 2, maxFieldSize: 1024 * 1024 }),
+    express.json({ limit: "1mb" }),
+    expressMiddleware(apollo, {
+      context: async ({ req }): Promise<Context> => ({
+        services,
+        actor: await graphqlActor(services, req.headers.authorization),
+        loaders: createLoaders(services),
+        meta: { ip: req.ip ?? "unknown" },
+      }),
+    }),
+  );
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(logger));
+
+  return {
+    express: app,
+    services,
+    mailWorker,
+    jobs,
+    async close() {
+      await jobs.stop();
+      await apollo.stop();
+      await hasher.close();
+      transport.close();
+    },
+  };
+}
+
+/**
+ * GraphQL reads an unusable token as no token: fields that need a user then answer UNAUTHENTICATED,
+ * while login and register still work for a client holding a stale token.
+ */
+async function graphqlActor(services: Services, authorization: string | undefined): Promise<Actor> {
+  try {
+    return await services.auth.authenticate(authorization);
+  } catch {
+    return { kind: "anonymous" };
+  }
+}

@@ -1,0 +1,16 @@
+import "reflect-metadata";
+import type { GraphQLSchema } from "graphql";
+import { buildSchemaSync } from "type-graphql";
+import { UserResolver } from "../modules/users/user.resolver.js";
+
+let schema: GraphQLSchema | undefined;
+
+/** The GraphQL schema, built once from every module's resolvers (validation is the services' job). */
+export function buildGraphqlSchema(): GraphQLSchema {
+  schema ??= buildSchemaSync({
+    resolvers: [UserResolver],
+    validate: false,
+    emitSchemaFile: false,
+  });
+  return schema;
+}

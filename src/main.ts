@@ -1,0 +1,69 @@
+import "reflect-metadata";
+import type { Server } from "node:http";
+import { createApp } from "./app.js";
+import { systemClock } from "./platform/clock.js";
+import { ConfigError, loadConfig } from "./platform/config.js";
+import { openDatabase } from "./platform/db/database.js";
+import { createLogger } from "./platform/logger.js";
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await database.migrate();
+  logger.info({ database: database.kind }, "migrations applied");
+
+  const app = await createApp({ config, database, clock: systemClock, logger });
+  if (config.adminEmails.length > 0) {
+    const { granted, unknown } = await app.services.auth.grantAdmin(config.adminEmails);
+    logger.info({ granted, notRegisteredYet: unknown }, "ADMIN_EMAILS applied");
+  }
+
+  const server: Server = app.express.listen(config.port, config.host, () => {
+    logger.info({ url: `http://${config.host}:${config.port}`, graphql: "/graphql", rest: "/api" }, "listening");
+  });
+  server.on("error", (error) => {
+    logger.fatal({ err: error }, "server failed");
+    process.exit(1);
+  });
+  app.jobs.start();
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    const force = setTimeout(() => {
+      logger.warn("grace period over, closing remaining connections");
+      server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    // Stop taking requests and let those under way finish; idle keep-alive sockets are closed at once.
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
+    await app.close();
+    await database.close();
+    logger.info("stopped");
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,262 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { AccessTokens } from "../../platform/auth/access-tokens.js";
+import { requireUser, type Actor } from "../../platform/auth/actor.js";
+import type { IdentityVerifier } from "../../platform/auth/identity-provider.js";
+import type { PasswordHasher } from "../../platform/auth/password-hasher.js";
+import type { Clock } from "../../platform/clock.js";
+import type { Db } from "../../platform/db/database.js";
+import { isUniqueViolation } from "../../platform/db/unique-violation.js";
+import { AppError, INVALID_TOKEN, conflict, notFound, unauthorized } from "../../platform/errors.js";
+import { enqueueMail } from "../../platform/mail/outbox.js";
+import type { RateLimiter, RateLimitRule } from "../../platform/rate-limit/rate-limiter.js";
+import { parseInput } from "../../platform/validation.js";
+import { toUserDto, type MessageDto, type SessionDto, type UserRow } from "./user.dto.js";
+import {
+  confirmEmailInput,
+  firebaseLoginInput,
+  forgotPasswordInput,
+  loginInput,
+  registerInput,
+  resetPasswordInput,
+} from "./user.inputs.js";
+import { confirmationMail, passwordResetMail } from "./user.mails.js";
+import { userRepository } from "./user.repository.js";
+import type { OneTimeTokenPurpose } from "./user.table.js";
+
+export const USER_NOT_FOUND = "Usuário não encontrado";
+const INVALID_CREDENTIALS = "Credenciais inválidas";
+const INVALID_PROVIDER_TOKEN = "Token do provedor de identidade inválido";
+const PASSWORD_TOO_SHORT = "A senha deve ter pelo menos 6 caracteres";
+const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+const CONFIRMATION_TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Where a call came from: the rate limits of contract §2 count per client address. */
+export interface RequestMeta {
+  ip: string;
+}
+
+export type AuthEndpoint = "login" | "register" | "firebase-login" | "forgot-password" | "reset-password";
+
+export interface AuthServiceDeps {
+  db: Db;
+  clock: Clock;
+  hasher: PasswordHasher;
+  tokens: AccessTokens;
+  identity: IdentityVerifier;
+  rateLimiter: RateLimiter;
+  webAppUrl: string;
+  adminEmails: readonly string[];
+  limits: { perMinute: number; loginFailuresPerEmail: number };
+}
+
+/** Accounts and sessions: registration, the ways in, the ways out, and who a token belongs to. */
+export class AuthService {
+  private readonly perAddress: RateLimitRule;
+  private readonly loginFailures: RateLimitRule;
+
+  constructor(private readonly deps: AuthServiceDeps) {
+    this.perAddress = { limit: deps.limits.perMinute, windowMs: 60_000 };
+    this.loginFailures = { limit: deps.limits.loginFailuresPerEmail, windowMs: 15 * 60_000 };
+  }
+
+  async register(body: unknown, meta: RequestMeta): Promise<SessionDto> {
+    await this.throttle("register", meta);
+    const input = parseInput(registerInput, body);
+    const { db, clock, hasher } = this.deps;
+    if (await userRepository.findByEmail(db, input.email)) throw conflict(EMAIL_TAKEN);
+    const passwordHash = await hasher.hash(input.password);
+    const emailConfirmed = input.requestLocation === "WEB" && input.confirmed;
+    try {
+      const user = await db.transaction(async (tx) => {
+        const now = clock.now();
+        const created = await userRepository.insert(tx, {
+          name: input.name,
+          email: input.email,
+          passwordHash,
+          userType: input.userType,
+          emailConfirmed,
+          isAdmin: this.deps.adminEmails.includes(input.email),
+          createdAt: now,
+          updatedAt: now,
+        });
+        if (!emailConfirmed) {
+          const token = await this.issueOneTimeToken(tx, created.id, "EMAIL_CONFIRMATION", CONFIRMATION_TOKEN_TTL_MS);
+          const link = `${this.deps.webAppUrl}/confirm-email?token=${token}`;
+          await enqueueMail(tx, confirmationMail(created.email, created.name, link), now);
+        }
+        return created;
+      });
+      return this.session(user);
+    } catch (error) {
+      // Two registrations of one e-mail at the same moment: the unique index decides.
+      if (isUniqueViolation(error, "users_email_key")) throw conflict(EMAIL_TAKEN);
+      throw error;
+    }
+  }
+
+  async login(body: unknown, meta: RequestMeta): Promise<SessionDto> {
+    await this.throttle("login", meta);
+    const input = parseInput(loginInput, body);
+    const email = input.email.toLowerCase();
+    const failuresKey = `login-failures:${email}`;
+    await this.deps.rateLimiter.ensureBelow(failuresKey, this.loginFailures);
+    const user = await userRepository.findByEmail(this.deps.db, email);
+    if (!user) {
+      await this.deps.rateLimiter.record(failuresKey, this.loginFailures);
+      throw notFound(USER_NOT_FOUND);
+    }
+    // bcrypt reads 72 bytes at most; a longer password can never be one we stored.
+    const matches = Buffer.byteLength(input.password) <= 72 && (await this.deps.hasher.compare(input.password, user.passwordHash));
+    if (!matches) {
+      await this.deps.rateLimiter.record(failuresKey, this.loginFailures);
+      throw new AppError(400, INVALID_CREDENTIALS);
+    }
+    return this.session(user);
+  }
+
+  async firebaseLogin(body: unknown, meta: RequestMeta): Promise<SessionDto> {
+    await this.throttle("firebase-login", meta);
+    const input = parseInput(firebaseLoginInput, body);
+    const email = await this.deps.identity.verifiedEmail(input.firebaseToken);
+    if (!email) throw new AppError(400, INVALID_PROVIDER_TOKEN);
+    const user = await userRepository.findByEmail(this.deps.db, email);
+    if (!user) throw notFound(USER_NOT_FOUND);
+    return this.session(user);
+  }
+
+  /** A new token for the caller; the one presented is revoked. */
+  async refresh(actor: Actor): Promise<{ token: string; success: true }> {
+    const caller = requireUser(actor);
+    const user = await userRepository.findById(this.deps.db, caller.id);
+    if (!user) throw unauthorized();
+    await userRepository.revokeToken(this.deps.db, caller.tokenId, caller.id, caller.tokenExpiresAt);
+    return { token: this.issueToken(user), success: true };
+  }
+
+  async logout(actor: Actor): Promise<MessageDto> {
+    const caller = requireUser(actor);
+    await userRepository.revokeToken(this.deps.db, caller.tokenId, caller.id, caller.tokenExpiresAt);
+    return { message: "Logout realizado com sucesso", success: true };
+  }
+
+  async forgotPassword(body: unknown, meta: RequestMeta): Promise<MessageDto> {
+    await this.throttle("forgot-password", meta);
+    const input = parseInput(forgotPasswordInput, body);
+    const { db, clock } = this.deps;
+    const user = await userRepository.findByEmail(db, input.email);
+    if (!user) throw notFound(USER_NOT_FOUND);
+    await db.transaction(async (tx) => {
+      await userRepository.retireOneTimeTokens(tx, user.id, "PASSWORD_RESET", clock.now());
+      const token = await this.issueOneTimeToken(tx, user.id, "PASSWORD_RESET", RESET_TOKEN_TTL_MS);
+      const link = `${this.deps.webAppUrl}/reset-password?token=${token}`;
+      await enqueueMail(tx, passwordResetMail(user.email, user.name, link), clock.now());
+    });
+    return { message: "Enviamos um e-mail com o link para redefinir sua senha", success: true };
+  }
+
+  /** Sets a new password from a reset link; every token issued before it stops working. */
+  async resetPassword(body: unknown, meta: RequestMeta): Promise<MessageDto> {
+    await this.throttle("reset-password", meta);
+    const input = parseInput(resetPasswordInput, body, shortPasswordMessage(body));
+    const { db, clock, hasher } = this.deps;
+    const passwordHash = await hasher.hash(input.password);
+    const changed = await db.transaction(async (tx) => {
+      const now = clock.now();
+      const userId = await userRepository.consumeOneTimeToken(tx, "PASSWORD_RESET", sha256(input.token), now);
+      if (userId === null) return false;
+      // The link reached the mailbox, so the address is confirmed too.
+      await userRepository.updateAndRevokeSessions(tx, userId, { passwordHash, emailConfirmed: true, updatedAt: now });
+      return true;
+    });
+    if (!changed) throw new AppError(400, INVALID_TOKEN);
+    return { message: "Senha redefinida com sucesso", success: true };
+  }
+
+  async confirmEmail(query: unknown): Promise<MessageDto> {
+    const input = parseInput(confirmEmailInput, query);
+    const { db, clock } = this.deps;
+    const confirmed = await db.transaction(async (tx) => {
+      const now = clock.now();
+      const userId = await userRepository.consumeOneTimeToken(tx, "EMAIL_CONFIRMATION", sha256(input.token), now);
+      if (userId === null) return false;
+      await userRepository.update(tx, userId, { emailConfirmed: true, updatedAt: now });
+      return true;
+    });
+    if (!confirmed) throw new AppError(400, INVALID_TOKEN);
+    return { message: "E-mail confirmado com sucesso", success: true };
+  }
+
+  /**
+   * The caller behind a bearer token: signature, algorithm and expiry checked, then revocation (logout,
+   * refresh) and the session version (password reset) against the database. Missing header → anonymous.
+   */
+  async authenticate(authorization: string | undefined): Promise<Actor> {
+    if (authorization === undefined || authorization === "") return { kind: "anonymous" };
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match) throw unauthorized();
+    const claims = this.deps.tokens.verify(match[1]);
+    if (!claims) throw unauthorized();
+    const user = await userRepository.findSessionUser(this.deps.db, Number(claims.sub), claims.jti);
+    if (!user || user.revoked || user.sessionVersion !== claims.ver) throw unauthorized();
+    return {
+      kind: "user",
+      id: user.id,
+      userType: user.userType,
+      isAdmin: user.isAdmin,
+      tokenId: claims.jti,
+      tokenExpiresAt: new Date(claims.exp * 1000),
+    };
+  }
+
+  /** Makes the listed e-mails administrators (ADMIN_EMAILS at start-up, `npm run admin -- grant`). */
+  async grantAdmin(emails: readonly string[]): Promise<{ granted: string[]; unknown: string[] }> {
+    const wanted = emails.map((e) => e.trim().toLowerCase()).filter(Boolean);
+    const changed = await userRepository.grantAdmin(this.deps.db, wanted);
+    const existing = await Promise.all(wanted.map((email) => userRepository.findByEmail(this.deps.db, email)));
+    return {
+      granted: changed.map((row) => row.email),
+      unknown: wanted.filter((_, i) => existing[i] === null),
+    };
+  }
+
+  /** Drops revocations of tokens that have expired anyway. */
+  async purgeExpiredRevocations(): Promise<void> {
+    await userRepository.purgeExpiredRevocations(this.deps.db, this.deps.clock.now());
+  }
+
+  private async throttle(endpoint: AuthEndpoint, meta: RequestMeta): Promise<void> {
+    await this.deps.rateLimiter.hit(`auth:${endpoint}:${meta.ip}`, this.perAddress);
+  }
+
+  private session(user: UserRow): SessionDto {
+    return { user: toUserDto(user), token: this.issueToken(user), userId: user.id, success: true };
+  }
+
+  private issueToken(user: UserRow): string {
+    return this.deps.tokens.issue({
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      userType: user.userType,
+      isAdmin: user.isAdmin,
+      sessionVersion: user.sessionVersion,
+    }).token;
+  }
+
+  /** A URL-safe random token; only its hash is stored. */
+  private async issueOneTimeToken(db: Db, userId: number, purpose: OneTimeTokenPurpose, ttlMs: number): Promise<string> {
+    const token = randomBytes(32).toString("base64url");
+    await userRepository.insertOneTimeToken(db, userId, purpose, sha256(token), new Date(this.deps.clock.now().getTime() + ttlMs));
+    return token;
+  }
+}
+
+export const EMAIL_TAKEN = "Email já registrado";
+
+const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
+
+/** api-spec.md keeps its own top-level text for a short password on reset. */
+function shortPasswordMessage(body: unknown): string | undefined {
+  const password = (body as { password?: unknown } | null)?.password;
+  return typeof password === "string" && password.length < 6 ? PASSWORD_TOO_SHORT : undefined;
+}

@@ -1,0 +1,55 @@
+import type { users } from "./user.table.js";
+
+export type UserRow = typeof users.$inferSelect;
+
+/** UserDTO of api-spec.md, plus `emailConfirmed` (contract §3). */
+export interface UserDto {
+  id: number;
+  name: string;
+  email: string;
+  userType: "ALUNO" | "PERSONAL";
+  profilePicture: string | null;
+  phone: string | null;
+  birthDate: string | null;
+  gender: "MASCULINO" | "FEMININO" | "OUTRO" | null;
+  height: number | null;
+  weight: number | null;
+  subscriptionType: string;
+  subscriptionExpirationDate: Date | null;
+  emailConfirmed: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export function toUserDto(row: UserRow): UserDto {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    userType: row.userType,
+    profilePicture: row.profilePicture,
+    phone: row.phone,
+    birthDate: row.birthDate,
+    gender: row.gender,
+    height: row.heightCm,
+    weight: row.weightKg,
+    subscriptionType: row.subscriptionType,
+    subscriptionExpirationDate: row.subscriptionExpiresAt,
+    emailConfirmed: row.emailConfirmed,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** What register, login and firebase-login answer. */
+export interface SessionDto {
+  user: UserDto;
+  token: string;
+  userId: number;
+  success: true;
+}
+
+export interface MessageDto {
+  message: string;
+  success: true;
+}

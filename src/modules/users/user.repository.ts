@@ -1,0 +1,109 @@
+import { and, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
+import type { Db } from "../../platform/db/database.js";
+import { oneTimeTokens, revokedTokens, users, weightHistory, type OneTimeTokenPurpose } from "./user.table.js";
+
+export type NewUser = typeof users.$inferInsert;
+export type UserChanges = Partial<Omit<NewUser, "id" | "createdAt">>;
+
+export const userRepository = {
+  async findById(db: Db, id: number) {
+    const [row] = await db.select().from(users).where(eq(users.id, id));
+    return row ?? null;
+  },
+
+  async findByIds(db: Db, ids: readonly number[]) {
+    if (ids.length === 0) return [];
+    return db.select().from(users).where(inArray(users.id, [...ids]));
+  },
+
+  async findByEmail(db: Db, email: string) {
+    const [row] = await db.select().from(users).where(eq(users.email, email.toLowerCase()));
+    return row ?? null;
+  },
+
+  async insert(db: Db, values: NewUser) {
+    const [row] = await db.insert(users).values(values).returning();
+    return row;
+  },
+
+  async update(db: Db, id: number, changes: UserChanges) {
+    const [row] = await db.update(users).set(changes).where(eq(users.id, id)).returning();
+    return row ?? null;
+  },
+
+  /** Bumps the session version (revoking every token issued so far) together with other changes. */
+  async updateAndRevokeSessions(db: Db, id: number, changes: UserChanges) {
+    const [row] = await db
+      .update(users)
+      .set({ ...changes, sessionVersion: sql`${users.sessionVersion} + 1` })
+      .where(eq(users.id, id))
+      .returning();
+    return row ?? null;
+  },
+
+  /** Makes every listed e-mail that has an account an administrator; returns how many were changed. */
+  async grantAdmin(db: Db, emails: readonly string[]) {
+    if (emails.length === 0) return [];
+    return db
+      .update(users)
+      .set({ isAdmin: true })
+      .where(and(inArray(users.email, emails.map((e) => e.toLowerCase())), eq(users.isAdmin, false)))
+      .returning({ id: users.id, email: users.email });
+  },
+
+  /** The user behind a token, with whether that token's id was revoked, in one round trip. */
+  async findSessionUser(db: Db, id: number, jti: string) {
+    const [row] = await db
+      .select({
+        id: users.id,
+        userType: users.userType,
+        isAdmin: users.isAdmin,
+        sessionVersion: users.sessionVersion,
+        revoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.jti} = ${jti})`,
+      })
+      .from(users)
+      .where(eq(users.id, id));
+    return row ?? null;
+  },
+
+  async revokeToken(db: Db, jti: string, userId: number, expiresAt: Date) {
+    await db.insert(revokedTokens).values({ jti, userId, expiresAt }).onConflictDoNothing();
+  },
+
+  async purgeExpiredRevocations(db: Db, now: Date) {
+    await db.delete(revokedTokens).where(lt(revokedTokens.expiresAt, now));
+  },
+
+  async addWeight(db: Db, userId: number, weightKg: number, recordedAt: Date) {
+    await db.insert(weightHistory).values({ userId, weightKg, recordedAt });
+  },
+
+  async insertOneTimeToken(db: Db, userId: number, purpose: OneTimeTokenPurpose, tokenHash: string, expiresAt: Date) {
+    await db.insert(oneTimeTokens).values({ userId, purpose, tokenHash, expiresAt });
+  },
+
+  /** Marks a live token used and returns its user id; null when unknown, used or expired. Atomic: a token works once. */
+  async consumeOneTimeToken(db: Db, purpose: OneTimeTokenPurpose, tokenHash: string, now: Date) {
+    const [row] = await db
+      .update(oneTimeTokens)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(oneTimeTokens.tokenHash, tokenHash),
+          eq(oneTimeTokens.purpose, purpose),
+          isNull(oneTimeTokens.usedAt),
+          gt(oneTimeTokens.expiresAt, now),
+        ),
+      )
+      .returning({ userId: oneTimeTokens.userId });
+    return row?.userId ?? null;
+  },
+
+  /** Retires a user's unused tokens of one purpose (a new reset link replaces the old ones). */
+  async retireOneTimeTokens(db: Db, userId: number, purpose: OneTimeTokenPurpose, now: Date) {
+    await db
+      .update(oneTimeTokens)
+      .set({ usedAt: now })
+      .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)));
+  },
+};

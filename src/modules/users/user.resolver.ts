@@ -1,0 +1,89 @@
+import { Arg, Ctx, Int, Mutation, Query, Resolver } from "type-graphql";
+import type { Context } from "../../graphql/context.js";
+import { GraphQLUpload, readUpload, type FileUpload } from "../../graphql/upload.js";
+import {
+  AuthPayload,
+  LoginInputType,
+  MessagePayload,
+  ProfileInputType,
+  RegisterInputType,
+  TokenPayload,
+  UserType,
+} from "./user.types.js";
+
+/** Accounts, sessions and profiles over GraphQL: the same services as REST. */
+@Resolver(() => UserType)
+export class UserResolver {
+  @Query(() => UserType, { description: "The signed-in user" })
+  me(@Ctx() ctx: Context) {
+    return ctx.services.users.getProfile(ctx.actor);
+  }
+
+  @Query(() => UserType)
+  user(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
+    return ctx.services.users.getUser(ctx.actor, id);
+  }
+
+  @Mutation(() => AuthPayload)
+  register(@Arg("input", () => RegisterInputType) input: RegisterInputType, @Ctx() ctx: Context) {
+    return ctx.services.auth.register({ ...input }, ctx.meta);
+  }
+
+  @Mutation(() => AuthPayload)
+  login(@Arg("input", () => LoginInputType) input: LoginInputType, @Ctx() ctx: Context) {
+    return ctx.services.auth.login({ ...input }, ctx.meta);
+  }
+
+  @Mutation(() => AuthPayload)
+  firebaseLogin(@Arg("firebaseToken", () => String) firebaseToken: string, @Ctx() ctx: Context) {
+    return ctx.services.auth.firebaseLogin({ firebaseToken }, ctx.meta);
+  }
+
+  @Mutation(() => TokenPayload, { description: "A new token; the one sent is revoked" })
+  refreshToken(@Ctx() ctx: Context) {
+    return ctx.services.auth.refresh(ctx.actor);
+  }
+
+  @Mutation(() => MessagePayload)
+  logout(@Ctx() ctx: Context) {
+    return ctx.services.auth.logout(ctx.actor);
+  }
+
+  @Mutation(() => MessagePayload)
+  forgotPassword(@Arg("email", () => String) email: string, @Ctx() ctx: Context) {
+    return ctx.services.auth.forgotPassword({ email }, ctx.meta);
+  }
+
+  @Mutation(() => MessagePayload)
+  resetPassword(
+    @Arg("token", () => String) token: string,
+    @Arg("password", () => String) password: string,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.auth.resetPassword({ token, password }, ctx.meta);
+  }
+
+  @Mutation(() => MessagePayload)
+  confirmEmail(@Arg("token", () => String) token: string, @Ctx() ctx: Context) {
+    return ctx.services.auth.confirmEmail({ token });
+  }
+
+  @Mutation(() => UserType)
+  updateProfile(@Arg("input", () => ProfileInputType) input: ProfileInputType, @Ctx() ctx: Context) {
+    return ctx.services.users.updateProfile(ctx.actor, { ...input });
+  }
+
+  @Mutation(() => UserType, { description: "Changes a user's name (self or administrator)" })
+  renameUser(@Arg("id", () => Int) id: number, @Arg("name", () => String) name: string, @Ctx() ctx: Context) {
+    return ctx.services.users.rename(ctx.actor, id, { name });
+  }
+
+  @Mutation(() => UserType, { description: "GraphQL multipart upload of a JPG, PNG or GIF (max 5 MB)" })
+  async updateProfilePhoto(
+    @Arg("userId", () => Int) userId: number,
+    @Arg("file", () => GraphQLUpload) file: Promise<FileUpload>,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.users.updatePhoto(ctx.actor, userId, await readUpload(file));
+  }
+}

@@ -1,0 +1,108 @@
+import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
+import type { Clock } from "../../platform/clock.js";
+import type { Db } from "../../platform/db/database.js";
+import { forbidden, notFound, unauthorized } from "../../platform/errors.js";
+import type { FileStorage, UploadedFile } from "../../platform/storage/file-storage.js";
+import { parseInput } from "../../platform/validation.js";
+import { USER_NOT_FOUND } from "./auth.service.js";
+import { toUserDto, type UserDto, type UserRow } from "./user.dto.js";
+import { profileInput, renameInput } from "./user.inputs.js";
+import { userRepository, type UserChanges } from "./user.repository.js";
+import { validationError } from "../../platform/errors.js";
+
+export interface UserServiceDeps {
+  db: Db;
+  clock: Clock;
+  storage: FileStorage;
+}
+
+/** Profiles: reading users, editing one's own profile, the profile photo. */
+export class UserService {
+  constructor(private readonly deps: UserServiceDeps) {}
+
+  async getProfile(actor: Actor): Promise<UserDto> {
+    const caller = requireUser(actor);
+    const user = await userRepository.findById(this.deps.db, caller.id);
+    if (!user) throw unauthorized();
+    return toUserDto(user);
+  }
+
+  /** GET /users/{id}: self and administrators (linked trainers and students come with the links capability). */
+  async getUser(actor: Actor, id: number): Promise<UserDto> {
+    const caller = requireUser(actor);
+    const user = await this.load(id);
+    if (!this.canRead(caller, user)) throw forbidden();
+    return toUserDto(user);
+  }
+
+  /** Users by id for the GraphQL loaders, in the order asked; visibility is the caller's business. */
+  async findByIds(ids: readonly number[]): Promise<(UserDto | null)[]> {
+    const rows = await userRepository.findByIds(this.deps.db, ids);
+    const byId = new Map(rows.map((row) => [row.id, toUserDto(row)]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  async updateProfile(actor: Actor, body: unknown): Promise<UserDto> {
+    const caller = requireUser(actor);
+    const input = parseInput(profileInput, body);
+    const { db, clock } = this.deps;
+    const changes: UserChanges = {};
+    if (input.name !== undefined) changes.name = input.name;
+    if (input.phone !== undefined) changes.phone = input.phone;
+    if (input.birthDate !== undefined) changes.birthDate = input.birthDate;
+    if (input.gender !== undefined) changes.gender = input.gender;
+    if (input.height !== undefined) changes.heightCm = input.height;
+    if (input.weight !== undefined) changes.weightKg = input.weight;
+    const updated = await db.transaction(async (tx) => {
+      const now = clock.now();
+      const row = await userRepository.update(tx, caller.id, { ...changes, updatedAt: now });
+      // Every weight set here is also a point of the metrics' weight history (contract §3).
+      if (row && typeof input.weight === "number") await userRepository.addWeight(tx, caller.id, input.weight, now);
+      return row;
+    });
+    if (!updated) throw unauthorized();
+    return toUserDto(updated);
+  }
+
+  /** PATCH /users/{id}: the name only; self or administrator. */
+  async rename(actor: Actor, id: number, body: unknown): Promise<UserDto> {
+    const caller = requireUser(actor);
+    const input = parseInput(renameInput, body, "Nome não pode estar vazio");
+    await this.loadEditable(caller, id);
+    const updated = await userRepository.update(this.deps.db, id, { name: input.name, updatedAt: this.deps.clock.now() });
+    if (!updated) throw notFound(USER_NOT_FOUND);
+    return toUserDto(updated);
+  }
+
+  /** Replaces the profile photo (an image judged by its bytes); the old file is removed. */
+  async updatePhoto(actor: Actor, id: number, file: UploadedFile | undefined): Promise<UserDto> {
+    const caller = requireUser(actor);
+    const user = await this.loadEditable(caller, id);
+    if (!file) throw validationError([{ field: "file", message: "Arquivo obrigatório" }]);
+    const { storage } = this.deps;
+    const url = await storage.saveImage(file);
+    const updated = await userRepository.update(this.deps.db, id, { profilePicture: url, updatedAt: this.deps.clock.now() });
+    if (!updated) {
+      await storage.remove(url);
+      throw notFound(USER_NOT_FOUND);
+    }
+    await storage.remove(user.profilePicture);
+    return toUserDto(updated);
+  }
+
+  private async load(id: number): Promise<UserRow> {
+    const user = await userRepository.findById(this.deps.db, id);
+    if (!user) throw notFound(USER_NOT_FOUND);
+    return user;
+  }
+
+  private async loadEditable(caller: UserActor, id: number): Promise<UserRow> {
+    const user = await this.load(id);
+    if (caller.id !== id && !caller.isAdmin) throw forbidden();
+    return user;
+  }
+
+  private canRead(caller: UserActor, user: UserRow): boolean {
+    return caller.id === user.id || caller.isAdmin;
+  }
+}

@@ -1,0 +1,87 @@
+import { Field, Float, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { DateTime, LocalDate } from "../../graphql/scalars.js";
+import type { UserDto } from "./user.dto.js";
+
+export enum UserTypeEnum {
+  ALUNO = "ALUNO",
+  PERSONAL = "PERSONAL",
+}
+registerEnumType(UserTypeEnum, { name: "UserType", description: "ALUNO (student) or PERSONAL (trainer)" });
+
+export enum GenderEnum {
+  MASCULINO = "MASCULINO",
+  FEMININO = "FEMININO",
+  OUTRO = "OUTRO",
+}
+registerEnumType(GenderEnum, { name: "Gender" });
+
+export enum RequestLocationEnum {
+  APP = "APP",
+  WEB = "WEB",
+}
+registerEnumType(RequestLocationEnum, { name: "RequestLocation" });
+
+@ObjectType("User", { description: "UserDTO of the REST layer" })
+export class UserType implements UserDto {
+  @Field(() => Int) id!: number;
+  @Field(() => String) name!: string;
+  @Field(() => String) email!: string;
+  @Field(() => UserTypeEnum) userType!: UserDto["userType"];
+  @Field(() => String, { nullable: true }) profilePicture!: string | null;
+  @Field(() => String, { nullable: true }) phone!: string | null;
+  @Field(() => LocalDate, { nullable: true }) birthDate!: string | null;
+  @Field(() => GenderEnum, { nullable: true }) gender!: UserDto["gender"];
+  @Field(() => Float, { nullable: true, description: "centimetres" }) height!: number | null;
+  @Field(() => Float, { nullable: true, description: "kilograms" }) weight!: number | null;
+  @Field(() => String) subscriptionType!: string;
+  @Field(() => DateTime, { nullable: true }) subscriptionExpirationDate!: Date | null;
+  @Field(() => Boolean) emailConfirmed!: boolean;
+  @Field(() => DateTime) createdAt!: Date;
+  @Field(() => DateTime) updatedAt!: Date;
+}
+
+@ObjectType("AuthPayload")
+export class AuthPayload {
+  @Field(() => UserType) user!: UserType;
+  @Field(() => String) token!: string;
+  @Field(() => Int) userId!: number;
+  @Field(() => Boolean) success!: boolean;
+}
+
+@ObjectType("TokenPayload")
+export class TokenPayload {
+  @Field(() => String) token!: string;
+  @Field(() => Boolean) success!: boolean;
+}
+
+@ObjectType("MessagePayload")
+export class MessagePayload {
+  @Field(() => String) message!: string;
+  @Field(() => Boolean) success!: boolean;
+}
+
+@InputType("RegisterInput")
+export class RegisterInputType {
+  @Field(() => String) name!: string;
+  @Field(() => String) email!: string;
+  @Field(() => String) password!: string;
+  @Field(() => UserTypeEnum) userType!: UserTypeEnum;
+  @Field(() => RequestLocationEnum) requestLocation!: RequestLocationEnum;
+  @Field(() => Boolean) confirmed!: boolean;
+}
+
+@InputType("LoginInput")
+export class LoginInputType {
+  @Field(() => String) email!: string;
+  @Field(() => String) password!: string;
+}
+
+@InputType("ProfileInput", { description: "Every field optional; null clears it" })
+export class ProfileInputType {
+  @Field(() => String, { nullable: true }) name?: string;
+  @Field(() => String, { nullable: true }) phone?: string | null;
+  @Field(() => LocalDate, { nullable: true }) birthDate?: string | null;
+  @Field(() => GenderEnum, { nullable: true }) gender?: GenderEnum | null;
+  @Field(() => Float, { nullable: true }) height?: number | null;
+  @Field(() => Float, { nullable: true }) weight?: number | null;
+}

@@ -1,0 +1,82 @@
+import { createSecretKey, randomUUID, type KeyObject } from "node:crypto";
+import jwt from "jsonwebtoken";
+import type { Clock } from "../clock.js";
+
+export const ACCESS_TOKEN_TTL_SECONDS = 24 * 60 * 60;
+
+export interface AccessTokenSubject {
+  id: number;
+  name: string;
+  email: string;
+  userType: string;
+  isAdmin: boolean;
+  sessionVersion: number;
+}
+
+export interface AccessTokenClaims {
+  sub: string;
+  name: string;
+  email: string;
+  userType: string;
+  role?: "ADMIN";
+  /** The user's session version when issued; a password reset moves it on. */
+  ver: number;
+  jti: string;
+  iat: number;
+  exp: number;
+}
+
+/** HS256 JWTs of api-spec.md and contract §3. Anything else (another alg, `none`) is refused. */
+export class AccessTokens {
+  // jsonwebtoken re-parses a string secret on every call; a KeyObject made once is ~50× cheaper per verify.
+  private readonly key: KeyObject;
+
+  constructor(
+    secret: string,
+    private readonly clock: Clock,
+  ) {
+    this.key = createSecretKey(Buffer.from(secret, "utf8"));
+  }
+
+  issue(subject: AccessTokenSubject): { token: string; claims: AccessTokenClaims } {
+    const iat = Math.floor(this.clock.now().getTime() / 1000);
+    const claims: AccessTokenClaims = {
+      sub: String(subject.id),
+      name: subject.name,
+      email: subject.email,
+      userType: subject.userType,
+      ...(subject.isAdmin ? { role: "ADMIN" as const } : {}),
+      ver: subject.sessionVersion,
+      jti: randomUUID(),
+      iat,
+      exp: iat + ACCESS_TOKEN_TTL_SECONDS,
+    };
+    return { token: jwt.sign(claims, this.key, { algorithm: "HS256" }), claims };
+  }
+
+  /** The claims of a valid token, or null (bad signature, wrong alg, expired, malformed). */
+  verify(token: string): AccessTokenClaims | null {
+    try {
+      const claims = jwt.verify(token, this.key, {
+        algorithms: ["HS256"],
+        clockTimestamp: Math.floor(this.clock.now().getTime() / 1000),
+      });
+      if (typeof claims !== "object" || !isClaims(claims)) return null;
+      return claims;
+    } catch {
+      return null;
+    }
+  }
+}
+
+function isClaims(value: object): value is AccessTokenClaims {
+  const c = value as Partial<AccessTokenClaims>;
+  return (
+    typeof c.sub === "string" &&
+    /^\d+$/.test(c.sub) &&
+    typeof c.jti === "string" &&
+    typeof c.ver === "number" &&
+    typeof c.iat === "number" &&
+    typeof c.exp === "number"
+  );
+}

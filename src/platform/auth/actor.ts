@@ -1,0 +1,24 @@
+import { unauthorized } from "../errors.js";
+
+/** Who is calling: every service method takes one. */
+export type Actor =
+  | { kind: "anonymous" }
+  | {
+      kind: "user";
+      id: number;
+      userType: "ALUNO" | "PERSONAL";
+      isAdmin: boolean;
+      /** The token's id and expiry, so logout and refresh can revoke exactly it. */
+      tokenId: string;
+      tokenExpiresAt: Date;
+    };
+
+export type UserActor = Extract<Actor, { kind: "user" }>;
+
+export const anonymous: Actor = { kind: "anonymous" };
+
+/** The signed-in caller, or 401. */
+export function requireUser(actor: Actor): UserActor {
+  if (actor.kind !== "user") throw unauthorized();
+  return actor;
+}

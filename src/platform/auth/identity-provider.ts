@@ -1,0 +1,30 @@
+import { createRemoteJWKSet, jwtVerify } from "jose";
+
+/** Verifies an identity provider's ID token and names the e-mail it vouches for; null when it is not valid. */
+export interface IdentityVerifier {
+  verifiedEmail(idToken: string): Promise<string | null>;
+}
+
+/**
+ * Firebase ID tokens (contract §3): RS256, issuer `https://securetoken.google.com/<project>`, audience the
+ * project, keys from a JWKS URL (fetched once and cached by jose, refreshed when an unknown `kid` appears).
+ */
+export function createFirebaseVerifier(projectId: string | undefined, jwksUrl: string): IdentityVerifier {
+  if (!projectId) return { verifiedEmail: async () => null };
+  const keys = createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: 5000, cooldownDuration: 30_000 });
+  return {
+    async verifiedEmail(idToken) {
+      try {
+        const { payload } = await jwtVerify(idToken, keys, {
+          algorithms: ["RS256"],
+          issuer: `https://securetoken.google.com/${projectId}`,
+          audience: projectId,
+          requiredClaims: ["sub", "exp", "iat"],
+        });
+        return typeof payload.email === "string" && payload.email.length > 0 ? payload.email.toLowerCase() : null;
+      } catch {
+        return null;
+      }
+    },
+  };
+}

@@ -1,0 +1,144 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/** Every setting of contract §11, validated once at start-up. */
+export interface Config {
+  env: "development" | "production" | "test";
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  jwtSecret: string;
+  publicBaseUrl: string;
+  webAppUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  pixWebhookSecret: string | undefined;
+  cardWebhookSecret: string | undefined;
+  stripeSecretKey: string | undefined;
+  stripeApiBase: string | undefined;
+  pixApiUrl: string | undefined;
+  pixApiKey: string | undefined;
+  pixDevMode: boolean;
+  allowSandboxPayments: boolean;
+  firebaseProjectId: string | undefined;
+  firebaseJwksUrl: string;
+  adminEmails: string[];
+  authRateLimitPerMinute: number;
+  loginFailuresPerEmail: number;
+  freeTrainerMaxStudents: number;
+  graphqlMaxDepth: number;
+  graphqlMaxComplexity: number;
+  logLevel: string;
+}
+
+const GOOGLE_SECURETOKEN_JWKS =
+  "https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com";
+
+const blankToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
+const optionalText = z.preprocess(blankToUndefined, z.string().optional());
+const flag = z.preprocess(blankToUndefined, z.enum(["true", "false", "1", "0"]).optional()).transform((v) => v === "true" || v === "1");
+const count = (fallback: number) => z.preprocess(blankToUndefined, z.coerce.number().int().min(0).default(fallback));
+const url = z.preprocess(blankToUndefined, z.url({ protocol: /^https?$/ }).optional());
+
+const envSchema = z.object({
+  NODE_ENV: z.preprocess(blankToUndefined, z.enum(["development", "production", "test"]).default("development")),
+  PORT: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+  HOST: z.preprocess(blankToUndefined, z.string().default("0.0.0.0")),
+  DATA_DIR: z.preprocess(blankToUndefined, z.string().default("./data")),
+  DATABASE_URL: z.preprocess(blankToUndefined, z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional()),
+  JWT_SECRET: optionalText,
+  PUBLIC_BASE_URL: url,
+  WEB_APP_URL: url,
+  SMTP_URL: z.preprocess(blankToUndefined, z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional()),
+  MAIL_FROM: z.preprocess(blankToUndefined, z.string().default("Fitness <no-reply@fitness.local>")),
+  WEBHOOK_SECRET: optionalText,
+  PIX_WEBHOOK_SECRET: optionalText,
+  CARD_WEBHOOK_SECRET: optionalText,
+  STRIPE_SECRET_KEY: optionalText,
+  STRIPE_API_BASE: url,
+  PIX_API_URL: url,
+  PIX_API_KEY: optionalText,
+  PIX_DEV_MODE: flag,
+  ALLOW_SANDBOX_PAYMENTS: flag,
+  FIREBASE_PROJECT_ID: optionalText,
+  FIREBASE_JWKS_URL: z.preprocess(blankToUndefined, z.url({ protocol: /^https?$/ }).default(GOOGLE_SECURETOKEN_JWKS)),
+  ADMIN_EMAILS: optionalText,
+  AUTH_RATE_LIMIT_PER_MINUTE: count(10),
+  LOGIN_FAILURES_PER_EMAIL: count(5),
+  FREE_TRAINER_MAX_STUDENTS: count(2),
+  GRAPHQL_MAX_DEPTH: count(10),
+  GRAPHQL_MAX_COMPLEXITY: count(5000),
+  LOG_LEVEL: z.preprocess(blankToUndefined, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")),
+});
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment; production refuses insecure defaults. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join("\n  ")}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === "production";
+  const dataDir = path.resolve(e.DATA_DIR);
+
+  if (production) {
+    const problems: string[] = [];
+    if (!e.JWT_SECRET || Buffer.byteLength(e.JWT_SECRET) < 32) problems.push("JWT_SECRET must be set to at least 32 bytes");
+    if (!e.PUBLIC_BASE_URL) problems.push("PUBLIC_BASE_URL must be set");
+    const sandbox = !e.STRIPE_SECRET_KEY || !e.PIX_API_URL;
+    if (sandbox && !e.ALLOW_SANDBOX_PAYMENTS) {
+      problems.push("STRIPE_SECRET_KEY and PIX_API_URL must be set (or ALLOW_SANDBOX_PAYMENTS=true)");
+    }
+    if (problems.length > 0) throw new ConfigError(`Refusing to start in production:\n  ${problems.join("\n  ")}`);
+  }
+
+  const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    jwtSecret: e.JWT_SECRET ?? developmentJwtSecret(dataDir),
+    publicBaseUrl,
+    webAppUrl: (e.WEB_APP_URL ?? publicBaseUrl).replace(/\/+$/, ""),
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    pixWebhookSecret: e.PIX_WEBHOOK_SECRET ?? e.WEBHOOK_SECRET,
+    cardWebhookSecret: e.CARD_WEBHOOK_SECRET ?? e.WEBHOOK_SECRET,
+    stripeSecretKey: e.STRIPE_SECRET_KEY,
+    stripeApiBase: e.STRIPE_API_BASE,
+    pixApiUrl: e.PIX_API_URL,
+    pixApiKey: e.PIX_API_KEY,
+    pixDevMode: e.PIX_DEV_MODE,
+    allowSandboxPayments: e.ALLOW_SANDBOX_PAYMENTS,
+    firebaseProjectId: e.FIREBASE_PROJECT_ID,
+    firebaseJwksUrl: e.FIREBASE_JWKS_URL,
+    adminEmails: (e.ADMIN_EMAILS ?? "")
+      .split(",")
+      .map((email) => email.trim().toLowerCase())
+      .filter(Boolean),
+    authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    loginFailuresPerEmail: e.LOGIN_FAILURES_PER_EMAIL,
+    freeTrainerMaxStudents: e.FREE_TRAINER_MAX_STUDENTS,
+    graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
+    graphqlMaxComplexity: e.GRAPHQL_MAX_COMPLEXITY,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** Development only: a random secret generated once and kept under DATA_DIR, so tokens survive restarts. */
+function developmentJwtSecret(dataDir: string): string {
+  const file = path.join(dataDir, "jwt-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString("base64url");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,92 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import { migrationsFolder } from "./paths.js";
+
+/** A Drizzle database or a transaction on it: repositories take either. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Db = PgDatabase<PgQueryResultHKT, any, any>;
+
+export interface DatabaseHandle {
+  db: Db;
+  kind: "pglite" | "postgres";
+  /** Applies every migration of `drizzle/` not applied yet; safe when several instances start together. */
+  migrate(): Promise<void>;
+  /** True when the database answers and the migrations are applied. */
+  isReady(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+// Any constant works; it names the lock that serializes migrations across instances.
+const MIGRATION_LOCK_ID = 727_001;
+
+export interface DatabaseOptions {
+  databaseUrl?: string;
+  dataDir?: string;
+  /** An already started PGlite (tests share one per worker). */
+  pglite?: PGlite;
+  maxConnections?: number;
+}
+
+export function openDatabase(options: DatabaseOptions): DatabaseHandle {
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options.maxConnections ?? 10) : openPglite(options);
+}
+
+function openPostgres(url: string, max: number): DatabaseHandle {
+  const client = postgres(url, { max, onnotice: () => undefined });
+  const db = drizzlePostgres(client) as unknown as Db;
+  return {
+    db,
+    kind: "postgres",
+    async migrate() {
+      // A dedicated single connection holds the advisory lock for the whole run.
+      const lockClient = postgres(url, { max: 1, onnotice: () => undefined });
+      try {
+        await lockClient`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+        await migratePostgres(drizzlePostgres(lockClient), { migrationsFolder });
+        await lockClient`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`;
+      } finally {
+        await lockClient.end();
+      }
+    },
+    isReady: () => migrationsApplied(db),
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+function openPglite(options: DatabaseOptions): DatabaseHandle {
+  let client = options.pglite;
+  const owned = !client;
+  if (!client) {
+    const dir = path.join(options.dataDir ?? "./data", "pglite");
+    mkdirSync(dir, { recursive: true });
+    client = new PGlite(dir);
+  }
+  const db = drizzlePglite(client) as unknown as Db;
+  const pglite = client;
+  return {
+    db,
+    kind: "pglite",
+    migrate: () => migratePglite(drizzlePglite(pglite), { migrationsFolder }),
+    isReady: () => migrationsApplied(db),
+    close: async () => {
+      if (owned) await pglite.close();
+    },
+  };
+}
+
+async function migrationsApplied(db: Db): Promise<boolean> {
+  try {
+    await db.execute(sql`select 1 from drizzle.__drizzle_migrations limit 1`);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { validationError, type FieldError } from "./errors.js";
+
+// Messages of the validation list are in Portuguese, like every other text of the API.
+z.config(z.locales.pt());
+
+/** `["sets", 0, "repetitions"]` → `sets[0].repetitions` (contract §2). */
+export function jsonPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const part of path) {
+    if (typeof part === "number") out += `[${part}]`;
+    else out += out === "" ? String(part) : `.${String(part)}`;
+  }
+  return out;
+}
+
+export function toFieldErrors(error: z.ZodError): FieldError[] {
+  return error.issues.map((issue) => ({ field: jsonPath(issue.path), message: issue.message }));
+}
+
+/**
+ * Parses `input` with `schema`; every problem of the body is reported together as a 400.
+ * `message` replaces the top-level "Validation failed" where api-spec.md keeps its own text.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, message?: string): z.output<S> {
+  const result = schema.safeParse(input ?? {});
+  if (!result.success) throw validationError(toFieldErrors(result.error), message);
+  return result.data;
+}
+
+/** A required string: trimmed, blank refused, at most `max` characters. */
+export const requiredText = (max: number) => z.string().trim().min(1, "Campo obrigatório").max(max);
+/** An optional string: trimmed; blank becomes null. */
+export const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .transform((value) => (value === "" ? null : value))
+    .nullish();
+
+export const emailField = z
+  .string()
+  .trim()
+  .max(254)
+  .pipe(z.email("Email inválido"))
+  .transform((value) => value.toLowerCase());
+
+/** bcrypt ignores bytes past 72, so longer passwords are refused rather than silently cut (contract §2). */
+export const passwordField = z
+  .string()
+  .min(6, "A senha deve ter pelo menos 6 caracteres")
+  .refine((value) => Buffer.byteLength(value) <= 72, "A senha deve ter no máximo 72 bytes");
+
+/** YYYY-MM-DD that is a real calendar day. */
+export const isoDate = z.iso.date("Data inválida (use AAAA-MM-DD)");
