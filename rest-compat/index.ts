@@ -1,14 +1,25 @@
 import express, { Router } from "express";
 import type { Logger } from "../src/platform/logger.js";
 import type { Services } from "../src/services.js";
+import { docsRouter } from "./docs.js";
 import { errorHandler, notFoundHandler } from "./errors.js";
-import { usersRouter } from "./users.routes.js";
+import { openApiDocument } from "./openapi.js";
+import { DocumentedRouter } from "./routes.js";
+import { addUserRoutes } from "./users.routes.js";
 
-/** The REST compatibility layer mounted at /api: JSON parsing, every module's router, the error shape. */
-export function restApi(services: Services, logger: Logger): Router {
+/** The REST compatibility layer mounted at /api: JSON parsing, every module's routes, docs, the error shape. */
+export function restApi(services: Services, logger: Logger, publicBaseUrl: string): Router {
+  const routes = new DocumentedRouter();
+  addUserRoutes(routes, services);
+  const document = openApiDocument(routes.operations, publicBaseUrl);
+
   const api = Router();
   api.use(express.json({ limit: "1mb" }));
-  api.use(usersRouter(services));
+  api.get("/openapi.json", (_req, res) => {
+    res.json(document);
+  });
+  api.use(docsRouter());
+  api.use(routes.router);
   api.use(notFoundHandler);
   api.use(errorHandler(logger));
   return api;

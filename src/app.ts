@@ -121,7 +121,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     }),
   );
 
-  app.use("/api", restApi(services, logger));
+  app.use("/api", restApi(services, logger, config.publicBaseUrl));
 
   app.use(
     "/graphql",
