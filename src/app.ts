@@ -84,6 +84,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
     includeStacktraceInErrorResponses: false,
     // Callers authenticate with bearer tokens, never cookies, so cross-site requests carry no credentials.
     csrfPrevention: false,
+    // main.ts owns the shutdown sequence (stop taking requests, drain, then stop Apollo).
+    stopOnTerminationSignals: false,
   });
   await apollo.start();
 
