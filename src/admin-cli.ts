@@ -1,7 +1,5 @@
-import { eq } from "drizzle-orm";
 import { loadConfig } from "./platform/config.js";
 import { openDatabase } from "./platform/db/database.js";
-import { users } from "./modules/users/user.table.js";
 import { userRepository } from "./modules/users/user.repository.js";
 
 /** `npm run admin -- grant <email>`: makes an existing account an administrator. */
@@ -15,12 +13,12 @@ const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config
 try {
   await database.migrate();
   await userRepository.grantAdmin(database.db, [email]);
-  const [row] = await database.db.select({ isAdmin: users.isAdmin }).from(users).where(eq(users.email, email.trim().toLowerCase()));
-  if (!row) {
+  const user = await userRepository.findByEmail(database.db, email.trim());
+  if (!user?.isAdmin) {
     console.error(`no account with e-mail ${email}`);
     process.exitCode = 1;
   } else {
-    console.log(`${email} is an administrator`);
+    console.log(`${user.email} is an administrator`);
   }
 } finally {
   await database.close();
