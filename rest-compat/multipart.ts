@@ -21,7 +21,8 @@ export function readMultipart(req: Request): Promise<MultipartBody> {
     try {
       parser = busboy({
         headers: req.headers,
-        limits: { fileSize: MAX_IMAGE_BYTES, files: 2, fields: 20, parts: 22, fieldSize: 1024 * 1024 },
+        // busboy marks a file truncated once it *reaches* fileSize, so one byte more lets exactly 5 MB through.
+        limits: { fileSize: MAX_IMAGE_BYTES + 1, files: 2, fields: 20, parts: 22, fieldSize: 1024 * 1024 },
       });
     } catch {
       return reject(new AppError(400, INVALID_MULTIPART));
@@ -42,6 +43,8 @@ export function readMultipart(req: Request): Promise<MultipartBody> {
     parser.on("file", (name, stream) => {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      // A body cut off inside a file part destroys the file stream with an error; unheard, it would crash the process.
+      stream.on("error", () => fail(new AppError(400, INVALID_MULTIPART)));
       stream.on("close", () => {
         body.files[name] = { bytes: Buffer.concat(chunks), truncated: (stream as unknown as { truncated: boolean }).truncated };
       });
@@ -53,6 +56,8 @@ export function readMultipart(req: Request): Promise<MultipartBody> {
     parser.on("close", () => {
       if (!failed) resolve(body);
     });
+    // A client that goes away mid-upload: give up instead of waiting for parts that will never come.
+    req.on("aborted", () => fail(new AppError(400, "Requisição interrompida")));
     req.pipe(parser);
   });
 }

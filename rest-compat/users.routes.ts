@@ -118,8 +118,7 @@ export function addUserRoutes(routes: DocumentedRouter, services: Services): voi
     async (req, res) => {
       const actor = await userOf(services, req);
       const userId = idParam(req, "userId");
-      const { files } = await readMultipart(req);
-      res.json(await users.updatePhoto(actor, userId, files.file));
+      res.json(await users.updatePhoto(actor, userId, async () => (await readMultipart(req)).files.file));
     },
   );
 }

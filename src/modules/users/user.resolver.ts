@@ -79,11 +79,11 @@ export class UserResolver {
   }
 
   @Mutation(() => UserType, { description: "GraphQL multipart upload of a JPG, PNG or GIF (max 5 MB)" })
-  async updateProfilePhoto(
+  updateProfilePhoto(
     @Arg("userId", () => Int) userId: number,
     @Arg("file", () => GraphQLUpload) file: Promise<FileUpload>,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.users.updatePhoto(ctx.actor, userId, await readUpload(file));
+    return ctx.services.users.updatePhoto(ctx.actor, userId, () => readUpload(file));
   }
 }

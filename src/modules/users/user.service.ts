@@ -1,14 +1,13 @@
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
-import { forbidden, notFound, unauthorized } from "../../platform/errors.js";
+import { forbidden, notFound, unauthorized, validationError } from "../../platform/errors.js";
 import type { FileStorage, UploadedFile } from "../../platform/storage/file-storage.js";
 import { parseInput } from "../../platform/validation.js";
 import { USER_NOT_FOUND } from "./auth.service.js";
 import { toUserDto, type UserDto, type UserRow } from "./user.dto.js";
 import { profileInput, renameInput } from "./user.inputs.js";
 import { userRepository, type UserChanges } from "./user.repository.js";
-import { validationError } from "../../platform/errors.js";
 
 export interface UserServiceDeps {
   db: Db;
@@ -67,17 +66,21 @@ export class UserService {
   /** PATCH /users/{id}: the name only; self or administrator. */
   async rename(actor: Actor, id: number, body: unknown): Promise<UserDto> {
     const caller = requireUser(actor);
-    const input = parseInput(renameInput, body, "Nome não pode estar vazio");
+    const input = parseInput(renameInput, body, blankNameMessage(body));
     await this.loadEditable(caller, id);
     const updated = await userRepository.update(this.deps.db, id, { name: input.name, updatedAt: this.deps.clock.now() });
     if (!updated) throw notFound(USER_NOT_FOUND);
     return toUserDto(updated);
   }
 
-  /** Replaces the profile photo (an image judged by its bytes); the old file is removed. */
-  async updatePhoto(actor: Actor, id: number, file: UploadedFile | undefined): Promise<UserDto> {
+  /**
+   * Replaces the profile photo (an image judged by its bytes); the old file is removed. The upload is read
+   * only once the caller may change this user, so nobody can make the server buffer files for others' ids.
+   */
+  async updatePhoto(actor: Actor, id: number, readFile: () => Promise<UploadedFile | undefined>): Promise<UserDto> {
     const caller = requireUser(actor);
     const user = await this.loadEditable(caller, id);
+    const file = await readFile();
     if (!file) throw validationError([{ field: "file", message: "Arquivo obrigatório" }]);
     const { storage } = this.deps;
     const url = await storage.saveImage(file);
@@ -105,4 +108,10 @@ export class UserService {
   private canRead(caller: UserActor, user: UserRow): boolean {
     return caller.id === user.id || caller.isAdmin;
   }
+}
+
+/** api-spec.md keeps its own top-level text for a blank (or missing) name in PATCH; other problems are "Validation failed". */
+function blankNameMessage(body: unknown): string | undefined {
+  const name = (body as { name?: unknown } | null)?.name;
+  return name === undefined || name === null || (typeof name === "string" && name.trim() === "") ? "Nome não pode estar vazio" : undefined;
 }

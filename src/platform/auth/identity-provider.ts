@@ -8,6 +8,7 @@ export interface IdentityVerifier {
 /**
  * Firebase ID tokens (contract §3): RS256, issuer `https://securetoken.google.com/<project>`, audience the
  * project, keys from a JWKS URL (fetched once and cached by jose, refreshed when an unknown `kid` appears).
+ * A token whose `email_verified` is false is refused.
  */
 export function createFirebaseVerifier(projectId: string | undefined, jwksUrl: string): IdentityVerifier {
   if (!projectId) return { verifiedEmail: async () => null };
@@ -21,6 +22,8 @@ export function createFirebaseVerifier(projectId: string | undefined, jwksUrl: s
           audience: projectId,
           requiredClaims: ["sub", "exp", "iat"],
         });
+        // An address the provider says is unverified could belong to anyone: it names no account here.
+        if (payload.email_verified === false) return null;
         return typeof payload.email === "string" && payload.email.length > 0 ? payload.email.toLowerCase() : null;
       } catch {
         return null;
