@@ -22,7 +22,8 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       });
       return;
     }
-    logger.error({ err: error, method: req.method, url: req.originalUrl }, "unhandled error");
+    // The path only: a query string may carry a secret (the confirmation link's token).
+    logger.error({ err: error, method: req.method, url: req.originalUrl.split("?")[0] }, "unhandled error");
     res.status(500).json({ message: "Erro interno do servidor", success: false });
   };
 }

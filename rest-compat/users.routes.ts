@@ -1,5 +1,4 @@
 import {
-  confirmEmailInput,
   firebaseLoginInput,
   forgotPasswordInput,
   loginInput,

@@ -2,7 +2,9 @@ import type { ApolloServerPlugin } from "@apollo/server";
 import { GraphQLError, Kind, type ASTVisitor, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext } from "graphql";
 import { getComplexity, simpleEstimator, fieldExtensionsEstimator } from "graphql-query-complexity";
 
-const refused = (message: string) => new GraphQLError(message, { extensions: { code: "GRAPHQL_VALIDATION_FAILED" } });
+// `http.status` sets the response status when thrown from a plugin hook (Apollo answers 500 otherwise).
+const refused = (message: string) =>
+  new GraphQLError(message, { extensions: { code: "GRAPHQL_VALIDATION_FAILED", http: { status: 400 } } });
 
 /** Refuses operations nested deeper than `maxDepth` fields (fragments followed), before anything runs. */
 export function depthLimit(maxDepth: number) {
@@ -43,13 +45,20 @@ export function complexityLimit(maxComplexity: number): ApolloServerPlugin {
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document, schema }) {
-          const complexity = getComplexity({
-            schema,
-            query: document,
-            operationName: request.operationName ?? undefined,
-            variables: request.variables ?? {},
-            estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
-          });
+          let complexity: number;
+          try {
+            complexity = getComplexity({
+              schema,
+              query: document,
+              operationName: request.operationName ?? undefined,
+              variables: request.variables ?? {},
+              estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
+            });
+          } catch (error) {
+            // getComplexity coerces the variables first: a value of the wrong type is the client's mistake.
+            const message = error instanceof Error ? error.message : String(error);
+            throw new GraphQLError(message, { extensions: { code: "BAD_USER_INPUT", http: { status: 400 } } });
+          }
           if (complexity > maxComplexity) {
             throw refused(`A consulta excede a complexidade máxima de ${maxComplexity} (tem ${complexity})`);
           }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { validationError, type FieldError } from "./errors.js";
+import { invalidParameter, validationError, type FieldError } from "./errors.js";
 
 // Messages of the validation list are in Portuguese, like every other text of the API.
 z.config(z.locales.pt());
@@ -24,8 +24,24 @@ export function toFieldErrors(error: z.ZodError): FieldError[] {
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, message?: string): z.output<S> {
   const result = schema.safeParse(input ?? {});
-  if (!result.success) throw validationError(toFieldErrors(result.error), message);
+  const errors = result.success ? [] : toFieldErrors(result.error);
+  // PostgreSQL text cannot hold U+0000: refused here as a field error rather than failing the query (a 500).
+  for (const field of nulCharacterFields(input)) {
+    if (!errors.some((error) => error.field === field)) errors.push({ field, message: "Caractere inválido" });
+  }
+  if (!result.success || errors.length > 0) throw validationError(errors, message);
   return result.data;
+}
+
+function nulCharacterFields(value: unknown, path: PropertyKey[] = [], out: string[] = []): string[] {
+  if (typeof value === "string") {
+    if (value.includes("\u0000")) out.push(jsonPath(path));
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => nulCharacterFields(item, [...path, index], out));
+  } else if (value !== null && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) nulCharacterFields(item, [...path, key], out);
+  }
+  return out;
 }
 
 /** A required string: trimmed, blank refused, at most `max` characters. */
@@ -54,3 +70,16 @@ export const passwordField = z
 
 /** YYYY-MM-DD that is a real calendar day. */
 export const isoDate = z.iso.date("Data inválida (use AAAA-MM-DD)");
+
+/**
+ * Parses query-string filters: a bad value gives 400 `Parâmetro inválido: <param>` (contract §2), naming the
+ * first offending parameter.
+ */
+export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.output<S> {
+  const result = schema.safeParse(query ?? {});
+  if (!result.success) throw invalidParameter(String(result.error.issues[0]?.path[0] ?? "query"));
+  return result.data;
+}
+
+/** A query-string boolean: exactly `true` or `false`. */
+export const queryBoolean = z.enum(["true", "false"]).transform((value) => value === "true");

@@ -129,7 +129,9 @@ export class AuthService {
     const caller = requireUser(actor);
     const user = await userRepository.findById(this.deps.db, caller.id);
     if (!user) throw unauthorized();
-    await userRepository.revokeToken(this.deps.db, caller.tokenId, caller.id, caller.tokenExpiresAt);
+    // Only the refresh that revokes the token gets a successor: racing refreshes of one token give one new token.
+    const revoked = await userRepository.revokeToken(this.deps.db, caller.tokenId, caller.id, caller.tokenExpiresAt);
+    if (!revoked) throw unauthorized();
     return { token: this.issueToken(user), success: true };
   }
 

@@ -66,8 +66,10 @@ export const userRepository = {
     return row ?? null;
   },
 
-  async revokeToken(db: Db, jti: string, userId: number, expiresAt: Date) {
-    await db.insert(revokedTokens).values({ jti, userId, expiresAt }).onConflictDoNothing();
+  /** Revokes a token; false when it was revoked already (a concurrent refresh or logout got there first). */
+  async revokeToken(db: Db, jti: string, userId: number, expiresAt: Date): Promise<boolean> {
+    const rows = await db.insert(revokedTokens).values({ jti, userId, expiresAt }).onConflictDoNothing().returning({ jti: revokedTokens.jti });
+    return rows.length > 0;
   },
 
   async purgeExpiredRevocations(db: Db, now: Date) {
@@ -107,3 +109,8 @@ export const userRepository = {
       .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)));
   },
 };
+
+/** The billing capability sets what a user's subscription gives (contract §8): type and until when. */
+export async function setSubscriptionAccess(db: Db, userId: number, subscriptionType: string, expiresAt: Date | null, now: Date) {
+  await db.update(users).set({ subscriptionType, subscriptionExpiresAt: expiresAt, updatedAt: now }).where(eq(users.id, userId));
+}

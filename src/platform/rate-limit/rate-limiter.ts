@@ -9,7 +9,11 @@ export interface RateLimitRule {
   windowMs: number;
 }
 
-/** Fixed-window counters kept in the database, so every instance shares them. */
+/**
+ * Fixed-window counters kept in the database, so every instance shares them. A key's window opens at the
+ * first event it counts and lasts `windowMs` (not aligned to the clock), so a lockout reached right after
+ * the window opened lasts the whole window rather than until the next minute or quarter-hour boundary.
+ */
 export class RateLimiter {
   constructor(
     private readonly db: Db,
@@ -25,13 +29,12 @@ export class RateLimiter {
   /** Throws 429 when `key` has already reached the limit in its current window (counts nothing). */
   async ensureBelow(key: string, rule: RateLimitRule): Promise<void> {
     const now = this.clock.now();
-    const windowStart = this.windowStart(now, rule);
     const [row] = await this.db
       .select({ count: rateLimitCounters.count, windowStart: rateLimitCounters.windowStart })
       .from(rateLimitCounters)
       .where(sql`${rateLimitCounters.key} = ${key}`);
-    if (row && row.windowStart.getTime() === windowStart.getTime() && row.count >= rule.limit) {
-      throw tooManyRequests(this.retryAfter(now, windowStart, rule));
+    if (row && this.isOpen(row.windowStart, now, rule) && row.count >= rule.limit) {
+      throw tooManyRequests(this.retryAfter(now, row.windowStart, rule));
     }
   }
 
@@ -51,24 +54,26 @@ export class RateLimiter {
 
   private async increment(key: string, rule: RateLimitRule): Promise<{ value: number; retryAfterSeconds: number }> {
     const now = this.clock.now();
-    const windowStart = this.windowStart(now, rule);
-    // One atomic upsert: a new window restarts the count at 1.
+    // The key's window is still open when it began after this instant.
+    const openSince = sql`${new Date(now.getTime() - rule.windowMs).toISOString()}::timestamptz`;
+    const open = sql`${rateLimitCounters.windowStart} > ${openSince}`;
+    // One atomic upsert: once the window has run out, a new one opens now and the count restarts at 1.
     const [row] = await this.db
       .insert(rateLimitCounters)
-      .values({ key, windowStart, count: 1 })
+      .values({ key, windowStart: now, count: 1 })
       .onConflictDoUpdate({
         target: rateLimitCounters.key,
         set: {
-          count: sql`case when ${rateLimitCounters.windowStart} = excluded.window_start then ${rateLimitCounters.count} + 1 else 1 end`,
-          windowStart: sql`excluded.window_start`,
+          count: sql`case when ${open} then ${rateLimitCounters.count} + 1 else 1 end`,
+          windowStart: sql`case when ${open} then ${rateLimitCounters.windowStart} else excluded.window_start end`,
         },
       })
-      .returning({ count: rateLimitCounters.count });
-    return { value: row.count, retryAfterSeconds: this.retryAfter(now, windowStart, rule) };
+      .returning({ count: rateLimitCounters.count, windowStart: rateLimitCounters.windowStart });
+    return { value: row.count, retryAfterSeconds: this.retryAfter(now, row.windowStart, rule) };
   }
 
-  private windowStart(now: Date, rule: RateLimitRule): Date {
-    return new Date(Math.floor(now.getTime() / rule.windowMs) * rule.windowMs);
+  private isOpen(windowStart: Date, now: Date, rule: RateLimitRule): boolean {
+    return now.getTime() < windowStart.getTime() + rule.windowMs;
   }
 
   private retryAfter(now: Date, windowStart: Date, rule: RateLimitRule): number {

@@ -1,0 +1,293 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import bcrypt from "bcryptjs";
+import { eq } from "drizzle-orm";
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { userRepository } from "../../src/modules/users/user.repository.js";
+import { users } from "../../src/modules/users/user.table.js";
+import { openDatabase } from "../../src/platform/db/database.js";
+import { useTestApp } from "../helpers/test-app.js";
+import { withDatabase } from "../helpers/global-setup.js";
+import { decodeJwt } from "../helpers/jwt.js";
+import { makeTrainer, makeUser } from "../factories/users.js";
+
+const t = useTestApp({ ADMIN_EMAILS: "boss@example.com, Chief@Example.com" });
+
+const root = path.resolve(import.meta.dirname, "../..");
+const DENIED = { message: "Acesso negado", success: false };
+
+const isAdmin = async (id: number) => (await t.db.select({ isAdmin: users.isAdmin }).from(users).where(eq(users.id, id)))[0].isAdmin;
+
+describe("ADMIN_EMAILS at registration", () => {
+  it("makes a listed e-mail an administrator, whatever its letter case", async () => {
+    const boss = await makeUser(t, { email: "boss@example.com" });
+    const chief = await makeUser(t, { email: "CHIEF@example.COM" });
+    expect(decodeJwt(boss.token).payload.role).toBe("ADMIN");
+    expect(decodeJwt(chief.token).payload.role).toBe("ADMIN");
+    expect(await isAdmin(boss.id)).toBe(true);
+    expect(await isAdmin(chief.id)).toBe(true);
+    // The administrator flag is not part of the user shape of api-spec.md.
+    expect(boss.user).not.toHaveProperty("isAdmin");
+  });
+
+  it("leaves an e-mail that is not listed a normal user", async () => {
+    const ana = await makeUser(t, { email: "ana@example.com" });
+    const almost = await makeUser(t, { email: "boss@example.com.br" });
+    for (const user of [ana, almost]) {
+      expect(decodeJwt(user.token).payload).not.toHaveProperty("role");
+      expect(await isAdmin(user.id)).toBe(false);
+    }
+  });
+
+  it("gives the administrator's later logins role ADMIN too", async () => {
+    await makeUser(t, { email: "boss@example.com", password: "segredo1" });
+    const res = await t.post("/api/users/login", { body: { email: "Boss@Example.com", password: "segredo1" } });
+    expect(res.status).toBe(200);
+    expect(decodeJwt(res.body.token).payload.role).toBe("ADMIN");
+  });
+});
+
+describe("what an administrator may do", () => {
+  it("reads any user, while a normal user gets 403 Acesso negado", async () => {
+    const boss = await makeUser(t, { email: "boss@example.com" });
+    const ana = await makeUser(t, { name: "Ana", email: "ana@example.com" });
+    const bia = await makeTrainer(t, { name: "Bia", email: "bia@example.com" });
+
+    const read = await t.get(`/api/users/${ana.id}`, { token: boss.token });
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(ana.user);
+
+    const denied = await t.get(`/api/users/${ana.id}`, { token: bia.token });
+    expect(denied.status).toBe(403);
+    expect(denied.body).toEqual(DENIED);
+    const deniedToo = await t.get(`/api/users/${boss.id}`, { token: ana.token });
+    expect(deniedToo.status).toBe(403);
+    expect(deniedToo.body).toEqual(DENIED);
+  });
+
+  it("renames any user, while a normal user gets 403 and nothing changes", async () => {
+    const boss = await makeUser(t, { email: "boss@example.com" });
+    const ana = await makeUser(t, { name: "Ana", email: "ana@example.com" });
+    const bia = await makeUser(t, { name: "Bia", email: "bia@example.com" });
+
+    const denied = await t.patch(`/api/users/${ana.id}`, { token: bia.token, body: { name: "Hacked" } });
+    expect(denied.status).toBe(403);
+    expect(denied.body).toEqual(DENIED);
+    expect((await userRepository.findById(t.db, ana.id))!.name).toBe("Ana");
+
+    const renamed = await t.patch(`/api/users/${ana.id}`, { token: boss.token, body: { name: "Ana Souza" } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ id: ana.id, name: "Ana Souza", email: "ana@example.com" });
+    expect((await userRepository.findById(t.db, ana.id))!.name).toBe("Ana Souza");
+    expect((await t.get("/api/users/profile", { token: ana.token })).body.name).toBe("Ana Souza");
+  });
+
+  it("gets 404 Usuário não encontrado for a user that does not exist", async () => {
+    const boss = await makeUser(t, { email: "boss@example.com" });
+    for (const res of [
+      await t.get("/api/users/999999", { token: boss.token }),
+      await t.patch("/api/users/999999", { token: boss.token, body: { name: "Ninguém" } }),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ message: "Usuário não encontrado", success: false });
+    }
+  });
+
+  it("gets the same 400 as anyone for a blank name", async () => {
+    const boss = await makeUser(t, { email: "boss@example.com" });
+    const ana = await makeUser(t, { name: "Ana", email: "ana@example.com" });
+    const res = await t.patch(`/api/users/${ana.id}`, { token: boss.token, body: { name: "   " } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ message: "Nome não pode estar vazio", success: false });
+    expect((await userRepository.findById(t.db, ana.id))!.name).toBe("Ana");
+  });
+
+  it("keeps its rights only while its token is valid", async () => {
+    const boss = await makeUser(t, { email: "boss@example.com" });
+    const ana = await makeUser(t, { email: "ana@example.com" });
+    await t.post("/api/users/logout", { token: boss.token });
+    const res = await t.get(`/api/users/${ana.id}`, { token: boss.token });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ message: "Token inválido ou expirado", success: false });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// The process side: `npm run admin -- grant <email>` and ADMIN_EMAILS applied when the service starts.
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const scratchDirs: string[] = [];
+afterEach(() => {
+  for (const dir of scratchDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh data directory (embedded database) for a process of the service. */
+function scratchDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "fitness-admin-"));
+  scratchDirs.push(dir);
+  return dir;
+}
+
+/** `npm run admin -- <args>` with its own environment; by default on the embedded database under `dataDir`. */
+function adminCli(args: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("npm", ["run", "--silent", "admin", "--", ...args], {
+      cwd: root,
+      env: { ...process.env, NODE_ENV: "development", DATABASE_URL: "", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Puts accounts straight into the embedded database under `dataDir` (password "segredo1"). */
+async function seedAccounts(dataDir: string, emails: string[]) {
+  const database = openDatabase({ dataDir });
+  try {
+    await database.migrate();
+    const passwordHash = bcrypt.hashSync("segredo1", 4);
+    for (const email of emails) {
+      await userRepository.insert(database.db, { name: email.split("@")[0], email, passwordHash, userType: "ALUNO", emailConfirmed: true });
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+async function adminFlags(dataDir: string): Promise<Record<string, boolean>> {
+  const database = openDatabase({ dataDir });
+  try {
+    const rows = await database.db.select({ email: users.email, isAdmin: users.isAdmin }).from(users);
+    return Object.fromEntries(rows.map((row) => [row.email, row.isAdmin]));
+  } finally {
+    await database.close();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe("npm run admin -- grant <email>", () => {
+  it.each([
+    ["no arguments", []],
+    ["an unknown command", ["revoke", "ana@example.com"]],
+    ["grant without an e-mail", ["grant"]],
+  ])("exits with 2 and the usage for %s, touching no database", async (_label, args) => {
+    const dataDir = scratchDir();
+    const run = await adminCli(args, { DATA_DIR: dataDir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("usage: npm run admin -- grant <email>");
+    expect(existsSync(path.join(dataDir, "pglite"))).toBe(false);
+  });
+
+  it("exits with 1 and says so for an e-mail without an account", async () => {
+    const dataDir = scratchDir();
+    await seedAccounts(dataDir, ["ana@example.com"]);
+    const run = await adminCli(["grant", "ghost@example.com"], { DATA_DIR: dataDir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("no account with e-mail ghost@example.com");
+    expect(await adminFlags(dataDir)).toEqual({ "ana@example.com": false });
+  }, 60_000);
+
+  it("makes the account an administrator, whatever the letter case given, and only that account", async () => {
+    const dataDir = scratchDir();
+    await seedAccounts(dataDir, ["ana@example.com", "bia@example.com"]);
+    const run = await adminCli(["grant", "Ana@Example.COM"], { DATA_DIR: dataDir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("ana@example.com is an administrator");
+    expect(await adminFlags(dataDir)).toEqual({ "ana@example.com": true, "bia@example.com": false });
+
+    // Granting again changes nothing and still succeeds.
+    const again = await adminCli(["grant", "ana@example.com"], { DATA_DIR: dataDir });
+    expect(again.code).toBe(0);
+    expect(await adminFlags(dataDir)).toEqual({ "ana@example.com": true, "bia@example.com": false });
+  }, 90_000);
+
+  // On PostgreSQL the CLI can reach the very database the running test app uses (this worker's clone).
+  it.runIf(process.env.DATABASE_URL)("grants on the service's database: the user's next token is an administrator's", async () => {
+    const ana = await makeUser(t, { email: "ana@example.com", password: "segredo1" });
+    const bia = await makeUser(t, { email: "bia@example.com" });
+    expect((await t.get(`/api/users/${bia.id}`, { token: ana.token })).status).toBe(403);
+
+    const workerDb = inject("pgTemplate")!.replace(/_tpl$/, `_w${process.env.VITEST_POOL_ID ?? "0"}`);
+    const run = await adminCli(["grant", "ana@example.com"], { DATABASE_URL: withDatabase(process.env.DATABASE_URL!, workerDb) });
+    expect(run.code).toBe(0);
+    expect(await isAdmin(ana.id)).toBe(true);
+
+    // The flag is read from the database on every call, so even the token issued before works as an administrator's.
+    expect((await t.get(`/api/users/${bia.id}`, { token: ana.token })).status).toBe(200);
+    const login = await t.post("/api/users/login", { body: { email: "ana@example.com", password: "segredo1" } });
+    expect(decodeJwt(login.body.token).payload.role).toBe("ADMIN");
+  }, 60_000);
+});
+
+describe("ADMIN_EMAILS at start-up", () => {
+  it("makes listed accounts that already exist administrators when the service starts", async () => {
+    const dataDir = scratchDir();
+    await seedAccounts(dataDir, ["boss@example.com", "ana@example.com"]);
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src/main.ts")], {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: "development",
+        DATABASE_URL: "",
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        LOG_LEVEL: "warn",
+        ADMIN_EMAILS: "BOSS@example.com,nobody-yet@example.com",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    try {
+      const until = Date.now() + 45_000;
+      for (;;) {
+        const ready = await fetch(`${base}/readyz`).then((r) => r.status === 200).catch(() => false);
+        if (ready) break;
+        if (Date.now() > until || child.exitCode !== null) throw new Error(`service did not start:\n${output}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const loginAs = async (email: string) => {
+        const res = await fetch(`${base}/api/users/login`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email, password: "segredo1" }),
+        });
+        expect(res.status).toBe(200);
+        return decodeJwt(((await res.json()) as { token: string }).token).payload;
+      };
+      expect((await loginAs("boss@example.com")).role).toBe("ADMIN");
+      expect(await loginAs("ana@example.com")).not.toHaveProperty("role");
+    } finally {
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+    }
+    expect(await adminFlags(dataDir)).toEqual({ "boss@example.com": true, "ana@example.com": false });
+  }, 90_000);
+});
