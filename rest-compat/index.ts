@@ -5,15 +5,18 @@ import { docsRouter } from "./docs.js";
 import { errorHandler, notFoundHandler } from "./errors.js";
 import { openApiDocument } from "./openapi.js";
 import { DocumentedRouter } from "./routes.js";
+import { addBillingRoutes, rawWebhookBody, WEBHOOK_PATHS } from "./billing.routes.js";
 import { addUserRoutes } from "./users.routes.js";
 
 /** The REST compatibility layer mounted at /api: JSON parsing, every module's routes, docs, the error shape. */
 export function restApi(services: Services, logger: Logger, publicBaseUrl: string): Router {
   const routes = new DocumentedRouter();
   addUserRoutes(routes, services);
+  addBillingRoutes(routes, services);
   const document = openApiDocument(routes.operations, publicBaseUrl);
 
   const api = Router();
+  api.post(WEBHOOK_PATHS, rawWebhookBody);
   api.use(express.json({ limit: "1mb" }));
   api.get("/openapi.json", (_req, res) => {
     res.json(document);

@@ -24,7 +24,7 @@ import type { Logger } from "./platform/logger.js";
 import { createMailTransport, type MailTransport } from "./platform/mail/mail-transport.js";
 import { MailWorker } from "./platform/mail/mail-worker.js";
 import { FileStorage, MAX_IMAGE_BYTES } from "./platform/storage/file-storage.js";
-import { createServices, type Services } from "./services.js";
+import { createGateways, createServices, type Gateways, type Services } from "./services.js";
 import type { Actor } from "./platform/auth/actor.js";
 
 export interface AppDeps {
@@ -36,6 +36,7 @@ export interface AppDeps {
   mailTransport?: MailTransport;
   identity?: IdentityVerifier;
   hasher?: PasswordHasher;
+  gateways?: Gateways;
   uploadsDir?: string;
 }
 
@@ -55,12 +56,14 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const hasher = deps.hasher ?? createPasswordHasher();
   const storage = new FileStorage(deps.uploadsDir ?? path.join(config.dataDir, "uploads"), config.publicBaseUrl);
   const identity = deps.identity ?? createFirebaseVerifier(config.firebaseProjectId, config.firebaseJwksUrl);
-  const services = createServices({ db, clock, config, hasher, storage, identity });
+  const gateways = deps.gateways ?? createGateways(config, clock);
+  const services = createServices({ db, clock, config, logger, hasher, storage, identity, gateways });
 
   const transport = deps.mailTransport ?? createMailTransport(config.smtpUrl, path.join(config.dataDir, "mail"));
   const mailWorker = new MailWorker({ db, clock, transport, from: config.mailFrom, logger });
   const jobs = new JobScheduler(logger);
   jobs.every("mail-delivery", 5_000, () => mailWorker.runOnce());
+  jobs.every("subscription-renewals", 60 * 60_000, () => services.renewals.run());
   jobs.every("session-cleanup", 60 * 60_000, async () => {
     await services.auth.purgeExpiredRevocations();
     await services.rateLimiter.purge(new Date(clock.now().getTime() - 24 * 60 * 60_000));

@@ -4,23 +4,54 @@ import type { PasswordHasher } from "./platform/auth/password-hasher.js";
 import type { Clock } from "./platform/clock.js";
 import type { Config } from "./platform/config.js";
 import type { Db } from "./platform/db/database.js";
+import type { Logger } from "./platform/logger.js";
 import { RateLimiter } from "./platform/rate-limit/rate-limiter.js";
 import type { FileStorage } from "./platform/storage/file-storage.js";
+import { BillingRecordsService } from "./modules/billing/billing-records.service.js";
+import type { CardGateway } from "./modules/billing/gateways/card-gateway.js";
+import { HttpPixGateway } from "./modules/billing/gateways/http-pix-gateway.js";
+import type { PixGateway } from "./modules/billing/gateways/pix-gateway.js";
+import { SandboxCardGateway } from "./modules/billing/gateways/sandbox-card-gateway.js";
+import { SandboxPixGateway } from "./modules/billing/gateways/sandbox-pix-gateway.js";
+import { StripeCardGateway } from "./modules/billing/gateways/stripe-card-gateway.js";
+import { PaymentEventsService } from "./modules/billing/payment-events.service.js";
+import { PlanService } from "./modules/billing/plan.service.js";
+import { RenewalService } from "./modules/billing/renewal.service.js";
+import { SubscriptionLifecycle } from "./modules/billing/subscription-lifecycle.js";
+import { SubscriptionService } from "./modules/billing/subscription.service.js";
 import { AuthService } from "./modules/users/auth.service.js";
 import { UserService } from "./modules/users/user.service.js";
+
+export interface Gateways {
+  card: CardGateway;
+  pix: PixGateway;
+}
 
 export interface ServiceDeps {
   db: Db;
   clock: Clock;
   config: Config;
+  logger: Logger;
   hasher: PasswordHasher;
   storage: FileStorage;
   identity: IdentityVerifier;
+  gateways: Gateways;
+}
+
+/** The payment gateways the configuration names: Stripe and the PIX HTTP API when keyed, sandboxes otherwise. */
+export function createGateways(config: Config, clock: Clock): Gateways {
+  return {
+    card: config.stripeSecretKey ? new StripeCardGateway(config.stripeSecretKey, config.stripeApiBase) : new SandboxCardGateway(() => clock.now()),
+    pix:
+      config.pixApiUrl && config.pixApiKey
+        ? new HttpPixGateway({ apiUrl: config.pixApiUrl, apiKey: config.pixApiKey, devMode: config.pixDevMode })
+        : new SandboxPixGateway({ clock }),
+  };
 }
 
 /** The composition root: every domain service, wired by hand (no container). */
 export function createServices(deps: ServiceDeps) {
-  const { db, clock, config } = deps;
+  const { db, clock, config, logger, gateways } = deps;
   const rateLimiter = new RateLimiter(db, clock);
   const auth = new AuthService({
     db,
@@ -34,7 +65,23 @@ export function createServices(deps: ServiceDeps) {
     limits: { perMinute: config.authRateLimitPerMinute, loginFailuresPerEmail: config.loginFailuresPerEmail },
   });
   const users = new UserService({ db, clock, storage: deps.storage });
-  return { auth, users, rateLimiter };
+
+  const lifecycle = new SubscriptionLifecycle(clock);
+  const plans = new PlanService({ db });
+  const subscriptions = new SubscriptionService({ db, clock, logger, plans, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle });
+  const billingRecords = new BillingRecordsService({ db, publicBaseUrl: config.publicBaseUrl });
+  const paymentEvents = new PaymentEventsService({
+    db,
+    clock,
+    logger,
+    pixGateway: gateways.pix,
+    lifecycle,
+    pixWebhookSecret: config.pixWebhookSecret,
+    cardWebhookSecret: config.cardWebhookSecret,
+  });
+  const renewals = new RenewalService({ db, clock, logger, cardGateway: gateways.card, lifecycle });
+
+  return { auth, users, rateLimiter, plans, subscriptions, billingRecords, paymentEvents, renewals };
 }
 
 export type Services = ReturnType<typeof createServices>;

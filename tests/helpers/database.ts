@@ -6,7 +6,7 @@ import { openDatabase, type DatabaseHandle } from "../../src/platform/db/databas
 import { withDatabase } from "./global-setup.js";
 
 /** Tables filled by migrations (reference data) that a reset keeps. */
-const SEEDED_TABLES = new Set<string>();
+const SEEDED_TABLES = new Set<string>(["subscription_plans"]);
 
 let shared: Promise<DatabaseHandle> | undefined;
 

@@ -1,0 +1,185 @@
+import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
+import type { Db } from "../../platform/db/database.js";
+import { dayRange } from "../../platform/dates.js";
+import { forbidden, notFound } from "../../platform/errors.js";
+import { centsToAmount } from "../../platform/money.js";
+import { parsePageRequest, toPage, type Page, type RawPageParams } from "../../platform/paging.js";
+import { parseQuery } from "../../platform/validation.js";
+import { userRepository } from "../users/user.repository.js";
+import type { InvoiceRow, PaymentRow } from "./billing.dto.js";
+import { invoiceFilter, paymentFilter, RECORD_SORT_FIELDS } from "./billing.inputs.js";
+import { billingRepository, type RecordFilter } from "./billing.repository.js";
+import { renderInvoicePdf } from "./invoice-pdf.js";
+
+const PAYMENT_NOT_FOUND = "Pagamento não encontrado";
+const INVOICE_NOT_FOUND = "Fatura não encontrada";
+const DEFAULT_SORT = [{ field: "createdAt", direction: "desc" as const }];
+
+export interface PaymentDto {
+  id: number;
+  userId: number;
+  userName: string;
+  subscriptionId: number | null;
+  planName: string | null;
+  amount: number;
+  currency: string;
+  status: PaymentRow["status"];
+  paymentMethod: PaymentRow["paymentMethod"];
+  lastFourDigits: string | null;
+  transactionId: string | null;
+  invoiceUrl: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface InvoiceDto {
+  id: number;
+  userId: number;
+  userName: string;
+  subscriptionId: number | null;
+  planName: string | null;
+  amount: number;
+  currency: string;
+  status: InvoiceRow["status"];
+  dueDate: Date;
+  paidAt: Date | null;
+  paymentId: number | null;
+  invoiceUrl: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Payments and invoices: each user reaches their own, administrators all. */
+export class BillingRecordsService {
+  constructor(private readonly deps: { db: Db; publicBaseUrl: string }) {}
+
+  async listPayments(actor: Actor, query: Record<string, unknown>): Promise<Page<PaymentDto>> {
+    const caller = requireUser(actor);
+    const { filter, request } = this.parseListing(caller, paymentFilter, query);
+    const { rows, total } = await billingRepository.listPayments(this.deps.db, filter, request);
+    return toPage(await this.paymentDtos(rows), total, request);
+  }
+
+  async getPayment(actor: Actor, id: number): Promise<PaymentDto> {
+    const caller = requireUser(actor);
+    const row = await billingRepository.findPayment(this.deps.db, id);
+    if (!row) throw notFound(PAYMENT_NOT_FOUND);
+    this.ensureOwner(caller, row.userId);
+    return (await this.paymentDtos([row]))[0];
+  }
+
+  async listInvoices(actor: Actor, query: Record<string, unknown>): Promise<Page<InvoiceDto>> {
+    const caller = requireUser(actor);
+    const { filter, request } = this.parseListing(caller, invoiceFilter, query);
+    const { rows, total } = await billingRepository.listInvoices(this.deps.db, filter, request);
+    return toPage(await this.invoiceDtos(rows), total, request);
+  }
+
+  async getInvoice(actor: Actor, id: number): Promise<InvoiceDto> {
+    const caller = requireUser(actor);
+    return (await this.invoiceDtos([await this.loadInvoice(caller, id)]))[0];
+  }
+
+  /** GET /invoices/{id}/download: the invoice as a PDF named `fatura-<id>.pdf`. */
+  async invoicePdf(actor: Actor, id: number): Promise<{ fileName: string; pdf: Buffer }> {
+    const caller = requireUser(actor);
+    const invoice = await this.loadInvoice(caller, id);
+    const [dto] = await this.invoiceDtos([invoice]);
+    const user = await userRepository.findById(this.deps.db, invoice.userId);
+    const payment = invoice.paymentId ? await billingRepository.findPayment(this.deps.db, invoice.paymentId) : null;
+    const pdf = await renderInvoicePdf({
+      id: invoice.id,
+      issuedAt: invoice.createdAt,
+      dueDate: invoice.dueDate,
+      paidAt: invoice.paidAt,
+      status: invoice.status,
+      amountCents: invoice.amountCents,
+      currency: invoice.currency,
+      planName: dto.planName ?? "",
+      user: { name: user?.name ?? "", email: user?.email ?? "" },
+      paymentMethod: payment?.paymentMethod ?? null,
+      transactionId: payment?.transactionId ?? null,
+    });
+    return { fileName: `fatura-${invoice.id}.pdf`, pdf };
+  }
+
+  private parseListing(
+    caller: UserActor,
+    schema: typeof paymentFilter | typeof invoiceFilter,
+    query: Record<string, unknown>,
+  ): { filter: RecordFilter; request: ReturnType<typeof parsePageRequest> } {
+    const { page, size, sort, ...filters } = query;
+    const request = parsePageRequest({ page, size, sort } as RawPageParams, RECORD_SORT_FIELDS, DEFAULT_SORT);
+    const parsed = parseQuery(schema, filters);
+    // Administrators see everyone's (optionally one user's); others only their own.
+    const userId = caller.isAdmin ? parsed.userId : caller.id;
+    return { filter: { userId, status: parsed.status, ...dayRange(parsed.startDate, parsed.endDate) }, request };
+  }
+
+  private async loadInvoice(caller: UserActor, id: number): Promise<InvoiceRow> {
+    const row = await billingRepository.findInvoice(this.deps.db, id);
+    if (!row) throw notFound(INVOICE_NOT_FOUND);
+    this.ensureOwner(caller, row.userId);
+    return row;
+  }
+
+  private ensureOwner(caller: UserActor, userId: number): void {
+    if (caller.id !== userId && !caller.isAdmin) throw forbidden();
+  }
+
+  private async names(rows: { userId: number; subscriptionId: number | null }[]) {
+    const userIds = [...new Set(rows.map((row) => row.userId))];
+    const subscriptionIds = [...new Set(rows.map((row) => row.subscriptionId).filter((id): id is number => id !== null))];
+    const [users, planNames] = await Promise.all([
+      userRepository.findByIds(this.deps.db, userIds),
+      billingRepository.planNamesBySubscription(this.deps.db, subscriptionIds),
+    ]);
+    const userNames = new Map(users.map((user) => [user.id, user.name]));
+    return { userName: (id: number) => userNames.get(id) ?? "", planName: (id: number | null) => (id === null ? null : (planNames.get(id) ?? null)) };
+  }
+
+  private invoiceUrl(id: number) {
+    return `${this.deps.publicBaseUrl}/api/invoices/${id}/download`;
+  }
+
+  private async paymentDtos(rows: PaymentRow[]): Promise<PaymentDto[]> {
+    const names = await this.names(rows);
+    const invoiceIds = await billingRepository.invoiceIdsByPayment(this.deps.db, rows.map((row) => row.id));
+    return rows.map((row) => ({
+      id: row.id,
+      userId: row.userId,
+      userName: names.userName(row.userId),
+      subscriptionId: row.subscriptionId,
+      planName: names.planName(row.subscriptionId),
+      amount: centsToAmount(row.amountCents),
+      currency: row.currency,
+      status: row.status,
+      paymentMethod: row.paymentMethod,
+      lastFourDigits: row.lastFourDigits,
+      transactionId: row.transactionId,
+      invoiceUrl: invoiceIds.has(row.id) ? this.invoiceUrl(invoiceIds.get(row.id)!) : null,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    }));
+  }
+
+  private async invoiceDtos(rows: InvoiceRow[]): Promise<InvoiceDto[]> {
+    const names = await this.names(rows);
+    return rows.map((row) => ({
+      id: row.id,
+      userId: row.userId,
+      userName: names.userName(row.userId),
+      subscriptionId: row.subscriptionId,
+      planName: names.planName(row.subscriptionId),
+      amount: centsToAmount(row.amountCents),
+      currency: row.currency,
+      status: row.status,
+      dueDate: row.dueDate,
+      paidAt: row.paidAt,
+      paymentId: row.paymentId,
+      invoiceUrl: this.invoiceUrl(row.id),
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    }));
+  }
+}

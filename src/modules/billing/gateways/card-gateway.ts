@@ -1,0 +1,63 @@
+/**
+ * The card gateway behind one interface: the sandbox (contract §8 test cards) or Stripe. Card numbers and
+ * CVVs pass through here to the gateway and are never stored or logged; only the last four digits come back.
+ */
+export interface CardDetails {
+  number: string;
+  holderName: string;
+  /** "MM" */
+  expMonth: string;
+  /** "YYYY" */
+  expYear: string;
+  cvv: string;
+}
+
+export interface CardChargeInput {
+  amountCents: number;
+  currency: "BRL";
+  /** Raw card data (POST /subscriptions) or a gateway payment method id (POST /payments/subscribe). */
+  card?: CardDetails;
+  paymentMethodId?: string;
+  /** Reuse a gateway customer (renewals); otherwise one is created for `customerEmail`. */
+  customerId?: string;
+  customerEmail: string;
+  customerName: string;
+  description: string;
+  /** Always carries `subscriptionId` (our id), so webhooks can name the subscription. */
+  metadata: Record<string, string>;
+}
+
+export type CardChargeResult =
+  | {
+      status: "succeeded";
+      transactionId: string;
+      lastFour: string | null;
+      customerId: string | null;
+      paymentMethodId: string | null;
+    }
+  | {
+      status: "failed";
+      transactionId: string | null;
+      lastFour: string | null;
+      /** Gateway decline code: `card_declined`, `insufficient_funds`, … (the `details` of a 422). */
+      failureCode: string;
+    };
+
+export interface CardSubscriptionInput extends CardChargeInput {
+  interval: "MONTHLY" | "QUARTERLY" | "SEMIANNUAL" | "ANNUAL";
+  planName: string;
+}
+
+export type CardSubscriptionResult =
+  | (Extract<CardChargeResult, { status: "succeeded" }> & { gatewaySubscriptionId: string })
+  | Extract<CardChargeResult, { status: "failed" }>;
+
+export interface CardGateway {
+  readonly name: "sandbox" | "stripe";
+  /** Charges one period now (POST /subscriptions, renewals). */
+  charge(input: CardChargeInput): Promise<CardChargeResult>;
+  /** Creates a recurring subscription at the gateway, first period charged (POST /payments/subscribe). */
+  createSubscription(input: CardSubscriptionInput): Promise<CardSubscriptionResult>;
+  /** Cancels a gateway subscription (no-op for ids the gateway does not know). */
+  cancelSubscription(gatewaySubscriptionId: string): Promise<void>;
+}

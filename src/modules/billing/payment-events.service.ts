@@ -1,0 +1,237 @@
+import { timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import { requireUser, type Actor } from "../../platform/auth/actor.js";
+import type { Clock } from "../../platform/clock.js";
+import type { Db } from "../../platform/db/database.js";
+import { AppError, forbidden, notFound } from "../../platform/errors.js";
+import type { Logger } from "../../platform/logger.js";
+import { parseInput } from "../../platform/validation.js";
+import type { SubscriptionRow } from "./billing.dto.js";
+import { simulatePaymentInput } from "./billing.inputs.js";
+import { billingRepository } from "./billing.repository.js";
+import { verifyCardWebhook } from "./gateways/card-webhook-signature.js";
+import type { PixGateway } from "./gateways/pix-gateway.js";
+import type { SubscriptionLifecycle } from "./subscription-lifecycle.js";
+import { toPixDto, type PixTransactionDto } from "./subscription.service.js";
+
+const TRANSACTION_NOT_FOUND = "Transação não encontrada";
+
+/** Thrown to make a webhook receiver answer with an empty body and this status (api-spec.md "Events"). */
+export class WebhookRejected extends Error {
+  constructor(readonly status: 400 | 403) {
+    super(`webhook rejected (${status})`);
+  }
+}
+
+const pixWebhookBody = z.object({
+  event: z.string().optional(),
+  data: z.object({ id: z.string().min(1).max(200), status: z.string().max(50) }),
+});
+
+const cardEvent = z.object({
+  id: z.string().min(1).max(255),
+  type: z.string().min(1).max(255),
+  data: z.object({ object: z.record(z.string(), z.unknown()) }),
+});
+type CardEventObject = Record<string, unknown>;
+
+export interface PaymentEventsDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  pixGateway: PixGateway;
+  lifecycle: SubscriptionLifecycle;
+  pixWebhookSecret: string | undefined;
+  cardWebhookSecret: string | undefined;
+}
+
+/**
+ * What gateways tell us: PIX payments and card events. Every path applies a payment exactly once — a
+ * redelivered or concurrent event finds the work done (webhook event ids, the PIX row lock, unique transaction ids).
+ */
+export class PaymentEventsService {
+  constructor(private readonly deps: PaymentEventsDeps) {}
+
+  /** POST /webhooks/pix/payment: 403 on a wrong secret; unknown transactions and other statuses are ignored. */
+  async pixWebhook(secretHeader: string | undefined, rawBody: Buffer | undefined): Promise<void> {
+    if (!secretMatches(this.deps.pixWebhookSecret, secretHeader)) throw new WebhookRejected(403);
+    const parsed = pixWebhookBody.safeParse(parseJson(rawBody));
+    if (!parsed.success) throw new WebhookRejected(400);
+    const status = parsed.data.data.status.toUpperCase();
+    if (status === "PAID") await this.pixPaid(parsed.data.data.id);
+    else if (status === "EXPIRED" || status === "CANCELLED") await this.pixClosed(parsed.data.data.id, status);
+  }
+
+  /** GET /billing/status/{transactionId}: the owner's PIX transaction, settled first if the gateway says it is paid. */
+  async pixStatus(actor: Actor, transactionId: string): Promise<PixTransactionDto> {
+    const caller = requireUser(actor);
+    let row = await billingRepository.findPixTransaction(this.deps.db, transactionId);
+    if (!row) throw notFound(TRANSACTION_NOT_FOUND);
+    if (row.userId !== caller.id && !caller.isAdmin) throw forbidden();
+    if (row.status === "PENDING") {
+      // A lost webhook must not leave a paid customer waiting: the poll asks the gateway too.
+      const gatewayStatus = await this.deps.pixGateway.checkStatus(row.id).catch((error: unknown) => {
+        this.deps.logger.warn({ err: error, transactionId }, "PIX status check failed");
+        return null;
+      });
+      if (gatewayStatus === "PAID") await this.pixPaid(row.id);
+      else if (gatewayStatus === "EXPIRED" || gatewayStatus === "CANCELLED") await this.pixClosed(row.id, gatewayStatus);
+      row = (await billingRepository.findPixTransaction(this.deps.db, transactionId))!;
+    }
+    return toPixDto(row);
+  }
+
+  /** POST /pages/pix-qrcode/simulate-payment: only with a gateway that can simulate; pays like the webhook. */
+  async simulatePixPayment(actor: Actor, body: unknown): Promise<PixTransactionDto> {
+    if (!this.deps.pixGateway.canSimulate) throw notFound("Recurso não encontrado");
+    const caller = requireUser(actor);
+    const { id } = parseInput(simulatePaymentInput, body);
+    const row = await billingRepository.findPixTransaction(this.deps.db, id);
+    if (!row) throw notFound(TRANSACTION_NOT_FOUND);
+    if (row.userId !== caller.id && !caller.isAdmin) throw forbidden();
+    if (row.status === "PENDING") {
+      // The sandbox keeps no money to move (and forgets its charges on restart): our records are the payment.
+      if (this.deps.pixGateway.name !== "sandbox") {
+        await this.deps.pixGateway.simulatePayment(id).catch((error: unknown) => {
+          this.deps.logger.error({ err: error, transactionId: id }, "PIX simulate-payment failed");
+          throw new AppError(502, "Gateway de pagamento indisponível. Tente novamente em instantes.");
+        });
+      }
+      await this.pixPaid(id);
+    }
+    return toPixDto((await billingRepository.findPixTransaction(this.deps.db, id))!);
+  }
+
+  /** POST /payments/webhook and /webhooks/card: signature checked on the raw body; 400 when invalid or failing. */
+  async cardWebhook(rawBody: Buffer | undefined, signatureHeader: string | undefined): Promise<void> {
+    const secret = this.deps.cardWebhookSecret;
+    if (!secret || !rawBody) throw new WebhookRejected(400);
+    const verified = verifyCardWebhook(rawBody, signatureHeader, secret, Math.floor(this.deps.clock.now().getTime() / 1000));
+    const parsed = cardEvent.safeParse(verified);
+    if (!parsed.success) throw new WebhookRejected(400);
+    const event = parsed.data;
+    try {
+      await this.deps.db.transaction(async (tx) => {
+        const first = await billingRepository.recordWebhookEvent(tx, "card", event.id, event.type, this.deps.clock.now());
+        if (!first) return;
+        await this.applyCardEvent(tx, event.type, event.data.object);
+      });
+    } catch (error) {
+      if (error instanceof AppError || error instanceof WebhookRejected) throw new WebhookRejected(400);
+      this.deps.logger.error({ err: error, eventId: event.id, type: event.type }, "card webhook failed");
+      throw new WebhookRejected(400);
+    }
+  }
+
+  /** A PIX charge paid: transaction PAID, its invoice PAID, one COMPLETED payment, the subscription ACTIVE. */
+  private async pixPaid(transactionId: string): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      const pix = await billingRepository.findPixTransactionForUpdate(tx, transactionId);
+      if (!pix || pix.status === "PAID") return;
+      const now = this.deps.clock.now();
+      await billingRepository.updatePixTransaction(tx, pix.id, { status: "PAID", paidAt: now });
+      const subscription = await billingRepository.findSubscriptionForUpdate(tx, pix.subscriptionId);
+      if (!subscription) return;
+      const received = { amountCents: pix.amountCents, paymentMethod: "PIX" as const, transactionId: pix.id, lastFourDigits: null, invoiceId: pix.invoiceId };
+      await this.deps.lifecycle.applyPayment(tx, subscription, received, subscription.status === "ACTIVE" ? "renewal" : "first");
+    });
+  }
+
+  private async pixClosed(transactionId: string, status: "EXPIRED" | "CANCELLED"): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      const pix = await billingRepository.findPixTransactionForUpdate(tx, transactionId);
+      if (!pix || pix.status !== "PENDING") return;
+      await billingRepository.updatePixTransaction(tx, pix.id, { status });
+    });
+  }
+
+  private async applyCardEvent(tx: Db, type: string, object: CardEventObject): Promise<void> {
+    const subscription = await this.subscriptionOf(tx, type, object);
+    if (!subscription) {
+      this.deps.logger.info({ type }, "card event names no subscription of ours; ignored");
+      return;
+    }
+    const lastFour = lastFourOf(object);
+    switch (type) {
+      case "payment_intent.succeeded":
+      case "invoice.payment_succeeded": {
+        const transactionId = type === "invoice.payment_succeeded" ? (str(object.payment_intent) ?? str(object.id)) : str(object.id);
+        if (transactionId && (await billingRepository.findPaymentByTransaction(tx, transactionId))) return;
+        // The first invoice of a gateway subscription was paid at checkout already.
+        if (object.billing_reason === "subscription_create" && subscription.status === "ACTIVE") return;
+        const amountCents = num(object.amount_received) ?? num(object.amount_paid) ?? num(object.amount) ?? subscription.priceCents;
+        const received = { amountCents, paymentMethod: "CREDIT_CARD" as const, transactionId, lastFourDigits: lastFour };
+        await this.deps.lifecycle.applyPayment(tx, subscription, received, subscription.status === "ACTIVE" ? "renewal" : "first");
+        return;
+      }
+      case "payment_intent.payment_failed":
+      case "invoice.payment_failed": {
+        const transactionId = type === "invoice.payment_failed" ? (str(object.payment_intent) ?? str(object.id)) : str(object.id);
+        if (transactionId && (await billingRepository.findPaymentByTransaction(tx, transactionId))) return;
+        const failure = {
+          amountCents: num(object.amount) ?? num(object.amount_due) ?? subscription.priceCents,
+          paymentMethod: "CREDIT_CARD" as const,
+          transactionId,
+          lastFourDigits: lastFour,
+          reason: failureCodeOf(object),
+        };
+        const kind = type === "payment_intent.payment_failed" && subscription.status !== "ACTIVE" ? "first" : "renewal";
+        await this.deps.lifecycle.recordFailure(tx, subscription, failure, kind);
+        return;
+      }
+      case "customer.subscription.deleted":
+        if (subscription.status === "ACTIVE" || subscription.status === "PENDING") await this.deps.lifecycle.cancel(tx, subscription, true, "Cancelada no gateway");
+        return;
+      case "customer.subscription.created":
+      case "customer.subscription.updated":
+        await billingRepository.updateSubscription(tx, subscription.id, {
+          gatewaySubscriptionId: subscription.gatewaySubscriptionId ?? str(object.id),
+          ...(object.cancel_at_period_end === true ? { autoRenew: false } : {}),
+          updatedAt: this.deps.clock.now(),
+        });
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Our subscription named by `metadata.subscriptionId`, else by the gateway's subscription id. */
+  private async subscriptionOf(tx: Db, type: string, object: CardEventObject): Promise<SubscriptionRow | null> {
+    const metadata = (object.metadata ?? {}) as Record<string, unknown>;
+    const ownId = Number(metadata.subscriptionId);
+    if (Number.isSafeInteger(ownId) && ownId > 0) return billingRepository.findSubscriptionForUpdate(tx, ownId);
+    const gatewayId = type.startsWith("customer.subscription.") ? str(object.id) : str(object.subscription);
+    if (!gatewayId) return null;
+    const row = await billingRepository.findSubscriptionByGatewayId(tx, gatewayId);
+    return row ? billingRepository.findSubscriptionForUpdate(tx, row.id) : null;
+  }
+}
+
+function secretMatches(expected: string | undefined, given: string | undefined): boolean {
+  if (!expected || !given) return false;
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function parseJson(raw: Buffer | undefined): unknown {
+  try {
+    return raw ? JSON.parse(raw.toString("utf8")) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const str = (value: unknown) => (typeof value === "string" && value !== "" ? value : null);
+const num = (value: unknown) => (typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : null);
+
+function lastFourOf(object: CardEventObject): string | null {
+  const card = ((object.payment_method_details as Record<string, unknown> | undefined)?.card ?? {}) as Record<string, unknown>;
+  const last4 = str(card.last4);
+  return last4 && /^\d{4}$/.test(last4) ? last4 : null;
+}
+
+function failureCodeOf(object: CardEventObject): string {
+  const error = (object.last_payment_error ?? {}) as Record<string, unknown>;
+  return str(error.decline_code) ?? str(error.code) ?? "payment_failed";
+}

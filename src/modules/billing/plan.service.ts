@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { requireUser, type Actor } from "../../platform/auth/actor.js";
+import type { Db } from "../../platform/db/database.js";
+import { notFound } from "../../platform/errors.js";
+import { parseQuery, queryBoolean } from "../../platform/validation.js";
+import { USER_TYPES } from "../users/user.table.js";
+import { toPlanDto, type PlanDto, type PlanRow } from "./billing.dto.js";
+import { PLAN_INTERVALS } from "./billing.table.js";
+import { planRepository } from "./plan.repository.js";
+
+export const PLAN_NOT_FOUND = "Plano não encontrado";
+
+const planFilter = z.object({
+  userType: z.enum(USER_TYPES).optional(),
+  active: queryBoolean.optional(),
+  interval: z.enum(PLAN_INTERVALS).optional(),
+});
+
+/** The subscription plan catalogue. */
+export class PlanService {
+  constructor(private readonly deps: { db: Db }) {}
+
+  /** GET /subscription-plans: a plain array, filtered by userType, active and interval. */
+  async list(actor: Actor, query: unknown): Promise<PlanDto[]> {
+    requireUser(actor);
+    const filter = parseQuery(planFilter, query);
+    return (await planRepository.list(this.deps.db, filter)).map(toPlanDto);
+  }
+
+  async get(actor: Actor, id: number): Promise<PlanDto> {
+    requireUser(actor);
+    return toPlanDto(await this.load(id));
+  }
+
+  /** The plan row or 404 (for the subscription use cases). */
+  async load(id: number, db: Db = this.deps.db): Promise<PlanRow> {
+    const row = await planRepository.findById(db, id);
+    if (!row) throw notFound(PLAN_NOT_FOUND);
+    return row;
+  }
+}

@@ -1,0 +1,176 @@
+import type { Clock } from "../../platform/clock.js";
+import type { Db } from "../../platform/db/database.js";
+import { isUniqueViolation } from "../../platform/db/unique-violation.js";
+import { conflict } from "../../platform/errors.js";
+import { enqueueMail } from "../../platform/mail/outbox.js";
+import { setSubscriptionAccess, userRepository } from "../users/user.repository.js";
+import { billingMails } from "./billing.mails.js";
+import type { PlanRow, SubscriptionRow } from "./billing.dto.js";
+import { billingRepository } from "./billing.repository.js";
+import type { PaymentMethod } from "./billing.table.js";
+import { periodEnd } from "./billing-period.js";
+import { planRepository } from "./plan.repository.js";
+
+export const ACTIVE_SUBSCRIPTION_EXISTS = "Você já possui uma assinatura ativa";
+export const FREEMIUM = "FREEMIUM";
+
+export interface ReceivedPayment {
+  amountCents: number;
+  paymentMethod: PaymentMethod;
+  transactionId: string | null;
+  lastFourDigits: string | null;
+  /** The PENDING invoice this payment settles (PIX, boleto); otherwise a PAID invoice is issued. */
+  invoiceId?: number | null;
+}
+
+/**
+ * The state changes every path shares (checkout, webhooks, renewals): a paid period, a failed charge, the
+ * end of access. Each runs inside the caller's transaction, e-mails included.
+ */
+export class SubscriptionLifecycle {
+  constructor(private readonly clock: Clock) {}
+
+  /**
+   * A payment received for a subscription: one COMPLETED payment, its invoice PAID, the period started (PENDING)
+   * or extended (ACTIVE), the user's access updated and a confirmation e-mailed.
+   */
+  async applyPayment(tx: Db, subscription: SubscriptionRow, received: ReceivedPayment, kind: "first" | "renewal"): Promise<SubscriptionRow> {
+    const now = this.clock.now();
+    const plan = await this.plan(tx, subscription.planId);
+    const periodStart = kind === "renewal" && subscription.endDate && subscription.endDate > now ? subscription.endDate : now;
+    const endDate = periodEnd(periodStart, plan.interval);
+    const payment = await billingRepository.insertPayment(tx, {
+      userId: subscription.userId,
+      subscriptionId: subscription.id,
+      amountCents: received.amountCents,
+      currency: subscription.currency,
+      status: "COMPLETED",
+      paymentMethod: received.paymentMethod,
+      lastFourDigits: received.lastFourDigits,
+      transactionId: received.transactionId,
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (received.invoiceId) {
+      await billingRepository.updateInvoice(tx, received.invoiceId, { status: "PAID", paidAt: now, paymentId: payment.id, updatedAt: now });
+    } else {
+      await billingRepository.insertInvoice(tx, {
+        userId: subscription.userId,
+        subscriptionId: subscription.id,
+        paymentId: payment.id,
+        amountCents: received.amountCents,
+        currency: subscription.currency,
+        status: "PAID",
+        dueDate: now,
+        paidAt: now,
+        createdAt: now,
+        updatedAt: now,
+      });
+    }
+    const updated = await this.activate(tx, subscription, {
+      status: "ACTIVE",
+      startDate: kind === "first" ? now : (subscription.startDate ?? now),
+      endDate,
+      renewalDate: endDate,
+      renewalFailures: 0,
+      renewalReminderSentAt: null,
+      lastFourDigits: received.lastFourDigits ?? subscription.lastFourDigits,
+      updatedAt: now,
+    });
+    await setSubscriptionAccess(tx, subscription.userId, plan.subscriptionType, endDate, now);
+    const user = await userRepository.findById(tx, subscription.userId);
+    if (user) {
+      const message =
+        kind === "renewal"
+          ? billingMails.renewed(user.email, user.name, plan.name, received.amountCents, endDate)
+          : billingMails.paymentConfirmed(user.email, user.name, plan.name, received.amountCents, endDate);
+      await enqueueMail(tx, message, now);
+    }
+    return updated;
+  }
+
+  /** A refused charge: one FAILED payment and, for a first payment, the subscription FAILED; the user is told. */
+  async recordFailure(
+    tx: Db,
+    subscription: SubscriptionRow,
+    failure: { amountCents: number; paymentMethod: PaymentMethod; transactionId: string | null; lastFourDigits: string | null; reason: string },
+    kind: "first" | "renewal",
+  ): Promise<SubscriptionRow> {
+    const now = this.clock.now();
+    await billingRepository.insertPayment(tx, {
+      userId: subscription.userId,
+      subscriptionId: subscription.id,
+      amountCents: failure.amountCents,
+      currency: subscription.currency,
+      status: "FAILED",
+      paymentMethod: failure.paymentMethod,
+      lastFourDigits: failure.lastFourDigits,
+      transactionId: failure.transactionId,
+      failureReason: failure.reason,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const updated =
+      kind === "first"
+        ? await billingRepository.updateSubscription(tx, subscription.id, { status: "FAILED", updatedAt: now })
+        : await billingRepository.updateSubscription(tx, subscription.id, { renewalFailures: subscription.renewalFailures + 1, updatedAt: now });
+    const plan = await this.plan(tx, subscription.planId);
+    const user = await userRepository.findById(tx, subscription.userId);
+    if (user) await enqueueMail(tx, billingMails.paymentFailed(user.email, user.name, plan.name, failure.reason), now);
+    return updated;
+  }
+
+  /** Cancels; `endsNow` also ends access at once (user back to FREEMIUM), otherwise access lasts until endDate. */
+  async cancel(tx: Db, subscription: SubscriptionRow, endsNow: boolean, reason: string | null): Promise<SubscriptionRow> {
+    const now = this.clock.now();
+    const endDate = endsNow || !subscription.endDate || subscription.status !== "ACTIVE" ? now : subscription.endDate;
+    const updated = await billingRepository.updateSubscription(tx, subscription.id, {
+      status: "CANCELED",
+      canceledAt: now,
+      cancelReason: reason,
+      renewalDate: null,
+      autoRenew: false,
+      endDate,
+      updatedAt: now,
+    });
+    await billingRepository.cancelPendingInvoices(tx, subscription.id, now);
+    await billingRepository.cancelPendingPix(tx, subscription.id);
+    const plan = await this.plan(tx, subscription.planId);
+    if (subscription.status === "ACTIVE") {
+      if (endsNow) await setSubscriptionAccess(tx, subscription.userId, FREEMIUM, null, now);
+      const user = await userRepository.findById(tx, subscription.userId);
+      if (user) await enqueueMail(tx, billingMails.canceled(user.email, user.name, plan.name, endsNow ? null : endDate), now);
+    }
+    return updated;
+  }
+
+  /** The period ran out without renewal: EXPIRED (or kept CANCELED), user back to FREEMIUM. */
+  async expire(tx: Db, subscription: SubscriptionRow): Promise<void> {
+    const now = this.clock.now();
+    if (subscription.status === "ACTIVE") {
+      await billingRepository.updateSubscription(tx, subscription.id, { status: "EXPIRED", renewalDate: null, updatedAt: now });
+      const plan = await this.plan(tx, subscription.planId);
+      const user = await userRepository.findById(tx, subscription.userId);
+      if (user) await enqueueMail(tx, billingMails.expired(user.email, user.name, plan.name), now);
+    }
+    // Another subscription may have given access since (a new plan bought after canceling this one).
+    const current = await billingRepository.findActiveSubscription(tx, subscription.userId);
+    if (!current) await setSubscriptionAccess(tx, subscription.userId, FREEMIUM, null, now);
+  }
+
+  private async activate(tx: Db, subscription: SubscriptionRow, changes: Parameters<typeof billingRepository.updateSubscription>[2]) {
+    try {
+      return await billingRepository.updateSubscription(tx, subscription.id, changes);
+    } catch (error) {
+      // The one-ACTIVE-per-user index: another subscription of this user became active first.
+      if (isUniqueViolation(error, "subscriptions_one_active_per_user")) throw conflict(ACTIVE_SUBSCRIPTION_EXISTS);
+      throw error;
+    }
+  }
+
+  private async plan(tx: Db, planId: number): Promise<PlanRow> {
+    const plan = await planRepository.findById(tx, planId);
+    if (!plan) throw new Error(`plan ${planId} of a subscription is missing`);
+    return plan;
+  }
+}

@@ -1,0 +1,423 @@
+import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
+import type { Clock } from "../../platform/clock.js";
+import type { Db } from "../../platform/db/database.js";
+import { AppError, conflict, forbidden, notFound } from "../../platform/errors.js";
+import type { Logger } from "../../platform/logger.js";
+import { centsToAmount } from "../../platform/money.js";
+import { parseInput } from "../../platform/validation.js";
+import { userRepository } from "../users/user.repository.js";
+import type { PixTransactionRow, PlanRow, SubscriptionRow } from "./billing.dto.js";
+import { cancelInput, checkoutInput, subscribeInput, updateSubscriptionInput, type CardFields } from "./billing.inputs.js";
+import { billingRepository } from "./billing.repository.js";
+import type { PaymentMethod } from "./billing.table.js";
+import { INTERVAL_NAMES } from "./billing-period.js";
+import type { CardDetails, CardGateway } from "./gateways/card-gateway.js";
+import { normalizeCardNumber } from "./gateways/card-validation.js";
+import type { PixGateway } from "./gateways/pix-gateway.js";
+import type { PlanService } from "./plan.service.js";
+import { ACTIVE_SUBSCRIPTION_EXISTS, SubscriptionLifecycle } from "./subscription-lifecycle.js";
+
+export const SUBSCRIPTION_NOT_FOUND = "Assinatura não encontrada";
+const PLAN_UNAVAILABLE = "Plano não disponível para este usuário";
+const ALREADY_CANCELED = "Esta assinatura já está cancelada";
+const NOT_CANCELABLE = "Esta assinatura não está ativa";
+const PAYMENT_REFUSED = "Pagamento recusado";
+const GATEWAY_UNAVAILABLE = "Gateway de pagamento indisponível. Tente novamente em instantes.";
+const PIX_TTL_SECONDS = 60 * 60;
+
+export interface PixTransactionDto {
+  id: string;
+  subscriptionId: number;
+  amount: number;
+  currency: string;
+  status: PixTransactionRow["status"];
+  brCode: string;
+  brCodeBase64: string;
+  expiresAt: Date;
+  createdAt: Date;
+}
+
+export interface SubscriptionDto {
+  id: number;
+  userId: number;
+  userName: string;
+  planId: number;
+  planName: string;
+  status: SubscriptionRow["status"];
+  startDate: Date | null;
+  endDate: Date | null;
+  renewalDate: Date | null;
+  canceledAt: Date | null;
+  price: number;
+  currency: string;
+  paymentMethod: PaymentMethod;
+  lastFourDigits: string | null;
+  autoRenew: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  pix?: PixTransactionDto;
+}
+
+/** The payment-flow endpoints' shape (api-spec.md "Payment-flow endpoints"). */
+export interface CheckoutSubscriptionDto {
+  id: number;
+  userId: number;
+  subscriptionType: string;
+  startDate: Date | null;
+  endDate: Date | null;
+  paymentId: string | null;
+  paymentMethod: PaymentMethod;
+  status: SubscriptionRow["status"];
+  autoRenew: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  user: { id: number; name: string; email: string; userType: string };
+}
+
+export const toPixDto = (row: PixTransactionRow): PixTransactionDto => ({
+  id: row.id,
+  subscriptionId: row.subscriptionId,
+  amount: centsToAmount(row.amountCents),
+  currency: row.currency,
+  status: row.status,
+  brCode: row.brCode,
+  brCodeBase64: row.brCodeBase64,
+  expiresAt: row.expiresAt,
+  createdAt: row.createdAt,
+});
+
+export interface SubscriptionServiceDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  plans: PlanService;
+  cardGateway: CardGateway;
+  pixGateway: PixGateway;
+  lifecycle: SubscriptionLifecycle;
+}
+
+/** Subscribing, changing and canceling; the checkout runs one at a time per user so nobody pays twice. */
+export class SubscriptionService {
+  constructor(private readonly deps: SubscriptionServiceDeps) {}
+
+  /** GET /subscriptions/my-subscription: the one giving access, else the latest PENDING one. */
+  async mySubscription(actor: Actor): Promise<SubscriptionDto> {
+    const caller = requireUser(actor);
+    const row = await billingRepository.findCurrentSubscription(this.deps.db, caller.id, this.deps.clock.now());
+    if (!row) throw notFound(SUBSCRIPTION_NOT_FOUND);
+    return this.toDto(row);
+  }
+
+  /** The subscription giving a user access, for administrators' dashboards (User.subscription); null when none. */
+  async currentOf(actor: Actor, userId: number): Promise<SubscriptionDto | null> {
+    const caller = requireUser(actor);
+    if (caller.id !== userId && !caller.isAdmin) throw forbidden();
+    const row = await billingRepository.findCurrentSubscription(this.deps.db, userId, this.deps.clock.now());
+    return row ? this.toDto(row) : null;
+  }
+
+  async get(actor: Actor, id: number): Promise<SubscriptionDto> {
+    const caller = requireUser(actor);
+    return this.toDto(await this.loadOwned(caller, id));
+  }
+
+  /** POST /subscriptions: a card is charged now (ACTIVE or 422); PIX and BOLETO leave it PENDING until paid. */
+  async subscribe(actor: Actor, body: unknown): Promise<SubscriptionDto> {
+    const caller = requireUser(actor);
+    const input = parseInput(subscribeInput(this.deps.clock.now()), body);
+    const plan = await this.availablePlan(caller, input.planId);
+    if (input.paymentMethod === "CREDIT_CARD") {
+      const result = await this.checkoutByCard(caller, plan, { card: cardOf(input), autoRenew: true, recurring: false });
+      return this.toDto(result);
+    }
+    const { subscription, pix } = await this.checkoutPending(caller, plan, input.paymentMethod, true);
+    return { ...(await this.toDto(subscription)), ...(pix ? { pix: toPixDto(pix) } : {}) };
+  }
+
+  /** POST /payments/subscribe: card (recurring at the gateway) → the checkout shape; PIX → the PIX transaction. */
+  async checkout(actor: Actor, body: unknown): Promise<CheckoutSubscriptionDto | PixTransactionDto> {
+    const caller = requireUser(actor);
+    const input = parseInput(checkoutInput(this.deps.clock.now()), body);
+    const plan = await this.availablePlan(caller, input.planId);
+    if (input.paymentMethod === "PIX") {
+      const { pix } = await this.checkoutPending(caller, plan, "PIX", input.autoRenew);
+      return toPixDto(pix!);
+    }
+    const card = input.paymentMethodId ? undefined : cardOf(input);
+    const subscription = await this.checkoutByCard(caller, plan, {
+      card,
+      paymentMethodId: input.paymentMethodId,
+      autoRenew: input.autoRenew,
+      recurring: true,
+      refusalStatus: 400,
+    });
+    return this.toCheckoutDto(subscription);
+  }
+
+  /** GET /payments/subscriptions/current. */
+  async currentCheckout(actor: Actor): Promise<CheckoutSubscriptionDto> {
+    const caller = requireUser(actor);
+    const row = await billingRepository.findCurrentSubscription(this.deps.db, caller.id, this.deps.clock.now());
+    if (!row) throw notFound(SUBSCRIPTION_NOT_FOUND);
+    return this.toCheckoutDto(row);
+  }
+
+  /** PUT /subscriptions/{id}: autoRenew and the payment method (a new card is verified by the gateway's rules). */
+  async update(actor: Actor, id: number, body: unknown): Promise<SubscriptionDto> {
+    const caller = requireUser(actor);
+    const input = parseInput(updateSubscriptionInput, body);
+    const subscription = await this.loadOwned(caller, id);
+    if (subscription.status === "CANCELED" || subscription.status === "EXPIRED" || subscription.status === "FAILED") {
+      throw conflict(NOT_CANCELABLE);
+    }
+    const now = this.deps.clock.now();
+    const updated = await billingRepository.updateSubscription(this.deps.db, id, {
+      ...(input.autoRenew !== undefined ? { autoRenew: input.autoRenew } : {}),
+      ...(input.paymentMethod ? { paymentMethod: input.paymentMethod } : {}),
+      updatedAt: now,
+    });
+    return this.toDto(updated);
+  }
+
+  /** POST /subscriptions/{id}/cancel and POST /payments/subscriptions/{id}/cancel. */
+  async cancel(actor: Actor, id: number, body: unknown, options: { immediatelyByDefault?: boolean } = {}): Promise<SubscriptionDto> {
+    const caller = requireUser(actor);
+    const input = parseInput(cancelInput, body ?? {});
+    const endsNow = body && typeof body === "object" && "cancelImmediately" in body ? input.cancelImmediately : (options.immediatelyByDefault ?? false);
+    await this.loadOwned(caller, id);
+    const canceled = await this.deps.db.transaction(async (tx) => {
+      const subscription = await billingRepository.findSubscriptionForUpdate(tx, id);
+      if (!subscription) throw notFound(SUBSCRIPTION_NOT_FOUND);
+      if (subscription.status === "CANCELED") throw conflict(ALREADY_CANCELED);
+      if (subscription.status !== "ACTIVE" && subscription.status !== "PENDING") throw conflict(NOT_CANCELABLE);
+      return this.deps.lifecycle.cancel(tx, subscription, endsNow, input.reason ?? null);
+    });
+    if (canceled.gatewaySubscriptionId) await this.cancelAtGateway(canceled.gatewaySubscriptionId);
+    return this.toDto(canceled);
+  }
+
+  async toDto(row: SubscriptionRow): Promise<SubscriptionDto> {
+    const [plan, user] = await Promise.all([this.deps.plans.load(row.planId), userRepository.findById(this.deps.db, row.userId)]);
+    return {
+      id: row.id,
+      userId: row.userId,
+      userName: user?.name ?? "",
+      planId: row.planId,
+      planName: plan.name,
+      status: row.status,
+      startDate: row.startDate,
+      endDate: row.endDate,
+      renewalDate: row.renewalDate,
+      canceledAt: row.canceledAt,
+      price: centsToAmount(row.priceCents),
+      currency: row.currency,
+      paymentMethod: row.paymentMethod,
+      lastFourDigits: row.lastFourDigits,
+      autoRenew: row.autoRenew,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    };
+  }
+
+  /** POST /payments/subscriptions/{id}/cancel: canceled at the gateway and here, at once; the payment-flow shape. */
+  async cancelCheckout(actor: Actor, id: number, body: unknown): Promise<CheckoutSubscriptionDto> {
+    const canceled = await this.cancel(actor, id, body, { immediatelyByDefault: true });
+    const row = await billingRepository.findSubscription(this.deps.db, canceled.id);
+    return this.toCheckoutDto(row!);
+  }
+
+  private async toCheckoutDto(row: SubscriptionRow): Promise<CheckoutSubscriptionDto> {
+    const [plan, user, payment] = await Promise.all([
+      this.deps.plans.load(row.planId),
+      userRepository.findById(this.deps.db, row.userId),
+      billingRepository.latestPayment(this.deps.db, row.id),
+    ]);
+    return {
+      id: row.id,
+      userId: row.userId,
+      subscriptionType: INTERVAL_NAMES[plan.interval],
+      startDate: row.startDate,
+      endDate: row.endDate,
+      paymentId: payment?.transactionId ?? row.gatewaySubscriptionId,
+      paymentMethod: row.paymentMethod,
+      status: row.status,
+      autoRenew: row.autoRenew,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+      user: { id: row.userId, name: user?.name ?? "", email: user?.email ?? "", userType: user?.userType ?? "" },
+    };
+  }
+
+  /** The owner's (or, for administrators, anyone's) subscription, else 404 / 403. */
+  private async loadOwned(caller: UserActor, id: number): Promise<SubscriptionRow> {
+    const row = await billingRepository.findSubscription(this.deps.db, id);
+    if (!row) throw notFound(SUBSCRIPTION_NOT_FOUND);
+    if (row.userId !== caller.id && !caller.isAdmin) throw forbidden();
+    return row;
+  }
+
+  private async availablePlan(caller: UserActor, planId: number): Promise<PlanRow> {
+    const plan = await this.deps.plans.load(planId);
+    if (!plan.active || plan.userType !== caller.userType) {
+      throw new AppError(400, PLAN_UNAVAILABLE);
+    }
+    return plan;
+  }
+
+  /**
+   * Charges a card and activates: under the user's billing lock, so two checkouts of one user never both
+   * charge; a refusal is recorded (FAILED payment and subscription) and answered 422 (or 400 in the payment flow).
+   */
+  private async checkoutByCard(
+    caller: UserActor,
+    plan: PlanRow,
+    options: { card?: CardDetails; paymentMethodId?: string; autoRenew: boolean; recurring: boolean; refusalStatus?: number },
+  ): Promise<SubscriptionRow> {
+    const { db, clock, cardGateway, lifecycle } = this.deps;
+    const user = await userRepository.findById(db, caller.id);
+    if (!user) throw forbidden();
+    const outcome = await db.transaction(async (tx) => {
+      await billingRepository.lockUserBilling(tx, caller.id);
+      if (await billingRepository.findActiveSubscription(tx, caller.id)) throw conflict(ACTIVE_SUBSCRIPTION_EXISTS);
+      const now = clock.now();
+      const pending = await billingRepository.insertSubscription(tx, {
+        userId: caller.id,
+        planId: plan.id,
+        status: "PENDING",
+        priceCents: plan.priceCents,
+        currency: plan.currency,
+        paymentMethod: "CREDIT_CARD",
+        autoRenew: options.autoRenew,
+        gateway: cardGateway.name,
+        createdAt: now,
+        updatedAt: now,
+      });
+      const charge = {
+        amountCents: plan.priceCents,
+        currency: "BRL" as const,
+        card: options.card,
+        paymentMethodId: options.paymentMethodId,
+        customerEmail: user.email,
+        customerName: user.name,
+        description: `Assinatura ${plan.name}`,
+        metadata: { subscriptionId: String(pending.id), userId: String(caller.id) },
+      };
+      const result = await this.callGateway(() =>
+        options.recurring ? cardGateway.createSubscription({ ...charge, interval: plan.interval, planName: plan.name }) : cardGateway.charge(charge),
+      );
+      if (result.status === "failed") {
+        await lifecycle.recordFailure(
+          tx,
+          pending,
+          { amountCents: plan.priceCents, paymentMethod: "CREDIT_CARD", transactionId: result.transactionId, lastFourDigits: result.lastFour, reason: result.failureCode },
+          "first",
+        );
+        return { refused: result.failureCode } as const;
+      }
+      const withGateway = await billingRepository.updateSubscription(tx, pending.id, {
+        gatewayCustomerId: result.customerId,
+        gatewayPaymentMethodId: result.paymentMethodId,
+        gatewaySubscriptionId: "gatewaySubscriptionId" in result ? (result.gatewaySubscriptionId as string) : null,
+      });
+      const active = await lifecycle.applyPayment(
+        tx,
+        withGateway,
+        { amountCents: plan.priceCents, paymentMethod: "CREDIT_CARD", transactionId: result.transactionId, lastFourDigits: result.lastFour },
+        "first",
+      );
+      return { active } as const;
+    });
+    if ("refused" in outcome) throw new AppError(options.refusalStatus ?? 422, PAYMENT_REFUSED, { details: outcome.refused });
+    return outcome.active;
+  }
+
+  /** PIX or boleto: a PENDING subscription and invoice (replacing an earlier PENDING one), and the PIX charge. */
+  private async checkoutPending(caller: UserActor, plan: PlanRow, method: "PIX" | "BOLETO", autoRenew: boolean) {
+    const { db, clock, pixGateway } = this.deps;
+    const user = await userRepository.findById(db, caller.id);
+    if (!user) throw forbidden();
+    return db.transaction(async (tx) => {
+      await billingRepository.lockUserBilling(tx, caller.id);
+      if (await billingRepository.findActiveSubscription(tx, caller.id)) throw conflict(ACTIVE_SUBSCRIPTION_EXISTS);
+      const now = clock.now();
+      for (const earlier of await billingRepository.findSubscriptionsByStatus(tx, caller.id, ["PENDING"])) {
+        await this.deps.lifecycle.cancel(tx, earlier, true, "Substituída por uma nova assinatura");
+      }
+      const subscription = await billingRepository.insertSubscription(tx, {
+        userId: caller.id,
+        planId: plan.id,
+        status: "PENDING",
+        priceCents: plan.priceCents,
+        currency: plan.currency,
+        paymentMethod: method,
+        autoRenew,
+        gateway: method === "PIX" ? pixGateway.name : "boleto",
+        createdAt: now,
+        updatedAt: now,
+      });
+      const invoice = await billingRepository.insertInvoice(tx, {
+        userId: caller.id,
+        subscriptionId: subscription.id,
+        amountCents: plan.priceCents,
+        currency: plan.currency,
+        status: "PENDING",
+        dueDate: new Date(now.getTime() + (method === "PIX" ? PIX_TTL_SECONDS * 1000 : 3 * 24 * 60 * 60 * 1000)),
+        createdAt: now,
+        updatedAt: now,
+      });
+      if (method !== "PIX") return { subscription, pix: null };
+      const charge = await this.callGateway(() =>
+        pixGateway.createCharge({
+          amountCents: plan.priceCents,
+          description: `Assinatura ${plan.name}`,
+          reference: String(subscription.id),
+          customer: { name: user.name, email: user.email },
+          expiresInSeconds: PIX_TTL_SECONDS,
+        }),
+      );
+      const pix = await billingRepository.insertPixTransaction(tx, {
+        id: charge.id,
+        userId: caller.id,
+        subscriptionId: subscription.id,
+        invoiceId: invoice.id,
+        amountCents: plan.priceCents,
+        currency: plan.currency,
+        status: "PENDING",
+        brCode: charge.brCode,
+        brCodeBase64: charge.brCodeBase64,
+        expiresAt: charge.expiresAt,
+        createdAt: now,
+      });
+      return { subscription, pix };
+    });
+  }
+
+  /** A gateway that cannot be reached is a 502 (nothing is written: the transaction rolls back). */
+  private async callGateway<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      this.deps.logger.error({ err: error }, "payment gateway call failed");
+      throw new AppError(502, GATEWAY_UNAVAILABLE);
+    }
+  }
+
+  private async cancelAtGateway(gatewaySubscriptionId: string): Promise<void> {
+    try {
+      await this.deps.cardGateway.cancelSubscription(gatewaySubscriptionId);
+    } catch (error) {
+      // Our side is canceled already; the gateway's own cancel event (or a retry by support) settles it.
+      this.deps.logger.error({ err: error, gatewaySubscriptionId }, "gateway cancel failed");
+    }
+  }
+}
+
+function cardOf(input: CardFields): CardDetails {
+  return {
+    number: normalizeCardNumber(input.cardNumber ?? ""),
+    holderName: (input.cardHolderName ?? "").trim(),
+    expMonth: input.cardExpirationMonth ?? "",
+    expYear: input.cardExpirationYear ?? "",
+    cvv: input.cardCvv ?? "",
+  };
+}

@@ -1,0 +1,222 @@
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { buildPixBrCode } from "../../src/modules/billing/gateways/br-code.js";
+import { qrPngDataUrl } from "../../src/modules/billing/gateways/qr-code.js";
+
+export type FakePixStatus = "PENDING" | "PAID" | "EXPIRED" | "CANCELLED" | "REFUNDED";
+
+/** A charge as the fake keeps it (the `data` of its answers, plus what it was created with). */
+export interface FakePixCharge {
+  id: string;
+  amount: number;
+  status: FakePixStatus;
+  devMode: boolean;
+  brCode: string;
+  brCodeBase64: string;
+  platformFee: number;
+  description: string | null;
+  metadata: Record<string, unknown> | null;
+  customer: Record<string, unknown> | null;
+  createdAt: string;
+  updatedAt: string;
+  expiresAt: string;
+}
+
+export interface FakePixRequest {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  query: Record<string, string>;
+  headers: IncomingMessage["headers"];
+  /** Parsed JSON body (undefined when empty, the raw text when not JSON). */
+  body: unknown;
+}
+
+/** A canned answer for the next request, whatever it is (500s, garbage bodies, slow answers). */
+export interface FakePixOverride {
+  status: number;
+  /** Sent as is. */
+  body: string;
+  contentType?: string;
+  delayMs?: number;
+}
+
+const MAX_DESCRIPTION = 37;
+
+/**
+ * A local stand-in for the PIX gateway's v1 HTTP API (AbacatePay-style) on 127.0.0.1: `POST
+ * /v1/pixQrCode/create`, `GET /v1/pixQrCode/check?id=`, `POST /v1/pixQrCode/simulate-payment?id=` (dev mode
+ * only), `Authorization: Bearer <apiKey>` (401 otherwise), answers `{data, error}`.
+ */
+export class FakePixGateway {
+  readonly charges = new Map<string, FakePixCharge>();
+  readonly requests: FakePixRequest[] = [];
+  url = "";
+  private server!: Server;
+  private readonly overrides: FakePixOverride[] = [];
+
+  constructor(readonly options: { apiKey: string; devMode: boolean }) {}
+
+  async start(): Promise<string> {
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((error: unknown) => {
+        send(res, 500, { data: null, error: `fake failure: ${String(error)}` });
+      });
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.url;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** The next request gets this answer instead of the API's (queued: one override per request). */
+  answerNext(override: FakePixOverride): void {
+    this.overrides.push(override);
+  }
+
+  /** Moves a charge to another status (as the gateway would on payment, expiry, cancel or refund). */
+  setStatus(id: string, status: FakePixStatus): void {
+    const charge = this.charges.get(id);
+    if (!charge) throw new Error(`fake PIX gateway: no charge ${id}`);
+    charge.status = status;
+    charge.updatedAt = new Date().toISOString();
+  }
+
+  /** Requests whose path ends with `suffix` (e.g. "/create"). */
+  requestsTo(suffix: string): FakePixRequest[] {
+    return this.requests.filter((r) => r.path.endsWith(suffix));
+  }
+
+  reset(): void {
+    this.charges.clear();
+    this.requests.length = 0;
+    this.overrides.length = 0;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://fake");
+    const text = await readBody(req);
+    let body: unknown = undefined;
+    if (text !== "") {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = text;
+      }
+    }
+    this.requests.push({
+      method: req.method ?? "GET",
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: req.headers,
+      body,
+    });
+
+    const override = this.overrides.shift();
+    if (override) {
+      if (override.delayMs) await new Promise((resolve) => setTimeout(resolve, override.delayMs));
+      res.writeHead(override.status, { "content-type": override.contentType ?? "application/json" });
+      res.end(override.body);
+      return;
+    }
+
+    const auth = req.headers.authorization ?? "";
+    if (auth !== `Bearer ${this.options.apiKey}`) {
+      // Echoes the token it got, as careless APIs do, so tests can check the client never repeats it.
+      send(res, 401, { data: null, error: `Token de autenticação inválido ou ausente (${auth})` });
+      return;
+    }
+
+    const route = `${req.method} ${url.pathname}`;
+    const id = url.searchParams.get("id") ?? "";
+    if (route === "POST /v1/pixQrCode/create") return this.create(res, body);
+    if (route === "GET /v1/pixQrCode/check") {
+      const charge = this.charges.get(id);
+      if (!charge) return send(res, 404, { data: null, error: "QRCode Pix não encontrado" });
+      this.expireIfDue(charge);
+      return send(res, 200, { data: { status: charge.status, expiresAt: charge.expiresAt }, error: null });
+    }
+    if (route === "POST /v1/pixQrCode/simulate-payment") {
+      if (!this.options.devMode) {
+        return send(res, 400, { data: null, error: "Simulação disponível apenas em modo de desenvolvimento" });
+      }
+      const charge = this.charges.get(id);
+      if (!charge) return send(res, 404, { data: null, error: "QRCode Pix não encontrado" });
+      this.expireIfDue(charge);
+      if (charge.status !== "PENDING" && charge.status !== "PAID") {
+        return send(res, 400, { data: null, error: `QRCode Pix está ${charge.status}` });
+      }
+      this.setStatus(id, "PAID");
+      return send(res, 200, { data: publicCharge(charge), error: null });
+    }
+    send(res, 404, { data: null, error: "Rota não encontrada" });
+  }
+
+  private async create(res: ServerResponse, body: unknown): Promise<void> {
+    const input = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
+    const amount = input.amount;
+    if (typeof amount !== "number" || !Number.isInteger(amount) || amount < 1) {
+      return send(res, 400, { data: null, error: "amount deve ser um inteiro em centavos" });
+    }
+    const expiresIn = input.expiresIn ?? 86_400;
+    if (typeof expiresIn !== "number" || expiresIn <= 0) {
+      return send(res, 400, { data: null, error: "expiresIn inválido" });
+    }
+    const customer = input.customer as Record<string, unknown> | undefined;
+    if (customer && !["name", "cellphone", "email", "taxId"].every((field) => typeof customer[field] === "string")) {
+      return send(res, 400, { data: null, error: "customer exige name, cellphone, email e taxId" });
+    }
+    const random = randomBytes(10).toString("hex");
+    const brCode = buildPixBrCode({
+      url: `fake-pix.example/qr/v2/${random}`,
+      merchantName: "FAKE PIX GATEWAY",
+      merchantCity: "SAO PAULO",
+      amountCents: amount,
+      txid: random,
+    });
+    const now = new Date();
+    const charge: FakePixCharge = {
+      id: `pix_char_${random}`,
+      amount,
+      status: "PENDING",
+      devMode: this.options.devMode,
+      brCode,
+      brCodeBase64: await qrPngDataUrl(brCode),
+      platformFee: 80,
+      description: typeof input.description === "string" ? input.description.slice(0, MAX_DESCRIPTION) : null,
+      metadata: (input.metadata as Record<string, unknown> | undefined) ?? null,
+      customer: customer ?? null,
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + expiresIn * 1000).toISOString(),
+    };
+    this.charges.set(charge.id, charge);
+    send(res, 200, { data: publicCharge(charge), error: null });
+  }
+
+  private expireIfDue(charge: FakePixCharge): void {
+    if (charge.status === "PENDING" && Date.parse(charge.expiresAt) <= Date.now()) this.setStatus(charge.id, "EXPIRED");
+  }
+}
+
+/** The `data` of create and simulate-payment answers. */
+function publicCharge(charge: FakePixCharge) {
+  const { id, amount, status, devMode, brCode, brCodeBase64, platformFee, createdAt, updatedAt, expiresAt } = charge;
+  return { id, amount, status, devMode, brCode, brCodeBase64, platformFee, createdAt, updatedAt, expiresAt };
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
