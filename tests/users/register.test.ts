@@ -83,6 +83,17 @@ describe("POST /api/users/register", () => {
     expect(again.body).toEqual({ message: "Token inválido ou expirado", success: false });
   });
 
+  it("keeps no copy of the confirmation link once the e-mail is delivered", async () => {
+    await t.post("/api/users/register", { body: valid });
+    await t.deliverMail();
+    const token = new URL(linkIn(t.smtp.to("ana.souza@example.com")[0], "https://app.fitness.test/confirm-email?token=")).searchParams.get("token")!;
+    const rows = rowsOf<{ text: string; html: string | null; status: string }>(await t.db.execute(sql`select text, html, status from mail_outbox`));
+    expect(rows).toEqual([{ text: "", html: null, status: "SENT" }]);
+    const stored = rowsOf<{ token_hash: string }>(await t.db.execute(sql`select token_hash from one_time_tokens`));
+    expect(stored).toHaveLength(1);
+    expect(stored[0].token_hash).not.toContain(token);
+  });
+
   it("sends no e-mail to a confirmed web sign-up", async () => {
     const res = await t.post("/api/users/register", { body: { ...valid, requestLocation: "WEB", confirmed: true } });
     expect(res.body.user.emailConfirmed).toBe(true);

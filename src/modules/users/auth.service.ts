@@ -132,7 +132,8 @@ export class AuthService {
     // Only the refresh that revokes the token gets a successor: racing refreshes of one token give one new token.
     const revoked = await userRepository.revokeToken(this.deps.db, caller.tokenId, caller.id, caller.tokenExpiresAt);
     if (!revoked) throw unauthorized();
-    return { token: this.issueToken(user), success: true };
+    // The successor keeps the presented token's session version: a password reset racing this refresh revokes both.
+    return { token: this.issueToken({ ...user, sessionVersion: caller.sessionVersion }), success: true };
   }
 
   async logout(actor: Actor): Promise<MessageDto> {
@@ -207,6 +208,7 @@ export class AuthService {
       isAdmin: user.isAdmin,
       tokenId: claims.jti,
       tokenExpiresAt: new Date(claims.exp * 1000),
+      sessionVersion: claims.ver,
     };
   }
 

@@ -11,6 +11,8 @@ export type Actor =
       /** The token's id and expiry, so logout and refresh can revoke exactly it. */
       tokenId: string;
       tokenExpiresAt: Date;
+      /** The session version the token carries: a refresh re-issues exactly it, never a newer one. */
+      sessionVersion: number;
     };
 
 export type UserActor = Extract<Actor, { kind: "user" }>;

@@ -44,8 +44,9 @@ export async function leaseDueMail(db: Db, now: Date, leaseUntil: Date, limit: n
   });
 }
 
+/** Once delivered, the body is dropped: it may hold a single-use link, and only the token's hash may stay stored. */
 export async function markMailSent(db: Db, id: number, now: Date): Promise<void> {
-  await db.update(mailOutbox).set({ status: "SENT", sentAt: now, lastError: null }).where(eq(mailOutbox.id, id));
+  await db.update(mailOutbox).set({ status: "SENT", sentAt: now, lastError: null, text: "", html: null }).where(eq(mailOutbox.id, id));
 }
 
 export async function markMailFailed(db: Db, id: number, error: string, retryAt: Date | null): Promise<void> {
