@@ -1,6 +1,7 @@
 import "reflect-metadata";
 import type { GraphQLSchema } from "graphql";
 import { buildSchemaSync } from "type-graphql";
+import { BillingResolver, UserSubscriptionResolver } from "../modules/billing/billing.resolver.js";
 import { UserResolver } from "../modules/users/user.resolver.js";
 
 let schema: GraphQLSchema | undefined;
@@ -8,7 +9,7 @@ let schema: GraphQLSchema | undefined;
 /** The GraphQL schema, built once from every module's resolvers (validation is the services' job). */
 export function buildGraphqlSchema(): GraphQLSchema {
   schema ??= buildSchemaSync({
-    resolvers: [UserResolver],
+    resolvers: [UserResolver, BillingResolver, UserSubscriptionResolver],
     validate: false,
     emitSchemaFile: false,
   });

@@ -1,0 +1,113 @@
+import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import type { Context } from "../../graphql/context.js";
+import { PageInput, pageParams } from "../../graphql/page.js";
+import { UserType } from "../users/user.types.js";
+import {
+  BillingRecordFilter,
+  InvoicePage,
+  InvoiceType,
+  PaymentPage,
+  PaymentType,
+  PixTransactionType,
+  SubscribeInputType,
+  SubscriptionPlanFilter,
+  SubscriptionPlanType,
+  SubscriptionType,
+  UpdateSubscriptionInputType,
+} from "./billing.types.js";
+
+/** Records filters as the query-string values the REST layer hands the same service. */
+const recordQuery = (filter: BillingRecordFilter | undefined, page: PageInput | undefined) => ({
+  ...pageParams(page),
+  status: filter?.status,
+  startDate: filter?.startDate,
+  endDate: filter?.endDate,
+  userId: filter?.userId === undefined ? undefined : String(filter.userId),
+});
+
+/** Plans, subscriptions, payments and invoices over GraphQL: the same services as REST. */
+@Resolver()
+export class BillingResolver {
+  @Query(() => [SubscriptionPlanType])
+  subscriptionPlans(@Arg("filter", () => SubscriptionPlanFilter, { nullable: true }) filter: SubscriptionPlanFilter | undefined, @Ctx() ctx: Context) {
+    const active = filter?.active === undefined ? undefined : String(filter.active);
+    return ctx.services.plans.list(ctx.actor, { userType: filter?.userType, interval: filter?.interval, active });
+  }
+
+  @Query(() => SubscriptionPlanType)
+  subscriptionPlan(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
+    return ctx.services.plans.get(ctx.actor, id);
+  }
+
+  @Query(() => SubscriptionType, { description: "The subscription giving access, else the latest pending one" })
+  mySubscription(@Ctx() ctx: Context) {
+    return ctx.services.subscriptions.mySubscription(ctx.actor);
+  }
+
+  @Query(() => PaymentPage)
+  payments(
+    @Arg("filter", () => BillingRecordFilter, { nullable: true }) filter: BillingRecordFilter | undefined,
+    @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.billingRecords.listPayments(ctx.actor, recordQuery(filter, page));
+  }
+
+  @Query(() => PaymentType)
+  payment(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
+    return ctx.services.billingRecords.getPayment(ctx.actor, id);
+  }
+
+  @Query(() => InvoicePage)
+  invoices(
+    @Arg("filter", () => BillingRecordFilter, { nullable: true }) filter: BillingRecordFilter | undefined,
+    @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.billingRecords.listInvoices(ctx.actor, recordQuery(filter, page));
+  }
+
+  @Query(() => InvoiceType)
+  invoice(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
+    return ctx.services.billingRecords.getInvoice(ctx.actor, id);
+  }
+
+  @Query(() => PixTransactionType, { description: "A PIX transaction's status (polled after showing the QR code)" })
+  pixTransaction(@Arg("id", () => String) id: string, @Ctx() ctx: Context) {
+    return ctx.services.paymentEvents.pixStatus(ctx.actor, id);
+  }
+
+  @Mutation(() => SubscriptionType, { description: "Card: charged now (ACTIVE or UNPROCESSABLE); PIX/BOLETO: PENDING with the QR code" })
+  subscribe(@Arg("input", () => SubscribeInputType) input: SubscribeInputType, @Ctx() ctx: Context) {
+    return ctx.services.subscriptions.subscribe(ctx.actor, { ...input });
+  }
+
+  @Mutation(() => SubscriptionType)
+  updateSubscription(@Arg("id", () => Int) id: number, @Arg("input", () => UpdateSubscriptionInputType) input: UpdateSubscriptionInputType, @Ctx() ctx: Context) {
+    return ctx.services.subscriptions.update(ctx.actor, id, { ...input });
+  }
+
+  @Mutation(() => SubscriptionType)
+  cancelSubscription(
+    @Arg("id", () => Int) id: number,
+    @Arg("cancelImmediately", () => Boolean, { defaultValue: false }) cancelImmediately: boolean,
+    @Arg("reason", () => String, { nullable: true }) reason: string | undefined,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.subscriptions.cancel(ctx.actor, id, { cancelImmediately, reason });
+  }
+
+  @Mutation(() => PixTransactionType, { description: "Pays a PIX charge (sandbox or gateway dev mode only)" })
+  simulatePixPayment(@Arg("id", () => String) id: string, @Ctx() ctx: Context) {
+    return ctx.services.paymentEvents.simulatePixPayment(ctx.actor, { id });
+  }
+}
+
+/** `User.subscription`: for the user themself and administrators' dashboards. */
+@Resolver(() => UserType)
+export class UserSubscriptionResolver {
+  @FieldResolver(() => SubscriptionType, { nullable: true, description: "The subscription giving access (self or administrators)" })
+  subscription(@Root() user: UserType, @Ctx() ctx: Context) {
+    return ctx.services.subscriptions.currentOf(ctx.actor, user.id);
+  }
+}

@@ -1,0 +1,142 @@
+import { Field, Float, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { PageOf } from "../../graphql/page.js";
+import { DateTime, LocalDate } from "../../graphql/scalars.js";
+import { UserTypeEnum } from "../users/user.types.js";
+
+export enum PlanIntervalEnum {
+  MONTHLY = "MONTHLY",
+  QUARTERLY = "QUARTERLY",
+  SEMIANNUAL = "SEMIANNUAL",
+  ANNUAL = "ANNUAL",
+}
+registerEnumType(PlanIntervalEnum, { name: "PlanInterval" });
+
+export enum PaymentMethodEnum {
+  CREDIT_CARD = "CREDIT_CARD",
+  PIX = "PIX",
+  BOLETO = "BOLETO",
+}
+registerEnumType(PaymentMethodEnum, { name: "PaymentMethod" });
+
+@ObjectType("SubscriptionPlan")
+export class SubscriptionPlanType {
+  @Field(() => Int) id!: number;
+  @Field(() => String) name!: string;
+  @Field(() => String) description!: string;
+  @Field(() => UserTypeEnum) userType!: string;
+  @Field(() => Float) price!: number;
+  @Field(() => String) currency!: string;
+  @Field(() => PlanIntervalEnum) interval!: string;
+  @Field(() => [String]) features!: string[];
+  @Field(() => Int, { nullable: true, description: "null means unlimited" }) maxStudents!: number | null;
+  @Field(() => Boolean) active!: boolean;
+  @Field(() => DateTime) createdAt!: Date;
+  @Field(() => DateTime) updatedAt!: Date;
+}
+
+@ObjectType("PixTransaction")
+export class PixTransactionType {
+  @Field(() => String) id!: string;
+  @Field(() => Int) subscriptionId!: number;
+  @Field(() => Float) amount!: number;
+  @Field(() => String) currency!: string;
+  @Field(() => String, { description: "PENDING, PAID, EXPIRED or CANCELLED" }) status!: string;
+  @Field(() => String, { description: "EMV 'copia e cola' payload" }) brCode!: string;
+  @Field(() => String, { description: "PNG QR code as a data URL" }) brCodeBase64!: string;
+  @Field(() => DateTime) expiresAt!: Date;
+  @Field(() => DateTime) createdAt!: Date;
+}
+
+@ObjectType("Subscription")
+export class SubscriptionType {
+  @Field(() => Int) id!: number;
+  @Field(() => Int) userId!: number;
+  @Field(() => String) userName!: string;
+  @Field(() => Int) planId!: number;
+  @Field(() => String) planName!: string;
+  @Field(() => String, { description: "PENDING, ACTIVE, CANCELED, FAILED or EXPIRED" }) status!: string;
+  @Field(() => DateTime, { nullable: true }) startDate!: Date | null;
+  @Field(() => DateTime, { nullable: true }) endDate!: Date | null;
+  @Field(() => DateTime, { nullable: true }) renewalDate!: Date | null;
+  @Field(() => DateTime, { nullable: true }) canceledAt!: Date | null;
+  @Field(() => Float) price!: number;
+  @Field(() => String) currency!: string;
+  @Field(() => PaymentMethodEnum) paymentMethod!: string;
+  @Field(() => String, { nullable: true }) lastFourDigits!: string | null;
+  @Field(() => Boolean) autoRenew!: boolean;
+  @Field(() => DateTime) createdAt!: Date;
+  @Field(() => DateTime) updatedAt!: Date;
+  @Field(() => PixTransactionType, { nullable: true, description: "The QR code to pay, for a PIX subscription just created" })
+  pix?: PixTransactionType;
+}
+
+@ObjectType("Payment")
+export class PaymentType {
+  @Field(() => Int) id!: number;
+  @Field(() => Int) userId!: number;
+  @Field(() => String) userName!: string;
+  @Field(() => Int, { nullable: true }) subscriptionId!: number | null;
+  @Field(() => String, { nullable: true }) planName!: string | null;
+  @Field(() => Float) amount!: number;
+  @Field(() => String) currency!: string;
+  @Field(() => String, { description: "PENDING, COMPLETED, FAILED or REFUNDED" }) status!: string;
+  @Field(() => PaymentMethodEnum) paymentMethod!: string;
+  @Field(() => String, { nullable: true }) lastFourDigits!: string | null;
+  @Field(() => String, { nullable: true }) transactionId!: string | null;
+  @Field(() => String, { nullable: true }) invoiceUrl!: string | null;
+  @Field(() => DateTime) createdAt!: Date;
+  @Field(() => DateTime) updatedAt!: Date;
+}
+
+@ObjectType("Invoice")
+export class InvoiceType {
+  @Field(() => Int) id!: number;
+  @Field(() => Int) userId!: number;
+  @Field(() => String) userName!: string;
+  @Field(() => Int, { nullable: true }) subscriptionId!: number | null;
+  @Field(() => String, { nullable: true }) planName!: string | null;
+  @Field(() => Float) amount!: number;
+  @Field(() => String) currency!: string;
+  @Field(() => String, { description: "PENDING, PAID, OVERDUE or CANCELED" }) status!: string;
+  @Field(() => DateTime) dueDate!: Date;
+  @Field(() => DateTime, { nullable: true }) paidAt!: Date | null;
+  @Field(() => Int, { nullable: true }) paymentId!: number | null;
+  @Field(() => String, { description: "The PDF download URL (REST, bearer token)" }) invoiceUrl!: string;
+  @Field(() => DateTime) createdAt!: Date;
+  @Field(() => DateTime) updatedAt!: Date;
+}
+
+export const PaymentPage = PageOf(PaymentType, "PaymentPage");
+export const InvoicePage = PageOf(InvoiceType, "InvoicePage");
+
+@InputType("SubscriptionPlanFilter")
+export class SubscriptionPlanFilter {
+  @Field(() => UserTypeEnum, { nullable: true }) userType?: string;
+  @Field(() => Boolean, { nullable: true }) active?: boolean;
+  @Field(() => PlanIntervalEnum, { nullable: true }) interval?: string;
+}
+
+@InputType("BillingRecordFilter")
+export class BillingRecordFilter {
+  @Field(() => String, { nullable: true }) status?: string;
+  @Field(() => LocalDate, { nullable: true }) startDate?: string;
+  @Field(() => LocalDate, { nullable: true }) endDate?: string;
+  @Field(() => Int, { nullable: true, description: "administrators only: one user's records" }) userId?: number;
+}
+
+@InputType("SubscribeInput")
+export class SubscribeInputType {
+  @Field(() => Int) planId!: number;
+  @Field(() => PaymentMethodEnum) paymentMethod!: string;
+  @Field(() => String, { nullable: true }) cardNumber?: string;
+  @Field(() => String, { nullable: true }) cardHolderName?: string;
+  @Field(() => String, { nullable: true, description: "MM" }) cardExpirationMonth?: string;
+  @Field(() => String, { nullable: true, description: "YYYY" }) cardExpirationYear?: string;
+  @Field(() => String, { nullable: true }) cardCvv?: string;
+}
+
+@InputType("UpdateSubscriptionInput")
+export class UpdateSubscriptionInputType {
+  @Field(() => Boolean, { nullable: true }) autoRenew?: boolean;
+  @Field(() => PaymentMethodEnum, { nullable: true }) paymentMethod?: string;
+}

@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import { makeStudent, makeTrainer } from "../factories/users.js";
+import { useTestApp } from "../helpers/test-app.js";
+
+const t = useTestApp({ ADMIN_EMAILS: "boss@example.com" });
+
+const card = { cardNumber: "4242424242424242", cardHolderName: "Ana Souza", cardExpirationMonth: "12", cardExpirationYear: "2099", cardCvv: "123" };
+const SUBSCRIPTION_FIELDS = "id userId userName planId planName status startDate endDate renewalDate canceledAt price currency paymentMethod lastFourDigits autoRenew";
+
+async function planId(token: string, name: string) {
+  const res = await t.get("/api/subscription-plans", { token });
+  return res.body.find((plan: { name: string }) => plan.name === name).id as number;
+}
+
+describe("billing over GraphQL", () => {
+  it("lists the plan catalogue with the same data as REST", async () => {
+    const ana = await makeStudent(t);
+    const rest = await t.get("/api/subscription-plans?userType=PERSONAL", { token: ana.token });
+    const gql = await t.graphql(
+      `query { subscriptionPlans(filter: {userType: PERSONAL}) { id name description userType price currency interval features maxStudents active createdAt updatedAt } }`,
+      {},
+      ana.token,
+    );
+    expect(gql.errors).toBeUndefined();
+    expect(gql.data.subscriptionPlans).toEqual(rest.body);
+    expect(gql.data.subscriptionPlans.map((p: { maxStudents: number | null }) => p.maxStudents)).toEqual([5, 15, 30, null]);
+  });
+
+  it("subscribes by card, then shows the subscription, payment and invoice as REST does", async () => {
+    const ana = await makeStudent(t);
+    const mensal = await planId(ana.token, "Mensal");
+    const subscribed = await t.graphql(
+      `mutation($input: SubscribeInput!) { subscribe(input: $input) { ${SUBSCRIPTION_FIELDS} } }`,
+      { input: { planId: mensal, paymentMethod: "CREDIT_CARD", ...card } },
+      ana.token,
+    );
+    expect(subscribed.errors).toBeUndefined();
+    expect(subscribed.data.subscribe).toMatchObject({ status: "ACTIVE", price: 49.9, lastFourDigits: "4242", planName: "Mensal" });
+
+    const rest = await t.get("/api/subscriptions/my-subscription", { token: ana.token });
+    const mine = await t.graphql(`query { mySubscription { ${SUBSCRIPTION_FIELDS} } }`, {}, ana.token);
+    expect(mine.data.mySubscription).toEqual(Object.fromEntries(Object.entries(rest.body).filter(([key]) => key !== "createdAt" && key !== "updatedAt")));
+
+    const records = await t.graphql(
+      `query { payments { totalElements content { amount status transactionId invoiceUrl } } invoices(filter: {status: "PAID"}) { totalElements content { id amount status planName } } }`,
+      {},
+      ana.token,
+    );
+    expect(records.data.payments.totalElements).toBe(1);
+    expect(records.data.payments.content[0]).toMatchObject({ amount: 49.9, status: "COMPLETED" });
+    expect(records.data.invoices.content[0]).toMatchObject({ amount: 49.9, status: "PAID", planName: "Mensal" });
+  });
+
+  it("answers a refused card with UNPROCESSABLE and the decline code, as REST answers 422", async () => {
+    const ana = await makeStudent(t);
+    const mensal = await planId(ana.token, "Mensal");
+    const res = await t.graphql(
+      `mutation($input: SubscribeInput!) { subscribe(input: $input) { id } }`,
+      { input: { planId: mensal, paymentMethod: "CREDIT_CARD", ...card, cardNumber: "4000000000000002" } },
+      ana.token,
+    );
+    expect(res.errors[0].message).toBe("Pagamento recusado");
+    expect(res.errors[0].extensions).toEqual({ code: "UNPROCESSABLE", status: 422, details: "card_declined" });
+  });
+
+  it("subscribes by PIX, returns the QR code, and pays through simulatePixPayment", async () => {
+    const ana = await makeStudent(t);
+    const mensal = await planId(ana.token, "Mensal");
+    const res = await t.graphql(
+      `mutation($input: SubscribeInput!) { subscribe(input: $input) { id status pix { id status amount brCode brCodeBase64 } } }`,
+      { input: { planId: mensal, paymentMethod: "PIX" } },
+      ana.token,
+    );
+    expect(res.data.subscribe.status).toBe("PENDING");
+    expect(res.data.subscribe.pix.brCode).toMatch(/^000201/);
+    const paid = await t.graphql(`mutation($id: String!) { simulatePixPayment(id: $id) { status } }`, { id: res.data.subscribe.pix.id }, ana.token);
+    expect(paid.data.simulatePixPayment.status).toBe("PAID");
+    const polled = await t.graphql(`query($id: String!) { pixTransaction(id: $id) { status } }`, { id: res.data.subscribe.pix.id }, ana.token);
+    expect(polled.data.pixTransaction.status).toBe("PAID");
+    const me = await t.graphql(`query { me { subscriptionType subscription { status planName } } }`, {}, ana.token);
+    expect(me.data.me).toEqual({ subscriptionType: "PREMIUM_MENSAL", subscription: { status: "ACTIVE", planName: "Mensal" } });
+  });
+
+  it("cancels with the same rules and messages as REST", async () => {
+    const ana = await makeStudent(t);
+    const mensal = await planId(ana.token, "Mensal");
+    const created = await t.post("/api/subscriptions", { token: ana.token, body: { planId: mensal, paymentMethod: "CREDIT_CARD", ...card } });
+    const cancel = `mutation($id: Int!) { cancelSubscription(id: $id, cancelImmediately: true) { status canceledAt renewalDate } }`;
+    const first = await t.graphql(cancel, { id: created.body.id }, ana.token);
+    expect(first.data.cancelSubscription).toMatchObject({ status: "CANCELED", renewalDate: null });
+    const again = await t.graphql(cancel, { id: created.body.id }, ana.token);
+    expect(again.errors[0]).toMatchObject({ message: "Esta assinatura já está cancelada", extensions: { code: "CONFLICT", status: 409 } });
+    const rest = await t.post(`/api/subscriptions/${created.body.id}/cancel`, { token: ana.token, body: {} });
+    expect(rest.body.message).toBe(again.errors[0].message);
+  });
+
+  it("shows a user's subscription to administrators and refuses it to other users", async () => {
+    const ana = await makeStudent(t);
+    const bruno = await makeTrainer(t);
+    const boss = await makeStudent(t, { email: "boss@example.com" });
+    const mensal = await planId(ana.token, "Mensal");
+    await t.post("/api/subscriptions", { token: ana.token, body: { planId: mensal, paymentMethod: "CREDIT_CARD", ...card } });
+    const query = `query($id: Int!) { user(id: $id) { id subscription { status planName } } }`;
+    const admin = await t.graphql(query, { id: ana.id }, boss.token);
+    expect(admin.data.user).toEqual({ id: ana.id, subscription: { status: "ACTIVE", planName: "Mensal" } });
+    const stranger = await t.graphql(query, { id: ana.id }, bruno.token);
+    expect(stranger.errors[0].extensions.code).toBe("FORBIDDEN");
+    const none = await t.graphql(`query { me { subscription { id } } }`, {}, bruno.token);
+    expect(none.data.me.subscription).toBeNull();
+  });
+
+  it("lets administrators page through everyone's payments and others only through their own", async () => {
+    const ana = await makeStudent(t);
+    const carla = await makeStudent(t);
+    const boss = await makeStudent(t, { email: "boss@example.com" });
+    const mensal = await planId(ana.token, "Mensal");
+    for (const user of [ana, carla]) {
+      await t.post("/api/subscriptions", { token: user.token, body: { planId: mensal, paymentMethod: "CREDIT_CARD", ...card } });
+    }
+    const query = `query($page: PageInput, $filter: BillingRecordFilter) { payments(page: $page, filter: $filter) { totalElements totalPages number size content { userId } } }`;
+    const all = await t.graphql(query, { page: { size: 1, sort: ["createdAt,asc"] } }, boss.token);
+    expect(all.data.payments).toMatchObject({ totalElements: 2, totalPages: 2, number: 0, size: 1 });
+    const one = await t.graphql(query, { filter: { userId: carla.id } }, boss.token);
+    expect(one.data.payments.content).toEqual([{ userId: carla.id }]);
+    const own = await t.graphql(query, { filter: { userId: carla.id } }, ana.token);
+    expect(own.data.payments.content).toEqual([{ userId: ana.id }]);
+    const bad = await t.graphql(query, { page: { sort: ["password,asc"] } }, ana.token);
+    expect(bad.errors[0]).toMatchObject({ message: "Parâmetro inválido: sort", extensions: { code: "BAD_USER_INPUT", status: 400 } });
+  });
+});
