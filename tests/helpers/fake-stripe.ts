@@ -413,8 +413,8 @@ export class FakeStripe {
     return customer;
   }
 
-  private customer(id: string): Json {
-    return this.customers.get(id) ?? this.fail(noSuch("customer", id));
+  private customer(id: string, param = "id"): Json {
+    return this.customers.get(id) ?? this.fail(noSuch("customer", id, param));
   }
 
   private updateCustomer(id: string, params: Json): Json {
@@ -495,7 +495,7 @@ export class FakeStripe {
   private attachPaymentMethod(id: string, params: Json): Json {
     const customerId = str(params.customer);
     if (!customerId) throw invalidRequest("Missing required param: customer.", "customer", "parameter_missing");
-    this.customer(customerId);
+    this.customer(customerId, "customer");
     const source = this.paymentMethod(id);
     if (this.declineOn === "attach" && source.behaviour !== "success" && source.behaviour !== "authentication_required") {
       throw cardError("card_declined", DECLINE_MESSAGES[source.behaviour], { decline_code: source.behaviour });
@@ -562,7 +562,7 @@ export class FakeStripe {
     const currency = str(params.currency);
     if (!currency) throw invalidRequest("Missing required param: currency.", "currency", "parameter_missing");
     const customerId = str(params.customer) ?? null;
-    if (customerId) this.customer(customerId);
+    if (customerId) this.customer(customerId, "customer");
     const pmId = str(params.payment_method);
     if (!pmId) throw invalidRequest("Missing required param: payment_method.", "payment_method", "parameter_missing");
     const pm = this.paymentMethod(pmId);
@@ -604,7 +604,7 @@ export class FakeStripe {
   private createSubscription(params: Json): Json {
     const customerId = str(params.customer);
     if (!customerId) throw invalidRequest("Missing required param: customer.", "customer", "parameter_missing");
-    const customer = this.customer(customerId);
+    const customer = this.customer(customerId, "customer");
     const expand = expansionsOf(params);
     for (const path of expand) {
       if (!EXPANSIONS.subscription.includes(path)) throw invalidRequest(`This property cannot be expanded (${path}).`, "expand");

@@ -3,12 +3,13 @@ import { isoDate, optionalText } from "../../platform/validation.js";
 import { cardProblems } from "./gateways/card-validation.js";
 import { INVOICE_STATUSES, PAYMENT_METHODS, PAYMENT_STATUSES } from "./billing.table.js";
 
+// Only a bound against huge strings here: the card rules (and their messages) are cardProblems'.
 const cardFields = {
-  cardNumber: z.string().max(30).optional(),
+  cardNumber: z.string().max(64).optional(),
   cardHolderName: z.string().max(120).optional(),
-  cardExpirationMonth: z.string().max(2).optional(),
-  cardExpirationYear: z.string().max(4).optional(),
-  cardCvv: z.string().max(4).optional(),
+  cardExpirationMonth: z.string().max(64).optional(),
+  cardExpirationYear: z.string().max(64).optional(),
+  cardCvv: z.string().max(64).optional(),
 };
 
 export type CardFields = { [K in keyof typeof cardFields]?: string };

@@ -47,6 +47,14 @@ export class PixTransactionType {
   @Field(() => DateTime) createdAt!: Date;
 }
 
+@ObjectType("Boleto")
+export class BoletoType {
+  @Field(() => String, { description: "44 digits" }) barcode!: string;
+  @Field(() => String, { description: "the 47-digit 'linha digitável', formatted" }) digitableLine!: string;
+  @Field(() => LocalDate) dueDate!: string;
+  @Field(() => Float) amount!: number;
+}
+
 @ObjectType("Subscription")
 export class SubscriptionType {
   @Field(() => Int) id!: number;
@@ -68,6 +76,8 @@ export class SubscriptionType {
   @Field(() => DateTime) updatedAt!: Date;
   @Field(() => PixTransactionType, { nullable: true, description: "The QR code to pay, for a PIX subscription just created" })
   pix?: PixTransactionType;
+  @Field(() => BoletoType, { nullable: true, description: "The boleto to pay, for a BOLETO subscription just created" })
+  boleto?: BoletoType;
 }
 
 @ObjectType("Payment")

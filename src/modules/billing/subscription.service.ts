@@ -11,6 +11,7 @@ import { cancelInput, checkoutInput, subscribeInput, updateSubscriptionInput, ty
 import { billingRepository } from "./billing.repository.js";
 import type { PaymentMethod } from "./billing.table.js";
 import { INTERVAL_NAMES } from "./billing-period.js";
+import { buildBoleto, type Boleto } from "./boleto.js";
 import type { CardDetails, CardGateway } from "./gateways/card-gateway.js";
 import { normalizeCardNumber } from "./gateways/card-validation.js";
 import type { PixGateway } from "./gateways/pix-gateway.js";
@@ -56,6 +57,8 @@ export interface SubscriptionDto {
   createdAt: Date;
   updatedAt: Date;
   pix?: PixTransactionDto;
+  /** The boleto to pay, for a BOLETO subscription just created (sandbox: no bank settles it). */
+  boleto?: Boleto;
 }
 
 /** The payment-flow endpoints' shape (api-spec.md "Payment-flow endpoints"). */
@@ -130,8 +133,11 @@ export class SubscriptionService {
       const result = await this.checkoutByCard(caller, plan, { card: cardOf(input), autoRenew: true, recurring: false });
       return this.toDto(result);
     }
-    const { subscription, pix } = await this.checkoutPending(caller, plan, input.paymentMethod, true);
-    return { ...(await this.toDto(subscription)), ...(pix ? { pix: toPixDto(pix) } : {}) };
+    const { subscription, pix, invoice } = await this.checkoutPending(caller, plan, input.paymentMethod, true);
+    const payWith = pix
+      ? { pix: toPixDto(pix) }
+      : { boleto: buildBoleto({ invoiceId: invoice.id, amountCents: invoice.amountCents, dueDate: invoice.dueDate }) };
+    return { ...(await this.toDto(subscription)), ...payWith };
   }
 
   /** POST /payments/subscribe: card (recurring at the gateway) → the checkout shape; PIX → the PIX transaction. */
@@ -365,7 +371,7 @@ export class SubscriptionService {
         createdAt: now,
         updatedAt: now,
       });
-      if (method !== "PIX") return { subscription, pix: null };
+      if (method !== "PIX") return { subscription, pix: null, invoice };
       const charge = await this.callGateway(() =>
         pixGateway.createCharge({
           amountCents: plan.priceCents,
@@ -388,7 +394,7 @@ export class SubscriptionService {
         expiresAt: charge.expiresAt,
         createdAt: now,
       });
-      return { subscription, pix };
+      return { subscription, pix, invoice };
     });
   }
 

@@ -241,6 +241,8 @@ export class StripeCardGateway implements CardGateway {
   }
 }
 
+const CARD_DATA_CODE = /^(resource_missing|incorrect_|invalid_(number|expiry|cvc|card)|expired_card|payment_method_)/;
+
 /** One charge or subscription attempt: the step in progress and the last four digits known so far. */
 class Flow {
   current: Step = "customer";
@@ -269,8 +271,14 @@ class Flow {
         failureCode: failureCodeOf(error),
       };
     }
-    // A payment method the gateway refuses to create or find (bad number, unknown pm_ id) is a refusal too.
-    if (error instanceof Stripe.errors.StripeInvalidRequestError && this.current === "payment_method") {
+    // A payment method the gateway cannot find or refuses as card data (unknown pm_ id, bad number) is a refusal
+    // too; other invalid requests (an unknown customer, raw card data not enabled on the account) are ours.
+    if (
+      error instanceof Stripe.errors.StripeInvalidRequestError &&
+      this.current === "payment_method" &&
+      error.param !== "customer" &&
+      (error.statusCode === 404 || CARD_DATA_CODE.test(error.code ?? ""))
+    ) {
       return { status: "failed", transactionId: null, lastFour: this.lastFour, failureCode: error.code ?? "invalid_payment_method" };
     }
     throw safeError(this.current, error, [secretKey, this.#cardNumber]);
