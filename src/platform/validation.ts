@@ -78,6 +78,8 @@ export const isoDate = z.iso.date("Data inválida (use AAAA-MM-DD)");
 export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.output<S> {
   const result = schema.safeParse(query ?? {});
   if (!result.success) throw invalidParameter(String(result.error.issues[0]?.path[0] ?? "query"));
+  const [nul] = nulCharacterFields(query);
+  if (nul !== undefined) throw invalidParameter(nul.split(/[.[]/)[0]);
   return result.data;
 }
 

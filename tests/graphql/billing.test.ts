@@ -59,8 +59,8 @@ describe("billing over GraphQL", () => {
       { input: { planId: mensal, paymentMethod: "CREDIT_CARD", ...card, cardNumber: "4000000000000002" } },
       ana.token,
     );
-    expect(res.errors[0].message).toBe("Pagamento recusado");
-    expect(res.errors[0].extensions).toEqual({ code: "UNPROCESSABLE", status: 422, details: "card_declined" });
+    expect(res.errors![0].message).toBe("Pagamento recusado");
+    expect(res.errors![0].extensions).toEqual({ code: "UNPROCESSABLE", status: 422, details: "card_declined" });
   });
 
   it("subscribes by PIX, returns the QR code, and pays through simulatePixPayment", async () => {
@@ -89,9 +89,9 @@ describe("billing over GraphQL", () => {
     const first = await t.graphql(cancel, { id: created.body.id }, ana.token);
     expect(first.data.cancelSubscription).toMatchObject({ status: "CANCELED", renewalDate: null });
     const again = await t.graphql(cancel, { id: created.body.id }, ana.token);
-    expect(again.errors[0]).toMatchObject({ message: "Esta assinatura já está cancelada", extensions: { code: "CONFLICT", status: 409 } });
+    expect(again.errors![0]).toMatchObject({ message: "Esta assinatura já está cancelada", extensions: { code: "CONFLICT", status: 409 } });
     const rest = await t.post(`/api/subscriptions/${created.body.id}/cancel`, { token: ana.token, body: {} });
-    expect(rest.body.message).toBe(again.errors[0].message);
+    expect(rest.body.message).toBe(again.errors![0].message);
   });
 
   it("shows a user's subscription to administrators and refuses it to other users", async () => {
@@ -104,7 +104,7 @@ describe("billing over GraphQL", () => {
     const admin = await t.graphql(query, { id: ana.id }, boss.token);
     expect(admin.data.user).toEqual({ id: ana.id, subscription: { status: "ACTIVE", planName: "Mensal" } });
     const stranger = await t.graphql(query, { id: ana.id }, bruno.token);
-    expect(stranger.errors[0].extensions.code).toBe("FORBIDDEN");
+    expect(stranger.errors![0].extensions.code).toBe("FORBIDDEN");
     const none = await t.graphql(`query { me { subscription { id } } }`, {}, bruno.token);
     expect(none.data.me.subscription).toBeNull();
   });
@@ -125,6 +125,6 @@ describe("billing over GraphQL", () => {
     const own = await t.graphql(query, { filter: { userId: carla.id } }, ana.token);
     expect(own.data.payments.content).toEqual([{ userId: ana.id }]);
     const bad = await t.graphql(query, { page: { sort: ["password,asc"] } }, ana.token);
-    expect(bad.errors[0]).toMatchObject({ message: "Parâmetro inválido: sort", extensions: { code: "BAD_USER_INPUT", status: 400 } });
+    expect(bad.errors![0]).toMatchObject({ message: "Parâmetro inválido: sort", extensions: { code: "BAD_USER_INPUT", status: 400 } });
   });
 });

@@ -45,7 +45,9 @@ export interface PasswordHasherOptions {
 export function createPasswordHasher(options: PasswordHasherOptions = {}): PasswordHasher {
   const cost = options.cost ?? 10;
   const threads = options.threads ?? Math.max(1, availableParallelism());
-  const maxQueue = options.maxQueue ?? 256;
+  // About 1.5 s of queued work at ~80 ms a hash: past that a login is refused at once (503, Retry-After)
+  // rather than left waiting longer than a client would.
+  const maxQueue = options.maxQueue ?? threads * 16;
   const idle: Worker[] = [];
   const busy = new Map<Worker, { id: number; pending: Pending }>();
   const queue: Pending[] = [];

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
@@ -82,11 +82,19 @@ function openPglite(options: DatabaseOptions): DatabaseHandle {
   };
 }
 
+/** Ready when every migration of `drizzle/` is recorded as applied. */
 async function migrationsApplied(db: Db): Promise<boolean> {
   try {
-    await db.execute(sql`select 1 from drizzle.__drizzle_migrations limit 1`);
-    return true;
+    const result = await db.execute(sql`select count(*)::int as applied from drizzle.__drizzle_migrations`);
+    const rows = Array.isArray(result) ? result : (result as unknown as { rows: { applied: number }[] }).rows;
+    return Number(rows[0]?.applied) >= expectedMigrations();
   } catch {
     return false;
   }
+}
+
+let journalEntries: number | undefined;
+function expectedMigrations(): number {
+  journalEntries ??= (JSON.parse(readFileSync(path.join(migrationsFolder, "meta", "_journal.json"), "utf8")) as { entries: unknown[] }).entries.length;
+  return journalEntries;
 }
