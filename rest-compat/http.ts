@@ -7,9 +7,16 @@ import type { RequestMeta } from "../src/modules/users/auth.service.js";
 
 const MAX_ID = 2_147_483_647;
 
-/** The caller of a request, or anonymous when no token was sent (an invalid token is 401). */
+const actors = new WeakMap<Request, Promise<Actor>>();
+
+/** The caller of a request, or anonymous when no token was sent (an invalid token is 401); resolved once per request. */
 export function actorOf(services: Services, req: Request): Promise<Actor> {
-  return services.auth.authenticate(req.headers.authorization);
+  let actor = actors.get(req);
+  if (!actor) {
+    actor = services.auth.authenticate(req.headers.authorization);
+    actors.set(req, actor);
+  }
+  return actor;
 }
 
 /** The signed-in caller, or 401 `Token inválido ou expirado`. */

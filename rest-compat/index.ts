@@ -6,6 +6,7 @@ import { errorHandler, notFoundHandler } from "./errors.js";
 import { openApiDocument } from "./openapi.js";
 import { DocumentedRouter } from "./routes.js";
 import { addBillingRoutes, rawWebhookBody, WEBHOOK_PATHS } from "./billing.routes.js";
+import { addCoachingRoutes } from "./coaching.routes.js";
 import { addUserRoutes } from "./users.routes.js";
 
 /** The REST compatibility layer mounted at /api: JSON parsing, every module's routes, docs, the error shape. */
@@ -13,6 +14,7 @@ export function restApi(services: Services, logger: Logger, publicBaseUrl: strin
   const routes = new DocumentedRouter();
   addUserRoutes(routes, services);
   addBillingRoutes(routes, services);
+  addCoachingRoutes(routes, services);
   const document = openApiDocument(routes.operations, publicBaseUrl);
 
   const api = Router();

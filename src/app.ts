@@ -64,6 +64,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const jobs = new JobScheduler(logger);
   jobs.every("mail-delivery", 5_000, () => mailWorker.runOnce());
   jobs.every("subscription-renewals", 60 * 60_000, () => services.renewals.run());
+  jobs.every("invite-expiry", 10 * 60_000, () => services.coaching.expireInvites());
   jobs.every("session-cleanup", 60 * 60_000, async () => {
     await services.auth.purgeExpiredRevocations();
     await services.rateLimiter.purge(new Date(clock.now().getTime() - 24 * 60 * 60_000));
@@ -133,12 +134,10 @@ export async function createApp(deps: AppDeps): Promise<App> {
     graphqlUploadExpress({ maxFileSize: MAX_IMAGE_BYTES + 1, maxFiles: 2, maxFieldSize: 1024 * 1024 }),
     express.json({ limit: "1mb" }),
     expressMiddleware(apollo, {
-      context: async ({ req }): Promise<Context> => ({
-        services,
-        actor: await graphqlActor(services, req.headers.authorization),
-        loaders: createLoaders(services),
-        meta: { ip: req.ip ?? "unknown" },
-      }),
+      context: async ({ req }): Promise<Context> => {
+        const actor = await graphqlActor(services, req.headers.authorization);
+        return { services, actor, loaders: createLoaders(services, actor), meta: { ip: req.ip ?? "unknown" } };
+      },
     }),
   );
 

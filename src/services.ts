@@ -19,6 +19,7 @@ import { PlanService } from "./modules/billing/plan.service.js";
 import { RenewalService } from "./modules/billing/renewal.service.js";
 import { SubscriptionLifecycle } from "./modules/billing/subscription-lifecycle.js";
 import { SubscriptionService } from "./modules/billing/subscription.service.js";
+import { CoachingService } from "./modules/coaching/coaching.service.js";
 import { AuthService } from "./modules/users/auth.service.js";
 import { UserService } from "./modules/users/user.service.js";
 
@@ -80,8 +81,9 @@ export function createServices(deps: ServiceDeps) {
     cardWebhookSecret: config.cardWebhookSecret,
   });
   const renewals = new RenewalService({ db, clock, logger, cardGateway: gateways.card, lifecycle });
+  const coaching = new CoachingService({ db, clock, plans, freeTrainerMaxStudents: config.freeTrainerMaxStudents, webAppUrl: config.webAppUrl });
 
-  return { auth, users, rateLimiter, plans, subscriptions, billingRecords, paymentEvents, renewals };
+  return { auth, users, rateLimiter, plans, subscriptions, billingRecords, paymentEvents, renewals, coaching };
 }
 
 export type Services = ReturnType<typeof createServices>;

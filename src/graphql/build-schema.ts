@@ -2,6 +2,7 @@ import "reflect-metadata";
 import type { GraphQLSchema } from "graphql";
 import { buildSchemaSync } from "type-graphql";
 import { BillingResolver, UserSubscriptionResolver } from "../modules/billing/billing.resolver.js";
+import { CoachingResolver, InviteRelationsResolver, LinkRelationsResolver, UserLinksResolver } from "../modules/coaching/coaching.resolver.js";
 import { UserResolver } from "../modules/users/user.resolver.js";
 
 let schema: GraphQLSchema | undefined;
@@ -9,7 +10,15 @@ let schema: GraphQLSchema | undefined;
 /** The GraphQL schema, built once from every module's resolvers (validation is the services' job). */
 export function buildGraphqlSchema(): GraphQLSchema {
   schema ??= buildSchemaSync({
-    resolvers: [UserResolver, BillingResolver, UserSubscriptionResolver],
+    resolvers: [
+      UserResolver,
+      BillingResolver,
+      UserSubscriptionResolver,
+      CoachingResolver,
+      LinkRelationsResolver,
+      InviteRelationsResolver,
+      UserLinksResolver,
+    ],
     validate: false,
     emitSchemaFile: false,
   });

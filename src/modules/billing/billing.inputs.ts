@@ -12,33 +12,47 @@ const cardFields = {
   cardCvv: z.string().max(64).optional(),
 };
 
+/** A plan id: a positive integer within the id column's range (a larger one would fail the query, a 500). */
+const planIdField = z.number().int().positive().max(2_147_483_647);
+
 export type CardFields = { [K in keyof typeof cardFields]?: string };
 
-/** Card fields are required, and checked (Luhn, expiry, CVV), when paying by card. */
-function checkCard(value: { paymentMethod?: string } & CardFields, ctx: z.RefinementCtx, now: Date) {
+/**
+ * Card fields are required, and checked (Luhn, expiry, CVV), when paying by card. Runs even when other fields
+ * failed (contract §2: every problem of a body is reported together), so it reads the raw object defensively and
+ * leaves alone a card field that already has an issue of its own (a number instead of a string, too long).
+ */
+function checkCard(value: { paymentMethod?: unknown } & { [K in keyof CardFields]?: unknown }, ctx: z.RefinementCtx, now: Date) {
   if (value.paymentMethod !== "CREDIT_CARD") return;
+  const flagged = new Set(ctx.issues.map((issue) => issue.path?.[0]));
+  const text = (field: keyof CardFields) => (typeof value[field] === "string" ? (value[field] as string) : undefined);
   const problems = cardProblems(
-    { number: value.cardNumber, holderName: value.cardHolderName, expMonth: value.cardExpirationMonth, expYear: value.cardExpirationYear, cvv: value.cardCvv },
+    { number: text("cardNumber"), holderName: text("cardHolderName"), expMonth: text("cardExpirationMonth"), expYear: text("cardExpirationYear"), cvv: text("cardCvv") },
     now,
   );
-  for (const problem of problems) ctx.addIssue({ code: "custom", path: [problem.field], message: problem.message });
+  for (const problem of problems) {
+    if (!flagged.has(problem.field)) ctx.addIssue({ code: "custom", path: [problem.field], message: problem.message });
+  }
 }
+
+/** Run the card checks whenever the body is an object, even after other fields failed. */
+const alongOtherProblems = { when: (payload: { value: unknown }) => typeof payload.value === "object" && payload.value !== null };
 
 /** POST /subscriptions. */
 export const subscribeInput = (now: Date) =>
   z
     .object({
-      planId: z.number().int().positive(),
+      planId: planIdField,
       paymentMethod: z.enum(PAYMENT_METHODS),
       ...cardFields,
     })
-    .superRefine((value, ctx) => checkCard(value, ctx, now));
+    .superRefine((value, ctx) => checkCard(value, ctx, now), alongOtherProblems);
 
 /** POST /payments/subscribe: card by gateway payment method id or card fields, or PIX. */
 export const checkoutInput = (now: Date) =>
   z
     .object({
-      planId: z.number().int().positive(),
+      planId: planIdField,
       paymentMethod: z.enum(["CREDIT_CARD", "PIX"]),
       paymentMethodId: z.string().trim().min(1).max(255).optional(),
       autoRenew: z.boolean().default(true),
@@ -47,7 +61,7 @@ export const checkoutInput = (now: Date) =>
     .superRefine((value, ctx) => {
       if (value.paymentMethod === "CREDIT_CARD" && value.paymentMethodId) return;
       checkCard(value, ctx, now);
-    });
+    }, alongOtherProblems);
 
 /** PUT /subscriptions/{id}: renewal preference and how the next periods are paid. */
 export const updateSubscriptionInput = z.object({

@@ -175,7 +175,11 @@ export class PaymentEventsService {
           lastFourDigits: lastFour,
           reason: failureCodeOf(object),
         };
-        const kind = type === "payment_intent.payment_failed" && subscription.status !== "ACTIVE" ? "first" : "renewal";
+        // api-spec.md "States and transitions": payment_intent.payment_failed leaves the subscription FAILED from any
+        // live state (PENDING or ACTIVE; the failures of our own renewal charges were recorded above and stop there).
+        // A gateway invoice's failure is one failed renewal try: recorded, the paid period kept.
+        const live = subscription.status === "PENDING" || subscription.status === "ACTIVE";
+        const kind = type === "payment_intent.payment_failed" && live ? "first" : "renewal";
         await this.deps.lifecycle.recordFailure(tx, subscription, failure, kind);
         return;
       }

@@ -6,6 +6,7 @@ import { parseQuery, queryBoolean } from "../../platform/validation.js";
 import { USER_TYPES } from "../users/user.table.js";
 import { toPlanDto, type PlanDto, type PlanRow } from "./billing.dto.js";
 import { PLAN_INTERVALS } from "./billing.table.js";
+import { billingRepository } from "./billing.repository.js";
 import { planRepository } from "./plan.repository.js";
 
 export const PLAN_NOT_FOUND = "Plano não encontrado";
@@ -30,6 +31,16 @@ export class PlanService {
   async get(actor: Actor, id: number): Promise<PlanDto> {
     requireUser(actor);
     return toPlanDto(await this.load(id));
+  }
+
+  /**
+   * The student limit a trainer's ACTIVE subscription gives: its plan's maxStudents (null = unlimited), or
+   * `undefined` without an active subscription (the caller applies the free allowance).
+   */
+  async studentLimitOf(db: Db, userId: number): Promise<number | null | undefined> {
+    const subscription = await billingRepository.findActiveSubscription(db, userId);
+    if (!subscription) return undefined;
+    return (await this.load(subscription.planId, db)).maxStudents;
   }
 
   /** The plan row or 404 (for the subscription use cases). */

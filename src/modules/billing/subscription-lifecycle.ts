@@ -1,3 +1,4 @@
+import { and, desc, eq } from "drizzle-orm";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { isUniqueViolation } from "../../platform/db/unique-violation.js";
@@ -7,7 +8,7 @@ import { setSubscriptionAccess, userRepository } from "../users/user.repository.
 import { billingMails } from "./billing.mails.js";
 import type { PlanRow, SubscriptionRow } from "./billing.dto.js";
 import { billingRepository } from "./billing.repository.js";
-import type { PaymentMethod } from "./billing.table.js";
+import { invoices, type PaymentMethod } from "./billing.table.js";
 import { periodEnd } from "./billing-period.js";
 import { planRepository } from "./plan.repository.js";
 
@@ -51,8 +52,11 @@ export class SubscriptionLifecycle {
       createdAt: now,
       updatedAt: now,
     });
-    if (received.invoiceId) {
-      await billingRepository.updateInvoice(tx, received.invoiceId, { status: "PAID", paidAt: now, paymentId: payment.id, updatedAt: now });
+    // A first payment settles the invoice a PIX or boleto subscription was waiting on, whatever path paid it
+    // (contract §8: "that invoice PAID"); otherwise a PAID invoice is issued for the payment.
+    const invoiceId = received.invoiceId ?? (kind === "first" ? await this.pendingInvoiceId(tx, subscription.id) : null);
+    if (invoiceId) {
+      await billingRepository.updateInvoice(tx, invoiceId, { status: "PAID", paidAt: now, paymentId: payment.id, updatedAt: now });
     } else {
       await billingRepository.insertInvoice(tx, {
         userId: subscription.userId,
@@ -89,7 +93,10 @@ export class SubscriptionLifecycle {
     return updated;
   }
 
-  /** A refused charge: one FAILED payment and, for a first payment, the subscription FAILED; the user is told. */
+  /**
+   * A refused charge: one FAILED payment and, for a first payment, the subscription FAILED (an ACTIVE one loses the
+   * access it gave: contract §8, only ACTIVE or canceled-in-period subscriptions give access); the user is told.
+   */
   async recordFailure(
     tx: Db,
     subscription: SubscriptionRow,
@@ -114,6 +121,7 @@ export class SubscriptionLifecycle {
       kind === "first"
         ? await billingRepository.updateSubscription(tx, subscription.id, { status: "FAILED", updatedAt: now })
         : await billingRepository.updateSubscription(tx, subscription.id, { renewalFailures: subscription.renewalFailures + 1, updatedAt: now });
+    if (kind === "first" && subscription.status === "ACTIVE") await this.endAccessUnlessHeld(tx, subscription.userId, now);
     const plan = await this.plan(tx, subscription.planId);
     const user = await userRepository.findById(tx, subscription.userId);
     if (user) await enqueueMail(tx, billingMails.paymentFailed(user.email, user.name, plan.name, failure.reason), now);
@@ -153,9 +161,21 @@ export class SubscriptionLifecycle {
       const user = await userRepository.findById(tx, subscription.userId);
       if (user) await enqueueMail(tx, billingMails.expired(user.email, user.name, plan.name), now);
     }
-    // Another subscription may have given access since (a new plan bought after canceling this one).
-    const current = await billingRepository.findActiveSubscription(tx, subscription.userId);
-    if (!current) await setSubscriptionAccess(tx, subscription.userId, FREEMIUM, null, now);
+    await this.endAccessUnlessHeld(tx, subscription.userId, now);
+  }
+
+  /**
+   * Back to FREEMIUM, unless another subscription still gives access (ACTIVE, or CANCELED until its endDate: a plan
+   * bought after canceling this one). The user row is written only when it changes, since the renewal job looks at
+   * every lapsed canceled subscription at each run.
+   */
+  private async endAccessUnlessHeld(tx: Db, userId: number, now: Date): Promise<void> {
+    const current = await billingRepository.findCurrentSubscription(tx, userId, now);
+    if (current && current.status !== "PENDING") return;
+    const user = await userRepository.findById(tx, userId);
+    if (user && (user.subscriptionType !== FREEMIUM || user.subscriptionExpiresAt !== null)) {
+      await setSubscriptionAccess(tx, userId, FREEMIUM, null, now);
+    }
   }
 
   private async activate(tx: Db, subscription: SubscriptionRow, changes: Parameters<typeof billingRepository.updateSubscription>[2]) {
@@ -166,6 +186,17 @@ export class SubscriptionLifecycle {
       if (isUniqueViolation(error, "subscriptions_one_active_per_user")) throw conflict(ACTIVE_SUBSCRIPTION_EXISTS);
       throw error;
     }
+  }
+
+  /** The subscription's latest PENDING invoice, if any. */
+  private async pendingInvoiceId(tx: Db, subscriptionId: number): Promise<number | null> {
+    const [row] = await tx
+      .select({ id: invoices.id })
+      .from(invoices)
+      .where(and(eq(invoices.subscriptionId, subscriptionId), eq(invoices.status, "PENDING")))
+      .orderBy(desc(invoices.id))
+      .limit(1);
+    return row?.id ?? null;
   }
 
   private async plan(tx: Db, planId: number): Promise<PlanRow> {

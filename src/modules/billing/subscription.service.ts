@@ -25,6 +25,7 @@ const NOT_CANCELABLE = "Esta assinatura não está ativa";
 const PAYMENT_REFUSED = "Pagamento recusado";
 const GATEWAY_UNAVAILABLE = "Gateway de pagamento indisponível. Tente novamente em instantes.";
 const PIX_TTL_SECONDS = 60 * 60;
+const REPLACED = "Substituída por uma nova assinatura";
 
 export interface PixTransactionDto {
   id: string;
@@ -320,6 +321,8 @@ export class SubscriptionService {
         );
         return { refused: result.failureCode } as const;
       }
+      // A new subscription replaces an earlier PENDING one (contract §8): its PIX charge or boleto is void now.
+      await this.replacePending(tx, caller.id, pending.id);
       const withGateway = await billingRepository.updateSubscription(tx, pending.id, {
         gatewayCustomerId: result.customerId,
         gatewayPaymentMethodId: result.paymentMethodId,
@@ -346,9 +349,7 @@ export class SubscriptionService {
       await billingRepository.lockUserBilling(tx, caller.id);
       if (await billingRepository.findActiveSubscription(tx, caller.id)) throw conflict(ACTIVE_SUBSCRIPTION_EXISTS);
       const now = clock.now();
-      for (const earlier of await billingRepository.findSubscriptionsByStatus(tx, caller.id, ["PENDING"])) {
-        await this.deps.lifecycle.cancel(tx, earlier, true, "Substituída por uma nova assinatura");
-      }
+      await this.replacePending(tx, caller.id);
       const subscription = await billingRepository.insertSubscription(tx, {
         userId: caller.id,
         planId: plan.id,
@@ -396,6 +397,13 @@ export class SubscriptionService {
       });
       return { subscription, pix, invoice };
     });
+  }
+
+  /** Cancels the user's PENDING subscriptions (their invoices and PIX charges too), but `keep`. */
+  private async replacePending(tx: Db, userId: number, keep?: number): Promise<void> {
+    for (const earlier of await billingRepository.findSubscriptionsByStatus(tx, userId, ["PENDING"])) {
+      if (earlier.id !== keep) await this.deps.lifecycle.cancel(tx, earlier, true, REPLACED);
+    }
   }
 
   /** A gateway that cannot be reached is a 502 (nothing is written: the transaction rolls back). */

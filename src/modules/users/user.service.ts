@@ -7,6 +7,7 @@ import { parseInput } from "../../platform/validation.js";
 import { USER_NOT_FOUND } from "./auth.service.js";
 import { toUserDto, type UserDto, type UserRow } from "./user.dto.js";
 import { profileInput, renameInput } from "./user.inputs.js";
+import { coachingRepository } from "../coaching/coaching.repository.js";
 import { userRepository, type UserChanges } from "./user.repository.js";
 
 export interface UserServiceDeps {
@@ -26,11 +27,11 @@ export class UserService {
     return toUserDto(user);
   }
 
-  /** GET /users/{id}: self and administrators (linked trainers and students come with the links capability). */
+  /** GET /users/{id}: self, administrators, and the other party of an ACTIVE trainer-student link (contract §3). */
   async getUser(actor: Actor, id: number): Promise<UserDto> {
     const caller = requireUser(actor);
     const user = await this.load(id);
-    if (!this.canRead(caller, user)) throw forbidden();
+    if (!(await this.canRead(caller, user))) throw forbidden();
     return toUserDto(user);
   }
 
@@ -105,8 +106,10 @@ export class UserService {
     return user;
   }
 
-  private canRead(caller: UserActor, user: UserRow): boolean {
-    return caller.id === user.id || caller.isAdmin;
+  private async canRead(caller: UserActor, user: UserRow): Promise<boolean> {
+    if (caller.id === user.id || caller.isAdmin) return true;
+    if (caller.userType === user.userType) return false;
+    return coachingRepository.areLinked(this.deps.db, caller.id, user.id);
   }
 }
 

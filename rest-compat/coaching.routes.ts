@@ -1,0 +1,70 @@
+import { inviteInput } from "../src/modules/coaching/coaching.inputs.js";
+import type { Services } from "../src/services.js";
+import { idParam, userOf } from "./http.js";
+import type { DocumentedRouter } from "./routes.js";
+
+const TAG = "Personal trainer and student links";
+const PAGING = { page: "page number (0)", size: "page size (20, at most 100)", sort: "field,asc|desc" };
+
+/** Invites and links (api-spec.md "Personal trainer and student links"); /personal/ is for trainers, /students/ for students. */
+export function addCoachingRoutes(routes: DocumentedRouter, services: Services): void {
+  const { coaching } = services;
+  // The role of a path prefix is checked before anything else of the request (its id, its body).
+  routes.router.use("/personal", async (req, _res, next) => {
+    coaching.requireTrainer(await userOf(services, req));
+    next();
+  });
+  routes.router.use("/students", async (req, _res, next) => {
+    coaching.requireStudent(await userOf(services, req));
+    next();
+  });
+
+  routes.add(
+    { method: "post", path: "/personal/students/invite", tag: TAG, summary: "Invite a student by e-mail", auth: "required", success: 201, body: inviteInput, errors: [400, 403, 404, 409, 422] },
+    async (req, res) => {
+      res.status(201).json(await coaching.invite(await userOf(services, req), req.body));
+    },
+  );
+  routes.add(
+    { method: "get", path: "/personal/invites", tag: TAG, summary: "Invites the trainer sent", auth: "required", success: 200, query: { status: "PENDING | ACCEPTED | REJECTED | EXPIRED", ...PAGING }, errors: [400, 403] },
+    async (req, res) => {
+      res.json(await coaching.sentInvites(await userOf(services, req), req.query));
+    },
+  );
+  routes.add(
+    { method: "get", path: "/students/invites", tag: TAG, summary: "Invites the student received", auth: "required", success: 200, query: { status: "PENDING | ACCEPTED | REJECTED | EXPIRED", ...PAGING }, errors: [400, 403] },
+    async (req, res) => {
+      res.json(await coaching.receivedInvites(await userOf(services, req), req.query));
+    },
+  );
+  routes.add({ method: "post", path: "/students/invites/:id/accept", tag: TAG, summary: "Accept an invite: the link becomes ACTIVE", auth: "required", success: 200, errors: [400, 403, 404, 409] }, async (req, res) => {
+    const actor = await userOf(services, req);
+    res.json(await coaching.acceptInvite(actor, idParam(req)));
+  });
+  routes.add({ method: "post", path: "/students/invites/:id/reject", tag: TAG, summary: "Reject an invite", auth: "required", success: 200, errors: [400, 403, 404, 409] }, async (req, res) => {
+    const actor = await userOf(services, req);
+    res.json(await coaching.rejectInvite(actor, idParam(req)));
+  });
+  routes.add(
+    { method: "get", path: "/personal/students", tag: TAG, summary: "The trainer's students (ACTIVE links unless status says otherwise)", auth: "required", success: 200, query: { name: "partial student name", status: "ACTIVE | INACTIVE", ...PAGING }, errors: [400, 403] },
+    async (req, res) => {
+      res.json(await coaching.students(await userOf(services, req), req.query));
+    },
+  );
+  routes.add(
+    { method: "get", path: "/students/personals", tag: TAG, summary: "The student's trainers", auth: "required", success: 200, query: { name: "partial trainer name", status: "ACTIVE | INACTIVE", ...PAGING }, errors: [400, 403] },
+    async (req, res) => {
+      res.json(await coaching.personals(await userOf(services, req), req.query));
+    },
+  );
+  routes.add({ method: "delete", path: "/personal/students/:id", tag: TAG, summary: "End a link (id of the link)", auth: "required", success: 204, errors: [400, 403, 404] }, async (req, res) => {
+    const actor = await userOf(services, req);
+    await coaching.removeStudent(actor, idParam(req));
+    res.status(204).end();
+  });
+  routes.add({ method: "delete", path: "/students/personals/:id", tag: TAG, summary: "End a link (id of the link)", auth: "required", success: 204, errors: [400, 403, 404] }, async (req, res) => {
+    const actor = await userOf(services, req);
+    await coaching.removePersonal(actor, idParam(req));
+    res.status(204).end();
+  });
+}

@@ -1,0 +1,244 @@
+import { and, asc, count, desc, eq, ilike, inArray, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Db } from "../../platform/db/database.js";
+import type { PageRequest } from "../../platform/paging.js";
+import { users } from "../users/user.table.js";
+import { invites, personalStudentLinks, type InviteStatus, type LinkStatus } from "./coaching.table.js";
+
+const trainer = alias(users, "trainer");
+const student = alias(users, "student");
+
+/** An invite past its expiry reads as EXPIRED at once, before the sweep persists it. */
+const effectiveStatus = (now: Date) =>
+  sql<InviteStatus>`case when ${invites.status} = 'PENDING' and ${invites.expiresAt} <= ${now.toISOString()}::timestamptz then 'EXPIRED' else ${invites.status} end`;
+
+const inviteColumns = (now: Date) => ({
+  id: invites.id,
+  personalId: invites.personalId,
+  personalName: trainer.name,
+  personalEmail: trainer.email,
+  personalProfilePicture: trainer.profilePicture,
+  studentId: invites.studentId,
+  studentEmail: invites.studentEmail,
+  message: invites.message,
+  status: effectiveStatus(now),
+  createdAt: invites.createdAt,
+  expiresAt: invites.expiresAt,
+  updatedAt: invites.updatedAt,
+});
+
+const linkColumns = {
+  id: personalStudentLinks.id,
+  personalId: personalStudentLinks.personalId,
+  personalName: trainer.name,
+  personalEmail: trainer.email,
+  personalProfilePicture: trainer.profilePicture,
+  studentId: personalStudentLinks.studentId,
+  studentName: student.name,
+  studentEmail: student.email,
+  studentProfilePicture: student.profilePicture,
+  status: personalStudentLinks.status,
+  createdAt: personalStudentLinks.createdAt,
+  updatedAt: personalStudentLinks.updatedAt,
+};
+
+export type InviteRecord = Awaited<ReturnType<typeof coachingRepository.findInvite>> & object;
+export type LinkRecord = Awaited<ReturnType<typeof coachingRepository.findLink>> & object;
+
+export const INVITE_SORTS = { id: invites.id, createdAt: invites.createdAt, expiresAt: invites.expiresAt, status: invites.status } as const;
+export const LINK_SORTS = {
+  id: personalStudentLinks.id,
+  createdAt: personalStudentLinks.createdAt,
+  updatedAt: personalStudentLinks.updatedAt,
+  status: personalStudentLinks.status,
+  personalName: trainer.name,
+  studentName: student.name,
+} as const;
+
+function ordering(columns: Record<string, AnyColumn>, request: PageRequest, tieBreaker: AnyColumn) {
+  return [...request.sort.map((s) => (s.direction === "asc" ? asc : desc)(columns[s.field])), desc(tieBreaker)];
+}
+
+export const coachingRepository = {
+  /** Serializes every change to one trainer's students (invites, accepts) for the rest of the transaction. */
+  async lockTrainer(db: Db, personalId: number) {
+    await db.execute(sql`select pg_advisory_xact_lock(${COACHING_LOCK_SPACE}, ${personalId})`);
+  },
+
+  async findInvite(db: Db, id: number, now: Date) {
+    const [row] = await db
+      .select(inviteColumns(now))
+      .from(invites)
+      .innerJoin(trainer, eq(trainer.id, invites.personalId))
+      .where(eq(invites.id, id));
+    return row ?? null;
+  },
+
+  async lockInvite(db: Db, id: number) {
+    await db.select({ id: invites.id }).from(invites).where(eq(invites.id, id)).for("update");
+  },
+
+  async insertInvite(db: Db, values: typeof invites.$inferInsert) {
+    const [row] = await db.insert(invites).values(values).returning({ id: invites.id });
+    return row.id;
+  },
+
+  async setInviteStatus(db: Db, id: number, status: InviteStatus, now: Date) {
+    await db.update(invites).set({ status, updatedAt: now }).where(eq(invites.id, id));
+  },
+
+  /** Persists EXPIRED for invites past their expiry (all of them, or one pair's); returns how many. */
+  async expireInvites(db: Db, now: Date, pair?: { personalId: number; studentId: number }) {
+    const conditions = [eq(invites.status, "PENDING"), lte(invites.expiresAt, now)];
+    if (pair) conditions.push(eq(invites.personalId, pair.personalId), eq(invites.studentId, pair.studentId));
+    const rows = await db
+      .update(invites)
+      .set({ status: "EXPIRED", updatedAt: now })
+      .where(and(...conditions))
+      .returning({ id: invites.id });
+    return rows.length;
+  },
+
+  async hasPendingInvite(db: Db, personalId: number, studentId: number, now: Date) {
+    const [row] = await db
+      .select({ id: invites.id })
+      .from(invites)
+      .where(and(eq(invites.personalId, personalId), eq(invites.studentId, studentId), eq(invites.status, "PENDING"), sql`${invites.expiresAt} > ${now.toISOString()}::timestamptz`));
+    return Boolean(row);
+  },
+
+  /** ACTIVE links plus live PENDING invites: what counts against a trainer's student limit. */
+  async countStudentSlotsUsed(db: Db, personalId: number, now: Date) {
+    const [links] = await db
+      .select({ n: count() })
+      .from(personalStudentLinks)
+      .where(and(eq(personalStudentLinks.personalId, personalId), eq(personalStudentLinks.status, "ACTIVE")));
+    const [pending] = await db
+      .select({ n: count() })
+      .from(invites)
+      .where(and(eq(invites.personalId, personalId), eq(invites.status, "PENDING"), sql`${invites.expiresAt} > ${now.toISOString()}::timestamptz`));
+    return links.n + pending.n;
+  },
+
+  async listInvites(db: Db, filter: { personalId?: number; studentId?: number; status?: InviteStatus }, request: PageRequest, now: Date) {
+    const conditions: SQL[] = [];
+    if (filter.personalId !== undefined) conditions.push(eq(invites.personalId, filter.personalId));
+    if (filter.studentId !== undefined) conditions.push(eq(invites.studentId, filter.studentId));
+    if (filter.status) conditions.push(sql`${effectiveStatus(now)} = ${filter.status}`);
+    const where = and(...conditions);
+    const [rows, [total]] = await Promise.all([
+      db
+        .select(inviteColumns(now))
+        .from(invites)
+        .innerJoin(trainer, eq(trainer.id, invites.personalId))
+        .where(where)
+        .orderBy(...ordering(INVITE_SORTS, request, invites.id))
+        .limit(request.size)
+        .offset(request.page * request.size),
+      db.select({ n: count() }).from(invites).where(where),
+    ]);
+    return { rows, total: total.n };
+  },
+
+  async findLink(db: Db, id: number) {
+    const [row] = await db
+      .select(linkColumns)
+      .from(personalStudentLinks)
+      .innerJoin(trainer, eq(trainer.id, personalStudentLinks.personalId))
+      .innerJoin(student, eq(student.id, personalStudentLinks.studentId))
+      .where(eq(personalStudentLinks.id, id));
+    return row ?? null;
+  },
+
+  async findLinkByPair(db: Db, personalId: number, studentId: number) {
+    const [row] = await db
+      .select({ id: personalStudentLinks.id, status: personalStudentLinks.status })
+      .from(personalStudentLinks)
+      .where(and(eq(personalStudentLinks.personalId, personalId), eq(personalStudentLinks.studentId, studentId)));
+    return row ?? null;
+  },
+
+  /** Creates the pair's link ACTIVE, or re-activates the existing one (same id). */
+  async activateLink(db: Db, personalId: number, studentId: number, now: Date) {
+    const [row] = await db
+      .insert(personalStudentLinks)
+      .values({ personalId, studentId, status: "ACTIVE", createdAt: now, updatedAt: now })
+      .onConflictDoUpdate({ target: [personalStudentLinks.personalId, personalStudentLinks.studentId], set: { status: "ACTIVE", updatedAt: now } })
+      .returning({ id: personalStudentLinks.id });
+    return row.id;
+  },
+
+  async setLinkStatus(db: Db, id: number, status: LinkStatus, now: Date) {
+    await db.update(personalStudentLinks).set({ status, updatedAt: now }).where(eq(personalStudentLinks.id, id));
+  },
+
+  async listLinks(db: Db, filter: { personalId?: number; studentId?: number; status: LinkStatus; name?: string }, request: PageRequest) {
+    const conditions: SQL[] = [eq(personalStudentLinks.status, filter.status)];
+    if (filter.personalId !== undefined) conditions.push(eq(personalStudentLinks.personalId, filter.personalId));
+    if (filter.studentId !== undefined) conditions.push(eq(personalStudentLinks.studentId, filter.studentId));
+    // The name searched is the other party's: a trainer looks for students, a student for trainers.
+    if (filter.name) conditions.push(ilike(filter.personalId !== undefined ? student.name : trainer.name, `%${escapeLike(filter.name)}%`));
+    const where = and(...conditions);
+    const base = () =>
+      db
+        .select(linkColumns)
+        .from(personalStudentLinks)
+        .innerJoin(trainer, eq(trainer.id, personalStudentLinks.personalId))
+        .innerJoin(student, eq(student.id, personalStudentLinks.studentId))
+        .where(where);
+    const [rows, [total]] = await Promise.all([
+      base()
+        .orderBy(...ordering(LINK_SORTS, request, personalStudentLinks.id))
+        .limit(request.size)
+        .offset(request.page * request.size),
+      db
+        .select({ n: count() })
+        .from(personalStudentLinks)
+        .innerJoin(trainer, eq(trainer.id, personalStudentLinks.personalId))
+        .innerJoin(student, eq(student.id, personalStudentLinks.studentId))
+        .where(where),
+    ]);
+    return { rows, total: total.n };
+  },
+
+  /** ACTIVE links of several users at once (GraphQL User.students / User.personals loaders). */
+  async activeLinksOf(db: Db, side: "personal" | "student", userIds: readonly number[]) {
+    if (userIds.length === 0) return [];
+    const column = side === "personal" ? personalStudentLinks.personalId : personalStudentLinks.studentId;
+    return db
+      .select(linkColumns)
+      .from(personalStudentLinks)
+      .innerJoin(trainer, eq(trainer.id, personalStudentLinks.personalId))
+      .innerJoin(student, eq(student.id, personalStudentLinks.studentId))
+      .where(and(inArray(column, [...userIds]), eq(personalStudentLinks.status, "ACTIVE")))
+      .orderBy(asc(personalStudentLinks.id));
+  },
+
+  /** True when the two users have an ACTIVE link, whichever is the trainer. */
+  async areLinked(db: Db, a: number, b: number) {
+    const [row] = await db
+      .select({ id: personalStudentLinks.id })
+      .from(personalStudentLinks)
+      .where(
+        and(
+          eq(personalStudentLinks.status, "ACTIVE"),
+          sql`((${personalStudentLinks.personalId} = ${a} and ${personalStudentLinks.studentId} = ${b}) or (${personalStudentLinks.personalId} = ${b} and ${personalStudentLinks.studentId} = ${a}))`,
+        ),
+      );
+    return Boolean(row);
+  },
+
+  /** True when `personalId` is the ACTIVE-linked trainer of `studentId`. */
+  async isTrainerOf(db: Db, personalId: number, studentId: number) {
+    const [row] = await db
+      .select({ id: personalStudentLinks.id })
+      .from(personalStudentLinks)
+      .where(and(eq(personalStudentLinks.personalId, personalId), eq(personalStudentLinks.studentId, studentId), eq(personalStudentLinks.status, "ACTIVE")));
+    return Boolean(row);
+  },
+};
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+// The first key of the two-key advisory lock: a namespace for coaching locks.
+const COACHING_LOCK_SPACE = 8_002;

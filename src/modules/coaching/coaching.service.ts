@@ -1,0 +1,317 @@
+import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
+import type { Clock } from "../../platform/clock.js";
+import type { Db } from "../../platform/db/database.js";
+import { isUniqueViolation } from "../../platform/db/unique-violation.js";
+import { AppError, conflict, forbidden, notFound, validationError } from "../../platform/errors.js";
+import { enqueueMail } from "../../platform/mail/outbox.js";
+import { parsePageRequest, toPage, type Page, type RawPageParams } from "../../platform/paging.js";
+import { parseInput, parseQuery } from "../../platform/validation.js";
+import type { PlanService } from "../billing/plan.service.js";
+import { USER_NOT_FOUND } from "../users/auth.service.js";
+import { userRepository } from "../users/user.repository.js";
+import { inviteFilter, inviteInput, linkFilter } from "./coaching.inputs.js";
+import { coachingMails } from "./coaching.mails.js";
+import { coachingRepository, INVITE_SORTS, LINK_SORTS, type InviteRecord, type LinkRecord } from "./coaching.repository.js";
+
+export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const TRAINERS_ONLY = "Apenas personal trainers podem acessar este recurso";
+const STUDENTS_ONLY = "Apenas alunos podem acessar este recurso";
+const INVITE_NOT_FOUND = "Convite não encontrado";
+const LINK_NOT_FOUND = "Relacionamento não encontrado";
+const PENDING_INVITE_EXISTS = "Já existe um convite pendente para este aluno";
+const ALREADY_LINKED = "Aluno já vinculado a este personal";
+const INVITE_CLOSED = "Este convite já foi processado ou expirou";
+const LIMIT_REACHED = "Você atingiu o limite de alunos para seu plano atual";
+const DEFAULT_SORT = [{ field: "createdAt", direction: "desc" as const }];
+
+/** What a trainer sees of an invite it sent. */
+export interface SentInviteDto {
+  id: number;
+  personalId: number;
+  personalName: string;
+  studentEmail: string;
+  message: string | null;
+  status: InviteRecord["status"];
+  createdAt: Date;
+  expiresAt: Date;
+  updatedAt?: Date;
+}
+
+/** What a student sees of an invite received: the trainer's e-mail and picture in place of its own e-mail. */
+export interface ReceivedInviteDto extends Omit<SentInviteDto, "studentEmail"> {
+  personalEmail: string;
+  personalProfilePicture: string | null;
+}
+
+/** PersonalStudentDTO; listings leave out the caller's own side's e-mail and picture. */
+export interface LinkDto {
+  id: number;
+  personalId: number;
+  personalName: string;
+  personalEmail?: string;
+  personalProfilePicture?: string | null;
+  studentId: number;
+  studentName: string;
+  studentEmail?: string;
+  studentProfilePicture?: string | null;
+  status: LinkRecord["status"];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface CoachingServiceDeps {
+  db: Db;
+  clock: Clock;
+  plans: PlanService;
+  freeTrainerMaxStudents: number;
+  webAppUrl: string;
+}
+
+/** Trainer-student invites and links, and the questions other modules ask of them ("are these two linked?"). */
+export class CoachingService {
+  constructor(private readonly deps: CoachingServiceDeps) {}
+
+  /** POST /personal/students/invite. */
+  async invite(actor: Actor, body: unknown): Promise<SentInviteDto> {
+    const trainer = this.requireTrainer(actor);
+    const input = parseInput(inviteInput, body);
+    const { db, clock } = this.deps;
+    const student = await userRepository.findByEmail(db, input.studentEmail);
+    if (!student) throw notFound(USER_NOT_FOUND);
+    if (student.userType !== "ALUNO") throw validationError([{ field: "studentEmail", message: "O e-mail informado não é de um aluno" }]);
+    if (await coachingRepository.isTrainerOf(db, trainer.id, student.id)) throw conflict(ALREADY_LINKED);
+
+    try {
+      const id = await db.transaction(async (tx) => {
+        // One trainer's invites run one at a time, so concurrent invites never pass the student limit.
+        await coachingRepository.lockTrainer(tx, trainer.id);
+        const now = clock.now();
+        await coachingRepository.expireInvites(tx, now, { personalId: trainer.id, studentId: student.id });
+        if (await coachingRepository.hasPendingInvite(tx, trainer.id, student.id, now)) throw conflict(PENDING_INVITE_EXISTS);
+        const limit = await this.studentLimit(tx, trainer.id);
+        if (limit !== null && (await coachingRepository.countStudentSlotsUsed(tx, trainer.id, now)) >= limit) {
+          throw new AppError(422, LIMIT_REACHED);
+        }
+        const expiresAt = new Date(now.getTime() + INVITE_TTL_MS);
+        const inviteId = await coachingRepository.insertInvite(tx, {
+          personalId: trainer.id,
+          studentId: student.id,
+          studentEmail: student.email,
+          message: input.message ?? null,
+          createdAt: now,
+          expiresAt,
+        });
+        const sender = await userRepository.findById(tx, trainer.id);
+        await enqueueMail(tx, coachingMails.inviteSent(student.email, student.name, sender?.name ?? "", input.message ?? null, expiresAt, this.deps.webAppUrl), now);
+        return inviteId;
+      });
+      return toSentInvite((await coachingRepository.findInvite(db, id, clock.now()))!);
+    } catch (error) {
+      if (isUniqueViolation(error, "invites_one_pending_per_pair")) throw conflict(PENDING_INVITE_EXISTS);
+      throw error;
+    }
+  }
+
+  /** GET /personal/invites. */
+  async sentInvites(actor: Actor, query: Record<string, unknown>): Promise<Page<SentInviteDto>> {
+    const trainer = this.requireTrainer(actor);
+    const { request, filters } = this.paging(query, Object.keys(INVITE_SORTS));
+    const { status } = parseQuery(inviteFilter, filters);
+    const { rows, total } = await coachingRepository.listInvites(this.deps.db, { personalId: trainer.id, status }, request, this.deps.clock.now());
+    return toPage(rows.map(toSentInvite), total, request);
+  }
+
+  /** GET /students/invites. */
+  async receivedInvites(actor: Actor, query: Record<string, unknown>): Promise<Page<ReceivedInviteDto>> {
+    const student = this.requireStudent(actor);
+    const { request, filters } = this.paging(query, Object.keys(INVITE_SORTS));
+    const { status } = parseQuery(inviteFilter, filters);
+    const { rows, total } = await coachingRepository.listInvites(this.deps.db, { studentId: student.id, status }, request, this.deps.clock.now());
+    return toPage(rows.map(toReceivedInvite), total, request);
+  }
+
+  /** POST /students/invites/{id}/accept: the invite ACCEPTED and the pair's link ACTIVE (the same link when it existed). */
+  async acceptInvite(actor: Actor, id: number): Promise<LinkDto> {
+    const student = this.requireStudent(actor);
+    const { db, clock } = this.deps;
+    const invite = await this.loadInvite(student, id);
+    const linkId = await db.transaction(async (tx) => {
+      await coachingRepository.lockTrainer(tx, invite.personalId);
+      await coachingRepository.lockInvite(tx, id);
+      const now = clock.now();
+      const current = await coachingRepository.findInvite(tx, id, now);
+      if (current?.status !== "PENDING") throw conflict(INVITE_CLOSED);
+      await coachingRepository.setInviteStatus(tx, id, "ACCEPTED", now);
+      const activated = await coachingRepository.activateLink(tx, invite.personalId, student.id, now);
+      const [trainer, me] = await Promise.all([userRepository.findById(tx, invite.personalId), userRepository.findById(tx, student.id)]);
+      if (trainer && me) await enqueueMail(tx, coachingMails.inviteAccepted(trainer.email, trainer.name, me.name), now);
+      return activated;
+    });
+    return toLink((await coachingRepository.findLink(db, linkId))!, "full");
+  }
+
+  /** POST /students/invites/{id}/reject. */
+  async rejectInvite(actor: Actor, id: number): Promise<ReceivedInviteDto> {
+    const student = this.requireStudent(actor);
+    const { db, clock } = this.deps;
+    const invite = await this.loadInvite(student, id);
+    await db.transaction(async (tx) => {
+      await coachingRepository.lockInvite(tx, id);
+      const now = clock.now();
+      const current = await coachingRepository.findInvite(tx, id, now);
+      if (current?.status !== "PENDING") throw conflict(INVITE_CLOSED);
+      await coachingRepository.setInviteStatus(tx, id, "REJECTED", now);
+      const [trainer, me] = await Promise.all([userRepository.findById(tx, invite.personalId), userRepository.findById(tx, student.id)]);
+      if (trainer && me) await enqueueMail(tx, coachingMails.inviteRejected(trainer.email, trainer.name, me.name), now);
+    });
+    return toReceivedInvite((await coachingRepository.findInvite(db, id, clock.now()))!);
+  }
+
+  /** GET /personal/students: the trainer's links (ACTIVE unless `status` says otherwise), by student name. */
+  async students(actor: Actor, query: Record<string, unknown>): Promise<Page<LinkDto>> {
+    const trainer = this.requireTrainer(actor);
+    const { request, filters } = this.paging(query, Object.keys(LINK_SORTS));
+    const { status, name } = parseQuery(linkFilter, filters);
+    const { rows, total } = await coachingRepository.listLinks(this.deps.db, { personalId: trainer.id, status: status ?? "ACTIVE", name }, request);
+    return toPage(rows.map((row) => toLink(row, "trainer")), total, request);
+  }
+
+  /** GET /students/personals: the student's links, by trainer name. */
+  async personals(actor: Actor, query: Record<string, unknown>): Promise<Page<LinkDto>> {
+    const student = this.requireStudent(actor);
+    const { request, filters } = this.paging(query, Object.keys(LINK_SORTS));
+    const { status, name } = parseQuery(linkFilter, filters);
+    const { rows, total } = await coachingRepository.listLinks(this.deps.db, { studentId: student.id, status: status ?? "ACTIVE", name }, request);
+    return toPage(rows.map((row) => toLink(row, "student")), total, request);
+  }
+
+  /** DELETE /personal/students/{id}. */
+  async removeStudent(actor: Actor, linkId: number): Promise<void> {
+    await this.removeLink(this.requireTrainer(actor), linkId, "personal");
+  }
+
+  /** DELETE /students/personals/{id}. */
+  async removePersonal(actor: Actor, linkId: number): Promise<void> {
+    await this.removeLink(this.requireStudent(actor), linkId, "student");
+  }
+
+  /**
+   * ACTIVE links of each user, as trainer (`personal`) or as student, in the order asked (GraphQL loaders):
+   * one query for all of them. Only the user themself and administrators see a user's links.
+   */
+  async activeLinksOf(actor: Actor, side: "personal" | "student", userIds: readonly number[]): Promise<(LinkDto[] | AppError)[]> {
+    const caller = requireUser(actor);
+    const visible = userIds.filter((id) => id === caller.id || caller.isAdmin);
+    const rows = await coachingRepository.activeLinksOf(this.deps.db, side, visible);
+    return userIds.map((id) =>
+      visible.includes(id)
+        ? rows.filter((row) => (side === "personal" ? row.personalId : row.studentId) === id).map((row) => toLink(row, "full"))
+        : forbidden(),
+    );
+  }
+
+  /** True when the two users have an ACTIVE link, whichever is the trainer. */
+  areLinked(a: number, b: number): Promise<boolean> {
+    return coachingRepository.areLinked(this.deps.db, a, b);
+  }
+
+  /** True when `personalId` is the ACTIVE-linked trainer of `studentId`. */
+  isTrainerOf(personalId: number, studentId: number, db: Db = this.deps.db): Promise<boolean> {
+    return coachingRepository.isTrainerOf(db, personalId, studentId);
+  }
+
+  /** The sweep: persists EXPIRED for invites past their expiry (they already read as EXPIRED). */
+  expireInvites(): Promise<number> {
+    return coachingRepository.expireInvites(this.deps.db, this.deps.clock.now());
+  }
+
+  private async removeLink(caller: UserActor, linkId: number, side: "personal" | "student"): Promise<void> {
+    const { db, clock } = this.deps;
+    const link = await coachingRepository.findLink(db, linkId);
+    if (!link || link.status !== "ACTIVE") throw notFound(LINK_NOT_FOUND);
+    if ((side === "personal" ? link.personalId : link.studentId) !== caller.id) throw forbidden();
+    await db.transaction(async (tx) => {
+      const now = clock.now();
+      await coachingRepository.setLinkStatus(tx, linkId, "INACTIVE", now);
+      const [to, toName, byName] =
+        side === "personal" ? [link.studentEmail, link.studentName, link.personalName] : [link.personalEmail, link.personalName, link.studentName];
+      await enqueueMail(tx, coachingMails.linkRemoved(to, toName, byName), now);
+    });
+  }
+
+  private async loadInvite(student: UserActor, id: number): Promise<InviteRecord> {
+    const invite = await coachingRepository.findInvite(this.deps.db, id, this.deps.clock.now());
+    if (!invite) throw notFound(INVITE_NOT_FOUND);
+    if (invite.studentId !== student.id) throw forbidden();
+    return invite;
+  }
+
+  /** maxStudents of the trainer's ACTIVE plan (null = unlimited), or the free allowance without one. */
+  private async studentLimit(db: Db, trainerId: number): Promise<number | null> {
+    const limit = await this.deps.plans.studentLimitOf(db, trainerId);
+    return limit === undefined ? this.deps.freeTrainerMaxStudents : limit;
+  }
+
+  private paging(query: Record<string, unknown>, sortable: string[]) {
+    const { page, size, sort, ...filters } = query;
+    return { request: parsePageRequest({ page, size, sort } as RawPageParams, sortable, DEFAULT_SORT), filters };
+  }
+
+  /** The role rule of the /personal/ paths: a signed-in PERSONAL user, else 401 / 403. */
+  requireTrainer(actor: Actor): UserActor {
+    const caller = requireUser(actor);
+    if (caller.userType !== "PERSONAL") throw forbidden(TRAINERS_ONLY);
+    return caller;
+  }
+
+  /** The role rule of the /students/ paths: a signed-in ALUNO user, else 401 / 403. */
+  requireStudent(actor: Actor): UserActor {
+    const caller = requireUser(actor);
+    if (caller.userType !== "ALUNO") throw forbidden(STUDENTS_ONLY);
+    return caller;
+  }
+}
+
+function toSentInvite(row: InviteRecord): SentInviteDto {
+  return {
+    id: row.id,
+    personalId: row.personalId,
+    personalName: row.personalName,
+    studentEmail: row.studentEmail,
+    message: row.message,
+    status: row.status,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    ...(row.updatedAt ? { updatedAt: row.updatedAt } : {}),
+  };
+}
+
+function toReceivedInvite(row: InviteRecord): ReceivedInviteDto {
+  return {
+    id: row.id,
+    personalId: row.personalId,
+    personalName: row.personalName,
+    personalEmail: row.personalEmail,
+    personalProfilePicture: row.personalProfilePicture,
+    message: row.message,
+    status: row.status,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    ...(row.updatedAt ? { updatedAt: row.updatedAt } : {}),
+  };
+}
+
+function toLink(row: LinkRecord, view: "full" | "trainer" | "student"): LinkDto {
+  return {
+    id: row.id,
+    personalId: row.personalId,
+    personalName: row.personalName,
+    ...(view !== "trainer" ? { personalEmail: row.personalEmail, personalProfilePicture: row.personalProfilePicture } : {}),
+    studentId: row.studentId,
+    studentName: row.studentName,
+    ...(view !== "student" ? { studentEmail: row.studentEmail, studentProfilePicture: row.studentProfilePicture } : {}),
+    status: row.status,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
