@@ -65,6 +65,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   jobs.every("mail-delivery", 5_000, () => mailWorker.runOnce());
   jobs.every("subscription-renewals", 60 * 60_000, () => services.renewals.run());
   jobs.every("invite-expiry", 10 * 60_000, () => services.coaching.expireInvites());
+  // Daily in effect: an assignment completes the day after its endDate; running hourly only catches it sooner.
+  jobs.every("assignment-completion", 60 * 60_000, () => services.planAssignments.completeEnded());
   jobs.every("session-cleanup", 60 * 60_000, async () => {
     await services.auth.purgeExpiredRevocations();
     await services.rateLimiter.purge(new Date(clock.now().getTime() - 24 * 60 * 60_000));

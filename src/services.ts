@@ -20,6 +20,10 @@ import { RenewalService } from "./modules/billing/renewal.service.js";
 import { SubscriptionLifecycle } from "./modules/billing/subscription-lifecycle.js";
 import { SubscriptionService } from "./modules/billing/subscription.service.js";
 import { CoachingService } from "./modules/coaching/coaching.service.js";
+import { ExerciseService } from "./modules/exercises/exercise.service.js";
+import { PlanAssignmentService } from "./modules/training-plans/plan-assignment.service.js";
+import { TrainingPlanService } from "./modules/training-plans/training-plan.service.js";
+import { TrainingService } from "./modules/trainings/training.service.js";
 import { AuthService } from "./modules/users/auth.service.js";
 import { UserService } from "./modules/users/user.service.js";
 
@@ -83,7 +87,26 @@ export function createServices(deps: ServiceDeps) {
   const renewals = new RenewalService({ db, clock, logger, cardGateway: gateways.card, lifecycle });
   const coaching = new CoachingService({ db, clock, plans, freeTrainerMaxStudents: config.freeTrainerMaxStudents, webAppUrl: config.webAppUrl });
 
-  return { auth, users, rateLimiter, plans, subscriptions, billingRecords, paymentEvents, renewals, coaching };
+  const exercises = new ExerciseService({ db, clock, storage: deps.storage });
+  const trainings = new TrainingService({ db, clock });
+  const trainingPlans = new TrainingPlanService({ db, clock, trainings });
+  const planAssignments = new PlanAssignmentService({ db, clock, plans: trainingPlans, coaching });
+
+  return {
+    auth,
+    users,
+    rateLimiter,
+    plans,
+    subscriptions,
+    billingRecords,
+    paymentEvents,
+    renewals,
+    coaching,
+    exercises,
+    trainings,
+    trainingPlans,
+    planAssignments,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -3,6 +3,9 @@ import type { GraphQLSchema } from "graphql";
 import { buildSchemaSync } from "type-graphql";
 import { BillingResolver, UserSubscriptionResolver } from "../modules/billing/billing.resolver.js";
 import { CoachingResolver, InviteRelationsResolver, LinkRelationsResolver, UserLinksResolver } from "../modules/coaching/coaching.resolver.js";
+import { ExerciseResolver } from "../modules/exercises/exercise.resolver.js";
+import { PlanAssignmentRelationsResolver, PlanTrainingRelationsResolver, TrainingPlanResolver } from "../modules/training-plans/training-plan.resolver.js";
+import { TrainingExerciseRelationsResolver, TrainingResolver } from "../modules/trainings/training.resolver.js";
 import { UserResolver } from "../modules/users/user.resolver.js";
 
 let schema: GraphQLSchema | undefined;
@@ -18,6 +21,12 @@ export function buildGraphqlSchema(): GraphQLSchema {
       LinkRelationsResolver,
       InviteRelationsResolver,
       UserLinksResolver,
+      ExerciseResolver,
+      TrainingResolver,
+      TrainingExerciseRelationsResolver,
+      TrainingPlanResolver,
+      PlanTrainingRelationsResolver,
+      PlanAssignmentRelationsResolver,
     ],
     validate: false,
     emitSchemaFile: false,

@@ -5,7 +5,14 @@ import type { Services } from "../services.js";
 /** Per-request DataLoaders: a list of N items resolves each relation in one query, not N. */
 export function createLoaders(services: Services, actor: Actor) {
   return {
-    userById: new DataLoader((ids: readonly number[]) => services.users.findByIds(ids)),
+    /** Full users the caller may read (self, administrators, linked parties); null otherwise. */
+    userById: new DataLoader((ids: readonly number[]) => services.users.findVisibleByIds(actor, ids)),
+    /** Public author summaries. */
+    authorById: new DataLoader((ids: readonly number[]) => services.users.summariesByIds(ids)),
+    exerciseById: new DataLoader((ids: readonly number[]) => services.exercises.findVisibleByIds(actor, ids)),
+    trainingById: new DataLoader((ids: readonly number[]) => services.trainings.findVisibleByIds(actor, ids)),
+    planById: new DataLoader((ids: readonly number[]) => services.trainingPlans.findVisibleByIds(actor, ids)),
+    assignmentsOfPlan: new DataLoader((ids: readonly number[]) => services.planAssignments.ofPlans(actor, ids)),
     studentsOf: new DataLoader((ids: readonly number[]) => services.coaching.activeLinksOf(actor, "personal", ids)),
     personalsOf: new DataLoader((ids: readonly number[]) => services.coaching.activeLinksOf(actor, "student", ids)),
   };

@@ -123,9 +123,18 @@ export class PaymentEventsService {
     }
   }
 
-  /** A PIX charge paid: transaction PAID, its invoice PAID, one COMPLETED payment, the subscription ACTIVE. */
+  /**
+   * A PIX charge paid: transaction PAID, its invoice PAID, one COMPLETED payment, the subscription ACTIVE. When the
+   * user already holds another ACTIVE subscription (the charge was replaced by a card checkout, then paid anyway),
+   * the money is still recorded — transaction and invoice PAID, a COMPLETED payment — but nothing is activated: the
+   * one-active-subscription rule would refuse it, and a refused webhook would be redelivered forever.
+   */
   private async pixPaid(transactionId: string): Promise<void> {
+    const known = await billingRepository.findPixTransaction(this.deps.db, transactionId);
+    if (!known || known.status === "PAID") return;
     await this.deps.db.transaction(async (tx) => {
+      // The user's billing lock first, as checkouts take it (they cancel replaced PIX charges under it).
+      await billingRepository.lockUserBilling(tx, known.userId);
       const pix = await billingRepository.findPixTransactionForUpdate(tx, transactionId);
       if (!pix || pix.status === "PAID") return;
       const now = this.deps.clock.now();
@@ -133,6 +142,23 @@ export class PaymentEventsService {
       const subscription = await billingRepository.findSubscriptionForUpdate(tx, pix.subscriptionId);
       if (!subscription) return;
       const received = { amountCents: pix.amountCents, paymentMethod: "PIX" as const, transactionId: pix.id, lastFourDigits: null, invoiceId: pix.invoiceId };
+      const other = subscription.status === "ACTIVE" ? null : await billingRepository.findActiveSubscription(tx, subscription.userId);
+      if (other) {
+        this.deps.logger.warn({ transactionId: pix.id, subscriptionId: subscription.id, activeSubscriptionId: other.id }, "PIX paid for a subscription replaced by an active one; refund due");
+        const payment = await billingRepository.insertPayment(tx, {
+          userId: pix.userId,
+          subscriptionId: subscription.id,
+          amountCents: pix.amountCents,
+          currency: pix.currency,
+          status: "COMPLETED",
+          paymentMethod: "PIX",
+          transactionId: pix.id,
+          createdAt: now,
+          updatedAt: now,
+        });
+        if (pix.invoiceId) await billingRepository.updateInvoice(tx, pix.invoiceId, { status: "PAID", paidAt: now, paymentId: payment.id, updatedAt: now });
+        return;
+      }
       await this.deps.lifecycle.applyPayment(tx, subscription, received, subscription.status === "ACTIVE" ? "renewal" : "first");
     });
   }
@@ -199,12 +225,16 @@ export class PaymentEventsService {
     }
   }
 
-  /** Our subscription named by `metadata.subscriptionId`, else by the gateway's subscription id. */
+  /**
+   * Our subscription named by `metadata.subscriptionId`, else by the gateway's subscription id. Invoices of current
+   * gateway API versions carry neither at the top level: both are under `parent.subscription_details`.
+   */
   private async subscriptionOf(tx: Db, type: string, object: CardEventObject): Promise<SubscriptionRow | null> {
-    const metadata = (object.metadata ?? {}) as Record<string, unknown>;
-    const ownId = Number(metadata.subscriptionId);
+    const details = record(record(object.parent)?.subscription_details) ?? {};
+    const metadata = record(object.metadata) ?? {};
+    const ownId = Number(metadata.subscriptionId ?? record(details.metadata)?.subscriptionId);
     if (Number.isSafeInteger(ownId) && ownId > 0) return billingRepository.findSubscriptionForUpdate(tx, ownId);
-    const gatewayId = type.startsWith("customer.subscription.") ? str(object.id) : str(object.subscription);
+    const gatewayId = type.startsWith("customer.subscription.") ? str(object.id) : (idOf(object.subscription) ?? idOf(details.subscription));
     if (!gatewayId) return null;
     const row = await billingRepository.findSubscriptionByGatewayId(tx, gatewayId);
     return row ? billingRepository.findSubscriptionForUpdate(tx, row.id) : null;
@@ -227,6 +257,9 @@ function parseJson(raw: Buffer | undefined): unknown {
 }
 
 const str = (value: unknown) => (typeof value === "string" && value !== "" ? value : null);
+const record = (value: unknown) => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null);
+/** A gateway reference: the id string, or the `id` of an expanded object. */
+const idOf = (value: unknown) => str(value) ?? str(record(value)?.id);
 const num = (value: unknown) => (typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : null);
 
 function lastFourOf(object: CardEventObject): string | null {

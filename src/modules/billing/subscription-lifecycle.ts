@@ -1,7 +1,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
-import { isUniqueViolation } from "../../platform/db/unique-violation.js";
+import { isUniqueViolation } from "../../platform/db/constraint-violation.js";
 import { conflict } from "../../platform/errors.js";
 import { enqueueMail } from "../../platform/mail/outbox.js";
 import { setSubscriptionAccess, userRepository } from "../users/user.repository.js";

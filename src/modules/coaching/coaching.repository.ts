@@ -168,8 +168,14 @@ export const coachingRepository = {
     return row.id;
   },
 
-  async setLinkStatus(db: Db, id: number, status: LinkStatus, now: Date) {
-    await db.update(personalStudentLinks).set({ status, updatedAt: now }).where(eq(personalStudentLinks.id, id));
+  /** ACTIVE → INACTIVE; false when the link was no longer ACTIVE (a concurrent removal got there first). */
+  async deactivateLink(db: Db, id: number, now: Date) {
+    const rows = await db
+      .update(personalStudentLinks)
+      .set({ status: "INACTIVE", updatedAt: now })
+      .where(and(eq(personalStudentLinks.id, id), eq(personalStudentLinks.status, "ACTIVE")))
+      .returning({ id: personalStudentLinks.id });
+    return rows.length > 0;
   },
 
   async listLinks(db: Db, filter: { personalId?: number; studentId?: number; status: LinkStatus; name?: string }, request: PageRequest) {
@@ -226,6 +232,21 @@ export const coachingRepository = {
         ),
       );
     return Boolean(row);
+  },
+
+  /** Those of `others` who have an ACTIVE link with `userId`, on either side. */
+  async activeLinkPartners(db: Db, userId: number, others: readonly number[]): Promise<Set<number>> {
+    if (others.length === 0) return new Set();
+    const rows = await db
+      .select({ personalId: personalStudentLinks.personalId, studentId: personalStudentLinks.studentId })
+      .from(personalStudentLinks)
+      .where(
+        and(
+          eq(personalStudentLinks.status, "ACTIVE"),
+          sql`((${personalStudentLinks.personalId} = ${userId} and ${inArray(personalStudentLinks.studentId, [...others])}) or (${personalStudentLinks.studentId} = ${userId} and ${inArray(personalStudentLinks.personalId, [...others])}))`,
+        ),
+      );
+    return new Set(rows.map((row) => (row.personalId === userId ? row.studentId : row.personalId)));
   },
 
   /** True when `personalId` is the ACTIVE-linked trainer of `studentId`. */

@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql/context.js";
 import { PageInput, pageParams } from "../../graphql/page.js";
-import { UserType } from "../users/user.types.js";
+import { UserSummaryType, UserType } from "../users/user.types.js";
 import { InvitePage, InviteStatusEnum, InviteType, LinkFilter, LinkPage, LinkType } from "./coaching.types.js";
 
 /** Invites and links over GraphQL: the same service as REST. */
@@ -77,12 +77,12 @@ export class CoachingResolver {
 
 @Resolver(() => LinkType)
 export class LinkRelationsResolver {
-  @FieldResolver(() => UserType)
+  @FieldResolver(() => UserType, { nullable: true, description: "Null once the caller may no longer read the user (link removed)" })
   student(@Root() link: LinkType, @Ctx() ctx: Context) {
     return ctx.loaders.userById.load(link.studentId);
   }
 
-  @FieldResolver(() => UserType)
+  @FieldResolver(() => UserType, { nullable: true, description: "Null once the caller may no longer read the user (link removed)" })
   personal(@Root() link: LinkType, @Ctx() ctx: Context) {
     return ctx.loaders.userById.load(link.personalId);
   }
@@ -90,9 +90,9 @@ export class LinkRelationsResolver {
 
 @Resolver(() => InviteType)
 export class InviteRelationsResolver {
-  @FieldResolver(() => UserType)
+  @FieldResolver(() => UserSummaryType, { description: "The inviting trainer" })
   personal(@Root() invite: InviteType, @Ctx() ctx: Context) {
-    return ctx.loaders.userById.load(invite.personalId);
+    return ctx.loaders.authorById.load(invite.personalId);
   }
 }
 

@@ -1,7 +1,7 @@
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
-import { isUniqueViolation } from "../../platform/db/unique-violation.js";
+import { isUniqueViolation } from "../../platform/db/constraint-violation.js";
 import { AppError, conflict, forbidden, notFound, validationError } from "../../platform/errors.js";
 import { enqueueMail } from "../../platform/mail/outbox.js";
 import { parsePageRequest, toPage, type Page, type RawPageParams } from "../../platform/paging.js";
@@ -79,12 +79,13 @@ export class CoachingService {
     const student = await userRepository.findByEmail(db, input.studentEmail);
     if (!student) throw notFound(USER_NOT_FOUND);
     if (student.userType !== "ALUNO") throw validationError([{ field: "studentEmail", message: "O e-mail informado não é de um aluno" }]);
-    if (await coachingRepository.isTrainerOf(db, trainer.id, student.id)) throw conflict(ALREADY_LINKED);
 
     try {
       const id = await db.transaction(async (tx) => {
         // One trainer's invites run one at a time, so concurrent invites never pass the student limit.
         await coachingRepository.lockTrainer(tx, trainer.id);
+        // Under the lock accepts take too: an invite racing the acceptance of the previous one sees the link.
+        if (await coachingRepository.isTrainerOf(tx, trainer.id, student.id)) throw conflict(ALREADY_LINKED);
         const now = clock.now();
         await coachingRepository.expireInvites(tx, now, { personalId: trainer.id, studentId: student.id });
         if (await coachingRepository.hasPendingInvite(tx, trainer.id, student.id, now)) throw conflict(PENDING_INVITE_EXISTS);
@@ -232,7 +233,8 @@ export class CoachingService {
     if ((side === "personal" ? link.personalId : link.studentId) !== caller.id) throw forbidden();
     await db.transaction(async (tx) => {
       const now = clock.now();
-      await coachingRepository.setLinkStatus(tx, linkId, "INACTIVE", now);
+      // Only one of several simultaneous removals ends the link (and sends the e-mail); the others find it gone.
+      if (!(await coachingRepository.deactivateLink(tx, linkId, now))) throw notFound(LINK_NOT_FOUND);
       const [to, toName, byName] =
         side === "personal" ? [link.studentEmail, link.studentName, link.personalName] : [link.personalEmail, link.personalName, link.studentName];
       await enqueueMail(tx, coachingMails.linkRemoved(to, toName, byName), now);

@@ -5,7 +5,7 @@ import type { IdentityVerifier } from "../../platform/auth/identity-provider.js"
 import type { PasswordHasher } from "../../platform/auth/password-hasher.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
-import { isUniqueViolation } from "../../platform/db/unique-violation.js";
+import { isUniqueViolation } from "../../platform/db/constraint-violation.js";
 import { AppError, INVALID_TOKEN, conflict, notFound, unauthorized } from "../../platform/errors.js";
 import { enqueueMail } from "../../platform/mail/outbox.js";
 import type { RateLimiter, RateLimitRule } from "../../platform/rate-limit/rate-limiter.js";

@@ -41,6 +41,14 @@ export function toUserDto(row: UserRow): UserDto {
   };
 }
 
+/** What anyone may see of a user who authored public content. */
+export interface UserSummaryDto {
+  id: number;
+  name: string;
+  userType: "ALUNO" | "PERSONAL";
+  profilePicture: string | null;
+}
+
 /** What register, login and firebase-login answer. */
 export interface SessionDto {
   user: UserDto;

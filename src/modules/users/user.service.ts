@@ -5,7 +5,7 @@ import { forbidden, notFound, unauthorized, validationError } from "../../platfo
 import type { FileStorage, UploadedFile } from "../../platform/storage/file-storage.js";
 import { parseInput } from "../../platform/validation.js";
 import { USER_NOT_FOUND } from "./auth.service.js";
-import { toUserDto, type UserDto, type UserRow } from "./user.dto.js";
+import { toUserDto, type UserDto, type UserRow, type UserSummaryDto } from "./user.dto.js";
 import { profileInput, renameInput } from "./user.inputs.js";
 import { coachingRepository } from "../coaching/coaching.repository.js";
 import { userRepository, type UserChanges } from "./user.repository.js";
@@ -35,10 +35,19 @@ export class UserService {
     return toUserDto(user);
   }
 
-  /** Users by id for the GraphQL loaders, in the order asked; visibility is the caller's business. */
-  async findByIds(ids: readonly number[]): Promise<(UserDto | null)[]> {
+  /** Users by id for the GraphQL loaders, in the order asked; null where missing or not readable by the caller. */
+  async findVisibleByIds(actor: Actor, ids: readonly number[]): Promise<(UserDto | null)[]> {
+    if (actor.kind !== "user") return ids.map(() => null);
     const rows = await userRepository.findByIds(this.deps.db, ids);
-    const byId = new Map(rows.map((row) => [row.id, toUserDto(row)]));
+    const linked = actor.isAdmin ? new Set<number>() : await coachingRepository.activeLinkPartners(this.deps.db, actor.id, ids);
+    const byId = new Map(rows.filter((row) => row.id === actor.id || actor.isAdmin || linked.has(row.id)).map((row) => [row.id, toUserDto(row)]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  /** Public summaries (id, name, type, picture) by id, in the order asked: what an author shows of themself. */
+  async summariesByIds(ids: readonly number[]): Promise<(UserSummaryDto | null)[]> {
+    const rows = await userRepository.findByIds(this.deps.db, ids);
+    const byId = new Map(rows.map((row) => [row.id, { id: row.id, name: row.name, userType: row.userType, profilePicture: row.profilePicture }]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 

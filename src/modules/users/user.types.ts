@@ -40,6 +40,14 @@ export class UserType implements UserDto {
   @Field(() => DateTime) updatedAt!: Date;
 }
 
+@ObjectType("UserSummary", { description: "What anyone may see of an author: no contact or body data" })
+export class UserSummaryType {
+  @Field(() => Int) id!: number;
+  @Field(() => String) name!: string;
+  @Field(() => UserTypeEnum) userType!: string;
+  @Field(() => String, { nullable: true }) profilePicture!: string | null;
+}
+
 @ObjectType("AuthPayload")
 export class AuthPayload {
   @Field(() => UserType) user!: UserType;

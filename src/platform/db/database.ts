@@ -21,6 +21,8 @@ export interface DatabaseHandle {
   migrate(): Promise<void>;
   /** True when the database answers and the migrations are applied. */
   isReady(): Promise<boolean>;
+  /** Calls `listener` with every SQL statement sent until the returned function is called (tests count queries). */
+  observeQueries(listener: (statement: string) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -39,9 +41,22 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   return options.databaseUrl ? openPostgres(options.databaseUrl, options.maxConnections ?? 10) : openPglite(options);
 }
 
+/** Drizzle's query logger, fanned out to whoever observes the statements (nobody, outside tests). */
+function queryObservers() {
+  const listeners = new Set<(statement: string) => void>();
+  return {
+    logger: { logQuery: (statement: string) => listeners.forEach((listener) => listener(statement)) },
+    observeQueries(listener: (statement: string) => void) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+  };
+}
+
 function openPostgres(url: string, max: number): DatabaseHandle {
   const client = postgres(url, { max, onnotice: () => undefined });
-  const db = drizzlePostgres(client) as unknown as Db;
+  const observers = queryObservers();
+  const db = drizzlePostgres(client, { logger: observers.logger }) as unknown as Db;
   return {
     db,
     kind: "postgres",
@@ -57,6 +72,7 @@ function openPostgres(url: string, max: number): DatabaseHandle {
       }
     },
     isReady: () => migrationsApplied(db),
+    observeQueries: observers.observeQueries,
     close: () => client.end({ timeout: 5 }),
   };
 }
@@ -69,13 +85,15 @@ function openPglite(options: DatabaseOptions): DatabaseHandle {
     mkdirSync(dir, { recursive: true });
     client = new PGlite(dir);
   }
-  const db = drizzlePglite(client) as unknown as Db;
+  const observers = queryObservers();
+  const db = drizzlePglite(client, { logger: observers.logger }) as unknown as Db;
   const pglite = client;
   return {
     db,
     kind: "pglite",
     migrate: () => migratePglite(drizzlePglite(pglite), { migrationsFolder }),
     isReady: () => migrationsApplied(db),
+    observeQueries: observers.observeQueries,
     close: async () => {
       if (owned) await pglite.close();
     },

@@ -1,0 +1,174 @@
+import type { Request } from "express";
+import { assignInput, planInput } from "../src/modules/training-plans/training-plan.inputs.js";
+import { trainingInput } from "../src/modules/trainings/training.inputs.js";
+import type { ExerciseUpload } from "../src/modules/exercises/exercise.service.js";
+import type { Services } from "../src/services.js";
+import { actorOf, idParam, userOf } from "./http.js";
+import { readMultipart, type MultipartBody } from "./multipart.js";
+import type { DocumentedRouter } from "./routes.js";
+
+const EXERCISES = "Exercises";
+const TRAININGS = "Trainings";
+const PLANS = "Training plans";
+const PAGING = { page: "page number (0)", size: "page size (20, at most 100)", sort: "field,asc|desc (repeatable)" };
+const EXERCISE_PARTS = { exercise: "JSON object: name, description, category, isPublic, difficulty, equipment, videoUrl, instructions[], muscleGroups[]", file: "optional image (JPG, PNG or GIF, at most 5 MB)" };
+
+/**
+ * The multipart parts of an exercise: `exercise` as a text field, or as a JSON file part (how clients that
+ * append a Blob send it). The body is read only when the service asks, after its access checks.
+ */
+function exerciseUpload(req: Request): ExerciseUpload {
+  let body: Promise<MultipartBody> | undefined;
+  const read = () => (body ??= readMultipart(req));
+  return {
+    exercisePart: async () => {
+      const { fields, files } = await read();
+      return fields.exercise ?? files.exercise?.bytes.toString("utf8");
+    },
+    readFile: async () => (await read()).files.file,
+  };
+}
+
+/** Exercises, trainings, training plans and their assignments (api-spec.md, contract §4–§5). */
+export function addContentRoutes(routes: DocumentedRouter, services: Services): void {
+  const { exercises, trainings, trainingPlans, planAssignments } = services;
+
+  routes.add({ method: "get", path: "/exercises/categories", tag: EXERCISES, summary: "The ten categories, in order", auth: "none", success: 200 }, async (_req, res) => {
+    res.json(exercises.categories());
+  });
+  routes.add(
+    { method: "get", path: "/exercises/my-exercises", tag: EXERCISES, summary: "Exercises the caller created", auth: "required", success: 200, query: PAGING, errors: [400] },
+    async (req, res) => {
+      res.json(await exercises.mine(await userOf(services, req), req.query));
+    },
+  );
+  routes.add(
+    {
+      method: "get",
+      path: "/exercises",
+      tag: EXERCISES,
+      summary: "Public exercises, plus those visible to the caller",
+      auth: "optional",
+      success: 200,
+      query: { category: "category", name: "partial, case-insensitive", createdBy: "user id", isPublic: "true | false", difficulty: "difficulty", equipment: "equipment", ...PAGING },
+      errors: [400],
+    },
+    async (req, res) => {
+      res.json(await exercises.list(await actorOf(services, req), req.query));
+    },
+  );
+  routes.add(
+    { method: "post", path: "/exercises", tag: EXERCISES, summary: "Create an exercise (multipart)", auth: "required", success: 201, multipart: EXERCISE_PARTS, errors: [400, 403] },
+    async (req, res) => {
+      res.status(201).json(await exercises.create(await userOf(services, req), exerciseUpload(req)));
+    },
+  );
+  routes.add({ method: "get", path: "/exercises/:id", tag: EXERCISES, summary: "One exercise (token optional for public ones)", auth: "optional", success: 200, errors: [400, 401, 403, 404] }, async (req, res) => {
+    const actor = await actorOf(services, req);
+    res.json(await exercises.get(actor, idParam(req)));
+  });
+  routes.add(
+    { method: "put", path: "/exercises/:id", tag: EXERCISES, summary: "Replace an exercise (multipart; a new image replaces the old)", auth: "required", success: 200, multipart: EXERCISE_PARTS, errors: [400, 403, 404] },
+    async (req, res) => {
+      const actor = await userOf(services, req);
+      res.json(await exercises.update(actor, idParam(req), exerciseUpload(req)));
+    },
+  );
+  routes.add({ method: "delete", path: "/exercises/:id", tag: EXERCISES, summary: "Delete an exercise (409 when used in trainings)", auth: "required", success: 204, errors: [400, 403, 404, 409] }, async (req, res) => {
+    const actor = await userOf(services, req);
+    await exercises.delete(actor, idParam(req));
+    res.status(204).end();
+  });
+
+  routes.add({ method: "get", path: "/trainings/my-trainings", tag: TRAININGS, summary: "Trainings the caller created", auth: "required", success: 200, query: PAGING, errors: [400] }, async (req, res) => {
+    res.json(await trainings.mine(await userOf(services, req), req.query));
+  });
+  routes.add(
+    { method: "get", path: "/trainings", tag: TRAININGS, summary: "Trainings visible to the caller", auth: "required", success: 200, query: { name: "partial", createdBy: "user id", isPublic: "true | false", ...PAGING }, errors: [400] },
+    async (req, res) => {
+      res.json(await trainings.list(await userOf(services, req), req.query));
+    },
+  );
+  routes.add({ method: "post", path: "/trainings", tag: TRAININGS, summary: "Create a training", auth: "required", success: 201, body: trainingInput, errors: [400, 403, 404] }, async (req, res) => {
+    res.status(201).json(await trainings.create(await userOf(services, req), req.body));
+  });
+  routes.add({ method: "get", path: "/trainings/:id", tag: TRAININGS, summary: "One training", auth: "optional", success: 200, errors: [400, 401, 403, 404] }, async (req, res) => {
+    const actor = await actorOf(services, req);
+    res.json(await trainings.get(actor, idParam(req)));
+  });
+  routes.add({ method: "put", path: "/trainings/:id", tag: TRAININGS, summary: "Replace a training", auth: "required", success: 200, body: trainingInput, errors: [400, 403, 404] }, async (req, res) => {
+    const actor = await userOf(services, req);
+    res.json(await trainings.update(actor, idParam(req), req.body));
+  });
+  routes.add({ method: "delete", path: "/trainings/:id", tag: TRAININGS, summary: "Delete a training (409 when in a plan)", auth: "required", success: 204, errors: [400, 403, 404, 409] }, async (req, res) => {
+    const actor = await userOf(services, req);
+    await trainings.delete(actor, idParam(req));
+    res.status(204).end();
+  });
+
+  routes.add(
+    {
+      method: "get",
+      path: "/training-plans/assignments",
+      tag: PLANS,
+      summary: "Assignments: a trainer's, a student's own, or all (administrators)",
+      auth: "required",
+      success: 200,
+      query: { studentId: "user id", planId: "plan id", status: "PENDING | ACTIVE | COMPLETED | CANCELED", startDate: "YYYY-MM-DD", endDate: "YYYY-MM-DD", ...PAGING },
+      errors: [400],
+    },
+    async (req, res) => {
+      res.json(await planAssignments.list(await userOf(services, req), req.query));
+    },
+  );
+  for (const transition of ["accept", "cancel", "complete"] as const) {
+    routes.add(
+      { method: "post", path: `/training-plans/assignments/:id/${transition}`, tag: PLANS, summary: `Assignment transition: ${transition}`, auth: "required", success: 200, errors: [400, 403, 404, 409] },
+      async (req, res) => {
+        const actor = await userOf(services, req);
+        res.json(await planAssignments[transition](actor, idParam(req)));
+      },
+    );
+  }
+  routes.add({ method: "get", path: "/training-plans/my-plans", tag: PLANS, summary: "Plans the trainer created", auth: "required", success: 200, query: PAGING, errors: [400, 403] }, async (req, res) => {
+    res.json(await trainingPlans.mine(await userOf(services, req), req.query));
+  });
+  routes.add(
+    {
+      method: "get",
+      path: "/training-plans",
+      tag: PLANS,
+      summary: "Plans visible to the caller",
+      auth: "required",
+      success: 200,
+      query: { name: "partial", createdBy: "user id", isPublic: "true | false", difficulty: "difficulty", goal: "goal", ...PAGING },
+      errors: [400],
+    },
+    async (req, res) => {
+      res.json(await trainingPlans.list(await userOf(services, req), req.query));
+    },
+  );
+  routes.add({ method: "post", path: "/training-plans", tag: PLANS, summary: "Create a plan (trainers)", auth: "required", success: 201, body: planInput, errors: [400, 403, 404] }, async (req, res) => {
+    res.status(201).json(await trainingPlans.create(await userOf(services, req), req.body));
+  });
+  routes.add({ method: "get", path: "/training-plans/:id", tag: PLANS, summary: "One plan", auth: "required", success: 200, errors: [400, 403, 404] }, async (req, res) => {
+    const actor = await userOf(services, req);
+    res.json(await trainingPlans.get(actor, idParam(req)));
+  });
+  routes.add({ method: "put", path: "/training-plans/:id", tag: PLANS, summary: "Replace a plan", auth: "required", success: 200, body: planInput, errors: [400, 403, 404] }, async (req, res) => {
+    const actor = await userOf(services, req);
+    res.json(await trainingPlans.update(actor, idParam(req), req.body));
+  });
+  routes.add({ method: "delete", path: "/training-plans/:id", tag: PLANS, summary: "Delete a plan (409 while assigned)", auth: "required", success: 204, errors: [400, 403, 404, 409] }, async (req, res) => {
+    const actor = await userOf(services, req);
+    await trainingPlans.delete(actor, idParam(req));
+    res.status(204).end();
+  });
+  routes.add(
+    { method: "post", path: "/training-plans/:id/assign", tag: PLANS, summary: "Assign a plan to a linked student", auth: "required", success: 201, body: assignInput, errors: [400, 403, 404] },
+    async (req, res) => {
+      const actor = await userOf(services, req);
+      res.status(201).json(await planAssignments.assign(actor, idParam(req), req.body));
+    },
+  );
+}

@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { queryBoolean, requiredText } from "../../platform/validation.js";
+import { DIFFICULTIES, EQUIPMENT, EXERCISE_CATEGORIES } from "./exercise.table.js";
+
+export const httpUrl = z.string().trim().max(2048).pipe(z.url({ protocol: /^https?$/, error: "URL inválida (use http ou https)" }));
+
+/** The `exercise` part of POST and PUT /exercises (a PUT replaces every field). */
+export const exerciseInput = z.object({
+  name: requiredText(120),
+  description: requiredText(2000),
+  category: z.enum(EXERCISE_CATEGORIES),
+  isPublic: z.boolean().default(false),
+  difficulty: z.enum(DIFFICULTIES).nullish(),
+  equipment: z.enum(EQUIPMENT).nullish(),
+  videoUrl: httpUrl.nullish(),
+  instructions: z.array(z.string().trim().min(1, "Campo obrigatório").max(500)).max(50).default([]),
+  muscleGroups: z
+    .array(z.enum(EXERCISE_CATEGORIES))
+    .max(EXERCISE_CATEGORIES.length)
+    .refine((groups) => new Set(groups).size === groups.length, "Grupos musculares repetidos")
+    .default([]),
+});
+export type ExerciseInput = z.infer<typeof exerciseInput>;
+
+export const exerciseFilter = z.object({
+  category: z.enum(EXERCISE_CATEGORIES).optional(),
+  name: z.string().trim().max(120).optional(),
+  createdBy: z.string().regex(/^\d{1,10}$/).transform(Number).optional(),
+  isPublic: queryBoolean.optional(),
+  difficulty: z.enum(DIFFICULTIES).optional(),
+  equipment: z.enum(EQUIPMENT).optional(),
+});
+

@@ -1,0 +1,71 @@
+import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import type { Context } from "../../graphql/context.js";
+import { asQuery } from "../../graphql/filters.js";
+import { PageInput, pageParams } from "../../graphql/page.js";
+import { GraphQLUpload, readUpload, type FileUpload } from "../../graphql/upload.js";
+import { UserSummaryType } from "../users/user.types.js";
+import { ExerciseCategoryEnum, ExerciseFilter, ExerciseInputType, ExercisePage, ExerciseType } from "./exercise.types.js";
+
+/** The exercise as the REST multipart's `exercise` part, so both surfaces go through one parser. */
+const uploadOf = (input: ExerciseInputType, file: Promise<FileUpload> | undefined) => ({
+  exercisePart: async () => JSON.stringify(input),
+  readFile: async () => (file ? readUpload(file) : undefined),
+});
+
+/** The exercise library over GraphQL: the same service as REST. */
+@Resolver(() => ExerciseType)
+export class ExerciseResolver {
+  @Query(() => ExerciseType, { description: "Token optional for public exercises" })
+  exercise(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
+    return ctx.services.exercises.get(ctx.actor, id);
+  }
+
+  @Query(() => ExercisePage)
+  exercises(
+    @Arg("filter", () => ExerciseFilter, { nullable: true }) filter: ExerciseFilter | undefined,
+    @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.exercises.list(ctx.actor, { ...pageParams(page), ...asQuery(filter) });
+  }
+
+  @Query(() => ExercisePage)
+  myExercises(@Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined, @Ctx() ctx: Context) {
+    return ctx.services.exercises.mine(ctx.actor, pageParams(page));
+  }
+
+  @Query(() => [ExerciseCategoryEnum])
+  exerciseCategories(@Ctx() ctx: Context) {
+    return ctx.services.exercises.categories();
+  }
+
+  @Mutation(() => ExerciseType, { description: "With an optional image (GraphQL multipart)" })
+  createExercise(
+    @Arg("input", () => ExerciseInputType) input: ExerciseInputType,
+    @Arg("file", () => GraphQLUpload, { nullable: true }) file: Promise<FileUpload> | undefined,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.exercises.create(ctx.actor, uploadOf(input, file));
+  }
+
+  @Mutation(() => ExerciseType, { description: "Replaces every field; a new image replaces the old one" })
+  updateExercise(
+    @Arg("id", () => Int) id: number,
+    @Arg("input", () => ExerciseInputType) input: ExerciseInputType,
+    @Arg("file", () => GraphQLUpload, { nullable: true }) file: Promise<FileUpload> | undefined,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.exercises.update(ctx.actor, id, uploadOf(input, file));
+  }
+
+  @Mutation(() => Boolean)
+  async deleteExercise(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
+    await ctx.services.exercises.delete(ctx.actor, id);
+    return true;
+  }
+
+  @FieldResolver(() => UserSummaryType, { nullable: true, description: "The author" })
+  creator(@Root() exercise: ExerciseType, @Ctx() ctx: Context) {
+    return ctx.loaders.authorById.load(exercise.createdBy);
+  }
+}

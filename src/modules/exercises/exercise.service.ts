@@ -1,0 +1,213 @@
+import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
+import type { Clock } from "../../platform/clock.js";
+import { isForeignKeyViolation } from "../../platform/db/constraint-violation.js";
+import type { Db } from "../../platform/db/database.js";
+import { conflict, forbidden, notFound, unauthorized, validationError } from "../../platform/errors.js";
+import { parsePageRequest, toPage, type Page, type RawPageParams } from "../../platform/paging.js";
+import type { FileStorage, UploadedFile } from "../../platform/storage/file-storage.js";
+import { parseInput, parseQuery } from "../../platform/validation.js";
+import { exerciseFilter, exerciseInput, type ExerciseInput } from "./exercise.inputs.js";
+import { EXERCISE_SORTS, exerciseRepository, type ExerciseRow } from "./exercise.repository.js";
+import { EXERCISE_CATEGORIES } from "./exercise.table.js";
+
+export const EXERCISE_NOT_FOUND = "Exercício não encontrado";
+export const PUBLIC_CONTENT_TRAINERS_ONLY = "Apenas personal trainers podem criar conteúdo público";
+const EXERCISE_IN_USE = "Exercício está em uso em treinos";
+const DEFAULT_SORT = [{ field: "name", direction: "asc" as const }];
+
+export interface ExerciseDto {
+  id: number;
+  name: string;
+  description: string;
+  category: ExerciseRow["category"];
+  imageUrl: string | null;
+  createdBy: number;
+  createdAt: Date;
+  updatedAt: Date;
+  isPublic: boolean;
+  difficulty: ExerciseRow["difficulty"];
+  equipment: ExerciseRow["equipment"];
+  videoUrl: string | null;
+  instructions: string[];
+  muscleGroups: string[];
+}
+
+/** List items leave out videoUrl, instructions and muscleGroups. */
+export type ExerciseListItemDto = Omit<ExerciseDto, "videoUrl" | "instructions" | "muscleGroups">;
+
+/** The multipart request of POST/PUT /exercises: the `exercise` JSON part and an optional image. */
+export interface ExerciseUpload {
+  exercisePart: () => Promise<string | undefined>;
+  readFile: () => Promise<UploadedFile | undefined>;
+}
+
+export const toExerciseDto = (row: ExerciseRow): ExerciseDto => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  category: row.category,
+  imageUrl: row.imageUrl,
+  createdBy: row.createdBy,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
+  isPublic: row.isPublic,
+  difficulty: row.difficulty,
+  equipment: row.equipment,
+  videoUrl: row.videoUrl,
+  instructions: row.instructions,
+  muscleGroups: row.muscleGroups,
+});
+
+const toListItem = (row: ExerciseRow): ExerciseListItemDto => {
+  const { videoUrl: _v, instructions: _i, muscleGroups: _m, ...item } = toExerciseDto(row);
+  return item;
+};
+
+/** The exercise library: who may create, see, change and delete exercises, and their images. */
+export class ExerciseService {
+  constructor(private readonly deps: { db: Db; clock: Clock; storage: FileStorage }) {}
+
+  categories(): readonly string[] {
+    return EXERCISE_CATEGORIES;
+  }
+
+  async create(actor: Actor, upload: ExerciseUpload): Promise<ExerciseDto> {
+    const caller = requireUser(actor);
+    const input = parseExercisePart(await upload.exercisePart());
+    this.ensureMayPublish(caller, input);
+    const file = await upload.readFile();
+    const imageUrl = file ? await this.deps.storage.saveImage(file) : null;
+    const now = this.deps.clock.now();
+    try {
+      const row = await exerciseRepository.insert(this.deps.db, {
+        ...fieldsOf(input),
+        imageUrl,
+        imageVersion: imageUrl ? 1 : 0,
+        createdBy: caller.id,
+        createdAt: now,
+        updatedAt: now,
+      });
+      return toExerciseDto(row);
+    } catch (error) {
+      await this.deps.storage.remove(imageUrl);
+      throw error;
+    }
+  }
+
+  /** PUT: every field replaced; a new image replaces the old file and bumps the `?v=` of imageUrl. */
+  async update(actor: Actor, id: number, upload: ExerciseUpload): Promise<ExerciseDto> {
+    const caller = requireUser(actor);
+    const existing = await this.loadOwn(caller, id);
+    const input = parseExercisePart(await upload.exercisePart());
+    this.ensureMayPublish(caller, input);
+    const file = await upload.readFile();
+    const { storage } = this.deps;
+    const stored = file ? await storage.saveImage(file) : null;
+    const version = existing.imageVersion + 1;
+    const changes = {
+      ...fieldsOf(input),
+      ...(stored ? { imageUrl: `${stored}?v=${version}`, imageVersion: version } : {}),
+      updatedAt: this.deps.clock.now(),
+    };
+    const updated = await exerciseRepository.update(this.deps.db, id, changes);
+    if (!updated) {
+      await storage.remove(stored);
+      throw notFound(EXERCISE_NOT_FOUND);
+    }
+    if (stored) await storage.remove(existing.imageUrl);
+    return toExerciseDto(updated);
+  }
+
+  async delete(actor: Actor, id: number): Promise<void> {
+    const caller = requireUser(actor);
+    const existing = await this.loadOwn(caller, id);
+    if (await exerciseRepository.isUsedInTrainings(this.deps.db, id)) throw conflict(EXERCISE_IN_USE);
+    try {
+      await exerciseRepository.delete(this.deps.db, id);
+    } catch (error) {
+      // A training took it up in the meantime: the foreign key keeps it.
+      if (isForeignKeyViolation(error)) throw conflict(EXERCISE_IN_USE);
+      throw error;
+    }
+    await this.deps.storage.remove(existing.imageUrl);
+  }
+
+  /** GET /exercises/{id}: public ones for anyone; private ones for those contract §4 names (401 without a token). */
+  async get(actor: Actor, id: number): Promise<ExerciseDto> {
+    const row = await exerciseRepository.findById(this.deps.db, id);
+    if (!row) throw notFound(EXERCISE_NOT_FOUND);
+    if (!row.isPublic) {
+      if (actor.kind !== "user") throw unauthorized();
+      if (!(await exerciseRepository.visibleIds(this.deps.db, actor, [id])).has(id)) throw forbidden();
+    }
+    return toExerciseDto(row);
+  }
+
+  /** GET /exercises: public exercises, plus those visible to the caller when signed in. */
+  async list(actor: Actor, query: Record<string, unknown>): Promise<Page<ExerciseListItemDto>> {
+    const caller = actor.kind === "user" ? actor : null;
+    const { page, size, sort, ...filters } = query;
+    const request = parsePageRequest({ page, size, sort } as RawPageParams, Object.keys(EXERCISE_SORTS), DEFAULT_SORT);
+    const filter = parseQuery(exerciseFilter, filters);
+    const { rows, total } = await exerciseRepository.list(this.deps.db, caller, filter, request);
+    return toPage(rows.map(toListItem), total, request);
+  }
+
+  /** GET /exercises/my-exercises. */
+  async mine(actor: Actor, query: Record<string, unknown>): Promise<Page<ExerciseListItemDto>> {
+    const caller = requireUser(actor);
+    const { page, size, sort } = query;
+    const request = parsePageRequest({ page, size, sort } as RawPageParams, Object.keys(EXERCISE_SORTS), DEFAULT_SORT);
+    const { rows, total } = await exerciseRepository.list(this.deps.db, caller, { createdBy: caller.id }, request);
+    return toPage(rows.map(toListItem), total, request);
+  }
+
+  /** Exercises by id for loaders, in the order asked; null where missing or not visible to the caller. */
+  async findVisibleByIds(actor: Actor, ids: readonly number[]): Promise<(ExerciseDto | null)[]> {
+    const caller = actor.kind === "user" ? actor : null;
+    const [rows, visible] = await Promise.all([
+      exerciseRepository.findByIds(this.deps.db, ids),
+      exerciseRepository.visibleIds(this.deps.db, caller, ids),
+    ]);
+    const byId = new Map(rows.filter((row) => visible.has(row.id)).map((row) => [row.id, toExerciseDto(row)]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  private async loadOwn(caller: UserActor, id: number): Promise<ExerciseRow> {
+    const row = await exerciseRepository.findById(this.deps.db, id);
+    if (!row) throw notFound(EXERCISE_NOT_FOUND);
+    if (row.createdBy !== caller.id && !caller.isAdmin) throw forbidden();
+    return row;
+  }
+
+  private ensureMayPublish(caller: UserActor, input: ExerciseInput): void {
+    if (input.isPublic && caller.userType !== "PERSONAL" && !caller.isAdmin) throw forbidden(PUBLIC_CONTENT_TRAINERS_ONLY);
+  }
+}
+
+/** The `exercise` part is a JSON object; anything else is a validation error on that part. */
+function parseExercisePart(part: string | undefined): ExerciseInput {
+  if (part === undefined) throw validationError([{ field: "exercise", message: "Campo obrigatório" }]);
+  let json: unknown;
+  try {
+    json = JSON.parse(part);
+  } catch {
+    throw validationError([{ field: "exercise", message: "JSON inválido" }]);
+  }
+  if (json === null || typeof json !== "object" || Array.isArray(json)) throw validationError([{ field: "exercise", message: "Deve ser um objeto JSON" }]);
+  return parseInput(exerciseInput, json);
+}
+
+function fieldsOf(input: ExerciseInput) {
+  return {
+    name: input.name,
+    description: input.description,
+    category: input.category,
+    isPublic: input.isPublic,
+    difficulty: input.difficulty ?? null,
+    equipment: input.equipment ?? null,
+    videoUrl: input.videoUrl ?? null,
+    instructions: input.instructions,
+    muscleGroups: input.muscleGroups,
+  };
+}

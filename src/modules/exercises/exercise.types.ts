@@ -1,0 +1,77 @@
+import { Field, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { PageOf } from "../../graphql/page.js";
+import { DateTime } from "../../graphql/scalars.js";
+
+export enum ExerciseCategoryEnum {
+  PEITO = "PEITO",
+  COSTAS = "COSTAS",
+  OMBRO = "OMBRO",
+  BICEPS = "BICEPS",
+  TRICEPS = "TRICEPS",
+  PERNAS = "PERNAS",
+  ABDOMEN = "ABDOMEN",
+  GLUTEOS = "GLUTEOS",
+  CARDIO = "CARDIO",
+  OUTRO = "OUTRO",
+}
+registerEnumType(ExerciseCategoryEnum, { name: "ExerciseCategory" });
+
+export enum DifficultyEnum {
+  INICIANTE = "INICIANTE",
+  INTERMEDIARIO = "INTERMEDIARIO",
+  AVANCADO = "AVANCADO",
+}
+registerEnumType(DifficultyEnum, { name: "Difficulty" });
+
+export enum EquipmentEnum {
+  BARRA = "BARRA",
+  HALTERES = "HALTERES",
+  MAQUINA = "MAQUINA",
+  CABO = "CABO",
+  PESO_CORPORAL = "PESO_CORPORAL",
+  OUTRO = "OUTRO",
+}
+registerEnumType(EquipmentEnum, { name: "Equipment" });
+
+@ObjectType("Exercise", { description: "In listings videoUrl, instructions and muscleGroups are null, as in the REST list items" })
+export class ExerciseType {
+  @Field(() => Int) id!: number;
+  @Field(() => String) name!: string;
+  @Field(() => String) description!: string;
+  @Field(() => ExerciseCategoryEnum) category!: string;
+  @Field(() => String, { nullable: true }) imageUrl!: string | null;
+  @Field(() => Int) createdBy!: number;
+  @Field(() => Boolean) isPublic!: boolean;
+  @Field(() => DifficultyEnum, { nullable: true }) difficulty!: string | null;
+  @Field(() => EquipmentEnum, { nullable: true }) equipment!: string | null;
+  @Field(() => String, { nullable: true }) videoUrl?: string | null;
+  @Field(() => [String], { nullable: true }) instructions?: string[];
+  @Field(() => [ExerciseCategoryEnum], { nullable: true }) muscleGroups?: string[];
+  @Field(() => DateTime) createdAt!: Date;
+  @Field(() => DateTime) updatedAt!: Date;
+}
+
+export const ExercisePage = PageOf(ExerciseType, "ExercisePage");
+
+@InputType("ExerciseFilter")
+export class ExerciseFilter {
+  @Field(() => ExerciseCategoryEnum, { nullable: true }) category?: string;
+  @Field(() => String, { nullable: true, description: "partial, case-insensitive" }) name?: string;
+  @Field(() => Int, { nullable: true }) createdBy?: number;
+  @Field(() => Boolean, { nullable: true }) isPublic?: boolean;
+  @Field(() => DifficultyEnum, { nullable: true }) difficulty?: string;
+  @Field(() => EquipmentEnum, { nullable: true }) equipment?: string;
+}
+
+@InputType("ExerciseInput")
+export class ExerciseInputType {
+  @Field(() => String) name!: string;
+  @Field(() => String) description!: string;
+  @Field(() => ExerciseCategoryEnum) category!: string;
+  @Field(() => Boolean, { nullable: true }) isPublic?: boolean;
+  @Field(() => DifficultyEnum, { nullable: true }) difficulty?: string;
+  @Field(() => EquipmentEnum, { nullable: true }) equipment?: string;
+  @Field(() => String, { nullable: true }) videoUrl?: string;
+  @Field(() => [String], { nullable: true }) instructions?: string[];
+  @Field(() => [ExerciseCategoryEnum], { nullable: true }) muscleGroups?: string[];
+}

@@ -1,0 +1,121 @@
+import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
+import type { Clock } from "../../platform/clock.js";
+import type { Db } from "../../platform/db/database.js";
+import { conflict, forbidden, notFound } from "../../platform/errors.js";
+import { parsePageRequest, toPage, type Page, type RawPageParams } from "../../platform/paging.js";
+import { parseInput, parseQuery } from "../../platform/validation.js";
+import type { CoachingService } from "../coaching/coaching.service.js";
+import { userRepository } from "../users/user.repository.js";
+import { assignInput, assignmentFilter } from "./training-plan.inputs.js";
+import { ASSIGNMENT_SORTS, trainingPlanRepository, type AssignmentRecord } from "./training-plan.repository.js";
+import type { AssignmentStatus } from "./training-plan.table.js";
+import type { TrainingPlanService } from "./training-plan.service.js";
+
+const STUDENT_NOT_FOUND = "Aluno não encontrado";
+const STUDENT_NOT_LINKED = "Aluno não vinculado a este personal";
+const ASSIGNMENT_NOT_FOUND = "Atribuição não encontrada";
+const INVALID_TRANSITION = "Transição de status inválida";
+const DEFAULT_SORT = [{ field: "assignedAt", direction: "desc" as const }];
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export type PlanAssignmentDto = AssignmentRecord;
+
+/** The transitions of contract §5: who may ask, from which states. */
+const TRANSITIONS: Record<"accept" | "cancel" | "complete", { by: ("student" | "trainer")[]; from: AssignmentStatus[]; to: AssignmentStatus }> = {
+  accept: { by: ["student"], from: ["PENDING"], to: "ACTIVE" },
+  cancel: { by: ["student", "trainer"], from: ["PENDING", "ACTIVE"], to: "CANCELED" },
+  complete: { by: ["trainer"], from: ["ACTIVE"], to: "COMPLETED" },
+};
+
+/** Assigning plans to linked students, and the life of an assignment. */
+export class PlanAssignmentService {
+  constructor(private readonly deps: { db: Db; clock: Clock; plans: TrainingPlanService; coaching: CoachingService }) {}
+
+  /** POST /training-plans/{id}/assign: to an ACTIVE-linked student; PENDING until the student accepts. */
+  async assign(actor: Actor, planId: number, body: unknown): Promise<PlanAssignmentDto> {
+    const trainer = this.deps.plans.requireTrainer(actor);
+    const input = parseInput(assignInput, body);
+    const { db, clock } = this.deps;
+    const plan = await this.deps.plans.loadVisible(trainer, planId);
+    const student = await userRepository.findById(db, input.studentId);
+    if (!student || student.userType !== "ALUNO") throw notFound(STUDENT_NOT_FOUND);
+    if (!(await this.deps.coaching.isTrainerOf(trainer.id, student.id))) throw forbidden(STUDENT_NOT_LINKED);
+    const now = clock.now();
+    const startDate = input.startDate ?? now.toISOString().slice(0, 10);
+    const endDate = plan.durationWeeks ? addDays(startDate, plan.durationWeeks * 7 - 1) : null;
+    const id = await db.transaction(async (tx) => {
+      // The plan row lock keeps a concurrent delete from removing the plan under a new assignment.
+      await trainingPlanRepository.lock(tx, planId);
+      return trainingPlanRepository.insertAssignment(tx, {
+        planId,
+        studentId: student.id,
+        personalId: trainer.id,
+        status: "PENDING",
+        assignedAt: now,
+        startDate,
+        endDate,
+        notes: input.notes ?? null,
+        updatedAt: now,
+      });
+    });
+    return (await trainingPlanRepository.findAssignment(db, id))!;
+  }
+
+  /** GET /training-plans/assignments: a trainer's own assignments, a student's own, administrators all. */
+  async list(actor: Actor, query: Record<string, unknown>): Promise<Page<PlanAssignmentDto>> {
+    const caller = requireUser(actor);
+    const { page, size, sort, ...filters } = query;
+    const request = parsePageRequest({ page, size, sort } as RawPageParams, Object.keys(ASSIGNMENT_SORTS), DEFAULT_SORT);
+    const filter = parseQuery(assignmentFilter, filters);
+    // The scope comes last so a filter can narrow it but never widen it.
+    const scope = caller.isAdmin ? {} : caller.userType === "PERSONAL" ? { personalId: caller.id } : { studentId: caller.id };
+    const { rows, total } = await trainingPlanRepository.listAssignments(this.deps.db, { ...filter, ...scope }, request);
+    return toPage(rows, total, request);
+  }
+
+  /** Assignments of several plans for GraphQL, each list filtered to what the caller may see. */
+  async ofPlans(actor: Actor, planIds: readonly number[]): Promise<PlanAssignmentDto[][]> {
+    const caller = requireUser(actor);
+    const rows = await trainingPlanRepository.assignmentsOfPlans(this.deps.db, planIds);
+    const visible = rows.filter((row) => caller.isAdmin || row.personalId === caller.id || row.studentId === caller.id);
+    return planIds.map((id) => visible.filter((row) => row.planId === id));
+  }
+
+  accept(actor: Actor, id: number) {
+    return this.transition(actor, id, "accept");
+  }
+
+  cancel(actor: Actor, id: number) {
+    return this.transition(actor, id, "cancel");
+  }
+
+  complete(actor: Actor, id: number) {
+    return this.transition(actor, id, "complete");
+  }
+
+  /** The daily job: ACTIVE assignments whose endDate has passed become COMPLETED. */
+  completeEnded(): Promise<number> {
+    const now = this.deps.clock.now();
+    return trainingPlanRepository.completeEnded(this.deps.db, now.toISOString().slice(0, 10), now);
+  }
+
+  private async transition(actor: Actor, id: number, kind: keyof typeof TRANSITIONS): Promise<PlanAssignmentDto> {
+    const caller = requireUser(actor);
+    const rule = TRANSITIONS[kind];
+    const assignment = await trainingPlanRepository.findAssignment(this.deps.db, id);
+    if (!assignment) throw notFound(ASSIGNMENT_NOT_FOUND);
+    if (!this.isParty(caller, assignment, rule.by)) throw forbidden();
+    const moved = await trainingPlanRepository.transition(this.deps.db, id, rule.from, rule.to, this.deps.clock.now());
+    if (!moved) throw conflict(INVALID_TRANSITION);
+    return (await trainingPlanRepository.findAssignment(this.deps.db, id))!;
+  }
+
+  private isParty(caller: UserActor, assignment: AssignmentRecord, parties: ("student" | "trainer")[]): boolean {
+    return (parties.includes("student") && assignment.studentId === caller.id) || (parties.includes("trainer") && assignment.personalId === caller.id);
+  }
+}
+
+function addDays(isoDay: string, days: number): string {
+  return new Date(new Date(`${isoDay}T00:00:00.000Z`).getTime() + days * DAY_MS).toISOString().slice(0, 10);
+}
+

@@ -1,0 +1,239 @@
+import { and, asc, count, desc, eq, gte, ilike, inArray, lte, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { UserActor } from "../../platform/auth/actor.js";
+import type { Db } from "../../platform/db/database.js";
+import type { PageRequest } from "../../platform/paging.js";
+import type { Difficulty } from "../exercises/exercise.table.js";
+import { trainings } from "../trainings/training.table.js";
+import { users } from "../users/user.table.js";
+import { planAssignments, planTrainings, trainingPlans, type AssignmentStatus, type DayOfWeek, type Goal } from "./training-plan.table.js";
+
+export type PlanRow = typeof trainingPlans.$inferSelect;
+
+export const PLAN_SORTS: Record<string, AnyColumn> = {
+  id: trainingPlans.id,
+  name: trainingPlans.name,
+  createdAt: trainingPlans.createdAt,
+  updatedAt: trainingPlans.updatedAt,
+  difficulty: trainingPlans.difficulty,
+  goal: trainingPlans.goal,
+  duration: trainingPlans.durationWeeks,
+};
+
+export const ASSIGNMENT_SORTS: Record<string, AnyColumn> = {
+  id: planAssignments.id,
+  assignedAt: planAssignments.assignedAt,
+  startDate: planAssignments.startDate,
+  endDate: planAssignments.endDate,
+  status: planAssignments.status,
+};
+
+/** Public plans for every signed-in user; private ones for their creator, administrators and assignees (contract §5). */
+export function planVisibleTo(caller: UserActor): SQL | undefined {
+  if (caller.isAdmin) return undefined;
+  return or(
+    eq(trainingPlans.isPublic, true),
+    eq(trainingPlans.createdBy, caller.id),
+    sql`exists (select 1 from ${planAssignments} where ${planAssignments.planId} = ${trainingPlans.id} and ${planAssignments.studentId} = ${caller.id})`,
+  );
+}
+
+const planStudent = alias(users, "plan_student");
+const planTrainer = alias(users, "plan_trainer");
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+const assignmentColumns = {
+  id: planAssignments.id,
+  planId: planAssignments.planId,
+  planName: trainingPlans.name,
+  studentId: planAssignments.studentId,
+  studentName: planStudent.name,
+  personalId: planAssignments.personalId,
+  personalName: planTrainer.name,
+  assignedAt: planAssignments.assignedAt,
+  startDate: planAssignments.startDate,
+  endDate: planAssignments.endDate,
+  status: planAssignments.status,
+  notes: planAssignments.notes,
+};
+export type AssignmentRecord = Awaited<ReturnType<typeof trainingPlanRepository.findAssignment>> & object;
+
+export interface PlanFilter {
+  name?: string;
+  createdBy?: number;
+  isPublic?: boolean;
+  difficulty?: Difficulty;
+  goal?: Goal;
+}
+
+export interface AssignmentFilter {
+  personalId?: number;
+  studentId?: number;
+  planId?: number;
+  status?: AssignmentStatus;
+  startDate?: string;
+  endDate?: string;
+}
+
+export const trainingPlanRepository = {
+  async findById(db: Db, id: number) {
+    const [row] = await db.select().from(trainingPlans).where(eq(trainingPlans.id, id));
+    return row ?? null;
+  },
+
+  async findByIds(db: Db, ids: readonly number[]) {
+    if (ids.length === 0) return [];
+    return db.select().from(trainingPlans).where(inArray(trainingPlans.id, [...ids]));
+  },
+
+  async isVisible(db: Db, caller: UserActor, id: number) {
+    const [row] = await db
+      .select({ id: trainingPlans.id })
+      .from(trainingPlans)
+      .where(and(eq(trainingPlans.id, id), planVisibleTo(caller)));
+    return Boolean(row);
+  },
+
+  /** The trainings of several plans with their names, in the order they were sent. */
+  async trainingsOf(db: Db, planIds: readonly number[]) {
+    if (planIds.length === 0) return [];
+    return db
+      .select({
+        id: planTrainings.id,
+        planId: planTrainings.planId,
+        trainingId: planTrainings.trainingId,
+        trainingName: trainings.name,
+        dayOfWeek: planTrainings.dayOfWeek,
+        order: planTrainings.order,
+      })
+      .from(planTrainings)
+      .innerJoin(trainings, eq(trainings.id, planTrainings.trainingId))
+      .where(inArray(planTrainings.planId, [...planIds]))
+      .orderBy(asc(planTrainings.planId), asc(planTrainings.position));
+  },
+
+  async insert(db: Db, values: typeof trainingPlans.$inferInsert) {
+    const [row] = await db.insert(trainingPlans).values(values).returning();
+    return row;
+  },
+
+  async update(db: Db, id: number, changes: Partial<typeof trainingPlans.$inferInsert>) {
+    const [row] = await db.update(trainingPlans).set(changes).where(eq(trainingPlans.id, id)).returning();
+    return row ?? null;
+  },
+
+  async replaceTrainings(db: Db, planId: number, items: { trainingId: number; dayOfWeek: DayOfWeek; order: number }[]) {
+    await db.delete(planTrainings).where(eq(planTrainings.planId, planId));
+    if (items.length > 0) await db.insert(planTrainings).values(items.map((item, position) => ({ ...item, planId, position })));
+  },
+
+  async delete(db: Db, id: number) {
+    await db.delete(trainingPlans).where(eq(trainingPlans.id, id));
+  },
+
+  /** Locks a plan row for the rest of the transaction (delete vs. a concurrent assign). */
+  async lock(db: Db, id: number) {
+    await db.select({ id: trainingPlans.id }).from(trainingPlans).where(eq(trainingPlans.id, id)).for("update");
+  },
+
+  async hasLiveAssignments(db: Db, planId: number) {
+    const [row] = await db
+      .select({ id: planAssignments.id })
+      .from(planAssignments)
+      .where(and(eq(planAssignments.planId, planId), inArray(planAssignments.status, ["PENDING", "ACTIVE"])))
+      .limit(1);
+    return Boolean(row);
+  },
+
+  async list(db: Db, caller: UserActor, filter: PlanFilter, request: PageRequest) {
+    const conditions: (SQL | undefined)[] = [planVisibleTo(caller)];
+    if (filter.name) conditions.push(ilike(trainingPlans.name, `%${escapeLike(filter.name)}%`));
+    if (filter.createdBy !== undefined) conditions.push(eq(trainingPlans.createdBy, filter.createdBy));
+    if (filter.isPublic !== undefined) conditions.push(eq(trainingPlans.isPublic, filter.isPublic));
+    if (filter.difficulty) conditions.push(eq(trainingPlans.difficulty, filter.difficulty));
+    if (filter.goal) conditions.push(eq(trainingPlans.goal, filter.goal));
+    const where = and(...conditions);
+    const order = [...request.sort.map((s) => (s.direction === "asc" ? asc : desc)(PLAN_SORTS[s.field])), asc(trainingPlans.id)];
+    const [rows, [total]] = await Promise.all([
+      db.select().from(trainingPlans).where(where).orderBy(...order).limit(request.size).offset(request.page * request.size),
+      db.select({ n: count() }).from(trainingPlans).where(where),
+    ]);
+    return { rows, total: total.n };
+  },
+
+  async insertAssignment(db: Db, values: typeof planAssignments.$inferInsert) {
+    const [row] = await db.insert(planAssignments).values(values).returning({ id: planAssignments.id });
+    return row.id;
+  },
+
+  async findAssignment(db: Db, id: number) {
+    const [row] = await db
+      .select(assignmentColumns)
+      .from(planAssignments)
+      .innerJoin(trainingPlans, eq(trainingPlans.id, planAssignments.planId))
+      .innerJoin(planStudent, eq(planStudent.id, planAssignments.studentId))
+      .innerJoin(planTrainer, eq(planTrainer.id, planAssignments.personalId))
+      .where(eq(planAssignments.id, id));
+    return row ?? null;
+  },
+
+  /** Moves an assignment from one of `from` to `to`; false when its status was no longer one of them. */
+  async transition(db: Db, id: number, from: AssignmentStatus[], to: AssignmentStatus, now: Date) {
+    const rows = await db
+      .update(planAssignments)
+      .set({ status: to, updatedAt: now })
+      .where(and(eq(planAssignments.id, id), inArray(planAssignments.status, from)))
+      .returning({ id: planAssignments.id });
+    return rows.length > 0;
+  },
+
+  /** Completes ACTIVE assignments whose endDate is before `today` (YYYY-MM-DD). */
+  async completeEnded(db: Db, today: string, now: Date) {
+    const rows = await db
+      .update(planAssignments)
+      .set({ status: "COMPLETED", updatedAt: now })
+      .where(and(eq(planAssignments.status, "ACTIVE"), sql`${planAssignments.endDate} < ${today}::date`))
+      .returning({ id: planAssignments.id });
+    return rows.length;
+  },
+
+  async listAssignments(db: Db, filter: AssignmentFilter, request: PageRequest) {
+    const conditions: SQL[] = [];
+    if (filter.personalId !== undefined) conditions.push(eq(planAssignments.personalId, filter.personalId));
+    if (filter.studentId !== undefined) conditions.push(eq(planAssignments.studentId, filter.studentId));
+    if (filter.planId !== undefined) conditions.push(eq(planAssignments.planId, filter.planId));
+    if (filter.status) conditions.push(eq(planAssignments.status, filter.status));
+    // An assignment matches a date range when its period overlaps it.
+    if (filter.startDate) conditions.push(or(sql`${planAssignments.endDate} is null`, gte(planAssignments.endDate, filter.startDate))!);
+    if (filter.endDate) conditions.push(lte(planAssignments.startDate, filter.endDate));
+    const where = and(...conditions);
+    const order = [...request.sort.map((s) => (s.direction === "asc" ? asc : desc)(ASSIGNMENT_SORTS[s.field])), desc(planAssignments.id)];
+    const [rows, [total]] = await Promise.all([
+      db
+        .select(assignmentColumns)
+        .from(planAssignments)
+        .innerJoin(trainingPlans, eq(trainingPlans.id, planAssignments.planId))
+        .innerJoin(planStudent, eq(planStudent.id, planAssignments.studentId))
+        .innerJoin(planTrainer, eq(planTrainer.id, planAssignments.personalId))
+        .where(where)
+        .orderBy(...order)
+        .limit(request.size)
+        .offset(request.page * request.size),
+      db.select({ n: count() }).from(planAssignments).where(where),
+    ]);
+    return { rows, total: total.n };
+  },
+
+  /** Assignments of several plans (GraphQL TrainingPlan.assignments), newest first. */
+  async assignmentsOfPlans(db: Db, planIds: readonly number[]) {
+    if (planIds.length === 0) return [];
+    return db
+      .select(assignmentColumns)
+      .from(planAssignments)
+      .innerJoin(trainingPlans, eq(trainingPlans.id, planAssignments.planId))
+      .innerJoin(planStudent, eq(planStudent.id, planAssignments.studentId))
+      .innerJoin(planTrainer, eq(planTrainer.id, planAssignments.personalId))
+      .where(inArray(planAssignments.planId, [...planIds]))
+      .orderBy(desc(planAssignments.id));
+  },
+};

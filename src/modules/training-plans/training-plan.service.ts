@@ -1,0 +1,175 @@
+import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
+import type { Clock } from "../../platform/clock.js";
+import type { Db } from "../../platform/db/database.js";
+import { conflict, forbidden, notFound } from "../../platform/errors.js";
+import { parsePageRequest, toPage, type Page, type RawPageParams } from "../../platform/paging.js";
+import { parseInput, parseQuery } from "../../platform/validation.js";
+import { TRAINING_NOT_FOUND, type TrainingService } from "../trainings/training.service.js";
+import { planFilter, planInput, type PlanInput } from "./training-plan.inputs.js";
+import { PLAN_SORTS, trainingPlanRepository, type PlanRow } from "./training-plan.repository.js";
+
+export const PLAN_NOT_FOUND = "Plano de treino não encontrado";
+export const TRAINERS_ONLY = "Apenas personal trainers podem criar planos de treino";
+const PLAN_ASSIGNED = "Plano de treino está atribuído a alunos";
+const DEFAULT_SORT = [{ field: "createdAt", direction: "desc" as const }];
+
+export interface PlanTrainingDto {
+  id: number;
+  trainingId: number;
+  trainingName: string;
+  dayOfWeek: string;
+  order: number;
+}
+
+export interface TrainingPlanDto {
+  id: number;
+  name: string;
+  description: string;
+  createdBy: number;
+  createdAt: Date;
+  updatedAt: Date;
+  trainings: PlanTrainingDto[];
+  isPublic: boolean;
+  difficulty: PlanRow["difficulty"];
+  goal: PlanRow["goal"];
+  duration: number | null;
+}
+
+/** Weekly training plans: trainers compose them from visible trainings. */
+export class TrainingPlanService {
+  constructor(private readonly deps: { db: Db; clock: Clock; trainings: TrainingService }) {}
+
+  async create(actor: Actor, body: unknown): Promise<TrainingPlanDto> {
+    const trainer = this.requireTrainer(actor);
+    const input = parseInput(planInput, body);
+    await this.ensureTrainingsVisible(trainer, input);
+    const { db, clock } = this.deps;
+    const id = await db.transaction(async (tx) => {
+      const now = clock.now();
+      const row = await trainingPlanRepository.insert(tx, { ...fieldsOf(input), createdBy: trainer.id, createdAt: now, updatedAt: now });
+      await trainingPlanRepository.replaceTrainings(tx, row.id, input.trainings);
+      return row.id;
+    });
+    return (await this.toDtos([(await trainingPlanRepository.findById(db, id))!]))[0];
+  }
+
+  async update(actor: Actor, id: number, body: unknown): Promise<TrainingPlanDto> {
+    const caller = requireUser(actor);
+    await this.loadOwn(caller, id);
+    const input = parseInput(planInput, body);
+    await this.ensureTrainingsVisible(caller, input);
+    const { db, clock } = this.deps;
+    const updated = await db.transaction(async (tx) => {
+      const row = await trainingPlanRepository.update(tx, id, { ...fieldsOf(input), updatedAt: clock.now() });
+      if (!row) throw notFound(PLAN_NOT_FOUND);
+      await trainingPlanRepository.replaceTrainings(tx, id, input.trainings);
+      return row;
+    });
+    return (await this.toDtos([updated]))[0];
+  }
+
+  /** DELETE: 409 while a PENDING or ACTIVE assignment uses the plan; finished assignments go with it. */
+  async delete(actor: Actor, id: number): Promise<void> {
+    const caller = requireUser(actor);
+    await this.loadOwn(caller, id);
+    await this.deps.db.transaction(async (tx) => {
+      await trainingPlanRepository.lock(tx, id);
+      if (await trainingPlanRepository.hasLiveAssignments(tx, id)) throw conflict(PLAN_ASSIGNED);
+      await trainingPlanRepository.delete(tx, id);
+    });
+  }
+
+  async get(actor: Actor, id: number): Promise<TrainingPlanDto> {
+    const caller = requireUser(actor);
+    return (await this.toDtos([await this.loadVisible(caller, id)]))[0];
+  }
+
+  async list(actor: Actor, query: Record<string, unknown>): Promise<Page<TrainingPlanDto>> {
+    const caller = requireUser(actor);
+    const { page, size, sort, ...filters } = query;
+    const request = parsePageRequest({ page, size, sort } as RawPageParams, Object.keys(PLAN_SORTS), DEFAULT_SORT);
+    const filter = parseQuery(planFilter, filters);
+    const { rows, total } = await trainingPlanRepository.list(this.deps.db, caller, filter, request);
+    return toPage(await this.toDtos(rows), total, request);
+  }
+
+  /** GET /training-plans/my-plans: trainers only. */
+  async mine(actor: Actor, query: Record<string, unknown>): Promise<Page<TrainingPlanDto>> {
+    const trainer = this.requireTrainer(actor);
+    const { page, size, sort } = query;
+    const request = parsePageRequest({ page, size, sort } as RawPageParams, Object.keys(PLAN_SORTS), DEFAULT_SORT);
+    const { rows, total } = await trainingPlanRepository.list(this.deps.db, trainer, { createdBy: trainer.id }, request);
+    return toPage(await this.toDtos(rows), total, request);
+  }
+
+  /** Plans by id for loaders, in the order asked; null where missing or not visible. */
+  async findVisibleByIds(actor: Actor, ids: readonly number[]): Promise<(TrainingPlanDto | null)[]> {
+    const caller = requireUser(actor);
+    const rows = await trainingPlanRepository.findByIds(this.deps.db, ids);
+    const visible = await Promise.all(rows.map((row) => this.isVisible(caller, row)));
+    const dtos = await this.toDtos(rows.filter((_, i) => visible[i]));
+    const byId = new Map(dtos.map((dto) => [dto.id, dto]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  /** The plan if the caller may see it, else 404 / 403 (also what assigning a plan requires). */
+  async loadVisible(caller: UserActor, id: number): Promise<PlanRow> {
+    const row = await trainingPlanRepository.findById(this.deps.db, id);
+    if (!row) throw notFound(PLAN_NOT_FOUND);
+    if (!(await this.isVisible(caller, row))) throw forbidden();
+    return row;
+  }
+
+  requireTrainer(actor: Actor): UserActor {
+    const caller = requireUser(actor);
+    if (caller.userType !== "PERSONAL") throw forbidden(TRAINERS_ONLY);
+    return caller;
+  }
+
+  /** Plans with their trainings, in two queries whatever the number of plans. */
+  async toDtos(rows: PlanRow[]): Promise<TrainingPlanDto[]> {
+    const items = await trainingPlanRepository.trainingsOf(this.deps.db, rows.map((row) => row.id));
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      description: row.description,
+      createdBy: row.createdBy,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+      trainings: items.filter((item) => item.planId === row.id).map(({ planId: _p, ...item }) => item),
+      isPublic: row.isPublic,
+      difficulty: row.difficulty,
+      goal: row.goal,
+      duration: row.durationWeeks,
+    }));
+  }
+
+  private async isVisible(caller: UserActor, row: PlanRow): Promise<boolean> {
+    return row.isPublic || row.createdBy === caller.id || caller.isAdmin || trainingPlanRepository.isVisible(this.deps.db, caller, row.id);
+  }
+
+  private async loadOwn(caller: UserActor, id: number): Promise<PlanRow> {
+    const row = await trainingPlanRepository.findById(this.deps.db, id);
+    if (!row) throw notFound(PLAN_NOT_FOUND);
+    if (row.createdBy !== caller.id && !caller.isAdmin) throw forbidden();
+    return row;
+  }
+
+  /** A plan schedules only trainings its author may see (contract §5), else 404 `Treino não encontrado`. */
+  private async ensureTrainingsVisible(caller: UserActor, input: PlanInput): Promise<void> {
+    const ids = [...new Set(input.trainings.map((item) => item.trainingId))];
+    const visible = await this.deps.trainings.visibleIds(caller, ids);
+    if (ids.some((id) => !visible.has(id))) throw notFound(TRAINING_NOT_FOUND);
+  }
+}
+
+function fieldsOf(input: PlanInput) {
+  return {
+    name: input.name,
+    description: input.description,
+    isPublic: input.isPublic,
+    difficulty: input.difficulty ?? null,
+    goal: input.goal ?? null,
+    durationWeeks: input.duration ?? null,
+  };
+}

@@ -1,0 +1,111 @@
+import { Field, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { PageOf } from "../../graphql/page.js";
+import { DateTime, LocalDate } from "../../graphql/scalars.js";
+import { DifficultyEnum } from "../exercises/exercise.types.js";
+
+export enum GoalEnum {
+  HIPERTROFIA = "HIPERTROFIA",
+  EMAGRECIMENTO = "EMAGRECIMENTO",
+  RESISTENCIA = "RESISTENCIA",
+  FORCA = "FORCA",
+  OUTRO = "OUTRO",
+}
+registerEnumType(GoalEnum, { name: "Goal" });
+
+export enum DayOfWeekEnum {
+  MONDAY = "MONDAY",
+  TUESDAY = "TUESDAY",
+  WEDNESDAY = "WEDNESDAY",
+  THURSDAY = "THURSDAY",
+  FRIDAY = "FRIDAY",
+  SATURDAY = "SATURDAY",
+  SUNDAY = "SUNDAY",
+}
+registerEnumType(DayOfWeekEnum, { name: "DayOfWeek" });
+
+export enum AssignmentStatusEnum {
+  PENDING = "PENDING",
+  ACTIVE = "ACTIVE",
+  COMPLETED = "COMPLETED",
+  CANCELED = "CANCELED",
+}
+registerEnumType(AssignmentStatusEnum, { name: "AssignmentStatus" });
+
+@ObjectType("PlanTraining")
+export class PlanTrainingType {
+  @Field(() => Int) id!: number;
+  @Field(() => Int) trainingId!: number;
+  @Field(() => String) trainingName!: string;
+  @Field(() => DayOfWeekEnum) dayOfWeek!: string;
+  @Field(() => Int, { description: "order within the day" }) order!: number;
+}
+
+@ObjectType("TrainingPlan")
+export class TrainingPlanType {
+  @Field(() => Int) id!: number;
+  @Field(() => String) name!: string;
+  @Field(() => String) description!: string;
+  @Field(() => Int) createdBy!: number;
+  @Field(() => [PlanTrainingType]) trainings!: PlanTrainingType[];
+  @Field(() => Boolean) isPublic!: boolean;
+  @Field(() => DifficultyEnum, { nullable: true }) difficulty!: string | null;
+  @Field(() => GoalEnum, { nullable: true }) goal!: string | null;
+  @Field(() => Int, { nullable: true, description: "weeks" }) duration!: number | null;
+  @Field(() => DateTime) createdAt!: Date;
+  @Field(() => DateTime) updatedAt!: Date;
+}
+
+@ObjectType("PlanAssignment")
+export class PlanAssignmentType {
+  @Field(() => Int) id!: number;
+  @Field(() => Int) planId!: number;
+  @Field(() => String) planName!: string;
+  @Field(() => Int) studentId!: number;
+  @Field(() => String) studentName!: string;
+  @Field(() => Int) personalId!: number;
+  @Field(() => String) personalName!: string;
+  @Field(() => DateTime) assignedAt!: Date;
+  @Field(() => LocalDate) startDate!: string;
+  @Field(() => LocalDate, { nullable: true }) endDate!: string | null;
+  @Field(() => AssignmentStatusEnum) status!: string;
+  @Field(() => String, { nullable: true }) notes!: string | null;
+}
+
+export const TrainingPlanPage = PageOf(TrainingPlanType, "TrainingPlanPage");
+export const PlanAssignmentPage = PageOf(PlanAssignmentType, "PlanAssignmentPage");
+
+@InputType("PlanTrainingInput")
+export class PlanTrainingInputType {
+  @Field(() => Int) trainingId!: number;
+  @Field(() => DayOfWeekEnum) dayOfWeek!: string;
+  @Field(() => Int) order!: number;
+}
+
+@InputType("TrainingPlanInput")
+export class TrainingPlanInputType {
+  @Field(() => String) name!: string;
+  @Field(() => String) description!: string;
+  @Field(() => [PlanTrainingInputType]) trainings!: PlanTrainingInputType[];
+  @Field(() => Boolean, { nullable: true }) isPublic?: boolean;
+  @Field(() => DifficultyEnum, { nullable: true }) difficulty?: string;
+  @Field(() => GoalEnum, { nullable: true }) goal?: string;
+  @Field(() => Int, { nullable: true, description: "weeks" }) duration?: number;
+}
+
+@InputType("TrainingPlanFilter")
+export class TrainingPlanFilter {
+  @Field(() => String, { nullable: true }) name?: string;
+  @Field(() => Int, { nullable: true }) createdBy?: number;
+  @Field(() => Boolean, { nullable: true }) isPublic?: boolean;
+  @Field(() => DifficultyEnum, { nullable: true }) difficulty?: string;
+  @Field(() => GoalEnum, { nullable: true }) goal?: string;
+}
+
+@InputType("PlanAssignmentFilter")
+export class PlanAssignmentFilter {
+  @Field(() => Int, { nullable: true }) studentId?: number;
+  @Field(() => Int, { nullable: true }) planId?: number;
+  @Field(() => AssignmentStatusEnum, { nullable: true }) status?: string;
+  @Field(() => LocalDate, { nullable: true }) startDate?: string;
+  @Field(() => LocalDate, { nullable: true }) endDate?: string;
+}

@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { optionalText, queryBoolean, requiredText } from "../../platform/validation.js";
+
+const trainingExerciseInput = z.object({
+  exerciseId: z.number().int().positive(),
+  sets: z.number().int().min(1).max(50),
+  repetitions: z.number().int().min(0).max(10_000).nullish(),
+  weight: z.number().min(0).max(2000).nullish(),
+  restSeconds: z.number().int().min(0).max(86_400).nullish(),
+  order: z.number().int().min(0).max(1000).nullish(),
+  notes: optionalText(2000),
+});
+
+/** POST and PUT /trainings (contract §4). */
+export const trainingInput = z.object({
+  name: requiredText(120),
+  description: optionalText(2000),
+  isPublic: z.boolean().default(false),
+  exercises: z.array(trainingExerciseInput).min(1, "Informe ao menos um exercício").max(100),
+});
+export type TrainingInput = z.infer<typeof trainingInput>;
+
+export const trainingFilter = z.object({
+  name: z.string().trim().max(120).optional(),
+  createdBy: z.string().regex(/^\d{1,10}$/).transform(Number).optional(),
+  isPublic: queryBoolean.optional(),
+});

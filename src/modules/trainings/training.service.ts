@@ -1,0 +1,203 @@
+import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
+import type { Clock } from "../../platform/clock.js";
+import { isForeignKeyViolation } from "../../platform/db/constraint-violation.js";
+import type { Db } from "../../platform/db/database.js";
+import { conflict, forbidden, notFound, unauthorized } from "../../platform/errors.js";
+import { parsePageRequest, toPage, type Page, type RawPageParams } from "../../platform/paging.js";
+import { parseInput, parseQuery } from "../../platform/validation.js";
+import { exerciseRepository } from "../exercises/exercise.repository.js";
+import { EXERCISE_NOT_FOUND, PUBLIC_CONTENT_TRAINERS_ONLY } from "../exercises/exercise.service.js";
+import { trainingFilter, trainingInput, type TrainingInput } from "./training.inputs.js";
+import { TRAINING_SORTS, trainingRepository, type TrainingRow } from "./training.repository.js";
+
+export const TRAINING_NOT_FOUND = "Treino não encontrado";
+const TRAINING_IN_USE = "Treino está em uso em planos de treino";
+const DEFAULT_SORT = [{ field: "createdAt", direction: "desc" as const }];
+
+export interface TrainingExerciseDto {
+  id: number;
+  exerciseId: number;
+  exerciseName: string;
+  sets: number;
+  repetitions: number | null;
+  weight: number | null;
+  restSeconds: number | null;
+  order: number | null;
+  notes: string | null;
+}
+
+export interface TrainingDto {
+  id: number;
+  name: string;
+  description: string | null;
+  createdBy: number;
+  isPublic: boolean;
+  exercises: TrainingExerciseDto[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type TrainingListItemDto = Omit<TrainingDto, "exercises"> & { exerciseCount: number };
+
+/** Trainings: named, ordered lists of exercises that plans schedule and students execute. */
+export class TrainingService {
+  constructor(private readonly deps: { db: Db; clock: Clock }) {}
+
+  async create(actor: Actor, body: unknown): Promise<TrainingDto> {
+    const caller = requireUser(actor);
+    const input = parseInput(trainingInput, body);
+    this.ensureMayPublish(caller, input);
+    await this.ensureExercisesVisible(caller, input);
+    const { db, clock } = this.deps;
+    const id = await db.transaction(async (tx) => {
+      const now = clock.now();
+      const row = await trainingRepository.insert(tx, {
+        name: input.name,
+        description: input.description ?? null,
+        isPublic: input.isPublic,
+        createdBy: caller.id,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await trainingRepository.replaceExercises(tx, row.id, linesOf(input));
+      return row.id;
+    });
+    return (await this.toDtos([(await trainingRepository.findById(db, id))!]))[0];
+  }
+
+  async update(actor: Actor, id: number, body: unknown): Promise<TrainingDto> {
+    const caller = requireUser(actor);
+    await this.loadOwn(caller, id);
+    const input = parseInput(trainingInput, body);
+    this.ensureMayPublish(caller, input);
+    await this.ensureExercisesVisible(caller, input);
+    const { db, clock } = this.deps;
+    const updated = await db.transaction(async (tx) => {
+      const row = await trainingRepository.update(tx, id, {
+        name: input.name,
+        description: input.description ?? null,
+        isPublic: input.isPublic,
+        updatedAt: clock.now(),
+      });
+      if (!row) throw notFound(TRAINING_NOT_FOUND);
+      await trainingRepository.replaceExercises(tx, id, linesOf(input));
+      return row;
+    });
+    return (await this.toDtos([updated]))[0];
+  }
+
+  async delete(actor: Actor, id: number): Promise<void> {
+    const caller = requireUser(actor);
+    await this.loadOwn(caller, id);
+    if (await trainingRepository.isUsedInPlans(this.deps.db, id)) throw conflict(TRAINING_IN_USE);
+    try {
+      await trainingRepository.delete(this.deps.db, id);
+    } catch (error) {
+      // Taken up by a plan (or executed) in the meantime: the foreign keys keep it.
+      if (isForeignKeyViolation(error)) throw conflict(TRAINING_IN_USE);
+      throw error;
+    }
+  }
+
+  async get(actor: Actor, id: number): Promise<TrainingDto> {
+    const row = await trainingRepository.findById(this.deps.db, id);
+    if (!row) throw notFound(TRAINING_NOT_FOUND);
+    if (!row.isPublic) {
+      if (actor.kind !== "user") throw unauthorized();
+      if (!(await trainingRepository.visibleIds(this.deps.db, actor, [id])).has(id)) throw forbidden();
+    }
+    return (await this.toDtos([row]))[0];
+  }
+
+  async list(actor: Actor, query: Record<string, unknown>): Promise<Page<TrainingListItemDto>> {
+    const caller = requireUser(actor);
+    const { page, size, sort, ...filters } = query;
+    const request = parsePageRequest({ page, size, sort } as RawPageParams, Object.keys(TRAINING_SORTS), DEFAULT_SORT);
+    const filter = parseQuery(trainingFilter, filters);
+    const { rows, total } = await trainingRepository.list(this.deps.db, caller, filter, request);
+    return toPage(await this.toListItems(rows), total, request);
+  }
+
+  async mine(actor: Actor, query: Record<string, unknown>): Promise<Page<TrainingListItemDto>> {
+    const caller = requireUser(actor);
+    const { page, size, sort } = query;
+    const request = parsePageRequest({ page, size, sort } as RawPageParams, Object.keys(TRAINING_SORTS), DEFAULT_SORT);
+    const { rows, total } = await trainingRepository.list(this.deps.db, caller, { createdBy: caller.id }, request);
+    return toPage(await this.toListItems(rows), total, request);
+  }
+
+  /** Trainings by id for loaders, in the order asked; null where missing or not visible to the caller. */
+  async findVisibleByIds(actor: Actor, ids: readonly number[]): Promise<(TrainingDto | null)[]> {
+    const caller = actor.kind === "user" ? actor : null;
+    const [rows, visible] = await Promise.all([
+      trainingRepository.findByIds(this.deps.db, ids),
+      trainingRepository.visibleIds(this.deps.db, caller, ids),
+    ]);
+    const dtos = await this.toDtos(rows.filter((row) => visible.has(row.id)));
+    const byId = new Map(dtos.map((dto) => [dto.id, dto]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  /** The ids among `ids` the caller may see (a plan may only schedule visible trainings). */
+  visibleIds(caller: UserActor, ids: readonly number[]): Promise<Set<number>> {
+    return trainingRepository.visibleIds(this.deps.db, caller, ids);
+  }
+
+  private async toDtos(rows: TrainingRow[]): Promise<TrainingDto[]> {
+    const lines = await trainingRepository.exercisesOf(this.deps.db, rows.map((row) => row.id));
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      description: row.description,
+      createdBy: row.createdBy,
+      isPublic: row.isPublic,
+      exercises: lines.filter((line) => line.trainingId === row.id).map(({ trainingId: _t, ...line }) => line),
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    }));
+  }
+
+  private async toListItems(rows: TrainingRow[]): Promise<TrainingListItemDto[]> {
+    const counts = await trainingRepository.exerciseCounts(this.deps.db, rows.map((row) => row.id));
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      description: row.description,
+      createdBy: row.createdBy,
+      isPublic: row.isPublic,
+      exerciseCount: counts.get(row.id) ?? 0,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    }));
+  }
+
+  private async loadOwn(caller: UserActor, id: number): Promise<TrainingRow> {
+    const row = await trainingRepository.findById(this.deps.db, id);
+    if (!row) throw notFound(TRAINING_NOT_FOUND);
+    if (row.createdBy !== caller.id && !caller.isAdmin) throw forbidden();
+    return row;
+  }
+
+  private ensureMayPublish(caller: UserActor, input: TrainingInput): void {
+    if (input.isPublic && caller.userType !== "PERSONAL" && !caller.isAdmin) throw forbidden(PUBLIC_CONTENT_TRAINERS_ONLY);
+  }
+
+  /** Every exercise of the training must exist and be visible to the caller (contract §4), else 404. */
+  private async ensureExercisesVisible(caller: UserActor, input: TrainingInput): Promise<void> {
+    const ids = [...new Set(input.exercises.map((line) => line.exerciseId))];
+    const visible = await exerciseRepository.visibleIds(this.deps.db, caller, ids);
+    if (ids.some((id) => !visible.has(id))) throw notFound(EXERCISE_NOT_FOUND);
+  }
+}
+
+function linesOf(input: TrainingInput) {
+  return input.exercises.map((line) => ({
+    exerciseId: line.exerciseId,
+    sets: line.sets,
+    repetitions: line.repetitions ?? null,
+    weightKg: line.weight ?? null,
+    restSeconds: line.restSeconds ?? null,
+    order: line.order ?? null,
+    notes: line.notes ?? null,
+  }));
+}

@@ -1,0 +1,57 @@
+import { Field, Float, InputType, Int, ObjectType } from "type-graphql";
+import { PageOf } from "../../graphql/page.js";
+import { DateTime } from "../../graphql/scalars.js";
+
+@ObjectType("TrainingExercise")
+export class TrainingExerciseType {
+  @Field(() => Int) id!: number;
+  @Field(() => Int) exerciseId!: number;
+  @Field(() => String) exerciseName!: string;
+  @Field(() => Int) sets!: number;
+  @Field(() => Int, { nullable: true }) repetitions!: number | null;
+  @Field(() => Float, { nullable: true, description: "kg" }) weight!: number | null;
+  @Field(() => Int, { nullable: true }) restSeconds!: number | null;
+  @Field(() => Int, { nullable: true }) order!: number | null;
+  @Field(() => String, { nullable: true }) notes!: string | null;
+}
+
+@ObjectType("Training", { description: "In listings `exercises` is null and `exerciseCount` set, as in the REST list items" })
+export class TrainingType {
+  @Field(() => Int) id!: number;
+  @Field(() => String) name!: string;
+  @Field(() => String, { nullable: true }) description!: string | null;
+  @Field(() => Int) createdBy!: number;
+  @Field(() => Boolean) isPublic!: boolean;
+  @Field(() => [TrainingExerciseType], { nullable: true }) exercises?: TrainingExerciseType[];
+  @Field(() => Int, { nullable: true }) exerciseCount?: number;
+  @Field(() => DateTime) createdAt!: Date;
+  @Field(() => DateTime) updatedAt!: Date;
+}
+
+export const TrainingPage = PageOf(TrainingType, "TrainingPage");
+
+@InputType("TrainingExerciseInput")
+export class TrainingExerciseInputType {
+  @Field(() => Int) exerciseId!: number;
+  @Field(() => Int) sets!: number;
+  @Field(() => Int, { nullable: true }) repetitions?: number;
+  @Field(() => Float, { nullable: true }) weight?: number;
+  @Field(() => Int, { nullable: true }) restSeconds?: number;
+  @Field(() => Int, { nullable: true }) order?: number;
+  @Field(() => String, { nullable: true }) notes?: string;
+}
+
+@InputType("TrainingInput")
+export class TrainingInputType {
+  @Field(() => String) name!: string;
+  @Field(() => String, { nullable: true }) description?: string;
+  @Field(() => Boolean, { nullable: true }) isPublic?: boolean;
+  @Field(() => [TrainingExerciseInputType]) exercises!: TrainingExerciseInputType[];
+}
+
+@InputType("TrainingFilter")
+export class TrainingFilter {
+  @Field(() => String, { nullable: true }) name?: string;
+  @Field(() => Int, { nullable: true }) createdBy?: number;
+  @Field(() => Boolean, { nullable: true }) isPublic?: boolean;
+}

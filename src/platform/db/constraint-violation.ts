@@ -1,0 +1,20 @@
+type PgError = { code?: string; constraint?: string; constraint_name?: string; cause?: unknown };
+
+/** The PostgreSQL error behind `error` (either driver, possibly wrapped by Drizzle) when its code is `code`. */
+function pgErrorWithCode(error: unknown, code: string): PgError | null {
+  for (let e = error as PgError | undefined; e; e = e.cause as PgError | undefined) {
+    if (e.code === code) return e;
+  }
+  return null;
+}
+
+/** True when `error` is a unique violation (of `constraint`, when named). */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  const e = pgErrorWithCode(error, "23505");
+  return Boolean(e) && (!constraint || e!.constraint === constraint || e!.constraint_name === constraint);
+}
+
+/** True when `error` is a foreign-key violation (a row still referenced, or a reference to nothing). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return pgErrorWithCode(error, "23503") !== null;
+}
