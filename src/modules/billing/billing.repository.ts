@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { users } from "../users/user.table.js";
 import type { Db } from "../../platform/db/database.js";
 import type { PageRequest } from "../../platform/paging.js";
 import {
@@ -116,10 +117,21 @@ export const billingRepository = {
 
   /** CANCELED subscriptions whose access ran out before `now` and whose user still holds it. */
   async findLapsedCanceled(db: Db, now: Date) {
+    // Only users whose access still runs on such a period: once access ends the user's expiry is cleared, so
+    // the scan stays as small as the number of accesses that just ran out.
     return db
-      .select()
+      .select({ subscription: subscriptions })
       .from(subscriptions)
-      .where(and(eq(subscriptions.status, "CANCELED"), lt(subscriptions.endDate, now)));
+      .innerJoin(users, eq(users.id, subscriptions.userId))
+      .where(
+        and(
+          eq(subscriptions.status, "CANCELED"),
+          lt(subscriptions.endDate, now),
+          isNotNull(users.subscriptionExpiresAt),
+          lte(users.subscriptionExpiresAt, now),
+        ),
+      )
+      .then((rows) => rows.map((row) => row.subscription));
   },
 
   async insertPayment(db: Db, values: typeof payments.$inferInsert) {
