@@ -57,7 +57,7 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
     res.json(await subscriptions.get(actor, idParam(req)));
   });
   routes.add(
-    { method: "put", path: "/subscriptions/:id", tag: SUBSCRIPTIONS, summary: "Change autoRenew or the payment method", auth: "required", success: 200, body: updateSubscriptionInput, errors: [400, 403, 404, 409] },
+    { method: "put", path: "/subscriptions/:id", tag: SUBSCRIPTIONS, summary: "Change autoRenew, the payment method or the card renewals charge", auth: "required", success: 200, body: updateSubscriptionInput(new Date()), errors: [400, 403, 404, 409] },
     async (req, res) => {
       const actor = await userOf(services, req);
       res.json(await subscriptions.update(actor, idParam(req), req.body));

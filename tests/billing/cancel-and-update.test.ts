@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { invoices, payments, pixTransactions, subscriptions } from "../../src/modules/billing/billing.table.js";
 import { users } from "../../src/modules/users/user.table.js";
-import { CARD_DECLINED, planId, relogin, subscribeByCard } from "../factories/billing.js";
+import { CARD_DECLINED, cardFields, planId, relogin, subscribeByCard } from "../factories/billing.js";
 import { makeStudent, makeUser, type MadeUser } from "../factories/users.js";
 import { useTestApp } from "../helpers/test-app.js";
 
@@ -290,9 +290,47 @@ describe("PUT /api/subscriptions/{id}", () => {
     expect((await rowOf(subscription.id)).status).toBe("ACTIVE");
   });
 
-  // Contract §8 lists card fields in this body; they are not read yet (the card gateway cannot store a card without
-  // charging it), so a new card is neither verified nor used for renewals.
-  it.todo("verifies new card fields and uses that card for the next renewals");
+  it("saves a new card without charging it, and the next renewal charges that card", async () => {
+    const { user, subscription } = await subscribed();
+    const res = await t.put(`/api/subscriptions/${subscription.id}`, {
+      token: user.token,
+      body: cardFields(t, { cardNumber: "5555 5555 5555 4444" }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: subscription.id, status: "ACTIVE", paymentMethod: "CREDIT_CARD", lastFourDigits: "4444" });
+    const row = await rowOf(subscription.id);
+    expect(row.gatewayPaymentMethodId).toMatch(/^pm_sandbox_4444_/);
+    expect(await t.db.select().from(payments).where(eq(payments.userId, user.id))).toHaveLength(1);
+
+    t.clock.set(new Date(new Date(END).getTime() - 2 * DAY));
+    await t.app.services.renewals.run();
+    const charged = await t.db.select().from(payments).where(eq(payments.userId, user.id));
+    expect(charged.map((payment) => [payment.status, payment.lastFourDigits])).toEqual([
+      ["COMPLETED", "4242"],
+      ["COMPLETED", "4444"],
+    ]);
+  });
+
+  it("answers 422 Pagamento recusado to a card the gateway refuses, and keeps the old card", async () => {
+    const { user, subscription } = await subscribed();
+    const before = await rowOf(subscription.id);
+    const res = await t.put(`/api/subscriptions/${subscription.id}`, { token: user.token, body: cardFields(t, { cardNumber: CARD_DECLINED }) });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ message: "Pagamento recusado", success: false, details: "card_declined" });
+    expect(await rowOf(subscription.id)).toEqual(before);
+  });
+
+  it("checks new card fields like a new card: 400 by field, nothing changed", async () => {
+    const { user, subscription } = await subscribed();
+    const before = await rowOf(subscription.id);
+    const res = await t.put(`/api/subscriptions/${subscription.id}`, {
+      token: user.token,
+      body: cardFields(t, { cardNumber: "4242424242424241", cardCvv: "1" }),
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((error: { field: string }) => error.field).sort()).toEqual(["cardCvv", "cardNumber"]);
+    expect(await rowOf(subscription.id)).toEqual(before);
+  });
 
   it("changes the payment method", async () => {
     const { user, subscription } = await subscribed();

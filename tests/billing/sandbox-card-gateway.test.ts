@@ -167,3 +167,24 @@ describe("SandboxCardGateway", () => {
     await expect(gateway.charge(input())).rejects.toThrow(/card or paymentMethodId/);
   });
 });
+
+describe("SandboxCardGateway.saveCard", () => {
+  const save = (number: string, customerId?: string) =>
+    gateway.saveCard({ card: card(number), customerId, customerEmail: "ana@example.com", customerName: "Ana", metadata: {} });
+
+  it("issues a payment method a later charge accepts, keeping only the last four digits", async () => {
+    const saved = await save("5555555555554444", "cus_sandbox_1");
+    expect(saved).toEqual({ status: "succeeded", customerId: "cus_sandbox_1", paymentMethodId: expect.stringMatching(/^pm_sandbox_4444_[0-9a-f]+$/), lastFour: "4444" });
+    if (saved.status !== "succeeded") throw new Error("expected success");
+    expect(inspect(saved)).not.toContain("5555555555554444");
+    const charged = await gateway.charge({ ...input(), paymentMethodId: saved.paymentMethodId });
+    expect(charged).toMatchObject({ status: "succeeded", lastFour: "4444" });
+  });
+
+  it.each([
+    ["4000000000000002", "card_declined"],
+    ["4000000000009995", "insufficient_funds"],
+  ])("refuses test card %s with %s", async (number, failureCode) => {
+    expect(await save(number)).toEqual({ status: "failed", lastFour: number.slice(-4), failureCode });
+  });
+});

@@ -256,6 +256,33 @@ describe("StripeCardGateway.createSubscription", () => {
   });
 });
 
+describe("StripeCardGateway.saveCard", () => {
+  const save = (number: string, customerId?: string) =>
+    gateway.saveCard({ card: card(number), customerId, customerEmail: "ana@example.com", customerName: "Ana Souza", metadata: { subscriptionId: "42" } });
+
+  it("attaches the card to a new customer as its default payment method, charging nothing", async () => {
+    const result = await save("5555555555554444");
+    const [customer] = [...fake.customers.values()];
+    expect(result).toEqual({ status: "succeeded", customerId: customer.id, paymentMethodId: expect.stringMatching(/^pm_/), lastFour: "4444" });
+    expect(customer.invoice_settings).toMatchObject({ default_payment_method: result.status === "succeeded" ? result.paymentMethodId : null });
+    expect(fake.paymentIntents.size).toBe(0);
+  });
+
+  it("reuses the customer it is given", async () => {
+    const first = await save("4242424242424242");
+    if (first.status !== "succeeded") throw new Error("expected success");
+    const second = await save("5555555555554444", first.customerId);
+    expect(second).toMatchObject({ status: "succeeded", customerId: first.customerId, lastFour: "4444" });
+    expect(fake.customers.size).toBe(1);
+  });
+
+  it("reports a card refused on attach as a failure with its code", async () => {
+    fake.declineOn = "attach";
+    const result = await save("4000000000000002");
+    expect(result).toMatchObject({ status: "failed", failureCode: "card_declined" });
+  });
+});
+
 describe("StripeCardGateway.cancelSubscription", () => {
   it("cancels the subscription at the gateway", async () => {
     const created = await gateway.createSubscription(subscriptionInput({ paymentMethodId: "pm_card_visa" }));

@@ -64,10 +64,18 @@ export const checkoutInput = (now: Date) =>
     }, alongOtherProblems);
 
 /** PUT /subscriptions/{id}: renewal preference and how the next periods are paid. */
-export const updateSubscriptionInput = z.object({
-  autoRenew: z.boolean().optional(),
-  paymentMethod: z.enum(PAYMENT_METHODS).optional(),
-});
+export const updateSubscriptionInput = (now: Date) =>
+  z
+    .object({
+      autoRenew: z.boolean().optional(),
+      paymentMethod: z.enum(PAYMENT_METHODS).optional(),
+      ...cardFields,
+    })
+    .superRefine((value, ctx) => {
+      // Card fields replace the card the renewals charge; they are checked like a new card.
+      const sendsCard = Object.keys(cardFields).some((field) => value[field as keyof CardFields] !== undefined);
+      if (sendsCard || value.paymentMethod === "CREDIT_CARD") checkCard({ ...value, paymentMethod: "CREDIT_CARD" }, ctx, now);
+    });
 
 export const cancelInput = z.object({
   cancelImmediately: z.boolean().default(false),

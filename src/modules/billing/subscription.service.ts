@@ -172,18 +172,44 @@ export class SubscriptionService {
   /** PUT /subscriptions/{id}: autoRenew and the payment method (a new card is verified by the gateway's rules). */
   async update(actor: Actor, id: number, body: unknown): Promise<SubscriptionDto> {
     const caller = requireUser(actor);
-    const input = parseInput(updateSubscriptionInput, body);
+    const input = parseInput(updateSubscriptionInput(this.deps.clock.now()), body);
     const subscription = await this.loadOwned(caller, id);
     if (subscription.status === "CANCELED" || subscription.status === "EXPIRED" || subscription.status === "FAILED") {
       throw conflict(NOT_CANCELABLE);
     }
-    const now = this.deps.clock.now();
+    // A new card is saved at the gateway (not charged) and becomes what the renewals charge.
+    const newCard = input.cardNumber !== undefined ? await this.saveCard(subscription, cardOf(input)) : null;
     const updated = await billingRepository.updateSubscription(this.deps.db, id, {
       ...(input.autoRenew !== undefined ? { autoRenew: input.autoRenew } : {}),
       ...(input.paymentMethod ? { paymentMethod: input.paymentMethod } : {}),
-      updatedAt: now,
+      ...(newCard
+        ? {
+            paymentMethod: "CREDIT_CARD" as const,
+            gatewayCustomerId: newCard.customerId,
+            gatewayPaymentMethodId: newCard.paymentMethodId,
+            lastFourDigits: newCard.lastFour,
+          }
+        : {}),
+      updatedAt: this.deps.clock.now(),
     });
     return this.toDto(updated);
+  }
+
+  /** Saves a card for a subscription's renewals; a refusal is 422 `Pagamento recusado` with the gateway's code. */
+  private async saveCard(subscription: SubscriptionRow, card: CardDetails) {
+    const user = await userRepository.findById(this.deps.db, subscription.userId);
+    if (!user) throw notFound(SUBSCRIPTION_NOT_FOUND);
+    const result = await this.callGateway(() =>
+      this.deps.cardGateway.saveCard({
+        card,
+        customerId: subscription.gateway === this.deps.cardGateway.name ? (subscription.gatewayCustomerId ?? undefined) : undefined,
+        customerEmail: user.email,
+        customerName: user.name,
+        metadata: { subscriptionId: String(subscription.id), userId: String(user.id) },
+      }),
+    );
+    if (result.status === "failed") throw new AppError(422, PAYMENT_REFUSED, { details: result.failureCode });
+    return result;
   }
 
   /** POST /subscriptions/{id}/cancel and POST /payments/subscriptions/{id}/cancel. */

@@ -52,12 +52,27 @@ export type CardSubscriptionResult =
   | (Extract<CardChargeResult, { status: "succeeded" }> & { gatewaySubscriptionId: string })
   | Extract<CardChargeResult, { status: "failed" }>;
 
+/** A card kept at the gateway for later charges (renewals), without charging it now. */
+export interface CardSaveInput {
+  card: CardDetails;
+  customerId?: string;
+  customerEmail: string;
+  customerName: string;
+  metadata: Record<string, string>;
+}
+
+export type CardSaveResult =
+  | { status: "succeeded"; customerId: string; paymentMethodId: string; lastFour: string | null }
+  | { status: "failed"; lastFour: string | null; failureCode: string };
+
 export interface CardGateway {
   readonly name: "sandbox" | "stripe";
   /** Charges one period now (POST /subscriptions, renewals). */
   charge(input: CardChargeInput): Promise<CardChargeResult>;
   /** Creates a recurring subscription at the gateway, first period charged (POST /payments/subscribe). */
   createSubscription(input: CardSubscriptionInput): Promise<CardSubscriptionResult>;
+  /** Saves a card on the customer (created when needed) as its default payment method; nothing is charged. */
+  saveCard(input: CardSaveInput): Promise<CardSaveResult>;
   /** Cancels a gateway subscription (no-op for ids the gateway does not know). */
   cancelSubscription(gatewaySubscriptionId: string): Promise<void>;
 }

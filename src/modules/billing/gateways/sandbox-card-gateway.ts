@@ -4,6 +4,8 @@ import type {
   CardChargeResult,
   CardDetails,
   CardGateway,
+  CardSaveInput,
+  CardSaveResult,
   CardSubscriptionInput,
   CardSubscriptionResult,
 } from "./card-gateway.js";
@@ -72,6 +74,17 @@ export class SandboxCardGateway implements CardGateway {
     const result = await this.charge(input);
     if (result.status === "failed") return result;
     return { ...result, gatewaySubscriptionId: randomId("sub_sandbox") };
+  }
+
+  async saveCard(input: CardSaveInput): Promise<CardSaveResult> {
+    const outcome = this.decideCard(input.card);
+    if (!outcome.ok) return { status: "failed", lastFour: outcome.lastFour, failureCode: outcome.failureCode };
+    return {
+      status: "succeeded",
+      customerId: input.customerId ?? randomId("cus_sandbox"),
+      paymentMethodId: outcome.paymentMethodId,
+      lastFour: outcome.lastFour,
+    };
   }
 
   async cancelSubscription(_gatewaySubscriptionId: string): Promise<void> {

@@ -3,6 +3,8 @@ import type {
   CardChargeInput,
   CardChargeResult,
   CardGateway,
+  CardSaveInput,
+  CardSaveResult,
   CardSubscriptionInput,
   CardSubscriptionResult,
 } from "./card-gateway.js";
@@ -189,6 +191,22 @@ export class StripeCardGateway implements CardGateway {
       };
     } catch (error) {
       return flow.declineOrThrow(error, this.#secretKey);
+    }
+  }
+
+  async saveCard(input: CardSaveInput): Promise<CardSaveResult> {
+    const charge: CardChargeInput = { ...input, amountCents: 0, currency: "BRL", description: "" };
+    const flow = new Flow(charge);
+    try {
+      const customerId = await flow.step("customer", () => this.customerFor(charge));
+      const paymentMethod = await flow.step("payment_method", () => this.paymentMethodFor(charge, customerId));
+      await flow.step("default_payment_method", () =>
+        this.#stripe.customers.update(customerId, { invoice_settings: { default_payment_method: paymentMethod.id } }),
+      );
+      return { status: "succeeded", customerId, paymentMethodId: paymentMethod.id, lastFour: paymentMethod.card?.last4 ?? flow.lastFour };
+    } catch (error) {
+      const { lastFour, failureCode } = flow.declineOrThrow(error, this.#secretKey);
+      return { status: "failed", lastFour, failureCode };
     }
   }
 
