@@ -1,0 +1,133 @@
+import { asc, eq, sql } from "drizzle-orm";
+import { expect } from "vitest";
+import { subscriptionPlans } from "../../src/modules/billing/billing.table.js";
+import { invites, personalStudentLinks } from "../../src/modules/coaching/coaching.table.js";
+import { rowsOf } from "../helpers/database.js";
+import type { TestApp } from "../helpers/test-app.js";
+import type { MadeUser } from "../factories/users.js";
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+export const INVITE_TTL_MS = 7 * DAY_MS;
+export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** The keys of the REST page object (api-spec.md "Conventions"). */
+export const PAGE_KEYS = [
+  "content",
+  "empty",
+  "first",
+  "last",
+  "number",
+  "numberOfElements",
+  "pageable",
+  "size",
+  "sort",
+  "totalElements",
+  "totalPages",
+].sort();
+
+/** InviteDTO as the trainer sees it, as the student sees it (updatedAt only once answered or expired). */
+export const SENT_INVITE_KEYS = ["id", "personalId", "personalName", "studentEmail", "message", "status", "createdAt", "expiresAt"].sort();
+export const RECEIVED_INVITE_KEYS = [
+  "id",
+  "personalId",
+  "personalName",
+  "personalEmail",
+  "personalProfilePicture",
+  "message",
+  "status",
+  "createdAt",
+  "expiresAt",
+].sort();
+
+/** PersonalStudentDTO: in full (accept), as a trainer lists it, as a student lists it. */
+export const FULL_LINK_KEYS = [
+  "id",
+  "personalId",
+  "personalName",
+  "personalEmail",
+  "personalProfilePicture",
+  "studentId",
+  "studentName",
+  "studentEmail",
+  "studentProfilePicture",
+  "status",
+  "createdAt",
+  "updatedAt",
+].sort();
+export const TRAINER_LINK_KEYS = FULL_LINK_KEYS.filter((key) => key !== "personalEmail" && key !== "personalProfilePicture");
+export const STUDENT_LINK_KEYS = FULL_LINK_KEYS.filter((key) => key !== "studentEmail" && key !== "studentProfilePicture");
+
+export const sortedKeys = (value: object) => Object.keys(value).sort();
+
+/** POST /personal/students/invite. */
+export function sendInvite(t: TestApp, trainer: MadeUser, studentEmail: string, message?: string) {
+  return t.post("/api/personal/students/invite", { token: trainer.token, body: message === undefined ? { studentEmail } : { studentEmail, message } });
+}
+
+/** An invite that must succeed; its id. */
+export async function invited(t: TestApp, trainer: MadeUser, student: MadeUser, message?: string): Promise<number> {
+  const res = await sendInvite(t, trainer, student.email, message);
+  if (res.status !== 201) throw new Error(`invite failed: ${res.status} ${res.text}`);
+  return res.body.id;
+}
+
+/** Invite and accept: the pair's ACTIVE link; its id. */
+export async function linked(t: TestApp, trainer: MadeUser, student: MadeUser): Promise<number> {
+  const inviteId = await invited(t, trainer, student);
+  const res = await t.post(`/api/students/invites/${inviteId}/accept`, { token: student.token });
+  if (res.status !== 200) throw new Error(`accept failed: ${res.status} ${res.text}`);
+  return res.body.id;
+}
+
+/** A fresh token at the current test clock (tokens live 24 hours of that clock). */
+export async function relogin(t: TestApp, ...people: MadeUser[]): Promise<void> {
+  for (const user of people) {
+    const res = await t.post("/api/users/login", { body: { email: user.email, password: user.password } });
+    if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`);
+    user.token = res.body.token;
+  }
+}
+
+/** A trainer's card subscription (sandbox card accepted) to the seeded plan of that name. */
+export async function subscribe(t: TestApp, trainer: MadeUser, planName: string): Promise<void> {
+  const [plan] = await t.db.select({ id: subscriptionPlans.id }).from(subscriptionPlans).where(eq(subscriptionPlans.name, planName));
+  if (!plan) throw new Error(`no plan named ${planName}`);
+  const res = await t.post("/api/subscriptions", {
+    token: trainer.token,
+    body: {
+      planId: plan.id,
+      paymentMethod: "CREDIT_CARD",
+      cardNumber: "4242424242424242",
+      cardHolderName: "BRUNO LIMA",
+      cardExpirationMonth: "12",
+      cardExpirationYear: "2099",
+      cardCvv: "123",
+    },
+  });
+  expect(res.status, res.text).toBe(201);
+  expect(res.body.status).toBe("ACTIVE");
+}
+
+export function inviteRows(t: TestApp) {
+  return t.db.select().from(invites).orderBy(asc(invites.id));
+}
+
+export function linkRows(t: TestApp) {
+  return t.db.select().from(personalStudentLinks).orderBy(asc(personalStudentLinks.id));
+}
+
+export async function pendingCount(t: TestApp, personalId: number): Promise<number> {
+  const [row] = rowsOf<{ n: number }>(
+    await t.db.execute(sql`select count(*)::int as n from invites where personal_id = ${personalId} and status = 'PENDING'`),
+  );
+  return row.n;
+}
+
+/** Drains the outbox to the test SMTP server; the messages `email` received. */
+export async function mailsTo(t: TestApp, email: string) {
+  await t.deliverMail();
+  return t.smtp.to(email);
+}
+
+/** Statuses of several answers, sorted (for concurrent requests). */
+export const statuses = (responses: Array<{ status: number }>) => responses.map((r) => r.status).sort((a, b) => a - b);
