@@ -8,6 +8,7 @@ import { DocumentedRouter } from "./routes.js";
 import { addBillingRoutes, rawWebhookBody, WEBHOOK_PATHS } from "./billing.routes.js";
 import { addCoachingRoutes } from "./coaching.routes.js";
 import { addContentRoutes } from "./content.routes.js";
+import { addExecutionRoutes } from "./executions.routes.js";
 import { addUserRoutes } from "./users.routes.js";
 
 /** The REST compatibility layer mounted at /api: JSON parsing, every module's routes, docs, the error shape. */
@@ -16,6 +17,7 @@ export function restApi(services: Services, logger: Logger, publicBaseUrl: strin
   addUserRoutes(routes, services);
   addBillingRoutes(routes, services);
   addCoachingRoutes(routes, services);
+  addExecutionRoutes(routes, services);
   addContentRoutes(routes, services);
   const document = openApiDocument(routes.operations, publicBaseUrl);
 

@@ -90,6 +90,12 @@ export function addUserRoutes(routes: DocumentedRouter, services: Services): voi
     },
   );
   routes.add(
+    { method: "get", path: "/users/metrics", tag: PROFILE, summary: "The caller's training metrics", auth: "required", success: 200 },
+    async (req, res) => {
+      res.json(await services.statistics.metrics(await userOf(services, req)));
+    },
+  );
+  routes.add(
     { method: "get", path: "/users/:id", tag: PROFILE, summary: "A user (self, administrators, linked trainer or student)", auth: "required", success: 200, errors: [400, 403, 404] },
     async (req, res) => {
       const actor = await userOf(services, req);

@@ -20,6 +20,8 @@ import { RenewalService } from "./modules/billing/renewal.service.js";
 import { SubscriptionLifecycle } from "./modules/billing/subscription-lifecycle.js";
 import { SubscriptionService } from "./modules/billing/subscription.service.js";
 import { CoachingService } from "./modules/coaching/coaching.service.js";
+import { ExecutionService } from "./modules/executions/execution.service.js";
+import { StatisticsService } from "./modules/executions/statistics.service.js";
 import { ExerciseService } from "./modules/exercises/exercise.service.js";
 import { PlanAssignmentService } from "./modules/training-plans/plan-assignment.service.js";
 import { TrainingPlanService } from "./modules/training-plans/training-plan.service.js";
@@ -91,6 +93,8 @@ export function createServices(deps: ServiceDeps) {
   const trainings = new TrainingService({ db, clock });
   const trainingPlans = new TrainingPlanService({ db, clock, trainings });
   const planAssignments = new PlanAssignmentService({ db, clock, plans: trainingPlans, coaching });
+  const executions = new ExecutionService({ db, clock, coaching });
+  const statistics = new StatisticsService({ db, clock, executions });
 
   return {
     auth,
@@ -106,6 +110,8 @@ export function createServices(deps: ServiceDeps) {
     trainings,
     trainingPlans,
     planAssignments,
+    executions,
+    statistics,
   };
 }
 

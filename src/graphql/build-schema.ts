@@ -3,6 +3,7 @@ import type { GraphQLSchema } from "graphql";
 import { buildSchemaSync } from "type-graphql";
 import { BillingResolver, UserSubscriptionResolver } from "../modules/billing/billing.resolver.js";
 import { CoachingResolver, InviteRelationsResolver, LinkRelationsResolver, UserLinksResolver } from "../modules/coaching/coaching.resolver.js";
+import { ExecutionResolver, ExerciseProgressResolver, TrainingStatisticsResolver, UserExecutionsResolver } from "../modules/executions/execution.resolver.js";
 import { ExerciseResolver } from "../modules/exercises/exercise.resolver.js";
 import { PlanAssignmentRelationsResolver, PlanTrainingRelationsResolver, TrainingPlanResolver } from "../modules/training-plans/training-plan.resolver.js";
 import { TrainingExerciseRelationsResolver, TrainingResolver } from "../modules/trainings/training.resolver.js";
@@ -27,6 +28,10 @@ export function buildGraphqlSchema(): GraphQLSchema {
       TrainingPlanResolver,
       PlanTrainingRelationsResolver,
       PlanAssignmentRelationsResolver,
+      ExecutionResolver,
+      UserExecutionsResolver,
+      TrainingStatisticsResolver,
+      ExerciseProgressResolver,
     ],
     validate: false,
     emitSchemaFile: false,

@@ -83,6 +83,12 @@ export const exerciseRepository = {
     return row;
   },
 
+  /** The row, locked until the end of the caller's transaction (null when missing). */
+  async findByIdForUpdate(db: Db, id: number) {
+    const [row] = await db.select().from(exercises).where(eq(exercises.id, id)).for("update");
+    return row ?? null;
+  },
+
   async update(db: Db, id: number, changes: Partial<NewExercise>) {
     const [row] = await db.update(exercises).set(changes).where(eq(exercises.id, id)).returning();
     return row ?? null;

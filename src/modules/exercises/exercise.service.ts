@@ -97,25 +97,38 @@ export class ExerciseService {
   /** PUT: every field replaced; a new image replaces the old file and bumps the `?v=` of imageUrl. */
   async update(actor: Actor, id: number, upload: ExerciseUpload): Promise<ExerciseDto> {
     const caller = requireUser(actor);
-    const existing = await this.loadOwn(caller, id);
+    await this.loadOwn(caller, id);
     const input = parseExercisePart(await upload.exercisePart());
     this.ensureMayPublish(caller, input);
     const file = await upload.readFile();
     const { storage } = this.deps;
     const stored = file ? await storage.saveImage(file) : null;
-    const version = existing.imageVersion + 1;
-    const changes = {
-      ...fieldsOf(input),
-      ...(stored ? { imageUrl: `${stored}?v=${version}`, imageVersion: version } : {}),
-      updatedAt: this.deps.clock.now(),
-    };
-    const updated = await exerciseRepository.update(this.deps.db, id, changes);
-    if (!updated) {
+    let result: { updated: ExerciseRow; previousImageUrl: string | null } | null;
+    try {
+      // The version and the image being replaced are read under a row lock: concurrent replacements get
+      // distinct versions and each removes the file it replaced (no orphan left on disk).
+      result = await this.deps.db.transaction(async (tx) => {
+        const current = await exerciseRepository.findByIdForUpdate(tx, id);
+        if (!current) return null;
+        const version = current.imageVersion + 1;
+        const changes = {
+          ...fieldsOf(input),
+          ...(stored ? { imageUrl: `${stored}?v=${version}`, imageVersion: version } : {}),
+          updatedAt: this.deps.clock.now(),
+        };
+        const updated = await exerciseRepository.update(tx, id, changes);
+        return updated ? { updated, previousImageUrl: current.imageUrl } : null;
+      });
+    } catch (error) {
+      await storage.remove(stored);
+      throw error;
+    }
+    if (!result) {
       await storage.remove(stored);
       throw notFound(EXERCISE_NOT_FOUND);
     }
-    if (stored) await storage.remove(existing.imageUrl);
-    return toExerciseDto(updated);
+    if (stored) await storage.remove(result.previousImageUrl);
+    return toExerciseDto(result.updated);
   }
 
   async delete(actor: Actor, id: number): Promise<void> {

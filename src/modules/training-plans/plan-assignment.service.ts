@@ -68,7 +68,9 @@ export class PlanAssignmentService {
     const request = parsePageRequest({ page, size, sort } as RawPageParams, Object.keys(ASSIGNMENT_SORTS), DEFAULT_SORT);
     const filter = parseQuery(assignmentFilter, filters);
     // The scope comes last so a filter can narrow it but never widen it.
-    const scope = caller.isAdmin ? {} : caller.userType === "PERSONAL" ? { personalId: caller.id } : { studentId: caller.id };
+    const scope: { personalId?: number; studentId?: number } = caller.isAdmin ? {} : caller.userType === "PERSONAL" ? { personalId: caller.id } : { studentId: caller.id };
+    // A student asking for another student's assignments gets none (the filter narrows; it is not dropped).
+    if (scope.studentId !== undefined && filter.studentId !== undefined && filter.studentId !== scope.studentId) return toPage([], 0, request);
     const { rows, total } = await trainingPlanRepository.listAssignments(this.deps.db, { ...filter, ...scope }, request);
     return toPage(rows, total, request);
   }

@@ -94,6 +94,16 @@ export const trainingPlanRepository = {
     return Boolean(row);
   },
 
+  /** The ids among `ids` the caller may see, in one query (loaders). */
+  async visibleIds(db: Db, caller: UserActor, ids: readonly number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows = await db
+      .select({ id: trainingPlans.id })
+      .from(trainingPlans)
+      .where(and(inArray(trainingPlans.id, [...ids]), planVisibleTo(caller)));
+    return new Set(rows.map((row) => row.id));
+  },
+
   /** The trainings of several plans with their names, in the order they were sent. */
   async trainingsOf(db: Db, planIds: readonly number[]) {
     if (planIds.length === 0) return [];

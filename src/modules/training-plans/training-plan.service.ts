@@ -105,9 +105,12 @@ export class TrainingPlanService {
   /** Plans by id for loaders, in the order asked; null where missing or not visible. */
   async findVisibleByIds(actor: Actor, ids: readonly number[]): Promise<(TrainingPlanDto | null)[]> {
     const caller = requireUser(actor);
-    const rows = await trainingPlanRepository.findByIds(this.deps.db, ids);
-    const visible = await Promise.all(rows.map((row) => this.isVisible(caller, row)));
-    const dtos = await this.toDtos(rows.filter((_, i) => visible[i]));
+    // One visibility query for the whole batch, not one per plan.
+    const [rows, visible] = await Promise.all([
+      trainingPlanRepository.findByIds(this.deps.db, ids),
+      trainingPlanRepository.visibleIds(this.deps.db, caller, ids),
+    ]);
+    const dtos = await this.toDtos(rows.filter((row) => visible.has(row.id)));
     const byId = new Map(dtos.map((dto) => [dto.id, dto]));
     return ids.map((id) => byId.get(id) ?? null);
   }

@@ -114,3 +114,12 @@ export const userRepository = {
 export async function setSubscriptionAccess(db: Db, userId: number, subscriptionType: string, expiresAt: Date | null, now: Date) {
   await db.update(users).set({ subscriptionType, subscriptionExpiresAt: expiresAt, updatedAt: now }).where(eq(users.id, userId));
 }
+
+/** Every weight a user recorded through the profile, oldest first (metrics' weight history). */
+export async function weightHistoryOf(db: Db, userId: number) {
+  return db
+    .select({ weightKg: weightHistory.weightKg, recordedAt: weightHistory.recordedAt })
+    .from(weightHistory)
+    .where(eq(weightHistory.userId, userId))
+    .orderBy(weightHistory.recordedAt, weightHistory.id);
+}

@@ -1,0 +1,101 @@
+import type { executionSets } from "./execution.table.js";
+import type { ExerciseExecutionRow } from "./execution.repository.js";
+import type { SetInput } from "./execution.inputs.js";
+
+export interface SetDto {
+  repetitions: number;
+  weight: number | null;
+  completed: boolean;
+}
+
+export interface TrainingExecutionSummaryDto {
+  id: number;
+  trainingId: number | null;
+  trainingName?: string;
+  userId: number;
+  startTime: Date;
+  endTime: Date;
+  duration: number;
+  completed: boolean;
+  notes: string | null;
+}
+
+export interface TrainingExecutionDto extends TrainingExecutionSummaryDto {
+  userName: string;
+  exerciseExecutions: { id: number; exerciseId: number | null; exerciseName: string; personalRecord: boolean; sets: SetDto[] }[];
+}
+
+export interface ExerciseExecutionDto {
+  id: number;
+  exerciseId: number | null;
+  exerciseName?: string;
+  userId: number;
+  trainingId: number | null;
+  trainingName?: string | null;
+  sets: SetDto[];
+  notes: string | null;
+  executedAt: Date;
+  duration: number | null;
+  personalRecord: boolean;
+}
+
+export const toSetDto = (set: typeof executionSets.$inferSelect): SetDto => ({
+  repetitions: set.repetitions,
+  weight: set.weight === null ? null : Number(set.weight),
+  completed: set.completed,
+});
+
+export function toExerciseExecutionDto(row: ExerciseExecutionRow, sets: (typeof executionSets.$inferSelect)[], shape: "short" | "named"): ExerciseExecutionDto {
+  return {
+    id: row.id,
+    exerciseId: row.exerciseId,
+    ...(shape === "named" ? { exerciseName: row.exerciseName } : {}),
+    userId: row.userId,
+    trainingId: row.trainingId,
+    ...(shape === "named" ? { trainingName: row.trainingName } : {}),
+    sets: sets.map(toSetDto),
+    notes: row.notes,
+    executedAt: row.executedAt,
+    duration: row.durationSeconds,
+    personalRecord: row.personalRecord,
+  };
+}
+
+/**
+ * The figures of one execution's completed sets, in exact decimal text: weights are taken as integer
+ * hundredths of a kilogram, so no float sum ever drifts.
+ */
+export function setAggregates(sets: SetInput[]) {
+  let completedSets = 0;
+  let totalReps = 0;
+  let volume = 0n;
+  let weightSum = 0n;
+  let weightedSets = 0;
+  let maxWeight: bigint | null = null;
+  let bestOneRepMax: bigint | null = null; // hundredths, rounded half up
+  for (const set of sets) {
+    if (!set.completed) continue;
+    completedSets += 1;
+    totalReps += set.repetitions;
+    if (set.weight === null || set.weight === undefined) continue;
+    const weight = BigInt(Math.round(set.weight * 100));
+    volume += weight * BigInt(set.repetitions);
+    weightSum += weight;
+    weightedSets += 1;
+    if (maxWeight === null || weight > maxWeight) maxWeight = weight;
+    // Epley: w × (1 + r/30) = w × (30 + r) / 30
+    const estimate = (weight * BigInt(30 + set.repetitions) * 2n + 30n) / 60n;
+    if (bestOneRepMax === null || estimate > bestOneRepMax) bestOneRepMax = estimate;
+  }
+  return {
+    completedSets,
+    totalReps,
+    volume: hundredths(volume),
+    maxWeight: maxWeight === null ? null : hundredths(maxWeight),
+    weightSum: hundredths(weightSum),
+    weightedSets,
+    bestOneRepMax: bestOneRepMax === null ? null : hundredths(bestOneRepMax),
+  };
+}
+
+const hundredths = (value: bigint) => `${value / 100n}.${(value % 100n).toString().padStart(2, "0")}`;

@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { isoDate, optionalText, queryBoolean } from "../../platform/validation.js";
+
+const id = z.number().int().positive().max(2_147_483_647);
+const idParam = z.string().regex(/^\d{1,10}$/).transform(Number);
+const MAX_DURATION_SECONDS = 86_400;
+
+const twoDecimals = (value: number) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6;
+
+export const setInput = z.object({
+  repetitions: z.number().int().min(0).max(10_000),
+  weight: z.number().min(0).max(2000).refine(twoDecimals, "No máximo 2 casas decimais").nullish(),
+  completed: z.boolean(),
+});
+export type SetInput = z.infer<typeof setInput>;
+
+const sets = z.array(setInput).min(1, "Informe ao menos uma série").max(100);
+const instant = z.iso.datetime({ offset: true, error: "Data e hora inválidas (ISO 8601)" });
+
+/** POST /trainings/{id}/execution. */
+export const trainingExecutionInput = z
+  .object({
+    startTime: instant,
+    endTime: instant,
+    notes: optionalText(2000),
+    completed: z.boolean(),
+    exerciseExecutions: z
+      .array(z.object({ exerciseId: id, sets, notes: optionalText(2000) }))
+      .min(1, "Informe ao menos um exercício")
+      .max(100),
+  })
+  .superRefine((value, ctx) => {
+    const seconds = (Date.parse(value.endTime) - Date.parse(value.startTime)) / 1000;
+    if (seconds < 0) ctx.addIssue({ code: "custom", path: ["endTime"], message: "O fim deve ser posterior ao início" });
+    else if (seconds > MAX_DURATION_SECONDS) ctx.addIssue({ code: "custom", path: ["endTime"], message: "A execução pode durar no máximo 24 horas" });
+  });
+export type TrainingExecutionInput = z.infer<typeof trainingExecutionInput>;
+
+/** POST /exercises/{id}/execution. */
+export const exerciseExecutionInput = z.object({
+  trainingId: id,
+  sets,
+  notes: optionalText(2000),
+  duration: z.number().int().min(0).max(MAX_DURATION_SECONDS).nullish(),
+});
+
+const dateRange = { startDate: isoDate.optional(), endDate: isoDate.optional() };
+
+export const trainingExecutionFilter = z.object({ userId: idParam.optional(), completed: queryBoolean.optional(), ...dateRange });
+export const userTrainingExecutionFilter = z.object({ trainingId: idParam.optional(), completed: queryBoolean.optional(), ...dateRange });
+export const exerciseExecutionFilter = z.object({ userId: idParam.optional(), ...dateRange });
+export const userExerciseExecutionFilter = z.object({ exerciseId: idParam.optional(), ...dateRange });
+export const statisticsFilter = z.object({ userId: idParam.optional(), ...dateRange });
+export const progressFilter = z.object({ userId: idParam.optional(), interval: z.enum(["DAY", "WEEK", "MONTH"]).default("DAY"), ...dateRange });

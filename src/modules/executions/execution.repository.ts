@@ -1,0 +1,272 @@
+import { and, asc, count, desc, eq, gte, inArray, lt, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import type { Db } from "../../platform/db/database.js";
+import type { PageRequest } from "../../platform/paging.js";
+import { planAssignments, planTrainings } from "../training-plans/training-plan.table.js";
+import { exercises } from "../exercises/exercise.table.js";
+import { trainingExercises, trainings } from "../trainings/training.table.js";
+import { users } from "../users/user.table.js";
+import { executionSets, exerciseExecutions, trainingExecutions } from "./execution.table.js";
+
+export type TrainingExecutionRow = typeof trainingExecutions.$inferSelect;
+export type ExerciseExecutionRow = typeof exerciseExecutions.$inferSelect;
+export type NewExerciseExecution = typeof exerciseExecutions.$inferInsert;
+export type NewSet = Omit<typeof executionSets.$inferInsert, "id" | "exerciseExecutionId" | "userId" | "position">;
+
+export interface Period {
+  from?: Date;
+  until?: Date;
+}
+
+export const TRAINING_EXECUTION_SORTS: Record<string, AnyColumn> = {
+  id: trainingExecutions.id,
+  startTime: trainingExecutions.startTime,
+  endTime: trainingExecutions.endTime,
+  duration: trainingExecutions.durationSeconds,
+  completed: trainingExecutions.completed,
+  createdAt: trainingExecutions.createdAt,
+};
+
+export const EXERCISE_EXECUTION_SORTS: Record<string, AnyColumn> = {
+  id: exerciseExecutions.id,
+  executedAt: exerciseExecutions.executedAt,
+  duration: exerciseExecutions.durationSeconds,
+  createdAt: exerciseExecutions.createdAt,
+};
+
+const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []));
+const iso = (date: Date) => date.toISOString();
+
+function period(column: AnyColumn, range: Period): SQL[] {
+  const conditions: SQL[] = [];
+  if (range.from) conditions.push(gte(column, range.from));
+  if (range.until) conditions.push(lt(column, range.until));
+  return conditions;
+}
+
+function ordering(columns: Record<string, AnyColumn>, request: PageRequest, tieBreaker: AnyColumn) {
+  return [...request.sort.map((s) => (s.direction === "asc" ? asc : desc)(columns[s.field])), desc(tieBreaker)];
+}
+
+export const executionRepository = {
+  /** Serializes one user's logging, so two concurrent logs never both claim the same personal record. */
+  async lockUser(db: Db, userId: number) {
+    await db.execute(sql`select pg_advisory_xact_lock(${EXECUTIONS_LOCK_SPACE}, ${userId})`);
+  },
+
+  /** True when the user may execute the training: its creator, or a student whose PENDING or ACTIVE assignment has it. */
+  async canExecute(db: Db, userId: number, trainingId: number) {
+    const [row] = await db
+      .select({ ok: sql<boolean>`true` })
+      .from(trainings)
+      .where(
+        and(
+          eq(trainings.id, trainingId),
+          sql`(${trainings.createdBy} = ${userId} or exists (
+            select 1 from ${planAssignments} join ${planTrainings} on ${planTrainings.planId} = ${planAssignments.planId}
+            where ${planAssignments.studentId} = ${userId} and ${planAssignments.status} in ('PENDING', 'ACTIVE')
+              and ${planTrainings.trainingId} = ${trainings.id}))`,
+        ),
+      );
+    return Boolean(row);
+  },
+
+  async exerciseIdsOfTraining(db: Db, trainingId: number): Promise<Map<number, string>> {
+    const rows = await db
+      .select({ id: trainingExercises.exerciseId, name: exercises.name })
+      .from(trainingExercises)
+      .innerJoin(exercises, eq(exercises.id, trainingExercises.exerciseId))
+      .where(eq(trainingExercises.trainingId, trainingId));
+    return new Map(rows.map((row) => [row.id, row.name]));
+  },
+
+  async bestWeight(db: Db, userId: number, exerciseId: number): Promise<number | null> {
+    const [row] = await db
+      .select({ best: sql<string | null>`max(${exerciseExecutions.maxWeight})` })
+      .from(exerciseExecutions)
+      .where(and(eq(exerciseExecutions.userId, userId), eq(exerciseExecutions.exerciseId, exerciseId)));
+    return num(row?.best);
+  },
+
+  async insertTrainingExecution(db: Db, values: typeof trainingExecutions.$inferInsert) {
+    const [row] = await db.insert(trainingExecutions).values(values).returning();
+    return row;
+  },
+
+  async insertExerciseExecution(db: Db, values: NewExerciseExecution, sets: NewSet[]) {
+    const [row] = await db.insert(exerciseExecutions).values(values).returning();
+    await db.insert(executionSets).values(sets.map((set, position) => ({ ...set, exerciseExecutionId: row.id, userId: values.userId, position })));
+    return row;
+  },
+
+  async findTrainingExecution(db: Db, id: number) {
+    const [row] = await db
+      .select({ execution: trainingExecutions, userName: users.name })
+      .from(trainingExecutions)
+      .innerJoin(users, eq(users.id, trainingExecutions.userId))
+      .where(eq(trainingExecutions.id, id));
+    return row ?? null;
+  },
+
+  async findExerciseExecution(db: Db, id: number) {
+    const [row] = await db.select().from(exerciseExecutions).where(eq(exerciseExecutions.id, id));
+    return row ?? null;
+  },
+
+  async exerciseExecutionsOf(db: Db, trainingExecutionIds: readonly number[]) {
+    if (trainingExecutionIds.length === 0) return [];
+    return db
+      .select()
+      .from(exerciseExecutions)
+      .where(inArray(exerciseExecutions.trainingExecutionId, [...trainingExecutionIds]))
+      .orderBy(asc(exerciseExecutions.id));
+  },
+
+  async setsOf(db: Db, exerciseExecutionIds: readonly number[]) {
+    if (exerciseExecutionIds.length === 0) return [];
+    return db
+      .select()
+      .from(executionSets)
+      .where(inArray(executionSets.exerciseExecutionId, [...exerciseExecutionIds]))
+      .orderBy(asc(executionSets.exerciseExecutionId), asc(executionSets.position));
+  },
+
+  async listTrainingExecutions(db: Db, filter: { userId: number; trainingId?: number; completed?: boolean } & Period, request: PageRequest) {
+    const conditions: SQL[] = [eq(trainingExecutions.userId, filter.userId), ...period(trainingExecutions.startTime, filter)];
+    if (filter.trainingId !== undefined) conditions.push(eq(trainingExecutions.trainingId, filter.trainingId));
+    if (filter.completed !== undefined) conditions.push(eq(trainingExecutions.completed, filter.completed));
+    const where = and(...conditions);
+    const [rows, [total]] = await Promise.all([
+      db
+        .select()
+        .from(trainingExecutions)
+        .where(where)
+        .orderBy(...ordering(TRAINING_EXECUTION_SORTS, request, trainingExecutions.id))
+        .limit(request.size)
+        .offset(request.page * request.size),
+      db.select({ n: count() }).from(trainingExecutions).where(where),
+    ]);
+    return { rows, total: total.n };
+  },
+
+  async listExerciseExecutions(db: Db, filter: { userId: number; exerciseId?: number } & Period, request: PageRequest) {
+    const conditions: SQL[] = [eq(exerciseExecutions.userId, filter.userId), ...period(exerciseExecutions.executedAt, filter)];
+    if (filter.exerciseId !== undefined) conditions.push(eq(exerciseExecutions.exerciseId, filter.exerciseId));
+    const where = and(...conditions);
+    const [rows, [total]] = await Promise.all([
+      db
+        .select()
+        .from(exerciseExecutions)
+        .where(where)
+        .orderBy(...ordering(EXERCISE_EXECUTION_SORTS, request, exerciseExecutions.id))
+        .limit(request.size)
+        .offset(request.page * request.size),
+      db.select({ n: count() }).from(exerciseExecutions).where(where),
+    ]);
+    return { rows, total: total.n };
+  },
+
+  /** Totals, per-exercise figures and the daily series of one user's executions of one training. */
+  async trainingStatistics(db: Db, userId: number, trainingId: number, range: Period) {
+    const inRange = sql`te.user_id = ${userId} and te.training_id = ${trainingId}
+      ${range.from ? sql`and te.start_time >= ${iso(range.from)}::timestamptz` : sql``}
+      ${range.until ? sql`and te.start_time < ${iso(range.until)}::timestamptz` : sql``}`;
+    const [totals] = rowsOf<{ total: number; completed: number; avg_duration: string | null; volume: string }>(
+      await db.execute(sql`
+        select count(*)::int as total, count(*) filter (where te.completed)::int as completed,
+          round(avg(te.duration_seconds), 2)::text as avg_duration,
+          coalesce((select sum(ee.volume) from exercise_executions ee join training_executions te on te.id = ee.training_execution_id where ${inRange}), 0)::text as volume
+        from training_executions te where ${inRange}`),
+    );
+    const perExercise = rowsOf<{ exercise_id: number | null; exercise_name: string; sets: number; reps: number; max_weight: string | null; weight_sum: string; weighted_sets: number; volume: string }>(
+      await db.execute(sql`
+        select ee.exercise_id, min(ee.exercise_name) as exercise_name, sum(ee.completed_sets)::int as sets, sum(ee.total_reps)::int as reps,
+          max(ee.max_weight)::text as max_weight, sum(ee.weight_sum)::text as weight_sum, sum(ee.weighted_sets)::int as weighted_sets, sum(ee.volume)::text as volume
+        from exercise_executions ee join training_executions te on te.id = ee.training_execution_id
+        where ${inRange}
+        group by ee.exercise_id order by min(ee.exercise_name), ee.exercise_id`),
+    );
+    const daily = rowsOf<{ day: string; volume: string; duration: number }>(
+      await db.execute(sql`
+        select to_char((te.start_time at time zone 'UTC')::date, 'YYYY-MM-DD') as day,
+          coalesce(sum(v.volume), 0)::text as volume, sum(te.duration_seconds)::int as duration
+        from training_executions te
+        left join lateral (select sum(ee.volume) as volume from exercise_executions ee where ee.training_execution_id = te.id) v on true
+        where ${inRange}
+        group by 1 order by 1`),
+    );
+    return { totals, perExercise, daily };
+  },
+
+  /** One user's progress on one exercise, bucketed by UTC day, ISO week (Monday) or month (first day). */
+  async exerciseProgress(db: Db, userId: number, exerciseId: number, interval: "DAY" | "WEEK" | "MONTH", range: Period) {
+    const bucket =
+      interval === "DAY"
+        ? sql`(ee.executed_at at time zone 'UTC')::date`
+        : interval === "WEEK"
+          ? sql`date_trunc('week', ee.executed_at at time zone 'UTC')::date`
+          : sql`date_trunc('month', ee.executed_at at time zone 'UTC')::date`;
+    return rowsOf<{ day: string; max_weight: string | null; volume: string; sets: number; reps: number; one_rep_max: string | null }>(
+      await db.execute(sql`
+        select to_char(${bucket}, 'YYYY-MM-DD') as day, max(ee.max_weight)::text as max_weight, sum(ee.volume)::text as volume,
+          sum(ee.completed_sets)::int as sets, sum(ee.total_reps)::int as reps, max(ee.best_one_rep_max)::text as one_rep_max
+        from exercise_executions ee
+        where ee.user_id = ${userId} and ee.exercise_id = ${exerciseId}
+          ${range.from ? sql`and ee.executed_at >= ${iso(range.from)}::timestamptz` : sql``}
+          ${range.until ? sql`and ee.executed_at < ${iso(range.until)}::timestamptz` : sql``}
+        group by 1 order by 1`),
+    );
+  },
+
+  /** Per exercise: the heaviest completed set (earliest date it was reached) and the best one-rep-max estimate. */
+  async personalRecords(db: Db, userId: number, exerciseId?: number) {
+    return rowsOf<{ exercise_id: number; exercise_name: string; value: string; date: Date | string; one_rep_max: string | null }>(
+      await db.execute(sql`
+        select r.exercise_id, r.exercise_name, r.max_weight::text as value, r.executed_at as date, e.one_rep_max::text as one_rep_max
+        from (
+          select distinct on (ee.exercise_id) ee.exercise_id, ee.exercise_name, ee.max_weight, ee.executed_at
+          from exercise_executions ee
+          where ee.user_id = ${userId} and ee.max_weight is not null and ee.exercise_id is not null
+            ${exerciseId !== undefined ? sql`and ee.exercise_id = ${exerciseId}` : sql``}
+          order by ee.exercise_id, ee.max_weight desc, ee.executed_at asc, ee.id asc
+        ) r
+        join lateral (
+          select max(x.best_one_rep_max) as one_rep_max from exercise_executions x
+          where x.user_id = ${userId} and x.exercise_id = r.exercise_id
+        ) e on true
+        order by r.exercise_name, r.exercise_id`),
+    );
+  },
+
+  /** The totals of GET /users/metrics. */
+  async metricsTotals(db: Db, userId: number) {
+    const [row] = rowsOf<{ trainings: number; completed: number; exercises: number; training_time: number; exercise_time: number }>(
+      await db.execute(sql`
+        select
+          (select count(*)::int from training_executions where user_id = ${userId}) as trainings,
+          (select count(*)::int from training_executions where user_id = ${userId} and completed) as completed,
+          (select count(*)::int from exercise_executions where user_id = ${userId}) as exercises,
+          (select coalesce(sum(duration_seconds), 0)::int from training_executions where user_id = ${userId}) as training_time,
+          (select coalesce(sum(duration_seconds), 0)::int from exercise_executions where user_id = ${userId} and training_execution_id is null) as exercise_time`),
+    );
+    return row;
+  },
+
+  /** Trainings and time per ISO week from `firstMonday` on. */
+  async weekly(db: Db, userId: number, firstMonday: Date) {
+    return rowsOf<{ week: string; trainings: number; time: number }>(
+      await db.execute(sql`
+        select to_char(w.week, 'YYYY-MM-DD') as week, sum(w.trainings)::int as trainings, sum(w.time)::int as time from (
+          select date_trunc('week', start_time at time zone 'UTC')::date as week, 1 as trainings, duration_seconds as time
+          from training_executions where user_id = ${userId} and start_time >= ${iso(firstMonday)}::timestamptz
+          union all
+          select date_trunc('week', executed_at at time zone 'UTC')::date, 0, coalesce(duration_seconds, 0)
+          from exercise_executions where user_id = ${userId} and training_execution_id is null and executed_at >= ${iso(firstMonday)}::timestamptz
+        ) w group by w.week order by w.week`),
+    );
+  },
+};
+
+
+// The first key of the two-key advisory lock: a namespace for execution logging.
+const EXECUTIONS_LOCK_SPACE = 8_003;

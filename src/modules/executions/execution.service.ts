@@ -1,0 +1,249 @@
+import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
+import type { Clock } from "../../platform/clock.js";
+import type { Db } from "../../platform/db/database.js";
+import { dayRange } from "../../platform/dates.js";
+import { forbidden, notFound, validationError } from "../../platform/errors.js";
+import { parsePageRequest, toPage, type Page, type PageRequest, type RawPageParams } from "../../platform/paging.js";
+import { parseInput, parseQuery } from "../../platform/validation.js";
+import type { CoachingService } from "../coaching/coaching.service.js";
+import { exerciseRepository } from "../exercises/exercise.repository.js";
+import { EXERCISE_NOT_FOUND } from "../exercises/exercise.service.js";
+import { trainingRepository } from "../trainings/training.repository.js";
+import { TRAINING_NOT_FOUND } from "../trainings/training.service.js";
+import { USER_NOT_FOUND } from "../users/auth.service.js";
+import { userRepository } from "../users/user.repository.js";
+import { setAggregates, toExerciseExecutionDto, toSetDto, type ExerciseExecutionDto, type TrainingExecutionDto, type TrainingExecutionSummaryDto } from "./execution.dto.js";
+import {
+  exerciseExecutionFilter,
+  exerciseExecutionInput,
+  trainingExecutionFilter,
+  trainingExecutionInput,
+  userExerciseExecutionFilter,
+  userTrainingExecutionFilter,
+  type SetInput,
+} from "./execution.inputs.js";
+import { EXERCISE_EXECUTION_SORTS, executionRepository, TRAINING_EXECUTION_SORTS, type ExerciseExecutionRow, type TrainingExecutionRow } from "./execution.repository.js";
+
+export const EXECUTION_NOT_FOUND = "Execução não encontrada";
+const NOT_IN_TRAINING = "Exercício não pertence a este treino";
+const TRAINING_SORT = [{ field: "startTime", direction: "desc" as const }];
+const EXERCISE_SORT = [{ field: "executedAt", direction: "desc" as const }];
+
+export interface ExecutionServiceDeps {
+  db: Db;
+  clock: Clock;
+  coaching: CoachingService;
+}
+
+/** Logging what was done, and reading it back: the owner, administrators and the owner's ACTIVE-linked trainer. */
+export class ExecutionService {
+  constructor(private readonly deps: ExecutionServiceDeps) {}
+
+  /** POST /trainings/{id}/execution: every exercise also becomes an exercise execution dated at endTime. */
+  async logTraining(actor: Actor, trainingId: number, body: unknown): Promise<TrainingExecutionDto> {
+    const caller = requireUser(actor);
+    const input = parseInput(trainingExecutionInput, body);
+    const { db, clock } = this.deps;
+    const training = await trainingRepository.findById(db, trainingId);
+    if (!training) throw notFound(TRAINING_NOT_FOUND);
+    if (!(await executionRepository.canExecute(db, caller.id, trainingId))) throw forbidden();
+    const names = await executionRepository.exerciseIdsOfTraining(db, trainingId);
+    const strangers = input.exerciseExecutions.flatMap((item, i) => (names.has(item.exerciseId) ? [] : [{ field: `exerciseExecutions[${i}].exerciseId`, message: NOT_IN_TRAINING }]));
+    if (strangers.length > 0) throw validationError(strangers);
+
+    const startTime = new Date(input.startTime);
+    const endTime = new Date(input.endTime);
+    const id = await db.transaction(async (tx) => {
+      await executionRepository.lockUser(tx, caller.id);
+      const execution = await executionRepository.insertTrainingExecution(tx, {
+        userId: caller.id,
+        trainingId,
+        trainingName: training.name,
+        startTime,
+        endTime,
+        durationSeconds: Math.round((endTime.getTime() - startTime.getTime()) / 1000),
+        completed: input.completed,
+        notes: input.notes ?? null,
+        createdAt: clock.now(),
+      });
+      for (const item of input.exerciseExecutions) {
+        await this.insertExerciseExecution(tx, caller.id, {
+          exerciseId: item.exerciseId,
+          exerciseName: names.get(item.exerciseId)!,
+          trainingId,
+          trainingName: training.name,
+          trainingExecutionId: execution.id,
+          executedAt: endTime,
+          durationSeconds: null,
+          notes: item.notes ?? null,
+          sets: item.sets,
+        });
+      }
+      return execution.id;
+    });
+    return this.trainingExecutionDto(id);
+  }
+
+  /** POST /exercises/{id}/execution: dated now; a personal record when it beats every earlier weight. */
+  async logExercise(actor: Actor, exerciseId: number, body: unknown): Promise<ExerciseExecutionDto> {
+    const caller = requireUser(actor);
+    const input = parseInput(exerciseExecutionInput, body);
+    const { db, clock } = this.deps;
+    const exercise = await exerciseRepository.findById(db, exerciseId);
+    if (!exercise) throw notFound(EXERCISE_NOT_FOUND);
+    if (!(await exerciseRepository.visibleIds(db, caller, [exerciseId])).has(exerciseId)) throw forbidden();
+    const training = await trainingRepository.findById(db, input.trainingId);
+    if (!training) throw notFound(TRAINING_NOT_FOUND);
+    if (!(await executionRepository.canExecute(db, caller.id, training.id))) throw forbidden();
+    const row = await db.transaction(async (tx) => {
+      await executionRepository.lockUser(tx, caller.id);
+      return this.insertExerciseExecution(tx, caller.id, {
+        exerciseId,
+        exerciseName: exercise.name,
+        trainingId: training.id,
+        trainingName: training.name,
+        trainingExecutionId: null,
+        executedAt: clock.now(),
+        durationSeconds: input.duration ?? null,
+        notes: input.notes ?? null,
+        sets: input.sets,
+      });
+    });
+    const sets = await executionRepository.setsOf(db, [row.id]);
+    return toExerciseExecutionDto(row, sets, "short");
+  }
+
+  /** GET /trainings/executions/{id}. */
+  async getTrainingExecution(actor: Actor, id: number): Promise<TrainingExecutionDto> {
+    const caller = requireUser(actor);
+    const found = await executionRepository.findTrainingExecution(this.deps.db, id);
+    if (!found) throw notFound(EXECUTION_NOT_FOUND);
+    await this.ensureMayRead(caller, found.execution.userId);
+    return this.trainingExecutionDto(id);
+  }
+
+  /** GET /trainings/{id}/executions: one user's executions of a training (the caller's unless `userId`). */
+  async trainingExecutions(actor: Actor, trainingId: number, query: Record<string, unknown>): Promise<Page<TrainingExecutionSummaryDto>> {
+    const caller = requireUser(actor);
+    const { request, filters } = paging(query, TRAINING_EXECUTION_SORTS, TRAINING_SORT);
+    const filter = parseQuery(trainingExecutionFilter, filters);
+    if (!(await trainingRepository.findById(this.deps.db, trainingId))) throw notFound(TRAINING_NOT_FOUND);
+    const userId = filter.userId ?? caller.id;
+    await this.ensureMayRead(caller, userId);
+    const { rows, total } = await executionRepository.listTrainingExecutions(
+      this.deps.db,
+      { userId, trainingId, completed: filter.completed, ...dayRange(filter.startDate, filter.endDate) },
+      request,
+    );
+    return toPage(rows.map((row) => summary(row, false)), total, request);
+  }
+
+  /** GET /trainings/executions/user/{userId}. */
+  async userTrainingExecutions(actor: Actor, userId: number, query: Record<string, unknown>): Promise<Page<TrainingExecutionSummaryDto>> {
+    const caller = requireUser(actor);
+    const { request, filters } = paging(query, TRAINING_EXECUTION_SORTS, TRAINING_SORT);
+    const filter = parseQuery(userTrainingExecutionFilter, filters);
+    await this.ensureUserReadable(caller, userId);
+    const { rows, total } = await executionRepository.listTrainingExecutions(
+      this.deps.db,
+      { userId, trainingId: filter.trainingId, completed: filter.completed, ...dayRange(filter.startDate, filter.endDate) },
+      request,
+    );
+    return toPage(rows.map((row) => summary(row, true)), total, request);
+  }
+
+  /** GET /exercises/{id}/executions. */
+  async exerciseExecutions(actor: Actor, exerciseId: number, query: Record<string, unknown>): Promise<Page<ExerciseExecutionDto>> {
+    const caller = requireUser(actor);
+    const { request, filters } = paging(query, EXERCISE_EXECUTION_SORTS, EXERCISE_SORT);
+    const filter = parseQuery(exerciseExecutionFilter, filters);
+    if (!(await exerciseRepository.findById(this.deps.db, exerciseId))) throw notFound(EXERCISE_NOT_FOUND);
+    const userId = filter.userId ?? caller.id;
+    await this.ensureMayRead(caller, userId);
+    return this.exercisePage({ userId, exerciseId, ...dayRange(filter.startDate, filter.endDate) }, request, "short");
+  }
+
+  /** GET /exercises/executions/user/{userId}: items carry exerciseName and trainingName. */
+  async userExerciseExecutions(actor: Actor, userId: number, query: Record<string, unknown>): Promise<Page<ExerciseExecutionDto>> {
+    const caller = requireUser(actor);
+    const { request, filters } = paging(query, EXERCISE_EXECUTION_SORTS, EXERCISE_SORT);
+    const filter = parseQuery(userExerciseExecutionFilter, filters);
+    await this.ensureUserReadable(caller, userId);
+    return this.exercisePage({ userId, exerciseId: filter.exerciseId, ...dayRange(filter.startDate, filter.endDate) }, request, "named");
+  }
+
+  /** Who may read a user's executions and figures: the user, administrators, the user's ACTIVE-linked trainer. */
+  async ensureMayRead(caller: UserActor, userId: number): Promise<void> {
+    if (caller.id === userId || caller.isAdmin) return;
+    if (!(await this.deps.coaching.isTrainerOf(caller.id, userId))) throw forbidden();
+  }
+
+  /** A user that exists (404) and that the caller may read (403). */
+  async ensureUserReadable(caller: UserActor, userId: number): Promise<void> {
+    if (!(await userRepository.findById(this.deps.db, userId))) throw notFound(USER_NOT_FOUND);
+    await this.ensureMayRead(caller, userId);
+  }
+
+  private async exercisePage(filter: Parameters<typeof executionRepository.listExerciseExecutions>[1], request: PageRequest, shape: "short" | "named") {
+    const { rows, total } = await executionRepository.listExerciseExecutions(this.deps.db, filter, request);
+    const sets = await executionRepository.setsOf(this.deps.db, rows.map((row) => row.id));
+    return toPage(
+      rows.map((row) => toExerciseExecutionDto(row, sets.filter((set) => set.exerciseExecutionId === row.id), shape)),
+      total,
+      request,
+    );
+  }
+
+  private async insertExerciseExecution(
+    tx: Db,
+    userId: number,
+    item: Omit<ExerciseExecutionRow, "id" | "userId" | "createdAt" | "personalRecord" | "completedSets" | "totalReps" | "volume" | "maxWeight" | "weightSum" | "weightedSets" | "bestOneRepMax"> & { sets: SetInput[] },
+  ): Promise<ExerciseExecutionRow> {
+    const aggregates = setAggregates(item.sets);
+    const previousBest = item.exerciseId === null ? null : await executionRepository.bestWeight(tx, userId, item.exerciseId);
+    const personalRecord = aggregates.maxWeight !== null && (previousBest === null || Number(aggregates.maxWeight) > previousBest);
+    const { sets, ...fields } = item;
+    return executionRepository.insertExerciseExecution(
+      tx,
+      { ...fields, userId, personalRecord, ...aggregates, createdAt: this.deps.clock.now() },
+      sets.map((set) => ({ repetitions: set.repetitions, weight: set.weight === null || set.weight === undefined ? null : set.weight.toFixed(2), completed: set.completed })),
+    );
+  }
+
+  private async trainingExecutionDto(id: number): Promise<TrainingExecutionDto> {
+    const { db } = this.deps;
+    const found = (await executionRepository.findTrainingExecution(db, id))!;
+    const items = await executionRepository.exerciseExecutionsOf(db, [id]);
+    const sets = await executionRepository.setsOf(db, items.map((item) => item.id));
+    return {
+      ...summary(found.execution, true),
+      userName: found.userName,
+      exerciseExecutions: items.map((item) => ({
+        id: item.id,
+        exerciseId: item.exerciseId,
+        exerciseName: item.exerciseName,
+        personalRecord: item.personalRecord,
+        sets: sets.filter((set) => set.exerciseExecutionId === item.id).map(toSetDto),
+      })),
+    };
+  }
+}
+
+function paging(query: Record<string, unknown>, sorts: Record<string, unknown>, fallback: { field: string; direction: "asc" | "desc" }[]) {
+  const { page, size, sort, ...filters } = query;
+  return { request: parsePageRequest({ page, size, sort } as RawPageParams, Object.keys(sorts), fallback), filters };
+}
+
+function summary(row: TrainingExecutionRow, withName: boolean): TrainingExecutionSummaryDto {
+  return {
+    id: row.id,
+    trainingId: row.trainingId,
+    ...(withName ? { trainingName: row.trainingName } : {}),
+    userId: row.userId,
+    startTime: row.startTime,
+    endTime: row.endTime,
+    duration: row.durationSeconds,
+    completed: row.completed,
+    notes: row.notes,
+  };
+}

@@ -1,0 +1,94 @@
+import { sql } from "drizzle-orm";
+import { boolean, check, index, integer, numeric, pgTable, serial, varchar } from "drizzle-orm/pg-core";
+import { createdAt, instant } from "../../platform/db/columns.js";
+import { exercises } from "../exercises/exercise.table.js";
+import { trainings } from "../trainings/training.table.js";
+import { users } from "../users/user.table.js";
+
+/**
+ * A logged training session. The training's name is kept with it, so history survives the training's deletion.
+ * Every row is keyed by user: statistics only ever read one user's history.
+ */
+export const trainingExecutions = pgTable(
+  "training_executions",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    trainingId: integer("training_id").references(() => trainings.id, { onDelete: "set null" }),
+    trainingName: varchar("training_name", { length: 120 }).notNull(),
+    startTime: instant("start_time").notNull(),
+    endTime: instant("end_time").notNull(),
+    durationSeconds: integer("duration_seconds").notNull(),
+    completed: boolean("completed").notNull(),
+    notes: varchar("notes", { length: 2000 }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("training_executions_user_start_idx").on(t.userId, t.startTime),
+    index("training_executions_training_user_start_idx").on(t.trainingId, t.userId, t.startTime),
+    check("training_executions_duration_check", sql`${t.durationSeconds} >= 0`),
+  ],
+);
+
+/**
+ * One exercise done: on its own, or inside a training execution. Set figures are kept as aggregates of the
+ * completed sets (computed once at logging time), so statistics read one row per exercise, not per set.
+ */
+export const exerciseExecutions = pgTable(
+  "exercise_executions",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    exerciseId: integer("exercise_id").references(() => exercises.id, { onDelete: "set null" }),
+    exerciseName: varchar("exercise_name", { length: 120 }).notNull(),
+    trainingId: integer("training_id").references(() => trainings.id, { onDelete: "set null" }),
+    trainingName: varchar("training_name", { length: 120 }),
+    trainingExecutionId: integer("training_execution_id").references(() => trainingExecutions.id, { onDelete: "cascade" }),
+    executedAt: instant("executed_at").notNull(),
+    durationSeconds: integer("duration_seconds"),
+    notes: varchar("notes", { length: 2000 }),
+    personalRecord: boolean("personal_record").notNull().default(false),
+    completedSets: integer("completed_sets").notNull(),
+    totalReps: integer("total_reps").notNull(),
+    /** Σ repetitions × weight of the completed sets (no weight counts 0). */
+    volume: numeric("volume", { precision: 14, scale: 2 }).notNull(),
+    /** Highest weight of a completed set; null when no completed set had a weight. */
+    maxWeight: numeric("max_weight", { precision: 6, scale: 2 }),
+    /** Σ weight and count of the completed sets that have a weight (for exact averages over many executions). */
+    weightSum: numeric("weight_sum", { precision: 14, scale: 2 }).notNull(),
+    weightedSets: integer("weighted_sets").notNull(),
+    /** Highest Epley estimate w × (1 + r/30) over the completed weighted sets. */
+    bestOneRepMax: numeric("best_one_rep_max", { precision: 10, scale: 2 }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("exercise_executions_user_exercise_time_idx").on(t.userId, t.exerciseId, t.executedAt),
+    index("exercise_executions_user_time_idx").on(t.userId, t.executedAt),
+    index("exercise_executions_training_execution_idx").on(t.trainingExecutionId),
+    index("exercise_executions_user_exercise_weight_idx").on(t.userId, t.exerciseId, t.maxWeight),
+  ],
+);
+
+export const executionSets = pgTable(
+  "execution_sets",
+  {
+    id: serial("id").primaryKey(),
+    exerciseExecutionId: integer("exercise_execution_id")
+      .notNull()
+      .references(() => exerciseExecutions.id, { onDelete: "cascade" }),
+    userId: integer("user_id").notNull(),
+    position: integer("position").notNull(),
+    repetitions: integer("repetitions").notNull(),
+    weight: numeric("weight", { precision: 6, scale: 2 }),
+    completed: boolean("completed").notNull(),
+  },
+  (t) => [
+    index("execution_sets_execution_idx").on(t.exerciseExecutionId, t.position),
+    check("execution_sets_repetitions_check", sql`${t.repetitions} between 0 and 10000`),
+    check("execution_sets_weight_check", sql`${t.weight} between 0 and 2000`),
+  ],
+);

@@ -1,0 +1,181 @@
+import { requireUser, type Actor } from "../../platform/auth/actor.js";
+import type { Clock } from "../../platform/clock.js";
+import type { Db } from "../../platform/db/database.js";
+import { dayRange } from "../../platform/dates.js";
+import { notFound } from "../../platform/errors.js";
+import { parseQuery } from "../../platform/validation.js";
+import { exerciseRepository } from "../exercises/exercise.repository.js";
+import { EXERCISE_NOT_FOUND } from "../exercises/exercise.service.js";
+import { trainingRepository } from "../trainings/training.repository.js";
+import { TRAINING_NOT_FOUND } from "../trainings/training.service.js";
+import { weightHistoryOf } from "../users/user.repository.js";
+import { progressFilter, statisticsFilter } from "./execution.inputs.js";
+import { executionRepository } from "./execution.repository.js";
+import type { ExecutionService } from "./execution.service.js";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const WEEKS_IN_METRICS = 8;
+const n = (value: string | number | null | undefined): number => (value === null || value === undefined ? 0 : Number(value));
+const nullable = (value: string | null | undefined): number | null => (value === null || value === undefined ? null : Number(value));
+
+export interface PersonalRecordDto {
+  exerciseId: number;
+  exerciseName: string;
+  value: number;
+  unit: "kg";
+  date: Date;
+  estimatedOneRepMax: number | null;
+}
+
+export interface TrainingStatisticsDto {
+  trainingId: number;
+  trainingName: string;
+  totalExecutions: number;
+  completedExecutions: number;
+  averageDuration: number;
+  totalVolume: number;
+  exerciseStatistics: {
+    exerciseId: number | null;
+    exerciseName: string;
+    totalSets: number;
+    totalReps: number;
+    maxWeight: number | null;
+    averageWeight: number | null;
+    totalVolume: number;
+  }[];
+  progressData: { date: string; totalVolume: number; duration: number }[];
+}
+
+export interface ExerciseProgressDto {
+  exerciseId: number;
+  exerciseName: string;
+  progressData: { date: string; maxWeight: number | null; totalVolume: number; totalSets: number; totalReps: number; estimatedOneRepMax: number | null }[];
+  personalRecord: { value: number; unit: "kg"; date: Date; estimatedOneRepMax: number | null } | null;
+}
+
+export interface UserMetricsDto {
+  userId: number;
+  totalTrainings: number;
+  completedTrainings: number;
+  totalExercises: number;
+  totalTime: number;
+  weeklyProgress: { date: string; trainingsCount: number; totalTime: number }[];
+  weightHistory: { date: Date; value: number }[];
+  personalRecords: { exerciseName: string; value: number; unit: "kg"; date: Date; estimatedOneRepMax: number | null }[];
+}
+
+/** Statistics, progress, records and metrics: SQL aggregates over one user's indexed history (contract §7). */
+export class StatisticsService {
+  constructor(private readonly deps: { db: Db; clock: Clock; executions: ExecutionService }) {}
+
+  /** GET /trainings/{id}/statistics. */
+  async trainingStatistics(actor: Actor, trainingId: number, query: Record<string, unknown>): Promise<TrainingStatisticsDto> {
+    const caller = requireUser(actor);
+    const filter = parseQuery(statisticsFilter, query);
+    const training = await trainingRepository.findById(this.deps.db, trainingId);
+    if (!training) throw notFound(TRAINING_NOT_FOUND);
+    const userId = filter.userId ?? caller.id;
+    await this.deps.executions.ensureMayRead(caller, userId);
+    const { totals, perExercise, daily } = await executionRepository.trainingStatistics(this.deps.db, userId, trainingId, dayRange(filter.startDate, filter.endDate));
+    return {
+      trainingId,
+      trainingName: training.name,
+      totalExecutions: totals.total,
+      completedExecutions: totals.completed,
+      averageDuration: n(totals.avg_duration),
+      totalVolume: n(totals.volume),
+      exerciseStatistics: perExercise.map((row) => ({
+        exerciseId: row.exercise_id,
+        exerciseName: row.exercise_name,
+        totalSets: row.sets,
+        totalReps: row.reps,
+        maxWeight: nullable(row.max_weight),
+        averageWeight: row.weighted_sets > 0 ? round2(n(row.weight_sum) / row.weighted_sets) : null,
+        totalVolume: n(row.volume),
+      })),
+      progressData: daily.map((row) => ({ date: row.day, totalVolume: n(row.volume), duration: row.duration })),
+    };
+  }
+
+  /** GET /exercises/{id}/progress (the caller's, or `userId`'s for their trainer and administrators). */
+  async exerciseProgress(actor: Actor, exerciseId: number, query: Record<string, unknown>): Promise<ExerciseProgressDto> {
+    const caller = requireUser(actor);
+    const filter = parseQuery(progressFilter, query);
+    const exercise = await exerciseRepository.findById(this.deps.db, exerciseId);
+    if (!exercise) throw notFound(EXERCISE_NOT_FOUND);
+    const userId = filter.userId ?? caller.id;
+    await this.deps.executions.ensureMayRead(caller, userId);
+    const [buckets, [record]] = await Promise.all([
+      executionRepository.exerciseProgress(this.deps.db, userId, exerciseId, filter.interval, dayRange(filter.startDate, filter.endDate)),
+      executionRepository.personalRecords(this.deps.db, userId, exerciseId),
+    ]);
+    return {
+      exerciseId,
+      exerciseName: exercise.name,
+      progressData: buckets.map((row) => ({
+        date: row.day,
+        maxWeight: nullable(row.max_weight),
+        totalVolume: n(row.volume),
+        totalSets: row.sets,
+        totalReps: row.reps,
+        estimatedOneRepMax: nullable(row.one_rep_max),
+      })),
+      personalRecord: record ? { value: n(record.value), unit: "kg", date: new Date(record.date), estimatedOneRepMax: nullable(record.one_rep_max) } : null,
+    };
+  }
+
+  /** GET /exercises/personal-records: the caller's, one per exercise. */
+  async personalRecords(actor: Actor, userId?: number): Promise<PersonalRecordDto[]> {
+    const caller = requireUser(actor);
+    const owner = userId ?? caller.id;
+    await this.deps.executions.ensureMayRead(caller, owner);
+    const rows = await executionRepository.personalRecords(this.deps.db, owner);
+    return rows.map((row) => ({
+      exerciseId: row.exercise_id,
+      exerciseName: row.exercise_name,
+      value: n(row.value),
+      unit: "kg",
+      date: new Date(row.date),
+      estimatedOneRepMax: nullable(row.one_rep_max),
+    }));
+  }
+
+  /** GET /users/metrics (and User.metrics for the user's trainer and administrators). */
+  async metrics(actor: Actor, userId?: number): Promise<UserMetricsDto> {
+    const caller = requireUser(actor);
+    const owner = userId ?? caller.id;
+    await this.deps.executions.ensureMayRead(caller, owner);
+    const firstMonday = mondayOf(new Date(this.deps.clock.now().getTime() - (WEEKS_IN_METRICS - 1) * 7 * DAY_MS));
+    const [totals, weeks, weights, records] = await Promise.all([
+      executionRepository.metricsTotals(this.deps.db, owner),
+      executionRepository.weekly(this.deps.db, owner, firstMonday),
+      weightHistoryOf(this.deps.db, owner),
+      this.personalRecords(actor, owner),
+    ]);
+    const byWeek = new Map(weeks.map((week) => [week.week, week]));
+    const weeklyProgress = Array.from({ length: WEEKS_IN_METRICS }, (_, i) => {
+      const date = new Date(firstMonday.getTime() + i * 7 * DAY_MS).toISOString().slice(0, 10);
+      const week = byWeek.get(date);
+      return { date, trainingsCount: week?.trainings ?? 0, totalTime: week?.time ?? 0 };
+    });
+    return {
+      userId: owner,
+      totalTrainings: totals.trainings,
+      completedTrainings: totals.completed,
+      totalExercises: totals.exercises,
+      totalTime: totals.training_time + totals.exercise_time,
+      weeklyProgress,
+      weightHistory: weights.map((entry) => ({ date: entry.recordedAt, value: entry.weightKg })),
+      personalRecords: records.map(({ exerciseName, value, unit, date, estimatedOneRepMax }) => ({ exerciseName, value, unit, date, estimatedOneRepMax })),
+    };
+  }
+}
+
+/** Monday 00:00 UTC of the ISO week holding `date`. */
+function mondayOf(date: Date): Date {
+  const day = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
+  const sinceMonday = (day.getUTCDay() + 6) % 7;
+  return new Date(day.getTime() - sinceMonday * DAY_MS);
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
