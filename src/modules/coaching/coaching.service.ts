@@ -143,8 +143,8 @@ export class CoachingService {
       const current = await coachingRepository.findInvite(tx, id, now);
       if (current?.status !== "PENDING") throw conflict(INVITE_CLOSED);
       await coachingRepository.setInviteStatus(tx, id, "ACCEPTED", now);
-      const activated = await coachingRepository.activateLink(tx, invite.personalId, student.id, now);
-      const [trainer, me] = await Promise.all([userRepository.findById(tx, invite.personalId), userRepository.findById(tx, student.id)]);
+      const activated = await coachingRepository.activateLink(tx, invite.personalId, invite.studentId, now);
+      const [trainer, me] = await Promise.all([userRepository.findById(tx, invite.personalId), userRepository.findById(tx, invite.studentId)]);
       if (trainer && me) await enqueueMail(tx, coachingMails.inviteAccepted(trainer.email, trainer.name, me.name), now);
       return activated;
     });
@@ -162,7 +162,7 @@ export class CoachingService {
       const current = await coachingRepository.findInvite(tx, id, now);
       if (current?.status !== "PENDING") throw conflict(INVITE_CLOSED);
       await coachingRepository.setInviteStatus(tx, id, "REJECTED", now);
-      const [trainer, me] = await Promise.all([userRepository.findById(tx, invite.personalId), userRepository.findById(tx, student.id)]);
+      const [trainer, me] = await Promise.all([userRepository.findById(tx, invite.personalId), userRepository.findById(tx, invite.studentId)]);
       if (trainer && me) await enqueueMail(tx, coachingMails.inviteRejected(trainer.email, trainer.name, me.name), now);
     });
     return toReceivedInvite((await coachingRepository.findInvite(db, id, clock.now()))!);
@@ -230,7 +230,8 @@ export class CoachingService {
     const { db, clock } = this.deps;
     const link = await coachingRepository.findLink(db, linkId);
     if (!link || link.status !== "ACTIVE") throw notFound(LINK_NOT_FOUND);
-    if ((side === "personal" ? link.personalId : link.studentId) !== caller.id) throw forbidden();
+    // Administrators pass every ownership check (contract §3).
+    if ((side === "personal" ? link.personalId : link.studentId) !== caller.id && !caller.isAdmin) throw forbidden();
     await db.transaction(async (tx) => {
       const now = clock.now();
       // Only one of several simultaneous removals ends the link (and sends the e-mail); the others find it gone.
@@ -244,7 +245,7 @@ export class CoachingService {
   private async loadInvite(student: UserActor, id: number): Promise<InviteRecord> {
     const invite = await coachingRepository.findInvite(this.deps.db, id, this.deps.clock.now());
     if (!invite) throw notFound(INVITE_NOT_FOUND);
-    if (invite.studentId !== student.id) throw forbidden();
+    if (invite.studentId !== student.id && !student.isAdmin) throw forbidden();
     return invite;
   }
 
