@@ -85,3 +85,9 @@ export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.ou
 
 /** A query-string boolean: exactly `true` or `false`. */
 export const queryBoolean = z.enum(["true", "false"]).transform((value) => value === "true");
+
+/** An optional boolean where null means "not given" (GraphQL inputs declare such fields nullable): false by default. */
+export const optionalFlag = z
+  .boolean()
+  .nullish()
+  .transform((value) => value ?? false);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { queryBoolean, requiredText } from "../../platform/validation.js";
+import { optionalFlag, queryBoolean, requiredText } from "../../platform/validation.js";
 import { DIFFICULTIES, EQUIPMENT, EXERCISE_CATEGORIES } from "./exercise.table.js";
 
 export const httpUrl = z.string().trim().max(2048).pipe(z.url({ protocol: /^https?$/, error: "URL inválida (use http ou https)" }));
@@ -9,16 +9,22 @@ export const exerciseInput = z.object({
   name: requiredText(120),
   description: requiredText(2000),
   category: z.enum(EXERCISE_CATEGORIES),
-  isPublic: z.boolean().default(false),
+  // Optional fields take null as "not given" (the GraphQL ExerciseInput declares them nullable).
+  isPublic: optionalFlag,
   difficulty: z.enum(DIFFICULTIES).nullish(),
   equipment: z.enum(EQUIPMENT).nullish(),
   videoUrl: httpUrl.nullish(),
-  instructions: z.array(z.string().trim().min(1, "Campo obrigatório").max(500)).max(50).default([]),
+  instructions: z
+    .array(z.string().trim().min(1, "Campo obrigatório").max(500))
+    .max(50)
+    .nullish()
+    .transform((value) => value ?? []),
   muscleGroups: z
     .array(z.enum(EXERCISE_CATEGORIES))
     .max(EXERCISE_CATEGORIES.length)
     .refine((groups) => new Set(groups).size === groups.length, "Grupos musculares repetidos")
-    .default([]),
+    .nullish()
+    .transform((value) => value ?? []),
 });
 export type ExerciseInput = z.infer<typeof exerciseInput>;
 

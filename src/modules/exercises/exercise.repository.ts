@@ -94,8 +94,10 @@ export const exerciseRepository = {
     return row ?? null;
   },
 
-  async delete(db: Db, id: number) {
-    await db.delete(exercises).where(eq(exercises.id, id));
+  /** Deletes the row; answers the image URL it had at that moment (null when none, or when already gone). */
+  async delete(db: Db, id: number): Promise<string | null> {
+    const [row] = await db.delete(exercises).where(eq(exercises.id, id)).returning({ imageUrl: exercises.imageUrl });
+    return row?.imageUrl ?? null;
   },
 
   async isUsedInTrainings(db: Db, id: number) {

@@ -133,16 +133,18 @@ export class ExerciseService {
 
   async delete(actor: Actor, id: number): Promise<void> {
     const caller = requireUser(actor);
-    const existing = await this.loadOwn(caller, id);
+    await this.loadOwn(caller, id);
     if (await exerciseRepository.isUsedInTrainings(this.deps.db, id)) throw conflict(EXERCISE_IN_USE);
+    let imageUrl: string | null;
     try {
-      await exerciseRepository.delete(this.deps.db, id);
+      // The image the row holds when it goes (a concurrent replacement may have changed it since loadOwn).
+      imageUrl = await exerciseRepository.delete(this.deps.db, id);
     } catch (error) {
       // A training took it up in the meantime: the foreign key keeps it.
       if (isForeignKeyViolation(error)) throw conflict(EXERCISE_IN_USE);
       throw error;
     }
-    await this.deps.storage.remove(existing.imageUrl);
+    await this.deps.storage.remove(imageUrl);
   }
 
   /** GET /exercises/{id}: public ones for anyone; private ones for those contract §4 names (401 without a token). */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoDate, optionalText, queryBoolean, requiredText } from "../../platform/validation.js";
+import { isoDate, optionalFlag, optionalText, queryBoolean, requiredText } from "../../platform/validation.js";
 import { DIFFICULTIES } from "../exercises/exercise.table.js";
 import { ASSIGNMENT_STATUSES, DAYS_OF_WEEK, GOALS } from "./training-plan.table.js";
 
@@ -20,7 +20,7 @@ export const planInput = z.object({
     )
     .min(1, "Informe ao menos um treino")
     .max(100),
-  isPublic: z.boolean().default(false),
+  isPublic: optionalFlag,
   difficulty: z.enum(DIFFICULTIES).nullish(),
   goal: z.enum(GOALS).nullish(),
   duration: z.number().int().min(1).max(104).nullish(),

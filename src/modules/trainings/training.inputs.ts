@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { optionalText, queryBoolean, requiredText } from "../../platform/validation.js";
+import { optionalFlag, optionalText, queryBoolean, requiredText } from "../../platform/validation.js";
 
 const trainingExerciseInput = z.object({
   exerciseId: z.number().int().positive(),
@@ -15,7 +15,7 @@ const trainingExerciseInput = z.object({
 export const trainingInput = z.object({
   name: requiredText(120),
   description: optionalText(2000),
-  isPublic: z.boolean().default(false),
+  isPublic: optionalFlag,
   exercises: z.array(trainingExerciseInput).min(1, "Informe ao menos um exercício").max(100),
 });
 export type TrainingInput = z.infer<typeof trainingInput>;
