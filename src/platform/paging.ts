@@ -103,3 +103,13 @@ export function toPage<T>(content: T[], totalElements: number, request: PageRequ
     empty: content.length === 0,
   };
 }
+
+/** Splits a listing's query into its page request and the remaining filter parameters. */
+export function pageAndFilters(
+  query: Record<string, unknown>,
+  sortable: readonly string[],
+  fallbackSort: SortOrder[] = [],
+): { request: PageRequest; filters: Record<string, unknown> } {
+  const { page, size, sort, ...filters } = query;
+  return { request: parsePageRequest({ page, size, sort }, sortable, fallbackSort), filters };
+}

@@ -3,7 +3,7 @@ import type { Db } from "../../platform/db/database.js";
 import { dayRange } from "../../platform/dates.js";
 import { forbidden, notFound } from "../../platform/errors.js";
 import { centsToAmount } from "../../platform/money.js";
-import { parsePageRequest, toPage, type Page, type RawPageParams } from "../../platform/paging.js";
+import { pageAndFilters, toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import { parseQuery } from "../../platform/validation.js";
 import { userRepository } from "../users/user.repository.js";
 import type { InvoiceRow, PaymentRow } from "./billing.dto.js";
@@ -107,9 +107,8 @@ export class BillingRecordsService {
     caller: UserActor,
     schema: typeof paymentFilter | typeof invoiceFilter,
     query: Record<string, unknown>,
-  ): { filter: RecordFilter; request: ReturnType<typeof parsePageRequest> } {
-    const { page, size, sort, ...filters } = query;
-    const request = parsePageRequest({ page, size, sort } as RawPageParams, RECORD_SORT_FIELDS, DEFAULT_SORT);
+  ): { filter: RecordFilter; request: PageRequest } {
+    const { request, filters } = pageAndFilters(query, RECORD_SORT_FIELDS, DEFAULT_SORT);
     const parsed = parseQuery(schema, filters);
     // Administrators see everyone's (optionally one user's); others only their own.
     const userId = caller.isAdmin ? parsed.userId : caller.id;

@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, ilike, inArray, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../platform/db/database.js";
+import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { users } from "../users/user.table.js";
 import { invites, personalStudentLinks, type InviteStatus, type LinkStatus } from "./coaching.table.js";
@@ -183,7 +184,7 @@ export const coachingRepository = {
     if (filter.personalId !== undefined) conditions.push(eq(personalStudentLinks.personalId, filter.personalId));
     if (filter.studentId !== undefined) conditions.push(eq(personalStudentLinks.studentId, filter.studentId));
     // The name searched is the other party's: a trainer looks for students, a student for trainers.
-    if (filter.name) conditions.push(ilike(filter.personalId !== undefined ? student.name : trainer.name, `%${escapeLike(filter.name)}%`));
+    if (filter.name) conditions.push(containsText(filter.personalId !== undefined ? student.name : trainer.name, filter.name));
     const where = and(...conditions);
     const base = () =>
       db
@@ -259,7 +260,6 @@ export const coachingRepository = {
   },
 };
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 // The first key of the two-key advisory lock: a namespace for coaching locks.
 const COACHING_LOCK_SPACE = 8_002;

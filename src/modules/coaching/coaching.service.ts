@@ -4,7 +4,7 @@ import type { Db } from "../../platform/db/database.js";
 import { isUniqueViolation } from "../../platform/db/constraint-violation.js";
 import { AppError, conflict, forbidden, notFound, validationError } from "../../platform/errors.js";
 import { enqueueMail } from "../../platform/mail/outbox.js";
-import { parsePageRequest, toPage, type Page, type RawPageParams } from "../../platform/paging.js";
+import { pageAndFilters, toPage, type Page } from "../../platform/paging.js";
 import { parseInput, parseQuery } from "../../platform/validation.js";
 import type { PlanService } from "../billing/plan.service.js";
 import { USER_NOT_FOUND } from "../users/auth.service.js";
@@ -256,8 +256,7 @@ export class CoachingService {
   }
 
   private paging(query: Record<string, unknown>, sortable: string[]) {
-    const { page, size, sort, ...filters } = query;
-    return { request: parsePageRequest({ page, size, sort } as RawPageParams, sortable, DEFAULT_SORT), filters };
+    return pageAndFilters(query, sortable, DEFAULT_SORT);
   }
 
   /** The role rule of the /personal/ paths: a signed-in PERSONAL user, else 401 / 403. */

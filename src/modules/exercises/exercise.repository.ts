@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
+import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { personalStudentLinks } from "../coaching/coaching.table.js";
 import { planAssignments, planTrainings } from "../training-plans/training-plan.table.js";
@@ -55,7 +56,6 @@ export function exerciseVisibleTo(caller: UserActor | null): SQL | undefined {
   return or(eq(exercises.isPublic, true), privateContentVisibleTo(caller, exercises.createdBy, holding));
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export const exerciseRepository = {
   async findById(db: Db, id: number) {
@@ -108,7 +108,7 @@ export const exerciseRepository = {
   async list(db: Db, caller: UserActor | null, filter: ExerciseFilter, request: PageRequest) {
     const conditions: (SQL | undefined)[] = [exerciseVisibleTo(caller)];
     if (filter.category) conditions.push(eq(exercises.category, filter.category));
-    if (filter.name) conditions.push(ilike(exercises.name, `%${escapeLike(filter.name)}%`));
+    if (filter.name) conditions.push(containsText(exercises.name, filter.name));
     if (filter.createdBy !== undefined) conditions.push(eq(exercises.createdBy, filter.createdBy));
     if (filter.isPublic !== undefined) conditions.push(eq(exercises.isPublic, filter.isPublic));
     if (filter.difficulty) conditions.push(eq(exercises.difficulty, filter.difficulty));

@@ -3,7 +3,7 @@ import type { Clock } from "../../platform/clock.js";
 import { isForeignKeyViolation } from "../../platform/db/constraint-violation.js";
 import type { Db } from "../../platform/db/database.js";
 import { conflict, forbidden, notFound, unauthorized, validationError } from "../../platform/errors.js";
-import { parsePageRequest, toPage, type Page, type RawPageParams } from "../../platform/paging.js";
+import { pageAndFilters, toPage, type Page } from "../../platform/paging.js";
 import type { FileStorage, UploadedFile } from "../../platform/storage/file-storage.js";
 import { parseInput, parseQuery } from "../../platform/validation.js";
 import { exerciseFilter, exerciseInput, type ExerciseInput } from "./exercise.inputs.js";
@@ -161,8 +161,7 @@ export class ExerciseService {
   /** GET /exercises: public exercises, plus those visible to the caller when signed in. */
   async list(actor: Actor, query: Record<string, unknown>): Promise<Page<ExerciseListItemDto>> {
     const caller = actor.kind === "user" ? actor : null;
-    const { page, size, sort, ...filters } = query;
-    const request = parsePageRequest({ page, size, sort } as RawPageParams, Object.keys(EXERCISE_SORTS), DEFAULT_SORT);
+    const { request, filters } = pageAndFilters(query, Object.keys(EXERCISE_SORTS), DEFAULT_SORT);
     const filter = parseQuery(exerciseFilter, filters);
     const { rows, total } = await exerciseRepository.list(this.deps.db, caller, filter, request);
     return toPage(rows.map(toListItem), total, request);
@@ -171,8 +170,7 @@ export class ExerciseService {
   /** GET /exercises/my-exercises. */
   async mine(actor: Actor, query: Record<string, unknown>): Promise<Page<ExerciseListItemDto>> {
     const caller = requireUser(actor);
-    const { page, size, sort } = query;
-    const request = parsePageRequest({ page, size, sort } as RawPageParams, Object.keys(EXERCISE_SORTS), DEFAULT_SORT);
+    const { request } = pageAndFilters(query, Object.keys(EXERCISE_SORTS), DEFAULT_SORT);
     const { rows, total } = await exerciseRepository.list(this.deps.db, caller, { createdBy: caller.id }, request);
     return toPage(rows.map(toListItem), total, request);
   }

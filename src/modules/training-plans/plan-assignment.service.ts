@@ -2,7 +2,7 @@ import { requireUser, type Actor, type UserActor } from "../../platform/auth/act
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { conflict, forbidden, notFound } from "../../platform/errors.js";
-import { parsePageRequest, toPage, type Page, type RawPageParams } from "../../platform/paging.js";
+import { pageAndFilters, toPage, type Page } from "../../platform/paging.js";
 import { parseInput, parseQuery } from "../../platform/validation.js";
 import type { CoachingService } from "../coaching/coaching.service.js";
 import { userRepository } from "../users/user.repository.js";
@@ -64,8 +64,7 @@ export class PlanAssignmentService {
   /** GET /training-plans/assignments: a trainer's own assignments, a student's own, administrators all. */
   async list(actor: Actor, query: Record<string, unknown>): Promise<Page<PlanAssignmentDto>> {
     const caller = requireUser(actor);
-    const { page, size, sort, ...filters } = query;
-    const request = parsePageRequest({ page, size, sort } as RawPageParams, Object.keys(ASSIGNMENT_SORTS), DEFAULT_SORT);
+    const { request, filters } = pageAndFilters(query, Object.keys(ASSIGNMENT_SORTS), DEFAULT_SORT);
     const filter = parseQuery(assignmentFilter, filters);
     // The scope comes last so a filter can narrow it but never widen it.
     const scope: { personalId?: number; studentId?: number } = caller.isAdmin ? {} : caller.userType === "PERSONAL" ? { personalId: caller.id } : { studentId: caller.id };

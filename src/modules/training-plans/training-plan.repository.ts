@@ -1,7 +1,8 @@
-import { and, asc, count, desc, eq, gte, ilike, inArray, lte, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, lte, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
+import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
 import type { Difficulty } from "../exercises/exercise.table.js";
 import { trainings } from "../trainings/training.table.js";
@@ -40,7 +41,6 @@ export function planVisibleTo(caller: UserActor): SQL | undefined {
 
 const planStudent = alias(users, "plan_student");
 const planTrainer = alias(users, "plan_trainer");
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const assignmentColumns = {
   id: planAssignments.id,
@@ -157,7 +157,7 @@ export const trainingPlanRepository = {
 
   async list(db: Db, caller: UserActor, filter: PlanFilter, request: PageRequest) {
     const conditions: (SQL | undefined)[] = [planVisibleTo(caller)];
-    if (filter.name) conditions.push(ilike(trainingPlans.name, `%${escapeLike(filter.name)}%`));
+    if (filter.name) conditions.push(containsText(trainingPlans.name, filter.name));
     if (filter.createdBy !== undefined) conditions.push(eq(trainingPlans.createdBy, filter.createdBy));
     if (filter.isPublic !== undefined) conditions.push(eq(trainingPlans.isPublic, filter.isPublic));
     if (filter.difficulty) conditions.push(eq(trainingPlans.difficulty, filter.difficulty));

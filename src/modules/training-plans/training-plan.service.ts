@@ -2,7 +2,7 @@ import { requireUser, type Actor, type UserActor } from "../../platform/auth/act
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { conflict, forbidden, notFound } from "../../platform/errors.js";
-import { parsePageRequest, toPage, type Page, type RawPageParams } from "../../platform/paging.js";
+import { pageAndFilters, toPage, type Page } from "../../platform/paging.js";
 import { parseInput, parseQuery } from "../../platform/validation.js";
 import { TRAINING_NOT_FOUND, type TrainingService } from "../trainings/training.service.js";
 import { planFilter, planInput, type PlanInput } from "./training-plan.inputs.js";
@@ -86,8 +86,7 @@ export class TrainingPlanService {
 
   async list(actor: Actor, query: Record<string, unknown>): Promise<Page<TrainingPlanDto>> {
     const caller = requireUser(actor);
-    const { page, size, sort, ...filters } = query;
-    const request = parsePageRequest({ page, size, sort } as RawPageParams, Object.keys(PLAN_SORTS), DEFAULT_SORT);
+    const { request, filters } = pageAndFilters(query, Object.keys(PLAN_SORTS), DEFAULT_SORT);
     const filter = parseQuery(planFilter, filters);
     const { rows, total } = await trainingPlanRepository.list(this.deps.db, caller, filter, request);
     return toPage(await this.toDtos(rows), total, request);
@@ -96,8 +95,7 @@ export class TrainingPlanService {
   /** GET /training-plans/my-plans: trainers only. */
   async mine(actor: Actor, query: Record<string, unknown>): Promise<Page<TrainingPlanDto>> {
     const trainer = this.requireTrainer(actor);
-    const { page, size, sort } = query;
-    const request = parsePageRequest({ page, size, sort } as RawPageParams, Object.keys(PLAN_SORTS), DEFAULT_SORT);
+    const { request } = pageAndFilters(query, Object.keys(PLAN_SORTS), DEFAULT_SORT);
     const { rows, total } = await trainingPlanRepository.list(this.deps.db, trainer, { createdBy: trainer.id }, request);
     return toPage(await this.toDtos(rows), total, request);
   }

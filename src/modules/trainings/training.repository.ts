@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
+import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { privateContentVisibleTo } from "../exercises/exercise.repository.js";
 import { exercises } from "../exercises/exercise.table.js";
@@ -24,7 +25,6 @@ export function trainingVisibleTo(caller: UserActor | null): SQL | undefined {
   return or(eq(trainings.isPublic, true), privateContentVisibleTo(caller, trainings.createdBy, sql`${trainings.id}`));
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export const trainingRepository = {
   async findById(db: Db, id: number) {
@@ -107,7 +107,7 @@ export const trainingRepository = {
 
   async list(db: Db, caller: UserActor | null, filter: { name?: string; createdBy?: number; isPublic?: boolean }, request: PageRequest) {
     const conditions: (SQL | undefined)[] = [trainingVisibleTo(caller)];
-    if (filter.name) conditions.push(ilike(trainings.name, `%${escapeLike(filter.name)}%`));
+    if (filter.name) conditions.push(containsText(trainings.name, filter.name));
     if (filter.createdBy !== undefined) conditions.push(eq(trainings.createdBy, filter.createdBy));
     if (filter.isPublic !== undefined) conditions.push(eq(trainings.isPublic, filter.isPublic));
     const where = and(...conditions);

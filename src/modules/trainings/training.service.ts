@@ -3,7 +3,7 @@ import type { Clock } from "../../platform/clock.js";
 import { isForeignKeyViolation } from "../../platform/db/constraint-violation.js";
 import type { Db } from "../../platform/db/database.js";
 import { conflict, forbidden, notFound, unauthorized } from "../../platform/errors.js";
-import { parsePageRequest, toPage, type Page, type RawPageParams } from "../../platform/paging.js";
+import { pageAndFilters, toPage, type Page } from "../../platform/paging.js";
 import { parseInput, parseQuery } from "../../platform/validation.js";
 import { exerciseRepository } from "../exercises/exercise.repository.js";
 import { EXERCISE_NOT_FOUND, PUBLIC_CONTENT_TRAINERS_ONLY } from "../exercises/exercise.service.js";
@@ -111,8 +111,7 @@ export class TrainingService {
 
   async list(actor: Actor, query: Record<string, unknown>): Promise<Page<TrainingListItemDto>> {
     const caller = requireUser(actor);
-    const { page, size, sort, ...filters } = query;
-    const request = parsePageRequest({ page, size, sort } as RawPageParams, Object.keys(TRAINING_SORTS), DEFAULT_SORT);
+    const { request, filters } = pageAndFilters(query, Object.keys(TRAINING_SORTS), DEFAULT_SORT);
     const filter = parseQuery(trainingFilter, filters);
     const { rows, total } = await trainingRepository.list(this.deps.db, caller, filter, request);
     return toPage(await this.toListItems(rows), total, request);
@@ -120,8 +119,7 @@ export class TrainingService {
 
   async mine(actor: Actor, query: Record<string, unknown>): Promise<Page<TrainingListItemDto>> {
     const caller = requireUser(actor);
-    const { page, size, sort } = query;
-    const request = parsePageRequest({ page, size, sort } as RawPageParams, Object.keys(TRAINING_SORTS), DEFAULT_SORT);
+    const { request } = pageAndFilters(query, Object.keys(TRAINING_SORTS), DEFAULT_SORT);
     const { rows, total } = await trainingRepository.list(this.deps.db, caller, { createdBy: caller.id }, request);
     return toPage(await this.toListItems(rows), total, request);
   }

@@ -1,0 +1,6 @@
+import { ilike, type AnyColumn, type SQL } from "drizzle-orm";
+
+/** `column` contains `text`, ignoring case; `%`, `_` and `\` in the text are literal, not patterns. */
+export function containsText(column: AnyColumn, text: string): SQL {
+  return ilike(column, `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+}
