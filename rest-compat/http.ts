@@ -24,11 +24,11 @@ export async function userOf(services: Services, req: Request): Promise<UserActo
   return requireUser(await actorOf(services, req));
 }
 
-/** A numeric path parameter, or 400 `Parâmetro inválido: <name>`. */
+/** A numeric path parameter (`id`, `userId`…), or 400 `Parâmetro inválido: id` whatever its name (contract §2). */
 export function idParam(req: Request, name = "id"): number {
   const raw = req.params[name];
   if (typeof raw !== "string" || !/^\d{1,10}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_ID) {
-    throw invalidParameter(name);
+    throw invalidParameter("id");
   }
   return Number(raw);
 }

@@ -246,11 +246,11 @@ describe("POST /api/users/{userId}/update-profile-photo", () => {
     expect(storedFiles()).toEqual([]);
   });
 
-  it("answers 400 Parâmetro inválido: userId for a non-numeric id", async () => {
+  it("answers 400 Parâmetro inválido: id for a non-numeric user id (contract §2)", async () => {
     const student = await makeStudent(t);
     const res = await t.post("/api/users/abc/update-profile-photo", { raw: form(PNG, "a.png", "image/png"), token: student.token });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ message: "Parâmetro inválido: userId", success: false });
+    expect(res.body).toEqual({ message: "Parâmetro inválido: id", success: false });
     expect(storedFiles()).toEqual([]);
   });
 

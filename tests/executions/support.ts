@@ -1,0 +1,103 @@
+import { sql } from "drizzle-orm";
+import { rowsOf } from "../helpers/database.js";
+import type { TestApp } from "../helpers/test-app.js";
+import { assignPlan, createExercise, createPlan, createTraining, linkTrainerAndStudent, moveAssignment } from "../factories/content.js";
+import { makeStudent, makeTrainer, type MadeUser } from "../factories/users.js";
+
+export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+export const DENIED = { message: "Acesso negado", success: false };
+export const TRAINING_NOT_FOUND = { message: "Treino não encontrado", success: false };
+export const EXERCISE_NOT_FOUND = { message: "Exercício não encontrado", success: false };
+export const EXECUTION_NOT_FOUND = { message: "Execução não encontrada", success: false };
+export const USER_NOT_FOUND = { message: "Usuário não encontrado", success: false };
+export const UNAUTHORIZED = { message: "Token inválido ou expirado", success: false };
+export const invalidParameter = (name: string) => ({ message: `Parâmetro inválido: ${name}`, success: false });
+
+/** The keys of the REST page object (api-spec.md "Conventions"). */
+export const PAGE_KEYS = ["content", "empty", "first", "last", "number", "numberOfElements", "pageable", "size", "sort", "totalElements", "totalPages"];
+
+/** The fields named by a validation error body, sorted. */
+export const fieldsOf = (body: { errors: { field: string }[] }) => body.errors.map((error) => error.field).sort();
+
+/**
+ * A trainer with an ACTIVE link to a student, three exercises and two trainings of the trainer
+ * (A: supino + remada; B: agachamento + supino) in one plan assigned to the student (PENDING unless `accept`).
+ */
+export interface Scene {
+  trainer: MadeUser;
+  student: MadeUser;
+  linkId: number;
+  supino: Record<string, any>;
+  remada: Record<string, any>;
+  agachamento: Record<string, any>;
+  trainingA: Record<string, any>;
+  trainingB: Record<string, any>;
+  plan: Record<string, any>;
+  assignment: Record<string, any>;
+}
+
+export async function makeScene(t: TestApp, options: { accept?: boolean } = {}): Promise<Scene> {
+  const trainer = await makeTrainer(t, { name: "Bruno Personal" });
+  const student = await makeStudent(t, { name: "Ana Aluna" });
+  const supino = await createExercise(t, trainer.token, { name: "Supino reto", category: "PEITO" });
+  const remada = await createExercise(t, trainer.token, { name: "Remada curvada", category: "COSTAS" });
+  const agachamento = await createExercise(t, trainer.token, { name: "Agachamento livre", category: "PERNAS" });
+  const trainingA = await createTraining(t, trainer.token, [supino.id, remada.id], { name: "Treino A" });
+  const trainingB = await createTraining(t, trainer.token, [agachamento.id, supino.id], { name: "Treino B" });
+  const linkId = await linkTrainerAndStudent(t, trainer, student);
+  const plan = await createPlan(t, trainer.token, [trainingA.id, trainingB.id], { name: "Hipertrofia" });
+  let assignment = await assignPlan(t, trainer.token, plan.id, student.id);
+  if (options.accept) assignment = await moveAssignment(t, student.token, assignment.id, "accept");
+  return { trainer, student, linkId, supino, remada, agachamento, trainingA, trainingB, plan, assignment };
+}
+
+/** Rows of the three execution tables. */
+export async function executionCounts(t: TestApp) {
+  const [row] = rowsOf<{ trainings: number; exercises: number; sets: number }>(
+    await t.db.execute(sql`select (select count(*)::int from training_executions) as trainings,
+      (select count(*)::int from exercise_executions) as exercises, (select count(*)::int from execution_sets) as sets`),
+  );
+  return row;
+}
+
+/** A fresh token at the current test clock (tokens live 24 hours of that clock). */
+export async function relogin(t: TestApp, user: MadeUser): Promise<void> {
+  const res = await t.post("/api/users/login", { body: { email: user.email, password: user.password } });
+  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`);
+  user.token = res.body.token;
+}
+
+// ---- Hand arithmetic in integer hundredths of a kilogram, so the expectations never drift either. ----
+
+/** kg → integer hundredths. */
+export const cents = (kg: number) => Math.round(kg * 100);
+/** integer hundredths → kg. */
+export const kg = (hundredths: number) => hundredths / 100;
+
+interface SetLike {
+  repetitions: number;
+  weight?: number | null;
+  completed: boolean;
+}
+
+/** The figures contract §7 defines over some sets: completed sets only; volume Σ reps × weight (no weight 0). */
+export function figures(sets: SetLike[]) {
+  const done = sets.filter((set) => set.completed);
+  const weighted = done.filter((set) => set.weight !== null && set.weight !== undefined);
+  const volume = done.reduce((sum, set) => sum + set.repetitions * cents(set.weight ?? 0), 0);
+  const weightSum = weighted.reduce((sum, set) => sum + cents(set.weight!), 0);
+  const max = weighted.length === 0 ? null : Math.max(...weighted.map((set) => cents(set.weight!)));
+  // Epley w × (1 + r/30) = w × (30 + r) / 30, in hundredths rounded half up.
+  const oneRepMax = weighted.length === 0 ? null : Math.max(...weighted.map((set) => Math.floor((cents(set.weight!) * (30 + set.repetitions) * 2 + 30) / 60)));
+  return {
+    totalSets: done.length,
+    totalReps: done.reduce((sum, set) => sum + set.repetitions, 0),
+    volumeCents: volume,
+    weightSumCents: weightSum,
+    weightedSets: weighted.length,
+    maxWeightCents: max,
+    oneRepMaxCents: oneRepMax,
+  };
+}
