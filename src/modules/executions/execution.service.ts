@@ -3,7 +3,7 @@ import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { dayRange } from "../../platform/dates.js";
 import { forbidden, notFound, validationError } from "../../platform/errors.js";
-import { parsePageRequest, toPage, type Page, type PageRequest, type RawPageParams } from "../../platform/paging.js";
+import { pageAndFilters, toPage, type Page, type PageRequest, type SortOrder } from "../../platform/paging.js";
 import { parseInput, parseQuery } from "../../platform/validation.js";
 import type { CoachingService } from "../coaching/coaching.service.js";
 import { exerciseRepository } from "../exercises/exercise.repository.js";
@@ -229,10 +229,7 @@ export class ExecutionService {
   }
 }
 
-function paging(query: Record<string, unknown>, sorts: Record<string, unknown>, fallback: { field: string; direction: "asc" | "desc" }[]) {
-  const { page, size, sort, ...filters } = query;
-  return { request: parsePageRequest({ page, size, sort } as RawPageParams, Object.keys(sorts), fallback), filters };
-}
+const paging = (query: Record<string, unknown>, sorts: Record<string, unknown>, fallback: SortOrder[]) => pageAndFilters(query, Object.keys(sorts), fallback);
 
 function summary(row: TrainingExecutionRow, withName: boolean): TrainingExecutionSummaryDto {
   return {
