@@ -166,36 +166,50 @@ export const executionRepository = {
     return { rows, total: total.n };
   },
 
-  /** Totals, per-exercise figures and the daily series of one user's executions of one training. */
+  /**
+   * Totals, per-exercise figures and the daily series of one user's executions of one training. Two passes over the
+   * executions' covering index entries (no heap visits), run side by side: per exercise, and per UTC day with the totals
+   * as the ROLLUP's grand-total row.
+   */
   async trainingStatistics(db: Db, userId: number, trainingId: number, range: Period) {
     const inRange = sql`te.user_id = ${userId} and te.training_id = ${trainingId}
       ${range.from ? sql`and te.start_time >= ${iso(range.from)}::timestamptz` : sql``}
       ${range.until ? sql`and te.start_time < ${iso(range.until)}::timestamptz` : sql``}`;
-    const [totals] = rowsOf<{ total: number; completed: number; avg_duration: string | null; volume: string }>(
-      await db.execute(sql`
-        select count(*)::int as total, count(*) filter (where te.completed)::int as completed,
-          round(avg(te.duration_seconds), 2)::text as avg_duration,
-          coalesce((select sum(ee.volume) from exercise_executions ee join training_executions te on te.id = ee.training_execution_id where ${inRange}), 0)::text as volume
-        from training_executions te where ${inRange}`),
-    );
-    const perExercise = rowsOf<{ exercise_id: number | null; exercise_name: string; sets: number; reps: number; max_weight: string | null; weight_sum: string; weighted_sets: number; volume: string }>(
-      await db.execute(sql`
+    const [perExercise, days] = await Promise.all([
+      db
+        .execute(
+          sql`
         select ee.exercise_id, min(ee.exercise_name) as exercise_name, sum(ee.completed_sets)::int as sets, sum(ee.total_reps)::int as reps,
           max(ee.max_weight)::text as max_weight, sum(ee.weight_sum)::text as weight_sum, sum(ee.weighted_sets)::int as weighted_sets, sum(ee.volume)::text as volume
         from exercise_executions ee join training_executions te on te.id = ee.training_execution_id
         where ${inRange}
-        group by ee.exercise_id order by min(ee.exercise_name), ee.exercise_id`),
-    );
-    const daily = rowsOf<{ day: string; volume: string; duration: number }>(
-      await db.execute(sql`
-        select to_char((te.start_time at time zone 'UTC')::date, 'YYYY-MM-DD') as day,
-          coalesce(sum(v.volume), 0)::text as volume, sum(te.duration_seconds)::int as duration
-        from training_executions te
-        left join lateral (select sum(ee.volume) as volume from exercise_executions ee where ee.training_execution_id = te.id) v on true
-        where ${inRange}
-        group by 1 order by 1`),
-    );
-    return { totals, perExercise, daily };
+        group by ee.exercise_id order by min(ee.exercise_name), ee.exercise_id`,
+        )
+        .then((result) =>
+          rowsOf<{ exercise_id: number | null; exercise_name: string; sets: number; reps: number; max_weight: string | null; weight_sum: string; weighted_sets: number; volume: string }>(
+            result,
+          ),
+        ),
+      db
+        .execute(
+          sql`
+        select to_char(d.day, 'YYYY-MM-DD') as day, d.total, d.completed, d.avg_duration, d.volume, d.duration from (
+          select (te.start_time at time zone 'UTC')::date as day, count(*)::int as total, (count(*) filter (where te.completed))::int as completed,
+            round(avg(te.duration_seconds), 2)::text as avg_duration, coalesce(sum(v.volume), 0)::text as volume, coalesce(sum(te.duration_seconds), 0)::int as duration
+          from training_executions te
+          left join lateral (select sum(ee.volume) as volume from exercise_executions ee where ee.training_execution_id = te.id) v on true
+          where ${inRange}
+          group by rollup ((te.start_time at time zone 'UTC')::date)
+        ) d
+        order by d.day nulls first`,
+        )
+        .then((result) =>
+          rowsOf<{ day: string | null; total: number; completed: number; avg_duration: string | null; volume: string; duration: number }>(result),
+        ),
+    ]);
+    // The grand total (day null) sorts first; it is there even when no execution is in range.
+    const [totals, ...daily] = days;
+    return { totals, perExercise, daily: daily as Array<(typeof daily)[number] & { day: string }> };
   },
 
   /** One user's progress on one exercise, bucketed by UTC day, ISO week (Monday) or month (first day). */
@@ -218,36 +232,53 @@ export const executionRepository = {
     );
   },
 
-  /** Per exercise: the heaviest completed set (earliest date it was reached) and the best one-rep-max estimate. */
+  /**
+   * Per exercise: the heaviest completed set (earliest date it was reached) and the best one-rep-max estimate. The
+   * user's exercises are found by skipping through the index (one probe each), then each record is the first entry of
+   * exercise_executions_user_exercise_record_idx and each estimate the last of ..._one_rep_max_idx: the cost follows
+   * the number of exercises, not the length of the history.
+   */
   async personalRecords(db: Db, userId: number, exerciseId?: number) {
+    const exerciseIds =
+      exerciseId !== undefined
+        ? sql`select ${exerciseId}::int`
+        : sql`(select ee.exercise_id from exercise_executions ee where ee.user_id = ${userId} and ee.exercise_id is not null order by ee.exercise_id limit 1)
+          union all
+          select (select ee.exercise_id from exercise_executions ee where ee.user_id = ${userId} and ee.exercise_id > ids.exercise_id order by ee.exercise_id limit 1)
+          from ids where ids.exercise_id is not null`;
     return rowsOf<{ exercise_id: number; exercise_name: string; value: string; date: Date | string; one_rep_max: string | null }>(
       await db.execute(sql`
-        select r.exercise_id, r.exercise_name, r.max_weight::text as value, r.executed_at as date, e.one_rep_max::text as one_rep_max
-        from (
-          select distinct on (ee.exercise_id) ee.exercise_id, ee.exercise_name, ee.max_weight, ee.executed_at
-          from exercise_executions ee
-          where ee.user_id = ${userId} and ee.max_weight is not null and ee.exercise_id is not null
-            ${exerciseId !== undefined ? sql`and ee.exercise_id = ${exerciseId}` : sql``}
-          order by ee.exercise_id, ee.max_weight desc, ee.executed_at asc, ee.id asc
+        with recursive ids(exercise_id) as (${exerciseIds})
+        select ids.exercise_id, r.exercise_name, r.max_weight::text as value, r.executed_at as date, e.one_rep_max::text as one_rep_max
+        from ids
+        cross join lateral (
+          select ee.exercise_name, ee.max_weight, ee.executed_at from exercise_executions ee
+          where ee.user_id = ${userId} and ee.exercise_id = ids.exercise_id and ee.max_weight is not null
+          order by ee.max_weight desc nulls last, ee.executed_at asc, ee.id asc
+          limit 1
         ) r
-        join lateral (
+        cross join lateral (
           select max(x.best_one_rep_max) as one_rep_max from exercise_executions x
-          where x.user_id = ${userId} and x.exercise_id = r.exercise_id
-        ) e on true
-        order by r.exercise_name, r.exercise_id`),
+          where x.user_id = ${userId} and x.exercise_id = ids.exercise_id
+        ) e
+        order by r.exercise_name, ids.exercise_id`),
     );
   },
 
-  /** The totals of GET /users/metrics. */
+  /** The totals of GET /users/metrics: one index-only pass over each table, and the (few) standalone exercise logs. */
   async metricsTotals(db: Db, userId: number) {
     const [row] = rowsOf<{ trainings: number; completed: number; exercises: number; training_time: number; exercise_time: number }>(
       await db.execute(sql`
-        select
-          (select count(*)::int from training_executions where user_id = ${userId}) as trainings,
-          (select count(*)::int from training_executions where user_id = ${userId} and completed) as completed,
-          (select count(*)::int from exercise_executions where user_id = ${userId}) as exercises,
-          (select coalesce(sum(duration_seconds), 0)::int from training_executions where user_id = ${userId}) as training_time,
-          (select coalesce(sum(duration_seconds), 0)::int from exercise_executions where user_id = ${userId} and training_execution_id is null) as exercise_time`),
+        select t.trainings, t.completed, e.exercises, t.training_time, s.exercise_time
+        from (
+          select count(*)::int as trainings, (count(*) filter (where completed))::int as completed, coalesce(sum(duration_seconds), 0)::int as training_time
+          from training_executions where user_id = ${userId}
+        ) t,
+        (select count(*)::int as exercises from exercise_executions where user_id = ${userId}) e,
+        (
+          select coalesce(sum(duration_seconds), 0)::int as exercise_time
+          from exercise_executions where user_id = ${userId} and training_execution_id is null
+        ) s`),
     );
     return row;
   },

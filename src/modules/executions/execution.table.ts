@@ -25,9 +25,10 @@ export const trainingExecutions = pgTable(
     notes: varchar("notes", { length: 2000 }),
     createdAt: createdAt(),
   },
+  // The trailing columns make the statistics and metrics reads index-only (no visit to scattered heap pages).
   (t) => [
-    index("training_executions_user_start_idx").on(t.userId, t.startTime),
-    index("training_executions_training_user_start_idx").on(t.trainingId, t.userId, t.startTime),
+    index("training_executions_user_start_cover_idx").on(t.userId, t.startTime, t.completed, t.durationSeconds),
+    index("training_executions_training_user_start_cover_idx").on(t.trainingId, t.userId, t.startTime, t.id, t.durationSeconds, t.completed),
     check("training_executions_duration_check", sql`${t.durationSeconds} >= 0`),
   ],
 );
@@ -65,11 +66,35 @@ export const exerciseExecutions = pgTable(
     bestOneRepMax: numeric("best_one_rep_max", { precision: 10, scale: 2 }),
     createdAt: createdAt(),
   },
+  // Trailing columns make progress and training statistics index-only scans; records read one index entry per exercise.
   (t) => [
-    index("exercise_executions_user_exercise_time_idx").on(t.userId, t.exerciseId, t.executedAt),
+    index("exercise_executions_user_exercise_progress_idx").on(
+      t.userId,
+      t.exerciseId,
+      t.executedAt,
+      t.maxWeight,
+      t.bestOneRepMax,
+      t.volume,
+      t.completedSets,
+      t.totalReps,
+    ),
     index("exercise_executions_user_time_idx").on(t.userId, t.executedAt),
-    index("exercise_executions_training_execution_idx").on(t.trainingExecutionId),
-    index("exercise_executions_user_exercise_weight_idx").on(t.userId, t.exerciseId, t.maxWeight),
+    index("exercise_executions_training_execution_cover_idx").on(
+      t.trainingExecutionId,
+      t.exerciseId,
+      t.volume,
+      t.completedSets,
+      t.totalReps,
+      t.maxWeight,
+      t.weightSum,
+      t.weightedSets,
+      t.exerciseName,
+    ),
+    // The heaviest set first (earliest on a tie): a personal record is the first entry of (user, exercise).
+    index("exercise_executions_user_exercise_record_idx").on(t.userId, t.exerciseId, t.maxWeight.desc().nullsLast(), t.executedAt, t.id),
+    index("exercise_executions_user_exercise_one_rep_max_idx").on(t.userId, t.exerciseId, t.bestOneRepMax),
+    // Exercise executions logged on their own (metrics' time), without reading the far more numerous ones of trainings.
+    index("exercise_executions_user_standalone_idx").on(t.userId, t.executedAt, t.durationSeconds).where(sql`${t.trainingExecutionId} is null`),
   ],
 );
 

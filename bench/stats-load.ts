@@ -1,0 +1,589 @@
+/**
+ * Statistics load (issue 6): are training statistics, exercise progress, personal records and user metrics fast on
+ * a long history, and does their cost follow one user's history rather than the size of the table?
+ *
+ * Against PostgreSQL only. Creates a scratch database (fitness_bench_<pid>) next to DATABASE_URL's, migrates it,
+ * seeds with set-based SQL one student with 3 years of history (1,000 training executions of a 20-exercise training,
+ * 20,000 exercise executions, 100,000 sets, the executions' aggregate columns and personal-record flags computed in SQL
+ * from those very sets), starts the app in this process, and measures the four endpoints with one client (service time)
+ * and with 8 closed-loop clients (p50/p99/max), next to GET /api/users/profile as the floor of the stack on this machine.
+ * Then it re-seeds the same generator for 100 students, interleaved in time (so the first student's rows are scattered
+ * among everybody else's, as they would be in production), and measures the first student again. Prints the
+ * EXPLAIN (ANALYZE, BUFFERS) of the statements behind each endpoint, a table of figures, and drops the database.
+ *
+ *   npm run bench:stats
+ *   DATABASE_URL=postgres://user@host:5432/any npm run bench:stats
+ *   BENCH_STUDENTS=20 BENCH_SECONDS=5 npm run bench:stats   # smaller / shorter run
+ */
+import "reflect-metadata";
+import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import type { SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
+import postgres from "postgres";
+import { createApp, type App } from "../src/app.js";
+import { systemClock } from "../src/platform/clock.js";
+import { loadConfig } from "../src/platform/config.js";
+import { openDatabase, type Db, type DatabaseHandle } from "../src/platform/db/database.js";
+import { createLogger } from "../src/platform/logger.js";
+import { executionRepository } from "../src/modules/executions/execution.repository.js";
+
+const CONCURRENCY = 8;
+const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
+const WARMUP_MS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2) * 1000;
+/** Each endpoint is also measured with a single client for this long: its service time without queueing. */
+const SERIAL_MS = Number(process.env.BENCH_SERIAL_SECONDS ?? 2) * 1000;
+const WANTED_STUDENTS = Number(process.env.BENCH_STUDENTS ?? 100);
+/** Seeding the scaled table should take about this long at most; fewer students are seeded when it would not. */
+const SEED_BUDGET_MS = Number(process.env.BENCH_SEED_BUDGET_SECONDS ?? 600) * 1000;
+const TARGET_P99_MS = 50;
+const BASELINE = "GET /api/users/profile (baseline)";
+
+const TRAINING_EXECUTIONS = 1_000;
+const EXERCISES = 20;
+const SETS_PER_EXECUTION = 5;
+/** The last exercises of the library are bodyweight ones: their sets carry no weight. */
+const BODYWEIGHT_FROM = 17;
+const HISTORY_DAYS = 1_096;
+const PASSWORD = "bench-password-1";
+
+// ---------------------------------------------------------------------------------------------------------------
+// HTTP client and figures
+
+interface Reply {
+  status: number;
+  body: string;
+}
+
+/** One HTTP request on a keep-alive agent; resolves with status and body (never rejects: -1 on a socket error). */
+function request(agent: http.Agent, base: URL, method: string, url: string, headers: Record<string, string> = {}, body?: string): Promise<Reply> {
+  return new Promise((resolve) => {
+    const req = http.request(
+      { host: base.hostname, port: base.port, method, path: url, agent, headers: { ...headers, ...(body ? { "content-length": Buffer.byteLength(body) } : {}) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+        res.on("error", () => resolve({ status: -1, body: "" }));
+      },
+    );
+    req.on("error", () => resolve({ status: -1, body: "" }));
+    req.end(body);
+  });
+}
+
+interface Summary {
+  count: number;
+  rate: number;
+  p50: number;
+  p99: number;
+  max: number;
+  errors: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** Closed loop: `concurrency` callers, each sending the next GET as soon as the last one answered. */
+async function closedLoop(agent: http.Agent, base: URL, token: string, url: string, durationMs: number, concurrency = CONCURRENCY): Promise<Summary> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let firstError = "";
+  const started = performance.now();
+  const until = started + durationMs;
+  const caller = async () => {
+    while (performance.now() < until) {
+      const sent = performance.now();
+      const reply = await request(agent, base, "GET", url, { authorization: `Bearer ${token}` });
+      latencies.push(performance.now() - sent);
+      if (reply.status !== 200) {
+        errors++;
+        firstError ||= `${reply.status} ${reply.body.slice(0, 200)}`;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, caller));
+  const elapsed = performance.now() - started;
+  if (errors > 0) console.log(`  ! ${errors} non-200 answers on ${url}, first: ${firstError}`);
+  latencies.sort((a, b) => a - b);
+  return {
+    count: latencies.length,
+    rate: latencies.length / (elapsed / 1000),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: latencies[latencies.length - 1] ?? Number.NaN,
+    errors,
+  };
+}
+
+const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : "-");
+const secs = (value: number) => `${(value / 1000).toFixed(1)} s`;
+
+function printTable(header: string[], rows: string[][]) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ");
+  console.log(line(header));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const row of rows) console.log(line(row));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Seeding: set-based SQL only; the generator is deterministic, so a student's history is the same in both phases.
+
+/**
+ * The sets of one exercise execution of user `u`, ended at `at`, of the training's k-th exercise: 5 sets of 6–12
+ * repetitions, ~10% not completed (more often the last one), no weight on bodyweight exercises and on ~3% of the others,
+ * weights rising by half over the 3 years with some noise (so records are beaten now and then, and equalled too).
+ */
+function setsOf(u: string, at: string, k: string, t0: string): string {
+  return `select s.position, v.reps, v.weight, v.completed
+    from generate_series(0, ${SETS_PER_EXECUTION - 1}) as s(position)
+    cross join lateral (select abs(hashint8(((extract(epoch from ${at})::bigint * 131 + ${u}) * 64 + ${k} * 8 + s.position))::bigint) as r) h
+    cross join lateral (select
+      (6 + h.r % 7)::int as reps,
+      ((h.r / 7) % 10 <> 0 and not (s.position = ${SETS_PER_EXECUTION - 1} and (h.r / 70) % 4 = 0)) as completed,
+      (case when ${k} >= ${BODYWEIGHT_FROM} or (h.r / 280) % 33 = 0 then null
+        else round(((20 + ${k} * 4 + ${u} % 7) * (1 + 0.5 * extract(epoch from ${at} - ${t0}) / ${HISTORY_DAYS * 86_400})
+          + ((h.r / 9240) % 5 - 2) * 1.25) * 2) / 2 end)::numeric(6, 2) as weight) v`;
+}
+
+interface World {
+  trainerId: number;
+  trainingId: number;
+  trainingName: string;
+  exerciseIds: number[];
+  /** Day 0 of every history, as an SQL timestamptz literal. */
+  t0: string;
+}
+
+interface SeedTimes {
+  trainingExecutions: number;
+  exerciseExecutions: number;
+  sets: number;
+  vacuumAnalyze: number;
+  total: number;
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
+  const started = performance.now();
+  const result = await work();
+  return [result, performance.now() - started];
+}
+
+/** The trainer, the exercise library and a training with every exercise of it. */
+async function seedWorld(seed: postgres.Sql): Promise<World> {
+  const [trainer] = await seed<{ id: number }[]>`
+    insert into users (name, email, password_hash, user_type, email_confirmed)
+    values ('Bench Trainer', 'bench-trainer@example.com', 'x', 'PERSONAL', true) returning id`;
+  const exerciseRows = await seed<{ id: number }[]>`
+    insert into exercises (name, description, category, created_by, is_public, equipment)
+    select format('Exercise %s', lpad(k::text, 2, '0')), 'Seeded for the statistics benchmark',
+      (array['PEITO','COSTAS','OMBRO','BICEPS','TRICEPS','PERNAS','ABDOMEN','GLUTEOS'])[k % 8 + 1], ${trainer.id}, true,
+      case when k >= ${BODYWEIGHT_FROM} then 'PESO_CORPORAL' else 'BARRA' end
+    from generate_series(0, ${EXERCISES - 1}) k order by k returning id`;
+  const trainingName = "Bench full body";
+  const [training] = await seed<{ id: number }[]>`
+    insert into trainings (name, description, created_by, is_public) values (${trainingName}, 'Every exercise of the library', ${trainer.id}, true) returning id`;
+  const exerciseIds = exerciseRows.map((row) => row.id).sort((a, b) => a - b);
+  await seed`
+    insert into training_exercises (training_id, exercise_id, position, sets, repetitions, weight_kg, rest_seconds, "order")
+    select ${training.id}, e.id, e.n - 1, ${SETS_PER_EXECUTION}, 10, null, 90, e.n - 1
+    from unnest(${exerciseIds}::int[]) with ordinality as e(id, n)`;
+  const today = new Date();
+  today.setUTCHours(0, 0, 0, 0);
+  const t0 = new Date(today.getTime() - HISTORY_DAYS * 86_400_000 + 17 * 3_600_000).toISOString();
+  return { trainerId: trainer.id, trainingId: training.id, trainingName, exerciseIds, t0: `'${t0}'::timestamptz` };
+}
+
+/**
+ * The histories of `userIds`, in the order they would have been logged: everybody's executions interleaved by time.
+ * One statement per table; the exercise executions' aggregates and personal-record flags come from the same sets that
+ * are then inserted into execution_sets.
+ */
+async function seedHistories(seed: postgres.Sql, world: World, userIds: number[]): Promise<SeedTimes> {
+  const users = `array[${userIds.join(",")}]::int[]`;
+  const step = `${(HISTORY_DAYS - 1) / TRAINING_EXECUTIONS} * interval '1 day'`;
+  const [, trainingExecutions] = await timed(() =>
+    seed.unsafe(`
+      insert into training_executions (user_id, training_id, training_name, start_time, end_time, duration_seconds, completed, notes, created_at)
+      select u, ${world.trainingId}, '${world.trainingName}', t.start_time, t.start_time + t.duration, extract(epoch from t.duration)::int,
+        (g * 13 + u) % 20 <> 0, null, t.start_time + t.duration
+      from generate_series(0, ${TRAINING_EXECUTIONS - 1}) g
+      cross join unnest(${users}) u
+      cross join lateral (select date_trunc('second', ${world.t0} + g * ${step}) + ((u * 37 + g * 11) % 60) * interval '1 minute' as start_time,
+        (50 + (u + g * 7) % 40) * interval '1 minute' as duration) t
+      order by t.start_time, u`),
+  );
+  const [, exerciseExecutions] = await timed(() =>
+    seed.unsafe(`
+      insert into exercise_executions (user_id, exercise_id, exercise_name, training_id, training_name, training_execution_id, executed_at,
+        duration_seconds, notes, personal_record, completed_sets, total_reps, volume, max_weight, weight_sum, weighted_sets, best_one_rep_max, created_at)
+      select x.user_id, x.exercise_id, x.exercise_name, x.training_id, x.training_name, x.te_id, x.executed_at, null, null,
+        x.max_weight is not null and x.max_weight > coalesce(max(x.max_weight) over (partition by x.user_id, x.exercise_id order by x.executed_at, x.k
+          rows between unbounded preceding and 1 preceding), -1),
+        x.completed_sets, x.total_reps, x.volume, x.max_weight, x.weight_sum, x.weighted_sets, x.best_one_rep_max, x.executed_at
+      from (
+        select te.user_id, tx.exercise_id, e.name as exercise_name, te.training_id, te.training_name, te.id as te_id, te.end_time as executed_at, tx.position as k, a.*
+        from training_executions te
+        join training_exercises tx on tx.training_id = te.training_id
+        join exercises e on e.id = tx.exercise_id
+        cross join lateral (
+          select count(*) filter (where s.completed)::int as completed_sets,
+            coalesce(sum(s.reps) filter (where s.completed), 0)::int as total_reps,
+            coalesce(sum(s.reps * s.weight) filter (where s.completed), 0) as volume,
+            max(s.weight) filter (where s.completed) as max_weight,
+            coalesce(sum(s.weight) filter (where s.completed), 0) as weight_sum,
+            count(s.weight) filter (where s.completed)::int as weighted_sets,
+            max(round(s.weight * (30 + s.reps) / 30, 2)) filter (where s.completed) as best_one_rep_max
+          from (${setsOf("te.user_id", "te.end_time", "tx.position", world.t0)}) s
+        ) a
+        where te.user_id = any(${users})
+      ) x
+      order by x.executed_at, x.user_id, x.k`),
+  );
+  // Physical order follows exercise_executions (a sequential scan): every set right after its execution's siblings.
+  const [, sets] = await timed(() =>
+    seed.unsafe(`
+      insert into execution_sets (exercise_execution_id, user_id, position, repetitions, weight, completed)
+      select ee.id, ee.user_id, s.position, s.reps, s.weight, s.completed
+      from exercise_executions ee
+      join training_exercises tx on tx.training_id = ee.training_id and tx.exercise_id = ee.exercise_id
+      cross join lateral (${setsOf("ee.user_id", "ee.executed_at", "tx.position", world.t0)}) s
+      where ee.user_id = any(${users})`),
+  );
+  // What autovacuum does after a bulk insert (PostgreSQL 13+): statistics, and the visibility map index-only scans use.
+  const [, vacuumAnalyze] = await timed(() => seed.unsafe("vacuum (analyze) training_executions, exercise_executions, execution_sets"));
+  return { trainingExecutions, exerciseExecutions, sets, vacuumAnalyze, total: trainingExecutions + exerciseExecutions + sets + vacuumAnalyze };
+}
+
+/** Recomputes one user's aggregates and record flags from the stored sets; every count printed must be 0. */
+async function checkConsistency(seed: postgres.Sql, userId: number) {
+  const [row] = await seed<{ executions: number; sets: number; aggregates: number; records: number; prs: number }[]>`
+    with recomputed as (
+      select ee.id, ee.user_id, ee.exercise_id, ee.executed_at, ee.personal_record,
+        (ee.completed_sets, ee.total_reps, ee.volume, ee.max_weight, ee.weight_sum, ee.weighted_sets, ee.best_one_rep_max)
+          is not distinct from (a.completed_sets, a.total_reps, a.volume, a.max_weight, a.weight_sum, a.weighted_sets, a.best_one_rep_max) as same,
+        ee.max_weight is not null and ee.max_weight > coalesce(max(ee.max_weight) over (partition by ee.exercise_id order by ee.executed_at, ee.id
+          rows between unbounded preceding and 1 preceding), -1) as record
+      from exercise_executions ee
+      cross join lateral (
+        select count(*) filter (where s.completed)::int as completed_sets,
+          coalesce(sum(s.repetitions) filter (where s.completed), 0)::int as total_reps,
+          coalesce(sum(s.repetitions * s.weight) filter (where s.completed), 0)::numeric(14, 2) as volume,
+          max(s.weight) filter (where s.completed) as max_weight,
+          coalesce(sum(s.weight) filter (where s.completed), 0)::numeric(14, 2) as weight_sum,
+          count(s.weight) filter (where s.completed)::int as weighted_sets,
+          max(round(s.weight * (30 + s.repetitions) / 30, 2)) filter (where s.completed)::numeric(10, 2) as best_one_rep_max
+        from execution_sets s where s.exercise_execution_id = ee.id
+      ) a
+      where ee.user_id = ${userId}
+    )
+    select count(*)::int as executions,
+      (select count(*)::int from execution_sets where user_id = ${userId}) as sets,
+      count(*) filter (where not same)::int as aggregates,
+      count(*) filter (where personal_record <> record)::int as records,
+      count(*) filter (where personal_record)::int as prs
+    from recomputed`;
+  const [extra] = await seed<{ incomplete: number; unweighted: number; trainings: number }[]>`
+    select count(*) filter (where not completed)::int as incomplete, count(*) filter (where weight is null)::int as unweighted,
+      (select count(*)::int from training_executions where user_id = ${userId}) as trainings
+    from execution_sets where user_id = ${userId}`;
+  console.log(
+    `  student ${userId}: ${extra.trainings} training executions, ${row.executions} exercise executions, ${row.sets} sets ` +
+      `(${extra.incomplete} not completed, ${extra.unweighted} without weight), ${row.prs} personal-record flags; ` +
+      `aggregates differing from the sets: ${row.aggregates}, record flags differing: ${row.records}`,
+  );
+  if (row.aggregates !== 0 || row.records !== 0) throw new Error("seeded aggregates are inconsistent with the seeded sets");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// EXPLAIN of the statements the endpoints run, taken from the repository itself (not copied), parameters inlined.
+
+const dialect = new PgDialect();
+
+/** A Db whose execute() only records the statement: the repository's functions hand over their SQL, nothing runs. */
+function capturingDb(statements: string[]): Db {
+  const capture = {
+    execute: async (query: SQL) => {
+      const { sql: text, params } = dialect.sqlToQuery(query);
+      statements.push(inline(text, params));
+      return [];
+    },
+  };
+  return capture as unknown as Db;
+}
+
+function inline(text: string, params: unknown[]): string {
+  return text.replace(/\$(\d+)/g, (_, index: string) => {
+    const value = params[Number(index) - 1];
+    if (typeof value === "number") return String(value);
+    if (value instanceof Date) return `'${value.toISOString()}'`;
+    return `'${String(value).replace(/'/g, "''")}'`;
+  });
+}
+
+async function statementsOf(userId: number, world: World) {
+  const monday = new Date();
+  monday.setUTCHours(0, 0, 0, 0);
+  monday.setUTCDate(monday.getUTCDate() - ((monday.getUTCDay() + 6) % 7) - 7 * 7);
+  const endpoints: Array<[string, (db: Db) => Promise<unknown>]> = [
+    ["GET /trainings/{id}/statistics", (db) => executionRepository.trainingStatistics(db, userId, world.trainingId, {})],
+    [
+      "GET /exercises/{id}/progress?interval=WEEK",
+      async (db) => {
+        await executionRepository.exerciseProgress(db, userId, world.exerciseIds[0], "WEEK", {});
+        await executionRepository.personalRecords(db, userId, world.exerciseIds[0]);
+      },
+    ],
+    ["GET /exercises/personal-records", (db) => executionRepository.personalRecords(db, userId)],
+    [
+      "GET /users/metrics (+ the personal records above)",
+      async (db) => {
+        await executionRepository.metricsTotals(db, userId);
+        await executionRepository.weekly(db, userId, monday);
+      },
+    ],
+  ];
+  const result: Array<[string, string[]]> = [];
+  for (const [label, run] of endpoints) {
+    const statements: string[] = [];
+    await run(capturingDb(statements));
+    result.push([label, statements]);
+  }
+  return result;
+}
+
+async function explainAll(seed: postgres.Sql, userId: number, world: World, heading: string) {
+  console.log(`\n=== EXPLAIN (ANALYZE, BUFFERS), ${heading} ===`);
+  for (const [label, statements] of await statementsOf(userId, world)) {
+    for (const [i, statement] of statements.entries()) {
+      console.log(`\n--- ${label}${statements.length > 1 ? ` [${i + 1}/${statements.length}]` : ""}`);
+      console.log(statement.replace(/\s+/g, " ").trim());
+      const plan = await seed.unsafe<{ "QUERY PLAN": string }[]>(`explain (analyze, buffers) ${statement}`);
+      for (const line of plan) console.log(`  ${line["QUERY PLAN"]}`);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+interface Figures {
+  /** One client alone: the service time of a request, without queueing. */
+  alone: Summary;
+  loaded: Summary;
+}
+
+interface Phase {
+  students: number;
+  seed: SeedTimes;
+  results: Map<string, Figures>;
+  answers: string;
+  load: string;
+}
+
+const loadAverage = () => loadavg().map((value) => value.toFixed(1)).join(" ");
+
+async function measure(agent: http.Agent, base: URL, token: string, endpoints: Array<[string, string]>): Promise<Map<string, Figures>> {
+  const results = new Map<string, Figures>();
+  for (const [label, url] of endpoints) {
+    await closedLoop(agent, base, token, url, WARMUP_MS);
+    const alone = await closedLoop(agent, base, token, url, SERIAL_MS, 1);
+    const loaded = await closedLoop(agent, base, token, url, MEASURE_MS);
+    console.log(
+      `  ${label}: 1 client p50 ${ms(alone.p50)} ms; ${CONCURRENCY} clients ${loaded.count} requests, ` +
+        `p50 ${ms(loaded.p50)} ms, p99 ${ms(loaded.p99)} ms, max ${ms(loaded.max)} ms (load average ${loadAverage()})`,
+    );
+    results.set(label, { alone, loaded });
+  }
+  return results;
+}
+
+/** A few figures of the answers, so both phases can be seen to read the same history. */
+async function answers(agent: http.Agent, base: URL, token: string, urls: Record<string, string>): Promise<string> {
+  const get = async (url: string) => {
+    const reply = await request(agent, base, "GET", url, { authorization: `Bearer ${token}` });
+    if (reply.status !== 200) throw new Error(`${url}: ${reply.status} ${reply.body}`);
+    return JSON.parse(reply.body) as Record<string, unknown>;
+  };
+  const statistics = (await get(urls.statistics)) as { totalExecutions: number; completedExecutions: number; totalVolume: number; exerciseStatistics: unknown[]; progressData: unknown[] };
+  const progress = (await get(urls.progress)) as { progressData: unknown[]; personalRecord: { value: number; estimatedOneRepMax: number } | null };
+  const records = (await get(urls.records)) as unknown as unknown[];
+  const metrics = (await get(urls.metrics)) as { totalTrainings: number; completedTrainings: number; totalExercises: number; totalTime: number; weeklyProgress: { trainingsCount: number }[] };
+  return (
+    `statistics: ${statistics.totalExecutions} executions (${statistics.completedExecutions} completed), volume ${statistics.totalVolume}, ` +
+    `${statistics.exerciseStatistics.length} exercises, ${statistics.progressData.length} days; ` +
+    `progress: ${progress.progressData.length} weeks, record ${progress.personalRecord?.value} kg (1RM ${progress.personalRecord?.estimatedOneRepMax}); ` +
+    `records: ${records.length}; metrics: ${metrics.totalTrainings}/${metrics.completedTrainings} trainings, ${metrics.totalExercises} exercises, ` +
+    `${metrics.totalTime} s, last 8 weeks ${metrics.weeklyProgress.map((w) => w.trainingsCount).join(",")}`
+  );
+}
+
+async function main() {
+  const adminUrl = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
+  const databaseName = `fitness_bench_${process.pid}`;
+  const benchUrl = new URL(adminUrl);
+  benchUrl.pathname = `/${databaseName}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
+
+  const dataDir = mkdtempSync(path.join(tmpdir(), "fitness-stats-bench-"));
+  let database: DatabaseHandle | undefined;
+  let seed: postgres.Sql | undefined;
+  let app: App | undefined;
+  let server: http.Server | undefined;
+  let agent: http.Agent | undefined;
+  let cleaned = false;
+  const cleanup = async () => {
+    if (cleaned) return;
+    cleaned = true;
+    agent?.destroy();
+    if (server) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server!.close(() => resolve()));
+    }
+    await app?.close().catch(() => undefined);
+    await database?.close().catch(() => undefined);
+    await seed?.end({ timeout: 5 }).catch(() => undefined);
+    await admin.unsafe(`drop database if exists ${databaseName} with (force)`).catch((error: unknown) => console.error(`could not drop ${databaseName}:`, error));
+    await admin.end({ timeout: 5 });
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const interrupted = (signal: NodeJS.Signals) => {
+    console.error(`\n${signal}: dropping ${databaseName}`);
+    void cleanup().finally(() => process.exit(130));
+  };
+  process.once("SIGINT", interrupted);
+  process.once("SIGTERM", interrupted);
+
+  try {
+    const [{ version }] = await admin<{ version: string }[]>`select current_setting('server_version') as version`;
+    await admin.unsafe(`create database ${databaseName}`);
+    console.log(`PostgreSQL ${version}; scratch database ${databaseName}; cores: ${availableParallelism()}; ${CONCURRENCY} concurrent clients, ${MEASURE_MS / 1000} s per endpoint after ${WARMUP_MS / 1000} s warm-up`);
+
+    database = openDatabase({ databaseUrl: benchUrl.toString() });
+    await database.migrate();
+    seed = postgres(benchUrl.toString(), { max: 1, onnotice: () => undefined, connection: { work_mem: "512MB", maintenance_work_mem: "512MB", synchronous_commit: "off" } });
+
+    server = http.createServer();
+    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+    const base = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    const config = loadConfig({
+      NODE_ENV: "test",
+      DATA_DIR: dataDir,
+      DATABASE_URL: benchUrl.toString(),
+      JWT_SECRET: "stats-bench-secret-0123456789-abcdefghij",
+      PUBLIC_BASE_URL: base.origin,
+      AUTH_RATE_LIMIT_PER_MINUTE: "1000000",
+      LOG_LEVEL: "warn",
+    });
+    const logger = createLogger(config.logLevel);
+    app = await createApp({ config, database, clock: systemClock, logger });
+    server.on("request", app.express);
+    agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+
+    // The student signs up and logs in through the API; everything else is seeded in SQL.
+    const email = "bench-student-1@example.com";
+    const registered = await request(agent, base, "POST", "/api/users/register", { "content-type": "application/json" },
+      JSON.stringify({ name: "Bench Student 1", email, password: PASSWORD, userType: "ALUNO", requestLocation: "WEB", confirmed: true }));
+    if (registered.status !== 201) throw new Error(`register failed: ${registered.status} ${registered.body}`);
+    const login = await request(agent, base, "POST", "/api/users/login", { "content-type": "application/json" }, JSON.stringify({ email, password: PASSWORD }));
+    if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.body}`);
+    const token = (JSON.parse(login.body) as { token: string }).token;
+    const [{ id: studentId }] = await seed<{ id: number }[]>`select id from users where email = ${email}`;
+
+    const world = await seedWorld(seed);
+    const urls = {
+      statistics: `/api/trainings/${world.trainingId}/statistics`,
+      progress: `/api/exercises/${world.exerciseIds[0]}/progress?interval=WEEK`,
+      records: "/api/exercises/personal-records",
+      metrics: "/api/users/metrics",
+    };
+    const endpoints: Array<[string, string]> = [
+      ["GET /api/trainings/{id}/statistics", urls.statistics],
+      ["GET /api/exercises/{id}/progress?interval=WEEK", urls.progress],
+      ["GET /api/exercises/personal-records", urls.records],
+      ["GET /api/users/metrics", urls.metrics],
+      // Not a statistics endpoint: the floor of the stack on this machine (token check, one row read, JSON).
+      [BASELINE, "/api/users/profile"],
+    ];
+
+    // Phase 1: one student's history alone in the tables.
+    console.log("\n# 1 student");
+    const one = await seedHistories(seed, world, [studentId]);
+    console.log(
+      `  seeded in ${secs(one.total)} (training executions ${secs(one.trainingExecutions)}, exercise executions ${secs(one.exerciseExecutions)}, ` +
+        `sets ${secs(one.sets)}, vacuum analyze ${secs(one.vacuumAnalyze)})`,
+    );
+    await checkConsistency(seed, studentId);
+    const phases: Phase[] = [];
+    phases.push({ students: 1, seed: one, load: loadAverage(), results: await measure(agent, base, token, endpoints), answers: await answers(agent, base, token, urls) });
+    console.log(`  answers: ${phases[0].answers}`);
+    await explainAll(seed, studentId, world, "1 student");
+
+    // Phase 2: the same generator for N students, re-seeded from scratch and interleaved in time.
+    const perStudent = (one.trainingExecutions + one.exerciseExecutions + one.sets) / 1;
+    const affordable = Math.max(1, Math.floor(SEED_BUDGET_MS / perStudent));
+    const students = Math.min(WANTED_STUDENTS, affordable);
+    if (students < WANTED_STUDENTS) {
+      console.log(`\n(seeding ${WANTED_STUDENTS} students would take about ${secs(perStudent * WANTED_STUDENTS)}; seeding ${students} to stay within ${secs(SEED_BUDGET_MS)})`);
+    }
+    console.log(`\n# ${students} students`);
+    await seed`
+      insert into users (name, email, password_hash, user_type, email_confirmed)
+      select format('Bench Student %s', n), format('bench-student-%s@example.com', n), 'x', 'ALUNO', true from generate_series(2, ${students}) n`;
+    const everyone = (await seed<{ id: number }[]>`select id from users where email like 'bench-student-%' order by id`).map((row) => row.id);
+    await seed`truncate execution_sets, exercise_executions, training_executions restart identity`;
+    const many = await seedHistories(seed, world, everyone);
+    const [size] = await seed<{ sets: string; executions: string; database: string }[]>`
+      select pg_size_pretty(pg_total_relation_size('execution_sets')) as sets, pg_size_pretty(pg_total_relation_size('exercise_executions')) as executions,
+        pg_size_pretty(pg_database_size(current_database())) as database`;
+    const [counts] = await seed<{ te: number; ee: number; sets: number }[]>`
+      select (select count(*)::int from training_executions) as te, (select count(*)::int from exercise_executions) as ee, (select count(*)::int from execution_sets) as sets`;
+    console.log(
+      `  seeded ${counts.te} training executions, ${counts.ee} exercise executions, ${counts.sets} sets in ${secs(many.total)} ` +
+        `(training executions ${secs(many.trainingExecutions)}, exercise executions ${secs(many.exerciseExecutions)}, sets ${secs(many.sets)}, ` +
+        `vacuum analyze ${secs(many.vacuumAnalyze)}); sizes with indexes: execution_sets ${size.sets}, exercise_executions ${size.executions}, database ${size.database}`,
+    );
+    await checkConsistency(seed, studentId);
+    phases.push({ students, seed: many, load: loadAverage(), results: await measure(agent, base, token, endpoints), answers: await answers(agent, base, token, urls) });
+    console.log(`  answers: ${phases[1].answers}`);
+    if (phases[1].answers !== phases[0].answers) console.log("  ! the first student's answers differ between the phases");
+    await explainAll(seed, studentId, world, `${students} students`);
+
+    console.log(`\n=== Figures (first student: ${TRAINING_EXECUTIONS} training executions, ${TRAINING_EXECUTIONS * EXERCISES} exercise executions, ${TRAINING_EXECUTIONS * EXERCISES * SETS_PER_EXECUTION} sets; ${CONCURRENCY} clients; target p99 < ${TARGET_P99_MS} ms) ===\n`);
+    const header = ["endpoint", "students", "1 client p50", "req/s", "p50 ms", "p99 ms", "max ms", "target"];
+    const rows: string[][] = [];
+    for (const [label] of endpoints) {
+      for (const phase of phases) {
+        const { alone, loaded } = phase.results.get(label)!;
+        const met = loaded.p99 < TARGET_P99_MS && loaded.errors === 0 ? "met" : "MISSED";
+        rows.push([label, String(phase.students), ms(alone.p50), loaded.rate.toFixed(0), ms(loaded.p50), ms(loaded.p99), ms(loaded.max), label === BASELINE ? "-" : met]);
+      }
+    }
+    printTable(header, rows);
+    console.log();
+    for (const phase of phases) {
+      console.log(`load average (1, 5, 15 min) when measuring ${phase.students} student(s): ${phase.load}`);
+    }
+    for (const phase of phases) {
+      console.log(
+        `seeding ${phase.students} student(s): ${secs(phase.seed.total)} (training executions ${secs(phase.seed.trainingExecutions)}, ` +
+          `exercise executions ${secs(phase.seed.exerciseExecutions)}, sets ${secs(phase.seed.sets)}, vacuum analyze ${secs(phase.seed.vacuumAnalyze)})`,
+      );
+    }
+  } finally {
+    await cleanup();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
