@@ -23,6 +23,7 @@ import { systemClock } from "../src/platform/clock.js";
 import { loadConfig } from "../src/platform/config.js";
 import { openDatabase } from "../src/platform/db/database.js";
 import { createLogger } from "../src/platform/logger.js";
+import { ms, percentile, request } from "./support.js";
 
 const BASELINE_MS = 5_000;
 const LOAD_MS = 15_000;
@@ -31,32 +32,8 @@ const CHEAP_CONCURRENCY = 4;
 /** How long to wait, after the load, for logins still queued. */
 const DRAIN_MS = 15_000;
 
-interface Reply {
-  status: number;
-  body: string;
-}
 
-/** One HTTP request on a keep-alive agent; resolves with status and body (never rejects: -1 on a socket error). */
-function request(agent: http.Agent, base: URL, method: string, url: string, headers: Record<string, string> = {}, body?: string): Promise<Reply> {
-  return new Promise((resolve) => {
-    const req = http.request(
-      { host: base.hostname, port: base.port, method, path: url, agent, headers: { ...headers, ...(body ? { "content-length": Buffer.byteLength(body) } : {}) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-        res.on("error", () => resolve({ status: -1, body: "" }));
-      },
-    );
-    req.on("error", () => resolve({ status: -1, body: "" }));
-    req.end(body);
-  });
-}
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 interface Summary {
   count: number;
@@ -136,7 +113,6 @@ async function loginLoad(agent: http.Agent, base: URL, credentials: { email: str
   return { fired, latencies, statuses, throughput, unfinished: drained ? 0 : inFlight.size };
 }
 
-const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : "-");
 
 async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), "fitness-bench-"));

@@ -30,6 +30,7 @@ import { loadConfig } from "../src/platform/config.js";
 import { openDatabase, type Db, type DatabaseHandle } from "../src/platform/db/database.js";
 import { createLogger } from "../src/platform/logger.js";
 import { executionRepository } from "../src/modules/executions/execution.repository.js";
+import { ms, percentile, request } from "./support.js";
 
 const CONCURRENCY = 8;
 const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
@@ -53,27 +54,7 @@ const PASSWORD = "bench-password-1";
 // ---------------------------------------------------------------------------------------------------------------
 // HTTP client and figures
 
-interface Reply {
-  status: number;
-  body: string;
-}
 
-/** One HTTP request on a keep-alive agent; resolves with status and body (never rejects: -1 on a socket error). */
-function request(agent: http.Agent, base: URL, method: string, url: string, headers: Record<string, string> = {}, body?: string): Promise<Reply> {
-  return new Promise((resolve) => {
-    const req = http.request(
-      { host: base.hostname, port: base.port, method, path: url, agent, headers: { ...headers, ...(body ? { "content-length": Buffer.byteLength(body) } : {}) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-        res.on("error", () => resolve({ status: -1, body: "" }));
-      },
-    );
-    req.on("error", () => resolve({ status: -1, body: "" }));
-    req.end(body);
-  });
-}
 
 interface Summary {
   count: number;
@@ -84,10 +65,6 @@ interface Summary {
   errors: number;
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 /** Closed loop: `concurrency` callers, each sending the next GET as soon as the last one answered. */
 async function closedLoop(agent: http.Agent, base: URL, token: string, url: string, durationMs: number, concurrency = CONCURRENCY): Promise<Summary> {
@@ -121,7 +98,6 @@ async function closedLoop(agent: http.Agent, base: URL, token: string, url: stri
   };
 }
 
-const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : "-");
 const secs = (value: number) => `${(value / 1000).toFixed(1)} s`;
 
 function printTable(header: string[], rows: string[][]) {
