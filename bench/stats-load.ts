@@ -16,7 +16,7 @@
  *   BENCH_STUDENTS=20 BENCH_SECONDS=5 npm run bench:stats   # smaller / shorter run
  */
 import "reflect-metadata";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
@@ -28,6 +28,7 @@ import { createApp, type App } from "../src/app.js";
 import { systemClock } from "../src/platform/clock.js";
 import { loadConfig } from "../src/platform/config.js";
 import { openDatabase, type Db, type DatabaseHandle } from "../src/platform/db/database.js";
+import { migrationsFolder } from "../src/platform/db/paths.js";
 import { createLogger } from "../src/platform/logger.js";
 import { executionRepository } from "../src/modules/executions/execution.repository.js";
 import { ms, percentile, request } from "./support.js";
@@ -49,6 +50,11 @@ const SETS_PER_EXECUTION = 5;
 /** The last exercises of the library are bodyweight ones: their sets carry no weight. */
 const BODYWEIGHT_FROM = 17;
 const HISTORY_DAYS = 1_096;
+/** The backfill migration's statements: derived statistics of executions written straight into the tables. */
+const BACKFILL_STATEMENTS = readFileSync(path.join(migrationsFolder, "0008_backfill_training_statistics.sql"), "utf8")
+  .split("--> statement-breakpoint")
+  .map((statement) => statement.trim())
+  .filter(Boolean);
 const PASSWORD = "bench-password-1";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -232,8 +238,10 @@ async function seedHistories(seed: postgres.Sql, world: World, userIds: number[]
       cross join lateral (${setsOf("ee.user_id", "ee.executed_at", "tx.position", world.t0)}) s
       where ee.user_id = any(${users})`),
   );
+  // The stored session volumes and monthly training sums, filled by the very statements the migration uses.
+  for (const statement of BACKFILL_STATEMENTS) await seed.unsafe(statement);
   // What autovacuum does after a bulk insert (PostgreSQL 13+): statistics, and the visibility map index-only scans use.
-  const [, vacuumAnalyze] = await timed(() => seed.unsafe("vacuum (analyze) training_executions, exercise_executions, execution_sets"));
+  const [, vacuumAnalyze] = await timed(() => seed.unsafe("vacuum (analyze) training_executions, exercise_executions, execution_sets, training_exercise_months"));
   return { trainingExecutions, exerciseExecutions, sets, vacuumAnalyze, total: trainingExecutions + exerciseExecutions + sets + vacuumAnalyze };
 }
 
@@ -512,7 +520,7 @@ async function main() {
       insert into users (name, email, password_hash, user_type, email_confirmed)
       select format('Bench Student %s', n), format('bench-student-%s@example.com', n), 'x', 'ALUNO', true from generate_series(2, ${students}) n`;
     const everyone = (await seed<{ id: number }[]>`select id from users where email like 'bench-student-%' order by id`).map((row) => row.id);
-    await seed`truncate execution_sets, exercise_executions, training_executions restart identity`;
+    await seed`truncate execution_sets, exercise_executions, training_executions, training_exercise_months restart identity`;
     const many = await seedHistories(seed, world, everyone);
     const [size] = await seed<{ sets: string; executions: string; database: string }[]>`
       select pg_size_pretty(pg_total_relation_size('execution_sets')) as sets, pg_size_pretty(pg_total_relation_size('exercise_executions')) as executions,

@@ -98,4 +98,11 @@ export function setAggregates(sets: SetInput[]) {
   };
 }
 
-const hundredths = (value: bigint) => `${value / 100n}.${(value % 100n).toString().padStart(2, "0")}`;
+/** Integer hundredths as exact decimal text: 12345n → "123.45". */
+export const hundredths = (value: bigint) => `${value / 100n}.${(value % 100n).toString().padStart(2, "0")}`;
+
+/** Exact decimal text with at most 2 places → integer hundredths: "740.5" → 74050n. */
+export function toHundredths(text: string): bigint {
+  const [whole, fraction = ""] = text.split(".");
+  return BigInt(whole) * 100n + BigInt(fraction.padEnd(2, "0").slice(0, 2));
+}

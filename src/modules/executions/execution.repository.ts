@@ -5,7 +5,7 @@ import { planAssignments, planTrainings } from "../training-plans/training-plan.
 import { exercises } from "../exercises/exercise.table.js";
 import { trainingExercises, trainings } from "../trainings/training.table.js";
 import { users } from "../users/user.table.js";
-import { executionSets, exerciseExecutions, trainingExecutions } from "./execution.table.js";
+import { executionSets, exerciseExecutions, trainingExecutions, trainingExerciseMonths } from "./execution.table.js";
 
 export type TrainingExecutionRow = typeof trainingExecutions.$inferSelect;
 export type ExerciseExecutionRow = typeof exerciseExecutions.$inferSelect;
@@ -36,6 +36,22 @@ export const EXERCISE_EXECUTION_SORTS: Record<string, AnyColumn> = {
 const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []));
 const iso = (date: Date) => date.toISOString();
+
+/**
+ * The whole UTC months inside a range [from, until): from the first month starting at or after `from` to the
+ * last one ending at or before `until` (open ends stay open). `empty` when no whole month fits.
+ */
+export function wholeMonths(range: Period): { from: string | null; until: string | null; empty: boolean } {
+  const monthStart = (date: Date) => Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  let from: number | null = null;
+  if (range.from) {
+    const start = monthStart(range.from);
+    from = start === range.from.getTime() ? start : Date.UTC(range.from.getUTCFullYear(), range.from.getUTCMonth() + 1, 1);
+  }
+  const until = range.until ? monthStart(range.until) : null;
+  return { from: from === null ? null : day(from), until: until === null ? null : day(until), empty: from !== null && until !== null && from >= until };
+}
 
 function period(column: AnyColumn, range: Period): SQL[] {
   const conditions: SQL[] = [];
@@ -91,6 +107,42 @@ export const executionRepository = {
   async insertTrainingExecution(db: Db, values: typeof trainingExecutions.$inferInsert) {
     const [row] = await db.insert(trainingExecutions).values(values).returning();
     return row;
+  },
+
+  /** Adds one exercise execution of a training session to its month's statistics. */
+  async addToTrainingMonth(db: Db, row: ExerciseExecutionRow, trainingId: number, sessionStart: Date) {
+    if (row.exerciseId === null) return;
+    const month = `${sessionStart.toISOString().slice(0, 7)}-01`;
+    await db
+      .insert(trainingExerciseMonths)
+      .values({
+        userId: row.userId,
+        trainingId,
+        exerciseId: row.exerciseId,
+        month,
+        exerciseName: row.exerciseName,
+        completedSets: row.completedSets,
+        totalReps: row.totalReps,
+        volume: row.volume,
+        maxWeight: row.maxWeight,
+        weightSum: row.weightSum,
+        weightedSets: row.weightedSets,
+      })
+      .onConflictDoUpdate({
+        target: [trainingExerciseMonths.userId, trainingExerciseMonths.trainingId, trainingExerciseMonths.exerciseId, trainingExerciseMonths.month],
+        set: {
+          completedSets: sql`${trainingExerciseMonths.completedSets} + excluded.completed_sets`,
+          totalReps: sql`${trainingExerciseMonths.totalReps} + excluded.total_reps`,
+          volume: sql`${trainingExerciseMonths.volume} + excluded.volume`,
+          maxWeight: sql`greatest(${trainingExerciseMonths.maxWeight}, excluded.max_weight)`,
+          weightSum: sql`${trainingExerciseMonths.weightSum} + excluded.weight_sum`,
+          weightedSets: sql`${trainingExerciseMonths.weightedSets} + excluded.weighted_sets`,
+        },
+      });
+  },
+
+  async setSessionVolume(db: Db, trainingExecutionId: number, volume: string) {
+    await db.update(trainingExecutions).set({ volume }).where(eq(trainingExecutions.id, trainingExecutionId));
   },
 
   async insertExerciseExecution(db: Db, values: NewExerciseExecution, sets: NewSet[]) {
@@ -175,15 +227,28 @@ export const executionRepository = {
     const inRange = sql`te.user_id = ${userId} and te.training_id = ${trainingId}
       ${range.from ? sql`and te.start_time >= ${iso(range.from)}::timestamptz` : sql``}
       ${range.until ? sql`and te.start_time < ${iso(range.until)}::timestamptz` : sql``}`;
+    // Whole months come from the monthly sums; only the partial months at the range's edges from the executions.
+    const months = wholeMonths(range);
+    const inWholeMonths = sql`${months.from ? sql`m.month >= ${months.from}::date` : sql`true`} and ${months.until ? sql`m.month < ${months.until}::date` : sql`true`}`;
+    const outsideWholeMonths = months.empty
+      ? sql`true`
+      : sql`not (${months.from ? sql`te.start_time >= ${`${months.from}T00:00:00Z`}::timestamptz` : sql`true`} and ${months.until ? sql`te.start_time < ${`${months.until}T00:00:00Z`}::timestamptz` : sql`true`})`;
     const [perExercise, days] = await Promise.all([
       db
         .execute(
           sql`
-        select ee.exercise_id, min(ee.exercise_name) as exercise_name, sum(ee.completed_sets)::int as sets, sum(ee.total_reps)::int as reps,
-          max(ee.max_weight)::text as max_weight, sum(ee.weight_sum)::text as weight_sum, sum(ee.weighted_sets)::int as weighted_sets, sum(ee.volume)::text as volume
-        from exercise_executions ee join training_executions te on te.id = ee.training_execution_id
-        where ${inRange}
-        group by ee.exercise_id order by min(ee.exercise_name), ee.exercise_id`,
+        select x.exercise_id, min(x.exercise_name) as exercise_name, sum(x.sets)::int as sets, sum(x.reps)::int as reps,
+          max(x.max_weight)::text as max_weight, sum(x.weight_sum)::text as weight_sum, sum(x.weighted_sets)::int as weighted_sets, sum(x.volume)::text as volume
+        from (
+          select m.exercise_id, m.exercise_name, m.completed_sets as sets, m.total_reps as reps, m.max_weight, m.weight_sum, m.weighted_sets, m.volume
+          from training_exercise_months m
+          where m.user_id = ${userId} and m.training_id = ${trainingId} and ${months.empty ? sql`false` : inWholeMonths}
+          union all
+          select ee.exercise_id, ee.exercise_name, ee.completed_sets, ee.total_reps, ee.max_weight, ee.weight_sum, ee.weighted_sets, ee.volume
+          from training_executions te join exercise_executions ee on ee.training_execution_id = te.id
+          where ${inRange} and ${outsideWholeMonths}
+        ) x
+        group by x.exercise_id order by min(x.exercise_name), x.exercise_id`,
         )
         .then((result) =>
           rowsOf<{ exercise_id: number | null; exercise_name: string; sets: number; reps: number; max_weight: string | null; weight_sum: string; weighted_sets: number; volume: string }>(
@@ -195,9 +260,8 @@ export const executionRepository = {
           sql`
         select to_char(d.day, 'YYYY-MM-DD') as day, d.total, d.completed, d.avg_duration, d.volume, d.duration from (
           select (te.start_time at time zone 'UTC')::date as day, count(*)::int as total, (count(*) filter (where te.completed))::int as completed,
-            round(avg(te.duration_seconds), 2)::text as avg_duration, coalesce(sum(v.volume), 0)::text as volume, coalesce(sum(te.duration_seconds), 0)::int as duration
+            round(avg(te.duration_seconds), 2)::text as avg_duration, coalesce(sum(te.volume), 0)::text as volume, coalesce(sum(te.duration_seconds), 0)::int as duration
           from training_executions te
-          left join lateral (select sum(ee.volume) as volume from exercise_executions ee where ee.training_execution_id = te.id) v on true
           where ${inRange}
           group by rollup ((te.start_time at time zone 'UTC')::date)
         ) d

@@ -12,7 +12,7 @@ import { trainingRepository } from "../trainings/training.repository.js";
 import { TRAINING_NOT_FOUND } from "../trainings/training.service.js";
 import { USER_NOT_FOUND } from "../users/auth.service.js";
 import { userRepository } from "../users/user.repository.js";
-import { setAggregates, toExerciseExecutionDto, toSetDto, type ExerciseExecutionDto, type TrainingExecutionDto, type TrainingExecutionSummaryDto } from "./execution.dto.js";
+import { hundredths, setAggregates, toHundredths, toExerciseExecutionDto, toSetDto, type ExerciseExecutionDto, type TrainingExecutionDto, type TrainingExecutionSummaryDto } from "./execution.dto.js";
 import {
   exerciseExecutionFilter,
   exerciseExecutionInput,
@@ -66,8 +66,9 @@ export class ExecutionService {
         notes: input.notes ?? null,
         createdAt: clock.now(),
       });
+      let sessionVolume = 0n;
       for (const item of input.exerciseExecutions) {
-        await this.insertExerciseExecution(tx, caller.id, {
+        const row = await this.insertExerciseExecution(tx, caller.id, {
           exerciseId: item.exerciseId,
           exerciseName: names.get(item.exerciseId)!,
           trainingId,
@@ -78,7 +79,10 @@ export class ExecutionService {
           notes: item.notes ?? null,
           sets: item.sets,
         });
+        await executionRepository.addToTrainingMonth(tx, row, trainingId, startTime);
+        sessionVolume += toHundredths(row.volume);
       }
+      await executionRepository.setSessionVolume(tx, execution.id, hundredths(sessionVolume));
       return execution.id;
     });
     return this.trainingExecutionDto(id);

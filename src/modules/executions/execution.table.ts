@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, numeric, pgTable, serial, varchar } from "drizzle-orm/pg-core";
+import { boolean, check, date, index, integer, numeric, pgTable, primaryKey, serial, varchar } from "drizzle-orm/pg-core";
 import { createdAt, instant } from "../../platform/db/columns.js";
 import { exercises } from "../exercises/exercise.table.js";
 import { trainings } from "../trainings/training.table.js";
@@ -23,12 +23,14 @@ export const trainingExecutions = pgTable(
     durationSeconds: integer("duration_seconds").notNull(),
     completed: boolean("completed").notNull(),
     notes: varchar("notes", { length: 2000 }),
+    /** Σ volume of its exercises' completed sets, so daily figures read one row per session. */
+    volume: numeric("volume", { precision: 14, scale: 2 }).notNull().default("0"),
     createdAt: createdAt(),
   },
   // The trailing columns make the statistics and metrics reads index-only (no visit to scattered heap pages).
   (t) => [
     index("training_executions_user_start_cover_idx").on(t.userId, t.startTime, t.completed, t.durationSeconds),
-    index("training_executions_training_user_start_cover_idx").on(t.trainingId, t.userId, t.startTime, t.id, t.durationSeconds, t.completed),
+    index("training_executions_training_stats_idx").on(t.trainingId, t.userId, t.startTime, t.durationSeconds, t.completed, t.volume),
     check("training_executions_duration_check", sql`${t.durationSeconds} >= 0`),
   ],
 );
@@ -116,4 +118,29 @@ export const executionSets = pgTable(
     check("execution_sets_repetitions_check", sql`${t.repetitions} between 0 and 10000`),
     check("execution_sets_weight_check", sql`${t.weight} between 0 and 2000`),
   ],
+);
+
+/**
+ * Per user, training, exercise and UTC month (of the training execution's start): the sums of
+ * exercise_executions inside training executions, kept at logging time. Training statistics read whole months
+ * here and only the partial months at a range's edges from the executions themselves.
+ */
+export const trainingExerciseMonths = pgTable(
+  "training_exercise_months",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    trainingId: integer("training_id").notNull(),
+    exerciseId: integer("exercise_id").notNull(),
+    month: date("month", { mode: "string" }).notNull(),
+    exerciseName: varchar("exercise_name", { length: 120 }).notNull(),
+    completedSets: integer("completed_sets").notNull(),
+    totalReps: integer("total_reps").notNull(),
+    volume: numeric("volume", { precision: 16, scale: 2 }).notNull(),
+    maxWeight: numeric("max_weight", { precision: 6, scale: 2 }),
+    weightSum: numeric("weight_sum", { precision: 16, scale: 2 }).notNull(),
+    weightedSets: integer("weighted_sets").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.trainingId, t.exerciseId, t.month] })],
 );
