@@ -91,3 +91,15 @@ export const optionalFlag = z
   .boolean()
   .nullish()
   .transform((value) => value ?? false);
+
+const MAX_ID = 2_147_483_647;
+
+/** An id in a JSON body: a positive integer the database's integer columns can hold. */
+export const entityId = z.number().int().positive().max(MAX_ID);
+
+/** An id in a query string (`?createdBy=12`): digits only, 1…2147483647, as a number. */
+export const queryId = z
+  .string()
+  .regex(/^\d{1,10}$/)
+  .transform(Number)
+  .pipe(z.number().int().min(1).max(MAX_ID));

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoDate, optionalText } from "../../platform/validation.js";
+import { entityId, isoDate, optionalText, queryId } from "../../platform/validation.js";
 import { cardProblems } from "./gateways/card-validation.js";
 import { INVOICE_STATUSES, PAYMENT_METHODS, PAYMENT_STATUSES } from "./billing.table.js";
 
@@ -13,7 +13,7 @@ const cardFields = {
 };
 
 /** A plan id: a positive integer within the id column's range (a larger one would fail the query, a 500). */
-const planIdField = z.number().int().positive().max(2_147_483_647);
+
 
 export type CardFields = { [K in keyof typeof cardFields]?: string };
 
@@ -42,7 +42,7 @@ const alongOtherProblems = { when: (payload: { value: unknown }) => typeof paylo
 export const subscribeInput = (now: Date) =>
   z
     .object({
-      planId: planIdField,
+      planId: entityId,
       paymentMethod: z.enum(PAYMENT_METHODS),
       ...cardFields,
     })
@@ -52,7 +52,7 @@ export const subscribeInput = (now: Date) =>
 export const checkoutInput = (now: Date) =>
   z
     .object({
-      planId: planIdField,
+      planId: entityId,
       paymentMethod: z.enum(["CREDIT_CARD", "PIX"]),
       paymentMethodId: z.string().trim().min(1).max(255).optional(),
       autoRenew: z.boolean().default(true),
@@ -88,7 +88,7 @@ export const paymentFilter = z.object({
   status: z.enum(PAYMENT_STATUSES).optional(),
   startDate: isoDate.optional(),
   endDate: isoDate.optional(),
-  userId: z.string().regex(/^\d{1,10}$/).transform(Number).optional(),
+  userId: queryId.optional(),
 });
 
 export const invoiceFilter = paymentFilter.extend({ status: z.enum(INVOICE_STATUSES).optional() });

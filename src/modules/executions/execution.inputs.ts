@@ -1,8 +1,6 @@
 import { z } from "zod";
-import { isoDate, optionalText, queryBoolean } from "../../platform/validation.js";
+import { entityId, isoDate, optionalText, queryBoolean, queryId } from "../../platform/validation.js";
 
-const id = z.number().int().positive().max(2_147_483_647);
-const idParam = z.string().regex(/^\d{1,10}$/).transform(Number);
 const MAX_DURATION_SECONDS = 86_400;
 
 const twoDecimals = (value: number) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6;
@@ -25,7 +23,7 @@ export const trainingExecutionInput = z
     notes: optionalText(2000),
     completed: z.boolean(),
     exerciseExecutions: z
-      .array(z.object({ exerciseId: id, sets, notes: optionalText(2000) }))
+      .array(z.object({ exerciseId: entityId, sets, notes: optionalText(2000) }))
       .min(1, "Informe ao menos um exercício")
       .max(100),
   })
@@ -38,7 +36,7 @@ export type TrainingExecutionInput = z.infer<typeof trainingExecutionInput>;
 
 /** POST /exercises/{id}/execution. */
 export const exerciseExecutionInput = z.object({
-  trainingId: id,
+  trainingId: entityId,
   sets,
   notes: optionalText(2000),
   duration: z.number().int().min(0).max(MAX_DURATION_SECONDS).nullish(),
@@ -46,9 +44,9 @@ export const exerciseExecutionInput = z.object({
 
 const dateRange = { startDate: isoDate.optional(), endDate: isoDate.optional() };
 
-export const trainingExecutionFilter = z.object({ userId: idParam.optional(), completed: queryBoolean.optional(), ...dateRange });
-export const userTrainingExecutionFilter = z.object({ trainingId: idParam.optional(), completed: queryBoolean.optional(), ...dateRange });
-export const exerciseExecutionFilter = z.object({ userId: idParam.optional(), ...dateRange });
-export const userExerciseExecutionFilter = z.object({ exerciseId: idParam.optional(), ...dateRange });
-export const statisticsFilter = z.object({ userId: idParam.optional(), ...dateRange });
-export const progressFilter = z.object({ userId: idParam.optional(), interval: z.enum(["DAY", "WEEK", "MONTH"]).default("DAY"), ...dateRange });
+export const trainingExecutionFilter = z.object({ userId: queryId.optional(), completed: queryBoolean.optional(), ...dateRange });
+export const userTrainingExecutionFilter = z.object({ trainingId: queryId.optional(), completed: queryBoolean.optional(), ...dateRange });
+export const exerciseExecutionFilter = z.object({ userId: queryId.optional(), ...dateRange });
+export const userExerciseExecutionFilter = z.object({ exerciseId: queryId.optional(), ...dateRange });
+export const statisticsFilter = z.object({ userId: queryId.optional(), ...dateRange });
+export const progressFilter = z.object({ userId: queryId.optional(), interval: z.enum(["DAY", "WEEK", "MONTH"]).default("DAY"), ...dateRange });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { optionalFlag, queryBoolean, requiredText } from "../../platform/validation.js";
+import { optionalFlag, queryBoolean, queryId, requiredText } from "../../platform/validation.js";
 import { DIFFICULTIES, EQUIPMENT, EXERCISE_CATEGORIES } from "./exercise.table.js";
 
 export const httpUrl = z.string().trim().max(2048).pipe(z.url({ protocol: /^https?$/, error: "URL inválida (use http ou https)" }));
@@ -31,7 +31,7 @@ export type ExerciseInput = z.infer<typeof exerciseInput>;
 export const exerciseFilter = z.object({
   category: z.enum(EXERCISE_CATEGORIES).optional(),
   name: z.string().trim().max(120).optional(),
-  createdBy: z.string().regex(/^\d{1,10}$/).transform(Number).optional(),
+  createdBy: queryId.optional(),
   isPublic: queryBoolean.optional(),
   difficulty: z.enum(DIFFICULTIES).optional(),
   equipment: z.enum(EQUIPMENT).optional(),

@@ -1,10 +1,8 @@
 import { z } from "zod";
-import { isoDate, optionalFlag, optionalText, queryBoolean, requiredText } from "../../platform/validation.js";
+import { entityId, isoDate, optionalFlag, optionalText, queryBoolean, queryId, requiredText } from "../../platform/validation.js";
 import { DIFFICULTIES } from "../exercises/exercise.table.js";
 import { ASSIGNMENT_STATUSES, DAYS_OF_WEEK, GOALS } from "./training-plan.table.js";
 
-const id = z.number().int().positive().max(2_147_483_647);
-const idParam = z.string().regex(/^\d{1,10}$/).transform(Number);
 
 /** POST and PUT /training-plans. */
 export const planInput = z.object({
@@ -13,7 +11,7 @@ export const planInput = z.object({
   trainings: z
     .array(
       z.object({
-        trainingId: id,
+        trainingId: entityId,
         dayOfWeek: z.enum(DAYS_OF_WEEK),
         order: z.number().int().min(0).max(1000),
       }),
@@ -28,22 +26,22 @@ export const planInput = z.object({
 export type PlanInput = z.infer<typeof planInput>;
 
 export const assignInput = z.object({
-  studentId: id,
+  studentId: entityId,
   startDate: isoDate.optional(),
   notes: optionalText(2000),
 });
 
 export const planFilter = z.object({
   name: z.string().trim().max(120).optional(),
-  createdBy: idParam.optional(),
+  createdBy: queryId.optional(),
   isPublic: queryBoolean.optional(),
   difficulty: z.enum(DIFFICULTIES).optional(),
   goal: z.enum(GOALS).optional(),
 });
 
 export const assignmentFilter = z.object({
-  studentId: idParam.optional(),
-  planId: idParam.optional(),
+  studentId: queryId.optional(),
+  planId: queryId.optional(),
   status: z.enum(ASSIGNMENT_STATUSES).optional(),
   startDate: isoDate.optional(),
   endDate: isoDate.optional(),

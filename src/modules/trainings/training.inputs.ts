@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { optionalFlag, optionalText, queryBoolean, requiredText } from "../../platform/validation.js";
+import { entityId, optionalFlag, optionalText, queryBoolean, queryId, requiredText } from "../../platform/validation.js";
 
 const trainingExerciseInput = z.object({
-  exerciseId: z.number().int().positive(),
+  exerciseId: entityId,
   sets: z.number().int().min(1).max(50),
   repetitions: z.number().int().min(0).max(10_000).nullish(),
   weight: z.number().min(0).max(2000).nullish(),
@@ -22,6 +22,6 @@ export type TrainingInput = z.infer<typeof trainingInput>;
 
 export const trainingFilter = z.object({
   name: z.string().trim().max(120).optional(),
-  createdBy: z.string().regex(/^\d{1,10}$/).transform(Number).optional(),
+  createdBy: queryId.optional(),
   isPublic: queryBoolean.optional(),
 });
