@@ -1,22 +1,12 @@
-import { Field, Float, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { Field, Float, InputType, Int, ObjectType } from "type-graphql";
 import { PageOf } from "../../graphql/page.js";
 import { DateTime, LocalDate } from "../../graphql/scalars.js";
 import { UserTypeEnum } from "../users/user.types.js";
+import { graphqlEnum } from "../../graphql/enums.js";
+import { PLAN_INTERVALS, PAYMENT_METHODS } from "./billing.table.js";
 
-export enum PlanIntervalEnum {
-  MONTHLY = "MONTHLY",
-  QUARTERLY = "QUARTERLY",
-  SEMIANNUAL = "SEMIANNUAL",
-  ANNUAL = "ANNUAL",
-}
-registerEnumType(PlanIntervalEnum, { name: "PlanInterval" });
-
-export enum PaymentMethodEnum {
-  CREDIT_CARD = "CREDIT_CARD",
-  PIX = "PIX",
-  BOLETO = "BOLETO",
-}
-registerEnumType(PaymentMethodEnum, { name: "PaymentMethod" });
+export const PlanIntervalEnum = graphqlEnum(PLAN_INTERVALS, "PlanInterval");
+export const PaymentMethodEnum = graphqlEnum(PAYMENT_METHODS, "PaymentMethod");
 
 @ObjectType("SubscriptionPlan")
 export class SubscriptionPlanType {

@@ -1,20 +1,11 @@
-import { Field, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { Field, InputType, Int, ObjectType } from "type-graphql";
 import { PageOf } from "../../graphql/page.js";
 import { DateTime } from "../../graphql/scalars.js";
+import { graphqlEnum } from "../../graphql/enums.js";
+import { INVITE_STATUSES, LINK_STATUSES } from "./coaching.table.js";
 
-export enum InviteStatusEnum {
-  PENDING = "PENDING",
-  ACCEPTED = "ACCEPTED",
-  REJECTED = "REJECTED",
-  EXPIRED = "EXPIRED",
-}
-registerEnumType(InviteStatusEnum, { name: "InviteStatus" });
-
-export enum LinkStatusEnum {
-  ACTIVE = "ACTIVE",
-  INACTIVE = "INACTIVE",
-}
-registerEnumType(LinkStatusEnum, { name: "LinkStatus" });
+export const InviteStatusEnum = graphqlEnum(INVITE_STATUSES, "InviteStatus");
+export const LinkStatusEnum = graphqlEnum(LINK_STATUSES, "LinkStatus");
 
 @ObjectType("Invite", { description: "The trainer sees studentEmail; the student sees personalEmail and personalProfilePicture" })
 export class InviteType {

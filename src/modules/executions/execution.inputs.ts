@@ -42,6 +42,8 @@ export const exerciseExecutionInput = z.object({
   duration: z.number().int().min(0).max(MAX_DURATION_SECONDS).nullish(),
 });
 
+export const PROGRESS_INTERVALS = ["DAY", "WEEK", "MONTH"] as const;
+
 const dateRange = { startDate: isoDate.optional(), endDate: isoDate.optional() };
 
 export const trainingExecutionFilter = z.object({ userId: queryId.optional(), completed: queryBoolean.optional(), ...dateRange });
@@ -49,4 +51,4 @@ export const userTrainingExecutionFilter = z.object({ trainingId: queryId.option
 export const exerciseExecutionFilter = z.object({ userId: queryId.optional(), ...dateRange });
 export const userExerciseExecutionFilter = z.object({ exerciseId: queryId.optional(), ...dateRange });
 export const statisticsFilter = z.object({ userId: queryId.optional(), ...dateRange });
-export const progressFilter = z.object({ userId: queryId.optional(), interval: z.enum(["DAY", "WEEK", "MONTH"]).default("DAY"), ...dateRange });
+export const progressFilter = z.object({ userId: queryId.optional(), interval: z.enum(PROGRESS_INTERVALS).default("DAY"), ...dateRange });

@@ -1,13 +1,10 @@
-import { Field, Float, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { Field, Float, InputType, Int, ObjectType } from "type-graphql";
 import { PageOf } from "../../graphql/page.js";
 import { DateTime, LocalDate } from "../../graphql/scalars.js";
+import { graphqlEnum } from "../../graphql/enums.js";
+import { PROGRESS_INTERVALS } from "./execution.inputs.js";
 
-export enum ProgressIntervalEnum {
-  DAY = "DAY",
-  WEEK = "WEEK",
-  MONTH = "MONTH",
-}
-registerEnumType(ProgressIntervalEnum, { name: "ProgressInterval" });
+export const ProgressIntervalEnum = graphqlEnum(PROGRESS_INTERVALS, "ProgressInterval");
 
 @ObjectType("ExecutionSet")
 export class SetType {

@@ -1,37 +1,13 @@
-import { Field, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { Field, InputType, Int, ObjectType } from "type-graphql";
 import { PageOf } from "../../graphql/page.js";
 import { DateTime } from "../../graphql/scalars.js";
+import { graphqlEnum } from "../../graphql/enums.js";
+import { EXERCISE_CATEGORIES, DIFFICULTIES, EQUIPMENT } from "./exercise.table.js";
 
-export enum ExerciseCategoryEnum {
-  PEITO = "PEITO",
-  COSTAS = "COSTAS",
-  OMBRO = "OMBRO",
-  BICEPS = "BICEPS",
-  TRICEPS = "TRICEPS",
-  PERNAS = "PERNAS",
-  ABDOMEN = "ABDOMEN",
-  GLUTEOS = "GLUTEOS",
-  CARDIO = "CARDIO",
-  OUTRO = "OUTRO",
-}
-registerEnumType(ExerciseCategoryEnum, { name: "ExerciseCategory" });
+export const ExerciseCategoryEnum = graphqlEnum(EXERCISE_CATEGORIES, "ExerciseCategory");
+export const DifficultyEnum = graphqlEnum(DIFFICULTIES, "Difficulty");
 
-export enum DifficultyEnum {
-  INICIANTE = "INICIANTE",
-  INTERMEDIARIO = "INTERMEDIARIO",
-  AVANCADO = "AVANCADO",
-}
-registerEnumType(DifficultyEnum, { name: "Difficulty" });
-
-export enum EquipmentEnum {
-  BARRA = "BARRA",
-  HALTERES = "HALTERES",
-  MAQUINA = "MAQUINA",
-  CABO = "CABO",
-  PESO_CORPORAL = "PESO_CORPORAL",
-  OUTRO = "OUTRO",
-}
-registerEnumType(EquipmentEnum, { name: "Equipment" });
+export const EquipmentEnum = graphqlEnum(EQUIPMENT, "Equipment");
 
 @ObjectType("Exercise", { description: "In listings videoUrl, instructions and muscleGroups are null, as in the REST list items" })
 export class ExerciseType {

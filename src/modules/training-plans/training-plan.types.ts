@@ -1,35 +1,14 @@
-import { Field, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { Field, InputType, Int, ObjectType } from "type-graphql";
 import { PageOf } from "../../graphql/page.js";
 import { DateTime, LocalDate } from "../../graphql/scalars.js";
 import { DifficultyEnum } from "../exercises/exercise.types.js";
+import { graphqlEnum } from "../../graphql/enums.js";
+import { GOALS, DAYS_OF_WEEK, ASSIGNMENT_STATUSES } from "./training-plan.table.js";
 
-export enum GoalEnum {
-  HIPERTROFIA = "HIPERTROFIA",
-  EMAGRECIMENTO = "EMAGRECIMENTO",
-  RESISTENCIA = "RESISTENCIA",
-  FORCA = "FORCA",
-  OUTRO = "OUTRO",
-}
-registerEnumType(GoalEnum, { name: "Goal" });
+export const GoalEnum = graphqlEnum(GOALS, "Goal");
+export const DayOfWeekEnum = graphqlEnum(DAYS_OF_WEEK, "DayOfWeek");
 
-export enum DayOfWeekEnum {
-  MONDAY = "MONDAY",
-  TUESDAY = "TUESDAY",
-  WEDNESDAY = "WEDNESDAY",
-  THURSDAY = "THURSDAY",
-  FRIDAY = "FRIDAY",
-  SATURDAY = "SATURDAY",
-  SUNDAY = "SUNDAY",
-}
-registerEnumType(DayOfWeekEnum, { name: "DayOfWeek" });
-
-export enum AssignmentStatusEnum {
-  PENDING = "PENDING",
-  ACTIVE = "ACTIVE",
-  COMPLETED = "COMPLETED",
-  CANCELED = "CANCELED",
-}
-registerEnumType(AssignmentStatusEnum, { name: "AssignmentStatus" });
+export const AssignmentStatusEnum = graphqlEnum(ASSIGNMENT_STATUSES, "AssignmentStatus");
 
 @ObjectType("PlanTraining")
 export class PlanTrainingType {

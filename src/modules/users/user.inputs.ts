@@ -2,12 +2,14 @@ import { z } from "zod";
 import { emailField, isoDate, optionalText, passwordField, requiredText } from "../../platform/validation.js";
 import { GENDERS, USER_TYPES } from "./user.table.js";
 
+export const REQUEST_LOCATIONS = ["APP", "WEB"] as const;
+
 export const registerInput = z.object({
   name: requiredText(120),
   email: emailField,
   password: passwordField,
   userType: z.enum(USER_TYPES),
-  requestLocation: z.enum(["APP", "WEB"]),
+  requestLocation: z.enum(REQUEST_LOCATIONS),
   confirmed: z.boolean(),
 });
 export type RegisterInput = z.infer<typeof registerInput>;

@@ -1,25 +1,14 @@
-import { Field, Float, InputType, Int, ObjectType, registerEnumType } from "type-graphql";
+import { Field, Float, InputType, Int, ObjectType } from "type-graphql";
 import { DateTime, LocalDate } from "../../graphql/scalars.js";
 import type { UserDto } from "./user.dto.js";
+import { graphqlEnum } from "../../graphql/enums.js";
+import { USER_TYPES, GENDERS } from "./user.table.js";
+import { REQUEST_LOCATIONS } from "./user.inputs.js";
 
-export enum UserTypeEnum {
-  ALUNO = "ALUNO",
-  PERSONAL = "PERSONAL",
-}
-registerEnumType(UserTypeEnum, { name: "UserType", description: "ALUNO (student) or PERSONAL (trainer)" });
+export const UserTypeEnum = graphqlEnum(USER_TYPES, "UserType", "ALUNO (student) or PERSONAL (trainer)");
+export const GenderEnum = graphqlEnum(GENDERS, "Gender");
 
-export enum GenderEnum {
-  MASCULINO = "MASCULINO",
-  FEMININO = "FEMININO",
-  OUTRO = "OUTRO",
-}
-registerEnumType(GenderEnum, { name: "Gender" });
-
-export enum RequestLocationEnum {
-  APP = "APP",
-  WEB = "WEB",
-}
-registerEnumType(RequestLocationEnum, { name: "RequestLocation" });
+export const RequestLocationEnum = graphqlEnum(REQUEST_LOCATIONS, "RequestLocation");
 
 @ObjectType("User", { description: "UserDTO of the REST layer" })
 export class UserType implements UserDto {
@@ -73,8 +62,8 @@ export class RegisterInputType {
   @Field(() => String) name!: string;
   @Field(() => String) email!: string;
   @Field(() => String) password!: string;
-  @Field(() => UserTypeEnum) userType!: UserTypeEnum;
-  @Field(() => RequestLocationEnum) requestLocation!: RequestLocationEnum;
+  @Field(() => UserTypeEnum) userType!: string;
+  @Field(() => RequestLocationEnum) requestLocation!: string;
   @Field(() => Boolean) confirmed!: boolean;
 }
 
@@ -89,7 +78,7 @@ export class ProfileInputType {
   @Field(() => String, { nullable: true }) name?: string;
   @Field(() => String, { nullable: true }) phone?: string | null;
   @Field(() => LocalDate, { nullable: true }) birthDate?: string | null;
-  @Field(() => GenderEnum, { nullable: true }) gender?: GenderEnum | null;
+  @Field(() => GenderEnum, { nullable: true }) gender?: string | null;
   @Field(() => Float, { nullable: true }) height?: number | null;
   @Field(() => Float, { nullable: true }) weight?: number | null;
 }
