@@ -167,7 +167,7 @@ describe("POST /api/users/register", () => {
     expect(res.body.message).toBe("Validation failed");
   });
 
-  it("makes an e-mail listed in ADMIN_EMAILS an administrator at registration", async () => {
+  it("does not make an e-mail outside ADMIN_EMAILS an administrator (listed ones: tests/users/admin.test.ts)", async () => {
     const other = await makeUser(t);
     expect(other.token).toBeTruthy();
     const [row] = await t.db.select({ isAdmin: users.isAdmin }).from(users).where(eq(users.id, other.id));
