@@ -56,7 +56,7 @@ function queryObservers() {
 function openPostgres(url: string, max: number): DatabaseHandle {
   const client = postgres(url, { max, onnotice: () => undefined });
   const observers = queryObservers();
-  const db = drizzlePostgres(client, { logger: observers.logger }) as unknown as Db;
+  const db = drizzlePostgres(preparingStatements(client), { logger: observers.logger }) as unknown as Db;
   return {
     db,
     kind: "postgres",
@@ -75,6 +75,33 @@ function openPostgres(url: string, max: number): DatabaseHandle {
     observeQueries: observers.observeQueries,
     close: () => client.end({ timeout: 5 }),
   };
+}
+
+/**
+ * The client with every parameterized statement prepared once per connection and reused. Drizzle hands postgres.js
+ * its unnamed queries with `prepare: false`, which postgres.js sends in two round trips (parse and describe, wait for
+ * the parameter types, then bind and execute) and PostgreSQL parses and plans every time. Our statements are a fixed
+ * set of texts with bound values, so a per-connection cache stays small; statements without parameters still go as
+ * simple queries. Transactions and savepoints hand out their own clients, which get the same treatment.
+ */
+function preparingStatements(client: postgres.Sql): postgres.Sql {
+  type Unsafe = postgres.Sql["unsafe"];
+  type Scoped = (...args: unknown[]) => unknown;
+  const withScopedClient =
+    (open: Scoped): Scoped =>
+    (...args) => {
+      const callback = args.pop() as (scoped: postgres.Sql) => unknown;
+      return open(...args, (scoped: postgres.Sql) => callback(preparingStatements(scoped)));
+    };
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      if (property === "unsafe") {
+        return ((query, parameters, options) => target.unsafe(query, parameters, { ...options, prepare: true })) as Unsafe;
+      }
+      if (property === "begin" || property === "savepoint") return withScopedClient((Reflect.get(target, property) as Scoped).bind(target));
+      return Reflect.get(target, property, receiver) as unknown;
+    },
+  });
 }
 
 function openPglite(options: DatabaseOptions): DatabaseHandle {
