@@ -36,6 +36,26 @@ export const EXERCISE_EXECUTION_SORTS: Record<string, AnyColumn> = {
 const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []));
 const iso = (date: Date) => date.toISOString();
+/** A json column: postgres.js decodes it; a driver that does not gives its text. */
+const fromJson = (value: unknown): unknown => (typeof value === "string" ? JSON.parse(value) : value);
+
+/** A training's statistics for one user, in the contract's shape less the training's own id and name. */
+export interface TrainingStatisticsFigures {
+  totalExecutions: number;
+  completedExecutions: number;
+  averageDuration: number;
+  totalVolume: number;
+  exerciseStatistics: {
+    exerciseId: number | null;
+    exerciseName: string;
+    totalSets: number;
+    totalReps: number;
+    maxWeight: number | null;
+    averageWeight: number | null;
+    totalVolume: number;
+  }[];
+  progressData: { date: string; totalVolume: number; duration: number }[];
+}
 
 /**
  * The whole UTC months inside a range [from, until): from the first month starting at or after `from` to the
@@ -219,26 +239,26 @@ export const executionRepository = {
   },
 
   /**
-   * Totals, per-exercise figures and the daily series of one user's executions of one training. Two passes over the
-   * executions' covering index entries (no heap visits), run side by side: per exercise, and per UTC day with the totals
-   * as the ROLLUP's grand-total row.
+   * Totals, per-exercise figures and the daily series of one user's executions of one training, in one statement
+   * answering one row. The two lists come back as JSON built by PostgreSQL: a long history has a thousand days, and
+   * one JSON value is far cheaper to carry and decode than a thousand rows of columns (the days as [date, volume,
+   * duration] triples, which PostgreSQL builds and Node decodes faster than objects).
+   * Per-exercise figures read whole months from the monthly sums and only the range's partial edge months from the
+   * executions; daily figures read one covering-index entry per session.
    */
-  async trainingStatistics(db: Db, userId: number, trainingId: number, range: Period) {
+  async trainingStatistics(db: Db, userId: number, trainingId: number, range: Period): Promise<TrainingStatisticsFigures> {
     const inRange = sql`te.user_id = ${userId} and te.training_id = ${trainingId}
       ${range.from ? sql`and te.start_time >= ${iso(range.from)}::timestamptz` : sql``}
       ${range.until ? sql`and te.start_time < ${iso(range.until)}::timestamptz` : sql``}`;
-    // Whole months come from the monthly sums; only the partial months at the range's edges from the executions.
     const months = wholeMonths(range);
     const inWholeMonths = sql`${months.from ? sql`m.month >= ${months.from}::date` : sql`true`} and ${months.until ? sql`m.month < ${months.until}::date` : sql`true`}`;
     const outsideWholeMonths = months.empty
       ? sql`true`
       : sql`not (${months.from ? sql`te.start_time >= ${`${months.from}T00:00:00Z`}::timestamptz` : sql`true`} and ${months.until ? sql`te.start_time < ${`${months.until}T00:00:00Z`}::timestamptz` : sql`true`})`;
-    const [perExercise, days] = await Promise.all([
-      db
-        .execute(
-          sql`
-        select x.exercise_id, min(x.exercise_name) as exercise_name, sum(x.sets)::int as sets, sum(x.reps)::int as reps,
-          max(x.max_weight)::text as max_weight, sum(x.weight_sum)::text as weight_sum, sum(x.weighted_sets)::int as weighted_sets, sum(x.volume)::text as volume
+    const result = await db.execute(sql`
+      with per_exercise as (
+        select x.exercise_id, min(x.exercise_name) as exercise_name, sum(x.sets) as sets, sum(x.reps) as reps,
+          max(x.max_weight) as max_weight, sum(x.weight_sum) as weight_sum, sum(x.weighted_sets) as weighted_sets, sum(x.volume) as volume
         from (
           select m.exercise_id, m.exercise_name, m.completed_sets as sets, m.total_reps as reps, m.max_weight, m.weight_sum, m.weighted_sets, m.volume
           from training_exercise_months m
@@ -248,32 +268,45 @@ export const executionRepository = {
           from training_executions te join exercise_executions ee on ee.training_execution_id = te.id
           where ${inRange} and ${outsideWholeMonths}
         ) x
-        group by x.exercise_id order by min(x.exercise_name), x.exercise_id`,
-        )
-        .then((result) =>
-          rowsOf<{ exercise_id: number | null; exercise_name: string; sets: number; reps: number; max_weight: string | null; weight_sum: string; weighted_sets: number; volume: string }>(
-            result,
-          ),
-        ),
-      db
-        .execute(
-          sql`
-        select to_char(d.day, 'YYYY-MM-DD') as day, d.total, d.completed, d.avg_duration, d.volume, d.duration from (
-          select (te.start_time at time zone 'UTC')::date as day, count(*)::int as total, (count(*) filter (where te.completed))::int as completed,
-            round(avg(te.duration_seconds), 2)::text as avg_duration, coalesce(sum(te.volume), 0)::text as volume, coalesce(sum(te.duration_seconds), 0)::int as duration
-          from training_executions te
-          where ${inRange}
-          group by rollup ((te.start_time at time zone 'UTC')::date)
-        ) d
-        order by d.day nulls first`,
-        )
-        .then((result) =>
-          rowsOf<{ day: string | null; total: number; completed: number; avg_duration: string | null; volume: string; duration: number }>(result),
-        ),
-    ]);
-    // The grand total (day null) sorts first; it is there even when no execution is in range.
-    const [totals, ...daily] = days;
-    return { totals, perExercise, daily: daily as Array<(typeof daily)[number] & { day: string }> };
+        group by x.exercise_id
+      ),
+      per_day as (
+        select (te.start_time at time zone 'UTC')::date as day, count(*) as total, count(*) filter (where te.completed) as completed,
+          sum(te.duration_seconds) as duration, sum(te.volume) as volume
+        from training_executions te
+        where ${inRange}
+        group by 1
+      )
+      select
+        coalesce(sum(d.total), 0)::int as total_executions,
+        coalesce(sum(d.completed), 0)::int as completed_executions,
+        coalesce(round(sum(d.duration) / nullif(sum(d.total), 0), 2), 0)::text as average_duration,
+        coalesce(sum(d.volume), 0)::text as total_volume,
+        coalesce(json_agg(json_build_array(d.day, d.volume, d.duration) order by d.day), '[]') as progress_data,
+        (
+          select coalesce(json_agg(json_build_object(
+            'exerciseId', e.exercise_id, 'exerciseName', e.exercise_name, 'totalSets', e.sets, 'totalReps', e.reps, 'maxWeight', e.max_weight,
+            'averageWeight', case when e.weighted_sets > 0 then round(e.weight_sum / e.weighted_sets, 2) end, 'totalVolume', e.volume
+          ) order by e.exercise_name, e.exercise_id), '[]')
+          from per_exercise e
+        ) as exercise_statistics
+      from per_day d`);
+    const [row] = rowsOf<{
+      total_executions: number;
+      completed_executions: number;
+      average_duration: string;
+      total_volume: string;
+      progress_data: unknown;
+      exercise_statistics: unknown;
+    }>(result);
+    return {
+      totalExecutions: row.total_executions,
+      completedExecutions: row.completed_executions,
+      averageDuration: Number(row.average_duration),
+      totalVolume: Number(row.total_volume),
+      exerciseStatistics: fromJson(row.exercise_statistics) as TrainingStatisticsFigures["exerciseStatistics"],
+      progressData: (fromJson(row.progress_data) as [string, number, number][]).map(([date, totalVolume, duration]) => ({ date, totalVolume, duration })),
+    };
   },
 
   /** One user's progress on one exercise, bucketed by UTC day, ISO week (Monday) or month (first day). */

@@ -10,7 +10,7 @@ import { trainingRepository } from "../trainings/training.repository.js";
 import { TRAINING_NOT_FOUND } from "../trainings/training.service.js";
 import { weightHistoryOf } from "../users/user.repository.js";
 import { progressFilter, statisticsFilter } from "./execution.inputs.js";
-import { executionRepository } from "./execution.repository.js";
+import { executionRepository, type TrainingStatisticsFigures } from "./execution.repository.js";
 import type { ExecutionService } from "./execution.service.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -27,23 +27,9 @@ export interface PersonalRecordDto {
   estimatedOneRepMax: number | null;
 }
 
-export interface TrainingStatisticsDto {
+export interface TrainingStatisticsDto extends TrainingStatisticsFigures {
   trainingId: number;
   trainingName: string;
-  totalExecutions: number;
-  completedExecutions: number;
-  averageDuration: number;
-  totalVolume: number;
-  exerciseStatistics: {
-    exerciseId: number | null;
-    exerciseName: string;
-    totalSets: number;
-    totalReps: number;
-    maxWeight: number | null;
-    averageWeight: number | null;
-    totalVolume: number;
-  }[];
-  progressData: { date: string; totalVolume: number; duration: number }[];
 }
 
 export interface ExerciseProgressDto {
@@ -76,25 +62,8 @@ export class StatisticsService {
     if (!training) throw notFound(TRAINING_NOT_FOUND);
     const userId = filter.userId ?? caller.id;
     await this.deps.executions.ensureMayRead(caller, userId);
-    const { totals, perExercise, daily } = await executionRepository.trainingStatistics(this.deps.db, userId, trainingId, dayRange(filter.startDate, filter.endDate));
-    return {
-      trainingId,
-      trainingName: training.name,
-      totalExecutions: totals.total,
-      completedExecutions: totals.completed,
-      averageDuration: n(totals.avg_duration),
-      totalVolume: n(totals.volume),
-      exerciseStatistics: perExercise.map((row) => ({
-        exerciseId: row.exercise_id,
-        exerciseName: row.exercise_name,
-        totalSets: row.sets,
-        totalReps: row.reps,
-        maxWeight: nullable(row.max_weight),
-        averageWeight: row.weighted_sets > 0 ? round2(n(row.weight_sum) / row.weighted_sets) : null,
-        totalVolume: n(row.volume),
-      })),
-      progressData: daily.map((row) => ({ date: row.day, totalVolume: n(row.volume), duration: row.duration })),
-    };
+    const figures = await executionRepository.trainingStatistics(this.deps.db, userId, trainingId, dayRange(filter.startDate, filter.endDate));
+    return { trainingId, trainingName: training.name, ...figures };
   }
 
   /** GET /exercises/{id}/progress (the caller's, or `userId`'s for their trainer and administrators). */
@@ -177,5 +146,3 @@ function mondayOf(date: Date): Date {
   const sinceMonday = (day.getUTCDay() + 6) % 7;
   return new Date(day.getTime() - sinceMonday * DAY_MS);
 }
-
-const round2 = (value: number) => Math.round(value * 100) / 100;
