@@ -142,5 +142,22 @@ export const trainingExerciseMonths = pgTable(
     weightSum: numeric("weight_sum", { precision: 16, scale: 2 }).notNull(),
     weightedSets: integer("weighted_sets").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.trainingId, t.exerciseId, t.month] })],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.trainingId, t.exerciseId, t.month] }),
+    // Statistics read a user's months of a training with every figure from the index alone: a user's rows are
+    // written month after month, scattered among everybody else's in the heap.
+    index("training_exercise_months_statistics_cover_idx").on(
+      t.userId,
+      t.trainingId,
+      t.month,
+      t.exerciseId,
+      t.exerciseName,
+      t.completedSets,
+      t.totalReps,
+      t.volume,
+      t.maxWeight,
+      t.weightSum,
+      t.weightedSets,
+    ),
+  ],
 );

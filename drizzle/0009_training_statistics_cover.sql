@@ -1,0 +1,1 @@
+CREATE INDEX "training_exercise_months_statistics_cover_idx" ON "training_exercise_months" USING btree ("user_id","training_id","month","exercise_id","exercise_name","completed_sets","total_reps","volume","max_weight","weight_sum","weighted_sets");
