@@ -15,7 +15,6 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
-import { monitorEventLoopDelay } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { createApp } from "../src/app.js";
@@ -23,7 +22,7 @@ import { systemClock } from "../src/platform/clock.js";
 import { loadConfig } from "../src/platform/config.js";
 import { openDatabase } from "../src/platform/db/database.js";
 import { createLogger } from "../src/platform/logger.js";
-import { ms, percentile, request } from "./support.js";
+import { ms, percentile, request, watchEventLoopDelay } from "./support.js";
 
 const BASELINE_MS = 5_000;
 const LOAD_MS = 15_000;
@@ -169,21 +168,16 @@ async function main() {
     alone.push(performance.now() - started);
   }
 
-  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-  loopDelay.enable();
+  const baselineWatch = watchEventLoopDelay();
   const baseline = await cheapLoop(cheapAgent, base, token, BASELINE_MS, CHEAP_CONCURRENCY);
-  const baselineLoopP99 = loopDelay.percentile(99) / 1e6;
-  const baselineLoopMax = loopDelay.max / 1e6;
+  const baselineLoop = baselineWatch.read();
 
-  loopDelay.reset();
-  let loadLoopP99 = 0;
-  let loadLoopMax = 0;
+  const loadWatch = watchEventLoopDelay();
+  let loadLoop = { p99: Number.NaN, max: Number.NaN };
   const [loaded, logins] = await Promise.all([
     // The event-loop figures cover the load window itself, not the drain of queued logins after it.
     cheapLoop(cheapAgent, base, token, LOAD_MS, CHEAP_CONCURRENCY).then((result) => {
-      loadLoopP99 = loopDelay.percentile(99) / 1e6;
-      loadLoopMax = loopDelay.max / 1e6;
-      loopDelay.disable();
+      loadLoop = loadWatch.read();
       return result;
     }),
     loginLoad(loginAgent, base, credentials, LOAD_MS),
@@ -221,7 +215,7 @@ async function main() {
   console.log(`logins fired: ${logins.fired}; answers: ${statusText}; refused (503): ${refused}; unanswered after drain: ${logins.unfinished}`);
   console.log(`cheap GET errors: baseline ${baseline.errors}, under load ${loaded.errors}`);
   console.log(
-    `event-loop delay p99: baseline ${ms(baselineLoopP99)} ms (max ${ms(baselineLoopMax)}), under load ${ms(loadLoopP99)} ms (max ${ms(loadLoopMax)})`,
+    `event-loop delay p99: baseline ${ms(baselineLoop.p99)} ms (max ${ms(baselineLoop.max)}), under load ${ms(loadLoop.p99)} ms (max ${ms(loadLoop.max)})`,
   );
 
   // Logins still queued when the hasher closes fail on purpose: not worth a log line each.

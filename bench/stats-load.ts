@@ -16,6 +16,7 @@
  *   BENCH_STUDENTS=20 BENCH_SECONDS=5 npm run bench:stats   # smaller / shorter run
  */
 import "reflect-metadata";
+import { fork } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -31,7 +32,8 @@ import { openDatabase, type Db, type DatabaseHandle } from "../src/platform/db/d
 import { migrationsFolder } from "../src/platform/db/paths.js";
 import { createLogger } from "../src/platform/logger.js";
 import { executionRepository } from "../src/modules/executions/execution.repository.js";
-import { ms, percentile, request } from "./support.js";
+import type { LoadRequest, LoadResult } from "./load-client.js";
+import { ms, percentile, request, watchEventLoopDelay } from "./support.js";
 
 const CONCURRENCY = 8;
 const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
@@ -72,26 +74,18 @@ interface Summary {
 }
 
 
-/** Closed loop: `concurrency` callers, each sending the next GET as soon as the last one answered. */
-async function closedLoop(agent: http.Agent, base: URL, token: string, url: string, durationMs: number, concurrency = CONCURRENCY): Promise<Summary> {
-  const latencies: number[] = [];
-  let errors = 0;
-  let firstError = "";
-  const started = performance.now();
-  const until = started + durationMs;
-  const caller = async () => {
-    while (performance.now() < until) {
-      const sent = performance.now();
-      const reply = await request(agent, base, "GET", url, { authorization: `Bearer ${token}` });
-      latencies.push(performance.now() - sent);
-      if (reply.status !== 200) {
-        errors++;
-        firstError ||= `${reply.status} ${reply.body.slice(0, 200)}`;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, caller));
-  const elapsed = performance.now() - started;
+/**
+ * Closed loop: `concurrency` callers, each sending the next GET as soon as the last one answered. They run in a child
+ * process (bench/load-client.ts), so this process's event loop serves requests and nothing else.
+ */
+async function closedLoop(base: URL, token: string, url: string, durationMs: number, concurrency = CONCURRENCY): Promise<Summary> {
+  const client = fork(new URL("./load-client.ts", import.meta.url), { execArgv: ["--import", "tsx"], stdio: "inherit" });
+  const { latencies, errors, firstError, elapsed } = await new Promise<LoadResult>((resolve, reject) => {
+    client.once("message", (message) => resolve(message as LoadResult));
+    client.once("error", reject);
+    client.once("exit", (code) => reject(new Error(`load client exited with ${code}`)));
+    client.send({ base: base.toString(), token, url, durationMs, concurrency } satisfies LoadRequest);
+  });
   if (errors > 0) console.log(`  ! ${errors} non-200 answers on ${url}, first: ${firstError}`);
   latencies.sort((a, b) => a - b);
   return {
@@ -290,13 +284,16 @@ async function checkConsistency(seed: postgres.Sql, userId: number) {
 
 const dialect = new PgDialect();
 
-/** A Db whose execute() only records the statement: the repository's functions hand over their SQL, nothing runs. */
+/** Thrown by the capturing Db once it has the statement, so the repository function stops there. */
+const CAPTURED = Symbol("captured");
+
+/** A Db whose execute() records the statement and runs nothing: each repository call hands over its one statement. */
 function capturingDb(statements: string[]): Db {
   const capture = {
     execute: async (query: SQL) => {
       const { sql: text, params } = dialect.sqlToQuery(query);
       statements.push(inline(text, params));
-      return [];
+      throw CAPTURED;
     },
   };
   return capture as unknown as Db;
@@ -315,28 +312,29 @@ async function statementsOf(userId: number, world: World) {
   const monday = new Date();
   monday.setUTCHours(0, 0, 0, 0);
   monday.setUTCDate(monday.getUTCDate() - ((monday.getUTCDay() + 6) % 7) - 7 * 7);
-  const endpoints: Array<[string, (db: Db) => Promise<unknown>]> = [
-    ["GET /trainings/{id}/statistics", (db) => executionRepository.trainingStatistics(db, userId, world.trainingId, {})],
+  const endpoints: Array<[string, Array<(db: Db) => Promise<unknown>>]> = [
+    ["GET /trainings/{id}/statistics", [(db) => executionRepository.trainingStatistics(db, userId, world.trainingId, {})]],
     [
       "GET /exercises/{id}/progress?interval=WEEK",
-      async (db) => {
-        await executionRepository.exerciseProgress(db, userId, world.exerciseIds[0], "WEEK", {});
-        await executionRepository.personalRecords(db, userId, world.exerciseIds[0]);
-      },
+      [
+        (db) => executionRepository.exerciseProgress(db, userId, world.exerciseIds[0], "WEEK", {}),
+        (db) => executionRepository.personalRecords(db, userId, world.exerciseIds[0]),
+      ],
     ],
-    ["GET /exercises/personal-records", (db) => executionRepository.personalRecords(db, userId)],
+    ["GET /exercises/personal-records", [(db) => executionRepository.personalRecords(db, userId)]],
     [
       "GET /users/metrics (+ the personal records above)",
-      async (db) => {
-        await executionRepository.metricsTotals(db, userId);
-        await executionRepository.weekly(db, userId, monday);
-      },
+      [(db) => executionRepository.metricsTotals(db, userId), (db) => executionRepository.weekly(db, userId, monday)],
     ],
   ];
   const result: Array<[string, string[]]> = [];
-  for (const [label, run] of endpoints) {
+  for (const [label, calls] of endpoints) {
     const statements: string[] = [];
-    await run(capturingDb(statements));
+    for (const call of calls) {
+      await call(capturingDb(statements)).catch((error: unknown) => {
+        if (error !== CAPTURED) throw error;
+      });
+    }
     result.push([label, statements]);
   }
   return result;
@@ -372,15 +370,19 @@ interface Phase {
 
 const loadAverage = () => loadavg().map((value) => value.toFixed(1)).join(" ");
 
-async function measure(agent: http.Agent, base: URL, token: string, endpoints: Array<[string, string]>): Promise<Map<string, Figures>> {
+async function measure(base: URL, token: string, endpoints: Array<[string, string]>): Promise<Map<string, Figures>> {
   const results = new Map<string, Figures>();
   for (const [label, url] of endpoints) {
-    await closedLoop(agent, base, token, url, WARMUP_MS);
-    const alone = await closedLoop(agent, base, token, url, SERIAL_MS, 1);
-    const loaded = await closedLoop(agent, base, token, url, MEASURE_MS);
+    await closedLoop(base, token, url, WARMUP_MS);
+    const alone = await closedLoop(base, token, url, SERIAL_MS, 1);
+    // How long the server's event loop was kept from running (its own work, GC, or the OS handing its core to others).
+    const loopWatch = watchEventLoopDelay();
+    const loaded = await closedLoop(base, token, url, MEASURE_MS);
+    const loop = loopWatch.read();
     console.log(
       `  ${label}: 1 client p50 ${ms(alone.p50)} ms; ${CONCURRENCY} clients ${loaded.count} requests, ` +
-        `p50 ${ms(loaded.p50)} ms, p99 ${ms(loaded.p99)} ms, max ${ms(loaded.max)} ms (load average ${loadAverage()})`,
+        `p50 ${ms(loaded.p50)} ms, p99 ${ms(loaded.p99)} ms, max ${ms(loaded.max)} ms; ` +
+        `event-loop delay p99 ${ms(loop.p99)} ms, max ${ms(loop.max)} ms (load average ${loadAverage()})`,
     );
     results.set(label, { alone, loaded });
   }
@@ -504,7 +506,7 @@ async function main() {
     );
     await checkConsistency(seed, studentId);
     const phases: Phase[] = [];
-    phases.push({ students: 1, seed: one, load: loadAverage(), results: await measure(agent, base, token, endpoints), answers: await answers(agent, base, token, urls) });
+    phases.push({ students: 1, seed: one, load: loadAverage(), results: await measure(base, token, endpoints), answers: await answers(agent, base, token, urls) });
     console.log(`  answers: ${phases[0].answers}`);
     await explainAll(seed, studentId, world, "1 student");
 
@@ -533,7 +535,7 @@ async function main() {
         `vacuum analyze ${secs(many.vacuumAnalyze)}); sizes with indexes: execution_sets ${size.sets}, exercise_executions ${size.executions}, database ${size.database}`,
     );
     await checkConsistency(seed, studentId);
-    phases.push({ students, seed: many, load: loadAverage(), results: await measure(agent, base, token, endpoints), answers: await answers(agent, base, token, urls) });
+    phases.push({ students, seed: many, load: loadAverage(), results: await measure(base, token, endpoints), answers: await answers(agent, base, token, urls) });
     console.log(`  answers: ${phases[1].answers}`);
     if (phases[1].answers !== phases[0].answers) console.log("  ! the first student's answers differ between the phases");
     await explainAll(seed, studentId, world, `${students} students`);

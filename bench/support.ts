@@ -1,4 +1,5 @@
 import http from "node:http";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 
 /** What the benchmarks share: a raw keep-alive HTTP client and percentiles. */
 export interface Reply {
@@ -30,3 +31,22 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 export const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : "-");
+
+const LOOP_RESOLUTION_MS = 5;
+
+/**
+ * Watches how late this thread's event loop runs a timer, from now until `read()`: the time it was kept from serving
+ * (its own synchronous work, GC, or the OS giving its core to another process). Node reports the whole interval
+ * between ticks, so the timer's own resolution is taken off.
+ */
+export function watchEventLoopDelay(): { read(): { p99: number; max: number } } {
+  const histogram = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+  histogram.enable();
+  const late = (nanoseconds: number) => Math.max(0, nanoseconds / 1e6 - LOOP_RESOLUTION_MS);
+  return {
+    read() {
+      histogram.disable();
+      return { p99: late(histogram.percentile(99)), max: late(histogram.max) };
+    },
+  };
+}
