@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { subscriptions } from "../../src/modules/billing/billing.table.js";
 import { signCardWebhook } from "../../src/modules/billing/gateways/card-webhook-signature.js";
@@ -307,21 +307,78 @@ describe("card webhook events", () => {
     expect((await billingOf(t, ana.id)).payments).toHaveLength(1);
   });
 
-  it("answers 400 when applying fails, and leaves the event unrecorded so a redelivery is tried again", async () => {
-    // A PENDING boleto subscription replaced by an ACTIVE card one: a late payment of the first cannot activate it too.
+  it("records a late payment of a subscription a card checkout replaced, answers 200 and revives nothing", async () => {
+    // A PENDING boleto subscription replaced by an ACTIVE card one: its late payment cannot activate it too.
     const { ana, id } = await pendingSubscription();
     const card = await t.post("/api/subscriptions", { token: ana.token, body: cardBody(await planId(t)) });
     expect(card.status).toBe(201);
     expect((await subscriptionRow(t, id)).status).toBe("CANCELED");
-    const before = await billingCounts(t);
-    const late = event("payment_intent.succeeded", { id: "pi_conflict", amount_received: 4990, metadata: { subscriptionId: String(id) } });
+    const cardEndDate = (await subscriptionRow(t, card.body.id)).endDate;
 
-    const res = await send(late);
-    expect(res.status).toBe(400);
-    expect(res.text).toBe("");
+    await expectOk(event("payment_intent.succeeded", { id: "pi_late", amount_received: 4990, metadata: { subscriptionId: String(id) } }));
+
+    const rows = await billingOf(t, ana.id);
+    expect(rows.subscriptions.map((s) => [s.id, s.status])).toEqual([
+      [id, "CANCELED"],
+      [card.body.id, "ACTIVE"],
+    ]);
+    expect(rows.subscriptions[1].endDate).toEqual(cardEndDate);
+    // The money is on record (for the refund), with its receipt.
+    const late = rows.payments.find((p) => p.transactionId === "pi_late");
+    expect(late).toMatchObject({ status: "COMPLETED", subscriptionId: id, amountCents: 4990 });
+    expect(rows.invoices.filter((i) => i.subscriptionId === id && i.status === "PAID")).toMatchObject([{ paymentId: late!.id }]);
+    expect(await subjectsTo(t, ana.email)).toEqual(["Pagamento confirmado"]);
+  });
+
+  it("payment_intent.succeeded never revives a subscription the user canceled: recorded, still CANCELED, access still ended", async () => {
+    const { ana, row } = await gatewaySubscription();
+    const cancel = await t.post(`/api/subscriptions/${row.id}/cancel`, { token: ana.token, body: { cancelImmediately: true } });
+    expect(cancel.status).toBe(200);
+    const canceled = await subscriptionRow(t, row.id);
+
+    await expectOk(event("payment_intent.succeeded", { id: "pi_after_cancel", amount_received: 4990, metadata: { subscriptionId: String(row.id) } }));
+
+    const after = await subscriptionRow(t, row.id);
+    expect(after).toMatchObject({ status: "CANCELED", endDate: canceled.endDate, renewalDate: null, autoRenew: false });
+    expect((await profileOf(t, ana.token)).subscriptionType).toBe("FREEMIUM");
+    expect((await billingOf(t, ana.id)).payments.find((p) => p.transactionId === "pi_after_cancel")).toMatchObject({ status: "COMPLETED" });
+  });
+
+  it("payment_intent.succeeded after a failure (the gateway's retry went through) activates the FAILED subscription", async () => {
+    const { ana, id } = await pendingSubscription();
+    await expectOk(event("payment_intent.payment_failed", { id: "pi_retry", amount: 4990, metadata: { subscriptionId: String(id) } }));
+    expect((await subscriptionRow(t, id)).status).toBe("FAILED");
+
+    await expectOk(event("payment_intent.succeeded", { id: "pi_retry_ok", amount_received: 4990, metadata: { subscriptionId: String(id) } }));
+
+    expect((await subscriptionRow(t, id)).status).toBe("ACTIVE");
+    expect((await profileOf(t, ana.token)).subscriptionType).toBe("PREMIUM_MENSAL");
+    expect((await billingOf(t, ana.id)).payments.map((p) => [p.transactionId, p.status])).toEqual([
+      ["pi_retry", "FAILED"],
+      ["pi_retry_ok", "COMPLETED"],
+    ]);
+  });
+
+  it("answers 400 when applying fails, rolls everything back and leaves the event unrecorded, so the redelivery applies it", async () => {
+    const { ana, id } = await pendingSubscription();
+    const before = await billingCounts(t);
+    const body = event("payment_intent.succeeded", { id: "pi_refused_once", amount_received: 4990, metadata: { subscriptionId: String(id) } });
+    // A fault inside the database while the payment is being written.
+    await t.db.execute(sql.raw("create function refuse_payment() returns trigger language plpgsql as $$ begin raise exception 'payments are refused'; end $$"));
+    await t.db.execute(sql.raw("create trigger refuse_payment before insert on payments for each row execute function refuse_payment()"));
+    try {
+      const res = await send(body);
+      expect(res.status).toBe(400);
+      expect(res.text).toBe("");
+    } finally {
+      await t.db.execute(sql.raw("drop function refuse_payment() cascade"));
+    }
     expect(await billingCounts(t)).toEqual(before);
-    expect((await subscriptionRow(t, id)).status).toBe("CANCELED");
-    expect((await subscriptionRow(t, card.body.id)).status).toBe("ACTIVE");
+    expect((await subscriptionRow(t, id)).status).toBe("PENDING");
+
+    await expectOk(body);
+    expect((await subscriptionRow(t, id)).status).toBe("ACTIVE");
+    expect((await billingOf(t, ana.id)).payments).toMatchObject([{ transactionId: "pi_refused_once", status: "COMPLETED" }]);
   });
 });
 

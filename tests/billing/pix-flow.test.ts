@@ -301,6 +301,24 @@ describe("POST /api/webhooks/pix/payment", () => {
     expect(await subjectsTo(t, ana.email)).toEqual(["Pagamento confirmado"]);
   });
 
+  it("records a charge paid after the user canceled its subscription, answers 200 and leaves the subscription CANCELED", async () => {
+    const ana = await makeStudent(t);
+    const pix = await subscribeByPix(ana);
+    const cancel = await t.post(`/api/subscriptions/${pix.subscriptionId}/cancel`, { token: ana.token, body: {} });
+    expect(cancel.status).toBe(200);
+    expect((await billingOf(t, ana.id)).pix[0].status).toBe("CANCELLED");
+
+    const res = await pixWebhook(paid(pix.id));
+    expect(res.status).toBe(200);
+
+    const rows = await billingOf(t, ana.id);
+    expect(rows.pix[0].status).toBe("PAID");
+    expect(rows.subscriptions.map((s) => s.status)).toEqual(["CANCELED"]);
+    expect(rows.payments).toMatchObject([{ status: "COMPLETED", paymentMethod: "PIX", transactionId: pix.id }]);
+    expect((await profileOf(t, ana.token)).subscriptionType).toBe("FREEMIUM");
+    expect(await mailsTo(t, ana.email)).toHaveLength(0);
+  });
+
   it("still releases the plan when an EXPIRED transaction is reported PAID (any state → PAID)", async () => {
     const ana = await makeStudent(t);
     const pix = await subscribeByPix(ana);

@@ -139,6 +139,17 @@ export const billingRepository = {
     return row;
   },
 
+  /** The subscription's latest PENDING invoice, if any. */
+  async findPendingInvoiceId(db: Db, subscriptionId: number): Promise<number | null> {
+    const [row] = await db
+      .select({ id: invoices.id })
+      .from(invoices)
+      .where(and(eq(invoices.subscriptionId, subscriptionId), eq(invoices.status, "PENDING")))
+      .orderBy(desc(invoices.id))
+      .limit(1);
+    return row?.id ?? null;
+  },
+
   async insertInvoice(db: Db, values: typeof invoices.$inferInsert) {
     const [row] = await db.insert(invoices).values(values).returning();
     return row;

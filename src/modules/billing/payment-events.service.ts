@@ -11,7 +11,7 @@ import { simulatePaymentInput } from "./billing.inputs.js";
 import { billingRepository } from "./billing.repository.js";
 import { verifyCardWebhook } from "./gateways/card-webhook-signature.js";
 import type { PixGateway } from "./gateways/pix-gateway.js";
-import type { SubscriptionLifecycle } from "./subscription-lifecycle.js";
+import type { ReceivedPayment, SubscriptionLifecycle } from "./subscription-lifecycle.js";
 import { toPixDto, type PixTransactionDto } from "./subscription.service.js";
 
 const TRANSACTION_NOT_FOUND = "Transação não encontrada";
@@ -124,10 +124,9 @@ export class PaymentEventsService {
   }
 
   /**
-   * A PIX charge paid: transaction PAID, its invoice PAID, one COMPLETED payment, the subscription ACTIVE. When the
-   * user already holds another ACTIVE subscription (the charge was replaced by a card checkout, then paid anyway),
-   * the money is still recorded — transaction and invoice PAID, a COMPLETED payment — but nothing is activated: the
-   * one-active-subscription rule would refuse it, and a refused webhook would be redelivered forever.
+   * A PIX charge paid: transaction PAID, then the money settled on its subscription (see SubscriptionLifecycle
+   * .settlePayment): the subscription ACTIVE with its invoice PAID, or, when it was replaced or canceled before the
+   * payer paid (the PIX API cannot cancel a charge), the money recorded and a refund reported.
    */
   private async pixPaid(transactionId: string): Promise<void> {
     const known = await billingRepository.findPixTransaction(this.deps.db, transactionId);
@@ -137,30 +136,23 @@ export class PaymentEventsService {
       await billingRepository.lockUserBilling(tx, known.userId);
       const pix = await billingRepository.findPixTransactionForUpdate(tx, transactionId);
       if (!pix || pix.status === "PAID") return;
-      const now = this.deps.clock.now();
-      await billingRepository.updatePixTransaction(tx, pix.id, { status: "PAID", paidAt: now });
+      await billingRepository.updatePixTransaction(tx, pix.id, { status: "PAID", paidAt: this.deps.clock.now() });
       const subscription = await billingRepository.findSubscriptionForUpdate(tx, pix.subscriptionId);
       if (!subscription) return;
       const received = { amountCents: pix.amountCents, paymentMethod: "PIX" as const, transactionId: pix.id, lastFourDigits: null, invoiceId: pix.invoiceId };
-      const other = subscription.status === "ACTIVE" ? null : await billingRepository.findActiveSubscription(tx, subscription.userId);
-      if (other) {
-        this.deps.logger.warn({ transactionId: pix.id, subscriptionId: subscription.id, activeSubscriptionId: other.id }, "PIX paid for a subscription replaced by an active one; refund due");
-        const payment = await billingRepository.insertPayment(tx, {
-          userId: pix.userId,
-          subscriptionId: subscription.id,
-          amountCents: pix.amountCents,
-          currency: pix.currency,
-          status: "COMPLETED",
-          paymentMethod: "PIX",
-          transactionId: pix.id,
-          createdAt: now,
-          updatedAt: now,
-        });
-        if (pix.invoiceId) await billingRepository.updateInvoice(tx, pix.invoiceId, { status: "PAID", paidAt: now, paymentId: payment.id, updatedAt: now });
-        return;
-      }
-      await this.deps.lifecycle.applyPayment(tx, subscription, received, subscription.status === "ACTIVE" ? "renewal" : "first");
+      await this.settle(tx, subscription, received);
     });
+  }
+
+  /** Settles received money on a subscription; money that could not be applied is reported for a refund. */
+  private async settle(tx: Db, subscription: SubscriptionRow, received: ReceivedPayment): Promise<void> {
+    const outcome = await this.deps.lifecycle.settlePayment(tx, subscription, received);
+    if (outcome === "refund-due") {
+      this.deps.logger.warn(
+        { transactionId: received.transactionId, paymentMethod: received.paymentMethod, subscriptionId: subscription.id, status: subscription.status },
+        "payment received for a subscription that was replaced or ended; recorded, refund due",
+      );
+    }
   }
 
   private async pixClosed(transactionId: string, status: "EXPIRED" | "CANCELLED"): Promise<void> {
@@ -186,8 +178,7 @@ export class PaymentEventsService {
         // The first invoice of a gateway subscription was paid at checkout already.
         if (object.billing_reason === "subscription_create" && subscription.status === "ACTIVE") return;
         const amountCents = num(object.amount_received) ?? num(object.amount_paid) ?? num(object.amount) ?? subscription.priceCents;
-        const received = { amountCents, paymentMethod: "CREDIT_CARD" as const, transactionId, lastFourDigits: lastFour };
-        await this.deps.lifecycle.applyPayment(tx, subscription, received, subscription.status === "ACTIVE" ? "renewal" : "first");
+        await this.settle(tx, subscription, { amountCents, paymentMethod: "CREDIT_CARD", transactionId, lastFourDigits: lastFour });
         return;
       }
       case "payment_intent.payment_failed":

@@ -1,4 +1,3 @@
-import { and, desc, eq } from "drizzle-orm";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { isUniqueViolation } from "../../platform/db/constraint-violation.js";
@@ -8,7 +7,7 @@ import { setSubscriptionAccess, userRepository } from "../users/user.repository.
 import { billingMails } from "./billing.mails.js";
 import type { PlanRow, SubscriptionRow } from "./billing.dto.js";
 import { billingRepository } from "./billing.repository.js";
-import { invoices, type PaymentMethod } from "./billing.table.js";
+import type { PaymentMethod } from "./billing.table.js";
 import { periodEnd } from "./billing-period.js";
 import { planRepository } from "./plan.repository.js";
 
@@ -32,6 +31,27 @@ export class SubscriptionLifecycle {
   constructor(private readonly clock: Clock) {}
 
   /**
+   * Money a gateway reports received for a subscription (a webhook, a PIX status check). ACTIVE: the period is
+   * extended. PENDING or FAILED (a gateway's retry went through): the period starts, unless the user meanwhile holds
+   * another ACTIVE subscription. CANCELED or EXPIRED: never revived, since the user or the gateway ended it. Money that
+   * cannot be applied is still recorded (a COMPLETED payment, its invoice PAID) and answered "refund-due" for the
+   * caller to report: refusing it would only make the gateway deliver it again and again.
+   */
+  async settlePayment(tx: Db, subscription: SubscriptionRow, received: ReceivedPayment): Promise<"applied" | "refund-due"> {
+    if (subscription.status === "ACTIVE") {
+      await this.applyPayment(tx, subscription, received, "renewal");
+      return "applied";
+    }
+    const startable = subscription.status === "PENDING" || subscription.status === "FAILED";
+    if (startable && !(await billingRepository.findActiveSubscription(tx, subscription.userId))) {
+      await this.applyPayment(tx, subscription, received, "first");
+      return "applied";
+    }
+    await this.recordPayment(tx, subscription, received, "first");
+    return "refund-due";
+  }
+
+  /**
    * A payment received for a subscription: one COMPLETED payment, its invoice PAID, the period started (PENDING)
    * or extended (ACTIVE), the user's access updated and a confirmation e-mailed.
    */
@@ -40,37 +60,7 @@ export class SubscriptionLifecycle {
     const plan = await this.plan(tx, subscription.planId);
     const periodStart = kind === "renewal" && subscription.endDate && subscription.endDate > now ? subscription.endDate : now;
     const endDate = periodEnd(periodStart, plan.interval);
-    const payment = await billingRepository.insertPayment(tx, {
-      userId: subscription.userId,
-      subscriptionId: subscription.id,
-      amountCents: received.amountCents,
-      currency: subscription.currency,
-      status: "COMPLETED",
-      paymentMethod: received.paymentMethod,
-      lastFourDigits: received.lastFourDigits,
-      transactionId: received.transactionId,
-      createdAt: now,
-      updatedAt: now,
-    });
-    // A first payment settles the invoice a PIX or boleto subscription was waiting on, whatever path paid it
-    // (contract §8: "that invoice PAID"); otherwise a PAID invoice is issued for the payment.
-    const invoiceId = received.invoiceId ?? (kind === "first" ? await this.pendingInvoiceId(tx, subscription.id) : null);
-    if (invoiceId) {
-      await billingRepository.updateInvoice(tx, invoiceId, { status: "PAID", paidAt: now, paymentId: payment.id, updatedAt: now });
-    } else {
-      await billingRepository.insertInvoice(tx, {
-        userId: subscription.userId,
-        subscriptionId: subscription.id,
-        paymentId: payment.id,
-        amountCents: received.amountCents,
-        currency: subscription.currency,
-        status: "PAID",
-        dueDate: now,
-        paidAt: now,
-        createdAt: now,
-        updatedAt: now,
-      });
-    }
+    await this.recordPayment(tx, subscription, received, kind);
     const updated = await this.activate(tx, subscription, {
       status: "ACTIVE",
       startDate: kind === "first" ? now : (subscription.startDate ?? now),
@@ -126,6 +116,43 @@ export class SubscriptionLifecycle {
     const user = await userRepository.findById(tx, subscription.userId);
     if (user) await enqueueMail(tx, billingMails.paymentFailed(user.email, user.name, plan.name, failure.reason), now);
     return updated;
+  }
+
+  /**
+   * One COMPLETED payment and its invoice PAID: a first payment settles the invoice a PIX or boleto subscription was
+   * waiting on, whatever path paid it (contract §8: "that invoice PAID"); otherwise a PAID invoice is issued for it.
+   */
+  private async recordPayment(tx: Db, subscription: SubscriptionRow, received: ReceivedPayment, kind: "first" | "renewal"): Promise<void> {
+    const now = this.clock.now();
+    const payment = await billingRepository.insertPayment(tx, {
+      userId: subscription.userId,
+      subscriptionId: subscription.id,
+      amountCents: received.amountCents,
+      currency: subscription.currency,
+      status: "COMPLETED",
+      paymentMethod: received.paymentMethod,
+      lastFourDigits: received.lastFourDigits,
+      transactionId: received.transactionId,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const invoiceId = received.invoiceId ?? (kind === "first" ? await billingRepository.findPendingInvoiceId(tx, subscription.id) : null);
+    if (invoiceId) {
+      await billingRepository.updateInvoice(tx, invoiceId, { status: "PAID", paidAt: now, paymentId: payment.id, updatedAt: now });
+    } else {
+      await billingRepository.insertInvoice(tx, {
+        userId: subscription.userId,
+        subscriptionId: subscription.id,
+        paymentId: payment.id,
+        amountCents: received.amountCents,
+        currency: subscription.currency,
+        status: "PAID",
+        dueDate: now,
+        paidAt: now,
+        createdAt: now,
+        updatedAt: now,
+      });
+    }
   }
 
   /** Cancels; `endsNow` also ends access at once (user back to FREEMIUM), otherwise access lasts until endDate. */
@@ -186,17 +213,6 @@ export class SubscriptionLifecycle {
       if (isUniqueViolation(error, "subscriptions_one_active_per_user")) throw conflict(ACTIVE_SUBSCRIPTION_EXISTS);
       throw error;
     }
-  }
-
-  /** The subscription's latest PENDING invoice, if any. */
-  private async pendingInvoiceId(tx: Db, subscriptionId: number): Promise<number | null> {
-    const [row] = await tx
-      .select({ id: invoices.id })
-      .from(invoices)
-      .where(and(eq(invoices.subscriptionId, subscriptionId), eq(invoices.status, "PENDING")))
-      .orderBy(desc(invoices.id))
-      .limit(1);
-    return row?.id ?? null;
   }
 
   private async plan(tx: Db, planId: number): Promise<PlanRow> {
