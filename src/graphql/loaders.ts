@@ -15,6 +15,8 @@ export function createLoaders(services: Services, actor: Actor) {
     assignmentsOfPlan: new DataLoader((ids: readonly number[]) => services.planAssignments.ofPlans(actor, ids)),
     studentsOf: new DataLoader((ids: readonly number[]) => services.coaching.activeLinksOf(actor, "personal", ids)),
     personalsOf: new DataLoader((ids: readonly number[]) => services.coaching.activeLinksOf(actor, "student", ids)),
+    /** The subscription giving each user access (self and administrators; a 403 error for anyone else). */
+    subscriptionOfUser: new DataLoader((ids: readonly number[]) => services.subscriptions.currentOfUsers(actor, ids)),
   };
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { useTestApp } from "../helpers/test-app.js";
+import { useTestApp, type GraphqlError } from "../helpers/test-app.js";
 import { makeStudent, makeTrainer, makeUser, type MadeUser } from "../factories/users.js";
 import { INVITE_TTL_MS, inviteRows, invited, linkRows, linked, mailsTo, relogin, statuses, subscribe } from "./support.js";
 
@@ -19,10 +19,9 @@ const MY_PERSONALS = `query ($filter: LinkFilter, $page: PageInput) { myPersonal
 const REMOVE_STUDENT = `mutation ($id: Int!) { removeStudent(linkId: $id) }`;
 const REMOVE_PERSONAL = `mutation ($id: Int!) { removePersonal(linkId: $id) }`;
 
-type GqlError = { message: string; extensions: Record<string, any>; path?: string[] };
 
 /** The one error of a GraphQL answer. */
-function onlyError(body: { errors?: GqlError[] }): GqlError {
+function onlyError(body: { errors?: GraphqlError[] }): GraphqlError {
   expect(body.errors).toHaveLength(1);
   return body.errors![0];
 }

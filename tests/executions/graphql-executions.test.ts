@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { useTestApp } from "../helpers/test-app.js";
+import { useTestApp, type GraphqlError } from "../helpers/test-app.js";
 import { createExercise, createTraining } from "../factories/content.js";
 import { logExerciseExecution, logTrainingExecution, trainingExecutionBody } from "../factories/executions.js";
 import { makeStudent, makeTrainer, makeUser, type MadeUser } from "../factories/users.js";
@@ -9,8 +9,7 @@ const t = useTestApp({ ADMIN_EMAILS: "boss@example.com", FREE_TRAINER_MAX_STUDEN
 
 const NOW = new Date("2026-03-18T12:00:00.000Z");
 
-type GqlError = { message: string; extensions: Record<string, any>; path?: (string | number)[] };
-type GqlBody = { data?: any; errors?: GqlError[] };
+type GqlBody = { data?: any; errors?: GraphqlError[] };
 
 /** The data of an answer that must have no errors. */
 function dataOf(body: GqlBody) {
@@ -19,7 +18,7 @@ function dataOf(body: GqlBody) {
 }
 
 /** The one error of a GraphQL answer. */
-function onlyError(body: GqlBody): GqlError {
+function onlyError(body: GqlBody): GraphqlError {
   expect(body.errors, JSON.stringify(body)).toHaveLength(1);
   return body.errors![0];
 }

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { useTestApp } from "../helpers/test-app.js";
+import { useTestApp, type GraphqlError } from "../helpers/test-app.js";
 import { makeStudent, makeTrainer, type MadeUser } from "../factories/users.js";
 import { createExercise, createTraining, exerciseForm, linkTrainerAndStudent } from "../factories/content.js";
 import {
@@ -51,9 +51,8 @@ const FULL = {
 };
 const REPLACEMENT = { name: "Elevação lateral", description: "Eleve os halteres até a linha dos ombros", category: "OMBRO", equipment: "HALTERES", instructions: ["Eleve"] };
 
-type GqlError = { message: string; extensions: Record<string, any> };
 
-function onlyError(body: { errors?: GqlError[] }): GqlError {
+function onlyError(body: { errors?: GraphqlError[] }): GraphqlError {
   expect(body.errors).toHaveLength(1);
   return body.errors![0];
 }

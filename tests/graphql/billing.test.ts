@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { linkTrainerAndStudent } from "../factories/content.js";
 import { makeStudent, makeTrainer } from "../factories/users.js";
 import { useTestApp } from "../helpers/test-app.js";
 
-const t = useTestApp({ ADMIN_EMAILS: "boss@example.com" });
+const t = useTestApp({ ADMIN_EMAILS: "boss@example.com", FREE_TRAINER_MAX_STUDENTS: "10" });
 
 const card = { cardNumber: "4242424242424242", cardHolderName: "Ana Souza", cardExpirationMonth: "12", cardExpirationYear: "2099", cardCvv: "123" };
 const SUBSCRIPTION_FIELDS = "id userId userName planId planName status startDate endDate renewalDate canceledAt price currency paymentMethod lastFourDigits autoRenew";
@@ -107,6 +108,67 @@ describe("billing over GraphQL", () => {
     expect(stranger.errors![0].extensions.code).toBe("FORBIDDEN");
     const none = await t.graphql(`query { me { subscription { id } } }`, {}, bruno.token);
     expect(none.data.me.subscription).toBeNull();
+  });
+
+  it("gives an administrator the subscriptions of a trainer's students in as many statements for 6 students as for 2", async () => {
+    const boss = await makeStudent(t, { email: "boss@example.com" });
+    const mensal = await planId(boss.token, "Mensal");
+    const anual = await planId(boss.token, "Anual");
+    const query = `query($id: Int!) { user(id: $id) { students { student { id subscription { userId status planName paymentMethod } } } } }`;
+
+    async function trainerWithStudents(count: number) {
+      const coach = await makeTrainer(t);
+      const students = [];
+      for (let i = 0; i < count; i += 1) {
+        const student = await makeStudent(t);
+        await linkTrainerAndStudent(t, coach, student);
+        students.push(student);
+      }
+      return { coach, students };
+    }
+    const small = await trainerWithStudents(2);
+    const large = await trainerWithStudents(6);
+    // In the large group: two on card plans, one waiting on PIX, the rest without a subscription.
+    const [first, second, third] = large.students;
+    expect((await t.post("/api/subscriptions", { token: first.token, body: { planId: mensal, paymentMethod: "CREDIT_CARD", ...card } })).status).toBe(201);
+    expect((await t.post("/api/subscriptions", { token: second.token, body: { planId: anual, paymentMethod: "CREDIT_CARD", ...card } })).status).toBe(201);
+    expect((await t.post("/api/subscriptions", { token: third.token, body: { planId: mensal, paymentMethod: "PIX" } })).status).toBe(201);
+
+    async function measure(trainerId: number) {
+      let statements = 0;
+      const stop = t.database.observeQueries(() => (statements += 1));
+      try {
+        return { statements, body: await t.graphql(query, { id: trainerId }, boss.token) };
+      } finally {
+        stop();
+      }
+    }
+    const { statements: smallCount, body: smallBody } = await measure(small.coach.id);
+    const { statements: largeCount, body: largeBody } = await measure(large.coach.id);
+
+    expect(smallBody.errors).toBeUndefined();
+    expect(largeBody.errors).toBeUndefined();
+    const byStudent = new Map(
+      largeBody.data.user.students.map((link: { student: { id: number; subscription: unknown } }) => [link.student.id, link.student.subscription]),
+    );
+    expect(byStudent.get(first.id)).toEqual({ userId: first.id, status: "ACTIVE", planName: "Mensal", paymentMethod: "CREDIT_CARD" });
+    expect(byStudent.get(second.id)).toEqual({ userId: second.id, status: "ACTIVE", planName: "Anual", paymentMethod: "CREDIT_CARD" });
+    expect(byStudent.get(third.id)).toEqual({ userId: third.id, status: "PENDING", planName: "Mensal", paymentMethod: "PIX" });
+    for (const other of large.students.slice(3)) expect(byStudent.get(other.id)).toBeNull();
+    expect(largeCount).toBe(smallCount);
+  });
+
+  it("refuses a trainer its students' subscriptions, each with FORBIDDEN, and still gives the rest of the answer", async () => {
+    const coach = await makeTrainer(t);
+    const ana = await makeStudent(t);
+    await linkTrainerAndStudent(t, coach, ana);
+    const mensal = await planId(ana.token, "Mensal");
+    expect((await t.post("/api/subscriptions", { token: ana.token, body: { planId: mensal, paymentMethod: "CREDIT_CARD", ...card } })).status).toBe(201);
+
+    const res = await t.graphql(`query { me { students { student { id name subscription { status } } } } }`, {}, coach.token);
+
+    expect(res.errors!.map((error) => [error.extensions.code, error.path])).toEqual([["FORBIDDEN", ["me", "students", 0, "student", "subscription"]]]);
+    expect(res.data.me.students).toEqual([{ student: { id: ana.id, name: ana.user.name, subscription: null } }]);
   });
 
   it("lets administrators page through everyone's payments and others only through their own", async () => {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { users } from "../../src/modules/users/user.table.js";
-import { useTestApp } from "../helpers/test-app.js";
+import { useTestApp, type GraphqlError } from "../helpers/test-app.js";
 import { linkIn } from "../helpers/smtp-server.js";
 import { rowsOf } from "../helpers/database.js";
 import { makeUser } from "../factories/users.js";
@@ -53,10 +53,9 @@ const PNG = Buffer.from(
   "base64",
 );
 
-type GqlError = { message: string; extensions: Record<string, any>; path?: string[] };
 
 /** The one error of a GraphQL answer. */
-function onlyError(body: { errors?: GqlError[] }): GqlError {
+function onlyError(body: { errors?: GraphqlError[] }): GraphqlError {
   expect(body.errors).toHaveLength(1);
   return body.errors![0];
 }

@@ -33,6 +33,9 @@ export interface RequestOptions {
 let sharedHasher: PasswordHasher | undefined;
 const testHasher = () => (sharedHasher ??= createPasswordHasher({ cost: 4, threads: 2 }));
 
+/** One entry of a GraphQL answer's `errors`. */
+export type GraphqlError = { message: string; path?: Array<string | number>; extensions: Record<string, any> };
+
 export class TestApp {
   readonly clock = new ManualClock(new Date());
   readonly smtp = new TestSmtpServer();
@@ -128,7 +131,7 @@ export class TestApp {
 
   /** A GraphQL operation over HTTP. */
   async graphql<T = any>(query: string, variables?: Record<string, unknown>, token?: string) {
-    const response = await this.post<{ data?: T; errors?: Array<{ message: string; extensions: Record<string, any> }> }>("/graphql", {
+    const response = await this.post<{ data?: T; errors?: GraphqlError[] }>("/graphql", {
       body: { query, variables },
       token,
     });

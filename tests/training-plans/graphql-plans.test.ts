@@ -1,17 +1,16 @@
 import { sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { rowsOf } from "../helpers/database.js";
-import { useTestApp } from "../helpers/test-app.js";
+import { useTestApp, type GraphqlError } from "../helpers/test-app.js";
 import { assignPlan, createExercise, createPlan, createTraining, linkTrainerAndStudent, moveAssignment, planBody, trainingBody } from "../factories/content.js";
 import { makeStudent, makeTrainer, type MadeUser } from "../factories/users.js";
 
 const t = useTestApp({ FREE_TRAINER_MAX_STUDENTS: "10" });
 
-type GqlError = { message: string; extensions: Record<string, any>; path?: string[] };
-type GqlBody = { data?: any; errors?: GqlError[] };
+type GqlBody = { data?: any; errors?: GraphqlError[] };
 
 /** The one error of a GraphQL answer. */
-function onlyError(body: GqlBody): GqlError {
+function onlyError(body: GqlBody): GraphqlError {
   expect(body.errors, JSON.stringify(body)).toHaveLength(1);
   return body.errors![0];
 }

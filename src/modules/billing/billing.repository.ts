@@ -71,12 +71,22 @@ export const billingRepository = {
 
   /** The subscription giving access now (ACTIVE, or CANCELED until its endDate), else the latest PENDING one. */
   async findCurrentSubscription(db: Db, userId: number, now: Date) {
-    const [row] = await db
-      .select()
+    const [row] = await billingRepository.findCurrentSubscriptions(db, [userId], now);
+    return row ?? null;
+  },
+
+  /**
+   * Per user, the subscription giving access (ACTIVE, or CANCELED until its endDate), else the latest PENDING one;
+   * users without any are left out.
+   */
+  async findCurrentSubscriptions(db: Db, userIds: readonly number[], now: Date) {
+    if (userIds.length === 0) return [];
+    return db
+      .selectDistinctOn([subscriptions.userId])
       .from(subscriptions)
       .where(
         and(
-          eq(subscriptions.userId, userId),
+          inArray(subscriptions.userId, [...userIds]),
           or(
             eq(subscriptions.status, "ACTIVE"),
             and(eq(subscriptions.status, "CANCELED"), sql`${subscriptions.endDate} > ${now.toISOString()}::timestamptz`),
@@ -84,9 +94,7 @@ export const billingRepository = {
           ),
         ),
       )
-      .orderBy(sql`case ${subscriptions.status} when 'ACTIVE' then 0 when 'CANCELED' then 1 else 2 end`, desc(subscriptions.id))
-      .limit(1);
-    return row ?? null;
+      .orderBy(subscriptions.userId, sql`case ${subscriptions.status} when 'ACTIVE' then 0 when 'CANCELED' then 1 else 2 end`, desc(subscriptions.id));
   },
 
   async findSubscriptionsByStatus(db: Db, userId: number, statuses: SubscriptionStatus[]) {

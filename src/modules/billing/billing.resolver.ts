@@ -108,6 +108,6 @@ export class BillingResolver {
 export class UserSubscriptionResolver {
   @FieldResolver(() => SubscriptionType, { nullable: true, description: "The subscription giving access (self or administrators)" })
   subscription(@Root() user: UserType, @Ctx() ctx: Context) {
-    return ctx.services.subscriptions.currentOf(ctx.actor, user.id);
+    return ctx.loaders.subscriptionOfUser.load(user.id);
   }
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import { subscriptionPlans, type PlanInterval } from "./billing.table.js";
 import type { UserType } from "../users/user.table.js";
@@ -25,5 +25,10 @@ export const planRepository = {
   async findById(db: Db, id: number) {
     const [row] = await db.select().from(subscriptionPlans).where(eq(subscriptionPlans.id, id));
     return row ?? null;
+  },
+
+  async findByIds(db: Db, ids: readonly number[]) {
+    if (ids.length === 0) return [];
+    return db.select().from(subscriptionPlans).where(inArray(subscriptionPlans.id, [...ids]));
   },
 };

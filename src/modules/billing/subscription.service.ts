@@ -15,6 +15,7 @@ import { buildBoleto, type Boleto } from "./boleto.js";
 import type { CardDetails, CardGateway } from "./gateways/card-gateway.js";
 import { normalizeCardNumber } from "./gateways/card-validation.js";
 import type { PixGateway } from "./gateways/pix-gateway.js";
+import { planRepository } from "./plan.repository.js";
 import type { PlanService } from "./plan.service.js";
 import { ACTIVE_SUBSCRIPTION_EXISTS, SubscriptionLifecycle } from "./subscription-lifecycle.js";
 
@@ -112,12 +113,18 @@ export class SubscriptionService {
     return this.toDto(row);
   }
 
-  /** The subscription giving a user access, for administrators' dashboards (User.subscription); null when none. */
-  async currentOf(actor: Actor, userId: number): Promise<SubscriptionDto | null> {
+  /**
+   * Per user, in order: the subscription giving access (else the latest PENDING one) or null, for User.subscription
+   * in one query for a whole list; a user other than the caller gives a 403 error in place, unless the caller is an
+   * administrator.
+   */
+  async currentOfUsers(actor: Actor, userIds: readonly number[]): Promise<Array<SubscriptionDto | null | AppError>> {
     const caller = requireUser(actor);
-    if (caller.id !== userId && !caller.isAdmin) throw forbidden();
-    const row = await billingRepository.findCurrentSubscription(this.deps.db, userId, this.deps.clock.now());
-    return row ? this.toDto(row) : null;
+    const readable = userIds.filter((id) => id === caller.id || caller.isAdmin);
+    const rows = await billingRepository.findCurrentSubscriptions(this.deps.db, readable, this.deps.clock.now());
+    const dtos = await this.toDtos(rows);
+    const byUser = new Map(dtos.map((dto) => [dto.userId, dto]));
+    return userIds.map((id) => (id === caller.id || caller.isAdmin ? (byUser.get(id) ?? null) : forbidden()));
   }
 
   async get(actor: Actor, id: number): Promise<SubscriptionDto> {
@@ -230,13 +237,24 @@ export class SubscriptionService {
   }
 
   async toDto(row: SubscriptionRow): Promise<SubscriptionDto> {
-    const [plan, user] = await Promise.all([this.deps.plans.load(row.planId), userRepository.findById(this.deps.db, row.userId)]);
-    return {
+    const [dto] = await this.toDtos([row]);
+    return dto;
+  }
+
+  /** Subscriptions in the contract's shape: their plans and users read once for the whole list. */
+  private async toDtos(rows: SubscriptionRow[]): Promise<SubscriptionDto[]> {
+    const [plans, users] = await Promise.all([
+      planRepository.findByIds(this.deps.db, [...new Set(rows.map((row) => row.planId))]),
+      userRepository.findByIds(this.deps.db, [...new Set(rows.map((row) => row.userId))]),
+    ]);
+    const planById = new Map(plans.map((plan) => [plan.id, plan]));
+    const userById = new Map(users.map((user) => [user.id, user]));
+    return rows.map((row) => ({
       id: row.id,
       userId: row.userId,
-      userName: user?.name ?? "",
+      userName: userById.get(row.userId)?.name ?? "",
       planId: row.planId,
-      planName: plan.name,
+      planName: planById.get(row.planId)!.name,
       status: row.status,
       startDate: row.startDate,
       endDate: row.endDate,
@@ -249,7 +267,7 @@ export class SubscriptionService {
       autoRenew: row.autoRenew,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
-    };
+    }));
   }
 
   /** POST /payments/subscriptions/{id}/cancel: canceled at the gateway and here, at once; the payment-flow shape. */
