@@ -60,6 +60,11 @@ function ordering(columns: Record<string, AnyColumn>, request: PageRequest, tieB
   return [...request.sort.map((s) => (s.direction === "asc" ? asc : desc)(columns[s.field])), desc(tieBreaker)];
 }
 
+/** The ids of the students ACTIVE-linked to a trainer, as an SQL subquery to embed in other modules' conditions. */
+export function linkedStudentIds(personalId: number): SQL {
+  return sql`select ${personalStudentLinks.studentId} from ${personalStudentLinks} where ${personalStudentLinks.personalId} = ${personalId} and ${personalStudentLinks.status} = 'ACTIVE'`;
+}
+
 export const coachingRepository = {
   /** Serializes every change to one trainer's students (invites, accepts) for the rest of the transaction. */
   async lockTrainer(db: Db, personalId: number) {

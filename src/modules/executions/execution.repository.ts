@@ -1,9 +1,6 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import type { PageRequest } from "../../platform/paging.js";
-import { planAssignments, planTrainings } from "../training-plans/training-plan.table.js";
-import { exercises } from "../exercises/exercise.table.js";
-import { trainingExercises, trainings } from "../trainings/training.table.js";
 import { users } from "../users/user.table.js";
 import { executionSets, exerciseExecutions, trainingExecutions, trainingExerciseMonths } from "./execution.table.js";
 
@@ -88,32 +85,6 @@ export const executionRepository = {
   /** Serializes one user's logging, so two concurrent logs never both claim the same personal record. */
   async lockUser(db: Db, userId: number) {
     await db.execute(sql`select pg_advisory_xact_lock(${EXECUTIONS_LOCK_SPACE}, ${userId})`);
-  },
-
-  /** True when the user may execute the training: its creator, or a student whose PENDING or ACTIVE assignment has it. */
-  async canExecute(db: Db, userId: number, trainingId: number) {
-    const [row] = await db
-      .select({ ok: sql<boolean>`true` })
-      .from(trainings)
-      .where(
-        and(
-          eq(trainings.id, trainingId),
-          sql`(${trainings.createdBy} = ${userId} or exists (
-            select 1 from ${planAssignments} join ${planTrainings} on ${planTrainings.planId} = ${planAssignments.planId}
-            where ${planAssignments.studentId} = ${userId} and ${planAssignments.status} in ('PENDING', 'ACTIVE')
-              and ${planTrainings.trainingId} = ${trainings.id}))`,
-        ),
-      );
-    return Boolean(row);
-  },
-
-  async exerciseIdsOfTraining(db: Db, trainingId: number): Promise<Map<number, string>> {
-    const rows = await db
-      .select({ id: trainingExercises.exerciseId, name: exercises.name })
-      .from(trainingExercises)
-      .innerJoin(exercises, eq(exercises.id, trainingExercises.exerciseId))
-      .where(eq(trainingExercises.trainingId, trainingId));
-    return new Map(rows.map((row) => [row.id, row.name]));
   },
 
   async bestWeight(db: Db, userId: number, exerciseId: number): Promise<number | null> {

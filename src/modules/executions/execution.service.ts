@@ -46,8 +46,8 @@ export class ExecutionService {
     const { db, clock } = this.deps;
     const training = await trainingRepository.findById(db, trainingId);
     if (!training) throw notFound(TRAINING_NOT_FOUND);
-    if (!(await executionRepository.canExecute(db, caller.id, trainingId))) throw forbidden();
-    const names = await executionRepository.exerciseIdsOfTraining(db, trainingId);
+    if (!(await trainingRepository.isExecutableBy(db, trainingId, caller.id))) throw forbidden();
+    const names = await trainingRepository.exerciseNamesOf(db, trainingId);
     const strangers = input.exerciseExecutions.flatMap((item, i) => (names.has(item.exerciseId) ? [] : [{ field: `exerciseExecutions[${i}].exerciseId`, message: NOT_IN_TRAINING }]));
     if (strangers.length > 0) throw validationError(strangers);
 
@@ -98,7 +98,7 @@ export class ExecutionService {
     if (!(await exerciseRepository.visibleIds(db, caller, [exerciseId])).has(exerciseId)) throw forbidden();
     const training = await trainingRepository.findById(db, input.trainingId);
     if (!training) throw notFound(TRAINING_NOT_FOUND);
-    if (!(await executionRepository.canExecute(db, caller.id, training.id))) throw forbidden();
+    if (!(await trainingRepository.isExecutableBy(db, training.id, caller.id))) throw forbidden();
     const row = await db.transaction(async (tx) => {
       await executionRepository.lockUser(tx, caller.id);
       return this.insertExerciseExecution(tx, caller.id, {

@@ -1,11 +1,10 @@
-import { and, asc, count, desc, eq, inArray, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, or, type AnyColumn, type SQL } from "drizzle-orm";
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
-import { personalStudentLinks } from "../coaching/coaching.table.js";
-import { planAssignments, planTrainings } from "../training-plans/training-plan.table.js";
-import { trainingExercises } from "../trainings/training.table.js";
+import { trainingIdsHoldingExercise } from "../trainings/training.repository.js";
+import { privateContentVisibleTo } from "./content-visibility.js";
 import { exercises, type Difficulty, type Equipment, type ExerciseCategory } from "./exercise.table.js";
 
 export type ExerciseRow = typeof exercises.$inferSelect;
@@ -29,31 +28,11 @@ export const EXERCISE_SORTS: Record<string, AnyColumn> = {
   updatedAt: exercises.updatedAt,
 };
 
-/**
- * Who may see a private exercise or training (contract §4): its creator, the trainer ACTIVE-linked to its
- * student creator, and students whose PENDING or ACTIVE plan assignment uses it. `usedBy` is the SQL that finds
- * the trainings holding the item (for an exercise: through training_exercises). Public items and
- * administrators are the caller's business.
- */
-export function privateContentVisibleTo(caller: UserActor, createdBy: AnyColumn, trainingIdsHolding: SQL): SQL {
-  const links = personalStudentLinks;
-  return sql`(
-    ${createdBy} = ${caller.id}
-    or ${createdBy} in (select ${links.studentId} from ${links} where ${links.personalId} = ${caller.id} and ${links.status} = 'ACTIVE')
-    or exists (
-      select 1 from ${planAssignments} join ${planTrainings} on ${planTrainings.planId} = ${planAssignments.planId}
-      where ${planAssignments.studentId} = ${caller.id} and ${planAssignments.status} in ('PENDING', 'ACTIVE')
-        and ${planTrainings.trainingId} in (${trainingIdsHolding})
-    )
-  )`;
-}
-
 /** The visibility rule of an exercise, as a SQL condition (null: everything is visible). */
 export function exerciseVisibleTo(caller: UserActor | null): SQL | undefined {
   if (caller?.isAdmin) return undefined;
   if (!caller) return eq(exercises.isPublic, true);
-  const holding = sql`select ${trainingExercises.trainingId} from ${trainingExercises} where ${trainingExercises.exerciseId} = ${exercises.id}`;
-  return or(eq(exercises.isPublic, true), privateContentVisibleTo(caller, exercises.createdBy, holding));
+  return or(eq(exercises.isPublic, true), privateContentVisibleTo(caller, exercises.createdBy, trainingIdsHoldingExercise(exercises.id)));
 }
 
 
@@ -98,11 +77,6 @@ export const exerciseRepository = {
   async delete(db: Db, id: number): Promise<string | null> {
     const [row] = await db.delete(exercises).where(eq(exercises.id, id)).returning({ imageUrl: exercises.imageUrl });
     return row?.imageUrl ?? null;
-  },
-
-  async isUsedInTrainings(db: Db, id: number) {
-    const [row] = await db.select({ id: trainingExercises.id }).from(trainingExercises).where(eq(trainingExercises.exerciseId, id)).limit(1);
-    return Boolean(row);
   },
 
   async list(db: Db, caller: UserActor | null, filter: ExerciseFilter, request: PageRequest) {

@@ -7,7 +7,7 @@ import type { PageRequest } from "../../platform/paging.js";
 import type { Difficulty } from "../exercises/exercise.table.js";
 import { trainings } from "../trainings/training.table.js";
 import { users } from "../users/user.table.js";
-import { planAssignments, planTrainings, trainingPlans, type AssignmentStatus, type DayOfWeek, type Goal } from "./training-plan.table.js";
+import { LIVE_ASSIGNMENT_STATUSES, planAssignments, planTrainings, trainingPlans, type AssignmentStatus, type DayOfWeek, type Goal } from "./training-plan.table.js";
 
 export type PlanRow = typeof trainingPlans.$inferSelect;
 
@@ -30,6 +30,18 @@ export const ASSIGNMENT_SORTS: Record<string, AnyColumn> = {
 };
 
 /** Public plans for every signed-in user; private ones for their creator, administrators and assignees (contract §5). */
+/**
+ * True (as SQL) when a PENDING or ACTIVE assignment of the student includes one of `trainingIds` (a subquery or a
+ * column): what lets a student see and execute a plan's trainings and their exercises (contract §4, §7).
+ */
+export function liveAssignmentIncludes(studentId: number, trainingIds: SQL): SQL {
+  return sql`exists (
+    select 1 from ${planAssignments} join ${planTrainings} on ${planTrainings.planId} = ${planAssignments.planId}
+    where ${planAssignments.studentId} = ${studentId} and ${inArray(planAssignments.status, [...LIVE_ASSIGNMENT_STATUSES])}
+      and ${planTrainings.trainingId} in (${trainingIds})
+  )`;
+}
+
 export function planVisibleTo(caller: UserActor): SQL | undefined {
   if (caller.isAdmin) return undefined;
   return or(
@@ -146,11 +158,17 @@ export const trainingPlanRepository = {
     await db.select({ id: trainingPlans.id }).from(trainingPlans).where(eq(trainingPlans.id, id)).for("update");
   },
 
+  /** True when a plan includes the training (deleting it would break the plan). */
+  async includesTraining(db: Db, trainingId: number) {
+    const [row] = await db.select({ id: planTrainings.id }).from(planTrainings).where(eq(planTrainings.trainingId, trainingId)).limit(1);
+    return Boolean(row);
+  },
+
   async hasLiveAssignments(db: Db, planId: number) {
     const [row] = await db
       .select({ id: planAssignments.id })
       .from(planAssignments)
-      .where(and(eq(planAssignments.planId, planId), inArray(planAssignments.status, ["PENDING", "ACTIVE"])))
+      .where(and(eq(planAssignments.planId, planId), inArray(planAssignments.status, [...LIVE_ASSIGNMENT_STATUSES])))
       .limit(1);
     return Boolean(row);
   },

@@ -10,6 +10,8 @@ export type Goal = (typeof GOALS)[number];
 export const DAYS_OF_WEEK = ["MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY"] as const;
 export type DayOfWeek = (typeof DAYS_OF_WEEK)[number];
 export const ASSIGNMENT_STATUSES = ["PENDING", "ACTIVE", "COMPLETED", "CANCELED"] as const;
+/** The states in which an assignment gives its student the plan's trainings. */
+export const LIVE_ASSIGNMENT_STATUSES = ["PENDING", "ACTIVE"] as const satisfies readonly (typeof ASSIGNMENT_STATUSES)[number][];
 export type AssignmentStatus = (typeof ASSIGNMENT_STATUSES)[number];
 
 export const trainingPlans = pgTable(

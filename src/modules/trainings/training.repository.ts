@@ -3,9 +3,9 @@ import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
-import { privateContentVisibleTo } from "../exercises/exercise.repository.js";
+import { privateContentVisibleTo } from "../exercises/content-visibility.js";
 import { exercises } from "../exercises/exercise.table.js";
-import { planTrainings } from "../training-plans/training-plan.table.js";
+import { liveAssignmentIncludes } from "../training-plans/training-plan.repository.js";
 import { trainingExercises, trainings } from "./training.table.js";
 
 export type TrainingRow = typeof trainings.$inferSelect;
@@ -17,6 +17,11 @@ export const TRAINING_SORTS: Record<string, AnyColumn> = {
   createdAt: trainings.createdAt,
   updatedAt: trainings.updatedAt,
 };
+
+/** The ids of the trainings that hold an exercise (a column or an id), as an SQL subquery. */
+export function trainingIdsHoldingExercise(exerciseId: AnyColumn | number): SQL {
+  return sql`select ${trainingExercises.trainingId} from ${trainingExercises} where ${trainingExercises.exerciseId} = ${exerciseId}`;
+}
 
 /** The visibility rule of a training, as a SQL condition (undefined: everything). */
 export function trainingVisibleTo(caller: UserActor | null): SQL | undefined {
@@ -100,8 +105,28 @@ export const trainingRepository = {
     await db.delete(trainings).where(eq(trainings.id, id));
   },
 
-  async isUsedInPlans(db: Db, id: number) {
-    const [row] = await db.select({ id: planTrainings.id }).from(planTrainings).where(eq(planTrainings.trainingId, id)).limit(1);
+  /** True when a training holds the exercise (deleting it would break the training). */
+  async includesExercise(db: Db, exerciseId: number) {
+    const [row] = await db.select({ id: trainingExercises.id }).from(trainingExercises).where(eq(trainingExercises.exerciseId, exerciseId)).limit(1);
+    return Boolean(row);
+  },
+
+  /** The exercises of a training, id → name. */
+  async exerciseNamesOf(db: Db, trainingId: number): Promise<Map<number, string>> {
+    const rows = await db
+      .select({ id: trainingExercises.exerciseId, name: exercises.name })
+      .from(trainingExercises)
+      .innerJoin(exercises, eq(exercises.id, trainingExercises.exerciseId))
+      .where(eq(trainingExercises.trainingId, trainingId));
+    return new Map(rows.map((row) => [row.id, row.name]));
+  },
+
+  /** True when the user may execute the training: its creator, or a student whose PENDING or ACTIVE assignment has it. */
+  async isExecutableBy(db: Db, trainingId: number, userId: number) {
+    const [row] = await db
+      .select({ id: trainings.id })
+      .from(trainings)
+      .where(and(eq(trainings.id, trainingId), or(eq(trainings.createdBy, userId), liveAssignmentIncludes(userId, sql`${trainings.id}`))));
     return Boolean(row);
   },
 

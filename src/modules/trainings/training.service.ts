@@ -8,6 +8,7 @@ import { parseInput, parseQuery } from "../../platform/validation.js";
 import { exerciseRepository } from "../exercises/exercise.repository.js";
 import { EXERCISE_NOT_FOUND, PUBLIC_CONTENT_TRAINERS_ONLY } from "../exercises/exercise.service.js";
 import { trainingFilter, trainingInput, type TrainingInput } from "./training.inputs.js";
+import { trainingPlanRepository } from "../training-plans/training-plan.repository.js";
 import { TRAINING_SORTS, trainingRepository, type TrainingRow } from "./training.repository.js";
 
 export const TRAINING_NOT_FOUND = "Treino não encontrado";
@@ -89,7 +90,7 @@ export class TrainingService {
   async delete(actor: Actor, id: number): Promise<void> {
     const caller = requireUser(actor);
     await this.loadOwn(caller, id);
-    if (await trainingRepository.isUsedInPlans(this.deps.db, id)) throw conflict(TRAINING_IN_USE);
+    if (await trainingPlanRepository.includesTraining(this.deps.db, id)) throw conflict(TRAINING_IN_USE);
     try {
       await trainingRepository.delete(this.deps.db, id);
     } catch (error) {

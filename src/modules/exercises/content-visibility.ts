@@ -1,0 +1,19 @@
+import { sql, type AnyColumn, type SQL } from "drizzle-orm";
+import type { UserActor } from "../../platform/auth/actor.js";
+import { linkedStudentIds } from "../coaching/coaching.repository.js";
+import { liveAssignmentIncludes } from "../training-plans/training-plan.repository.js";
+
+/**
+ * Who may see a private exercise or training (contract §4), as one SQL condition: its creator, the trainer
+ * ACTIVE-linked to its student creator, and students whose PENDING or ACTIVE plan assignment uses it.
+ * `trainingIdsHolding` finds the trainings that hold the item (for an exercise: through its training lines; for a
+ * training: itself). Public items and administrators are the caller's business. Links and assignments are asked of
+ * their own modules, so each of those rules lives in one place.
+ */
+export function privateContentVisibleTo(caller: UserActor, createdBy: AnyColumn, trainingIdsHolding: SQL): SQL {
+  return sql`(
+    ${createdBy} = ${caller.id}
+    or ${createdBy} in (${linkedStudentIds(caller.id)})
+    or ${liveAssignmentIncludes(caller.id, trainingIdsHolding)}
+  )`;
+}
