@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
-import { AppError } from "../src/platform/errors.js";
+import { AppError, invalidParameter, REQUEST_TOO_LARGE } from "../src/platform/errors.js";
 import type { Logger } from "../src/platform/logger.js";
 
 /** Unknown routes under the API answer in the error shape. */
@@ -28,13 +28,21 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   };
 }
 
-/** Our AppError, or the body parser's own client errors (malformed JSON, oversized body). */
+/**
+ * Our AppError, or a client's mistake that a library reports before any handler runs: the body parser's
+ * (malformed JSON, oversized body, a compressed body that does not inflate) and the router's (a path parameter
+ * whose percent-encoding is broken, `/users/%E0%A4%A`). Both mark them with a 4xx `status`.
+ */
 function asAppError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
-  const e = error as { type?: string; status?: number } | null;
+  const e = error as { type?: string; status?: number; expose?: boolean } | null;
   if (e?.type === "entity.parse.failed") return new AppError(400, "JSON inválido");
-  if (e?.type === "entity.too.large") return new AppError(413, "Requisição muito grande");
+  if (e?.type === "entity.too.large") return new AppError(413, REQUEST_TOO_LARGE);
   if (e?.type === "encoding.unsupported" || e?.type === "charset.unsupported") return new AppError(415, "Codificação não suportada");
   if (e?.type === "request.aborted") return new AppError(400, "Requisição interrompida");
+  // Every path parameter of the API but one is an id, and a value that cannot even be decoded is not a number (contract §2).
+  if (error instanceof URIError && e?.status === 400) return invalidParameter("id");
+  // The body parser's other client errors: a gzip, deflate or br body that does not inflate, a length that does not match.
+  if (e?.expose === true && typeof e.status === "number" && e.status >= 400 && e.status < 500) return new AppError(400, "Requisição inválida");
   return null;
 }

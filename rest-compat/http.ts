@@ -2,10 +2,9 @@ import type { Request } from "express";
 import type { Actor, UserActor } from "../src/platform/auth/actor.js";
 import { requireUser } from "../src/platform/auth/actor.js";
 import { invalidParameter } from "../src/platform/errors.js";
+import { queryId } from "../src/platform/validation.js";
 import type { Services } from "../src/services.js";
 import type { RequestMeta } from "../src/modules/users/auth.service.js";
-
-const MAX_ID = 2_147_483_647;
 
 const actors = new WeakMap<Request, Promise<Actor>>();
 
@@ -26,11 +25,9 @@ export async function userOf(services: Services, req: Request): Promise<UserActo
 
 /** A numeric path parameter (`id`, `userId`…), or 400 `Parâmetro inválido: id` whatever its name (contract §2). */
 export function idParam(req: Request, name = "id"): number {
-  const raw = req.params[name];
-  if (typeof raw !== "string" || !/^\d{1,10}$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_ID) {
-    throw invalidParameter("id");
-  }
-  return Number(raw);
+  const id = queryId.safeParse(req.params[name]);
+  if (!id.success) throw invalidParameter("id");
+  return id.data;
 }
 
 export const requestMeta = (req: Request): RequestMeta => ({ ip: req.ip ?? req.socket.remoteAddress ?? "unknown" });

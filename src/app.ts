@@ -3,7 +3,7 @@ import path from "node:path";
 import { ApolloServer } from "@apollo/server";
 import { expressMiddleware } from "@as-integrations/express5";
 import cors from "cors";
-import express, { type Express } from "express";
+import express, { type Express, type RequestHandler } from "express";
 import { graphqlUploadExpress } from "graphql-upload-minimal";
 import helmet from "helmet";
 import { collectDefaultMetrics, Histogram, Registry } from "prom-client";
@@ -16,6 +16,7 @@ import { createLoaders } from "./graphql/loaders.js";
 import { complexityLimit, depthLimit } from "./graphql/query-limits.js";
 import { createFirebaseVerifier, type IdentityVerifier } from "./platform/auth/identity-provider.js";
 import { createPasswordHasher, type PasswordHasher } from "./platform/auth/password-hasher.js";
+import { AppError, INVALID_MULTIPART, REQUEST_TOO_LARGE } from "./platform/errors.js";
 import type { Clock } from "./platform/clock.js";
 import type { Config } from "./platform/config.js";
 import type { DatabaseHandle } from "./platform/db/database.js";
@@ -133,7 +134,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
 
   app.use(
     "/graphql",
-    graphqlUploadExpress({ maxFileSize: MAX_IMAGE_BYTES + 1, maxFiles: 2, maxFieldSize: 1024 * 1024 }),
+    graphqlMultipart(graphqlUploadExpress({ maxFileSize: MAX_IMAGE_BYTES + 1, maxFiles: 2, maxFieldSize: 1024 * 1024 })),
     express.json({ limit: "1mb" }),
     expressMiddleware(apollo, {
       context: async ({ req }): Promise<Context> => {
@@ -157,6 +158,21 @@ export async function createApp(deps: AppDeps): Promise<App> {
       await hasher.close();
       transport.close();
     },
+  };
+}
+
+/**
+ * The GraphQL multipart parser fails only on the client's request (no boundary, a body cut short, `operations` or
+ * `map` missing or not JSON, too many files, an oversized field): 400 (413 past a size limit) in the error shape,
+ * never a 500. The REST photo upload answers the same text.
+ */
+function graphqlMultipart(parse: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    parse(req, res, (error?: unknown) => {
+      if (error === undefined || error === null) return next();
+      const tooLarge = (error as { status?: unknown }).status === 413;
+      next(tooLarge ? new AppError(413, REQUEST_TOO_LARGE) : new AppError(400, INVALID_MULTIPART));
+    });
   };
 }
 

@@ -1,6 +1,6 @@
 import { unwrapResolverError } from "@apollo/server/errors";
 import type { GraphQLFormattedError } from "graphql";
-import { AppError, graphqlCodeFor } from "../platform/errors.js";
+import { AppError, graphqlCodeFor, INVALID_MULTIPART, REQUEST_TOO_LARGE } from "../platform/errors.js";
 import type { Logger } from "../platform/logger.js";
 
 // Codes Apollo and graphql-js give to the client's own mistakes: passed through as they are.
@@ -18,16 +18,17 @@ const CLIENT_CODES = new Set([
 export function formatError(logger: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
-    if (original instanceof AppError) {
+    const known = original instanceof AppError ? original : uploadError(original);
+    if (known) {
       return {
-        message: original.message,
+        message: known.message,
         locations: formatted.locations,
         path: formatted.path,
         extensions: {
-          code: graphqlCodeFor(original.status),
-          status: original.status,
-          ...(original.errors ? { errors: original.errors } : {}),
-          ...(original.details !== undefined ? { details: original.details } : {}),
+          code: graphqlCodeFor(known.status),
+          status: known.status,
+          ...(known.errors ? { errors: known.errors } : {}),
+          ...(known.details !== undefined ? { details: known.details } : {}),
         },
       };
     }
@@ -38,4 +39,14 @@ export function formatError(logger: Logger) {
     logger.error({ err: original }, "unhandled GraphQL error");
     return { message: "Erro interno do servidor", path: formatted.path, extensions: { code: "INTERNAL_SERVER_ERROR", status: 500 } };
   };
+}
+
+/**
+ * graphql-upload rejects an `Upload` argument with its own client error (status 4xx, `expose`) when the request's
+ * `map` names a file part that never comes: the same answer as a multipart request its parser refuses (app.ts).
+ */
+function uploadError(error: unknown): AppError | null {
+  const e = error as { expose?: unknown; status?: unknown } | null;
+  if (e?.expose !== true || typeof e.status !== "number" || e.status < 400 || e.status >= 500) return null;
+  return e.status === 413 ? new AppError(413, REQUEST_TOO_LARGE) : new AppError(400, INVALID_MULTIPART);
 }

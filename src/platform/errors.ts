@@ -33,6 +33,8 @@ export const VALIDATION_FAILED = "Validation failed";
 export const ACCESS_DENIED = "Acesso negado";
 export const INVALID_TOKEN = "Token inválido ou expirado";
 export const TOO_MANY_REQUESTS = "Muitas requisições. Tente novamente mais tarde.";
+export const REQUEST_TOO_LARGE = "Requisição muito grande";
+export const INVALID_MULTIPART = "Requisição multipart inválida";
 
 export const validationError = (errors: FieldError[], message = VALIDATION_FAILED) =>
   new AppError(400, message, { errors });

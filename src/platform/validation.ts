@@ -69,7 +69,27 @@ export const passwordField = z
   .refine((value) => Buffer.byteLength(value) <= 72, "A senha deve ter no máximo 72 bytes");
 
 /** YYYY-MM-DD that is a real calendar day. */
-export const isoDate = z.iso.date("Data inválida (use AAAA-MM-DD)");
+/**
+ * The span of days and instants the service takes: 1900-01-01 … 2999-12-31 (UTC). Dates beyond are typos, and at the
+ * far ends they break: PostgreSQL refuses year 0, JavaScript writes years past 9999 in a form PostgreSQL cannot read,
+ * and the driver reads years before 100 back as 20xx.
+ */
+const FIRST_DAY = "1900-01-01";
+const LAST_DAY = "2999-12-31";
+const OUT_OF_SPAN = `Data fora do intervalo aceito (${FIRST_DAY} a ${LAST_DAY})`;
+const FIRST_INSTANT_MS = Date.parse(`${FIRST_DAY}T00:00:00.000Z`);
+const AFTER_LAST_INSTANT_MS = Date.parse(`${LAST_DAY}T00:00:00.000Z`) + 24 * 60 * 60 * 1000;
+
+/** A YYYY-MM-DD day within the service's span. */
+export const isoDate = z.iso
+  .date("Data inválida (use AAAA-MM-DD)")
+  // A malformed text is refused above and reported once.
+  .refine((day) => !/^\d{4}-\d{2}-\d{2}$/.test(day) || (day >= FIRST_DAY && day <= LAST_DAY), OUT_OF_SPAN);
+
+/** An ISO 8601 date-time with an offset, within the service's span (a malformed text is reported once). */
+export const isoInstant = z.iso
+  .datetime({ offset: true, error: "Data e hora inválidas (ISO 8601)" })
+  .refine((value) => !(Date.parse(value) < FIRST_INSTANT_MS || Date.parse(value) >= AFTER_LAST_INSTANT_MS), OUT_OF_SPAN);
 
 /**
  * Parses query-string filters: a bad value gives 400 `Parâmetro inválido: <param>` (contract §2), naming the
@@ -97,7 +117,7 @@ const MAX_ID = 2_147_483_647;
 /** An id in a JSON body: a positive integer the database's integer columns can hold. */
 export const entityId = z.number().int().positive().max(MAX_ID);
 
-/** An id in a query string (`?createdBy=12`): digits only, 1…2147483647, as a number. */
+/** An id in a query string (`?createdBy=12`) or a REST path (`/users/12`): digits only, 1…2147483647, as a number. */
 export const queryId = z
   .string()
   .regex(/^\d{1,10}$/)

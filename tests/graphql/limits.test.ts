@@ -119,7 +119,28 @@ describe("GraphQL over HTTP", () => {
 
   it("answers UNAUTHENTICATED to GET /graphql?query={me{id}} without a token", async () => {
     const res = await t.get(`/graphql?query=${encodeURIComponent("{me{id}}")}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toBeNull();
+    expect(res.body.errors).toHaveLength(1);
+    expect(res.body.errors[0].message).toBe("Token inválido ou expirado");
     expect(res.body.errors[0].extensions).toEqual({ code: "UNAUTHENTICATED", status: 401 });
+  });
+
+  it.each([
+    ["variables that are not JSON", `query=${encodeURIComponent("{me{id}}")}&variables=%7Bnot-json`],
+    ["extensions that are not JSON", `query=${encodeURIComponent("{me{id}}")}&extensions=%7B`],
+    ["a repeated query", "query=%7Bme%7Bid%7D%7D&query=%7Bme%7Bid%7D%7D"],
+    ["a repeated operationName", `query=${encodeURIComponent("{me{id}}")}&operationName=a&operationName=b`],
+    ["no query", ""],
+    ["a query given as an object", "query[a]=b"],
+  ])("answers GET /graphql with %s 400 BAD_REQUEST, without running anything", async (_label, search) => {
+    const made = await makeUser(t);
+    const res = await t.get(`/graphql?${search}`, { token: made.token, headers: { "apollo-require-preflight": "1" } });
+    expect(res.status).toBe(400);
+    expect(res.body.data).toBeUndefined();
+    expect(res.body.errors).toEqual([{ message: expect.any(String), extensions: { code: "BAD_REQUEST", status: 400 } }]);
+    expectNoStack(res.text);
+    expect(t.logLines.join("")).not.toContain("unhandled");
   });
 
   it("does not run a mutation sent with GET", async () => {

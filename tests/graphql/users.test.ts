@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { users } from "../../src/modules/users/user.table.js";
 import { useTestApp, type GraphqlError } from "../helpers/test-app.js";
 import { linkIn } from "../helpers/smtp-server.js";
@@ -73,6 +73,15 @@ async function restUpload(userId: number, bytes: Buffer, token: string) {
   const form = new FormData();
   form.append("file", new Blob([new Uint8Array(bytes)], { type: "image/png" }), "foto.png");
   return t.post(`/api/users/${userId}/update-profile-photo`, { raw: form, token });
+}
+
+async function pictureOf(userId: number) {
+  const [row] = await t.db.select({ profilePicture: users.profilePicture }).from(users).where(eq(users.id, userId));
+  return row.profilePicture;
+}
+
+function storedFiles(): string[] {
+  return existsSync(t.uploadsDir) ? readdirSync(t.uploadsDir) : [];
 }
 
 async function userCount() {
@@ -324,6 +333,9 @@ describe("GraphQL profile", () => {
     expect(error.extensions.code).toBe("BAD_USER_INPUT");
     expect(error.extensions.status).toBe(400);
     expect(error.extensions.errors.map((e: { field: string }) => e.field).sort()).toEqual(["height", "name", "weight"]);
+    expect((await t.graphql(ME, {}, made.token)).data.me).toMatchObject({ name: made.user.name, height: null, weight: null });
+    const history = rowsOf<{ n: number }>(await t.db.execute(sql`select count(*)::int as n from weight_history where user_id = ${made.id}`));
+    expect(history[0].n).toBe(0);
   });
 
   it("renameUser renames oneself, refuses a blank name and another user's account", async () => {
@@ -335,6 +347,8 @@ describe("GraphQL profile", () => {
     const blank = onlyError(await t.graphql(RENAME, { id: me.id, name: "   " }, me.token));
     expect(blank.message).toBe("Nome não pode estar vazio");
     expect(blank.extensions).toMatchObject({ code: "BAD_USER_INPUT", status: 400, errors: [{ field: "name", message: expect.any(String) }] });
+    const [kept] = await t.db.select({ name: users.name }).from(users).where(eq(users.id, me.id));
+    expect(kept.name).toBe("Elisa Prado");
 
     const denied = onlyError(await t.graphql(RENAME, { id: other.id, name: "Intrusa" }, me.token));
     expect(denied.extensions).toEqual({ code: "FORBIDDEN", status: 403 });
@@ -347,6 +361,9 @@ describe("GraphQL profile", () => {
 });
 
 describe("GraphQL updateProfilePhoto (multipart)", () => {
+  // The upload directory lives as long as the app; each test starts with it empty.
+  beforeEach(() => rmSync(t.uploadsDir, { recursive: true, force: true }));
+
   it("stores a PNG sent as a GraphQL multipart request and serves it from an absolute URL", async () => {
     const made = await makeUser(t);
     const res = await uploadPhoto(made.id, PNG, made.token, "qualquer-nome.txt", "text/plain");
@@ -382,6 +399,8 @@ describe("GraphQL updateProfilePhoto (multipart)", () => {
     const error = onlyError(res.body);
     expect(error.message).toBe("Arquivo inválido. Apenas imagens JPG, PNG ou GIF são permitidas");
     expect(error.extensions).toEqual({ code: "BAD_USER_INPUT", status: 400 });
+    expect(await pictureOf(made.id)).toBeNull();
+    expect(storedFiles()).toEqual([]);
   });
 
   it("refuses another user's photo with FORBIDDEN and an anonymous caller with UNAUTHENTICATED", async () => {
@@ -389,6 +408,49 @@ describe("GraphQL updateProfilePhoto (multipart)", () => {
     const other = await makeUser(t);
     expect(onlyError((await uploadPhoto(other.id, PNG, me.token)).body).extensions).toEqual({ code: "FORBIDDEN", status: 403 });
     expect(onlyError((await uploadPhoto(me.id, PNG)).body).extensions).toEqual({ code: "UNAUTHENTICATED", status: 401 });
+    expect(await pictureOf(other.id)).toBeNull();
+    expect(await pictureOf(me.id)).toBeNull();
+    expect(storedFiles()).toEqual([]);
+  });
+
+  it.each([
+    ["no boundary", "multipart/form-data", "abc"],
+    ["operations that are not JSON", "multipart/form-data; boundary=x", '--x\r\nContent-Disposition: form-data; name="operations"\r\n\r\nnot-json\r\n--x--\r\n'],
+    ["no map", "multipart/form-data; boundary=x", '--x\r\nContent-Disposition: form-data; name="operations"\r\n\r\n{"query":"{ me { id } }"}\r\n--x--\r\n'],
+    ["a body cut off inside the part headers", "multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-da"],
+    ["no parts at all", "multipart/form-data; boundary=x", "--x--\r\n"],
+  ])("answers a malformed multipart request (%s) with 400 in the error shape, never 500", async (_label, contentType, body) => {
+    const made = await makeUser(t);
+    const res = await t.post("/graphql", { raw: body, token: made.token, headers: { "content-type": contentType } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: "Requisição multipart inválida", success: false });
+    expect(await pictureOf(made.id)).toBeNull();
+    expect(t.logLines.join("")).not.toContain("unhandled");
+  });
+
+  it("answers BAD_USER_INPUT 400 when the map names a file part the request never sends, storing nothing", async () => {
+    const made = await makeUser(t);
+    const form = new FormData();
+    form.append("operations", JSON.stringify({ query: UPDATE_PHOTO, variables: { userId: made.id, file: null } }));
+    form.append("map", JSON.stringify({ 0: ["variables.file"] }));
+    const res = await t.post("/graphql", { raw: form, token: made.token });
+    const error = onlyError(res.body);
+    expect(error.message).toBe("Requisição multipart inválida");
+    expect(error.extensions).toEqual({ code: "BAD_USER_INPUT", status: 400 });
+    expect(await pictureOf(made.id)).toBeNull();
+    expect(storedFiles()).toEqual([]);
+    expect(t.logLines.join("")).not.toContain("unhandled GraphQL error");
+  });
+
+  it("answers 413 Requisição muito grande when the map names more files than allowed", async () => {
+    const made = await makeUser(t);
+    const form = new FormData();
+    form.append("operations", JSON.stringify({ query: UPDATE_PHOTO, variables: { userId: made.id, file: null } }));
+    form.append("map", JSON.stringify({ 0: ["variables.file"], 1: ["variables.a"], 2: ["variables.b"] }));
+    const res = await t.post("/graphql", { raw: form, token: made.token });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ message: "Requisição muito grande", success: false });
+    expect(await pictureOf(made.id)).toBeNull();
   });
 });
 

@@ -1,5 +1,7 @@
+import { gzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeUser } from "../factories/users.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { rowsOf } from "../helpers/database.js";
 import { startUnmigratedApp, type UnmigratedApp } from "../helpers/unmigrated-app.js";
@@ -139,6 +141,45 @@ describe("request bodies", () => {
     expect(row.n).toBe(0);
     expect(t.logLines.join("")).not.toContain("unhandled error");
   });
+});
+
+describe("bodies and paths a library refuses before any handler runs", () => {
+  it.each([
+    ["gzip", "gzip"],
+    ["deflate", "deflate"],
+    ["br", "br"],
+  ])("answers 400 in the error shape to a %s-encoded body that does not inflate, registering nobody", async (_label, encoding) => {
+    const res = await t.post("/api/users/register", {
+      raw: "isto não está comprimido",
+      headers: { "content-type": "application/json", "content-encoding": encoding },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: "Requisição inválida", success: false });
+    const [row] = rowsOf<{ n: number }>(await t.db.execute(sql`select count(*)::int as n from users`));
+    expect(row.n).toBe(0);
+    expect(t.logLines.join("")).not.toContain("unhandled error");
+  });
+
+  it("still reads a gzip-encoded body that does inflate", async () => {
+    const body = JSON.stringify({ name: "Ana", email: "ana@example.com", password: "segredo1", userType: "ALUNO", requestLocation: "WEB", confirmed: true });
+    const res = await t.post("/api/users/register", {
+      raw: gzipSync(body),
+      headers: { "content-type": "application/json", "content-encoding": "gzip" },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.user.email).toBe("ana@example.com");
+  });
+
+  it.each(["/api/users/%E0%A4%A", "/api/users/%", "/api/users/%ZZ/update-profile-photo"])(
+    "answers 400 Parâmetro inválido: id to a path parameter whose percent-encoding is broken: %s",
+    async (url) => {
+      const user = await makeUser(t);
+      const res = await t.request(url.endsWith("photo") ? "POST" : "GET", url, { token: user.token });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ message: "Parâmetro inválido: id", success: false });
+      expect(t.logLines.join("")).not.toContain("unhandled error");
+    },
+  );
 });
 
 describe("an unexpected server failure", () => {

@@ -188,15 +188,21 @@ describe("PUT /api/users/profile", () => {
 
   it("records no weight-history entry when weight is not sent or is cleared", async () => {
     const student = await makeStudent(t);
-    await t.put("/api/users/profile", { token: student.token, body: { name: "Sem Peso", height: 170 } });
-    await t.put("/api/users/profile", { token: student.token, body: { weight: null } });
+    const named = await t.put("/api/users/profile", { token: student.token, body: { name: "Sem Peso", height: 170 } });
+    expect(named.status).toBe(200);
+    expect(named.body).toMatchObject({ name: "Sem Peso", height: 170, weight: null });
+    const cleared = await t.put("/api/users/profile", { token: student.token, body: { weight: null } });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.weight).toBeNull();
     expect(await weightRows(student.id)).toEqual([]);
   });
 
   it("records weight history only for the caller", async () => {
     const student = await makeStudent(t);
     const other = await makeStudent(t);
-    await t.put("/api/users/profile", { token: student.token, body: { weight: 55 } });
+    const res = await t.put("/api/users/profile", { token: student.token, body: { weight: 55 } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: student.id, weight: 55 });
     expect(await weightRows(student.id)).toHaveLength(1);
     expect(await weightRows(other.id)).toEqual([]);
   });
@@ -215,6 +221,8 @@ describe("PUT /api/users/profile", () => {
     ["birthDate on a day that does not exist", { birthDate: "2024-02-30" }, "birthDate"],
     ["birthDate in DD/MM/YYYY", { birthDate: "31/12/2000" }, "birthDate"],
     ["birthDate with a time", { birthDate: "2000-12-31T00:00:00Z" }, "birthDate"],
+    ["birthDate in year 0000, which PostgreSQL has not", { birthDate: "0000-01-01" }, "birthDate"],
+    ["birthDate before 1900", { birthDate: "1899-12-31" }, "birthDate"],
     ["unknown gender", { gender: "X" }, "gender"],
     ["lower-case gender", { gender: "feminino" }, "gender"],
     ["31-character phone", { phone: "1".repeat(31) }, "phone"],
@@ -339,6 +347,17 @@ describe("GET /api/users/{id}", () => {
       expect(res.body).toEqual({ message: "Parâmetro inválido: id", success: false });
     },
   );
+
+  it("answers 400 Parâmetro inválido: id, renaming nobody, for an id whose percent-encoding is broken", async () => {
+    const student = await makeStudent(t);
+    const read = await t.get("/api/users/%E0%A4%A", { token: student.token });
+    expect(read.status).toBe(400);
+    expect(read.body).toEqual({ message: "Parâmetro inválido: id", success: false });
+    const rename = await t.patch("/api/users/%E0%A4%A", { token: student.token, body: { name: "Renomeado" } });
+    expect(rename.status).toBe(400);
+    expect(rename.body).toEqual({ message: "Parâmetro inválido: id", success: false });
+    expect((await profileOf(student)).name).toBe(student.user.name);
+  });
 
   it("answers 401 without a token", async () => {
     const student = await makeStudent(t);

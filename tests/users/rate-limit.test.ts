@@ -116,7 +116,8 @@ describe("rate limit per client address and endpoint", () => {
 
   it("leaves endpoints without a limit alone", async () => {
     const ana = await userAMinuteAgo();
-    for (let i = 0; i < 4; i++) await login(t, "ana@example.com", "segredo1");
+    for (let i = 0; i < 3; i++) await login(t, "ana@example.com", "segredo1");
+    expectTooMany(await login(t, "ana@example.com", "segredo1"), 60);
     for (let i = 0; i < 5; i++) expect((await t.get("/api/users/profile", { token: ana.token })).status).toBe(200);
   });
 
@@ -244,9 +245,15 @@ describe("failed logins per e-mail", () => {
   it("locks only that e-mail: another user still logs in", async () => {
     await makeUser(t, { email: "ana@example.com", password: "segredo1" });
     await userAMinuteAgo("bia@example.com", "senha-da-bia");
-    await login(t, "ana@example.com", "errada-1");
-    await login(t, "ana@example.com", "errada-2");
-    expect((await login(t, "bia@example.com", "senha-da-bia")).status).toBe(200);
+    expect((await login(t, "ana@example.com", "errada-1")).status).toBe(400);
+    expect((await login(t, "ana@example.com", "errada-2")).status).toBe(400);
+    expectTooMany(await login(t, "ana@example.com", "segredo1"), 15 * 60);
+    // A new minute for the per-address limit; ana's lock lasts 15.
+    advance(MINUTE_MS);
+    expectTooMany(await login(t, "ana@example.com", "segredo1"), 14 * 60);
+    const bia = await login(t, "bia@example.com", "senha-da-bia");
+    expect(bia.status).toBe(200);
+    expect(bia.body.success).toBe(true);
   });
 
   it("adds up failures made on different instances", async () => {

@@ -41,7 +41,7 @@ export const userRepository = {
     return row ?? null;
   },
 
-  /** Makes every listed e-mail that has an account an administrator; returns how many were changed. */
+  /** Makes every listed e-mail that has an account an administrator; returns the accounts it changed (id, e-mail). */
   async grantAdmin(db: Db, emails: readonly string[]) {
     if (emails.length === 0) return [];
     return db
