@@ -126,6 +126,22 @@ describe("logTrainingExecution", () => {
 
     expect(await executionCounts(t)).toEqual({ trainings: 0, exercises: 0, sets: 0 });
   });
+
+  it("refuses times outside 1900 … 2999 with the REST errors", async () => {
+    for (const [startTime, endTime] of [
+      ["0000-01-01T00:00:00.000Z", "0000-01-01T01:00:00.000Z"],
+      ["9999-12-31T22:00:00.000Z", "9999-12-31T23:00:00.000Z"],
+    ]) {
+      const input = { ...inputA(), startTime, endTime };
+      const gql = onlyError(await t.graphql(LOG_TRAINING, { trainingId: s.trainingA.id, input }, s.student.token));
+      const rest = await t.post(`/api/trainings/${s.trainingA.id}/execution`, { token: s.student.token, body: input });
+      expect(rest.status).toBe(400);
+      expect(gql.extensions).toMatchObject({ code: "BAD_USER_INPUT", status: 400 });
+      expect(gql.extensions.errors).toEqual(rest.body.errors);
+      expect(gql.extensions.errors.length).toBeGreaterThan(0);
+    }
+    expect(await executionCounts(t)).toEqual({ trainings: 0, exercises: 0, sets: 0 });
+  });
 });
 
 describe("logExerciseExecution", () => {

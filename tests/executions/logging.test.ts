@@ -226,6 +226,31 @@ describe("POST /api/trainings/{id}/execution", () => {
       expect(longest.body.duration).toBe(86_400);
     });
 
+    it("refuses times outside 1900 … 2999 (year 0000 once failed in the database with a 500, year 0001 read back as 2001)", async () => {
+      const SPAN = "Data fora do intervalo aceito (1900-01-01 a 2999-12-31)";
+      await expectInvalid(bodyA({ startTime: "0000-01-01T00:00:00Z", endTime: "0000-01-01T01:00:00Z" }), ["endTime", "startTime"]);
+      const res = await expectInvalid(bodyA({ startTime: "0001-01-01T00:00:00Z", endTime: "0001-01-01T01:00:00Z" }), ["endTime", "startTime"]);
+      expect(res.body.errors).toEqual([
+        { field: "startTime", message: SPAN },
+        { field: "endTime", message: SPAN },
+      ]);
+      await expectInvalid(bodyA({ startTime: "1899-12-31T23:59:59.999Z", endTime: "1900-01-01T00:00:00.000Z" }), ["startTime"]);
+      // Year 10000 once reached the database through an offset, and answered 500.
+      await expectInvalid(bodyA({ startTime: "9999-12-31T23:00:00-05:00", endTime: "9999-12-31T23:30:00-05:00" }), ["endTime", "startTime"]);
+      await expectInvalid(bodyA({ startTime: "2999-12-31T23:00:00.000Z", endTime: "3000-01-01T00:00:00.000Z" }), ["endTime"]);
+
+      // The edges themselves are times like any other, and read back as sent.
+      for (const [startTime, endTime] of [
+        ["1900-01-01T00:00:00.000Z", "1900-01-01T01:00:00.000Z"],
+        ["2999-12-31T22:59:59.000Z", "2999-12-31T23:59:59.999Z"],
+      ]) {
+        const logged = await logA(s.student.token, bodyA({ startTime, endTime }));
+        expect(logged.status).toBe(201);
+        expect(logged.body).toMatchObject({ startTime, endTime });
+        expect((await t.get(`/api/trainings/executions/${logged.body.id}`, { token: s.student.token })).body).toEqual(logged.body);
+      }
+    });
+
     it("refuses missing or malformed times and a missing completed flag", async () => {
       await expectInvalid(bodyA({ startTime: undefined, endTime: "ontem", completed: "sim" }), ["completed", "endTime", "startTime"]);
     });

@@ -340,3 +340,33 @@ describe("exercise executions", () => {
     expect(await t.get(`/api/exercises/${s.supino.id}/executions?userId=${s.student.id}`, { token: s.trainer.token })).toMatchObject({ status: 403, body: DENIED });
   });
 });
+
+describe("date filters", () => {
+  it("answer 400 for days outside 1900-01-01 … 2999-12-31 (years 0000 and 9999 once failed in the database with a 500)", async () => {
+    await logA("2026-03-02T10:00:00Z");
+    const urls = [
+      `/api/trainings/${s.trainingA.id}/executions`,
+      `/api/trainings/executions/user/${s.student.id}`,
+      `/api/trainings/${s.trainingA.id}/statistics`,
+      `/api/exercises/${s.supino.id}/executions`,
+      `/api/exercises/executions/user/${s.student.id}`,
+      `/api/exercises/${s.supino.id}/progress`,
+    ];
+    for (const url of urls) {
+      for (const [query, name] of [
+        ["startDate=0000-01-01", "startDate"],
+        ["endDate=0000-01-01", "endDate"],
+        ["startDate=1899-12-31", "startDate"],
+        ["endDate=9999-12-31", "endDate"],
+        ["startDate=9999-12-31", "startDate"],
+        ["endDate=3000-01-01", "endDate"],
+      ]) {
+        expect(await t.get(`${url}?${query}`, { token: s.student.token }), `${url}?${query}`).toMatchObject({ status: 400, body: invalidParameter(name) });
+      }
+      // The edges themselves are days like any other.
+      const widest = await t.get(`${url}?startDate=1900-01-01&endDate=2999-12-31`, { token: s.student.token });
+      expect(widest.status, url).toBe(200);
+      expect(widest.body, url).toEqual((await t.get(url, { token: s.student.token })).body);
+    }
+  });
+});

@@ -351,6 +351,12 @@ describe("GET /api/exercises/personal-records", () => {
 
   it("gives an empty list to a user with no weighted executions", async () => {
     expect((await t.get("/api/exercises/personal-records", { token: s.student.token })).body).toEqual([]);
+    // Executions without a completed weighted set hold no record either.
+    await logAlone("2026-03-10T10:00:00.000Z", s.supino, [{ repetitions: 10, completed: true }, { repetitions: 5, weight: 50, completed: false }]);
+    await logTraining(s.trainingA, "2026-03-11T10:00:00Z", 1800, [{ exerciseId: s.remada.id, sets: [{ repetitions: 12, completed: true }] }]);
+    const res = await t.get("/api/exercises/personal-records", { token: s.student.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([]);
   });
 });
 

@@ -54,7 +54,9 @@ describe("GET /api/exercises/{id}", () => {
     const trainer = await makeTrainer(t);
     const created = await createExercise(t, trainer.token, { isPublic: true });
     for (const user of [await makeStudent(t), await makeTrainer(t)]) {
-      expect((await getOne(user, created.id)).status).toBe(200);
+      const res = await getOne(user, created.id);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual(created);
     }
   });
 

@@ -116,6 +116,15 @@ describe("POST /api/trainings", () => {
     expect(res.body).toEqual({ message: "Token inválido ou expirado", success: false });
   });
 
+  it("keeps a weight of two decimals exactly, and reads it back so", async () => {
+    const exercise = await createExercise(t, trainer.token);
+    const exercises = [{ exerciseId: exercise.id, sets: 3, weight: 0.01 }, { exerciseId: exercise.id, sets: 3, weight: 1999.99 }];
+    const res = await t.post("/api/trainings", { token: trainer.token, body: trainingBody([], { exercises }) });
+    expect(res.status).toBe(201);
+    expect(res.body.exercises.map((line: { weight: number }) => line.weight)).toEqual([0.01, 1999.99]);
+    expect((await t.get(`/api/trainings/${res.body.id}`, { token: trainer.token })).body).toEqual(res.body);
+  });
+
   describe("validation", () => {
     let exerciseId: number;
     beforeEach(async () => {
@@ -136,6 +145,9 @@ describe("POST /api/trainings", () => {
       ["missing sets", { exercises: line({ sets: undefined }) }, "exercises[1].sets"],
       ["-1 repetitions", { exercises: line({ repetitions: -1 }) }, "exercises[1].repetitions"],
       ["a weight of 2001 kg", { exercises: line({ weight: 2001 }) }, "exercises[1].weight"],
+      // The column keeps two decimals: these were once stored silently rounded (0 and 2000 kg).
+      ["a weight of 0.001 kg", { exercises: line({ weight: 0.001 }) }, "exercises[1].weight"],
+      ["a weight of 1999.999 kg", { exercises: line({ weight: 1999.999 }) }, "exercises[1].weight"],
       ["a rest of 86401 s", { exercises: line({ restSeconds: 86_401 }) }, "exercises[1].restSeconds"],
       ["an order of 1001", { exercises: line({ order: 1001 }) }, "exercises[1].order"],
       ["a fractional sets count", { exercises: line({ sets: 2.5 }) }, "exercises[1].sets"],
@@ -470,8 +482,12 @@ describe("GET /api/trainings/my-trainings", () => {
   it("pages the caller's trainings", async () => {
     const exercise = await createExercise(t, trainer.token);
     for (let i = 0; i < 3; i += 1) await createTraining(t, trainer.token, [exercise.id]);
+    await createTraining(t, student.token, [(await createExercise(t, student.token)).id]);
     const res = await t.get("/api/trainings/my-trainings?size=2&page=1", { token: trainer.token });
+    expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ totalElements: 3, totalPages: 2, numberOfElements: 1, last: true });
+    expect(res.body.content).toHaveLength(1);
+    expect(res.body.content[0].createdBy).toBe(trainer.id);
   });
 });
 

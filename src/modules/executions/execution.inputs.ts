@@ -1,25 +1,22 @@
 import { z } from "zod";
-import { entityId, isoDate, optionalText, queryBoolean, queryId } from "../../platform/validation.js";
+import { entityId, isoDate, isoInstant, optionalText, queryBoolean, queryId } from "../../platform/validation.js";
+import { kilograms } from "../trainings/training.inputs.js";
 
 const MAX_DURATION_SECONDS = 86_400;
 
-const twoDecimals = (value: number) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6;
-
 export const setInput = z.object({
   repetitions: z.number().int().min(0).max(10_000),
-  weight: z.number().min(0).max(2000).refine(twoDecimals, "No máximo 2 casas decimais").nullish(),
+  weight: kilograms.nullish(),
   completed: z.boolean(),
 });
 export type SetInput = z.infer<typeof setInput>;
 
 const sets = z.array(setInput).min(1, "Informe ao menos uma série").max(100);
-const instant = z.iso.datetime({ offset: true, error: "Data e hora inválidas (ISO 8601)" });
-
 /** POST /trainings/{id}/execution. */
 export const trainingExecutionInput = z
   .object({
-    startTime: instant,
-    endTime: instant,
+    startTime: isoInstant,
+    endTime: isoInstant,
     notes: optionalText(2000),
     completed: z.boolean(),
     exerciseExecutions: z

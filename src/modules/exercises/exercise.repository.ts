@@ -28,7 +28,7 @@ export const EXERCISE_SORTS: Record<string, AnyColumn> = {
   updatedAt: exercises.updatedAt,
 };
 
-/** The visibility rule of an exercise, as a SQL condition (null: everything is visible). */
+/** The visibility rule of an exercise, as a SQL condition (undefined: everything is visible). */
 export function exerciseVisibleTo(caller: UserActor | null): SQL | undefined {
   if (caller?.isAdmin) return undefined;
   if (!caller) return eq(exercises.isPublic, true);

@@ -75,7 +75,7 @@ export class ExerciseService {
   async create(actor: Actor, upload: ExerciseUpload): Promise<ExerciseDto> {
     const caller = requireUser(actor);
     const input = parseExercisePart(await upload.exercisePart());
-    this.ensureMayPublish(caller, input);
+    ensureMayPublish(caller, input.isPublic);
     const file = await upload.readFile();
     const imageUrl = file ? await this.deps.storage.saveImage(file) : null;
     const now = this.deps.clock.now();
@@ -100,7 +100,7 @@ export class ExerciseService {
     const caller = requireUser(actor);
     await this.loadOwn(caller, id);
     const input = parseExercisePart(await upload.exercisePart());
-    this.ensureMayPublish(caller, input);
+    ensureMayPublish(caller, input.isPublic);
     const file = await upload.readFile();
     const { storage } = this.deps;
     const stored = file ? await storage.saveImage(file) : null;
@@ -193,10 +193,11 @@ export class ExerciseService {
     if (row.createdBy !== caller.id && !caller.isAdmin) throw forbidden();
     return row;
   }
+}
 
-  private ensureMayPublish(caller: UserActor, input: ExerciseInput): void {
-    if (input.isPublic && caller.userType !== "PERSONAL" && !caller.isAdmin) throw forbidden(PUBLIC_CONTENT_TRAINERS_ONLY);
-  }
+/** Students create only private exercises and trainings (contract §4); trainers and administrators may publish. */
+export function ensureMayPublish(caller: UserActor, isPublic: boolean): void {
+  if (isPublic && caller.userType !== "PERSONAL" && !caller.isAdmin) throw forbidden(PUBLIC_CONTENT_TRAINERS_ONLY);
 }
 
 /** The `exercise` part is a JSON object; anything else is a validation error on that part. */

@@ -1,11 +1,16 @@
 import { z } from "zod";
 import { entityId, optionalFlag, optionalText, queryBoolean, queryId, requiredText } from "../../platform/validation.js";
 
+const twoDecimals = (value: number) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6;
+
+/** A weight in kg, 0…2000 with at most two decimals: the columns keep two, so more would come back silently rounded. */
+export const kilograms = z.number().min(0).max(2000).refine(twoDecimals, "No máximo 2 casas decimais");
+
 const trainingExerciseInput = z.object({
   exerciseId: entityId,
   sets: z.number().int().min(1).max(50),
   repetitions: z.number().int().min(0).max(10_000).nullish(),
-  weight: z.number().min(0).max(2000).nullish(),
+  weight: kilograms.nullish(),
   restSeconds: z.number().int().min(0).max(86_400).nullish(),
   order: z.number().int().min(0).max(1000).nullish(),
   notes: optionalText(2000),

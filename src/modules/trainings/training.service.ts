@@ -6,7 +6,7 @@ import { conflict, forbidden, notFound, unauthorized } from "../../platform/erro
 import { pageAndFilters, toPage, type Page } from "../../platform/paging.js";
 import { parseInput, parseQuery } from "../../platform/validation.js";
 import { exerciseRepository } from "../exercises/exercise.repository.js";
-import { EXERCISE_NOT_FOUND, PUBLIC_CONTENT_TRAINERS_ONLY } from "../exercises/exercise.service.js";
+import { ensureMayPublish, EXERCISE_NOT_FOUND } from "../exercises/exercise.service.js";
 import { trainingFilter, trainingInput, type TrainingInput } from "./training.inputs.js";
 import { trainingPlanRepository } from "../training-plans/training-plan.repository.js";
 import { TRAINING_SORTS, trainingRepository, type TrainingRow } from "./training.repository.js";
@@ -47,7 +47,7 @@ export class TrainingService {
   async create(actor: Actor, body: unknown): Promise<TrainingDto> {
     const caller = requireUser(actor);
     const input = parseInput(trainingInput, body);
-    this.ensureMayPublish(caller, input);
+    ensureMayPublish(caller, input.isPublic);
     await this.ensureExercisesVisible(caller, input);
     const { db, clock } = this.deps;
     const id = await db.transaction(async (tx) => {
@@ -70,7 +70,7 @@ export class TrainingService {
     const caller = requireUser(actor);
     await this.loadOwn(caller, id);
     const input = parseInput(trainingInput, body);
-    this.ensureMayPublish(caller, input);
+    ensureMayPublish(caller, input.isPublic);
     await this.ensureExercisesVisible(caller, input);
     const { db, clock } = this.deps;
     const updated = await db.transaction(async (tx) => {
@@ -94,7 +94,7 @@ export class TrainingService {
     try {
       await trainingRepository.delete(this.deps.db, id);
     } catch (error) {
-      // Taken up by a plan (or executed) in the meantime: the foreign keys keep it.
+      // Taken up by a plan in the meantime: its foreign key keeps it (executions only lose their link to it).
       if (isForeignKeyViolation(error)) throw conflict(TRAINING_IN_USE);
       throw error;
     }
@@ -175,10 +175,6 @@ export class TrainingService {
     if (!row) throw notFound(TRAINING_NOT_FOUND);
     if (row.createdBy !== caller.id && !caller.isAdmin) throw forbidden();
     return row;
-  }
-
-  private ensureMayPublish(caller: UserActor, input: TrainingInput): void {
-    if (input.isPublic && caller.userType !== "PERSONAL" && !caller.isAdmin) throw forbidden(PUBLIC_CONTENT_TRAINERS_ONLY);
   }
 
   /** Every exercise of the training must exist and be visible to the caller (contract §4), else 404. */
