@@ -179,6 +179,17 @@ describe("GraphQL sentInvites / receivedInvites", () => {
     const badSort = onlyError(await t.graphql(SENT, { page: { sort: ["nope,asc"] } }, trainer.token));
     expect(badSort).toMatchObject({ message: "Parâmetro inválido: sort", extensions: { code: "BAD_USER_INPUT", status: 400 } });
   });
+
+  it("reads a null status as no status filter, like an absent one", async () => {
+    const trainer = await makeTrainer(t);
+    const student = await makeStudent(t);
+    const inviteId = await invited(t, trainer, student);
+    const sent = await ok(SENT, { status: null }, trainer);
+    expect(sent.sentInvites.totalElements).toBe(1);
+    expect(sent.sentInvites.content.map((i: { id: number }) => i.id)).toEqual([inviteId]);
+    const received = await ok(RECEIVED, { status: null }, student);
+    expect(received.receivedInvites.content.map((i: { id: number; status: string }) => [i.id, i.status])).toEqual([[inviteId, "PENDING"]]);
+  });
 });
 
 describe("GraphQL acceptInvite / rejectInvite", () => {
@@ -276,6 +287,16 @@ describe("GraphQL myStudents / myPersonals / removeStudent / removePersonal", ()
 
     const wrong = onlyError(await t.graphql(MY_STUDENTS, {}, ana.token));
     expect(wrong).toMatchObject({ message: "Apenas personal trainers podem acessar este recurso", extensions: { code: "FORBIDDEN", status: 403 } });
+  });
+
+  it("reads null filter fields as not given: ACTIVE links, any name", async () => {
+    const trainer = await makeTrainer(t, { name: "Bruno Lima" });
+    const ana = await makeStudent(t, { name: "Ana Souza" });
+    const anaLink = await linked(t, trainer, ana);
+    const students = await ok(MY_STUDENTS, { filter: { name: null, status: null } }, trainer);
+    expect(students.myStudents.content.map((l: { id: number; status: string }) => [l.id, l.status])).toEqual([[anaLink, "ACTIVE"]]);
+    const personals = await ok(MY_PERSONALS, { filter: { name: null, status: null } }, ana);
+    expect(personals.myPersonals.content.map((l: { id: number; status: string }) => [l.id, l.status])).toEqual([[anaLink, "ACTIVE"]]);
   });
 
   it("lists the student's trainers without the student's e-mail", async () => {

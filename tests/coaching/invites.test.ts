@@ -148,6 +148,10 @@ describe("POST /api/personal/students/invite", () => {
     const student = await makeStudent(t);
     await invited(t, trainer, student);
     expect((await sendInvite(t, other, student.email)).status).toBe(201);
+    expect((await inviteRows(t)).map((row) => [row.personalId, row.studentId, row.status])).toEqual([
+      [trainer.id, student.id, "PENDING"],
+      [other.id, student.id, "PENDING"],
+    ]);
   });
 
   it("answers 409 Aluno já vinculado a este personal once the student accepted", async () => {
@@ -204,6 +208,8 @@ describe("POST /api/personal/students/invite", () => {
     const student = await makeStudent(t);
     const res = await t.post("/api/personal/students/invite", { token: student.token, body: {} });
     expect(res.status).toBe(403);
+    expect(res.body).toEqual({ message: "Apenas personal trainers podem acessar este recurso", success: false });
+    expect(await inviteRows(t)).toHaveLength(0);
   });
 
   it("answers 401 without a token or with a bad one", async () => {

@@ -23,10 +23,20 @@ describe("administrators pass ownership checks (contract §3)", () => {
     const stranger = await makeTrainer(t);
     const refused = await t.post(`/api/training-plans/assignments/${assignment.id}/cancel`, { token: stranger.token });
     expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ message: "Acesso negado", success: false });
 
     expect((await moveAssignment(t, student.token, assignment.id, "accept")).status).toBe("ACTIVE");
     const completed = await moveAssignment(t, boss.token, assignment.id, "complete");
     expect(completed.status).toBe("COMPLETED");
+
+    const { assignment: other } = await assignedPlan();
+    const canceled = await moveAssignment(t, boss.token, other.id, "cancel");
+    expect(canceled).toEqual({ ...other, status: "CANCELED" });
+    const listed = await t.get("/api/training-plans/assignments?sort=id,asc", { token: boss.token });
+    expect(listed.body.content.map((item: { id: number; status: string }) => [item.id, item.status])).toEqual([
+      [assignment.id, "COMPLETED"],
+      [other.id, "CANCELED"],
+    ]);
   });
 
   it("lets an administrator end another trainer's link, telling the student", async () => {

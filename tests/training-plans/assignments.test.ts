@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
-import { beforeEach, describe, expect, it } from "vitest";
-import { planAssignments } from "../../src/modules/training-plans/training-plan.table.js";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { trainingPlanRepository } from "../../src/modules/training-plans/training-plan.repository.js";
+import { planAssignments, trainingPlans } from "../../src/modules/training-plans/training-plan.table.js";
 import { rowsOf } from "../helpers/database.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { assignPlan, createExercise, createPlan, createTraining, linkTrainerAndStudent, moveAssignment } from "../factories/content.js";
@@ -97,6 +98,7 @@ describe("POST /api/training-plans/{id}/assign", () => {
     expect(res.body).toEqual({ message: "Apenas personal trainers podem criar planos de treino", success: false });
     const anonymous = await t.post(`/api/training-plans/${plan.id}/assign`, { body: { studentId: student.id } });
     expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toEqual({ message: "Token inválido ou expirado", success: false });
     expect(await assignmentCount()).toBe(0);
   });
 
@@ -141,6 +143,8 @@ describe("POST /api/training-plans/{id}/assign", () => {
     ["a missing studentId", { studentId: undefined }, "studentId"],
     ["a studentId as text", { studentId: "7" }, "studentId"],
     ["an impossible startDate", { startDate: "2026-02-30" }, "startDate"],
+    ["a startDate in year 0000, which PostgreSQL has not", { startDate: "0000-01-01" }, "startDate"],
+    ["a startDate past 2999-12-31, the last day the service takes", { startDate: "9999-12-31" }, "startDate"],
     ["a startDate with a time", { startDate: "2026-12-01T00:00:00Z" }, "startDate"],
     ["notes over 2000 characters", { notes: "x".repeat(2001) }, "notes"],
   ])("refuses %s with 400 on that field", async (_label, change, field) => {
@@ -150,6 +154,33 @@ describe("POST /api/training-plans/{id}/assign", () => {
     expect(res.status).toBe(400);
     expect(res.body.message).toBe("Validation failed");
     expect(res.body.errors.map((error: { field: string }) => error.field)).toEqual([field]);
+    expect(await assignmentCount()).toBe(0);
+  });
+
+  it("takes a null startDate as today, and 2999-12-31 (the last day the service takes) for a plan without a duration", async () => {
+    const res = await t.post(`/api/training-plans/${plan.id}/assign`, { token: trainer.token, body: { studentId: student.id, startDate: null } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ startDate: "2026-12-01", endDate: "2026-12-28" });
+    const last = await assignPlan(t, trainer.token, openEnded.id, student.id, { startDate: "2999-12-31" });
+    expect(last).toMatchObject({ startDate: "2999-12-31", endDate: null });
+    expect(await assignmentCount()).toBe(2);
+  });
+
+  it("answers 404 when the plan is deleted between its checks and the write, writing nothing", async () => {
+    const lock = trainingPlanRepository.lock;
+    // The plan row is gone when the assignment's transaction locks it (a DELETE committed in between).
+    const spy = vi.spyOn(trainingPlanRepository, "lock").mockImplementationOnce(async (db, id) => {
+      await db.delete(trainingPlans).where(eq(trainingPlans.id, id));
+      return lock(db, id);
+    });
+    try {
+      const res = await t.post(`/api/training-plans/${plan.id}/assign`, { token: trainer.token, body: { studentId: student.id } });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ message: "Plano de treino não encontrado", success: false });
+      expect(spy).toHaveBeenCalledTimes(1);
+    } finally {
+      spy.mockRestore();
+    }
     expect(await assignmentCount()).toBe(0);
   });
 });
@@ -246,12 +277,17 @@ describe("assignment transitions", () => {
   it("lets exactly one of two simultaneous accepts through", async () => {
     const results = await Promise.all([post("accept", student), post("accept", student)]);
     expect(results.map((res) => res.status).sort()).toEqual([200, 409]);
+    expect(results.find((res) => res.status === 409)!.body).toEqual(INVALID_TRANSITION);
+    expect(await statusOf(assignment.id)).toBe("ACTIVE");
   });
 
   it("answers 404 for an unknown assignment, 400 for a non-numeric id, 401 without a token", async () => {
-    expect((await post("accept", student, 424_242)).status).toBe(404);
+    const missing = await post("accept", student, 424_242);
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ message: "Atribuição não encontrada", success: false });
     expect((await t.post("/api/training-plans/assignments/abc/accept", { token: student.token })).body).toEqual({ message: "Parâmetro inválido: id", success: false });
     expect((await t.post(`/api/training-plans/assignments/${assignment.id}/accept`)).status).toBe(401);
+    expect(await statusOf(assignment.id)).toBe("PENDING");
   });
 });
 
@@ -370,6 +406,8 @@ describe("GET /api/training-plans/assignments", () => {
     ["status=DONE", "status"],
     ["status=active", "status"],
     ["startDate=2027-13-01", "startDate"],
+    ["startDate=0000-01-01", "startDate"],
+    ["endDate=0000-12-31", "endDate"],
     ["endDate=amanha", "endDate"],
     ["studentId=x", "studentId"],
     ["planId=1.5", "planId"],

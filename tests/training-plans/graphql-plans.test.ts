@@ -285,6 +285,21 @@ describe("assignments over GraphQL", () => {
     expect(badDate.extensions).toMatchObject({ code: "BAD_USER_INPUT", status: 400 });
   });
 
+  it("takes a null startDate as today and refuses days the database cannot hold with BAD_USER_INPUT", async () => {
+    await linkTrainerAndStudent(t, trainer, student);
+    const today = dataOf(await t.graphql(ASSIGN, { planId: plan.id, studentId: student.id, startDate: null }, trainer.token)).assignTrainingPlan;
+    expect(today).toMatchObject({ startDate: "2026-12-01", endDate: "2026-12-28", status: "PENDING" });
+
+    for (const startDate of ["0000-01-01", "9999-12-31"]) {
+      const refused = onlyError(await t.graphql(ASSIGN, { planId: plan.id, studentId: student.id, startDate }, trainer.token));
+      expect(refused.message, startDate).toBe("Validation failed");
+      expect(refused.extensions).toMatchObject({ code: "BAD_USER_INPUT", status: 400, errors: [{ field: "startDate", message: expect.any(String) }] });
+    }
+    const badFilter = onlyError(await t.graphql(ASSIGNMENTS, { filter: { endDate: "0000-01-01" } }, trainer.token));
+    expect(badFilter).toMatchObject({ message: "Parâmetro inválido: endDate", extensions: { code: "BAD_USER_INPUT", status: 400 } });
+    expect(dataOf(await t.graphql(ASSIGNMENTS, {}, trainer.token)).planAssignments.content.map((item: { id: number }) => item.id)).toEqual([today.id]);
+  });
+
   it("shows each party only its own assignments of a plan", async () => {
     const other = await makeStudent(t, { name: "Davi Aluno" });
     await linkTrainerAndStudent(t, trainer, student);

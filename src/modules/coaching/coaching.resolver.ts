@@ -1,10 +1,11 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql/context.js";
+import { asQuery } from "../../graphql/filters.js";
 import { PageInput, pageParams } from "../../graphql/page.js";
 import { UserSummaryType, UserType } from "../users/user.types.js";
 import { InvitePage, InviteStatusEnum, InviteType, LinkFilter, LinkPage, LinkType } from "./coaching.types.js";
 
-/** Invites and links over GraphQL: the same service as REST. */
+/** Invites and links over GraphQL: the same service as REST; filters go as query values (a null argument is "not given"). */
 @Resolver()
 export class CoachingResolver {
   @Query(() => InvitePage, { description: "Invites the signed-in trainer sent" })
@@ -13,7 +14,7 @@ export class CoachingResolver {
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.coaching.sentInvites(ctx.actor, { ...pageParams(page), status });
+    return ctx.services.coaching.sentInvites(ctx.actor, { ...pageParams(page), ...asQuery({ status }) });
   }
 
   @Query(() => InvitePage, { description: "Invites the signed-in student received" })
@@ -22,7 +23,7 @@ export class CoachingResolver {
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.coaching.receivedInvites(ctx.actor, { ...pageParams(page), status });
+    return ctx.services.coaching.receivedInvites(ctx.actor, { ...pageParams(page), ...asQuery({ status }) });
   }
 
   @Query(() => LinkPage, { description: "The signed-in trainer's students" })
@@ -31,7 +32,7 @@ export class CoachingResolver {
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.coaching.students(ctx.actor, { ...pageParams(page), ...filter });
+    return ctx.services.coaching.students(ctx.actor, { ...pageParams(page), ...asQuery(filter) });
   }
 
   @Query(() => LinkPage, { description: "The signed-in student's trainers" })
@@ -40,7 +41,7 @@ export class CoachingResolver {
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.coaching.personals(ctx.actor, { ...pageParams(page), ...filter });
+    return ctx.services.coaching.personals(ctx.actor, { ...pageParams(page), ...asQuery(filter) });
   }
 
   @Mutation(() => InviteType)

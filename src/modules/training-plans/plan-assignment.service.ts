@@ -9,7 +9,7 @@ import { userRepository } from "../users/user.repository.js";
 import { assignInput, assignmentFilter } from "./training-plan.inputs.js";
 import { ASSIGNMENT_SORTS, trainingPlanRepository, type AssignmentRecord } from "./training-plan.repository.js";
 import type { AssignmentStatus } from "./training-plan.table.js";
-import type { TrainingPlanService } from "./training-plan.service.js";
+import { PLAN_NOT_FOUND, type TrainingPlanService } from "./training-plan.service.js";
 
 const STUDENT_NOT_FOUND = "Aluno não encontrado";
 const STUDENT_NOT_LINKED = "Aluno não vinculado a este personal";
@@ -44,8 +44,9 @@ export class PlanAssignmentService {
     const startDate = input.startDate ?? now.toISOString().slice(0, 10);
     const endDate = plan.durationWeeks ? addDays(startDate, plan.durationWeeks * 7 - 1) : null;
     const id = await db.transaction(async (tx) => {
-      // The plan row lock keeps a concurrent delete from removing the plan under a new assignment.
-      await trainingPlanRepository.lock(tx, planId);
+      // The plan row lock keeps a concurrent delete from removing the plan under a new assignment; a delete
+      // that got there first (after the visibility check above) leaves no row to lock.
+      if (!(await trainingPlanRepository.lock(tx, planId))) throw notFound(PLAN_NOT_FOUND);
       return trainingPlanRepository.insertAssignment(tx, {
         planId,
         studentId: student.id,

@@ -27,7 +27,8 @@ export type PlanInput = z.infer<typeof planInput>;
 
 export const assignInput = z.object({
   studentId: entityId,
-  startDate: isoDate.optional(),
+  // Null as well as absent means today (GraphQL declares the argument nullable).
+  startDate: isoDate.nullish(),
   notes: optionalText(2000),
 });
 

@@ -29,7 +29,6 @@ export const ASSIGNMENT_SORTS: Record<string, AnyColumn> = {
   status: planAssignments.status,
 };
 
-/** Public plans for every signed-in user; private ones for their creator, administrators and assignees (contract §5). */
 /**
  * True (as SQL) when a PENDING or ACTIVE assignment of the student includes one of `trainingIds` (a subquery or a
  * column): what lets a student see and execute a plan's trainings and their exercises (contract §4, §7).
@@ -42,6 +41,7 @@ export function liveAssignmentIncludes(studentId: number, trainingIds: SQL): SQL
   )`;
 }
 
+/** Public plans for every signed-in user; private ones for their creator, administrators and assignees (contract §5). */
 export function planVisibleTo(caller: UserActor): SQL | undefined {
   if (caller.isAdmin) return undefined;
   return or(
@@ -153,9 +153,10 @@ export const trainingPlanRepository = {
     await db.delete(trainingPlans).where(eq(trainingPlans.id, id));
   },
 
-  /** Locks a plan row for the rest of the transaction (delete vs. a concurrent assign). */
+  /** Locks a plan row for the rest of the transaction (delete vs. a concurrent assign); false when there is no such plan. */
   async lock(db: Db, id: number) {
-    await db.select({ id: trainingPlans.id }).from(trainingPlans).where(eq(trainingPlans.id, id)).for("update");
+    const rows = await db.select({ id: trainingPlans.id }).from(trainingPlans).where(eq(trainingPlans.id, id)).for("update");
+    return rows.length > 0;
   },
 
   /** True when a plan includes the training (deleting it would break the plan). */
