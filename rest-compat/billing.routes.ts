@@ -106,7 +106,7 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
     const actor = await userOf(services, req);
     res.json(await billingRecords.getPayment(actor, idParam(req)));
   });
-  routes.add({ method: "get", path: "/billing/status/:transactionId", tag: FLOW, summary: "A PIX transaction (polled after showing the QR code)", auth: "required", success: 200, errors: [403, 404] }, async (req, res) => {
+  routes.add({ method: "get", path: "/billing/status/:transactionId", tag: FLOW, summary: "A PIX transaction (polled after showing the QR code)", auth: "required", success: 200, errors: [400, 403, 404] }, async (req, res) => {
     const actor = await userOf(services, req);
     res.json(await paymentEvents.pixStatus(actor, String(req.params.transactionId)));
   });

@@ -153,10 +153,17 @@ describe("POST /api/subscriptions/{id}/cancel immediately", () => {
 
   it("lets the user subscribe again afterwards", async () => {
     const { user, subscription } = await subscribed();
-    await t.post(`/api/subscriptions/${subscription.id}/cancel`, { token: user.token, body: { cancelImmediately: true } });
+    const canceled = await t.post(`/api/subscriptions/${subscription.id}/cancel`, { token: user.token, body: { cancelImmediately: true } });
+    expect(canceled.status).toBe(200);
     const again = await subscribeByCard(t, user, await planId(t, "Trimestral"));
     expect(again.status).toBe(201);
+    expect(again.body).toMatchObject({ status: "ACTIVE", planName: "Trimestral" });
     expect((await profileOf(user)).subscriptionType).toBe("PREMIUM_TRIMESTRAL");
+    const stored = await t.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id)).orderBy(subscriptions.id);
+    expect(stored.map((row) => [row.id, row.status])).toEqual([
+      [subscription.id, "CANCELED"],
+      [again.body.id, "ACTIVE"],
+    ]);
   });
 });
 
@@ -240,11 +247,13 @@ describe("POST /api/subscriptions/{id}/cancel refusals", () => {
 
   it("answers 409 for a subscription whose payment failed", async () => {
     const user = await makeStudent(t);
-    await subscribeByCard(t, user, await planId(t, "Mensal"), { cardNumber: CARD_DECLINED });
+    expect((await subscribeByCard(t, user, await planId(t, "Mensal"), { cardNumber: CARD_DECLINED })).status).toBe(422);
     const [failed] = await t.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id));
     const res = await t.post(`/api/subscriptions/${failed.id}/cancel`, { token: user.token, body: {} });
     expect(res.status).toBe(409);
+    expect(res.body).toEqual({ message: "Esta assinatura não está ativa", success: false });
     expect((await rowOf(failed.id)).status).toBe("FAILED");
+    expect((await rowOf(failed.id)).canceledAt).toBeNull();
   });
 
   it("cancels a PENDING PIX subscription with its invoice and charge, without touching access", async () => {
@@ -332,11 +341,22 @@ describe("PUT /api/subscriptions/{id}", () => {
     expect(await rowOf(subscription.id)).toEqual(before);
   });
 
+  it("takes card fields sent as null as not given: the saved card is kept", async () => {
+    const { user, subscription } = await subscribed();
+    const before = await rowOf(subscription.id);
+    const res = await t.put(`/api/subscriptions/${subscription.id}`, { token: user.token, body: { autoRenew: false, cardNumber: null, cardCvv: null } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: subscription.id, autoRenew: false, paymentMethod: "CREDIT_CARD", lastFourDigits: "4242" });
+    const after = await rowOf(subscription.id);
+    expect(after).toMatchObject({ autoRenew: false, gatewayPaymentMethodId: before.gatewayPaymentMethodId, lastFourDigits: "4242" });
+  });
+
   it("changes the payment method", async () => {
     const { user, subscription } = await subscribed();
     const res = await t.put(`/api/subscriptions/${subscription.id}`, { token: user.token, body: { paymentMethod: "PIX" } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: subscription.id, paymentMethod: "PIX", status: "ACTIVE" });
+    expect(await rowOf(subscription.id)).toMatchObject({ paymentMethod: "PIX", status: "ACTIVE", autoRenew: true });
   });
 
   it("refuses values of the wrong types with 400 on those fields and changes nothing", async () => {
@@ -370,6 +390,8 @@ describe("PUT /api/subscriptions/{id}", () => {
     const res = await t.put(`/api/subscriptions/${subscription.id}`, { token: boss.token, body: { autoRenew: false } });
     expect(res.status).toBe(200);
     expect(res.body.autoRenew).toBe(false);
+    expect(res.body).toMatchObject({ id: subscription.id, userId: subscription.userId });
+    expect((await rowOf(subscription.id)).autoRenew).toBe(false);
   });
 
   it("answers 404 for an unknown subscription and 401 without a token", async () => {

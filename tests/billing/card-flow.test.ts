@@ -146,6 +146,7 @@ describe("POST /api/payments/subscribe by card, through Stripe", () => {
     });
     expect(res.status).toBe(201);
     expect(res.body.autoRenew).toBe(false);
+    expect((await billingOf(t, ana.id)).subscriptions).toMatchObject([{ id: res.body.id, status: "ACTIVE", autoRenew: false }]);
   });
 
   it("answers 400 Pagamento recusado with details to a refused card and marks the subscription FAILED", async () => {

@@ -307,6 +307,23 @@ describe("card webhook events", () => {
     expect((await billingOf(t, ana.id)).payments).toHaveLength(1);
   });
 
+  it.each(["99999999999", "2147483648", "1e3", " 12", "-1"])(
+    "answers 200 to metadata.subscriptionId %j (no id of ours), records the event once and changes nothing else",
+    async (subscriptionId) => {
+      const { ana } = await gatewaySubscription();
+      const before = await billingCounts(t);
+      const stray = event("payment_intent.succeeded", { id: "pi_out_of_range", amount_received: 4990, metadata: { subscriptionId } });
+      await expectOk(stray);
+      expect(await billingCounts(t)).toEqual({ ...before, webhookEvents: before.webhookEvents + 1 });
+      // Recorded as applied: a redelivery is a no-op, not a 400 the gateway would retry for days.
+      await expectOk(stray);
+      expect(await billingCounts(t)).toEqual({ ...before, webhookEvents: before.webhookEvents + 1 });
+      const rows = await billingOf(t, ana.id);
+      expect(rows.payments).toHaveLength(1);
+      expect(rows.subscriptions.map((s) => s.status)).toEqual(["ACTIVE"]);
+    },
+  );
+
   it("records a late payment of a subscription a card checkout replaced, answers 200 and revives nothing", async () => {
     // A PENDING boleto subscription replaced by an ACTIVE card one: its late payment cannot activate it too.
     const { ana, id } = await pendingSubscription();

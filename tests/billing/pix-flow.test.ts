@@ -84,6 +84,20 @@ describe("GET /api/billing/status/{transactionId}", () => {
     const anonymous = await t.get(`/api/billing/status/${pix.id}`);
     expect(anonymous.status).toBe(401);
   });
+
+  it.each([
+    ["a U+0000 character", "pix%00id"],
+    ["more than 200 characters", "p".repeat(201)],
+  ])("answers 400 Parâmetro inválido: id to an id with %s, changing nothing", async (_label, id) => {
+    const ana = await makeStudent(t);
+    const pix = await subscribeByPix(ana);
+    const before = await billingCounts(t);
+    const res = await t.get(`/api/billing/status/${id}`, { token: ana.token });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: "Parâmetro inválido: id", success: false });
+    expect(await billingCounts(t)).toEqual(before);
+    expect((await billingOf(t, ana.id)).pix.map((row) => [row.id, row.status])).toEqual([[pix.id, "PENDING"]]);
+  });
 });
 
 describe("GET /api/billing/status/{transactionId} after the QR code expires", () => {
@@ -103,6 +117,19 @@ describe("GET /api/billing/status/{transactionId} after the QR code expires", ()
 });
 
 describe("POST /api/webhooks/pix/payment", () => {
+  it.each(["PAID", "EXPIRED"])("answers 400 with an empty body to a data.id with U+0000 (status %s), changing nothing", async (status) => {
+    const ana = await makeStudent(t);
+    const pix = await subscribeByPix(ana);
+    const before = await billingCounts(t);
+    const res = await pixWebhook({ event: "billing.paid", data: { id: `${pix.id}\u0000`, status } });
+    expect(res.status).toBe(400);
+    expect(res.text).toBe("");
+    expect(await billingCounts(t)).toEqual(before);
+    const rows = await billingOf(t, ana.id);
+    expect(rows.pix[0].status).toBe("PENDING");
+    expect(rows.subscriptions[0].status).toBe("PENDING");
+  });
+
   it("settles the whole purchase: transaction PAID, subscription ACTIVE, invoice PAID, one payment, PREMIUM user, one e-mail, a PDF", async () => {
     const ana = await makeStudent(t, { name: "Ana Pix" });
     const pix = await subscribeByPix(ana);
@@ -377,7 +404,10 @@ describe("POST /api/pages/pix-qrcode/simulate-payment (sandbox)", () => {
 
   it("answers 404 to an unknown id", async () => {
     const ana = await makeStudent(t);
+    const before = await billingCounts(t);
     const res = await t.post("/api/pages/pix-qrcode/simulate-payment", { token: ana.token, body: { id: "pix_char_nope" } });
     expect(res.status).toBe(404);
+    expect(res.body).toEqual({ message: "Transação não encontrada", success: false });
+    expect(await billingCounts(t)).toEqual(before);
   });
 });

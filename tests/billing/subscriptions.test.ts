@@ -528,9 +528,10 @@ describe("GET /api/subscriptions/my-subscription", () => {
 
   it("answers 404 when the only subscription FAILED", async () => {
     const ana = await makeStudent(t);
-    await subscribeByCard(t, ana, await planId(t, "Mensal"), { cardNumber: CARD_DECLINED });
+    expect((await subscribeByCard(t, ana, await planId(t, "Mensal"), { cardNumber: CARD_DECLINED })).status).toBe(422);
     const res = await t.get("/api/subscriptions/my-subscription", { token: ana.token });
     expect(res.status).toBe(404);
+    expect(res.body).toEqual({ message: "Assinatura não encontrada", success: false });
   });
 
   it("returns the ACTIVE subscription, as POST answered it", async () => {

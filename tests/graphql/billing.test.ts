@@ -82,6 +82,41 @@ describe("billing over GraphQL", () => {
     expect(me.data.me).toEqual({ subscriptionType: "PREMIUM_MENSAL", subscription: { status: "ACTIVE", planName: "Mensal" } });
   });
 
+  it("answers pixTransaction with an id no transaction can have as REST does: BAD_USER_INPUT, Parâmetro inválido: id", async () => {
+    const ana = await makeStudent(t);
+    const query = `query($id: String!) { pixTransaction(id: $id) { id status } }`;
+    for (const [id, path] of [["pix\u0000id", "pix%00id"], ["p".repeat(201), "p".repeat(201)]]) {
+      const res = await t.graphql(query, { id }, ana.token);
+      expect(res.data).toBeNull();
+      expect(res.errors![0]).toMatchObject({ message: "Parâmetro inválido: id", extensions: { code: "BAD_USER_INPUT", status: 400 } });
+      const rest = await t.get(`/api/billing/status/${path}`, { token: ana.token });
+      expect(rest.status).toBe(400);
+      expect(rest.body.message).toBe(res.errors![0].message);
+    }
+  });
+
+  it("takes SubscribeInput's nullable card fields sent as null as not given", async () => {
+    const ana = await makeStudent(t);
+    const mensal = await planId(ana.token, "Mensal");
+    const nulls = { cardNumber: null, cardHolderName: null, cardExpirationMonth: null, cardExpirationYear: null, cardCvv: null };
+    const mutation = `mutation($input: SubscribeInput!) { subscribe(input: $input) { id status paymentMethod pix { status } } }`;
+    const byCard = await t.graphql(mutation, { input: { planId: mensal, paymentMethod: "CREDIT_CARD", ...nulls } }, ana.token);
+    expect(byCard.data).toBeNull();
+    expect(byCard.errors![0]).toMatchObject({ message: "Validation failed", extensions: { code: "BAD_USER_INPUT", status: 400 } });
+    expect(byCard.errors![0].extensions.errors.map((e: { field: string; message: string }) => [e.field, e.message])).toEqual([
+      ["cardNumber", "Número do cartão é obrigatório"],
+      ["cardHolderName", "Nome do titular do cartão é obrigatório"],
+      ["cardExpirationMonth", "Mês de validade é obrigatório"],
+      ["cardExpirationYear", "Ano de validade é obrigatório"],
+      ["cardCvv", "CVV é obrigatório"],
+    ]);
+    const byPix = await t.graphql(mutation, { input: { planId: mensal, paymentMethod: "PIX", ...nulls } }, ana.token);
+    expect(byPix.errors).toBeUndefined();
+    expect(byPix.data.subscribe).toMatchObject({ status: "PENDING", paymentMethod: "PIX", pix: { status: "PENDING" } });
+    const mine = await t.get("/api/subscriptions/my-subscription", { token: ana.token });
+    expect(mine.body).toMatchObject({ id: byPix.data.subscribe.id, status: "PENDING" });
+  });
+
   it("cancels with the same rules and messages as REST", async () => {
     const ana = await makeStudent(t);
     const mensal = await planId(ana.token, "Mensal");

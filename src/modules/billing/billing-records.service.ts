@@ -9,7 +9,7 @@ import { userRepository } from "../users/user.repository.js";
 import type { InvoiceRow, PaymentRow } from "./billing.dto.js";
 import { invoiceFilter, paymentFilter, RECORD_SORT_FIELDS } from "./billing.inputs.js";
 import { billingRepository, type RecordFilter } from "./billing.repository.js";
-import { renderInvoicePdf } from "./invoice-pdf.js";
+import { invoicePdfFileName, renderInvoicePdf } from "./invoice-pdf.js";
 
 const PAYMENT_NOT_FOUND = "Pagamento não encontrado";
 const INVOICE_NOT_FOUND = "Fatura não encontrada";
@@ -100,7 +100,7 @@ export class BillingRecordsService {
       paymentMethod: payment?.paymentMethod ?? null,
       transactionId: payment?.transactionId ?? null,
     });
-    return { fileName: `fatura-${invoice.id}.pdf`, pdf };
+    return { fileName: invoicePdfFileName(invoice.id), pdf };
   }
 
   private parseListing(

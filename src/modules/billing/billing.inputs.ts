@@ -3,19 +3,17 @@ import { entityId, isoDate, optionalText, queryId } from "../../platform/validat
 import { cardProblems } from "./gateways/card-validation.js";
 import { INVOICE_STATUSES, PAYMENT_METHODS, PAYMENT_STATUSES } from "./billing.table.js";
 
-// Only a bound against huge strings here: the card rules (and their messages) are cardProblems'.
+// Only a bound against huge strings here: the card rules (and their messages) are cardProblems'. null is "not given"
+// (GraphQL's SubscribeInput declares the card fields nullable).
 const cardFields = {
-  cardNumber: z.string().max(64).optional(),
-  cardHolderName: z.string().max(120).optional(),
-  cardExpirationMonth: z.string().max(64).optional(),
-  cardExpirationYear: z.string().max(64).optional(),
-  cardCvv: z.string().max(64).optional(),
+  cardNumber: z.string().max(64).nullish(),
+  cardHolderName: z.string().max(120).nullish(),
+  cardExpirationMonth: z.string().max(64).nullish(),
+  cardExpirationYear: z.string().max(64).nullish(),
+  cardCvv: z.string().max(64).nullish(),
 };
 
-/** A plan id: a positive integer within the id column's range (a larger one would fail the query, a 500). */
-
-
-export type CardFields = { [K in keyof typeof cardFields]?: string };
+export type CardFields = { [K in keyof typeof cardFields]?: string | null };
 
 /**
  * Card fields are required, and checked (Luhn, expiry, CVV), when paying by card. Runs even when other fields
@@ -73,7 +71,7 @@ export const updateSubscriptionInput = (now: Date) =>
     })
     .superRefine((value, ctx) => {
       // Card fields replace the card the renewals charge; they are checked like a new card.
-      const sendsCard = Object.keys(cardFields).some((field) => value[field as keyof CardFields] !== undefined);
+      const sendsCard = Object.keys(cardFields).some((field) => value[field as keyof CardFields] != null);
       if (sendsCard || value.paymentMethod === "CREDIT_CARD") checkCard({ ...value, paymentMethod: "CREDIT_CARD" }, ctx, now);
     });
 
@@ -81,6 +79,16 @@ export const cancelInput = z.object({
   cancelImmediately: z.boolean().default(false),
   reason: optionalText(2000),
 });
+
+/**
+ * A PIX transaction id as a client or the gateway sends it: 1–200 characters, no U+0000 (PostgreSQL text cannot
+ * hold it, so such an id would fail the query, a 500).
+ */
+export const pixTransactionId = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine((id) => !id.includes("\u0000"), "Caractere inválido");
 
 export const simulatePaymentInput = z.object({ id: z.string().trim().min(1).max(200) });
 

@@ -1,7 +1,6 @@
 import type { MailMessage } from "../../platform/mail/outbox.js";
 import { formatBrl } from "../../platform/money.js";
-
-const day = (date: Date) => date.toISOString().slice(0, 10).split("-").reverse().join("/");
+import { formatDateBr as day } from "./invoice-pdf.js";
 
 function mail(to: string, subject: string, lines: string[]): MailMessage {
   return { to, subject, text: `${lines.join("\n\n")}\n` };

@@ -1,3 +1,5 @@
+import { centsToAmount } from "../../platform/money.js";
+
 /**
  * Boleto bancário (FEBRABAN layout) for the sandbox: a 44-digit barcode and its 47-digit "linha digitável",
  * with the mod 10 field check digits and the mod 11 general check digit. The free field carries the invoice id,
@@ -60,5 +62,5 @@ export function buildBoleto(input: { invoiceId: number; amountCents: number; due
   const f2 = field2 + mod10(field2);
   const f3 = field3 + mod10(field3);
   const digitableLine = `${f1.slice(0, 5)}.${f1.slice(5)} ${f2.slice(0, 5)}.${f2.slice(5)} ${f3.slice(0, 5)}.${f3.slice(5)} ${dv} ${factor}${value}`;
-  return { barcode, digitableLine, dueDate: input.dueDate.toISOString().slice(0, 10), amount: input.amountCents / 100 };
+  return { barcode, digitableLine, dueDate: input.dueDate.toISOString().slice(0, 10), amount: centsToAmount(input.amountCents) };
 }

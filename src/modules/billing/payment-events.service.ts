@@ -3,11 +3,11 @@ import { z } from "zod";
 import { requireUser, type Actor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
-import { AppError, forbidden, notFound } from "../../platform/errors.js";
+import { AppError, forbidden, invalidParameter, notFound } from "../../platform/errors.js";
 import type { Logger } from "../../platform/logger.js";
-import { parseInput } from "../../platform/validation.js";
+import { parseInput, queryId } from "../../platform/validation.js";
 import type { SubscriptionRow } from "./billing.dto.js";
-import { simulatePaymentInput } from "./billing.inputs.js";
+import { pixTransactionId, simulatePaymentInput } from "./billing.inputs.js";
 import { billingRepository } from "./billing.repository.js";
 import { verifyCardWebhook } from "./gateways/card-webhook-signature.js";
 import type { PixGateway } from "./gateways/pix-gateway.js";
@@ -25,7 +25,7 @@ export class WebhookRejected extends Error {
 
 const pixWebhookBody = z.object({
   event: z.string().optional(),
-  data: z.object({ id: z.string().min(1).max(200), status: z.string().max(50) }),
+  data: z.object({ id: pixTransactionId, status: z.string().max(50) }),
 });
 
 const cardEvent = z.object({
@@ -62,9 +62,13 @@ export class PaymentEventsService {
     else if (status === "EXPIRED" || status === "CANCELLED") await this.pixClosed(parsed.data.data.id, status);
   }
 
-  /** GET /billing/status/{transactionId}: the owner's PIX transaction, settled first if the gateway says it is paid. */
+  /**
+   * GET /billing/status/{transactionId}: the owner's PIX transaction, settled first if the gateway says it is paid.
+   * An id no transaction can have (too long, U+0000) is 400 `Parâmetro inválido: id`.
+   */
   async pixStatus(actor: Actor, transactionId: string): Promise<PixTransactionDto> {
     const caller = requireUser(actor);
+    if (!pixTransactionId.safeParse(transactionId).success) throw invalidParameter("id");
     let row = await billingRepository.findPixTransaction(this.deps.db, transactionId);
     if (!row) throw notFound(TRANSACTION_NOT_FOUND);
     if (row.userId !== caller.id && !caller.isAdmin) throw forbidden();
@@ -223,8 +227,10 @@ export class PaymentEventsService {
   private async subscriptionOf(tx: Db, type: string, object: CardEventObject): Promise<SubscriptionRow | null> {
     const details = record(record(object.parent)?.subscription_details) ?? {};
     const metadata = record(object.metadata) ?? {};
-    const ownId = Number(metadata.subscriptionId ?? record(details.metadata)?.subscriptionId);
-    if (Number.isSafeInteger(ownId) && ownId > 0) return billingRepository.findSubscriptionForUpdate(tx, ownId);
+    // Our ids are digits within the id column's range: anything else (an out-of-range id would fail the query and
+    // turn the event into a 400 the gateway redelivers forever) names no subscription of ours.
+    const ownId = queryId.safeParse(String(metadata.subscriptionId ?? record(details.metadata)?.subscriptionId));
+    if (ownId.success) return billingRepository.findSubscriptionForUpdate(tx, ownId.data);
     const gatewayId = type.startsWith("customer.subscription.") ? str(object.id) : (idOf(object.subscription) ?? idOf(details.subscription));
     if (!gatewayId) return null;
     const row = await billingRepository.findSubscriptionByGatewayId(tx, gatewayId);

@@ -185,7 +185,7 @@ export class SubscriptionService {
       throw conflict(NOT_CANCELABLE);
     }
     // A new card is saved at the gateway (not charged) and becomes what the renewals charge.
-    const newCard = input.cardNumber !== undefined ? await this.saveCard(subscription, cardOf(input)) : null;
+    const newCard = input.cardNumber != null ? await this.saveCard(subscription, cardOf(input)) : null;
     const updated = await billingRepository.updateSubscription(this.deps.db, id, {
       ...(input.autoRenew !== undefined ? { autoRenew: input.autoRenew } : {}),
       ...(input.paymentMethod ? { paymentMethod: input.paymentMethod } : {}),
