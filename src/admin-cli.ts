@@ -1,6 +1,6 @@
 import { loadConfig } from "./platform/config.js";
 import { openDatabase } from "./platform/db/database.js";
-import { userRepository } from "./modules/users/user.repository.js";
+import { grantAdministrators } from "./modules/users/auth.service.js";
 
 /** `npm run admin -- grant <email>`: makes an existing account an administrator. */
 const [command, email] = process.argv.slice(2);
@@ -12,13 +12,13 @@ const config = loadConfig();
 const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 try {
   await database.migrate();
-  await userRepository.grantAdmin(database.db, [email]);
-  const user = await userRepository.findByEmail(database.db, email.trim());
-  if (!user?.isAdmin) {
-    console.error(`no account with e-mail ${email}`);
+  const { unknown } = await grantAdministrators(database.db, [email]);
+  const normalized = email.trim().toLowerCase();
+  if (unknown.length > 0) {
+    console.error(`no account with e-mail ${normalized}`);
     process.exitCode = 1;
   } else {
-    console.log(`${user.email} is an administrator`);
+    console.log(`${normalized} is an administrator`);
   }
 } finally {
   await database.close();

@@ -223,6 +223,15 @@ describe("npm run admin -- grant <email>", () => {
     expect(await adminFlags(dataDir)).toEqual({ "ana@example.com": true, "bia@example.com": false });
   }, 90_000);
 
+  it("finds the account when the e-mail is given with surrounding spaces", async () => {
+    const dataDir = scratchDir();
+    await seedAccounts(dataDir, ["ana@example.com"]);
+    const run = await adminCli(["grant", "  Ana@Example.com "], { DATA_DIR: dataDir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("ana@example.com is an administrator");
+    expect(await adminFlags(dataDir)).toEqual({ "ana@example.com": true });
+  }, 60_000);
+
   // On PostgreSQL the CLI can reach the very database the running test app uses (this worker's clone).
   it.runIf(process.env.DATABASE_URL)("grants on the service's database: the user's next token is an administrator's", async () => {
     const ana = await makeUser(t, { email: "ana@example.com", password: "segredo1" });

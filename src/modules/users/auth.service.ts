@@ -212,15 +212,9 @@ export class AuthService {
     };
   }
 
-  /** Makes the listed e-mails administrators (ADMIN_EMAILS at start-up, `npm run admin -- grant`). */
-  async grantAdmin(emails: readonly string[]): Promise<{ granted: string[]; unknown: string[] }> {
-    const wanted = emails.map((e) => e.trim().toLowerCase()).filter(Boolean);
-    const changed = await userRepository.grantAdmin(this.deps.db, wanted);
-    const existing = await Promise.all(wanted.map((email) => userRepository.findByEmail(this.deps.db, email)));
-    return {
-      granted: changed.map((row) => row.email),
-      unknown: wanted.filter((_, i) => existing[i] === null),
-    };
+  /** Makes the listed e-mails administrators (ADMIN_EMAILS at start-up). */
+  grantAdmin(emails: readonly string[]): Promise<AdminGrant> {
+    return grantAdministrators(this.deps.db, emails);
   }
 
   /** Drops revocations of tokens that have expired anyway. */
@@ -263,4 +257,25 @@ const sha256 = (value: string) => createHash("sha256").update(value).digest("hex
 function shortPasswordMessage(body: unknown): string | undefined {
   const password = (body as { password?: unknown } | null)?.password;
   return typeof password === "string" && password.length < 6 ? PASSWORD_TOO_SHORT : undefined;
+}
+
+export interface AdminGrant {
+  /** The accounts that became administrators (lower-case e-mails). */
+  granted: string[];
+  /** The e-mails, as looked up, that no account has. */
+  unknown: string[];
+}
+
+/**
+ * Makes the accounts with these e-mails administrators, e-mails compared as stored (trimmed, lower-case). Also what
+ * `npm run admin -- grant` runs, which has no whole service to call.
+ */
+export async function grantAdministrators(db: Db, emails: readonly string[]): Promise<AdminGrant> {
+  const wanted = emails.map((e) => e.trim().toLowerCase()).filter(Boolean);
+  const changed = await userRepository.grantAdmin(db, wanted);
+  const existing = await Promise.all(wanted.map((email) => userRepository.findByEmail(db, email)));
+  return {
+    granted: changed.map((row) => row.email),
+    unknown: wanted.filter((_, i) => existing[i] === null),
+  };
 }
