@@ -21,5 +21,5 @@ export function PageOf<Item extends object>(item: ClassType<Item>, name: string)
   return Page;
 }
 
-/** A PageInput as the raw paging parameters the services parse. */
-export const pageParams = (page?: PageInput) => ({ page: page?.page, size: page?.size, sort: page?.sort });
+/** A PageInput as the raw paging parameters the services parse; a field sent as null is one not given. */
+export const pageParams = (page?: PageInput | null) => ({ page: page?.page ?? undefined, size: page?.size ?? undefined, sort: page?.sort ?? undefined });

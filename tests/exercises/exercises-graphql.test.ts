@@ -178,6 +178,15 @@ describe("GraphQL exercises(filter, page) and myExercises", () => {
     expect(clamped.data.exercises.size).toBe(100);
   });
 
+  it("reads page fields sent as null as not given: the first page of 20, by the default order", async () => {
+    const { trainer } = await library();
+    const nulls = await gql(EXERCISES, { page: { page: null, size: null, sort: null } }, trainer);
+    const absent = await gql(EXERCISES, {}, trainer);
+    expect(nulls.errors).toBeUndefined();
+    expect(nulls.data.exercises).toMatchObject({ number: 0, size: 20, totalElements: 4 });
+    expect(nulls.data.exercises).toEqual(absent.data.exercises);
+  });
+
   it.each([
     ["page", { page: -1 }, "page=-1"],
     ["size", { size: 0 }, "size=0"],
