@@ -211,11 +211,6 @@ export class CoachingService {
     );
   }
 
-  /** True when the two users have an ACTIVE link, whichever is the trainer. */
-  areLinked(a: number, b: number): Promise<boolean> {
-    return coachingRepository.areLinked(this.deps.db, a, b);
-  }
-
   /** True when `personalId` is the ACTIVE-linked trainer of `studentId`. */
   isTrainerOf(personalId: number, studentId: number, db: Db = this.deps.db): Promise<boolean> {
     return coachingRepository.isTrainerOf(db, personalId, studentId);
