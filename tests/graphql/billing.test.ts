@@ -27,6 +27,32 @@ describe("billing over GraphQL", () => {
     expect(gql.data.subscriptionPlans.map((p: { maxStudents: number | null }) => p.maxStudents)).toEqual([5, 15, 30, null]);
   });
 
+  it("moves a PIX subscription to a card with updateSubscription, saving the card without charging it, as REST does", async () => {
+    const ana = await makeStudent(t);
+    const mensal = await planId(ana.token, "Mensal");
+    const pix = await t.post("/api/subscriptions", { token: ana.token, body: { planId: mensal, paymentMethod: "PIX" } });
+    expect(pix.status).toBe(201);
+
+    const updated = await t.graphql(
+      `mutation($id: Int!, $input: UpdateSubscriptionInput!) { updateSubscription(id: $id, input: $input) { id paymentMethod lastFourDigits autoRenew } }`,
+      { id: pix.body.id, input: { paymentMethod: "CREDIT_CARD", autoRenew: false, ...card, cardNumber: "5555555555554444" } },
+      ana.token,
+    );
+    expect(updated.errors).toBeUndefined();
+    expect(updated.data.updateSubscription).toEqual({ id: pix.body.id, paymentMethod: "CREDIT_CARD", lastFourDigits: "4444", autoRenew: false });
+    const rest = await t.get("/api/subscriptions/my-subscription", { token: ana.token });
+    expect(rest.body).toMatchObject({ id: pix.body.id, paymentMethod: "CREDIT_CARD", lastFourDigits: "4444", autoRenew: false });
+    const payments = await t.get("/api/payments", { token: ana.token });
+    expect(payments.body.totalElements).toBe(0);
+
+    const noCard = await t.graphql(
+      `mutation($id: Int!) { updateSubscription(id: $id, input: { paymentMethod: CREDIT_CARD, cardNumber: "4111" }) { id } }`,
+      { id: pix.body.id },
+      ana.token,
+    );
+    expect(noCard.errors![0].extensions).toMatchObject({ code: "BAD_USER_INPUT", status: 400 });
+  });
+
   it("subscribes by card, then shows the subscription, payment and invoice as REST does", async () => {
     const ana = await makeStudent(t);
     const mensal = await planId(ana.token, "Mensal");

@@ -124,10 +124,9 @@ export class BillingRecordFilter {
   @Field(() => Int, { nullable: true, description: "administrators only: one user's records" }) userId?: number;
 }
 
-@InputType("SubscribeInput")
-export class SubscribeInputType {
-  @Field(() => Int) planId!: number;
-  @Field(() => PaymentMethodEnum) paymentMethod!: string;
+/** The card fields of a checkout or of a card change, as REST takes them (required when paying by card). */
+@InputType()
+class CardFieldsInput {
   @Field(() => String, { nullable: true }) cardNumber?: string;
   @Field(() => String, { nullable: true }) cardHolderName?: string;
   @Field(() => String, { nullable: true, description: "MM" }) cardExpirationMonth?: string;
@@ -135,8 +134,15 @@ export class SubscribeInputType {
   @Field(() => String, { nullable: true }) cardCvv?: string;
 }
 
+@InputType("SubscribeInput")
+export class SubscribeInputType extends CardFieldsInput {
+  @Field(() => Int) planId!: number;
+  @Field(() => PaymentMethodEnum) paymentMethod!: string;
+}
+
+/** PUT /subscriptions/{id}: autoRenew, the payment method, and a new card (saved at the gateway, not charged). */
 @InputType("UpdateSubscriptionInput")
-export class UpdateSubscriptionInputType {
+export class UpdateSubscriptionInputType extends CardFieldsInput {
   @Field(() => Boolean, { nullable: true }) autoRenew?: boolean;
   @Field(() => PaymentMethodEnum, { nullable: true }) paymentMethod?: string;
 }
