@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { useTestApp } from "../helpers/test-app.js";
 import { logExerciseExecution, logTrainingExecution, setsOf, trainingExecutionBody, type ExerciseInTraining, type SetBody } from "../factories/executions.js";
@@ -463,6 +464,26 @@ describe("GET /api/users/metrics", () => {
 });
 
 // Keep the hand-arithmetic helpers honest.
+describe("sums past the 32-bit integer range", () => {
+  it("gives metrics of a history with more than 2^31 seconds exactly, not a 500", async () => {
+    const { trainingA, supino } = s;
+    await logTraining(trainingA, "2026-03-16T08:00:00Z", 3600, [{ exerciseId: supino.id, sets: [{ repetitions: 5, weight: 40, completed: true }] }]);
+    // Arranged in SQL, as 25,000 requests would take minutes: 25,000 sessions of 24 hours this week.
+    await t.db.execute(sql`
+      insert into training_executions (user_id, training_id, training_name, start_time, end_time, duration_seconds, completed)
+      select ${s.student.id}, ${trainingA.id}, 'Treino A', timestamptz '2026-03-16T00:00:00Z' + g * interval '1 second',
+        timestamptz '2026-03-17T00:00:00Z' + g * interval '1 second', 86400, true
+      from generate_series(1, 25000) g`);
+    const seconds = 25_000 * 86_400 + 3600;
+    expect(seconds).toBeGreaterThan(2 ** 31);
+
+    const res = await t.get("/api/users/metrics", { token: s.student.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ totalTrainings: 25_001, completedTrainings: 25_001, totalTime: seconds });
+    expect(res.body.weeklyProgress.at(-1)).toEqual({ date: "2026-03-16", trainingsCount: 25_001, totalTime: seconds });
+  });
+});
+
 describe("hand arithmetic", () => {
   it("matches the examples of contract §7", () => {
     const sets = [

@@ -291,7 +291,7 @@ export const executionRepository = {
     return rowsOf<{ day: string; max_weight: string | null; volume: string; sets: number; reps: number; one_rep_max: string | null }>(
       await db.execute(sql`
         select to_char(${bucket}, 'YYYY-MM-DD') as day, max(ee.max_weight)::text as max_weight, sum(ee.volume)::text as volume,
-          sum(ee.completed_sets)::int as sets, sum(ee.total_reps)::int as reps, max(ee.best_one_rep_max)::text as one_rep_max
+          sum(ee.completed_sets)::float8 as sets, sum(ee.total_reps)::float8 as reps, max(ee.best_one_rep_max)::text as one_rep_max
         from exercise_executions ee
         where ee.user_id = ${userId} and ee.exercise_id = ${exerciseId}
           ${range.from ? sql`and ee.executed_at >= ${iso(range.from)}::timestamptz` : sql``}
@@ -333,18 +333,22 @@ export const executionRepository = {
     );
   },
 
-  /** The totals of GET /users/metrics: one index-only pass over each table, and the (few) standalone exercise logs. */
+  /**
+   * The totals of GET /users/metrics: one index-only pass over each table, and the (few) standalone exercise logs.
+   * Sums of seconds, like the sums of sets and repetitions in progress, leave as float8: exact for any integer a
+   * history can reach (below 2^53), where an int would overflow past 2^31 (68 years of logged time).
+   */
   async metricsTotals(db: Db, userId: number) {
     const [row] = rowsOf<{ trainings: number; completed: number; exercises: number; training_time: number; exercise_time: number }>(
       await db.execute(sql`
         select t.trainings, t.completed, e.exercises, t.training_time, s.exercise_time
         from (
-          select count(*)::int as trainings, (count(*) filter (where completed))::int as completed, coalesce(sum(duration_seconds), 0)::int as training_time
+          select count(*)::int as trainings, (count(*) filter (where completed))::int as completed, coalesce(sum(duration_seconds), 0)::float8 as training_time
           from training_executions where user_id = ${userId}
         ) t,
         (select count(*)::int as exercises from exercise_executions where user_id = ${userId}) e,
         (
-          select coalesce(sum(duration_seconds), 0)::int as exercise_time
+          select coalesce(sum(duration_seconds), 0)::float8 as exercise_time
           from exercise_executions where user_id = ${userId} and training_execution_id is null
         ) s`),
     );
@@ -355,7 +359,7 @@ export const executionRepository = {
   async weekly(db: Db, userId: number, firstMonday: Date) {
     return rowsOf<{ week: string; trainings: number; time: number }>(
       await db.execute(sql`
-        select to_char(w.week, 'YYYY-MM-DD') as week, sum(w.trainings)::int as trainings, sum(w.time)::int as time from (
+        select to_char(w.week, 'YYYY-MM-DD') as week, sum(w.trainings)::int as trainings, sum(w.time)::float8 as time from (
           select date_trunc('week', start_time at time zone 'UTC')::date as week, 1 as trainings, duration_seconds as time
           from training_executions where user_id = ${userId} and start_time >= ${iso(firstMonday)}::timestamptz
           union all
