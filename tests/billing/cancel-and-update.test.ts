@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { invoices, payments, pixTransactions, subscriptions } from "../../src/modules/billing/billing.table.js";
 import { users } from "../../src/modules/users/user.table.js";
-import { CARD_DECLINED, cardFields, planId, relogin, subscribeByCard } from "../factories/billing.js";
-import { makeStudent, makeUser, type MadeUser } from "../factories/users.js";
+import { CARD_DECLINED, cardFields, planId, subscribeByCard } from "../factories/billing.js";
+import { makeStudent, makeUser, type MadeUser, relogin } from "../factories/users.js";
 import { useTestApp } from "../helpers/test-app.js";
 
 const t = useTestApp({ ADMIN_EMAILS: "boss@example.com" });

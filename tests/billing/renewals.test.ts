@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { subscriptions } from "../../src/modules/billing/billing.table.js";
-import { makeStudent, type MadeUser } from "../factories/users.js";
+import { makeStudent, type MadeUser, relogin } from "../factories/users.js";
 import { useTestApp } from "../helpers/test-app.js";
-import { addMonths, billingOf, cardBody, DAY_MS, planId, relogin, subjectsTo, subscriptionRow, userRow } from "./support.js";
+import { addMonths, billingOf, cardBody, DAY_MS, planId, subjectsTo, subscriptionRow, userRow } from "./support.js";
 
 // The sandbox card gateway; the renewal job is run by hand with the test clock.
 const t = useTestApp();

@@ -1,6 +1,6 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { expect } from "vitest";
-import { invoices, payments, pixTransactions, subscriptionPlans, subscriptions } from "../../src/modules/billing/billing.table.js";
+import { invoices, payments, pixTransactions, subscriptions } from "../../src/modules/billing/billing.table.js";
 import { users } from "../../src/modules/users/user.table.js";
 import { rowsOf } from "../helpers/database.js";
 import type { TestApp } from "../helpers/test-app.js";
@@ -11,11 +11,7 @@ export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The id of a seeded catalogue plan (Mensal: ALUNO, 49.90, MONTHLY, PREMIUM_MENSAL). */
-export async function planId(t: TestApp, name = "Mensal"): Promise<number> {
-  const [plan] = await t.db.select().from(subscriptionPlans).where(eq(subscriptionPlans.name, name));
-  if (!plan) throw new Error(`no seeded plan ${name}`);
-  return plan.id;
-}
+export { planId } from "../factories/billing.js";
 
 /** Every billing row of a user, oldest first. */
 export async function billingOf(t: TestApp, userId: number) {
@@ -108,10 +104,3 @@ export function addMonths(date: Date, months: number): Date {
   return target;
 }
 
-/** A fresh token at the current test clock (tokens live 24 hours of that clock). */
-export async function relogin(t: TestApp, user: { email: string; password: string; token: string }): Promise<string> {
-  const res = await t.post("/api/users/login", { body: { email: user.email, password: user.password } });
-  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`);
-  user.token = res.body.token;
-  return user.token;
-}

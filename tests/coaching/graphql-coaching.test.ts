@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { useTestApp, type GraphqlError } from "../helpers/test-app.js";
-import { makeStudent, makeTrainer, makeUser, type MadeUser } from "../factories/users.js";
-import { INVITE_TTL_MS, inviteRows, invited, linkRows, linked, mailsTo, relogin, statuses, subscribe } from "./support.js";
+import { makeStudent, makeTrainer, makeUser, type MadeUser, relogin } from "../factories/users.js";
+import { INVITE_TTL_MS, inviteRows, invited, linkRows, linked, mailsTo, statuses, subscribe } from "./support.js";
 
 const ADMIN_EMAIL = "admin.coaching@example.com";
 const t = useTestApp({ ADMIN_EMAILS: ADMIN_EMAIL });

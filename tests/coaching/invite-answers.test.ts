@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../helpers/test-app.js";
-import { makeStudent, makeTrainer } from "../factories/users.js";
+import { makeStudent, makeTrainer, relogin } from "../factories/users.js";
 import {
   DAY_MS,
   FULL_LINK_KEYS,
@@ -13,7 +13,6 @@ import {
   invited,
   linkRows,
   mailsTo,
-  relogin,
   sortedKeys,
 } from "./support.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../helpers/test-app.js";
-import { makeStudent, makeTrainer } from "../factories/users.js";
+import { makeStudent, makeTrainer, relogin } from "../factories/users.js";
 import {
   DAY_MS,
   INVITE_TTL_MS,
@@ -10,7 +10,6 @@ import {
   linked,
   mailsTo,
   pendingCount,
-  relogin,
   sendInvite,
   sortedKeys,
   statuses,

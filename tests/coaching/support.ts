@@ -79,14 +79,6 @@ export async function linked(t: TestApp, trainer: MadeUser, student: MadeUser): 
   return res.body.id;
 }
 
-/** A fresh token at the current test clock (tokens live 24 hours of that clock). */
-export async function relogin(t: TestApp, ...people: MadeUser[]): Promise<void> {
-  for (const user of people) {
-    const res = await t.post("/api/users/login", { body: { email: user.email, password: user.password } });
-    if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`);
-    user.token = res.body.token;
-  }
-}
 
 /** A trainer's card subscription (sandbox card accepted) to the seeded plan of that name. */
 export async function subscribe(t: TestApp, trainer: MadeUser, planName: string): Promise<void> {

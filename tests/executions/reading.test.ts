@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { useTestApp } from "../helpers/test-app.js";
 import { linkTrainerAndStudent } from "../factories/content.js";
 import { logExerciseExecution, logTrainingExecution, trainingExecutionBody } from "../factories/executions.js";
-import { makeStudent, makeTrainer, makeUser, type MadeUser } from "../factories/users.js";
+import { makeStudent, makeTrainer, makeUser, type MadeUser, relogin } from "../factories/users.js";
 import { DENIED, EXECUTION_NOT_FOUND, EXERCISE_NOT_FOUND, invalidParameter, ISO, makeScene, PAGE_KEYS, TRAINING_NOT_FOUND, UNAUTHORIZED, USER_NOT_FOUND, type Scene } from "./support.js";
 
 const t = useTestApp({ ADMIN_EMAILS: "boss@example.com", FREE_TRAINER_MAX_STUDENTS: "10" });
@@ -245,16 +245,10 @@ describe("exercise executions", () => {
     t.clock.set(new Date("2026-03-08T09:00:00.000Z"));
     const alone2 = await logExerciseExecution(t, s.student.token, s.remada.id, s.trainingA.id, [{ repetitions: 8, completed: false }]);
     t.clock.set(NOW);
-    await relogin();
+    await relogin(t, s.student, s.trainer, boss, stranger, otherTrainer);
     return { alone1, inA, alone2, supinoInA: inA.exerciseExecutions[0].id, remadaInA: inA.exerciseExecutions[1].id };
   }
 
-  async function relogin() {
-    for (const user of [s.student, s.trainer, boss, stranger, otherTrainer]) {
-      const res = await t.post("/api/users/login", { body: { email: user.email, password: user.password } });
-      user.token = res.body.token;
-    }
-  }
 
   it("GET /api/exercises/{id}/executions: the caller's executions of that exercise, both kinds, with filters and paging", async () => {
     const h = await history();

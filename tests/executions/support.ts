@@ -62,12 +62,6 @@ export async function executionCounts(t: TestApp) {
   return row;
 }
 
-/** A fresh token at the current test clock (tokens live 24 hours of that clock). */
-export async function relogin(t: TestApp, user: MadeUser): Promise<void> {
-  const res = await t.post("/api/users/login", { body: { email: user.email, password: user.password } });
-  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`);
-  user.token = res.body.token;
-}
 
 // ---- Hand arithmetic in integer hundredths of a kilogram, so the expectations never drift either. ----
 

@@ -22,7 +22,7 @@ export function cardFields(t: TestApp, overrides: Partial<Record<string, unknown
 }
 
 /** The seeded plan's id by its name (ids come from the seed migration; never assumed). */
-export async function planId(t: TestApp, name: string): Promise<number> {
+export async function planId(t: TestApp, name = "Mensal"): Promise<number> {
   const [row] = await t.db.select({ id: subscriptionPlans.id }).from(subscriptionPlans).where(eq(subscriptionPlans.name, name));
   if (!row) throw new Error(`no plan named ${name}`);
   return row.id;
@@ -33,13 +33,6 @@ export async function subscribeByCard(t: TestApp, user: MadeUser, plan: number, 
   return t.post("/api/subscriptions", { token: user.token, body: { planId: plan, paymentMethod: "CREDIT_CARD", ...cardFields(t, card) } });
 }
 
-/** A fresh token for `user` at the current test clock (tokens live 24 hours of that clock). */
-export async function relogin(t: TestApp, user: MadeUser): Promise<MadeUser> {
-  const res = await t.post("/api/users/login", { body: { email: user.email, password: user.password } });
-  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`);
-  user.token = res.body.token;
-  return user;
-}
 
 /** Row counts of the billing tables. */
 export async function billingCounts(t: TestApp) {

@@ -5,7 +5,7 @@ import { planAssignments, trainingPlans } from "../../src/modules/training-plans
 import { rowsOf } from "../helpers/database.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { assignPlan, createExercise, createPlan, createTraining, linkTrainerAndStudent, moveAssignment } from "../factories/content.js";
-import { makeStudent, makeTrainer, makeUser, type MadeUser } from "../factories/users.js";
+import { makeStudent, makeTrainer, makeUser, type MadeUser, relogin } from "../factories/users.js";
 
 const t = useTestApp({ ADMIN_EMAILS: "admin@example.com", FREE_TRAINER_MAX_STUDENTS: "10" });
 
@@ -27,12 +27,6 @@ async function statusOf(id: number) {
   return row.status;
 }
 
-/** A fresh token at the current test clock (tokens live 24 hours of that clock). */
-async function relogin(user: MadeUser) {
-  const res = await t.post("/api/users/login", { body: { email: user.email, password: user.password } });
-  if (res.status !== 200) throw new Error(`login failed: ${res.status} ${res.text}`);
-  user.token = res.body.token;
-}
 
 const idsOf = (body: { content: { id: number }[] }) => body.content.map((item) => item.id);
 
@@ -87,7 +81,7 @@ describe("POST /api/training-plans/{id}/assign", () => {
 
   it("takes today as the UTC day of the service clock", async () => {
     t.clock.set(new Date("2026-12-31T23:59:59.000Z"));
-    await relogin(trainer);
+    await relogin(t, trainer);
     const late = await assignPlan(t, trainer.token, plan.id, student.id);
     expect(late).toMatchObject({ startDate: "2026-12-31", endDate: "2027-01-27" });
   });
