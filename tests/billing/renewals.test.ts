@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { subscriptions } from "../../src/modules/billing/billing.table.js";
 import { makeStudent, type MadeUser, relogin } from "../factories/users.js";
@@ -219,6 +219,31 @@ describe("renewal job: canceled at the end of the period", () => {
     expect((await billingOf(t, ana.id)).payments).toHaveLength(1);
     await relogin(t, ana);
     expect((await t.get("/api/subscriptions/my-subscription", { token: ana.token })).status).toBe(404);
+  });
+
+  it("ends the other lapsed subscriptions when one fails, and that one at a later run", async () => {
+    const ana = await cardSubscription();
+    const bia = await cardSubscription();
+    for (const { ana: user, id } of [ana, bia]) {
+      expect((await t.post(`/api/subscriptions/${id}/cancel`, { token: user.token, body: { cancelImmediately: false } })).status).toBe(200);
+    }
+    // A fault inside the database while Ana's access is being ended.
+    await t.db.execute(
+      sql.raw(`create function refuse_ending() returns trigger language plpgsql as $$ begin
+        if new.id = ${ana.ana.id} and new.subscription_type = 'FREEMIUM' then raise exception 'refused'; end if; return new; end $$`),
+    );
+    await t.db.execute(sql.raw("create trigger refuse_ending before update on users for each row execute function refuse_ending()"));
+    at(new Date(Math.max(ana.endDate.getTime(), bia.endDate.getTime()) + MINUTE));
+    try {
+      await run();
+    } finally {
+      await t.db.execute(sql.raw("drop function refuse_ending() cascade"));
+    }
+    expect(await userRow(t, bia.ana.id)).toMatchObject({ subscriptionType: "FREEMIUM", subscriptionExpiresAt: null });
+    expect(await userRow(t, ana.ana.id)).toMatchObject({ subscriptionType: "PREMIUM_MENSAL" });
+
+    await run();
+    expect(await userRow(t, ana.ana.id)).toMatchObject({ subscriptionType: "FREEMIUM", subscriptionExpiresAt: null });
   });
 
   it("does not take away the access of a later subscription canceled at its period end", async () => {

@@ -41,7 +41,12 @@ export class RenewalService {
       }
     }
     for (const lapsed of await billingRepository.findLapsedCanceled(db, now)) {
-      await db.transaction((tx) => this.deps.lifecycle.expire(tx, lapsed));
+      // One failure must not keep the others from ending; it is tried again at the next run.
+      try {
+        await db.transaction((tx) => this.deps.lifecycle.expire(tx, lapsed));
+      } catch (error) {
+        this.deps.logger.error({ err: error, subscriptionId: lapsed.id }, "ending a lapsed canceled subscription failed");
+      }
     }
     return result;
   }
