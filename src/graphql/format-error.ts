@@ -34,7 +34,10 @@ export function formatError(logger: Logger) {
     }
     const code = formatted.extensions?.code;
     if (typeof code === "string" && CLIENT_CODES.has(code)) {
-      return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code, status: 400 } };
+      // The HTTP status Apollo answers with (405 for a mutation sent with GET), else 400.
+      const status = (original as { extensions?: { http?: { status?: unknown } } } | null)?.extensions?.http?.status;
+      const extensions = { code, status: typeof status === "number" && status >= 400 && status < 500 ? status : 400 };
+      return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions };
     }
     logger.error({ err: original }, "unhandled GraphQL error");
     return { message: "Erro interno do servidor", path: formatted.path, extensions: { code: "INTERNAL_SERVER_ERROR", status: 500 } };

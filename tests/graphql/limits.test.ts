@@ -147,6 +147,7 @@ describe("GraphQL over HTTP", () => {
     const made = await makeUser(t);
     const res = await t.get(`/graphql?query=${encodeURIComponent("mutation{logout{success}}")}`, { token: made.token });
     expect(res.status).toBe(405);
+    expect(res.body.errors[0].extensions).toEqual({ code: "BAD_REQUEST", status: 405 });
     expect((await t.get("/api/users/profile", { token: made.token })).status).toBe(200);
   });
 
