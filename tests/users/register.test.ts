@@ -105,6 +105,11 @@ describe("POST /api/users/register", () => {
     expect((await t.get("/api/users/confirm-email?token=nope")).body).toEqual({ message: "Token inválido ou expirado", success: false });
     const missing = await t.get("/api/users/confirm-email");
     expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({ message: "Token inválido ou expirado", success: false });
+    const blank = await t.get("/api/users/confirm-email?token=%20");
+    expect(blank.body).toEqual({ message: "Token inválido ou expirado", success: false });
+    const repeated = await t.get("/api/users/confirm-email?token=a&token=b");
+    expect(repeated.body).toEqual({ message: "Token inválido ou expirado", success: false });
   });
 
   it("answers 409 when the e-mail is taken, in any letter case, and keeps one account", async () => {

@@ -176,7 +176,10 @@ export class AuthService {
   }
 
   async confirmEmail(query: unknown): Promise<MessageDto> {
-    const input = parseInput(confirmEmailInput, query);
+    // The link's only parameter: missing or mangled, it is a token that is not valid (contract §3).
+    const parsed = confirmEmailInput.safeParse(query);
+    if (!parsed.success) throw new AppError(400, INVALID_TOKEN);
+    const input = parsed.data;
     const { db, clock } = this.deps;
     const confirmed = await db.transaction(async (tx) => {
       const now = clock.now();
