@@ -1,5 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { trainingPlanRepository } from "../../src/modules/training-plans/training-plan.repository.js";
+import { trainings } from "../../src/modules/trainings/training.table.js";
 import { planTrainings, trainingPlans } from "../../src/modules/training-plans/training-plan.table.js";
 import { rowsOf } from "../helpers/database.js";
 import { useTestApp } from "../helpers/test-app.js";
@@ -41,6 +43,26 @@ beforeEach(async () => {
 });
 
 describe("POST /api/training-plans", () => {
+  it("answers 404 Treino não encontrado when a training is deleted between its check and the write, writing nothing", async () => {
+    const before = await counts();
+    const replace = trainingPlanRepository.replaceTrainings;
+    // The training row is gone when the plan's trainings are written (a DELETE committed in between).
+    const spy = vi.spyOn(trainingPlanRepository, "replaceTrainings").mockImplementationOnce(async (db, planId, items) => {
+      await db.delete(trainings).where(eq(trainings.id, trainingIds[0]));
+      return replace(db, planId, items);
+    });
+    try {
+      const res = await t.post("/api/training-plans", { token: trainer.token, body: planBody([trainingIds[0]]) });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ message: "Treino não encontrado", success: false });
+      expect(spy).toHaveBeenCalledTimes(1);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await counts()).toEqual(before);
+    expect((await t.get(`/api/trainings/${trainingIds[0]}`, { token: trainer.token })).status).toBe(200);
+  });
+
   it("creates a plan and answers 201 with its trainings in the order sent", async () => {
     const [peito, costas, pernas] = trainingIds;
     const res = await t.post("/api/training-plans", {

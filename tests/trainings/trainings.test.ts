@@ -1,5 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { exercises } from "../../src/modules/exercises/exercise.table.js";
+import { trainingRepository } from "../../src/modules/trainings/training.repository.js";
 import { trainingExercises, trainings } from "../../src/modules/trainings/training.table.js";
 import { rowsOf } from "../helpers/database.js";
 import { useTestApp } from "../helpers/test-app.js";
@@ -32,6 +34,26 @@ beforeEach(async () => {
 });
 
 describe("POST /api/trainings", () => {
+  it("answers 404 Exercício não encontrado when an exercise is deleted between its check and the write, writing nothing", async () => {
+    const exercise = await createExercise(t, trainer.token, { name: "Supino reto" });
+    const before = await counts();
+    const replace = trainingRepository.replaceExercises;
+    // The exercise row is gone when the training's lines are written (a DELETE committed in between).
+    const spy = vi.spyOn(trainingRepository, "replaceExercises").mockImplementationOnce(async (db, trainingId, lines) => {
+      await db.delete(exercises).where(eq(exercises.id, exercise.id));
+      return replace(db, trainingId, lines);
+    });
+    try {
+      const res = await t.post("/api/trainings", { token: trainer.token, body: trainingBody([exercise.id]) });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ message: "Exercício não encontrado", success: false });
+      expect(spy).toHaveBeenCalledTimes(1);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await counts()).toEqual(before);
+  });
+
   it("creates a trainer's training and answers 201 with the full shape, exercises in the order sent", async () => {
     const ex = [];
     for (const name of ["Supino reto", "Crucifixo", "Flexão", "Crossover"]) ex.push(await createExercise(t, trainer.token, { name }));

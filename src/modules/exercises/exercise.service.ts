@@ -1,6 +1,6 @@
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
-import { isForeignKeyViolation } from "../../platform/db/constraint-violation.js";
+import { unlessForeignKeyRefuses } from "../../platform/db/constraint-violation.js";
 import type { Db } from "../../platform/db/database.js";
 import { conflict, forbidden, notFound, unauthorized, validationError } from "../../platform/errors.js";
 import { pageAndFilters, toPage, type Page } from "../../platform/paging.js";
@@ -136,15 +136,9 @@ export class ExerciseService {
     const caller = requireUser(actor);
     await this.loadOwn(caller, id);
     if (await trainingRepository.includesExercise(this.deps.db, id)) throw conflict(EXERCISE_IN_USE);
-    let imageUrl: string | null;
-    try {
-      // The image the row holds when it goes (a concurrent replacement may have changed it since loadOwn).
-      imageUrl = await exerciseRepository.delete(this.deps.db, id);
-    } catch (error) {
-      // A training took it up in the meantime: the foreign key keeps it.
-      if (isForeignKeyViolation(error)) throw conflict(EXERCISE_IN_USE);
-      throw error;
-    }
+    // The image the row holds when it goes (a concurrent replacement may have changed it since loadOwn); a training
+    // that took it up in the meantime keeps it through the foreign key.
+    const imageUrl = await unlessForeignKeyRefuses(() => exerciseRepository.delete(this.deps.db, id), () => conflict(EXERCISE_IN_USE));
     await this.deps.storage.remove(imageUrl);
   }
 

@@ -1,5 +1,6 @@
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
+import { unlessForeignKeyRefuses } from "../../platform/db/constraint-violation.js";
 import type { Db } from "../../platform/db/database.js";
 import { conflict, forbidden, notFound } from "../../platform/errors.js";
 import { pageAndFilters, toPage, type Page } from "../../platform/paging.js";
@@ -47,7 +48,7 @@ export class TrainingPlanService {
     const id = await db.transaction(async (tx) => {
       const now = clock.now();
       const row = await trainingPlanRepository.insert(tx, { ...fieldsOf(input), createdBy: trainer.id, createdAt: now, updatedAt: now });
-      await trainingPlanRepository.replaceTrainings(tx, row.id, input.trainings);
+      await writeTrainings(tx, row.id, input);
       return row.id;
     });
     return (await this.toDtos([(await trainingPlanRepository.findById(db, id))!]))[0];
@@ -62,7 +63,7 @@ export class TrainingPlanService {
     const updated = await db.transaction(async (tx) => {
       const row = await trainingPlanRepository.update(tx, id, { ...fieldsOf(input), updatedAt: clock.now() });
       if (!row) throw notFound(PLAN_NOT_FOUND);
-      await trainingPlanRepository.replaceTrainings(tx, id, input.trainings);
+      await writeTrainings(tx, id, input);
       return row;
     });
     return (await this.toDtos([updated]))[0];
@@ -173,4 +174,9 @@ function fieldsOf(input: PlanInput) {
     goal: input.goal ?? null,
     durationWeeks: input.duration ?? null,
   };
+}
+
+/** A plan's trainings; a training deleted since the visibility check is one not found, as the check says. */
+function writeTrainings(tx: Db, planId: number, input: PlanInput): Promise<void> {
+  return unlessForeignKeyRefuses(() => trainingPlanRepository.replaceTrainings(tx, planId, input.trainings), () => notFound(TRAINING_NOT_FOUND));
 }

@@ -1,6 +1,6 @@
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
-import { isForeignKeyViolation } from "../../platform/db/constraint-violation.js";
+import { unlessForeignKeyRefuses } from "../../platform/db/constraint-violation.js";
 import type { Db } from "../../platform/db/database.js";
 import { conflict, forbidden, notFound, unauthorized } from "../../platform/errors.js";
 import { pageAndFilters, toPage, type Page } from "../../platform/paging.js";
@@ -60,7 +60,7 @@ export class TrainingService {
         createdAt: now,
         updatedAt: now,
       });
-      await trainingRepository.replaceExercises(tx, row.id, linesOf(input));
+      await writeLines(tx, row.id, input);
       return row.id;
     });
     return (await this.toDtos([(await trainingRepository.findById(db, id))!]))[0];
@@ -81,7 +81,7 @@ export class TrainingService {
         updatedAt: clock.now(),
       });
       if (!row) throw notFound(TRAINING_NOT_FOUND);
-      await trainingRepository.replaceExercises(tx, id, linesOf(input));
+      await writeLines(tx, id, input);
       return row;
     });
     return (await this.toDtos([updated]))[0];
@@ -91,13 +91,8 @@ export class TrainingService {
     const caller = requireUser(actor);
     await this.loadOwn(caller, id);
     if (await trainingPlanRepository.includesTraining(this.deps.db, id)) throw conflict(TRAINING_IN_USE);
-    try {
-      await trainingRepository.delete(this.deps.db, id);
-    } catch (error) {
-      // Taken up by a plan in the meantime: its foreign key keeps it (executions only lose their link to it).
-      if (isForeignKeyViolation(error)) throw conflict(TRAINING_IN_USE);
-      throw error;
-    }
+    // Taken up by a plan in the meantime, its foreign key keeps it (executions only lose their link to it).
+    await unlessForeignKeyRefuses(() => trainingRepository.delete(this.deps.db, id), () => conflict(TRAINING_IN_USE));
   }
 
   async get(actor: Actor, id: number): Promise<TrainingDto> {
@@ -195,4 +190,9 @@ function linesOf(input: TrainingInput) {
     order: line.order ?? null,
     notes: line.notes ?? null,
   }));
+}
+
+/** A training's exercise lines; an exercise deleted since the visibility check is one not found, as the check says. */
+function writeLines(tx: Db, trainingId: number, input: TrainingInput): Promise<void> {
+  return unlessForeignKeyRefuses(() => trainingRepository.replaceExercises(tx, trainingId, linesOf(input)), () => notFound(EXERCISE_NOT_FOUND));
 }

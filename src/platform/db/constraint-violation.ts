@@ -18,3 +18,17 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
 export function isForeignKeyViolation(error: unknown): boolean {
   return pgErrorWithCode(error, "23503") !== null;
 }
+
+/**
+ * Runs a write checked beforehand against rows it references or is referenced by; when one of those changed in
+ * between (a concurrent delete, or a row taken up by a new reference), the foreign key refuses it, and that becomes
+ * the same 4xx the check gives (`refused()`), not a 500.
+ */
+export async function unlessForeignKeyRefuses<T>(write: () => Promise<T>, refused: () => Error): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw refused();
+    throw error;
+  }
+}
