@@ -250,4 +250,19 @@ describe("billing over GraphQL", () => {
     const bad = await t.graphql(query, { page: { sort: ["password,asc"] } }, ana.token);
     expect(bad.errors![0]).toMatchObject({ message: "Parâmetro inválido: sort", extensions: { code: "BAD_USER_INPUT", status: 400 } });
   });
+
+  it("reads filter fields sent as null as not given, for records and for the plan catalogue", async () => {
+    const ana = await makeStudent(t);
+    const mensal = await planId(ana.token, "Mensal");
+    await t.post("/api/subscriptions", { token: ana.token, body: { planId: mensal, paymentMethod: "CREDIT_CARD", ...card } });
+    const nulls = { status: null, startDate: null, endDate: null, userId: null };
+    const payments = await t.graphql(`query($filter: BillingRecordFilter) { payments(filter: $filter) { totalElements } }`, { filter: nulls }, ana.token);
+    expect(payments.errors).toBeUndefined();
+    expect(payments.data.payments.totalElements).toBe(1);
+    const invoices = await t.graphql(`query($filter: BillingRecordFilter) { invoices(filter: $filter) { totalElements } }`, { filter: nulls }, ana.token);
+    expect(invoices.data.invoices.totalElements).toBe(1);
+    const plans = await t.graphql(`query { subscriptionPlans(filter: { userType: null, active: null, interval: null }) { name } }`, {}, ana.token);
+    expect(plans.errors).toBeUndefined();
+    expect(plans.data.subscriptionPlans).toHaveLength(8);
+  });
 });

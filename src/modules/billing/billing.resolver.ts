@@ -1,5 +1,6 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql/context.js";
+import { asQuery } from "../../graphql/filters.js";
 import { PageInput, pageParams } from "../../graphql/page.js";
 import { UserType } from "../users/user.types.js";
 import {
@@ -17,21 +18,14 @@ import {
 } from "./billing.types.js";
 
 /** Records filters as the query-string values the REST layer hands the same service. */
-const recordQuery = (filter: BillingRecordFilter | undefined, page: PageInput | undefined) => ({
-  ...pageParams(page),
-  status: filter?.status,
-  startDate: filter?.startDate,
-  endDate: filter?.endDate,
-  userId: filter?.userId === undefined ? undefined : String(filter.userId),
-});
+const recordQuery = (filter: BillingRecordFilter | undefined, page: PageInput | undefined) => ({ ...pageParams(page), ...asQuery(filter) });
 
 /** Plans, subscriptions, payments and invoices over GraphQL: the same services as REST. */
 @Resolver()
 export class BillingResolver {
   @Query(() => [SubscriptionPlanType])
   subscriptionPlans(@Arg("filter", () => SubscriptionPlanFilter, { nullable: true }) filter: SubscriptionPlanFilter | undefined, @Ctx() ctx: Context) {
-    const active = filter?.active === undefined ? undefined : String(filter.active);
-    return ctx.services.plans.list(ctx.actor, { userType: filter?.userType, interval: filter?.interval, active });
+    return ctx.services.plans.list(ctx.actor, asQuery(filter));
   }
 
   @Query(() => SubscriptionPlanType)
