@@ -9,6 +9,8 @@ import { withDatabase } from "./global-setup.js";
 const SEEDED_TABLES = new Set<string>(["subscription_plans"]);
 
 let shared: Promise<DatabaseHandle> | undefined;
+/** With DATABASE_URL: the connection string of this worker's database. */
+let workerUrl: string | undefined;
 
 /**
  * This worker's database, created once and shared by every test file it runs: an in-memory PGlite by
@@ -28,11 +30,23 @@ async function open(): Promise<DatabaseHandle> {
     await admin.unsafe(`drop database if exists "${name}" with (force)`);
     await admin.unsafe(`create database "${name}" template "${template}"`);
     await admin.end();
-    return openDatabase({ databaseUrl: withDatabase(url, name), maxConnections: 10 });
+    workerUrl = withDatabase(url, name);
+    return openDatabase({ databaseUrl: workerUrl, maxConnections: 10 });
   }
   const handle = openDatabase({ pglite: new PGlite() });
   await handle.migrate();
   return handle;
+}
+
+/**
+ * This worker's database as another instance of the service sees it: on PostgreSQL a pool of its own on the same
+ * database (close it when done); PGlite lives inside this process, so there the instances share the one handle.
+ */
+export async function anotherConnectionToWorkerDatabase(): Promise<{ handle: DatabaseHandle; close(): Promise<void> }> {
+  const handle = await workerDatabase();
+  if (!workerUrl) return { handle, close: async () => undefined };
+  const own = openDatabase({ databaseUrl: workerUrl, maxConnections: 10 });
+  return { handle: own, close: () => own.close() };
 }
 
 let tables: string[] | undefined;

@@ -11,7 +11,7 @@ import { ManualClock } from "../../src/platform/clock.js";
 import { loadConfig, type Config } from "../../src/platform/config.js";
 import type { DatabaseHandle } from "../../src/platform/db/database.js";
 import { createLogger } from "../../src/platform/logger.js";
-import { resetDatabase, workerDatabase } from "./database.js";
+import { anotherConnectionToWorkerDatabase, resetDatabase } from "./database.js";
 import { TestSmtpServer } from "./smtp-server.js";
 
 export interface ApiResponse<T = any> {
@@ -37,8 +37,8 @@ const testHasher = () => (sharedHasher ??= createPasswordHasher({ cost: 4, threa
 export type GraphqlError = { message: string; path?: Array<string | number>; extensions: Record<string, any> };
 
 export class TestApp {
-  readonly clock = new ManualClock(new Date());
-  readonly smtp = new TestSmtpServer();
+  readonly clock: ManualClock;
+  readonly smtp: TestSmtpServer;
   readonly logLines: string[] = [];
   baseUrl = "";
   app!: App;
@@ -46,12 +46,25 @@ export class TestApp {
   database!: DatabaseHandle;
   private server!: Server;
   private dataDir = "";
+  private closeDatabase: () => Promise<void> = async () => undefined;
 
-  constructor(private readonly env: Record<string, string> = {}) {}
+  /**
+   * `sibling`: this app is a second instance of the service beside that one, as behind a load balancer: its own
+   * process state and (on PostgreSQL) its own connection pool on the same database, the same clock and SMTP server.
+   */
+  constructor(
+    private readonly env: Record<string, string> = {},
+    private readonly sibling?: TestApp,
+  ) {
+    this.clock = sibling?.clock ?? new ManualClock(new Date());
+    this.smtp = sibling?.smtp ?? new TestSmtpServer();
+  }
 
   async start(): Promise<void> {
-    this.database = await workerDatabase();
-    const smtpUrl = await this.smtp.start();
+    const connection = await anotherConnectionToWorkerDatabase();
+    this.database = connection.handle;
+    this.closeDatabase = connection.close;
+    const smtpUrl = this.sibling ? this.sibling.config.smtpUrl! : await this.smtp.start();
     this.server = createServer();
     await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
     this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
@@ -86,6 +99,7 @@ export class TestApp {
   }
 
   async reset(): Promise<void> {
+    if (this.sibling) return;
     await resetDatabase(this.database);
     this.smtp.clear();
     this.smtp.refuseAll = false;
@@ -95,8 +109,10 @@ export class TestApp {
 
   async stop(): Promise<void> {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    // Not app.close(): the password hasher's threads are shared by every app of this worker.
     await this.app.jobs.stop();
-    await this.smtp.stop();
+    await this.closeDatabase();
+    if (!this.sibling) await this.smtp.stop();
     rmSync(this.dataDir, { recursive: true, force: true });
   }
 
@@ -151,4 +167,15 @@ export function useTestApp(env: Record<string, string> = {}): TestApp {
   beforeEach(() => t.reset());
   afterAll(() => t.stop());
   return t;
+}
+
+/**
+ * A second instance of the service beside `first` (started after it, stopped before it): the same database through
+ * a pool of its own on PostgreSQL, the same clock and SMTP server. `first` resets the data.
+ */
+export function useSecondInstance(first: TestApp, env: Record<string, string> = {}): TestApp {
+  const second = new TestApp(env, first);
+  beforeAll(() => second.start());
+  afterAll(() => second.stop());
+  return second;
 }
