@@ -37,7 +37,7 @@ export function addCoachingRoutes(routes: DocumentedRouter, services: Services):
       res.json(await coaching.receivedInvites(await userOf(services, req), req.query));
     },
   );
-  routes.add({ method: "post", path: "/students/invites/:id/accept", tag: TAG, summary: "Accept an invite: the link becomes ACTIVE", auth: "required", success: 200, errors: [400, 403, 404, 409] }, async (req, res) => {
+  routes.add({ method: "post", path: "/students/invites/:id/accept", tag: TAG, summary: "Accept an invite: the link becomes ACTIVE", auth: "required", success: 200, errors: [400, 403, 404, 409, 422] }, async (req, res) => {
     const actor = await userOf(services, req);
     res.json(await coaching.acceptInvite(actor, idParam(req)));
   });

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, lte, ne, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../../platform/db/database.js";
 import { containsText } from "../../platform/db/text-search.js";
@@ -113,17 +113,25 @@ export const coachingRepository = {
     return Boolean(row);
   },
 
-  /** ACTIVE links plus live PENDING invites: what counts against a trainer's student limit. */
-  async countStudentSlotsUsed(db: Db, personalId: number, now: Date) {
+  /** A trainer's ACTIVE links, leaving out the one with `exceptStudentId` (whose accept would not add a student). */
+  async countActiveStudents(db: Db, personalId: number, exceptStudentId?: number) {
+    const conditions = [eq(personalStudentLinks.personalId, personalId), eq(personalStudentLinks.status, "ACTIVE")];
+    if (exceptStudentId !== undefined) conditions.push(ne(personalStudentLinks.studentId, exceptStudentId));
     const [links] = await db
       .select({ n: count() })
       .from(personalStudentLinks)
-      .where(and(eq(personalStudentLinks.personalId, personalId), eq(personalStudentLinks.status, "ACTIVE")));
+      .where(and(...conditions));
+    return links.n;
+  },
+
+  /** ACTIVE links plus live PENDING invites: what counts against a trainer's student limit. */
+  async countStudentSlotsUsed(db: Db, personalId: number, now: Date) {
+    const links = await coachingRepository.countActiveStudents(db, personalId);
     const [pending] = await db
       .select({ n: count() })
       .from(invites)
       .where(and(eq(invites.personalId, personalId), eq(invites.status, "PENDING"), sql`${invites.expiresAt} > ${now.toISOString()}::timestamptz`));
-    return links.n + pending.n;
+    return links + pending.n;
   },
 
   async listInvites(db: Db, filter: { personalId?: number; studentId?: number; status?: InviteStatus }, request: PageRequest, now: Date) {

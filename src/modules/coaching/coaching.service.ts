@@ -131,7 +131,10 @@ export class CoachingService {
     return toPage(rows.map(toReceivedInvite), total, request);
   }
 
-  /** POST /students/invites/{id}/accept: the invite ACCEPTED and the pair's link ACTIVE (the same link when it existed). */
+  /**
+   * POST /students/invites/{id}/accept: the invite ACCEPTED and the pair's link ACTIVE (the same link when it existed);
+   * 422 when the trainer's current limit has no room for one more ACTIVE student.
+   */
   async acceptInvite(actor: Actor, id: number): Promise<LinkDto> {
     const student = this.requireStudent(actor);
     const { db, clock } = this.deps;
@@ -142,6 +145,12 @@ export class CoachingService {
       const now = clock.now();
       const current = await coachingRepository.findInvite(tx, id, now);
       if (current?.status !== "PENDING") throw conflict(INVITE_CLOSED);
+      // The limit may have dropped since the invite was sent (a downgrade): the ACTIVE links must still fit it.
+      // Refused, the invite stays PENDING, acceptable once a place frees up or the plan allows more.
+      const limit = await this.studentLimit(tx, invite.personalId);
+      if (limit !== null && (await coachingRepository.countActiveStudents(tx, invite.personalId, invite.studentId)) >= limit) {
+        throw new AppError(422, LIMIT_REACHED);
+      }
       await coachingRepository.setInviteStatus(tx, id, "ACCEPTED", now);
       const activated = await coachingRepository.activateLink(tx, invite.personalId, invite.studentId, now);
       const [trainer, me] = await Promise.all([userRepository.findById(tx, invite.personalId), userRepository.findById(tx, invite.studentId)]);
