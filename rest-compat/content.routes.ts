@@ -165,7 +165,7 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     res.status(204).end();
   });
   routes.add(
-    { method: "post", path: "/training-plans/:id/assign", tag: PLANS, summary: "Assign a plan to a linked student", auth: "required", success: 201, body: assignInput, errors: [400, 403, 404] },
+    { method: "post", path: "/training-plans/:id/assign", tag: PLANS, summary: "Assign a plan to a linked student (another trainer's plan as the caller's own private copy)", auth: "required", success: 201, body: assignInput, errors: [400, 403, 404] },
     async (req, res) => {
       const actor = await userOf(services, req);
       res.status(201).json(await planAssignments.assign(actor, idParam(req), req.body));

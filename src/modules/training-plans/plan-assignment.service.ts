@@ -31,24 +31,28 @@ const TRANSITIONS: Record<"accept" | "cancel" | "complete", { by: ("student" | "
 export class PlanAssignmentService {
   constructor(private readonly deps: { db: Db; clock: Clock; plans: TrainingPlanService; coaching: CoachingService }) {}
 
-  /** POST /training-plans/{id}/assign: to an ACTIVE-linked student; PENDING until the student accepts. */
+  /**
+   * POST /training-plans/{id}/assign: to an ACTIVE-linked student; PENDING until the student accepts. Another
+   * trainer's plan is assigned as the assigning trainer's own copy (TrainingPlanService.planToAssign).
+   */
   async assign(actor: Actor, planId: number, body: unknown): Promise<PlanAssignmentDto> {
     const trainer = this.deps.plans.requireTrainer(actor);
     const input = parseInput(assignInput, body);
     const { db, clock } = this.deps;
-    const plan = await this.deps.plans.loadVisible(trainer, planId);
+    await this.deps.plans.loadVisible(trainer, planId);
     const student = await userRepository.findById(db, input.studentId);
     if (!student || student.userType !== "ALUNO") throw notFound(STUDENT_NOT_FOUND);
     if (!(await this.deps.coaching.isTrainerOf(trainer.id, student.id))) throw forbidden(STUDENT_NOT_LINKED);
     const now = clock.now();
     const startDate = input.startDate ?? now.toISOString().slice(0, 10);
-    const endDate = plan.durationWeeks ? addDays(startDate, plan.durationWeeks * 7 - 1) : null;
     const id = await db.transaction(async (tx) => {
-      // The plan row lock keeps a concurrent delete from removing the plan under a new assignment; a delete
-      // that got there first (after the visibility check above) leaves no row to lock.
-      if (!(await trainingPlanRepository.lock(tx, planId))) throw notFound(PLAN_NOT_FOUND);
+      // Under the plan's row lock, a concurrent delete cannot remove the plan under a new assignment (a delete that
+      // got there first, after the visibility check above, leaves no plan); another trainer's plan is copied.
+      const plan = await this.deps.plans.planToAssign(tx, trainer.id, planId, now);
+      if (!plan) throw notFound(PLAN_NOT_FOUND);
+      const endDate = plan.durationWeeks ? addDays(startDate, plan.durationWeeks * 7 - 1) : null;
       return trainingPlanRepository.insertAssignment(tx, {
-        planId,
+        planId: plan.id,
         studentId: student.id,
         personalId: trainer.id,
         status: "PENDING",

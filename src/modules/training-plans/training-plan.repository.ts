@@ -153,10 +153,19 @@ export const trainingPlanRepository = {
     await db.delete(trainingPlans).where(eq(trainingPlans.id, id));
   },
 
-  /** Locks a plan row for the rest of the transaction (delete vs. a concurrent assign); false when there is no such plan. */
+  /**
+   * Locks a plan row for the rest of the transaction (delete or edit vs. a concurrent assign); the row, or null when
+   * there is no such plan.
+   */
   async lock(db: Db, id: number) {
-    const rows = await db.select({ id: trainingPlans.id }).from(trainingPlans).where(eq(trainingPlans.id, id)).for("update");
-    return rows.length > 0;
+    const [row] = await db.select().from(trainingPlans).where(eq(trainingPlans.id, id)).for("update");
+    return row ?? null;
+  },
+
+  /** The trainings a plan schedules, kept from edits and deletes (FOR SHARE) for the rest of the transaction. */
+  async lockTrainingsOf(db: Db, planId: number) {
+    const scheduled = db.select({ id: planTrainings.trainingId }).from(planTrainings).where(eq(planTrainings.planId, planId));
+    return db.select().from(trainings).where(inArray(trainings.id, scheduled)).orderBy(asc(trainings.id)).for("share");
   },
 
   /** True when a plan includes the training (deleting it would break the plan). */

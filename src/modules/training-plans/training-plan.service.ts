@@ -5,6 +5,7 @@ import type { Db } from "../../platform/db/database.js";
 import { conflict, forbidden, notFound } from "../../platform/errors.js";
 import { pageAndFilters, toPage, type Page } from "../../platform/paging.js";
 import { parseInput, parseQuery } from "../../platform/validation.js";
+import { trainingRepository, type TrainingRow } from "../trainings/training.repository.js";
 import { TRAINING_NOT_FOUND, type TrainingService } from "../trainings/training.service.js";
 import { planFilter, planInput, type PlanInput } from "./training-plan.inputs.js";
 import { PLAN_SORTS, trainingPlanRepository, type PlanRow } from "./training-plan.repository.js";
@@ -78,6 +79,41 @@ export class TrainingPlanService {
       if (await trainingPlanRepository.hasLiveAssignments(tx, id)) throw conflict(PLAN_ASSIGNED);
       await trainingPlanRepository.delete(tx, id);
     });
+  }
+
+  /**
+   * The plan an assignment by `trainerId` points at, read under the plan's row lock (null: no such plan). The
+   * trainer's own plan as it is. Another trainer's plan (public, or any for an administrator) as a private copy the
+   * assigning trainer owns, with private copies of the trainings in it the assigning trainer did not create: the
+   * author keeps editing and deleting the original and its trainings, and none of that reaches the students, who
+   * follow the copy as it was when assigned. Each assignment gets its own copy. Exercises are not copied: they are
+   * library entries trainings refer to (any trainer composes trainings of another's public exercises, and one in use
+   * cannot be deleted, contract §4), while everything the student is prescribed — days, trainings, exercises in
+   * order, sets, repetitions, weight, rest, notes — lives in the copied rows.
+   */
+  async planToAssign(tx: Db, trainerId: number, planId: number, now: Date): Promise<PlanRow | null> {
+    const original = await trainingPlanRepository.lock(tx, planId);
+    if (!original || original.createdBy === trainerId) return original;
+    const others = (await trainingPlanRepository.lockTrainingsOf(tx, planId)).filter((row) => row.createdBy !== trainerId);
+    const trainingCopies = await copyTrainings(tx, others, trainerId, now);
+    const copy = await trainingPlanRepository.insert(tx, {
+      name: original.name,
+      description: original.description,
+      difficulty: original.difficulty,
+      goal: original.goal,
+      durationWeeks: original.durationWeeks,
+      isPublic: false,
+      createdBy: trainerId,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const items = await trainingPlanRepository.trainingsOf(tx, [planId]);
+    await trainingPlanRepository.replaceTrainings(
+      tx,
+      copy.id,
+      items.map((item) => ({ trainingId: trainingCopies.get(item.trainingId) ?? item.trainingId, dayOfWeek: item.dayOfWeek, order: item.order })),
+    );
+    return copy;
   }
 
   async get(actor: Actor, id: number): Promise<TrainingPlanDto> {
@@ -174,6 +210,39 @@ function fieldsOf(input: PlanInput) {
     goal: input.goal ?? null,
     durationWeeks: input.duration ?? null,
   };
+}
+
+/** Private copies owned by `ownerId` of trainings with their exercise lines; original id → copy id. */
+async function copyTrainings(tx: Db, originals: TrainingRow[], ownerId: number, now: Date): Promise<Map<number, number>> {
+  const lines = await trainingRepository.exercisesOf(tx, originals.map((row) => row.id));
+  const copies = new Map<number, number>();
+  for (const original of originals) {
+    const copy = await trainingRepository.insert(tx, {
+      name: original.name,
+      description: original.description,
+      isPublic: false,
+      createdBy: ownerId,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await trainingRepository.replaceExercises(
+      tx,
+      copy.id,
+      lines
+        .filter((line) => line.trainingId === original.id)
+        .map((line) => ({
+          exerciseId: line.exerciseId,
+          sets: line.sets,
+          repetitions: line.repetitions,
+          weightKg: line.weight,
+          restSeconds: line.restSeconds,
+          order: line.order,
+          notes: line.notes,
+        })),
+    );
+    copies.set(original.id, copy.id);
+  }
+  return copies;
 }
 
 /** A plan's trainings; a training deleted since the visibility check is one not found, as the check says. */
