@@ -98,19 +98,22 @@ export class AuthService {
     await this.throttle("login", meta);
     const input = parseInput(loginInput, body);
     const email = input.email.toLowerCase();
-    const failuresKey = `login-failures:${email}`;
-    await this.deps.rateLimiter.ensureBelow(failuresKey, this.loginFailures);
-    const user = await userRepository.findByEmail(this.deps.db, email);
-    if (!user) {
-      await this.deps.rateLimiter.record(failuresKey, this.loginFailures);
-      throw notFound(USER_NOT_FOUND);
+    // Every attempt counts as a failure from before the password is checked, so concurrent attempts cannot outrun
+    // the lock; an attempt that turns out not to be a failure gives its place back.
+    const attempt = await this.deps.rateLimiter.reserve(`login-failures:${email}`, this.loginFailures);
+    let user: UserRow | null;
+    let matches: boolean;
+    try {
+      user = await userRepository.findByEmail(this.deps.db, email);
+      // bcrypt reads 72 bytes at most; a longer password can never be one we stored.
+      matches = user !== null && Buffer.byteLength(input.password) <= 72 && (await this.deps.hasher.compare(input.password, user.passwordHash));
+    } catch (error) {
+      await attempt.giveBack();
+      throw error;
     }
-    // bcrypt reads 72 bytes at most; a longer password can never be one we stored.
-    const matches = Buffer.byteLength(input.password) <= 72 && (await this.deps.hasher.compare(input.password, user.passwordHash));
-    if (!matches) {
-      await this.deps.rateLimiter.record(failuresKey, this.loginFailures);
-      throw new AppError(400, INVALID_CREDENTIALS);
-    }
+    if (!user) throw notFound(USER_NOT_FOUND);
+    if (!matches) throw new AppError(400, INVALID_CREDENTIALS);
+    await attempt.giveBack();
     return this.session(user);
   }
 
