@@ -1,13 +1,14 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { oneTimeTokens, users } from "../../src/modules/users/user.table.js";
 import { mailOutbox } from "../../src/platform/mail/outbox.table.js";
-import { useTestApp } from "../helpers/test-app.js";
+import { useSecondInstance, useTestApp } from "../helpers/test-app.js";
 import { linkIn } from "../helpers/smtp-server.js";
 import { rowsOf } from "../helpers/database.js";
 import { makeUser, type MadeUser } from "../factories/users.js";
 
 const t = useTestApp();
+const other = useSecondInstance(t);
 
 const HOUR_MS = 60 * 60 * 1000;
 const RESET_LINK = "https://app.fitness.test/reset-password?token=";
@@ -83,6 +84,33 @@ describe("POST /api/users/forgot-password", () => {
     expect(rows[0].tokenHash).not.toContain(token);
     const [dump] = rowsOf<{ text: string }>(await t.db.execute(sql`select coalesce(string_agg(t::text, ' '), '') as text from one_time_tokens t`));
     expect(dump.text).not.toContain(token);
+  });
+
+  it("leaves exactly one working link when ten requests race on two instances", async () => {
+    const ana = await makeUser(t, { email: "ana@example.com", password: "senha-antiga" });
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? t : other).post("/api/users/forgot-password", { body: { email: "ana@example.com" } })),
+    );
+    expect(answers.map((res) => res.status)).toEqual(Array(10).fill(200));
+    const live = await t.db
+      .select()
+      .from(oneTimeTokens)
+      .where(and(eq(oneTimeTokens.userId, ana.id), eq(oneTimeTokens.purpose, "PASSWORD_RESET"), isNull(oneTimeTokens.usedAt)));
+    expect(live).toHaveLength(1);
+
+    // Every request still sends its e-mail; only the newest link works.
+    expect(await t.deliverMail()).toBe(10);
+    const tokens = t.smtp.to(ana.email).map((mail) => new URL(linkIn(mail, RESET_LINK)).searchParams.get("token")!);
+    expect(new Set(tokens).size).toBe(10);
+    const results = [];
+    for (const [i, token] of tokens.entries()) results.push(await reset(token, `senha-nova-${i}`));
+    const winners = results.flatMap((res, i) => (res.status === 200 ? [i] : []));
+    expect(winners).toHaveLength(1);
+    for (const res of results.filter((r) => r.status !== 200)) {
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual(INVALID_TOKEN);
+    }
+    expect((await login(ana, `senha-nova-${winners[0]}`)).status).toBe(200);
   });
 
   it("records the link as valid for one hour", async () => {

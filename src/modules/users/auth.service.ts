@@ -152,6 +152,8 @@ export class AuthService {
     const user = await userRepository.findByEmail(db, input.email);
     if (!user) throw notFound(USER_NOT_FOUND);
     await db.transaction(async (tx) => {
+      // Requests for one user take turns, so each retires the link of the one before it: one link works at a time.
+      await userRepository.lockForUpdate(tx, user.id);
       await userRepository.retireOneTimeTokens(tx, user.id, "PASSWORD_RESET", clock.now());
       const token = await this.issueOneTimeToken(tx, user.id, "PASSWORD_RESET", RESET_TOKEN_TTL_MS);
       const link = `${this.deps.webAppUrl}/reset-password?token=${token}`;

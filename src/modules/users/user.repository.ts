@@ -21,6 +21,11 @@ export const userRepository = {
     return row ?? null;
   },
 
+  /** Locks the user's row until the transaction ends (not against rows that merely reference it). */
+  async lockForUpdate(db: Db, id: number) {
+    await db.select({ id: users.id }).from(users).where(eq(users.id, id)).for("no key update");
+  },
+
   async insert(db: Db, values: NewUser) {
     const [row] = await db.insert(users).values(values).returning();
     return row;
