@@ -74,10 +74,6 @@ export class RateLimiter {
     };
   }
 
-  async reset(key: string): Promise<void> {
-    await this.db.delete(rateLimitCounters).where(sql`${rateLimitCounters.key} = ${key}`);
-  }
-
   /** Drops counters whose window ended long ago. */
   async purge(olderThan: Date): Promise<void> {
     await this.db.delete(rateLimitCounters).where(lt(rateLimitCounters.windowStart, olderThan));
