@@ -17,6 +17,10 @@ export class TestSmtpServer {
   refuseAll = false;
   private readonly server: SMTPServer;
   private waiters: Array<() => void> = [];
+  /** While set, a slow server: each message is read but not answered until `release()`. */
+  private gate: { opened: Promise<void>; open: () => void } | undefined;
+  private heldCount = 0;
+  private holdWaiters: Array<{ count: number; wake: () => void }> = [];
 
   constructor() {
     this.server = new SMTPServer({
@@ -30,7 +34,8 @@ export class TestSmtpServer {
           return;
         }
         simpleParser(stream)
-          .then((parsed) => {
+          .then(async (parsed) => {
+            await this.answerWhenReleased();
             this.received.push({
               to: session.envelope.rcptTo.map((r) => r.address),
               from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
@@ -50,6 +55,36 @@ export class TestSmtpServer {
     await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
     const { port } = this.server.server.address() as AddressInfo;
     return `smtp://127.0.0.1:${port}`;
+  }
+
+  /** From now on each message waits, its send under way, until `release()`: a slow server. */
+  hold(): void {
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    this.gate = { opened, open };
+  }
+
+  /** Answers every held message and stops holding. */
+  release(): void {
+    this.gate?.open();
+    this.gate = undefined;
+  }
+
+  /** Resolves once `count` messages are held at the same time. */
+  whenHolding(count: number): Promise<void> {
+    if (this.heldCount >= count) return Promise.resolve();
+    return new Promise((wake) => this.holdWaiters.push({ count, wake }));
+  }
+
+  private async answerWhenReleased(): Promise<void> {
+    if (!this.gate) return;
+    this.heldCount++;
+    for (const waiter of this.holdWaiters.filter((w) => this.heldCount >= w.count)) {
+      this.holdWaiters.splice(this.holdWaiters.indexOf(waiter), 1);
+      waiter.wake();
+    }
+    await this.gate.opened;
+    this.heldCount--;
   }
 
   /** Messages received for `address`. */

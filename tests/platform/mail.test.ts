@@ -6,13 +6,14 @@ import { simpleParser } from "mailparser";
 import { afterEach, describe, expect, it } from "vitest";
 import { createMailTransport } from "../../src/platform/mail/mail-transport.js";
 import { MAX_MAIL_ATTEMPTS, retryDelayMs } from "../../src/platform/mail/mail-worker.js";
-import { leaseDueMail } from "../../src/platform/mail/outbox.js";
+import { leaseNextMail, markMailFailed } from "../../src/platform/mail/outbox.js";
 import { mailOutbox } from "../../src/platform/mail/outbox.table.js";
-import { useTestApp } from "../helpers/test-app.js";
+import { useSecondInstance, useTestApp } from "../helpers/test-app.js";
 import { linkIn } from "../helpers/smtp-server.js";
 import { makeUser } from "../factories/users.js";
 
 const t = useTestApp();
+const second = useSecondInstance(t);
 
 /** An app sign-up: one confirmation e-mail goes into the outbox. */
 async function queueConfirmation(email = "gabi@example.com") {
@@ -113,13 +114,29 @@ describe("mail outbox delivery", () => {
   it("delivers a message whose worker died mid-delivery once its lease runs out", async () => {
     await queueConfirmation();
     // A worker takes the message and then vanishes without marking it.
-    const leased = await leaseDueMail(t.db, t.clock.now(), new Date(t.clock.now().getTime() + 60_000), 20);
-    expect(leased).toHaveLength(1);
+    const leased = await leaseNextMail(t.db, t.clock.now(), new Date(t.clock.now().getTime() + 60_000));
+    expect(leased).toBeDefined();
 
     expect(await t.deliverMail()).toBe(0);
     t.clock.advance(60_000);
     expect(await t.deliverMail()).toBe(1);
     expect(t.smtp.received).toHaveLength(1);
+  });
+
+  it("does not let a send whose lease ran out reschedule the message while a later send of it is under way", async () => {
+    await queueConfirmation();
+    const lease = () => leaseNextMail(t.db, t.clock.now(), new Date(t.clock.now().getTime() + 90_000));
+    const stale = (await lease())!;
+    t.clock.advance(90_000);
+    const current = (await lease())!;
+    expect(current.attempts).toBe(stale.attempts + 1);
+
+    // The first worker's send fails only now; the row must keep the second worker's lease.
+    await markMailFailed(t.db, stale.id, stale.attempts, "451 try later", new Date(t.clock.now().getTime() + retryDelayMs(1)));
+    expect(await onlyMessage()).toMatchObject({ status: "PENDING", attempts: 2, lastError: null, nextAttemptAt: current.nextAttemptAt });
+    t.clock.advance(retryDelayMs(1));
+    expect(await t.deliverMail()).toBe(0);
+    expect(t.smtp.received).toHaveLength(0);
   });
 
   it("sends each of several queued messages once when two workers run at the same moment", async () => {
@@ -130,6 +147,30 @@ describe("mail outbox delivery", () => {
     expect(a + b).toBe(3);
     expect(t.smtp.received.map((m) => m.to[0]).sort()).toEqual(["dois@example.com", "tres@example.com", "um@example.com"]);
     expect((await outbox()).every((row) => row.status === "SENT")).toBe(true);
+  });
+
+  it("sends each of 25 queued messages once when two instances share a slow SMTP server and a minute passes mid-send", async () => {
+    const recipients = Array.from({ length: 25 }, (_, i) => `aluno${i + 1}@example.com`);
+    for (const email of recipients) await queueConfirmation(email);
+    let sentCounts = [0, 0];
+    t.smtp.hold();
+    try {
+      // The first instance's worker is still waiting on the slow server for its first message when, more than a
+      // minute later, the second instance's worker runs.
+      const firstDelivering = t.deliverMail();
+      await t.smtp.whenHolding(1);
+      t.clock.advance(61_000);
+      const otherDelivering = second.deliverMail();
+      await t.smtp.whenHolding(2);
+      t.smtp.release();
+      sentCounts = await Promise.all([firstDelivering, otherDelivering]);
+    } finally {
+      t.smtp.release();
+    }
+    expect(t.smtp.received.map((mail) => mail.to[0]).sort()).toEqual([...recipients].sort());
+    expect(sentCounts[0] + sentCounts[1]).toBe(25);
+    const rows = await outbox();
+    expect(rows.map((row) => [row.status, row.attempts])).toEqual(recipients.map(() => ["SENT", 1]));
   });
 });
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, eq, lte, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/database.js";
 import { mailOutbox } from "./outbox.table.js";
 
@@ -22,36 +22,41 @@ export async function enqueueMail(db: Db, message: MailMessage, now: Date): Prom
 
 export type OutboxRow = typeof mailOutbox.$inferSelect;
 
-/** Takes up to `limit` due messages and leases them until `leaseUntil`, skipping ones another worker holds. */
-export async function leaseDueMail(db: Db, now: Date, leaseUntil: Date, limit: number): Promise<OutboxRow[]> {
-  return db.transaction(async (tx) => {
-    const due = await tx
-      .select({ id: mailOutbox.id })
-      .from(mailOutbox)
-      .where(and(eq(mailOutbox.status, "PENDING"), lte(mailOutbox.nextAttemptAt, now)))
-      .orderBy(asc(mailOutbox.nextAttemptAt), asc(mailOutbox.id))
-      .limit(limit)
-      .for("update", { skipLocked: true });
-    if (due.length === 0) return [];
-    return tx
-      .update(mailOutbox)
-      .set({ nextAttemptAt: leaseUntil, attempts: sql`${mailOutbox.attempts} + 1` })
-      .where(inArray(
-        mailOutbox.id,
-        due.map((row) => row.id),
-      ))
-      .returning();
-  });
+/**
+ * Leases the next due message until `leaseUntil`, skipping ones another worker holds. Each lease counts an attempt,
+ * so the returned `attempts` also names this lease: a worker whose lease ran out can no longer settle the message.
+ */
+export async function leaseNextMail(db: Db, now: Date, leaseUntil: Date): Promise<OutboxRow | undefined> {
+  const next = db
+    .select({ id: mailOutbox.id })
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.status, "PENDING"), lte(mailOutbox.nextAttemptAt, now)))
+    .orderBy(asc(mailOutbox.nextAttemptAt), asc(mailOutbox.id))
+    .limit(1)
+    .for("update", { skipLocked: true });
+  const [leased] = await db
+    .update(mailOutbox)
+    .set({ nextAttemptAt: leaseUntil, attempts: sql`${mailOutbox.attempts} + 1` })
+    .where(eq(mailOutbox.id, next))
+    .returning();
+  return leased;
 }
 
-/** Once delivered, the body is dropped: it may hold a single-use link, and only the token's hash may stay stored. */
+/**
+ * Once delivered, the body is dropped: it may hold a single-use link, and only the token's hash may stay stored.
+ * Delivered is a fact whoever holds the lease now: it ends every further attempt.
+ */
 export async function markMailSent(db: Db, id: number, now: Date): Promise<void> {
-  await db.update(mailOutbox).set({ status: "SENT", sentAt: now, lastError: null, text: "", html: null }).where(eq(mailOutbox.id, id));
+  await db
+    .update(mailOutbox)
+    .set({ status: "SENT", sentAt: now, lastError: null, text: "", html: null })
+    .where(and(eq(mailOutbox.id, id), ne(mailOutbox.status, "SENT")));
 }
 
-export async function markMailFailed(db: Db, id: number, error: string, retryAt: Date | null): Promise<void> {
+/** Records a failed attempt, only while the lease `attempt` still holds: a later lease's send may be under way. */
+export async function markMailFailed(db: Db, id: number, attempt: number, error: string, retryAt: Date | null): Promise<void> {
   await db
     .update(mailOutbox)
     .set(retryAt ? { lastError: error, nextAttemptAt: retryAt } : { lastError: error, status: "FAILED" })
-    .where(eq(mailOutbox.id, id));
+    .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, "PENDING"), eq(mailOutbox.attempts, attempt)));
 }
