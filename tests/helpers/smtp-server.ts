@@ -16,7 +16,6 @@ export class TestSmtpServer {
   /** When set, every message is refused with a temporary failure (to test retries). */
   refuseAll = false;
   private readonly server: SMTPServer;
-  private waiters: Array<() => void> = [];
   /** While set, a slow server: each message is read but not answered until `release()`. */
   private gate: { opened: Promise<void>; open: () => void } | undefined;
   private heldCount = 0;
@@ -43,7 +42,6 @@ export class TestSmtpServer {
               text: parsed.text ?? "",
               html: typeof parsed.html === "string" ? parsed.html : "",
             });
-            for (const wake of this.waiters.splice(0)) wake();
             callback();
           })
           .catch((error: Error) => callback(error));
