@@ -1,4 +1,5 @@
-import express, { Router } from "express";
+import { Router } from "express";
+import { jsonBody } from "../src/platform/http/json-body.js";
 import type { Logger } from "../src/platform/logger.js";
 import type { Services } from "../src/services.js";
 import { docsRouter } from "./docs.js";
@@ -23,7 +24,7 @@ export function restApi(services: Services, logger: Logger, publicBaseUrl: strin
 
   const api = Router();
   api.post(WEBHOOK_PATHS, rawWebhookBody);
-  api.use(express.json({ limit: "1mb" }));
+  api.use(jsonBody());
   api.get("/openapi.json", (_req, res) => {
     res.json(document);
   });

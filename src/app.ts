@@ -17,6 +17,7 @@ import { complexityLimit, depthLimit } from "./graphql/query-limits.js";
 import { createFirebaseVerifier, type IdentityVerifier } from "./platform/auth/identity-provider.js";
 import { createPasswordHasher, type PasswordHasher } from "./platform/auth/password-hasher.js";
 import { AppError, INVALID_MULTIPART, REQUEST_TOO_LARGE } from "./platform/errors.js";
+import { jsonBody } from "./platform/http/json-body.js";
 import type { Clock } from "./platform/clock.js";
 import type { Config } from "./platform/config.js";
 import type { DatabaseHandle } from "./platform/db/database.js";
@@ -25,6 +26,7 @@ import type { Logger } from "./platform/logger.js";
 import { createMailTransport, type MailTransport } from "./platform/mail/mail-transport.js";
 import { MailWorker } from "./platform/mail/mail-worker.js";
 import { FileStorage, MAX_IMAGE_BYTES } from "./platform/storage/file-storage.js";
+import { ensureNesting } from "./platform/validation.js";
 import { createGateways, createServices, type Gateways, type Services } from "./services.js";
 import type { Actor } from "./platform/auth/actor.js";
 
@@ -135,7 +137,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app.use(
     "/graphql",
     graphqlMultipart(graphqlUploadExpress({ maxFileSize: MAX_IMAGE_BYTES + 1, maxFiles: 2, maxFieldSize: 1024 * 1024 })),
-    express.json({ limit: "1mb" }),
+    jsonBody(),
     expressMiddleware(apollo, {
       context: async ({ req }): Promise<Context> => {
         const actor = await graphqlActor(services, req.headers.authorization);
@@ -164,14 +166,21 @@ export async function createApp(deps: AppDeps): Promise<App> {
 /**
  * The GraphQL multipart parser fails only on the client's request (no boundary, a body cut short, `operations` or
  * `map` missing or not JSON, too many files, an oversized field): 400 (413 past a size limit) in the error shape,
- * never a 500. The REST photo upload answers the same text.
+ * never a 500. The REST photo upload answers the same text. `operations` nested too deep is refused like a JSON body.
  */
 function graphqlMultipart(parse: RequestHandler): RequestHandler {
   return (req, res, next) => {
     parse(req, res, (error?: unknown) => {
-      if (error === undefined || error === null) return next();
-      const tooLarge = (error as { status?: unknown }).status === 413;
-      next(tooLarge ? new AppError(413, REQUEST_TOO_LARGE) : new AppError(400, INVALID_MULTIPART));
+      if (error !== undefined && error !== null) {
+        const tooLarge = (error as { status?: unknown }).status === 413;
+        return next(tooLarge ? new AppError(413, REQUEST_TOO_LARGE) : new AppError(400, INVALID_MULTIPART));
+      }
+      try {
+        ensureNesting(req.body);
+      } catch (refused) {
+        return next(refused);
+      }
+      next();
     });
   };
 }

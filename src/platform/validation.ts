@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { invalidParameter, validationError, type FieldError } from "./errors.js";
+import { AppError, invalidParameter, validationError, type FieldError } from "./errors.js";
 
 // Messages of the validation list are in Portuguese, like every other text of the API.
 z.config(z.locales.pt());
@@ -23,25 +23,111 @@ export function toFieldErrors(error: z.ZodError): FieldError[] {
  * `message` replaces the top-level "Validation failed" where api-spec.md keeps its own text.
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, message?: string): z.output<S> {
+  // PostgreSQL text cannot hold U+0000: refused here as a field error rather than failing the query (a 500).
+  // Walked first, so a body nested too deep is refused before the schema looks at it.
+  const nulFields = nulCharacterFields(input);
   const result = schema.safeParse(input ?? {});
   const errors = result.success ? [] : toFieldErrors(result.error);
-  // PostgreSQL text cannot hold U+0000: refused here as a field error rather than failing the query (a 500).
-  for (const field of nulCharacterFields(input)) {
+  for (const field of nulFields) {
     if (!errors.some((error) => error.field === field)) errors.push({ field, message: "Caractere inválido" });
   }
   if (!result.success || errors.length > 0) throw validationError(errors, message);
   return result.data;
 }
 
-function nulCharacterFields(value: unknown, path: PropertyKey[] = [], out: string[] = []): string[] {
-  if (typeof value === "string") {
-    if (value.includes("\u0000")) out.push(jsonPath(path));
-  } else if (Array.isArray(value)) {
-    value.forEach((item, index) => nulCharacterFields(item, [...path, index], out));
-  } else if (value !== null && typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) nulCharacterFields(item, [...path, key], out);
+/**
+ * How deep arrays and objects may nest in a request. The deepest body the API takes, a GraphQL request creating a
+ * training plan (`{variables:{input:{trainings:[{…}]}}}`), has 5 levels; 32 leaves every client ample room and
+ * keeps the work a hostile body can cause small.
+ */
+export const MAX_JSON_NESTING = 32;
+export const TOO_DEEPLY_NESTED = "Corpo da requisição muito aninhado";
+const tooDeeplyNested = () => new AppError(400, TOO_DEEPLY_NESTED);
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACKET = 0x5b;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACKET = 0x5d;
+const CLOSE_BRACE = 0x7d;
+
+/**
+ * Refuses (400) JSON text whose arrays and objects nest deeper than MAX_JSON_NESTING, in one pass over the text and
+ * before anything is built; a malformed text is left for the JSON parser to refuse. UTF-8 bytes may be given read as
+ * latin1: every byte of a multi-byte character is ≥ 0x80, never a quote, backslash or bracket.
+ */
+export function ensureJsonNesting(text: string): void {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === OPEN_BRACKET || c === OPEN_BRACE) {
+      if (++depth > MAX_JSON_NESTING) throw tooDeeplyNested();
+    } else if (c === CLOSE_BRACKET || c === CLOSE_BRACE) depth--;
   }
-  return out;
+}
+
+/** Refuses (400) a value whose arrays and objects nest deeper than MAX_JSON_NESTING (a body parsed by a library). */
+export function ensureNesting(value: unknown): void {
+  walkStrings(value, () => undefined);
+}
+
+/** An array or object being walked: the next of its entries to visit, and where it sits (its key in its parent). */
+interface Frame {
+  container: object;
+  /** The object's keys; null for an array. */
+  keys: string[] | null;
+  next: number;
+  key: PropertyKey | undefined;
+  parent: Frame | undefined;
+  depth: number;
+}
+
+/**
+ * Calls `onString` on every string of `value`, in order, with where it sits; refuses nesting past MAX_JSON_NESTING.
+ * Iterative and linear: no call stack to overflow, no path built unless asked for (`pathOf`).
+ */
+function walkStrings(value: unknown, onString: (text: string, parent: Frame | undefined, key: PropertyKey | undefined) => void): void {
+  const frameOf = (container: object, key: PropertyKey | undefined, parent: Frame | undefined): Frame => {
+    const depth = (parent?.depth ?? 0) + 1;
+    if (depth > MAX_JSON_NESTING) throw tooDeeplyNested();
+    return { container, keys: Array.isArray(container) ? null : Object.keys(container), next: 0, key, parent, depth };
+  };
+  if (typeof value === "string") onString(value, undefined, undefined);
+  if (value === null || typeof value !== "object") return;
+  const stack = [frameOf(value, undefined, undefined)];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1];
+    const size = frame.keys === null ? (frame.container as unknown[]).length : frame.keys.length;
+    if (frame.next === size) {
+      stack.pop();
+      continue;
+    }
+    const key = frame.keys === null ? frame.next : frame.keys[frame.next];
+    frame.next += 1;
+    const item: unknown = (frame.container as Record<PropertyKey, unknown>)[key];
+    if (typeof item === "string") onString(item, frame, key);
+    else if (item !== null && typeof item === "object") stack.push(frameOf(item, key, frame));
+  }
+}
+
+/** The path of the entry `key` of `parent`, from the walked value's root. */
+function pathOf(parent: Frame | undefined, key: PropertyKey | undefined): PropertyKey[] {
+  const path: PropertyKey[] = key === undefined ? [] : [key];
+  for (let at = parent; at?.key !== undefined; at = at.parent) path.push(at.key);
+  return path.reverse();
+}
+
+function nulCharacterFields(value: unknown): string[] {
+  const fields: string[] = [];
+  walkStrings(value, (text, parent, key) => {
+    if (text.includes("\u0000")) fields.push(jsonPath(pathOf(parent, key)));
+  });
+  return fields;
 }
 
 /** A required string: trimmed, blank refused, at most `max` characters. */

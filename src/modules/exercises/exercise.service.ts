@@ -5,7 +5,7 @@ import type { Db } from "../../platform/db/database.js";
 import { conflict, forbidden, notFound, unauthorized, validationError } from "../../platform/errors.js";
 import { pageAndFilters, toPage, type Page } from "../../platform/paging.js";
 import type { FileStorage, UploadedFile } from "../../platform/storage/file-storage.js";
-import { parseInput, parseQuery } from "../../platform/validation.js";
+import { ensureJsonNesting, parseInput, parseQuery } from "../../platform/validation.js";
 import { exerciseFilter, exerciseInput, type ExerciseInput } from "./exercise.inputs.js";
 import { trainingRepository } from "../trainings/training.repository.js";
 import { EXERCISE_SORTS, exerciseRepository, type ExerciseRow } from "./exercise.repository.js";
@@ -197,6 +197,7 @@ export function ensureMayPublish(caller: UserActor, isPublic: boolean): void {
 /** The `exercise` part is a JSON object; anything else is a validation error on that part. */
 function parseExercisePart(part: string | undefined): ExerciseInput {
   if (part === undefined) throw validationError([{ field: "exercise", message: "Campo obrigatório" }]);
+  ensureJsonNesting(part);
   let json: unknown;
   try {
     json = JSON.parse(part);
