@@ -1,9 +1,9 @@
 import "reflect-metadata";
-import type { Server } from "node:http";
 import { createApp } from "./app.js";
 import { systemClock } from "./platform/clock.js";
 import { ConfigError, loadConfig } from "./platform/config.js";
 import { openDatabase } from "./platform/db/database.js";
+import { createHttpServer } from "./platform/http/http-server.js";
 import { createLogger } from "./platform/logger.js";
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -30,7 +30,8 @@ async function main() {
     logger.info({ granted, notRegisteredYet: unknown }, "ADMIN_EMAILS applied");
   }
 
-  const server: Server = app.express.listen(config.port, config.host, () => {
+  const server = createHttpServer(config.http, app.express);
+  server.listen(config.port, config.host, () => {
     logger.info({ url: `http://${config.host}:${config.port}`, graphql: "/graphql", rest: "/api" }, "listening");
   });
   server.on("error", (error) => {

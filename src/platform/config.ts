@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import type { HttpServerLimits } from "./http/http-server.js";
 
 /** Every setting of contract §11, validated once at start-up. */
 export interface Config {
@@ -31,6 +32,7 @@ export interface Config {
   freeTrainerMaxStudents: number;
   graphqlMaxDepth: number;
   graphqlMaxComplexity: number;
+  http: HttpServerLimits;
   logLevel: string;
 }
 
@@ -41,6 +43,7 @@ const blankToUndefined = (value: unknown) => (typeof value === "string" && value
 const optionalText = z.preprocess(blankToUndefined, z.string().optional());
 const flag = z.preprocess(blankToUndefined, z.enum(["true", "false", "1", "0"]).optional()).transform((v) => v === "true" || v === "1");
 const count = (fallback: number) => z.preprocess(blankToUndefined, z.coerce.number().int().min(0).default(fallback));
+const milliseconds = (fallback: number) => z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(fallback));
 const url = z.preprocess(blankToUndefined, z.url({ protocol: /^https?$/ }).optional());
 
 const envSchema = z.object({
@@ -71,8 +74,17 @@ const envSchema = z.object({
   FREE_TRAINER_MAX_STUDENTS: count(2),
   GRAPHQL_MAX_DEPTH: count(10),
   GRAPHQL_MAX_COMPLEXITY: count(5000),
+  HTTP_HEADERS_TIMEOUT_MS: milliseconds(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: milliseconds(60_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000),
+  MAX_CONNECTIONS_PER_ADDRESS: count(32),
   LOG_LEVEL: z.preprocess(blankToUndefined, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")),
-});
+})
+  // The headers are part of the request: Node refuses a headers timeout longer than the request's.
+  .refine((e) => e.HTTP_HEADERS_TIMEOUT_MS <= e.HTTP_REQUEST_TIMEOUT_MS, {
+    path: ["HTTP_HEADERS_TIMEOUT_MS"],
+    message: "must not exceed HTTP_REQUEST_TIMEOUT_MS",
+  });
 
 export class ConfigError extends Error {}
 
@@ -129,6 +141,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     freeTrainerMaxStudents: e.FREE_TRAINER_MAX_STUDENTS,
     graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
     graphqlMaxComplexity: e.GRAPHQL_MAX_COMPLEXITY,
+    http: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
+    },
     logLevel: e.LOG_LEVEL,
   };
 }

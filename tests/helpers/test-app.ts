@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,6 +10,7 @@ import { createPasswordHasher, type PasswordHasher } from "../../src/platform/au
 import { ManualClock } from "../../src/platform/clock.js";
 import { loadConfig, type Config } from "../../src/platform/config.js";
 import type { DatabaseHandle } from "../../src/platform/db/database.js";
+import { createHttpServer } from "../../src/platform/http/http-server.js";
 import { createLogger } from "../../src/platform/logger.js";
 import { anotherConnectionToWorkerDatabase, resetDatabase } from "./database.js";
 import { TestSmtpServer } from "./smtp-server.js";
@@ -65,22 +66,25 @@ export class TestApp {
     this.database = connection.handle;
     this.closeDatabase = connection.close;
     const smtpUrl = this.sibling ? this.sibling.config.smtpUrl! : await this.smtp.start();
-    this.server = createServer();
-    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
-    this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     this.dataDir = mkdtempSync(path.join(tmpdir(), "fitness-test-"));
-    this.config = loadConfig({
+    const env = {
       NODE_ENV: "test",
       DATA_DIR: this.dataDir,
       JWT_SECRET: "test-secret-that-is-long-enough-for-hs256-0123456789",
-      PUBLIC_BASE_URL: this.baseUrl,
       WEB_APP_URL: "https://app.fitness.test",
       SMTP_URL: smtpUrl,
       AUTH_RATE_LIMIT_PER_MINUTE: "1000",
       LOGIN_FAILURES_PER_EMAIL: "1000",
+      // Every test client is 127.0.0.1, as a load balancer would be, and tests send many requests at once.
+      MAX_CONNECTIONS_PER_ADDRESS: "0",
       LOG_LEVEL: "info",
       ...this.env,
-    });
+    };
+    // The server is the production one, with the configured limits; the rest of the configuration names its address.
+    this.server = createHttpServer(loadConfig(env).http);
+    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
+    this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.config = loadConfig({ PUBLIC_BASE_URL: this.baseUrl, ...env });
     const lines = this.logLines;
     const sink = new Writable({
       write(chunk, _encoding, callback) {

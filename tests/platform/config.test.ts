@@ -43,6 +43,7 @@ describe("configuration", () => {
       freeTrainerMaxStudents: 2,
       graphqlMaxDepth: 10,
       graphqlMaxComplexity: 5000,
+      http: { headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000, maxConnectionsPerAddress: 32 },
       logLevel: "info",
     });
   });
@@ -75,8 +76,26 @@ describe("configuration", () => {
     ["AUTH_RATE_LIMIT_PER_MINUTE", "-1"],
     ["LOG_LEVEL", "loud"],
     ["PUBLIC_BASE_URL", "ftp://files"],
+    ["HTTP_REQUEST_TIMEOUT_MS", "0"],
+    ["HTTP_KEEP_ALIVE_TIMEOUT_MS", "5s"],
+    ["MAX_CONNECTIONS_PER_ADDRESS", "-1"],
   ])("refuses an invalid %s, naming it", (name, value) => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), [name]: value })).toThrow(new RegExp(name));
+  });
+
+  it("takes the HTTP limits from the environment, 0 lifting the bound on connections per address", () => {
+    const config = loadConfig({
+      DATA_DIR: tempDir(),
+      HTTP_HEADERS_TIMEOUT_MS: "2000",
+      HTTP_REQUEST_TIMEOUT_MS: "120000",
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: "65000",
+      MAX_CONNECTIONS_PER_ADDRESS: "0",
+    });
+    expect(config.http).toEqual({ headersTimeoutMs: 2_000, requestTimeoutMs: 120_000, keepAliveTimeoutMs: 65_000, maxConnectionsPerAddress: 0 });
+  });
+
+  it("refuses a headers timeout longer than the request timeout, naming it", () => {
+    expect(() => loadConfig({ DATA_DIR: tempDir(), HTTP_HEADERS_TIMEOUT_MS: "70000" })).toThrow(/HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS/);
   });
 
   it("starts in production with every secret set", () => {
