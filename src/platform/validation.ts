@@ -130,6 +130,17 @@ function nulCharacterFields(value: unknown): string[] {
   return fields;
 }
 
+/**
+ * An id another system gives as text (a gateway's event or transaction id): 1…`max` characters, no U+0000 (PostgreSQL
+ * text cannot hold it, so a query with it would fail).
+ */
+export const textId = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .refine((id) => !id.includes("\u0000"), "Caractere inválido");
+
 /** A required string: trimmed, blank refused, at most `max` characters. */
 export const requiredText = (max: number) => z.string().trim().min(1, "Campo obrigatório").max(max);
 /** An optional string: trimmed; blank becomes null. */

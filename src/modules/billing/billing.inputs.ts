@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { entityId, isoDate, optionalText, queryId } from "../../platform/validation.js";
+import { entityId, isoDate, optionalText, queryId, textId } from "../../platform/validation.js";
 import { cardProblems } from "./gateways/card-validation.js";
 import { INVOICE_STATUSES, PAYMENT_METHODS, PAYMENT_STATUSES } from "./billing.table.js";
 
@@ -80,15 +80,8 @@ export const cancelInput = z.object({
   reason: optionalText(2000),
 });
 
-/**
- * A PIX transaction id as a client or the gateway sends it: 1–200 characters, no U+0000 (PostgreSQL text cannot
- * hold it, so such an id would fail the query, a 500).
- */
-export const pixTransactionId = z
-  .string()
-  .min(1)
-  .max(200)
-  .refine((id) => !id.includes("\u0000"), "Caractere inválido");
+/** A PIX transaction id as a client or the gateway sends it. */
+export const pixTransactionId = textId(200);
 
 export const simulatePaymentInput = z.object({ id: z.string().trim().min(1).max(200) });
 

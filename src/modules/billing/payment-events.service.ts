@@ -5,7 +5,7 @@ import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { AppError, forbidden, invalidParameter, notFound } from "../../platform/errors.js";
 import type { Logger } from "../../platform/logger.js";
-import { parseInput, queryId } from "../../platform/validation.js";
+import { parseInput, queryId, textId } from "../../platform/validation.js";
 import type { SubscriptionRow } from "./billing.dto.js";
 import { pixTransactionId, simulatePaymentInput } from "./billing.inputs.js";
 import { billingRepository } from "./billing.repository.js";
@@ -28,9 +28,10 @@ const pixWebhookBody = z.object({
   data: z.object({ id: pixTransactionId, status: z.string().max(50) }),
 });
 
+/** Id and type are stored as the event's record: refused here when the database could not store them. */
 const cardEvent = z.object({
-  id: z.string().min(1).max(255),
-  type: z.string().min(1).max(255),
+  id: textId(255),
+  type: textId(255),
   data: z.object({ object: z.record(z.string(), z.unknown()) }),
 });
 type CardEventObject = Record<string, unknown>;
