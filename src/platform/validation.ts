@@ -214,9 +214,12 @@ const MAX_ID = 2_147_483_647;
 /** An id in a JSON body: a positive integer the database's integer columns can hold. */
 export const entityId = z.number().int().positive().max(MAX_ID);
 
-/** An id in a query string (`?createdBy=12`) or a REST path (`/users/12`): digits only, 1…2147483647, as a number. */
+/**
+ * An id in a query string (`?createdBy=12`) or a REST path (`/users/12`): digits only, 1…2147483647, as a number,
+ * written as the API writes it (`00012` is not an id, so one resource is not reachable under many names).
+ */
 export const queryId = z
   .string()
-  .regex(/^\d{1,10}$/)
+  .regex(/^[1-9]\d{0,9}$/)
   .transform(Number)
-  .pipe(z.number().int().min(1).max(MAX_ID));
+  .pipe(z.number().max(MAX_ID));

@@ -20,11 +20,38 @@ describe("ids in query filters", () => {
     expect(res.body).toEqual({ message: `Parâmetro inválido: ${param}`, success: false });
   });
 
+  it.each([
+    ["/api/exercises?createdBy=007", "createdBy"],
+    ["/api/trainings?createdBy=0001", "createdBy"],
+    ["/api/training-plans/assignments?planId=01", "planId"],
+    ["/api/payments?userId=01", "userId"],
+  ])("answers 400 to an id written with leading zeros, as to any malformed id: %s", async (url, param) => {
+    const trainer = await makeTrainer(t);
+    const res = await t.get(url, { token: trainer.token });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: `Parâmetro inválido: ${param}`, success: false });
+  });
+
   it("still filters by a valid id", async () => {
     const student = await makeStudent(t);
     const res = await t.get(`/api/exercises?createdBy=${student.id}`, { token: student.token });
     expect(res.status).toBe(200);
     expect(res.body.totalElements).toBe(0);
+  });
+});
+
+describe("ids in paths", () => {
+  it("answers 400 Parâmetro inválido: id to an id written with leading zeros, as to abc, and still serves the id itself", async () => {
+    const student = await makeStudent(t);
+    for (const id of [`0${student.id}`, `0000${student.id}`, "abc"]) {
+      const res = await t.get(`/api/users/${id}`, { token: student.token });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ message: "Parâmetro inválido: id", success: false });
+    }
+    const exercise = await t.get(`/api/exercises/0${student.id}`, { token: student.token });
+    expect(exercise.status).toBe(400);
+    expect(exercise.body).toEqual({ message: "Parâmetro inválido: id", success: false });
+    expect((await t.get(`/api/users/${student.id}`, { token: student.token })).status).toBe(200);
   });
 });
 
