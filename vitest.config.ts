@@ -1,6 +1,12 @@
+import { createRequire } from "node:module";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  resolve: {
+    // The one graphql Node loads (its CommonJS build: the package has `main` only), which type-graphql and Apollo
+    // use; Vite alone would pick its `module` build, a second copy whose type checks refuse the schema's types.
+    alias: [{ find: /^graphql$/, replacement: createRequire(import.meta.url).resolve("graphql") }],
+  },
   test: {
     include: ["tests/**/*.test.ts"],
     globalSetup: ["tests/helpers/global-setup.ts"],

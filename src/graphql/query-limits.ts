@@ -1,66 +1,216 @@
 import type { ApolloServerPlugin } from "@apollo/server";
-import { GraphQLError, Kind, type ASTVisitor, type FragmentDefinitionNode, type SelectionSetNode, type ValidationContext } from "graphql";
-import { getComplexity, simpleEstimator, fieldExtensionsEstimator } from "graphql-query-complexity";
+import {
+  getArgumentValues,
+  getDirectiveValues,
+  getNamedType,
+  getNullableType,
+  getVariableValues,
+  GraphQLError,
+  GraphQLIncludeDirective,
+  GraphQLSkipDirective,
+  isCompositeType,
+  isListType,
+  isObjectType,
+  isInterfaceType,
+  isIntrospectionType,
+  Kind,
+  SchemaMetaFieldDef,
+  TypeMetaFieldDef,
+  TypeNameMetaFieldDef,
+  type ASTVisitor,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLArgument,
+  type GraphQLCompositeType,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+} from "graphql";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../platform/paging.js";
+
+/**
+ * The items a list field without a `page` argument is assumed to hold: a plan's trainings, a training's exercises, an
+ * execution's sets are about that many (their inputs cap them at 100), so what such a list selects counts 5 times.
+ */
+const LIST_LENGTH_ESTIMATE = 5;
 
 // `http.status` sets the response status when thrown from a plugin hook (Apollo answers 500 otherwise).
 const refused = (message: string) =>
   new GraphQLError(message, { extensions: { code: "GRAPHQL_VALIDATION_FAILED", http: { status: 400 } } });
 
+function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  return fragments;
+}
+
+/**
+ * A fragment's measure computed once however many times it is spread, so measuring a document is linear in its
+ * size (re-walking a fragment per spread is exponential in stacked fragments that spread the previous one twice).
+ * A fragment met again while it is being measured (a cycle, refused by graphql's NoFragmentCyclesRule) adds 0.
+ */
+function memoizedFragments(fragments: Map<string, FragmentDefinitionNode>, measure: (fragment: FragmentDefinitionNode) => number) {
+  const measured = new Map<string, number>();
+  return (name: string): number => {
+    const known = measured.get(name);
+    if (known !== undefined) return known;
+    const fragment = fragments.get(name);
+    if (!fragment) return 0;
+    measured.set(name, 0);
+    const value = measure(fragment);
+    measured.set(name, value);
+    return value;
+  };
+}
+
 /** Refuses operations nested deeper than `maxDepth` fields (fragments followed), before anything runs. */
 export function depthLimit(maxDepth: number) {
   return (context: ValidationContext): ASTVisitor => {
-    const fragments = new Map<string, FragmentDefinitionNode>();
-    for (const definition of context.getDocument().definitions) {
-      if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-    }
-    const depthOf = (set: SelectionSetNode | undefined, seen: Set<string>): number => {
+    const fragmentDepth = memoizedFragments(fragmentsOf(context.getDocument()), (fragment) => depthOf(fragment.selectionSet));
+    function depthOf(set: SelectionSetNode | undefined): number {
       if (!set) return 0;
       let max = 0;
       for (const selection of set.selections) {
         if (selection.kind === Kind.FIELD) {
           if (selection.name.value.startsWith("__")) continue;
-          max = Math.max(max, 1 + depthOf(selection.selectionSet, seen));
+          max = Math.max(max, 1 + depthOf(selection.selectionSet));
         } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-          max = Math.max(max, depthOf(selection.selectionSet, seen));
+          max = Math.max(max, depthOf(selection.selectionSet));
         } else {
-          const name = selection.name.value;
-          const fragment = fragments.get(name);
-          if (fragment && !seen.has(name)) max = Math.max(max, depthOf(fragment.selectionSet, new Set(seen).add(name)));
+          max = Math.max(max, fragmentDepth(selection.name.value));
         }
       }
       return max;
-    };
+    }
     return {
       OperationDefinition(node) {
-        const depth = depthOf(node.selectionSet, new Set());
+        const depth = depthOf(node.selectionSet);
         if (depth > maxDepth) context.reportError(refused(`A consulta excede a profundidade máxima de ${maxDepth} (tem ${depth})`));
       },
     };
   };
 }
 
-/** Refuses operations whose estimated cost passes `maxComplexity`; runs once variables are known. */
+const pageTypesBySchema = new WeakMap<GraphQLSchema, Set<GraphQLNamedType>>();
+
+/** The types a field with a `page: PageInput` argument returns: their `content` list holds that page's items. */
+function pageTypes(schema: GraphQLSchema): Set<GraphQLNamedType> {
+  let types = pageTypesBySchema.get(schema);
+  if (!types) {
+    types = new Set();
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (!isObjectType(type) && !isInterfaceType(type)) continue;
+      for (const field of Object.values(type.getFields())) {
+        if (field.args.some(isPageArgument)) types.add(getNamedType(field.type));
+      }
+    }
+    pageTypesBySchema.set(schema, types);
+  }
+  return types;
+}
+
+const isPageArgument = (argument: GraphQLArgument) => argument.name === "page" && getNamedType(argument.type).name === "PageInput";
+
+/** The page size a paged field will return, as `parsePageRequest` reads it: the default when absent, at most the maximum. */
+function pageSizeOf(page: unknown): number {
+  const size = (page as { size?: unknown } | null | undefined)?.size;
+  if (typeof size !== "number") return DEFAULT_PAGE_SIZE;
+  return Math.min(Math.max(size, 1), MAX_PAGE_SIZE);
+}
+
+/**
+ * The estimated cost of running `operation`: every field selected costs 1, each alias on its own; a field's
+ * selections count once per item it returns: page.size times (the argument as sent, literal or variable, else the
+ * default page size) under a paged field, LIST_LENGTH_ESTIMATE times under any other list. Fields skipped by
+ * @skip/@include with these variables cost nothing. Linear in the document's size.
+ */
+export function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+): number {
+  const paged = pageTypes(schema);
+  const fragmentCost = memoizedFragments(fragmentsOf(document), (fragment) => {
+    const type = schema.getType(fragment.typeCondition.name.value);
+    return isCompositeType(type) ? selectionCost(fragment.selectionSet, type) : 0;
+  });
+
+  const included = (node: SelectionNode) =>
+    getDirectiveValues(GraphQLSkipDirective, node, variables)?.if !== true &&
+    getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
+
+  function selectionCost(set: SelectionSetNode, parent: GraphQLCompositeType): number {
+    let cost = 0;
+    for (const selection of set.selections) {
+      if (!included(selection)) continue;
+      if (selection.kind === Kind.FIELD) {
+        cost += fieldCost(selection, parent);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
+        if (isCompositeType(type)) cost += selectionCost(selection.selectionSet, type);
+      } else {
+        cost += fragmentCost(selection.name.value);
+      }
+    }
+    return cost;
+  }
+
+  function fieldCost(node: FieldNode, parent: GraphQLCompositeType): number {
+    const field = fieldDefinition(schema, parent, node.name.value);
+    if (!field) return 0;
+    const type = getNamedType(field.type);
+    if (!node.selectionSet || !isCompositeType(type)) return 1;
+    return 1 + itemsOf(node, field, parent) * selectionCost(node.selectionSet, type);
+  }
+
+  function itemsOf(node: FieldNode, field: GraphQLField<unknown, unknown>, parent: GraphQLCompositeType): number {
+    if (field.args.some(isPageArgument)) return pageSizeOf(getArgumentValues(field, node, variables).page);
+    // A page's content: its length is the page size, counted at the paged field above.
+    if (paged.has(parent) && node.name.value === "content") return 1;
+    // The schema's own lists: bounded by the schema, their nesting by graphql's MaxIntrospectionDepthRule.
+    if (isIntrospectionType(parent)) return 1;
+    return isListType(getNullableType(field.type)) ? LIST_LENGTH_ESTIMATE : 1;
+  }
+
+  const root = schema.getRootType(operation.operation);
+  return root ? selectionCost(operation.selectionSet, root) : 0;
+}
+
+function fieldDefinition(schema: GraphQLSchema, parent: GraphQLCompositeType, name: string) {
+  if (name === TypeNameMetaFieldDef.name) return TypeNameMetaFieldDef;
+  if (parent === schema.getQueryType()) {
+    if (name === SchemaMetaFieldDef.name) return SchemaMetaFieldDef;
+    if (name === TypeMetaFieldDef.name) return TypeMetaFieldDef;
+  }
+  return isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
+}
+
+/** Refuses operations whose estimated cost (`operationCost`) passes `maxComplexity`; runs once variables are known. */
 export function complexityLimit(maxComplexity: number): ApolloServerPlugin {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ request, document, schema }) {
-          let complexity: number;
-          try {
-            complexity = getComplexity({
-              schema,
-              query: document,
-              operationName: request.operationName ?? undefined,
-              variables: request.variables ?? {},
-              estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
-            });
-          } catch (error) {
-            // getComplexity coerces the variables first: a value of the wrong type is the client's mistake.
-            const message = error instanceof Error ? error.message : String(error);
-            throw new GraphQLError(message, { extensions: { code: "BAD_USER_INPUT", http: { status: 400 } } });
+        async didResolveOperation({ request, document, operation, schema }) {
+          // No operation of that name: execution answers it, with nothing run.
+          if (!operation) return;
+          const variables = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {});
+          if (variables.errors) {
+            // A variable of the wrong type is the client's mistake, answered as execution would answer it.
+            throw new GraphQLError(variables.errors[0].message, { extensions: { code: "BAD_USER_INPUT", http: { status: 400 } } });
           }
+          const complexity = operationCost(schema, document, operation, variables.coerced);
           if (complexity > maxComplexity) {
-            throw refused(`A consulta excede a complexidade máxima de ${maxComplexity} (tem ${complexity})`);
+            // Stacked fragments can reach astronomical estimates: those are not worth printing.
+            const measured = Number.isSafeInteger(complexity) ? ` (tem ${complexity})` : "";
+            throw refused(`A consulta excede a complexidade máxima de ${maxComplexity}${measured}`);
           }
         },
       };

@@ -57,6 +57,18 @@ describe("GraphQL depth limit", () => {
     }
     expect(await userCount()).toBe(0);
   });
+
+  it("measures a fragment once however often it is spread: 25 stacked fragments spreading the previous twice", async () => {
+    // Following every spread walks 2^25 copies of F0; /healthz waited behind it.
+    let query = "fragment F0 on Query { exercises { content { id } } }\n";
+    for (let i = 1; i <= 25; i++) query += `fragment F${i} on Query { ...F${i - 1} ...F${i - 1} }\n`;
+    const [res, health] = await Promise.all([postGraphql(`${query}{ ...F25 }`), t.get("/healthz")]);
+    expect(health.status).toBe(200);
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([
+      { message: "A consulta excede a profundidade máxima de 2 (tem 3)", extensions: { code: "GRAPHQL_VALIDATION_FAILED", status: 400 } },
+    ]);
+  });
 });
 
 describe("GraphQL complexity limit", () => {

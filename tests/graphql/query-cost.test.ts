@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import { useTestApp, type ApiResponse } from "../helpers/test-app.js";
+import { createExercise, createPlan, createTraining } from "../factories/content.js";
+import { makeTrainer } from "../factories/users.js";
+
+// The limits as configured by default: depth 10, cost 5000.
+const t = useTestApp();
+
+/** Issue 10's document: `levels` fragments, each spreading the previous one twice. */
+function stackedFragments(levels: number) {
+  let query = "fragment F0 on Query{__typename}\n";
+  for (let i = 1; i <= levels; i++) query += `fragment F${i} on Query{...F${i - 1} ...F${i - 1}}\n`;
+  return `${query}{...F${levels}}`;
+}
+
+/** `count` aliases of one field: `a0: <field> a1: <field> …`. */
+const aliases = (count: number, field: string) => Array.from({ length: count }, (_, i) => `a${i}: ${field}`).join(" ");
+
+function expectRefusedAsTooCostly(res: ApiResponse) {
+  expect(res.status).toBe(400);
+  expect(res.body.data).toBeUndefined();
+  expect(res.body.errors).toEqual([
+    { message: expect.stringContaining("complexidade máxima de 5000"), extensions: { code: "GRAPHQL_VALIDATION_FAILED", status: 400 } },
+  ]);
+}
+
+function expectRan(res: ApiResponse) {
+  expect(res.status).toBe(200);
+  expect(res.body.errors).toBeUndefined();
+}
+
+describe("a document of stacked fragments", () => {
+  it("is refused with 400 by POST and GET, and /healthz answers meanwhile", async () => {
+    const query = stackedFragments(23);
+    const [posted, got, health] = await Promise.all([
+      t.post("/graphql", { body: { query } }),
+      t.get(`/graphql?query=${encodeURIComponent(query)}`),
+      t.get("/healthz"),
+    ]);
+    expect(health.status).toBe(200);
+    expect(health.body).toEqual({ status: "ok" });
+    // Every spread counts: 2^23 times __typename.
+    expectRefusedAsTooCostly(posted);
+    expectRefusedAsTooCostly(got);
+  });
+});
+
+describe("the cost of paged fields", () => {
+  const authored = "exercises(page: {size: 100}) { content { creator { name } } }";
+
+  it("counts page.size items under each alias: 17 aliases of 100 exercises are refused, a dashboard's pages of 10 run", async () => {
+    const trainer = await makeTrainer(t, { name: "Bruno Personal" });
+    await createExercise(t, trainer.token, { name: "Supino" });
+    // 17 × (1 + 100 × 3) = 5117
+    expectRefusedAsTooCostly(await t.post("/graphql", { body: { query: `{ ${aliases(17, authored)} }` }, token: trainer.token }));
+
+    const dashboard = `{
+      myExercises(page: {size: 10}) { totalElements content { id name category creator { name } } }
+      myTrainings(page: {size: 10}) { totalElements content { id name exerciseCount } }
+      myStudents(page: {size: 10}) { totalElements content { studentName student { name } } }
+      ${aliases(17, "exercises(page: {size: 10}) { content { creator { name } } }")}
+    }`;
+    const res = await t.post("/graphql", { body: { query: dashboard }, token: trainer.token });
+    expectRan(res);
+    expect(res.body.data.myExercises.content).toEqual([{ id: expect.any(Number), name: "Supino", category: "PEITO", creator: { name: "Bruno Personal" } }]);
+    expect(res.body.data.a16.content).toEqual([{ creator: { name: "Bruno Personal" } }]);
+  });
+
+  it("reads the page size from the variables, whole page or size alone", async () => {
+    const trainer = await makeTrainer(t);
+    const byPage = `query ($page: PageInput) { ${aliases(17, "exercises(page: $page) { content { creator { name } } }")} }`;
+    const bySize = `query ($size: Int) { ${aliases(17, "exercises(page: {size: $size}) { content { creator { name } } }")} }`;
+    const send = (query: string, variables: Record<string, unknown>) => t.post("/graphql", { body: { query, variables }, token: trainer.token });
+
+    expectRefusedAsTooCostly(await send(byPage, { page: { size: 100 } }));
+    expectRefusedAsTooCostly(await send(bySize, { size: 100 }));
+    expectRan(await send(byPage, { page: { size: 10 } }));
+    expectRan(await send(bySize, { size: 10 }));
+  });
+
+  it("counts the default page size when none is asked", async () => {
+    const trainer = await makeTrainer(t);
+    const field = "exercises { content { id name creator { id name } } }";
+    // Each costs 1 + 20 × 6 = 121: 42 of them 5082, 41 of them 4961.
+    expectRefusedAsTooCostly(await t.post("/graphql", { body: { query: `{ ${aliases(42, field)} }` }, token: trainer.token }));
+    expectRan(await t.post("/graphql", { body: { query: `{ ${aliases(41, field)} }` }, token: trainer.token }));
+  });
+
+  it("counts 5 items for every list without paging, at each level", async () => {
+    const trainer = await makeTrainer(t);
+    const exercise = await createExercise(t, trainer.token);
+    const training = await createTraining(t, trainer.token, [exercise.id]);
+    await createPlan(t, trainer.token, [training.id]);
+    const plans = (size: number) =>
+      `{ trainingPlans(page: {size: ${size}}) { content { trainings { training { exercises { exercise { creator { name } } } } } } } }`;
+    // A plan costs 1 + (1 + 5 × (1 + 1 + (1 + 5 × 3))) = 87: 100 plans 8701, 50 plans 4351.
+    expectRefusedAsTooCostly(await t.post("/graphql", { body: { query: plans(100) }, token: trainer.token }));
+    const res = await t.post("/graphql", { body: { query: plans(50) }, token: trainer.token });
+    expectRan(res);
+    expect(res.body.data.trainingPlans.content).toHaveLength(1);
+  });
+
+  it("leaves out what @include and @skip leave out with the request's variables", async () => {
+    const trainer = await makeTrainer(t);
+    const query = `query ($all: Boolean!) { me { id } ${aliases(17, `${authored.replace(")", ") @include(if: $all)")}`)} }`;
+    const skipped = `query ($few: Boolean!) { me { id } ${aliases(17, `${authored.replace(")", ") @skip(if: $few)")}`)} }`;
+    expectRefusedAsTooCostly(await t.post("/graphql", { body: { query, variables: { all: true } }, token: trainer.token }));
+    expectRefusedAsTooCostly(await t.post("/graphql", { body: { query: skipped, variables: { few: false } }, token: trainer.token }));
+    for (const res of [
+      await t.post("/graphql", { body: { query, variables: { all: false } }, token: trainer.token }),
+      await t.post("/graphql", { body: { query: skipped, variables: { few: true } }, token: trainer.token }),
+    ]) {
+      expectRan(res);
+      expect(res.body.data).toEqual({ me: { id: trainer.id } });
+    }
+  });
+});
+
