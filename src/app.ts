@@ -87,6 +87,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const apollo = new ApolloServer<Context>({
     schema: buildGraphqlSchema(),
     formatError: formatError(logger),
+    // Parsing stops past this many tokens (GET and POST alike), so validating what parses stays bounded: graphql's
+    // OverlappingFieldsCanBeMerged is quadratic in fields sharing one response name.
+    parseOptions: { maxTokens: config.graphqlMaxTokens },
     validationRules: [depthLimit(config.graphqlMaxDepth)],
     plugins: [complexityLimit(config.graphqlMaxComplexity)],
     introspection: true,

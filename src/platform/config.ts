@@ -32,6 +32,7 @@ export interface Config {
   freeTrainerMaxStudents: number;
   graphqlMaxDepth: number;
   graphqlMaxComplexity: number;
+  graphqlMaxTokens: number;
   http: HttpServerLimits;
   logLevel: string;
 }
@@ -74,6 +75,7 @@ const envSchema = z.object({
   FREE_TRAINER_MAX_STUDENTS: count(2),
   GRAPHQL_MAX_DEPTH: count(10),
   GRAPHQL_MAX_COMPLEXITY: count(5000),
+  GRAPHQL_MAX_TOKENS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(1000)),
   HTTP_HEADERS_TIMEOUT_MS: milliseconds(10_000),
   HTTP_REQUEST_TIMEOUT_MS: milliseconds(60_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000),
@@ -141,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     freeTrainerMaxStudents: e.FREE_TRAINER_MAX_STUDENTS,
     graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
     graphqlMaxComplexity: e.GRAPHQL_MAX_COMPLEXITY,
+    graphqlMaxTokens: e.GRAPHQL_MAX_TOKENS,
     http: {
       headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,

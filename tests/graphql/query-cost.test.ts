@@ -1,9 +1,11 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { rowsOf } from "../helpers/database.js";
 import { useTestApp, type ApiResponse } from "../helpers/test-app.js";
 import { createExercise, createPlan, createTraining } from "../factories/content.js";
 import { makeTrainer } from "../factories/users.js";
 
-// The limits as configured by default: depth 10, cost 5000.
+// The limits as configured by default: depth 10, cost 5000, 1000 tokens.
 const t = useTestApp();
 
 /** Issue 10's document: `levels` fragments, each spreading the previous one twice. */
@@ -27,6 +29,11 @@ function expectRefusedAsTooCostly(res: ApiResponse) {
 function expectRan(res: ApiResponse) {
   expect(res.status).toBe(200);
   expect(res.body.errors).toBeUndefined();
+}
+
+async function userCount() {
+  const [row] = rowsOf<{ n: number }>(await t.db.execute(sql`select count(*)::int as n from users`));
+  return row.n;
 }
 
 describe("a document of stacked fragments", () => {
@@ -116,3 +123,30 @@ describe("the cost of paged fields", () => {
   });
 });
 
+describe("the size of a document", () => {
+  it("refuses a document past GRAPHQL_MAX_TOKENS with 400 GRAPHQL_PARSE_FAILED, by POST and GET, before anything runs", async () => {
+    const trainer = await makeTrainer(t);
+    const register = `mutation { register(input: { name: "Ana", email: "ana@example.com", password: "segredo1", userType: ALUNO,
+      requestLocation: WEB, confirmed: true }) { userId ${"success ".repeat(1000)} } }`;
+    const wide = `{ me { id ${"name ".repeat(1000)} } }`;
+    const answers = [
+      await t.post("/graphql", { body: { query: register } }),
+      await t.post("/graphql", { body: { query: wide }, token: trainer.token }),
+      await t.get(`/graphql?query=${encodeURIComponent(wide)}`, { token: trainer.token }),
+      // Issue 10's 400 aliases of 100 exercises with their author.
+      await t.post("/graphql", { body: { query: `{ ${aliases(400, "exercises(page: {size: 100}) { content { creator { name } } }")} }` }, token: trainer.token }),
+    ];
+    for (const res of answers) {
+      expect(res.status).toBe(400);
+      expect(res.body.data).toBeUndefined();
+      expect(res.body.errors).toEqual([
+        {
+          message: expect.stringContaining("1000 tokens"),
+          locations: [expect.any(Object)],
+          extensions: { code: "GRAPHQL_PARSE_FAILED", status: 400 },
+        },
+      ]);
+    }
+    expect(await userCount()).toBe(1);
+  });
+});

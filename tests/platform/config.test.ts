@@ -43,6 +43,7 @@ describe("configuration", () => {
       freeTrainerMaxStudents: 2,
       graphqlMaxDepth: 10,
       graphqlMaxComplexity: 5000,
+      graphqlMaxTokens: 1000,
       http: { headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000, maxConnectionsPerAddress: 32 },
       logLevel: "info",
     });
