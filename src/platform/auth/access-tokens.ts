@@ -1,6 +1,7 @@
 import { createSecretKey, randomUUID, type KeyObject } from "node:crypto";
 import jwt from "jsonwebtoken";
 import type { Clock } from "../clock.js";
+import { entityId } from "../validation.js";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 24 * 60 * 60;
 
@@ -69,12 +70,20 @@ export class AccessTokens {
   }
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Claims as `issue` writes them: the subject a user id in its canonical digits, within the id column's range, the token
+ * id a UUID. Anything else never came from here; an id out of range or a U+0000 would fail the session query (a 500).
+ */
 function isClaims(value: object): value is AccessTokenClaims {
   const c = value as Partial<AccessTokenClaims>;
   return (
     typeof c.sub === "string" &&
-    /^\d+$/.test(c.sub) &&
+    /^[1-9]\d*$/.test(c.sub) &&
+    entityId.safeParse(Number(c.sub)).success &&
     typeof c.jti === "string" &&
+    UUID.test(c.jti) &&
     typeof c.ver === "number" &&
     typeof c.iat === "number" &&
     typeof c.exp === "number"
