@@ -28,7 +28,7 @@ import { ms, percentile, watchEventLoopDelay } from "./support.js";
 /** A request that gets no answer for this long is abandoned (and reported): a hang cannot stall the run. */
 const REQUEST_TIMEOUT_MS = 10_000;
 /** Late answers sent again, one at a time, to tell a slow request from one that waited behind another (one per variant). */
-const LATE_RECHECKS = 12;
+const LATE_RECHECKS = 16;
 
 const { values: args } = parseArgs({
   options: { count: { type: "string" }, seed: { type: "string" }, concurrency: { type: "string" }, only: { type: "string" }, verbose: { type: "boolean" } },
@@ -223,36 +223,41 @@ async function main(): Promise<number> {
 }
 
 /**
- * Every late answer (over 2 s, or none) is a failure. Sent again alone (one request per variant, the first few), it is
- * told apart: late by itself, or only alongside others, then with the longest requests that ran at the same time
- * (those that held the event loop, which the service and this client share).
+ * Every late answer (over 2 s, or none) is a failure. Sent again alone (once per variant, the slowest first, up to a
+ * few), it is told apart: late by itself, or only alongside others, then with the requests that ran at the same time
+ * (the service and this client share one event loop, so one request's work delays every other), the costliest first.
  */
 async function judgeLate(world: World, results: Results): Promise<void> {
-  const alone = new Map<string, { ms: number; late: boolean; operation: string }>();
-  for (const late of results.late) {
-    const took = late.answer.error ? `no answer in ${Math.round(late.answer.elapsedMs)} ms` : `${Math.round(late.answer.elapsedMs)} ms`;
-    let again = alone.get(late.request.label);
-    if (!again && alone.size < LATE_RECHECKS) {
-      const answer = await send(world.agent, world.base, late.request, REQUEST_TIMEOUT_MS);
-      again = { ms: answer.elapsedMs, late: answer.error !== undefined || answer.elapsedMs > SLOW_MS, operation: late.request.operation };
-      alone.set(late.request.label, again);
-    }
-    const example = { request: late.request, answer: late.answer };
+  const late = [...results.late].sort((a, b) => b.answer.elapsedMs - a.answer.elapsedMs);
+  const variant = (request: FuzzRequest) => `${request.operation}\u0000${request.label}`;
+  const alone = new Map<string, { ms: number; late: boolean }>();
+  for (const entry of late) {
+    if (alone.has(variant(entry.request)) || alone.size >= LATE_RECHECKS) continue;
+    const answer = await send(world.agent, world.base, entry.request, REQUEST_TIMEOUT_MS);
+    alone.set(variant(entry.request), { ms: answer.elapsedMs, late: answer.error !== undefined || answer.elapsedMs > SLOW_MS });
+  }
+  const aloneMs = (span: Span) => alone.get(variant(span.request))?.ms ?? 0;
+  // What a neighbour costs by itself: its time alone where measured, else its time here.
+  const weight = (span: Span) => alone.get(variant(span.request))?.ms ?? span.end - span.start;
+  for (const entry of late) {
+    const took = entry.answer.error ? `no answer in ${Math.round(entry.answer.elapsedMs)} ms` : `${Math.round(entry.answer.elapsedMs)} ms`;
+    const again = alone.get(variant(entry.request));
+    const example = { request: entry.request, answer: entry.answer };
     if (!again) {
-      results.fail(late.request.operation, late.reason, { ...example, detail: `${took} (not sent again alone)` });
+      results.fail(entry.request.operation, entry.reason, { ...example, detail: `${took} (not sent again alone)` });
       continue;
     }
-    const verdict = `${took}; alone ${Math.round(again.ms)} ms${again.operation === late.request.operation ? "" : ` (on ${again.operation})`}`;
+    const verdict = `${took}; alone ${Math.round(again.ms)} ms`;
     if (again.late) {
-      results.fail(late.request.operation, `${late.reason}, alone too`, { ...example, detail: verdict });
+      results.fail(entry.request.operation, `${entry.reason}, alone too`, { ...example, detail: verdict });
       continue;
     }
     const neighbours = results.spans
-      .filter((span) => span !== late.span && span.start < late.span.end && span.end > late.span.start)
-      .sort((a, b) => b.end - b.start - (a.end - a.start))
+      .filter((span) => span !== entry.span && span.start < entry.span.end && span.end > entry.span.start)
+      .sort((a, b) => weight(b) - weight(a))
       .slice(0, 3)
-      .map((span) => `${span.request.operation} — ${span.request.label} (${Math.round(span.end - span.start)} ms)`);
-    results.fail(late.request.operation, `${late.reason} alongside others`, { ...example, detail: `${verdict}; meanwhile: ${neighbours.join(" | ")}` });
+      .map((span) => `${span.request.operation} — ${span.request.label} (${Math.round(span.end - span.start)} ms${aloneMs(span) ? `, alone ${Math.round(aloneMs(span))} ms` : ""})`);
+    results.fail(entry.request.operation, `${entry.reason} alongside others`, { ...example, detail: `${verdict}; meanwhile: ${neighbours.join(" | ")}` });
   }
 }
 

@@ -167,9 +167,12 @@ export async function startWorld(concurrency: number): Promise<World> {
       write(chunk, _encoding, callback) {
         for (const line of String(chunk).split("\n").filter(Boolean)) {
           try {
-            const entry = JSON.parse(line) as { msg?: string; method?: string; url?: string; job?: string; err?: { type?: string; message?: string } };
+            const entry = JSON.parse(line) as { msg?: string; method?: string; url?: string; job?: string; err?: { type?: string; message?: string; stack?: string } };
             const where = entry.job ? `job ${entry.job}` : entry.method ? `${entry.method} ${entry.url}` : (entry.msg ?? "?");
-            serverErrors.push({ where, error: `${entry.err?.type ?? ""}: ${(entry.err?.message ?? entry.msg ?? "").split("\n")[0].slice(0, 200)}` });
+            // A failed query's message is the statement; what the database said is its cause, at the end of the stack.
+            const causedBy = /\ncaused by: ([^\n]+)/.exec(entry.err?.stack ?? "")?.[1];
+            const cause = causedBy ? ` (cause: ${causedBy.slice(0, 160)})` : "";
+            serverErrors.push({ where, error: `${entry.err?.type ?? ""}: ${(entry.err?.message ?? entry.msg ?? "").split("\n")[0].slice(0, 160)}${cause}` });
           } catch {
             serverErrors.push({ where: "log", error: line.slice(0, 200) });
           }
