@@ -21,12 +21,15 @@ describe("a correctly signed token with claims the service never issues", () => 
     ["a subject with leading zeros", { sub: "0001" }],
     ["a token id holding U+0000", { jti: "a\u0000b" }],
     ["a token id of 10,000 characters", { jti: "j".repeat(10_000) }],
+    ["an expiry past any date", { exp: 1e20 }],
   ])("is refused with 401 Token inválido ou expirado: %s", async (_label, changes) => {
     const user = await makeUser(t);
     const token = signed({ ...decodeJwt(user.token).payload, ...changes });
 
-    const rest = await t.get("/api/users/profile", { token });
-    expect({ status: rest.status, body: rest.body }).toEqual({ status: 401, body: INVALID });
+    for (const [method, url] of [["GET", "/api/users/profile"], ["POST", "/api/users/logout"]]) {
+      const rest = await t.request(method, url, { token });
+      expect({ url, status: rest.status, body: rest.body }).toEqual({ url, status: 401, body: INVALID });
+    }
 
     const graphql = await t.graphql("{ me { id } }", undefined, token);
     expect(graphql.errors?.[0].extensions.code).toBe("UNAUTHENTICATED");

@@ -71,10 +71,13 @@ export class AccessTokens {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Whole seconds since the epoch that a Date can hold. */
+const isInstant = (seconds: unknown) => Number.isSafeInteger(seconds) && !Number.isNaN(new Date((seconds as number) * 1000).getTime());
 
 /**
  * Claims as `issue` writes them: the subject a user id in its canonical digits, within the id column's range, the token
- * id a UUID. Anything else never came from here; an id out of range or a U+0000 would fail the session query (a 500).
+ * id a UUID, times in whole seconds a Date can hold. Anything else never came from here; an id out of range or a U+0000
+ * would fail the session query, an expiry past any date the logout (a 500).
  */
 function isClaims(value: object): value is AccessTokenClaims {
   const c = value as Partial<AccessTokenClaims>;
@@ -85,7 +88,7 @@ function isClaims(value: object): value is AccessTokenClaims {
     typeof c.jti === "string" &&
     UUID.test(c.jti) &&
     typeof c.ver === "number" &&
-    typeof c.iat === "number" &&
-    typeof c.exp === "number"
+    isInstant(c.iat) &&
+    isInstant(c.exp)
   );
 }
