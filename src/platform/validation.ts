@@ -23,9 +23,9 @@ export function toFieldErrors(error: z.ZodError): FieldError[] {
  * `message` replaces the top-level "Validation failed" where api-spec.md keeps its own text.
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown, message?: string): z.output<S> {
-  // PostgreSQL text cannot hold U+0000: refused here as a field error rather than failing the query (a 500).
+  // Text PostgreSQL cannot hold is refused here as a field error rather than failing the query (a 500).
   // Walked first, so a body nested too deep is refused before the schema looks at it.
-  const nulFields = nulCharacterFields(input);
+  const nulFields = unstorableTextFields(input);
   const result = schema.safeParse(input ?? {});
   const errors = result.success ? [] : toFieldErrors(result.error);
   for (const field of nulFields) {
@@ -122,24 +122,33 @@ function pathOf(parent: Frame | undefined, key: PropertyKey | undefined): Proper
   return path.reverse();
 }
 
-function nulCharacterFields(value: unknown): string[] {
+/** Half of a UTF-16 surrogate pair standing alone: no character, and invalid in a PostgreSQL `json` value. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Text PostgreSQL cannot store as sent: U+0000 (refused by `text`) and lone surrogates (refused by `json`, and
+ * silently turned into U+FFFD in `text`).
+ */
+export const isStorableText = (text: string) => !text.includes("\u0000") && !LONE_SURROGATE.test(text);
+
+function unstorableTextFields(value: unknown): string[] {
   const fields: string[] = [];
   walkStrings(value, (text, parent, key) => {
-    if (text.includes("\u0000")) fields.push(jsonPath(pathOf(parent, key)));
+    if (!isStorableText(text)) fields.push(jsonPath(pathOf(parent, key)));
   });
   return fields;
 }
 
 /**
- * An id another system gives as text (a gateway's event or transaction id): 1…`max` characters, no U+0000 (PostgreSQL
- * text cannot hold it, so a query with it would fail).
+ * An id another system gives as text (a gateway's event or transaction id): 1…`max` characters of text PostgreSQL can
+ * store, so a query with it cannot fail.
  */
 export const textId = (max: number) =>
   z
     .string()
     .min(1)
     .max(max)
-    .refine((id) => !id.includes("\u0000"), "Caractere inválido");
+    .refine(isStorableText, "Caractere inválido");
 
 /** A required string: trimmed, blank refused, at most `max` characters. */
 export const requiredText = (max: number) => z.string().trim().min(1, "Campo obrigatório").max(max);
@@ -195,7 +204,7 @@ export const isoInstant = z.iso
 export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.output<S> {
   const result = schema.safeParse(query ?? {});
   if (!result.success) throw invalidParameter(String(result.error.issues[0]?.path[0] ?? "query"));
-  const [nul] = nulCharacterFields(query);
+  const [nul] = unstorableTextFields(query);
   if (nul !== undefined) throw invalidParameter(nul.split(/[.[]/)[0]);
   return result.data;
 }

@@ -95,6 +95,26 @@ describe("POST /api/exercises", () => {
     expect(read.body).toEqual(res.body);
   });
 
+  it("answers 400 Caractere inválido to a lone surrogate in an instruction or the name (PostgreSQL cannot store it), storing nothing", async () => {
+    const trainer = await makeTrainer(t);
+    const res = await post(trainer, exerciseForm({ ...FULL, name: "Supino \uDC00", instructions: ["Deite", "x\uD800"] }));
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      message: "Validation failed",
+      success: false,
+      errors: [
+        { field: "name", message: "Caractere inválido" },
+        { field: "instructions[1]", message: "Caractere inválido" },
+      ],
+    });
+    expect(await exerciseRows(t)).toHaveLength(0);
+    expect(t.logLines.join("")).not.toContain("Failed query");
+    // A pair of surrogates is one character (an emoji) and is kept.
+    const emoji = await post(trainer, exerciseForm({ ...FULL, instructions: ["Força \uD83D\uDCAA"] }));
+    expect(emoji.status).toBe(201);
+    expect(emoji.body.instructions).toEqual(["Força 💪"]);
+  });
+
   it("accepts the exercise part sent as a Blob of type application/json", async () => {
     const trainer = await makeTrainer(t);
     const res = await post(trainer, jsonBlobForm(FULL, pngPart()));
