@@ -12,6 +12,24 @@ export default tseslint.config(
     },
   },
   {
+    // src/graphql is a toolkit the modules use (page types, scalars, enums, errors, limits, uploads); the schema, the
+    // context and the loaders are assembled from the modules at the top (src/graphql-schema.ts, src/graphql-api.ts).
+    files: ["src/graphql/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/modules/**", "**/services.js", "**/graphql-schema.js", "**/graphql-api.js", "**/app.js"],
+              message: "src/graphql is a toolkit: what needs the modules is assembled in src/graphql-schema.ts or src/graphql-api.ts.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["tests/**/*.ts"],
     rules: { "@typescript-eslint/no-explicit-any": "off", "@typescript-eslint/no-non-null-assertion": "off" },
   },

@@ -10,7 +10,7 @@ const bin = (name) => path.join(root, "node_modules", ".bin", name);
 let stale = false;
 
 try {
-  execFileSync(bin("tsx"), ["src/graphql/emit-schema.ts", "--check"], { cwd: root, stdio: "inherit" });
+  execFileSync(bin("tsx"), ["src/graphql-schema.ts", "--check"], { cwd: root, stdio: "inherit" });
 } catch {
   stale = true;
 }

@@ -1,23 +1,14 @@
 import "reflect-metadata";
 import path from "node:path";
-import { ApolloServer } from "@apollo/server";
-import { expressMiddleware } from "@as-integrations/express5";
 import cors from "cors";
-import express, { type Express, type RequestHandler } from "express";
-import { graphqlUploadExpress } from "graphql-upload-minimal";
+import express, { type Express } from "express";
 import helmet from "helmet";
 import { collectDefaultMetrics, Histogram, Registry } from "prom-client";
 import { restApi } from "../rest-compat/index.js";
 import { errorHandler, notFoundHandler } from "../rest-compat/errors.js";
-import { buildGraphqlSchema } from "./graphql/build-schema.js";
-import type { Context } from "./graphql/context.js";
-import { formatError } from "./graphql/format-error.js";
-import { createLoaders } from "./graphql/loaders.js";
-import { complexityLimit, depthLimit } from "./graphql/query-limits.js";
+import { graphqlApi } from "./graphql-api.js";
 import { createFirebaseVerifier, type IdentityVerifier } from "./platform/auth/identity-provider.js";
 import { createPasswordHasher, type PasswordHasher } from "./platform/auth/password-hasher.js";
-import { AppError, INVALID_MULTIPART, REQUEST_TOO_LARGE } from "./platform/errors.js";
-import { jsonBody } from "./platform/http/json-body.js";
 import type { Clock } from "./platform/clock.js";
 import type { Config } from "./platform/config.js";
 import type { DatabaseHandle } from "./platform/db/database.js";
@@ -25,10 +16,8 @@ import { JobScheduler } from "./platform/jobs/scheduler.js";
 import type { Logger } from "./platform/logger.js";
 import { createMailTransport, type MailTransport } from "./platform/mail/mail-transport.js";
 import { MailWorker } from "./platform/mail/mail-worker.js";
-import { FileStorage, MAX_IMAGE_BYTES } from "./platform/storage/file-storage.js";
-import { ensureNesting } from "./platform/validation.js";
+import { FileStorage } from "./platform/storage/file-storage.js";
 import { createGateways, createServices, type Gateways, type Services } from "./services.js";
-import type { Actor } from "./platform/auth/actor.js";
 
 export interface AppDeps {
   config: Config;
@@ -84,22 +73,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     registers: [metrics],
   });
 
-  const apollo = new ApolloServer<Context>({
-    schema: buildGraphqlSchema(),
-    formatError: formatError(logger),
-    // Parsing stops past this many tokens (GET and POST alike), so validating what parses stays bounded: graphql's
-    // OverlappingFieldsCanBeMerged is quadratic in fields sharing one response name.
-    parseOptions: { maxTokens: config.graphqlMaxTokens },
-    validationRules: [depthLimit(config.graphqlMaxDepth)],
-    plugins: [complexityLimit(config.graphqlMaxComplexity)],
-    introspection: true,
-    includeStacktraceInErrorResponses: false,
-    // Callers authenticate with bearer tokens, never cookies, so cross-site requests carry no credentials.
-    csrfPrevention: false,
-    // main.ts owns the shutdown sequence (stop taking requests, drain, then stop Apollo).
-    stopOnTerminationSignals: false,
-  });
-  await apollo.start();
+  const graphql = await graphqlApi(services, logger, config);
 
   const app = express();
   app.disable("x-powered-by");
@@ -137,17 +111,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
 
   app.use("/api", restApi(services, logger, config.publicBaseUrl));
 
-  app.use(
-    "/graphql",
-    graphqlMultipart(graphqlUploadExpress({ maxFileSize: MAX_IMAGE_BYTES + 1, maxFiles: 2, maxFieldSize: 1024 * 1024 })),
-    jsonBody(),
-    expressMiddleware(apollo, {
-      context: async ({ req }): Promise<Context> => {
-        const actor = await graphqlActor(services, req.headers.authorization);
-        return { services, actor, loaders: createLoaders(services, actor), meta: { ip: req.ip ?? "unknown" } };
-      },
-    }),
-  );
+  app.use("/graphql", graphql.router);
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
@@ -159,43 +123,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
     jobs,
     async close() {
       await jobs.stop();
-      await apollo.stop();
+      await graphql.stop();
       await hasher.close();
       transport.close();
     },
   };
-}
-
-/**
- * The GraphQL multipart parser fails only on the client's request (no boundary, a body cut short, `operations` or
- * `map` missing or not JSON, too many files, an oversized field): 400 (413 past a size limit) in the error shape,
- * never a 500. The REST photo upload answers the same text. `operations` nested too deep is refused like a JSON body.
- */
-function graphqlMultipart(parse: RequestHandler): RequestHandler {
-  return (req, res, next) => {
-    parse(req, res, (error?: unknown) => {
-      if (error !== undefined && error !== null) {
-        const tooLarge = (error as { status?: unknown }).status === 413;
-        return next(tooLarge ? new AppError(413, REQUEST_TOO_LARGE) : new AppError(400, INVALID_MULTIPART));
-      }
-      try {
-        ensureNesting(req.body);
-      } catch (refused) {
-        return next(refused);
-      }
-      next();
-    });
-  };
-}
-
-/**
- * GraphQL reads an unusable token as no token: fields that need a user then answer UNAUTHENTICATED,
- * while login and register still work for a client holding a stale token.
- */
-async function graphqlActor(services: Services, authorization: string | undefined): Promise<Actor> {
-  try {
-    return await services.auth.authenticate(authorization);
-  } catch {
-    return { kind: "anonymous" };
-  }
 }

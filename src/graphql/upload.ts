@@ -1,6 +1,9 @@
+import type { RequestHandler } from "express";
 import type { FileUpload } from "graphql-upload-minimal";
-import { GraphQLUpload } from "graphql-upload-minimal";
+import { GraphQLUpload, graphqlUploadExpress } from "graphql-upload-minimal";
+import { AppError, INVALID_MULTIPART, REQUEST_TOO_LARGE } from "../platform/errors.js";
 import { MAX_IMAGE_BYTES, type UploadedFile } from "../platform/storage/file-storage.js";
+import { ensureNesting } from "../platform/validation.js";
 
 export { GraphQLUpload };
 export type { FileUpload };
@@ -21,4 +24,27 @@ export async function readUpload(upload: Promise<FileUpload> | FileUpload): Prom
     return { bytes: Buffer.alloc(0), truncated: true };
   }
   return { bytes: Buffer.concat(chunks), truncated: false };
+}
+
+/**
+ * The GraphQL multipart parser fails only on the client's request (no boundary, a body cut short, `operations` or
+ * `map` missing or not JSON, too many files, an oversized field): 400 (413 past a size limit) in the error shape,
+ * never a 500. The REST photo upload answers the same text. `operations` nested too deep is refused like a JSON body.
+ */
+export function graphqlMultipart(): RequestHandler {
+  const parse = graphqlUploadExpress({ maxFileSize: MAX_IMAGE_BYTES + 1, maxFiles: 2, maxFieldSize: 1024 * 1024 });
+  return (req, res, next) => {
+    parse(req, res, (error?: unknown) => {
+      if (error !== undefined && error !== null) {
+        const tooLarge = (error as { status?: unknown }).status === 413;
+        return next(tooLarge ? new AppError(413, REQUEST_TOO_LARGE) : new AppError(400, INVALID_MULTIPART));
+      }
+      try {
+        ensureNesting(req.body);
+      } catch (refused) {
+        return next(refused);
+      }
+      next();
+    });
+  };
 }

@@ -1,5 +1,5 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from "type-graphql";
-import type { Context } from "../../graphql/context.js";
+import type { Context } from "../../graphql-api.js";
 import { GraphQLUpload, readUpload, type FileUpload } from "../../graphql/upload.js";
 import {
   AuthPayload,

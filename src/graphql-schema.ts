@@ -1,0 +1,51 @@
+import "reflect-metadata";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { type GraphQLSchema, lexicographicSortSchema, printSchema } from "graphql";
+import { buildSchemaSync } from "type-graphql";
+import { billingResolvers } from "./modules/billing/billing.graphql.js";
+import { coachingResolvers } from "./modules/coaching/coaching.graphql.js";
+import { executionResolvers } from "./modules/executions/execution.graphql.js";
+import { exerciseResolvers } from "./modules/exercises/exercise.graphql.js";
+import { trainingPlanResolvers } from "./modules/training-plans/training-plan.graphql.js";
+import { trainingResolvers } from "./modules/trainings/training.graphql.js";
+import { userResolvers } from "./modules/users/user.graphql.js";
+import { rootDir } from "./platform/db/paths.js";
+
+/** Every module's resolvers (tests/graphql/schema-assembly.test.ts fails on a resolver class left off). */
+export const graphqlResolvers = [
+  ...userResolvers,
+  ...billingResolvers,
+  ...coachingResolvers,
+  ...exerciseResolvers,
+  ...trainingResolvers,
+  ...trainingPlanResolvers,
+  ...executionResolvers,
+] as const;
+
+let schema: GraphQLSchema | undefined;
+
+/** The GraphQL schema, built once from every module's resolvers (validation is the services' job). */
+export function buildGraphqlSchema(): GraphQLSchema {
+  schema ??= buildSchemaSync({ resolvers: graphqlResolvers, validate: false, emitSchemaFile: false });
+  return schema;
+}
+
+/** The committed schema.graphql text: sorted, so it changes only when the schema does. */
+export function schemaText(): string {
+  return `# Generated from the code by \`npm run schema:emit\`; do not edit.\n\n${printSchema(lexicographicSortSchema(buildGraphqlSchema()))}\n`;
+}
+
+// `npm run schema:emit` writes schema.graphql; with --check (npm run check) it fails when the file is stale.
+if (process.argv[1] && path.resolve(process.argv[1]).replace(/\.[jt]s$/, "") === import.meta.filename.replace(/\.[jt]s$/, "")) {
+  const file = path.join(rootDir, "schema.graphql");
+  if (process.argv.includes("--check")) {
+    if (!existsSync(file) || readFileSync(file, "utf8") !== schemaText()) {
+      console.error("schema.graphql is stale: run `npm run schema:emit` and commit it");
+      process.exit(1);
+    }
+  } else {
+    writeFileSync(file, schemaText());
+    console.log("schema.graphql written");
+  }
+}

@@ -1,0 +1,15 @@
+import DataLoader from "dataloader";
+import type { Actor } from "../../platform/auth/actor.js";
+import type { Services } from "../../services.js";
+import { PlanAssignmentRelationsResolver, PlanTrainingRelationsResolver, TrainingPlanResolver } from "./training-plan.resolver.js";
+
+/** Every resolver of this module: src/graphql-schema.ts builds the schema from each module's list. */
+export const trainingPlanResolvers = [TrainingPlanResolver, PlanTrainingRelationsResolver, PlanAssignmentRelationsResolver] as const;
+
+/** This module's per-request DataLoaders: a list of N items resolves each relation in one query, not N. */
+export function trainingPlanLoaders(services: Services, actor: Actor) {
+  return {
+    planById: new DataLoader((ids: readonly number[]) => services.trainingPlans.findVisibleByIds(actor, ids)),
+    assignmentsOfPlan: new DataLoader((ids: readonly number[]) => services.planAssignments.ofPlans(actor, ids)),
+  };
+}

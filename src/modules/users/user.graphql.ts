@@ -1,0 +1,17 @@
+import DataLoader from "dataloader";
+import type { Actor } from "../../platform/auth/actor.js";
+import type { Services } from "../../services.js";
+import { UserResolver } from "./user.resolver.js";
+
+/** Every resolver of this module: src/graphql-schema.ts builds the schema from each module's list. */
+export const userResolvers = [UserResolver] as const;
+
+/** This module's per-request DataLoaders: a list of N items resolves each relation in one query, not N. */
+export function userLoaders(services: Services, actor: Actor) {
+  return {
+    /** Full users the caller may read (self, administrators, linked parties); null otherwise. */
+    userById: new DataLoader((ids: readonly number[]) => services.users.findVisibleByIds(actor, ids)),
+    /** Public author summaries. */
+    authorById: new DataLoader((ids: readonly number[]) => services.users.summariesByIds(ids)),
+  };
+}
