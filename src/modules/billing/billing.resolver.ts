@@ -2,19 +2,19 @@ import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "t
 import type { Context } from "../../graphql-api.js";
 import { asQuery } from "../../graphql/filters.js";
 import { PageInput, pageParams } from "../../graphql/page.js";
-import { UserType } from "../users/user.types.js";
+import { User } from "../users/user.types.js";
 import {
   BillingRecordFilter,
   InvoicePage,
-  InvoiceType,
+  Invoice,
   PaymentPage,
-  PaymentType,
-  PixTransactionType,
-  SubscribeInputType,
+  Payment,
+  PixTransaction,
+  SubscribeInput,
   SubscriptionPlanFilter,
-  SubscriptionPlanType,
+  SubscriptionPlan,
   SubscriptionType,
-  UpdateSubscriptionInputType,
+  UpdateSubscriptionInput,
 } from "./billing.types.js";
 
 /** Records filters as the query-string values the REST layer hands the same service. */
@@ -23,12 +23,12 @@ const recordQuery = (filter: BillingRecordFilter | undefined, page: PageInput | 
 /** Plans, subscriptions, payments and invoices over GraphQL: the same services as REST. */
 @Resolver()
 export class BillingResolver {
-  @Query(() => [SubscriptionPlanType])
+  @Query(() => [SubscriptionPlan])
   subscriptionPlans(@Arg("filter", () => SubscriptionPlanFilter, { nullable: true }) filter: SubscriptionPlanFilter | undefined, @Ctx() ctx: Context) {
     return ctx.services.plans.list(ctx.actor, asQuery(filter));
   }
 
-  @Query(() => SubscriptionPlanType)
+  @Query(() => SubscriptionPlan)
   subscriptionPlan(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
     return ctx.services.plans.get(ctx.actor, id);
   }
@@ -47,7 +47,7 @@ export class BillingResolver {
     return ctx.services.billingRecords.listPayments(ctx.actor, recordQuery(filter, page));
   }
 
-  @Query(() => PaymentType)
+  @Query(() => Payment)
   payment(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
     return ctx.services.billingRecords.getPayment(ctx.actor, id);
   }
@@ -61,23 +61,23 @@ export class BillingResolver {
     return ctx.services.billingRecords.listInvoices(ctx.actor, recordQuery(filter, page));
   }
 
-  @Query(() => InvoiceType)
+  @Query(() => Invoice)
   invoice(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
     return ctx.services.billingRecords.getInvoice(ctx.actor, id);
   }
 
-  @Query(() => PixTransactionType, { description: "A PIX transaction's status (polled after showing the QR code)" })
+  @Query(() => PixTransaction, { description: "A PIX transaction's status (polled after showing the QR code)" })
   pixTransaction(@Arg("id", () => String) id: string, @Ctx() ctx: Context) {
     return ctx.services.paymentEvents.pixStatus(ctx.actor, id);
   }
 
   @Mutation(() => SubscriptionType, { description: "Card: charged now (ACTIVE or UNPROCESSABLE); PIX/BOLETO: PENDING with the QR code" })
-  subscribe(@Arg("input", () => SubscribeInputType) input: SubscribeInputType, @Ctx() ctx: Context) {
+  subscribe(@Arg("input", () => SubscribeInput) input: SubscribeInput, @Ctx() ctx: Context) {
     return ctx.services.subscriptions.subscribe(ctx.actor, { ...input });
   }
 
   @Mutation(() => SubscriptionType)
-  updateSubscription(@Arg("id", () => Int) id: number, @Arg("input", () => UpdateSubscriptionInputType) input: UpdateSubscriptionInputType, @Ctx() ctx: Context) {
+  updateSubscription(@Arg("id", () => Int) id: number, @Arg("input", () => UpdateSubscriptionInput) input: UpdateSubscriptionInput, @Ctx() ctx: Context) {
     return ctx.services.subscriptions.update(ctx.actor, id, { ...input });
   }
 
@@ -91,17 +91,17 @@ export class BillingResolver {
     return ctx.services.subscriptions.cancel(ctx.actor, id, { cancelImmediately, reason });
   }
 
-  @Mutation(() => PixTransactionType, { description: "Pays a PIX charge (sandbox or gateway dev mode only)" })
+  @Mutation(() => PixTransaction, { description: "Pays a PIX charge (sandbox or gateway dev mode only)" })
   simulatePixPayment(@Arg("id", () => String) id: string, @Ctx() ctx: Context) {
     return ctx.services.paymentEvents.simulatePixPayment(ctx.actor, { id });
   }
 }
 
 /** `User.subscription`: for the user themself and administrators' dashboards. */
-@Resolver(() => UserType)
+@Resolver(() => User)
 export class UserSubscriptionResolver {
   @FieldResolver(() => SubscriptionType, { nullable: true, description: "The subscription giving access (self or administrators)" })
-  subscription(@Root() user: UserType, @Ctx() ctx: Context) {
+  subscription(@Root() user: User, @Ctx() ctx: Context) {
     return ctx.loaders.subscriptionOfUser.load(user.id);
   }
 }

@@ -9,7 +9,7 @@ export const PlanIntervalEnum = graphqlEnum(PLAN_INTERVALS, "PlanInterval");
 export const PaymentMethodEnum = graphqlEnum(PAYMENT_METHODS, "PaymentMethod");
 
 @ObjectType("SubscriptionPlan")
-export class SubscriptionPlanType {
+export class SubscriptionPlan {
   @Field(() => Int) id!: number;
   @Field(() => String) name!: string;
   @Field(() => String) description!: string;
@@ -25,7 +25,7 @@ export class SubscriptionPlanType {
 }
 
 @ObjectType("PixTransaction")
-export class PixTransactionType {
+export class PixTransaction {
   @Field(() => String) id!: string;
   @Field(() => Int) subscriptionId!: number;
   @Field(() => Float) amount!: number;
@@ -38,7 +38,7 @@ export class PixTransactionType {
 }
 
 @ObjectType("Boleto")
-export class BoletoType {
+export class Boleto {
   @Field(() => String, { description: "44 digits" }) barcode!: string;
   @Field(() => String, { description: "the 47-digit 'linha digitável', formatted" }) digitableLine!: string;
   @Field(() => LocalDate) dueDate!: string;
@@ -64,14 +64,14 @@ export class SubscriptionType {
   @Field(() => Boolean) autoRenew!: boolean;
   @Field(() => DateTime) createdAt!: Date;
   @Field(() => DateTime) updatedAt!: Date;
-  @Field(() => PixTransactionType, { nullable: true, description: "The QR code to pay, for a PIX subscription just created" })
-  pix?: PixTransactionType;
-  @Field(() => BoletoType, { nullable: true, description: "The boleto to pay, for a BOLETO subscription just created" })
-  boleto?: BoletoType;
+  @Field(() => PixTransaction, { nullable: true, description: "The QR code to pay, for a PIX subscription just created" })
+  pix?: PixTransaction;
+  @Field(() => Boleto, { nullable: true, description: "The boleto to pay, for a BOLETO subscription just created" })
+  boleto?: Boleto;
 }
 
 @ObjectType("Payment")
-export class PaymentType {
+export class Payment {
   @Field(() => Int) id!: number;
   @Field(() => Int) userId!: number;
   @Field(() => String) userName!: string;
@@ -89,7 +89,7 @@ export class PaymentType {
 }
 
 @ObjectType("Invoice")
-export class InvoiceType {
+export class Invoice {
   @Field(() => Int) id!: number;
   @Field(() => Int) userId!: number;
   @Field(() => String) userName!: string;
@@ -106,8 +106,8 @@ export class InvoiceType {
   @Field(() => DateTime) updatedAt!: Date;
 }
 
-export const PaymentPage = PageOf(PaymentType, "PaymentPage");
-export const InvoicePage = PageOf(InvoiceType, "InvoicePage");
+export const PaymentPage = PageOf(Payment, "PaymentPage");
+export const InvoicePage = PageOf(Invoice, "InvoicePage");
 
 @InputType("SubscriptionPlanFilter")
 export class SubscriptionPlanFilter {
@@ -135,14 +135,14 @@ class CardFieldsInput {
 }
 
 @InputType("SubscribeInput")
-export class SubscribeInputType extends CardFieldsInput {
+export class SubscribeInput extends CardFieldsInput {
   @Field(() => Int) planId!: number;
   @Field(() => PaymentMethodEnum) paymentMethod!: string;
 }
 
 /** PUT /subscriptions/{id}: autoRenew, the payment method, and a new card (saved at the gateway, not charged). */
 @InputType("UpdateSubscriptionInput")
-export class UpdateSubscriptionInputType extends CardFieldsInput {
+export class UpdateSubscriptionInput extends CardFieldsInput {
   @Field(() => Boolean, { nullable: true }) autoRenew?: boolean;
   @Field(() => PaymentMethodEnum, { nullable: true }) paymentMethod?: string;
 }

@@ -2,8 +2,8 @@ import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "t
 import type { Context } from "../../graphql-api.js";
 import { asQuery } from "../../graphql/filters.js";
 import { PageInput, pageParams } from "../../graphql/page.js";
-import { UserSummaryType, UserType } from "../users/user.types.js";
-import { InvitePage, InviteStatusEnum, InviteType, LinkFilter, LinkPage, LinkType } from "./coaching.types.js";
+import { UserSummary, User } from "../users/user.types.js";
+import { InvitePage, InviteStatusEnum, Invite, LinkFilter, LinkPage, Link } from "./coaching.types.js";
 
 /** Invites and links over GraphQL: the same service as REST; filters go as query values (a null argument is "not given"). */
 @Resolver()
@@ -44,7 +44,7 @@ export class CoachingResolver {
     return ctx.services.coaching.personals(ctx.actor, { ...pageParams(page), ...asQuery(filter) });
   }
 
-  @Mutation(() => InviteType)
+  @Mutation(() => Invite)
   inviteStudent(
     @Arg("studentEmail", () => String) studentEmail: string,
     @Arg("message", () => String, { nullable: true }) message: string | undefined,
@@ -53,12 +53,12 @@ export class CoachingResolver {
     return ctx.services.coaching.invite(ctx.actor, { studentEmail, message });
   }
 
-  @Mutation(() => LinkType)
+  @Mutation(() => Link)
   acceptInvite(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
     return ctx.services.coaching.acceptInvite(ctx.actor, id);
   }
 
-  @Mutation(() => InviteType)
+  @Mutation(() => Invite)
   rejectInvite(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
     return ctx.services.coaching.rejectInvite(ctx.actor, id);
   }
@@ -76,37 +76,37 @@ export class CoachingResolver {
   }
 }
 
-@Resolver(() => LinkType)
+@Resolver(() => Link)
 export class LinkRelationsResolver {
-  @FieldResolver(() => UserType, { nullable: true, description: "Null once the caller may no longer read the user (link removed)" })
-  student(@Root() link: LinkType, @Ctx() ctx: Context) {
+  @FieldResolver(() => User, { nullable: true, description: "Null once the caller may no longer read the user (link removed)" })
+  student(@Root() link: Link, @Ctx() ctx: Context) {
     return ctx.loaders.userById.load(link.studentId);
   }
 
-  @FieldResolver(() => UserType, { nullable: true, description: "Null once the caller may no longer read the user (link removed)" })
-  personal(@Root() link: LinkType, @Ctx() ctx: Context) {
+  @FieldResolver(() => User, { nullable: true, description: "Null once the caller may no longer read the user (link removed)" })
+  personal(@Root() link: Link, @Ctx() ctx: Context) {
     return ctx.loaders.userById.load(link.personalId);
   }
 }
 
-@Resolver(() => InviteType)
+@Resolver(() => Invite)
 export class InviteRelationsResolver {
-  @FieldResolver(() => UserSummaryType, { description: "The inviting trainer" })
-  personal(@Root() invite: InviteType, @Ctx() ctx: Context) {
+  @FieldResolver(() => UserSummary, { description: "The inviting trainer" })
+  personal(@Root() invite: Invite, @Ctx() ctx: Context) {
     return ctx.loaders.authorById.load(invite.personalId);
   }
 }
 
 /** `User.students` / `User.personals`: the user's ACTIVE links (the user themself and administrators). */
-@Resolver(() => UserType)
+@Resolver(() => User)
 export class UserLinksResolver {
-  @FieldResolver(() => [LinkType])
-  students(@Root() user: UserType, @Ctx() ctx: Context) {
+  @FieldResolver(() => [Link])
+  students(@Root() user: User, @Ctx() ctx: Context) {
     return ctx.loaders.studentsOf.load(user.id);
   }
 
-  @FieldResolver(() => [LinkType])
-  personals(@Root() user: UserType, @Ctx() ctx: Context) {
+  @FieldResolver(() => [Link])
+  personals(@Root() user: User, @Ctx() ctx: Context) {
     return ctx.loaders.personalsOf.load(user.id);
   }
 }

@@ -8,7 +8,7 @@ export const InviteStatusEnum = graphqlEnum(INVITE_STATUSES, "InviteStatus");
 export const LinkStatusEnum = graphqlEnum(LINK_STATUSES, "LinkStatus");
 
 @ObjectType("Invite", { description: "The trainer sees studentEmail; the student sees personalEmail and personalProfilePicture" })
-export class InviteType {
+export class Invite {
   @Field(() => Int) id!: number;
   @Field(() => Int) personalId!: number;
   @Field(() => String) personalName!: string;
@@ -23,7 +23,7 @@ export class InviteType {
 }
 
 @ObjectType("Link", { description: "A trainer-student link (PersonalStudentDTO)" })
-export class LinkType {
+export class Link {
   @Field(() => Int) id!: number;
   @Field(() => Int) personalId!: number;
   @Field(() => String) personalName!: string;
@@ -38,8 +38,8 @@ export class LinkType {
   @Field(() => DateTime) updatedAt!: Date;
 }
 
-export const InvitePage = PageOf(InviteType, "InvitePage");
-export const LinkPage = PageOf(LinkType, "LinkPage");
+export const InvitePage = PageOf(Invite, "InvitePage");
+export const LinkPage = PageOf(Link, "LinkPage");
 
 @InputType("LinkFilter")
 export class LinkFilter {

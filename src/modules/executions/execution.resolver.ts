@@ -3,38 +3,38 @@ import type { Context } from "../../graphql-api.js";
 import { asQuery } from "../../graphql/filters.js";
 import { PageInput, pageParams } from "../../graphql/page.js";
 import { LocalDate } from "../../graphql/scalars.js";
-import { ExerciseType } from "../exercises/exercise.types.js";
-import { TrainingType } from "../trainings/training.types.js";
-import { UserType } from "../users/user.types.js";
+import { Exercise } from "../exercises/exercise.types.js";
+import { Training } from "../trainings/training.types.js";
+import { User } from "../users/user.types.js";
 import {
   ExecutionFilter,
-  ExerciseExecutionInputType,
-  ExerciseExecutionType,
-  ExerciseProgressType,
-  PersonalRecordType,
+  ExerciseExecutionInput,
+  ExerciseExecution,
+  ExerciseProgress,
+  PersonalRecord,
   ProgressIntervalEnum,
-  TrainingExecutionInputType,
+  TrainingExecutionInput,
   TrainingExecutionPage,
-  TrainingExecutionType,
-  TrainingStatisticsType,
-  UserMetricsType,
+  TrainingExecution,
+  TrainingStatistics,
+  UserMetrics,
 } from "./execution.types.js";
 
 /** Execution logs over GraphQL: the same services as REST. */
 @Resolver()
 export class ExecutionResolver {
-  @Query(() => TrainingExecutionType)
+  @Query(() => TrainingExecution)
   trainingExecution(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
     return ctx.services.executions.getTrainingExecution(ctx.actor, id);
   }
 
-  @Query(() => [PersonalRecordType], { description: "The caller's records, one per exercise" })
+  @Query(() => [PersonalRecord], { description: "The caller's records, one per exercise" })
   personalRecords(@Ctx() ctx: Context) {
     return ctx.services.statistics.personalRecords(ctx.actor);
   }
 
-  @Mutation(() => TrainingExecutionType)
-  logTrainingExecution(@Arg("trainingId", () => Int) trainingId: number, @Arg("input", () => TrainingExecutionInputType) input: TrainingExecutionInputType, @Ctx() ctx: Context) {
+  @Mutation(() => TrainingExecution)
+  logTrainingExecution(@Arg("trainingId", () => Int) trainingId: number, @Arg("input", () => TrainingExecutionInput) input: TrainingExecutionInput, @Ctx() ctx: Context) {
     return ctx.services.executions.logTraining(ctx.actor, trainingId, {
       ...input,
       startTime: input.startTime.toISOString(),
@@ -43,18 +43,18 @@ export class ExecutionResolver {
     });
   }
 
-  @Mutation(() => ExerciseExecutionType)
-  logExerciseExecution(@Arg("exerciseId", () => Int) exerciseId: number, @Arg("input", () => ExerciseExecutionInputType) input: ExerciseExecutionInputType, @Ctx() ctx: Context) {
+  @Mutation(() => ExerciseExecution)
+  logExerciseExecution(@Arg("exerciseId", () => Int) exerciseId: number, @Arg("input", () => ExerciseExecutionInput) input: ExerciseExecutionInput, @Ctx() ctx: Context) {
     return ctx.services.executions.logExercise(ctx.actor, exerciseId, { ...input, sets: input.sets.map((set) => ({ ...set })) });
   }
 }
 
 /** A user's whole picture for a trainer's dashboard: executions, records and metrics (the user, their trainer, admins). */
-@Resolver(() => UserType)
+@Resolver(() => User)
 export class UserExecutionsResolver {
   @FieldResolver(() => TrainingExecutionPage)
   executions(
-    @Root() user: UserType,
+    @Root() user: User,
     @Arg("filter", () => ExecutionFilter, { nullable: true }) filter: ExecutionFilter | undefined,
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
@@ -62,22 +62,22 @@ export class UserExecutionsResolver {
     return ctx.services.executions.userTrainingExecutions(ctx.actor, user.id, { ...pageParams(page), ...asQuery(filter) });
   }
 
-  @FieldResolver(() => [PersonalRecordType])
-  personalRecords(@Root() user: UserType, @Ctx() ctx: Context) {
+  @FieldResolver(() => [PersonalRecord])
+  personalRecords(@Root() user: User, @Ctx() ctx: Context) {
     return ctx.services.statistics.personalRecords(ctx.actor, user.id);
   }
 
-  @FieldResolver(() => UserMetricsType)
-  metrics(@Root() user: UserType, @Ctx() ctx: Context) {
+  @FieldResolver(() => UserMetrics)
+  metrics(@Root() user: User, @Ctx() ctx: Context) {
     return ctx.services.statistics.metrics(ctx.actor, user.id);
   }
 }
 
-@Resolver(() => TrainingType)
+@Resolver(() => Training)
 export class TrainingStatisticsResolver {
-  @FieldResolver(() => TrainingStatisticsType, { description: "Of the caller's executions, or userId's" })
+  @FieldResolver(() => TrainingStatistics, { description: "Of the caller's executions, or userId's" })
   statistics(
-    @Root() training: TrainingType,
+    @Root() training: Training,
     @Arg("userId", () => Int, { nullable: true }) userId: number | undefined,
     @Arg("from", () => LocalDate, { nullable: true }) from: string | undefined,
     @Arg("to", () => LocalDate, { nullable: true }) to: string | undefined,
@@ -87,11 +87,11 @@ export class TrainingStatisticsResolver {
   }
 }
 
-@Resolver(() => ExerciseType)
+@Resolver(() => Exercise)
 export class ExerciseProgressResolver {
-  @FieldResolver(() => ExerciseProgressType, { description: "The caller's progress, or userId's" })
+  @FieldResolver(() => ExerciseProgress, { description: "The caller's progress, or userId's" })
   progress(
-    @Root() exercise: ExerciseType,
+    @Root() exercise: Exercise,
     @Arg("interval", () => ProgressIntervalEnum, { nullable: true }) interval: string | undefined,
     @Arg("userId", () => Int, { nullable: true }) userId: number | undefined,
     @Arg("from", () => LocalDate, { nullable: true }) from: string | undefined,

@@ -7,23 +7,23 @@ import { PROGRESS_INTERVALS } from "./execution.inputs.js";
 export const ProgressIntervalEnum = graphqlEnum(PROGRESS_INTERVALS, "ProgressInterval");
 
 @ObjectType("ExecutionSet")
-export class SetType {
+export class ExecutionSet {
   @Field(() => Int) repetitions!: number;
   @Field(() => Float, { nullable: true, description: "kg" }) weight!: number | null;
   @Field(() => Boolean) completed!: boolean;
 }
 
 @ObjectType("TrainingExerciseExecution")
-export class TrainingExerciseExecutionType {
+export class TrainingExerciseExecution {
   @Field(() => Int) id!: number;
   @Field(() => Int, { nullable: true }) exerciseId!: number | null;
   @Field(() => String) exerciseName!: string;
   @Field(() => Boolean) personalRecord!: boolean;
-  @Field(() => [SetType]) sets!: SetType[];
+  @Field(() => [ExecutionSet]) sets!: ExecutionSet[];
 }
 
 @ObjectType("TrainingExecution", { description: "Listings leave exerciseExecutions and userName null" })
-export class TrainingExecutionType {
+export class TrainingExecution {
   @Field(() => Int) id!: number;
   @Field(() => Int, { nullable: true }) trainingId!: number | null;
   @Field(() => String, { nullable: true }) trainingName?: string;
@@ -34,29 +34,29 @@ export class TrainingExecutionType {
   @Field(() => Int, { description: "seconds" }) duration!: number;
   @Field(() => Boolean) completed!: boolean;
   @Field(() => String, { nullable: true }) notes!: string | null;
-  @Field(() => [TrainingExerciseExecutionType], { nullable: true }) exerciseExecutions?: TrainingExerciseExecutionType[];
+  @Field(() => [TrainingExerciseExecution], { nullable: true }) exerciseExecutions?: TrainingExerciseExecution[];
 }
 
 @ObjectType("ExerciseExecution")
-export class ExerciseExecutionType {
+export class ExerciseExecution {
   @Field(() => Int) id!: number;
   @Field(() => Int, { nullable: true }) exerciseId!: number | null;
   @Field(() => String, { nullable: true }) exerciseName?: string;
   @Field(() => Int) userId!: number;
   @Field(() => Int, { nullable: true }) trainingId!: number | null;
   @Field(() => String, { nullable: true }) trainingName?: string | null;
-  @Field(() => [SetType]) sets!: SetType[];
+  @Field(() => [ExecutionSet]) sets!: ExecutionSet[];
   @Field(() => String, { nullable: true }) notes!: string | null;
   @Field(() => DateTime) executedAt!: Date;
   @Field(() => Int, { nullable: true, description: "seconds" }) duration!: number | null;
   @Field(() => Boolean) personalRecord!: boolean;
 }
 
-export const TrainingExecutionPage = PageOf(TrainingExecutionType, "TrainingExecutionPage");
-export const ExerciseExecutionPage = PageOf(ExerciseExecutionType, "ExerciseExecutionPage");
+export const TrainingExecutionPage = PageOf(TrainingExecution, "TrainingExecutionPage");
+export const ExerciseExecutionPage = PageOf(ExerciseExecution, "ExerciseExecutionPage");
 
 @ObjectType("ExerciseStatistics")
-export class ExerciseStatisticsType {
+export class ExerciseStatistics {
   @Field(() => Int, { nullable: true }) exerciseId!: number | null;
   @Field(() => String) exerciseName!: string;
   @Field(() => Int) totalSets!: number;
@@ -67,26 +67,26 @@ export class ExerciseStatisticsType {
 }
 
 @ObjectType("TrainingProgressPoint")
-export class TrainingProgressPointType {
+export class TrainingProgressPoint {
   @Field(() => LocalDate) date!: string;
   @Field(() => Float) totalVolume!: number;
   @Field(() => Int) duration!: number;
 }
 
 @ObjectType("TrainingStatistics")
-export class TrainingStatisticsType {
+export class TrainingStatistics {
   @Field(() => Int) trainingId!: number;
   @Field(() => String) trainingName!: string;
   @Field(() => Int) totalExecutions!: number;
   @Field(() => Int) completedExecutions!: number;
   @Field(() => Float) averageDuration!: number;
   @Field(() => Float) totalVolume!: number;
-  @Field(() => [ExerciseStatisticsType]) exerciseStatistics!: ExerciseStatisticsType[];
-  @Field(() => [TrainingProgressPointType]) progressData!: TrainingProgressPointType[];
+  @Field(() => [ExerciseStatistics]) exerciseStatistics!: ExerciseStatistics[];
+  @Field(() => [TrainingProgressPoint]) progressData!: TrainingProgressPoint[];
 }
 
 @ObjectType("ExerciseProgressPoint")
-export class ExerciseProgressPointType {
+export class ExerciseProgressPoint {
   @Field(() => LocalDate) date!: string;
   @Field(() => Float, { nullable: true }) maxWeight!: number | null;
   @Field(() => Float) totalVolume!: number;
@@ -96,7 +96,7 @@ export class ExerciseProgressPointType {
 }
 
 @ObjectType("RecordValue")
-export class RecordValueType {
+export class RecordValue {
   @Field(() => Float) value!: number;
   @Field(() => String) unit!: string;
   @Field(() => DateTime) date!: Date;
@@ -104,71 +104,71 @@ export class RecordValueType {
 }
 
 @ObjectType("ExerciseProgress")
-export class ExerciseProgressType {
+export class ExerciseProgress {
   @Field(() => Int) exerciseId!: number;
   @Field(() => String) exerciseName!: string;
-  @Field(() => [ExerciseProgressPointType]) progressData!: ExerciseProgressPointType[];
-  @Field(() => RecordValueType, { nullable: true }) personalRecord!: RecordValueType | null;
+  @Field(() => [ExerciseProgressPoint]) progressData!: ExerciseProgressPoint[];
+  @Field(() => RecordValue, { nullable: true }) personalRecord!: RecordValue | null;
 }
 
 @ObjectType("PersonalRecord")
-export class PersonalRecordType extends RecordValueType {
+export class PersonalRecord extends RecordValue {
   @Field(() => Int, { nullable: true }) exerciseId?: number;
   @Field(() => String) exerciseName!: string;
 }
 
 @ObjectType("WeeklyProgress")
-export class WeeklyProgressType {
+export class WeeklyProgress {
   @Field(() => LocalDate, { description: "the Monday of the ISO week" }) date!: string;
   @Field(() => Int) trainingsCount!: number;
   @Field(() => Int, { description: "seconds" }) totalTime!: number;
 }
 
 @ObjectType("WeightEntry")
-export class WeightEntryType {
+export class WeightEntry {
   @Field(() => DateTime) date!: Date;
   @Field(() => Float) value!: number;
 }
 
 @ObjectType("UserMetrics")
-export class UserMetricsType {
+export class UserMetrics {
   @Field(() => Int) userId!: number;
   @Field(() => Int) totalTrainings!: number;
   @Field(() => Int) completedTrainings!: number;
   @Field(() => Int) totalExercises!: number;
   @Field(() => Int, { description: "seconds" }) totalTime!: number;
-  @Field(() => [WeeklyProgressType]) weeklyProgress!: WeeklyProgressType[];
-  @Field(() => [WeightEntryType]) weightHistory!: WeightEntryType[];
-  @Field(() => [PersonalRecordType]) personalRecords!: PersonalRecordType[];
+  @Field(() => [WeeklyProgress]) weeklyProgress!: WeeklyProgress[];
+  @Field(() => [WeightEntry]) weightHistory!: WeightEntry[];
+  @Field(() => [PersonalRecord]) personalRecords!: PersonalRecord[];
 }
 
 @InputType("SetInput")
-export class SetInputType {
+export class SetInput {
   @Field(() => Int) repetitions!: number;
   @Field(() => Float, { nullable: true }) weight?: number;
   @Field(() => Boolean) completed!: boolean;
 }
 
 @InputType("ExerciseInExecutionInput")
-export class ExerciseInExecutionInputType {
+export class ExerciseInExecutionInput {
   @Field(() => Int) exerciseId!: number;
-  @Field(() => [SetInputType]) sets!: SetInputType[];
+  @Field(() => [SetInput]) sets!: SetInput[];
   @Field(() => String, { nullable: true }) notes?: string;
 }
 
 @InputType("TrainingExecutionInput")
-export class TrainingExecutionInputType {
+export class TrainingExecutionInput {
   @Field(() => DateTime) startTime!: Date;
   @Field(() => DateTime) endTime!: Date;
   @Field(() => Boolean) completed!: boolean;
   @Field(() => String, { nullable: true }) notes?: string;
-  @Field(() => [ExerciseInExecutionInputType]) exerciseExecutions!: ExerciseInExecutionInputType[];
+  @Field(() => [ExerciseInExecutionInput]) exerciseExecutions!: ExerciseInExecutionInput[];
 }
 
 @InputType("ExerciseExecutionInput")
-export class ExerciseExecutionInputType {
+export class ExerciseExecutionInput {
   @Field(() => Int) trainingId!: number;
-  @Field(() => [SetInputType]) sets!: SetInputType[];
+  @Field(() => [SetInput]) sets!: SetInput[];
   @Field(() => String, { nullable: true }) notes?: string;
   @Field(() => Int, { nullable: true, description: "seconds" }) duration?: number;
 }

@@ -3,19 +3,19 @@ import type { Context } from "../../graphql-api.js";
 import { asQuery } from "../../graphql/filters.js";
 import { PageInput, pageParams } from "../../graphql/page.js";
 import { GraphQLUpload, readUpload, type FileUpload } from "../../graphql/upload.js";
-import { UserSummaryType } from "../users/user.types.js";
-import { ExerciseCategoryEnum, ExerciseFilter, ExerciseInputType, ExercisePage, ExerciseType } from "./exercise.types.js";
+import { UserSummary } from "../users/user.types.js";
+import { ExerciseCategoryEnum, ExerciseFilter, ExerciseInput, ExercisePage, Exercise } from "./exercise.types.js";
 
 /** The exercise as the REST multipart's `exercise` part, so both surfaces go through one parser. */
-const uploadOf = (input: ExerciseInputType, file: Promise<FileUpload> | undefined) => ({
+const uploadOf = (input: ExerciseInput, file: Promise<FileUpload> | undefined) => ({
   exercisePart: async () => JSON.stringify(input),
   readFile: async () => (file ? readUpload(file) : undefined),
 });
 
 /** The exercise library over GraphQL: the same service as REST. */
-@Resolver(() => ExerciseType)
+@Resolver(() => Exercise)
 export class ExerciseResolver {
-  @Query(() => ExerciseType, { description: "Token optional for public exercises" })
+  @Query(() => Exercise, { description: "Token optional for public exercises" })
   exercise(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
     return ctx.services.exercises.get(ctx.actor, id);
   }
@@ -39,19 +39,19 @@ export class ExerciseResolver {
     return ctx.services.exercises.categories();
   }
 
-  @Mutation(() => ExerciseType, { description: "With an optional image (GraphQL multipart)" })
+  @Mutation(() => Exercise, { description: "With an optional image (GraphQL multipart)" })
   createExercise(
-    @Arg("input", () => ExerciseInputType) input: ExerciseInputType,
+    @Arg("input", () => ExerciseInput) input: ExerciseInput,
     @Arg("file", () => GraphQLUpload, { nullable: true }) file: Promise<FileUpload> | undefined,
     @Ctx() ctx: Context,
   ) {
     return ctx.services.exercises.create(ctx.actor, uploadOf(input, file));
   }
 
-  @Mutation(() => ExerciseType, { description: "Replaces every field; a new image replaces the old one" })
+  @Mutation(() => Exercise, { description: "Replaces every field; a new image replaces the old one" })
   updateExercise(
     @Arg("id", () => Int) id: number,
-    @Arg("input", () => ExerciseInputType) input: ExerciseInputType,
+    @Arg("input", () => ExerciseInput) input: ExerciseInput,
     @Arg("file", () => GraphQLUpload, { nullable: true }) file: Promise<FileUpload> | undefined,
     @Ctx() ctx: Context,
   ) {
@@ -64,8 +64,8 @@ export class ExerciseResolver {
     return true;
   }
 
-  @FieldResolver(() => UserSummaryType, { nullable: true, description: "The author" })
-  creator(@Root() exercise: ExerciseType, @Ctx() ctx: Context) {
+  @FieldResolver(() => UserSummary, { nullable: true, description: "The author" })
+  creator(@Root() exercise: Exercise, @Ctx() ctx: Context) {
     return ctx.loaders.authorById.load(exercise.createdBy);
   }
 }

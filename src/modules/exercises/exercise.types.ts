@@ -10,7 +10,7 @@ export const DifficultyEnum = graphqlEnum(DIFFICULTIES, "Difficulty");
 export const EquipmentEnum = graphqlEnum(EQUIPMENT, "Equipment");
 
 @ObjectType("Exercise", { description: "In listings videoUrl, instructions and muscleGroups are null, as in the REST list items" })
-export class ExerciseType {
+export class Exercise {
   @Field(() => Int) id!: number;
   @Field(() => String) name!: string;
   @Field(() => String) description!: string;
@@ -27,7 +27,7 @@ export class ExerciseType {
   @Field(() => DateTime) updatedAt!: Date;
 }
 
-export const ExercisePage = PageOf(ExerciseType, "ExercisePage");
+export const ExercisePage = PageOf(Exercise, "ExercisePage");
 
 @InputType("ExerciseFilter")
 export class ExerciseFilter {
@@ -40,7 +40,7 @@ export class ExerciseFilter {
 }
 
 @InputType("ExerciseInput")
-export class ExerciseInputType {
+export class ExerciseInput {
   @Field(() => String) name!: string;
   @Field(() => String) description!: string;
   @Field(() => ExerciseCategoryEnum) category!: string;

@@ -3,25 +3,25 @@ import type { Context } from "../../graphql-api.js";
 import { asQuery } from "../../graphql/filters.js";
 import { PageInput, pageParams } from "../../graphql/page.js";
 import { LocalDate } from "../../graphql/scalars.js";
-import { TrainingType } from "../trainings/training.types.js";
-import { UserSummaryType, UserType } from "../users/user.types.js";
+import { Training } from "../trainings/training.types.js";
+import { UserSummary, User } from "../users/user.types.js";
 import {
   PlanAssignmentFilter,
   PlanAssignmentPage,
-  PlanAssignmentType,
-  PlanTrainingType,
+  PlanAssignment,
+  PlanTraining,
   TrainingPlanFilter,
-  TrainingPlanInputType,
+  TrainingPlanInput,
   TrainingPlanPage,
-  TrainingPlanType,
+  TrainingPlan,
 } from "./training-plan.types.js";
 
-const planBody = (input: TrainingPlanInputType) => ({ ...input, trainings: input.trainings.map((item) => ({ ...item })) });
+const planBody = (input: TrainingPlanInput) => ({ ...input, trainings: input.trainings.map((item) => ({ ...item })) });
 
 /** Training plans and assignments over GraphQL: the same services as REST. */
-@Resolver(() => TrainingPlanType)
+@Resolver(() => TrainingPlan)
 export class TrainingPlanResolver {
-  @Query(() => TrainingPlanType)
+  @Query(() => TrainingPlan)
   trainingPlan(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
     return ctx.services.trainingPlans.get(ctx.actor, id);
   }
@@ -49,13 +49,13 @@ export class TrainingPlanResolver {
     return ctx.services.planAssignments.list(ctx.actor, { ...pageParams(page), ...asQuery(filter) });
   }
 
-  @Mutation(() => TrainingPlanType)
-  createTrainingPlan(@Arg("input", () => TrainingPlanInputType) input: TrainingPlanInputType, @Ctx() ctx: Context) {
+  @Mutation(() => TrainingPlan)
+  createTrainingPlan(@Arg("input", () => TrainingPlanInput) input: TrainingPlanInput, @Ctx() ctx: Context) {
     return ctx.services.trainingPlans.create(ctx.actor, planBody(input));
   }
 
-  @Mutation(() => TrainingPlanType)
-  updateTrainingPlan(@Arg("id", () => Int) id: number, @Arg("input", () => TrainingPlanInputType) input: TrainingPlanInputType, @Ctx() ctx: Context) {
+  @Mutation(() => TrainingPlan)
+  updateTrainingPlan(@Arg("id", () => Int) id: number, @Arg("input", () => TrainingPlanInput) input: TrainingPlanInput, @Ctx() ctx: Context) {
     return ctx.services.trainingPlans.update(ctx.actor, id, planBody(input));
   }
 
@@ -65,7 +65,7 @@ export class TrainingPlanResolver {
     return true;
   }
 
-  @Mutation(() => PlanAssignmentType)
+  @Mutation(() => PlanAssignment)
   assignTrainingPlan(
     @Arg("planId", () => Int) planId: number,
     @Arg("studentId", () => Int) studentId: number,
@@ -76,54 +76,54 @@ export class TrainingPlanResolver {
     return ctx.services.planAssignments.assign(ctx.actor, planId, { studentId, startDate, notes });
   }
 
-  @Mutation(() => PlanAssignmentType, { description: "The student accepts: PENDING → ACTIVE" })
+  @Mutation(() => PlanAssignment, { description: "The student accepts: PENDING → ACTIVE" })
   acceptAssignment(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
     return ctx.services.planAssignments.accept(ctx.actor, id);
   }
 
-  @Mutation(() => PlanAssignmentType, { description: "Its trainer or student cancels: PENDING|ACTIVE → CANCELED" })
+  @Mutation(() => PlanAssignment, { description: "Its trainer or student cancels: PENDING|ACTIVE → CANCELED" })
   cancelAssignment(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
     return ctx.services.planAssignments.cancel(ctx.actor, id);
   }
 
-  @Mutation(() => PlanAssignmentType, { description: "Its trainer completes: ACTIVE → COMPLETED" })
+  @Mutation(() => PlanAssignment, { description: "Its trainer completes: ACTIVE → COMPLETED" })
   completeAssignment(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
     return ctx.services.planAssignments.complete(ctx.actor, id);
   }
 
-  @FieldResolver(() => [PlanAssignmentType], { description: "The assignments of this plan the caller may see" })
-  assignments(@Root() plan: TrainingPlanType, @Ctx() ctx: Context) {
+  @FieldResolver(() => [PlanAssignment], { description: "The assignments of this plan the caller may see" })
+  assignments(@Root() plan: TrainingPlan, @Ctx() ctx: Context) {
     return ctx.loaders.assignmentsOfPlan.load(plan.id);
   }
 
-  @FieldResolver(() => UserSummaryType, { nullable: true, description: "The author" })
-  creator(@Root() plan: TrainingPlanType, @Ctx() ctx: Context) {
+  @FieldResolver(() => UserSummary, { nullable: true, description: "The author" })
+  creator(@Root() plan: TrainingPlan, @Ctx() ctx: Context) {
     return ctx.loaders.authorById.load(plan.createdBy);
   }
 }
 
-@Resolver(() => PlanTrainingType)
+@Resolver(() => PlanTraining)
 export class PlanTrainingRelationsResolver {
-  @FieldResolver(() => TrainingType, { nullable: true, description: "Null when the training is not visible to the caller" })
-  training(@Root() item: PlanTrainingType, @Ctx() ctx: Context) {
+  @FieldResolver(() => Training, { nullable: true, description: "Null when the training is not visible to the caller" })
+  training(@Root() item: PlanTraining, @Ctx() ctx: Context) {
     return ctx.loaders.trainingById.load(item.trainingId);
   }
 }
 
-@Resolver(() => PlanAssignmentType)
+@Resolver(() => PlanAssignment)
 export class PlanAssignmentRelationsResolver {
-  @FieldResolver(() => TrainingPlanType, { nullable: true })
-  plan(@Root() assignment: PlanAssignmentType, @Ctx() ctx: Context) {
+  @FieldResolver(() => TrainingPlan, { nullable: true })
+  plan(@Root() assignment: PlanAssignment, @Ctx() ctx: Context) {
     return ctx.loaders.planById.load(assignment.planId);
   }
 
-  @FieldResolver(() => UserType, { nullable: true, description: "Null when the caller may no longer read the user" })
-  student(@Root() assignment: PlanAssignmentType, @Ctx() ctx: Context) {
+  @FieldResolver(() => User, { nullable: true, description: "Null when the caller may no longer read the user" })
+  student(@Root() assignment: PlanAssignment, @Ctx() ctx: Context) {
     return ctx.loaders.userById.load(assignment.studentId);
   }
 
-  @FieldResolver(() => UserType, { nullable: true, description: "Null when the caller may no longer read the user" })
-  personal(@Root() assignment: PlanAssignmentType, @Ctx() ctx: Context) {
+  @FieldResolver(() => User, { nullable: true, description: "Null when the caller may no longer read the user" })
+  personal(@Root() assignment: PlanAssignment, @Ctx() ctx: Context) {
     return ctx.loaders.userById.load(assignment.personalId);
   }
 }

@@ -11,7 +11,7 @@ export const DayOfWeekEnum = graphqlEnum(DAYS_OF_WEEK, "DayOfWeek");
 export const AssignmentStatusEnum = graphqlEnum(ASSIGNMENT_STATUSES, "AssignmentStatus");
 
 @ObjectType("PlanTraining")
-export class PlanTrainingType {
+export class PlanTraining {
   @Field(() => Int) id!: number;
   @Field(() => Int) trainingId!: number;
   @Field(() => String) trainingName!: string;
@@ -20,12 +20,12 @@ export class PlanTrainingType {
 }
 
 @ObjectType("TrainingPlan")
-export class TrainingPlanType {
+export class TrainingPlan {
   @Field(() => Int) id!: number;
   @Field(() => String) name!: string;
   @Field(() => String) description!: string;
   @Field(() => Int) createdBy!: number;
-  @Field(() => [PlanTrainingType]) trainings!: PlanTrainingType[];
+  @Field(() => [PlanTraining]) trainings!: PlanTraining[];
   @Field(() => Boolean) isPublic!: boolean;
   @Field(() => DifficultyEnum, { nullable: true }) difficulty!: string | null;
   @Field(() => GoalEnum, { nullable: true }) goal!: string | null;
@@ -35,7 +35,7 @@ export class TrainingPlanType {
 }
 
 @ObjectType("PlanAssignment")
-export class PlanAssignmentType {
+export class PlanAssignment {
   @Field(() => Int) id!: number;
   @Field(() => Int) planId!: number;
   @Field(() => String) planName!: string;
@@ -50,21 +50,21 @@ export class PlanAssignmentType {
   @Field(() => String, { nullable: true }) notes!: string | null;
 }
 
-export const TrainingPlanPage = PageOf(TrainingPlanType, "TrainingPlanPage");
-export const PlanAssignmentPage = PageOf(PlanAssignmentType, "PlanAssignmentPage");
+export const TrainingPlanPage = PageOf(TrainingPlan, "TrainingPlanPage");
+export const PlanAssignmentPage = PageOf(PlanAssignment, "PlanAssignmentPage");
 
 @InputType("PlanTrainingInput")
-export class PlanTrainingInputType {
+export class PlanTrainingInput {
   @Field(() => Int) trainingId!: number;
   @Field(() => DayOfWeekEnum) dayOfWeek!: string;
   @Field(() => Int) order!: number;
 }
 
 @InputType("TrainingPlanInput")
-export class TrainingPlanInputType {
+export class TrainingPlanInput {
   @Field(() => String) name!: string;
   @Field(() => String) description!: string;
-  @Field(() => [PlanTrainingInputType]) trainings!: PlanTrainingInputType[];
+  @Field(() => [PlanTrainingInput]) trainings!: PlanTrainingInput[];
   @Field(() => Boolean, { nullable: true }) isPublic?: boolean;
   @Field(() => DifficultyEnum, { nullable: true }) difficulty?: string;
   @Field(() => GoalEnum, { nullable: true }) goal?: string;

@@ -2,14 +2,14 @@ import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "t
 import type { Context } from "../../graphql-api.js";
 import { asQuery } from "../../graphql/filters.js";
 import { PageInput, pageParams } from "../../graphql/page.js";
-import { ExerciseType } from "../exercises/exercise.types.js";
-import { UserSummaryType } from "../users/user.types.js";
-import { TrainingExerciseType, TrainingFilter, TrainingInputType, TrainingPage, TrainingType } from "./training.types.js";
+import { Exercise } from "../exercises/exercise.types.js";
+import { UserSummary } from "../users/user.types.js";
+import { TrainingExercise, TrainingFilter, TrainingInput, TrainingPage, Training } from "./training.types.js";
 
 /** Trainings over GraphQL: the same service as REST. */
-@Resolver(() => TrainingType)
+@Resolver(() => Training)
 export class TrainingResolver {
-  @Query(() => TrainingType)
+  @Query(() => Training)
   training(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
     return ctx.services.trainings.get(ctx.actor, id);
   }
@@ -28,13 +28,13 @@ export class TrainingResolver {
     return ctx.services.trainings.mine(ctx.actor, pageParams(page));
   }
 
-  @Mutation(() => TrainingType)
-  createTraining(@Arg("input", () => TrainingInputType) input: TrainingInputType, @Ctx() ctx: Context) {
+  @Mutation(() => Training)
+  createTraining(@Arg("input", () => TrainingInput) input: TrainingInput, @Ctx() ctx: Context) {
     return ctx.services.trainings.create(ctx.actor, { ...input, exercises: input.exercises.map((line) => ({ ...line })) });
   }
 
-  @Mutation(() => TrainingType)
-  updateTraining(@Arg("id", () => Int) id: number, @Arg("input", () => TrainingInputType) input: TrainingInputType, @Ctx() ctx: Context) {
+  @Mutation(() => Training)
+  updateTraining(@Arg("id", () => Int) id: number, @Arg("input", () => TrainingInput) input: TrainingInput, @Ctx() ctx: Context) {
     return ctx.services.trainings.update(ctx.actor, id, { ...input, exercises: input.exercises.map((line) => ({ ...line })) });
   }
 
@@ -44,16 +44,16 @@ export class TrainingResolver {
     return true;
   }
 
-  @FieldResolver(() => UserSummaryType, { nullable: true, description: "The author" })
-  creator(@Root() training: TrainingType, @Ctx() ctx: Context) {
+  @FieldResolver(() => UserSummary, { nullable: true, description: "The author" })
+  creator(@Root() training: Training, @Ctx() ctx: Context) {
     return ctx.loaders.authorById.load(training.createdBy);
   }
 }
 
-@Resolver(() => TrainingExerciseType)
+@Resolver(() => TrainingExercise)
 export class TrainingExerciseRelationsResolver {
-  @FieldResolver(() => ExerciseType, { nullable: true, description: "Null when the exercise is not visible to the caller" })
-  exercise(@Root() line: TrainingExerciseType, @Ctx() ctx: Context) {
+  @FieldResolver(() => Exercise, { nullable: true, description: "Null when the exercise is not visible to the caller" })
+  exercise(@Root() line: TrainingExercise, @Ctx() ctx: Context) {
     return ctx.loaders.exerciseById.load(line.exerciseId);
   }
 }

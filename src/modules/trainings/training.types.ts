@@ -3,7 +3,7 @@ import { PageOf } from "../../graphql/page.js";
 import { DateTime } from "../../graphql/scalars.js";
 
 @ObjectType("TrainingExercise")
-export class TrainingExerciseType {
+export class TrainingExercise {
   @Field(() => Int) id!: number;
   @Field(() => Int) exerciseId!: number;
   @Field(() => String) exerciseName!: string;
@@ -16,22 +16,22 @@ export class TrainingExerciseType {
 }
 
 @ObjectType("Training", { description: "In listings `exercises` is null and `exerciseCount` set, as in the REST list items" })
-export class TrainingType {
+export class Training {
   @Field(() => Int) id!: number;
   @Field(() => String) name!: string;
   @Field(() => String, { nullable: true }) description!: string | null;
   @Field(() => Int) createdBy!: number;
   @Field(() => Boolean) isPublic!: boolean;
-  @Field(() => [TrainingExerciseType], { nullable: true }) exercises?: TrainingExerciseType[];
+  @Field(() => [TrainingExercise], { nullable: true }) exercises?: TrainingExercise[];
   @Field(() => Int, { nullable: true }) exerciseCount?: number;
   @Field(() => DateTime) createdAt!: Date;
   @Field(() => DateTime) updatedAt!: Date;
 }
 
-export const TrainingPage = PageOf(TrainingType, "TrainingPage");
+export const TrainingPage = PageOf(Training, "TrainingPage");
 
 @InputType("TrainingExerciseInput")
-export class TrainingExerciseInputType {
+export class TrainingExerciseInput {
   @Field(() => Int) exerciseId!: number;
   @Field(() => Int) sets!: number;
   @Field(() => Int, { nullable: true }) repetitions?: number;
@@ -42,11 +42,11 @@ export class TrainingExerciseInputType {
 }
 
 @InputType("TrainingInput")
-export class TrainingInputType {
+export class TrainingInput {
   @Field(() => String) name!: string;
   @Field(() => String, { nullable: true }) description?: string;
   @Field(() => Boolean, { nullable: true }) isPublic?: boolean;
-  @Field(() => [TrainingExerciseInputType]) exercises!: TrainingExerciseInputType[];
+  @Field(() => [TrainingExerciseInput]) exercises!: TrainingExerciseInput[];
 }
 
 @InputType("TrainingFilter")

@@ -3,34 +3,34 @@ import type { Context } from "../../graphql-api.js";
 import { GraphQLUpload, readUpload, type FileUpload } from "../../graphql/upload.js";
 import {
   AuthPayload,
-  LoginInputType,
+  LoginInput,
   MessagePayload,
-  ProfileInputType,
-  RegisterInputType,
+  ProfileInput,
+  RegisterInput,
   TokenPayload,
-  UserType,
+  User,
 } from "./user.types.js";
 
 /** Accounts, sessions and profiles over GraphQL: the same services as REST. */
-@Resolver(() => UserType)
+@Resolver(() => User)
 export class UserResolver {
-  @Query(() => UserType, { description: "The signed-in user" })
+  @Query(() => User, { description: "The signed-in user" })
   me(@Ctx() ctx: Context) {
     return ctx.services.users.getProfile(ctx.actor);
   }
 
-  @Query(() => UserType)
+  @Query(() => User)
   user(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
     return ctx.services.users.getUser(ctx.actor, id);
   }
 
   @Mutation(() => AuthPayload)
-  register(@Arg("input", () => RegisterInputType) input: RegisterInputType, @Ctx() ctx: Context) {
+  register(@Arg("input", () => RegisterInput) input: RegisterInput, @Ctx() ctx: Context) {
     return ctx.services.auth.register({ ...input }, ctx.meta);
   }
 
   @Mutation(() => AuthPayload)
-  login(@Arg("input", () => LoginInputType) input: LoginInputType, @Ctx() ctx: Context) {
+  login(@Arg("input", () => LoginInput) input: LoginInput, @Ctx() ctx: Context) {
     return ctx.services.auth.login({ ...input }, ctx.meta);
   }
 
@@ -68,17 +68,17 @@ export class UserResolver {
     return ctx.services.auth.confirmEmail({ token });
   }
 
-  @Mutation(() => UserType)
-  updateProfile(@Arg("input", () => ProfileInputType) input: ProfileInputType, @Ctx() ctx: Context) {
+  @Mutation(() => User)
+  updateProfile(@Arg("input", () => ProfileInput) input: ProfileInput, @Ctx() ctx: Context) {
     return ctx.services.users.updateProfile(ctx.actor, { ...input });
   }
 
-  @Mutation(() => UserType, { description: "Changes a user's name (self or administrator)" })
+  @Mutation(() => User, { description: "Changes a user's name (self or administrator)" })
   renameUser(@Arg("id", () => Int) id: number, @Arg("name", () => String) name: string, @Ctx() ctx: Context) {
     return ctx.services.users.rename(ctx.actor, id, { name });
   }
 
-  @Mutation(() => UserType, { description: "GraphQL multipart upload of a JPG, PNG or GIF (max 5 MB)" })
+  @Mutation(() => User, { description: "GraphQL multipart upload of a JPG, PNG or GIF (max 5 MB)" })
   updateProfilePhoto(
     @Arg("userId", () => Int) userId: number,
     @Arg("file", () => GraphQLUpload) file: Promise<FileUpload>,

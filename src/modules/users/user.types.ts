@@ -11,7 +11,7 @@ export const GenderEnum = graphqlEnum(GENDERS, "Gender");
 export const RequestLocationEnum = graphqlEnum(REQUEST_LOCATIONS, "RequestLocation");
 
 @ObjectType("User", { description: "UserDTO of the REST layer" })
-export class UserType implements UserDto {
+export class User implements UserDto {
   @Field(() => Int) id!: number;
   @Field(() => String) name!: string;
   @Field(() => String) email!: string;
@@ -30,7 +30,7 @@ export class UserType implements UserDto {
 }
 
 @ObjectType("UserSummary", { description: "What anyone may see of an author: no contact or body data" })
-export class UserSummaryType {
+export class UserSummary {
   @Field(() => Int) id!: number;
   @Field(() => String) name!: string;
   @Field(() => UserTypeEnum) userType!: string;
@@ -39,7 +39,7 @@ export class UserSummaryType {
 
 @ObjectType("AuthPayload")
 export class AuthPayload {
-  @Field(() => UserType) user!: UserType;
+  @Field(() => User) user!: User;
   @Field(() => String) token!: string;
   @Field(() => Int) userId!: number;
   @Field(() => Boolean) success!: boolean;
@@ -58,7 +58,7 @@ export class MessagePayload {
 }
 
 @InputType("RegisterInput")
-export class RegisterInputType {
+export class RegisterInput {
   @Field(() => String) name!: string;
   @Field(() => String) email!: string;
   @Field(() => String) password!: string;
@@ -68,13 +68,13 @@ export class RegisterInputType {
 }
 
 @InputType("LoginInput")
-export class LoginInputType {
+export class LoginInput {
   @Field(() => String) email!: string;
   @Field(() => String) password!: string;
 }
 
 @InputType("ProfileInput", { description: "Every field optional; null clears it" })
-export class ProfileInputType {
+export class ProfileInput {
   @Field(() => String, { nullable: true }) name?: string;
   @Field(() => String, { nullable: true }) phone?: string | null;
   @Field(() => LocalDate, { nullable: true }) birthDate?: string | null;
