@@ -67,6 +67,9 @@ describe("billing over GraphQL", () => {
     const rest = await t.get("/api/subscriptions/my-subscription", { token: ana.token });
     const mine = await t.graphql(`query { mySubscription { ${SUBSCRIPTION_FIELDS} } }`, {}, ana.token);
     expect(mine.data.mySubscription).toEqual(Object.fromEntries(Object.entries(rest.body).filter(([key]) => key !== "createdAt" && key !== "updatedAt")));
+    // The object type is UserSubscription, leaving the name Subscription to the root type of live updates.
+    const typed = await t.graphql(`query { mySubscription { __typename ...on UserSubscription { planName } } }`, {}, ana.token);
+    expect(typed.data.mySubscription).toEqual({ __typename: "UserSubscription", planName: "Mensal" });
 
     const records = await t.graphql(
       `query { payments { totalElements content { amount status transactionId invoiceUrl } } invoices(filter: {status: "PAID"}) { totalElements content { id amount status planName } } }`,

@@ -13,7 +13,7 @@ import {
   SubscribeInput,
   SubscriptionPlanFilter,
   SubscriptionPlan,
-  SubscriptionType,
+  UserSubscription,
   UpdateSubscriptionInput,
 } from "./billing.types.js";
 
@@ -33,7 +33,7 @@ export class BillingResolver {
     return ctx.services.plans.get(ctx.actor, id);
   }
 
-  @Query(() => SubscriptionType, { description: "The subscription giving access, else the latest pending one" })
+  @Query(() => UserSubscription, { description: "The subscription giving access, else the latest pending one" })
   mySubscription(@Ctx() ctx: Context) {
     return ctx.services.subscriptions.mySubscription(ctx.actor);
   }
@@ -71,17 +71,17 @@ export class BillingResolver {
     return ctx.services.paymentEvents.pixStatus(ctx.actor, id);
   }
 
-  @Mutation(() => SubscriptionType, { description: "Card: charged now (ACTIVE or UNPROCESSABLE); PIX/BOLETO: PENDING with the QR code" })
+  @Mutation(() => UserSubscription, { description: "Card: charged now (ACTIVE or UNPROCESSABLE); PIX/BOLETO: PENDING with the QR code" })
   subscribe(@Arg("input", () => SubscribeInput) input: SubscribeInput, @Ctx() ctx: Context) {
     return ctx.services.subscriptions.subscribe(ctx.actor, { ...input });
   }
 
-  @Mutation(() => SubscriptionType)
+  @Mutation(() => UserSubscription)
   updateSubscription(@Arg("id", () => Int) id: number, @Arg("input", () => UpdateSubscriptionInput) input: UpdateSubscriptionInput, @Ctx() ctx: Context) {
     return ctx.services.subscriptions.update(ctx.actor, id, { ...input });
   }
 
-  @Mutation(() => SubscriptionType)
+  @Mutation(() => UserSubscription)
   cancelSubscription(
     @Arg("id", () => Int) id: number,
     @Arg("cancelImmediately", () => Boolean, { defaultValue: false }) cancelImmediately: boolean,
@@ -100,7 +100,7 @@ export class BillingResolver {
 /** `User.subscription`: for the user themself and administrators' dashboards. */
 @Resolver(() => User)
 export class UserSubscriptionResolver {
-  @FieldResolver(() => SubscriptionType, { nullable: true, description: "The subscription giving access (self or administrators)" })
+  @FieldResolver(() => UserSubscription, { nullable: true, description: "The subscription giving access (self or administrators)" })
   subscription(@Root() user: User, @Ctx() ctx: Context) {
     return ctx.loaders.subscriptionOfUser.load(user.id);
   }

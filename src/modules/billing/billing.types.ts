@@ -45,8 +45,8 @@ export class Boleto {
   @Field(() => Float) amount!: number;
 }
 
-@ObjectType("Subscription")
-export class SubscriptionType {
+@ObjectType("UserSubscription")
+export class UserSubscription {
   @Field(() => Int) id!: number;
   @Field(() => Int) userId!: number;
   @Field(() => String) userName!: string;
