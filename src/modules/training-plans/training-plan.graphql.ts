@@ -9,7 +9,7 @@ export const trainingPlanResolvers = [TrainingPlanResolver, PlanTrainingRelation
 /** This module's per-request DataLoaders: a list of N items resolves each relation in one query, not N. */
 export function trainingPlanLoaders(services: Services, actor: Actor) {
   return {
-    planById: new DataLoader((ids: readonly number[]) => services.trainingPlans.findVisibleByIds(actor, ids)),
+    trainingPlanById: new DataLoader((ids: readonly number[]) => services.trainingPlans.findVisibleByIds(actor, ids)),
     assignmentsOfPlan: new DataLoader((ids: readonly number[]) => services.planAssignments.ofPlans(actor, ids)),
   };
 }

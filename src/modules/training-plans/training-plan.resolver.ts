@@ -114,7 +114,7 @@ export class PlanTrainingRelationsResolver {
 export class PlanAssignmentRelationsResolver {
   @FieldResolver(() => TrainingPlan, { nullable: true })
   plan(@Root() assignment: PlanAssignment, @Ctx() ctx: Context) {
-    return ctx.loaders.planById.load(assignment.planId);
+    return ctx.loaders.trainingPlanById.load(assignment.planId);
   }
 
   @FieldResolver(() => User, { nullable: true, description: "Null when the caller may no longer read the user" })
