@@ -34,12 +34,12 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
   const { exercises, trainings, trainingPlans, planAssignments } = services;
 
   routes.add({ method: "get", path: "/exercises/categories", tag: EXERCISES, summary: "The ten categories, in order", auth: "none", success: 200 }, async (_req, res) => {
-    res.json(exercises.categories());
+    res.json(exercises.listCategories());
   });
   routes.add(
     { method: "get", path: "/exercises/my-exercises", tag: EXERCISES, summary: "Exercises the caller created", auth: "required", success: 200, query: PAGING, errors: [400] },
     async (req, res) => {
-      res.json(await exercises.mine(await userOf(services, req), req.query));
+      res.json(await exercises.listMine(await userOf(services, req), req.query));
     },
   );
   routes.add(
@@ -81,7 +81,7 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
   });
 
   routes.add({ method: "get", path: "/trainings/my-trainings", tag: TRAININGS, summary: "Trainings the caller created", auth: "required", success: 200, query: PAGING, errors: [400] }, async (req, res) => {
-    res.json(await trainings.mine(await userOf(services, req), req.query));
+    res.json(await trainings.listMine(await userOf(services, req), req.query));
   });
   routes.add(
     { method: "get", path: "/trainings", tag: TRAININGS, summary: "Trainings visible to the caller", auth: "required", success: 200, query: { name: "partial", createdBy: "user id", isPublic: "true | false", ...PAGING }, errors: [400] },
@@ -131,7 +131,7 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     );
   }
   routes.add({ method: "get", path: "/training-plans/my-plans", tag: PLANS, summary: "Plans the trainer created", auth: "required", success: 200, query: PAGING, errors: [400, 403] }, async (req, res) => {
-    res.json(await trainingPlans.mine(await userOf(services, req), req.query));
+    res.json(await trainingPlans.listMine(await userOf(services, req), req.query));
   });
   routes.add(
     {

@@ -18,7 +18,7 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
     { method: "get", path: "/trainings/executions/user/:userId", tag: TAG, summary: "A user's training executions", auth: "required", success: 200, query: { trainingId: "training id", completed: "true | false", ...RANGE, ...PAGING }, errors: [400, 403, 404] },
     async (req, res) => {
       const actor = await userOf(services, req);
-      res.json(await executions.userTrainingExecutions(actor, idParam(req, "userId"), req.query));
+      res.json(await executions.listUserTrainingExecutions(actor, idParam(req, "userId"), req.query));
     },
   );
   routes.add({ method: "get", path: "/trainings/executions/:id", tag: TAG, summary: "One training execution with its exercises and sets", auth: "required", success: 200, errors: [400, 403, 404] }, async (req, res) => {
@@ -36,7 +36,7 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
     { method: "get", path: "/trainings/:id/executions", tag: TAG, summary: "Executions of a training (the caller's unless userId)", auth: "required", success: 200, query: { userId: "user id", completed: "true | false", ...RANGE, ...PAGING }, errors: [400, 403, 404] },
     async (req, res) => {
       const actor = await userOf(services, req);
-      res.json(await executions.trainingExecutions(actor, idParam(req), req.query));
+      res.json(await executions.listTrainingExecutions(actor, idParam(req), req.query));
     },
   );
   routes.add(
@@ -48,13 +48,13 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
   );
 
   routes.add({ method: "get", path: "/exercises/personal-records", tag: TAG, summary: "The caller's personal records, one per exercise", auth: "required", success: 200 }, async (req, res) => {
-    res.json(await statistics.personalRecords(await userOf(services, req)));
+    res.json(await statistics.listPersonalRecords(await userOf(services, req)));
   });
   routes.add(
     { method: "get", path: "/exercises/executions/user/:userId", tag: TAG, summary: "A user's exercise executions", auth: "required", success: 200, query: { exerciseId: "exercise id", ...RANGE, ...PAGING }, errors: [400, 403, 404] },
     async (req, res) => {
       const actor = await userOf(services, req);
-      res.json(await executions.userExerciseExecutions(actor, idParam(req, "userId"), req.query));
+      res.json(await executions.listUserExerciseExecutions(actor, idParam(req, "userId"), req.query));
     },
   );
   routes.add(
@@ -68,7 +68,7 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
     { method: "get", path: "/exercises/:id/executions", tag: TAG, summary: "Executions of an exercise (the caller's unless userId)", auth: "required", success: 200, query: { userId: "user id", ...RANGE, ...PAGING }, errors: [400, 403, 404] },
     async (req, res) => {
       const actor = await userOf(services, req);
-      res.json(await executions.exerciseExecutions(actor, idParam(req), req.query));
+      res.json(await executions.listExerciseExecutions(actor, idParam(req), req.query));
     },
   );
   routes.add(

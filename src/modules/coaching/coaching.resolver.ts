@@ -14,7 +14,7 @@ export class CoachingResolver {
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.coaching.sentInvites(ctx.actor, { ...pageParams(page), ...asQuery({ status }) });
+    return ctx.services.coaching.listSentInvites(ctx.actor, { ...pageParams(page), ...asQuery({ status }) });
   }
 
   @Query(() => InvitePage, { description: "Invites the signed-in student received" })
@@ -23,7 +23,7 @@ export class CoachingResolver {
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.coaching.receivedInvites(ctx.actor, { ...pageParams(page), ...asQuery({ status }) });
+    return ctx.services.coaching.listReceivedInvites(ctx.actor, { ...pageParams(page), ...asQuery({ status }) });
   }
 
   @Query(() => LinkPage, { description: "The signed-in trainer's students" })
@@ -32,7 +32,7 @@ export class CoachingResolver {
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.coaching.students(ctx.actor, { ...pageParams(page), ...asQuery(filter) });
+    return ctx.services.coaching.listStudents(ctx.actor, { ...pageParams(page), ...asQuery(filter) });
   }
 
   @Query(() => LinkPage, { description: "The signed-in student's trainers" })
@@ -41,7 +41,7 @@ export class CoachingResolver {
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.coaching.personals(ctx.actor, { ...pageParams(page), ...asQuery(filter) });
+    return ctx.services.coaching.listPersonals(ctx.actor, { ...pageParams(page), ...asQuery(filter) });
   }
 
   @Mutation(() => Invite)

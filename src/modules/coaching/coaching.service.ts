@@ -114,7 +114,7 @@ export class CoachingService {
   }
 
   /** GET /personal/invites. */
-  async sentInvites(actor: Actor, query: Record<string, unknown>): Promise<Page<SentInviteDto>> {
+  async listSentInvites(actor: Actor, query: Record<string, unknown>): Promise<Page<SentInviteDto>> {
     const trainer = this.requireTrainer(actor);
     const { request, filters } = this.paging(query, Object.keys(INVITE_SORTS));
     const { status } = parseQuery(inviteFilter, filters);
@@ -123,7 +123,7 @@ export class CoachingService {
   }
 
   /** GET /students/invites. */
-  async receivedInvites(actor: Actor, query: Record<string, unknown>): Promise<Page<ReceivedInviteDto>> {
+  async listReceivedInvites(actor: Actor, query: Record<string, unknown>): Promise<Page<ReceivedInviteDto>> {
     const student = this.requireStudent(actor);
     const { request, filters } = this.paging(query, Object.keys(INVITE_SORTS));
     const { status } = parseQuery(inviteFilter, filters);
@@ -178,7 +178,7 @@ export class CoachingService {
   }
 
   /** GET /personal/students: the trainer's links (ACTIVE unless `status` says otherwise), by student name. */
-  async students(actor: Actor, query: Record<string, unknown>): Promise<Page<LinkDto>> {
+  async listStudents(actor: Actor, query: Record<string, unknown>): Promise<Page<LinkDto>> {
     const trainer = this.requireTrainer(actor);
     const { request, filters } = this.paging(query, Object.keys(LINK_SORTS));
     const { status, name } = parseQuery(linkFilter, filters);
@@ -187,7 +187,7 @@ export class CoachingService {
   }
 
   /** GET /students/personals: the student's links, by trainer name. */
-  async personals(actor: Actor, query: Record<string, unknown>): Promise<Page<LinkDto>> {
+  async listPersonals(actor: Actor, query: Record<string, unknown>): Promise<Page<LinkDto>> {
     const student = this.requireStudent(actor);
     const { request, filters } = this.paging(query, Object.keys(LINK_SORTS));
     const { status, name } = parseQuery(linkFilter, filters);
@@ -209,7 +209,7 @@ export class CoachingService {
    * ACTIVE links of each user, as trainer (`personal`) or as student, in the order asked (GraphQL loaders):
    * one query for all of them. Only the user themself and administrators see a user's links.
    */
-  async activeLinksOf(actor: Actor, side: "personal" | "student", userIds: readonly number[]): Promise<(LinkDto[] | AppError)[]> {
+  async listActiveLinksByUserIds(actor: Actor, side: "personal" | "student", userIds: readonly number[]): Promise<(LinkDto[] | AppError)[]> {
     const caller = requireUser(actor);
     const visible = userIds.filter((id) => id === caller.id || caller.isAdmin);
     const rows = await coachingRepository.activeLinksOf(this.deps.db, side, visible);

@@ -30,7 +30,7 @@ export class ExecutionResolver {
 
   @Query(() => [PersonalRecord], { description: "The caller's records, one per exercise" })
   personalRecords(@Ctx() ctx: Context) {
-    return ctx.services.statistics.personalRecords(ctx.actor);
+    return ctx.services.statistics.listPersonalRecords(ctx.actor);
   }
 
   @Mutation(() => TrainingExecution)
@@ -59,12 +59,12 @@ export class UserExecutionsResolver {
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.executions.userTrainingExecutions(ctx.actor, user.id, { ...pageParams(page), ...asQuery(filter) });
+    return ctx.services.executions.listUserTrainingExecutions(ctx.actor, user.id, { ...pageParams(page), ...asQuery(filter) });
   }
 
   @FieldResolver(() => [PersonalRecord])
   personalRecords(@Root() user: User, @Ctx() ctx: Context) {
-    return ctx.services.statistics.personalRecords(ctx.actor, user.id);
+    return ctx.services.statistics.listPersonalRecords(ctx.actor, user.id);
   }
 
   @FieldResolver(() => UserMetrics)

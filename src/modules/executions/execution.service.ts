@@ -127,7 +127,7 @@ export class ExecutionService {
   }
 
   /** GET /trainings/{id}/executions: one user's executions of a training (the caller's unless `userId`). */
-  async trainingExecutions(actor: Actor, trainingId: number, query: Record<string, unknown>): Promise<Page<TrainingExecutionSummaryDto>> {
+  async listTrainingExecutions(actor: Actor, trainingId: number, query: Record<string, unknown>): Promise<Page<TrainingExecutionSummaryDto>> {
     const caller = requireUser(actor);
     const { request, filters } = paging(query, TRAINING_EXECUTION_SORTS, TRAINING_SORT);
     const filter = parseQuery(trainingExecutionFilter, filters);
@@ -143,7 +143,7 @@ export class ExecutionService {
   }
 
   /** GET /trainings/executions/user/{userId}. */
-  async userTrainingExecutions(actor: Actor, userId: number, query: Record<string, unknown>): Promise<Page<TrainingExecutionSummaryDto>> {
+  async listUserTrainingExecutions(actor: Actor, userId: number, query: Record<string, unknown>): Promise<Page<TrainingExecutionSummaryDto>> {
     const caller = requireUser(actor);
     const { request, filters } = paging(query, TRAINING_EXECUTION_SORTS, TRAINING_SORT);
     const filter = parseQuery(userTrainingExecutionFilter, filters);
@@ -157,7 +157,7 @@ export class ExecutionService {
   }
 
   /** GET /exercises/{id}/executions. */
-  async exerciseExecutions(actor: Actor, exerciseId: number, query: Record<string, unknown>): Promise<Page<ExerciseExecutionDto>> {
+  async listExerciseExecutions(actor: Actor, exerciseId: number, query: Record<string, unknown>): Promise<Page<ExerciseExecutionDto>> {
     const caller = requireUser(actor);
     const { request, filters } = paging(query, EXERCISE_EXECUTION_SORTS, EXERCISE_SORT);
     const filter = parseQuery(exerciseExecutionFilter, filters);
@@ -168,7 +168,7 @@ export class ExecutionService {
   }
 
   /** GET /exercises/executions/user/{userId}: items carry exerciseName and trainingName. */
-  async userExerciseExecutions(actor: Actor, userId: number, query: Record<string, unknown>): Promise<Page<ExerciseExecutionDto>> {
+  async listUserExerciseExecutions(actor: Actor, userId: number, query: Record<string, unknown>): Promise<Page<ExerciseExecutionDto>> {
     const caller = requireUser(actor);
     const { request, filters } = paging(query, EXERCISE_EXECUTION_SORTS, EXERCISE_SORT);
     const filter = parseQuery(userExerciseExecutionFilter, filters);

@@ -94,7 +94,7 @@ export class StatisticsService {
   }
 
   /** GET /exercises/personal-records: the caller's, one per exercise. */
-  async personalRecords(actor: Actor, userId?: number): Promise<PersonalRecordDto[]> {
+  async listPersonalRecords(actor: Actor, userId?: number): Promise<PersonalRecordDto[]> {
     const caller = requireUser(actor);
     const owner = userId ?? caller.id;
     await this.deps.executions.ensureMayRead(caller, owner);
@@ -119,7 +119,7 @@ export class StatisticsService {
       executionRepository.metricsTotals(this.deps.db, owner),
       executionRepository.weekly(this.deps.db, owner, firstMonday),
       weightHistoryOf(this.deps.db, owner),
-      this.personalRecords(actor, owner),
+      this.listPersonalRecords(actor, owner),
     ]);
     const byWeek = new Map(weeks.map((week) => [week.week, week]));
     const weeklyProgress = Array.from({ length: WEEKS_IN_METRICS }, (_, i) => {

@@ -31,12 +31,12 @@ export class ExerciseResolver {
 
   @Query(() => ExercisePage)
   myExercises(@Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined, @Ctx() ctx: Context) {
-    return ctx.services.exercises.mine(ctx.actor, pageParams(page));
+    return ctx.services.exercises.listMine(ctx.actor, pageParams(page));
   }
 
   @Query(() => [ExerciseCategoryEnum])
   exerciseCategories(@Ctx() ctx: Context) {
-    return ctx.services.exercises.categories();
+    return ctx.services.exercises.listCategories();
   }
 
   @Mutation(() => Exercise, { description: "With an optional image (GraphQL multipart)" })

@@ -68,7 +68,7 @@ const toListItem = (row: ExerciseRow): ExerciseListItemDto => {
 export class ExerciseService {
   constructor(private readonly deps: { db: Db; clock: Clock; storage: FileStorage }) {}
 
-  categories(): readonly string[] {
+  listCategories(): readonly string[] {
     return EXERCISE_CATEGORIES;
   }
 
@@ -163,7 +163,7 @@ export class ExerciseService {
   }
 
   /** GET /exercises/my-exercises. */
-  async mine(actor: Actor, query: Record<string, unknown>): Promise<Page<ExerciseListItemDto>> {
+  async listMine(actor: Actor, query: Record<string, unknown>): Promise<Page<ExerciseListItemDto>> {
     const caller = requireUser(actor);
     const { request } = pageAndFilters(query, Object.keys(EXERCISE_SORTS), DEFAULT_SORT);
     const { rows, total } = await exerciseRepository.list(this.deps.db, caller, { createdBy: caller.id }, request);

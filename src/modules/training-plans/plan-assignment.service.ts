@@ -80,7 +80,7 @@ export class PlanAssignmentService {
   }
 
   /** Assignments of several plans for GraphQL, each list filtered to what the caller may see. */
-  async ofPlans(actor: Actor, planIds: readonly number[]): Promise<PlanAssignmentDto[][]> {
+  async listByPlanIds(actor: Actor, planIds: readonly number[]): Promise<PlanAssignmentDto[][]> {
     const caller = requireUser(actor);
     const rows = await trainingPlanRepository.assignmentsOfPlans(this.deps.db, planIds);
     const visible = rows.filter((row) => caller.isAdmin || row.personalId === caller.id || row.studentId === caller.id);

@@ -10,6 +10,6 @@ export const trainingPlanResolvers = [TrainingPlanResolver, PlanTrainingRelation
 export function trainingPlanLoaders(services: Services, actor: Actor) {
   return {
     trainingPlanById: new DataLoader((ids: readonly number[]) => services.trainingPlans.findVisibleByIds(actor, ids)),
-    assignmentsOfPlan: new DataLoader((ids: readonly number[]) => services.planAssignments.ofPlans(actor, ids)),
+    assignmentsOfPlan: new DataLoader((ids: readonly number[]) => services.planAssignments.listByPlanIds(actor, ids)),
   };
 }

@@ -37,7 +37,7 @@ export class TrainingPlanResolver {
 
   @Query(() => TrainingPlanPage)
   myPlans(@Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined, @Ctx() ctx: Context) {
-    return ctx.services.trainingPlans.mine(ctx.actor, pageParams(page));
+    return ctx.services.trainingPlans.listMine(ctx.actor, pageParams(page));
   }
 
   @Query(() => PlanAssignmentPage)

@@ -130,7 +130,7 @@ export class TrainingPlanService {
   }
 
   /** GET /training-plans/my-plans: trainers only. */
-  async mine(actor: Actor, query: Record<string, unknown>): Promise<Page<TrainingPlanDto>> {
+  async listMine(actor: Actor, query: Record<string, unknown>): Promise<Page<TrainingPlanDto>> {
     const trainer = this.requireTrainer(actor);
     const { request } = pageAndFilters(query, Object.keys(PLAN_SORTS), DEFAULT_SORT);
     const { rows, total } = await trainingPlanRepository.list(this.deps.db, trainer, { createdBy: trainer.id }, request);

@@ -25,7 +25,7 @@ export class TrainingResolver {
 
   @Query(() => TrainingPage)
   myTrainings(@Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined, @Ctx() ctx: Context) {
-    return ctx.services.trainings.mine(ctx.actor, pageParams(page));
+    return ctx.services.trainings.listMine(ctx.actor, pageParams(page));
   }
 
   @Mutation(() => Training)

@@ -113,7 +113,7 @@ export class TrainingService {
     return toPage(await this.toListItems(rows), total, request);
   }
 
-  async mine(actor: Actor, query: Record<string, unknown>): Promise<Page<TrainingListItemDto>> {
+  async listMine(actor: Actor, query: Record<string, unknown>): Promise<Page<TrainingListItemDto>> {
     const caller = requireUser(actor);
     const { request } = pageAndFilters(query, Object.keys(TRAINING_SORTS), DEFAULT_SORT);
     const { rows, total } = await trainingRepository.list(this.deps.db, caller, { createdBy: caller.id }, request);

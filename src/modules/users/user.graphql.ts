@@ -12,6 +12,6 @@ export function userLoaders(services: Services, actor: Actor) {
     /** Full users the caller may read (self, administrators, linked parties); null otherwise. */
     userById: new DataLoader((ids: readonly number[]) => services.users.findVisibleByIds(actor, ids)),
     /** Public author summaries. */
-    authorById: new DataLoader((ids: readonly number[]) => services.users.summariesByIds(ids)),
+    authorById: new DataLoader((ids: readonly number[]) => services.users.findSummariesByIds(ids)),
   };
 }
