@@ -7,6 +7,7 @@ import type { Db } from "./platform/db/database.js";
 import type { Logger } from "./platform/logger.js";
 import { RateLimiter } from "./platform/rate-limit/rate-limiter.js";
 import type { FileStorage } from "./platform/storage/file-storage.js";
+import { ChargeIntents } from "./modules/billing/charge-intents.js";
 import { BillingRecordsService } from "./modules/billing/billing-records.service.js";
 import type { CardGateway } from "./modules/billing/gateways/card-gateway.js";
 import { HttpPixGateway } from "./modules/billing/gateways/http-pix-gateway.js";
@@ -75,7 +76,8 @@ export function createServices(deps: ServiceDeps) {
 
   const lifecycle = new SubscriptionLifecycle(clock);
   const plans = new PlanService({ db });
-  const subscriptions = new SubscriptionService({ db, clock, logger, plans, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle });
+  const intents = new ChargeIntents({ db, clock, logger, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle });
+  const subscriptions = new SubscriptionService({ db, clock, logger, plans, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle, intents });
   const billingRecords = new BillingRecordsService({ db, publicBaseUrl: config.publicBaseUrl });
   const paymentEvents = new PaymentEventsService({
     db,
@@ -86,7 +88,7 @@ export function createServices(deps: ServiceDeps) {
     pixWebhookSecret: config.pixWebhookSecret,
     cardWebhookSecret: config.cardWebhookSecret,
   });
-  const renewals = new RenewalService({ db, clock, logger, cardGateway: gateways.card, lifecycle });
+  const renewals = new RenewalService({ db, clock, logger, lifecycle, intents });
   const coaching = new CoachingService({ db, clock, plans, freeTrainerMaxStudents: config.freeTrainerMaxStudents, webAppUrl: config.webAppUrl });
 
   const exercises = new ExerciseService({ db, clock, storage: deps.storage });

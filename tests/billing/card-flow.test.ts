@@ -95,6 +95,26 @@ describe("POST /api/subscriptions by card, through Stripe", () => {
     expect(res.body).toEqual({ message: "Gateway de pagamento indisponível. Tente novamente em instantes.", success: false });
     expect(await billingCounts(t)).toEqual(before);
   });
+
+  it("answers 502 when the charge itself goes unanswered, keeps the payment PENDING for the gateway to settle, and lets the user try again", async () => {
+    const ana = await makeStudent(t);
+    stripe.failNext(500, 3, "POST /v1/payment_intents"); // the try and the SDK's 2 retries
+    const res = await t.post("/api/subscriptions", { token: ana.token, body: cardBody(await planId(t)) });
+    expect(res.status).toBe(502);
+    expect(res.body).toEqual({ message: "Gateway de pagamento indisponível. Tente novamente em instantes.", success: false });
+    const unknown = await billingOf(t, ana.id);
+    expect(unknown.subscriptions.map((s) => s.status)).toEqual(["FAILED"]);
+    expect(unknown.payments).toMatchObject([{ status: "PENDING", amountCents: 4990, transactionId: null, idempotencyKey: expect.any(String) }]);
+    // Every try of the charge carried the same key, derived from the payment's.
+    const tries = stripe.requestsTo("POST", "/v1/payment_intents");
+    expect(tries.length).toBeGreaterThan(1);
+    expect(new Set(tries.map((r) => r.headers["idempotency-key"]))).toEqual(new Set([`${unknown.payments[0].idempotencyKey}:payment`]));
+    expect((await profileOf(t, ana.token)).subscriptionType).toBe("FREEMIUM");
+
+    const again = await t.post("/api/subscriptions", { token: ana.token, body: cardBody(await planId(t)) });
+    expect(again.status).toBe(201);
+    expect(again.body.status).toBe("ACTIVE");
+  });
 });
 
 describe("POST /api/payments/subscribe by card, through Stripe", () => {
@@ -174,6 +194,60 @@ describe("POST /api/payments/subscribe by card, through Stripe", () => {
     });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ message: "Pagamento recusado", success: false, details: expect.any(String) });
+  });
+});
+
+describe("while a card is being charged", () => {
+  it("answers 409 Pagamento em processamento to the user's other checkouts, charging once", async () => {
+    const ana = await makeStudent(t);
+    const plan = await planId(t);
+    const hold = stripe.hold();
+    const checkout = t.post("/api/subscriptions", { token: ana.token, body: cardBody(plan) });
+    await stripe.waitForRequests("POST /v1/payment_intents", 1);
+
+    const busy = { message: "Pagamento em processamento. Aguarde a confirmação.", success: false };
+    for (const body of [cardBody(plan), { planId: plan, paymentMethod: "PIX" }, { planId: plan, paymentMethod: "BOLETO" }]) {
+      const other = await t.post("/api/subscriptions", { token: ana.token, body });
+      expect(other.status).toBe(409);
+      expect(other.body).toEqual(busy);
+    }
+    const flow = await t.post("/api/payments/subscribe", { token: ana.token, body: { planId: plan, paymentMethod: "CREDIT_CARD", paymentMethodId: "pm_card_visa" } });
+    expect([flow.status, flow.body]).toEqual([409, busy]);
+    hold.release();
+
+    expect((await checkout).status).toBe(201);
+    expect(stripe.requestsTo("POST", "/v1/payment_intents")).toHaveLength(1);
+    const rows = await billingOf(t, ana.id);
+    expect(rows.subscriptions.map((s) => s.status)).toEqual(["ACTIVE"]);
+    expect(rows.payments.map((p) => p.status)).toEqual(["COMPLETED"]);
+  });
+});
+
+describe("a checkout's payment settled by the gateway's event", () => {
+  it("is settled once when the event arrives before the checkout's own answer", async () => {
+    const ana = await makeStudent(t);
+    const hold = stripe.hold();
+    const checkout = t.post("/api/subscriptions", { token: ana.token, body: cardBody(await planId(t)) });
+    await stripe.waitForRequests("POST /v1/payment_intents", 1);
+    const [pending] = (await billingOf(t, ana.id)).payments;
+    expect(pending).toMatchObject({ status: "PENDING", transactionId: null });
+    const { metadata } = stripe.requestsTo("POST", "/v1/payment_intents")[0].params as { metadata: Record<string, string> };
+    expect(metadata).toEqual({ subscriptionId: String(pending.subscriptionId), userId: String(ana.id), paymentKey: pending.idempotencyKey });
+
+    // The gateway's event about that payment intent (the fake makes the intent itself only once released).
+    const event = FakeStripe.event("payment_intent.succeeded", { id: "pi_event_first", object: "payment_intent", amount_received: 4990, currency: "brl", metadata });
+    const delivery = await stripe.sendWebhook(`${t.baseUrl}/api/payments/webhook`, event, { secret: "card-flow-secret", timestampSeconds: Math.floor(t.clock.now().getTime() / 1000) });
+    expect(delivery.status).toBe(200);
+    hold.release();
+
+    const res = await checkout;
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ status: "ACTIVE", lastFourDigits: "4242" });
+    const rows = await billingOf(t, ana.id);
+    expect(rows.payments).toMatchObject([{ id: pending.id, status: "COMPLETED", transactionId: "pi_event_first" }]);
+    expect(rows.invoices).toMatchObject([{ status: "PAID", paymentId: pending.id }]);
+    expect(rows.subscriptions).toMatchObject([{ status: "ACTIVE", gatewayCustomerId: expect.stringMatching(/^cus_/) }]);
+    expect(await subjectsTo(t, ana.email)).toEqual(["Pagamento confirmado"]);
   });
 });
 

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +19,7 @@ const input = (overrides: Partial<PixChargeInput> = {}): PixChargeInput => ({
   reference: "sub_42",
   customer: { name: "Ana Souza", email: "ana@example.com" },
   expiresInSeconds: 3600,
+  idempotencyKey: randomUUID(),
   ...overrides,
 });
 
@@ -114,6 +116,16 @@ describe("SandboxPixGateway", () => {
     expect(await gateway.checkStatus(charge.id)).toBe("PENDING");
   });
 
+  it("answers the same charge to the same idempotency key, also to concurrent requests", async () => {
+    const gateway = new SandboxPixGateway();
+    const same = input();
+    const [a, b] = await Promise.all([gateway.createCharge(same), gateway.createCharge(same)]);
+    const c = await gateway.createCharge(same);
+    expect(b).toEqual(a);
+    expect(c).toEqual(a);
+    expect((await gateway.createCharge(input())).id).not.toBe(a.id);
+  });
+
   it("refuses non-integer or non-positive amounts", async () => {
     const gateway = new SandboxPixGateway();
     await expect(gateway.createCharge(input({ amountCents: 49.9 }))).rejects.toThrow(PixGatewayError);
@@ -170,6 +182,16 @@ describe("HttpPixGateway against the fake PIX API", () => {
     });
     expect(isValidBrCode(charge.brCode)).toBe(true);
     expectPngDataUrl(charge.brCodeBase64);
+  });
+
+  it("sends the idempotency key, and the gateway answers a repeated key with the charge it made", async () => {
+    const gateway = devGateway();
+    const same = input();
+    const [a, b] = await Promise.all([gateway.createCharge(same), gateway.createCharge(same)]);
+    const c = await gateway.createCharge(same);
+    expect(devFake.requestsTo("/v1/pixQrCode/create").map((r) => r.headers["idempotency-key"])).toEqual(Array(3).fill(same.idempotencyKey));
+    expect([b.id, c.id]).toEqual([a.id, a.id]);
+    expect(devFake.charges.size).toBe(1);
   });
 
   it("tolerates a trailing slash or /v1 in PIX_API_URL", async () => {

@@ -2,12 +2,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { CardChargeInput, CardDetails, CardSubscriptionInput } from "../../src/modules/billing/gateways/card-gateway.js";
-import {
-  CardGatewayError,
-  StripeCardGateway,
-  stripeAddressOf,
-} from "../../src/modules/billing/gateways/stripe-card-gateway.js";
+import { CardGatewayError, type CardChargeInput, type CardDetails, type CardSubscriptionInput } from "../../src/modules/billing/gateways/card-gateway.js";
+import { StripeCardGateway, stripeAddressOf } from "../../src/modules/billing/gateways/stripe-card-gateway.js";
 import { parseStripeForm, startFakeStripe, type FakeStripe } from "../helpers/fake-stripe.js";
 
 function card(number: string, overrides: Partial<CardDetails> = {}): CardDetails {
@@ -351,6 +347,39 @@ describe("StripeCardGateway errors", () => {
     expect(error).toMatchObject({ statusCode: null });
     expect(inspect(error, { showHidden: true, depth: 10 })).not.toContain("4242424242424242");
     expect(inspect(error, { showHidden: true, depth: 10 })).not.toContain(fake.secretKey);
+  });
+
+  it("says a failed charge may have happened only when the charging request went unanswered", async () => {
+    fake.failNext(500);
+    const customerOutage = await gateway.charge(input({ paymentMethodId: "pm_card_visa" })).catch((e: unknown) => e);
+    expect(customerOutage).toMatchObject({ statusCode: 500, chargeMayHaveHappened: false });
+
+    const saved = await gateway.charge(input({ paymentMethodId: "pm_card_visa" }));
+    if (saved.status !== "succeeded") throw new Error("expected success");
+    const renewal = input({ customerId: saved.customerId!, paymentMethodId: saved.paymentMethodId! });
+    fake.failNext(500, 1, "POST /v1/payment_intents");
+    expect(await gateway.charge(renewal).catch((e: unknown) => e)).toMatchObject({ statusCode: 500, chargeMayHaveHappened: true });
+    fake.failNext(400, 1, "POST /v1/payment_intents");
+    expect(await gateway.charge(renewal).catch((e: unknown) => e)).toMatchObject({ statusCode: 400, chargeMayHaveHappened: false });
+  });
+
+  it("sends every request of a flow with a key derived from the charge's, so running it again charges once", async () => {
+    const key = "0b7e3c52-charge-key";
+    const first = await gateway.charge(input({ card: card("4242424242424242"), idempotencyKey: key }));
+    const again = await gateway.charge(input({ card: card("4242424242424242"), idempotencyKey: key }));
+    expect(again).toEqual(first);
+    expect(fake.requests.filter((r) => r.method === "POST").map((r) => r.headers["idempotency-key"])).toEqual([
+      `${key}:customer`,
+      `${key}:payment_method`,
+      `${key}:attach`,
+      `${key}:payment`,
+      `${key}:customer`,
+      `${key}:payment_method`,
+      `${key}:attach`,
+      `${key}:payment`,
+    ]);
+    expect(fake.paymentIntents.size).toBe(1);
+    expect(fake.customers.size).toBe(1);
   });
 
   it("retries an outage with an idempotency key, charging once", async () => {

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { buildPixBrCode } from "../../src/modules/billing/gateways/br-code.js";
 import { qrPngDataUrl } from "../../src/modules/billing/gateways/qr-code.js";
+import { Arrivals, RequestHold } from "./request-hold.js";
 
 export type FakePixStatus = "PENDING" | "PAID" | "EXPIRED" | "CANCELLED" | "REFUNDED";
 
@@ -47,7 +48,8 @@ const MAX_DESCRIPTION = 37;
 /**
  * A local stand-in for the PIX gateway's v1 HTTP API (AbacatePay-style) on 127.0.0.1: `POST
  * /v1/pixQrCode/create`, `GET /v1/pixQrCode/check?id=`, `POST /v1/pixQrCode/simulate-payment?id=` (dev mode
- * only), `Authorization: Bearer <apiKey>` (401 otherwise), answers `{data, error}`.
+ * only), `Authorization: Bearer <apiKey>` (401 otherwise), answers `{data, error}`. A create with an
+ * `Idempotency-Key` already used answers the charge that key made.
  */
 export class FakePixGateway {
   readonly charges = new Map<string, FakePixCharge>();
@@ -55,6 +57,10 @@ export class FakePixGateway {
   url = "";
   private server!: Server;
   private readonly overrides: FakePixOverride[] = [];
+  /** The charge id each idempotency key made (a promise while it is being made, so concurrent requests share it). */
+  private readonly byKey = new Map<string, Promise<string>>();
+  private held: RequestHold | null = null;
+  private readonly arrivals = new Arrivals((suffix) => this.requestsTo(suffix).length);
 
   constructor(readonly options: { apiKey: string; devMode: boolean }) {}
 
@@ -96,6 +102,19 @@ export class FakePixGateway {
     this.charges.clear();
     this.requests.length = 0;
     this.overrides.length = 0;
+    this.byKey.clear();
+    this.held = null;
+  }
+
+  /** Holds create requests (after recording them) until released. */
+  hold(safetyMs?: number): RequestHold {
+    this.held = new RequestHold(safetyMs);
+    return this.held;
+  }
+
+  /** Resolves once `count` requests whose path ends with `suffix` have arrived. */
+  waitForRequests(suffix: string, count: number): Promise<void> {
+    return this.arrivals.waitFor(suffix, count);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -116,6 +135,8 @@ export class FakePixGateway {
       headers: req.headers,
       body,
     });
+    this.arrivals.arrived();
+    if (this.held && url.pathname === "/v1/pixQrCode/create") await this.held.passed();
 
     const override = this.overrides.shift();
     if (override) {
@@ -134,7 +155,7 @@ export class FakePixGateway {
 
     const route = `${req.method} ${url.pathname}`;
     const id = url.searchParams.get("id") ?? "";
-    if (route === "POST /v1/pixQrCode/create") return this.create(res, body);
+    if (route === "POST /v1/pixQrCode/create") return this.createOnce(res, body, req.headers["idempotency-key"]);
     if (route === "GET /v1/pixQrCode/check") {
       const charge = this.charges.get(id);
       if (!charge) return send(res, 404, { data: null, error: "QRCode Pix não encontrado" });
@@ -157,19 +178,39 @@ export class FakePixGateway {
     send(res, 404, { data: null, error: "Rota não encontrada" });
   }
 
-  private async create(res: ServerResponse, body: unknown): Promise<void> {
+  /** A create, or with a key already used the charge that key made (the same answer, no second charge). */
+  private async createOnce(res: ServerResponse, body: unknown, key: string | string[] | undefined): Promise<void> {
+    if (typeof key !== "string") return send(res, ...(await this.create(body)));
+    let made = this.byKey.get(key);
+    if (!made) {
+      made = this.create(body).then(([status, answer]) => {
+        if (status !== 200) throw Object.assign(new Error("refused"), { answer: [status, answer] as const });
+        return (answer as { data: { id: string } }).data.id;
+      });
+      this.byKey.set(key, made);
+      made.catch(() => this.byKey.delete(key));
+    }
+    try {
+      const charge = this.charges.get(await made)!;
+      send(res, 200, { data: publicCharge(charge), error: null });
+    } catch (error) {
+      send(res, ...(error as { answer: readonly [number, unknown] }).answer);
+    }
+  }
+
+  private async create(body: unknown): Promise<[number, unknown]> {
     const input = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
     const amount = input.amount;
     if (typeof amount !== "number" || !Number.isInteger(amount) || amount < 1) {
-      return send(res, 400, { data: null, error: "amount deve ser um inteiro em centavos" });
+      return [400, { data: null, error: "amount deve ser um inteiro em centavos" }];
     }
     const expiresIn = input.expiresIn ?? 86_400;
     if (typeof expiresIn !== "number" || expiresIn <= 0) {
-      return send(res, 400, { data: null, error: "expiresIn inválido" });
+      return [400, { data: null, error: "expiresIn inválido" }];
     }
     const customer = input.customer as Record<string, unknown> | undefined;
     if (customer && !["name", "cellphone", "email", "taxId"].every((field) => typeof customer[field] === "string")) {
-      return send(res, 400, { data: null, error: "customer exige name, cellphone, email e taxId" });
+      return [400, { data: null, error: "customer exige name, cellphone, email e taxId" }];
     }
     const random = randomBytes(10).toString("hex");
     const brCode = buildPixBrCode({
@@ -196,7 +237,7 @@ export class FakePixGateway {
       expiresAt: new Date(now.getTime() + expiresIn * 1000).toISOString(),
     };
     this.charges.set(charge.id, charge);
-    send(res, 200, { data: publicCharge(charge), error: null });
+    return [200, { data: publicCharge(charge), error: null }];
   }
 
   private expireIfDue(charge: FakePixCharge): void {

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { signCardWebhook } from "../../src/modules/billing/gateways/card-webhook-signature.js";
+import { Arrivals, RequestHold } from "./request-hold.js";
 
 /**
  * A local stand-in for the Stripe API, limited to the endpoints StripeCardGateway calls: customers (create,
@@ -49,6 +50,9 @@ const DECLINE_MESSAGES: Record<"generic_decline" | "insufficient_funds", string>
   generic_decline: "Your card was declined.",
   insufficient_funds: "Your card has insufficient funds.",
 };
+
+/** The requests that charge a card, which `hold()` holds. */
+const MONEY_PATHS = ["/v1/payment_intents", "/v1/subscriptions"];
 
 /** Expansions the fake honours; anything else is refused like Stripe refuses it. */
 const EXPANSIONS: Record<string, string[]> = {
@@ -182,8 +186,10 @@ export class FakeStripe {
   readonly invoices = new Map<string, Json>();
   readonly subscriptions = new Map<string, Json>();
   private server?: Server;
-  private failures: { status: number; remaining: number }[] = [];
+  private failures: { status: number; remaining: number; request?: string }[] = [];
   private readonly idempotent = new Map<string, { status: number; body: string }>();
+  private held: RequestHold | null = null;
+  private readonly arrivals = new Arrivals((methodAndPath) => this.requests.filter((r) => `${r.method} ${r.path}` === methodAndPath).length);
 
   constructor(options: FakeStripeOptions = {}) {
     this.secretKey = options.secretKey ?? `sk_test_fake_${randomBytes(12).toString("hex")}`;
@@ -218,11 +224,26 @@ export class FakeStripe {
     }
     this.failures = [];
     this.idempotent.clear();
+    this.held = null;
   }
 
-  /** The next `times` requests get `status` with Stripe's `api_error` body (a 5xx outage, a 429…). */
-  failNext(status = 500, times = 1): void {
-    this.failures.push({ status, remaining: times });
+  /** Holds the requests that charge (payment intents, subscriptions), after recording them, until released. */
+  hold(safetyMs?: number): RequestHold {
+    this.held = new RequestHold(safetyMs);
+    return this.held;
+  }
+
+  /** Resolves once `count` requests `METHOD /path` have arrived. */
+  waitForRequests(methodAndPath: string, count: number): Promise<void> {
+    return this.arrivals.waitFor(methodAndPath, count);
+  }
+
+  /**
+   * The next `times` requests (of `request`, e.g. "POST /v1/payment_intents", when given) get `status` with Stripe's
+   * error body: `api_error` for a 5xx outage, `invalid_request_error` for a 4xx.
+   */
+  failNext(status = 500, times = 1, request?: string): void {
+    this.failures.push({ status, remaining: times, request });
   }
 
   /** Recorded requests with this method whose path matches. */
@@ -308,6 +329,8 @@ export class FakeStripe {
     const params = { ...parseStripeForm(url.search.slice(1)), ...parseStripeForm(rawBody) };
     const method = req.method ?? "GET";
     this.requests.push({ method, path: url.pathname, headers: req.headers, params, rawBody });
+    this.arrivals.arrived();
+    if (this.held && method === "POST" && MONEY_PATHS.includes(url.pathname)) await this.held.passed();
 
     const requestId = `req_${randomBytes(8).toString("hex")}`;
     const send = (status: number, body: string) => {
@@ -328,11 +351,11 @@ export class FakeStripe {
     }
 
     const failure = this.failures[0];
-    if (failure) {
+    if (failure && (!failure.request || failure.request === `${method} ${url.pathname}`)) {
       failure.remaining -= 1;
       if (failure.remaining <= 0) this.failures.shift();
-      const message = "An unknown error occurred (fake outage).";
-      send(failure.status, JSON.stringify({ error: { type: "api_error", message } }));
+      const error = failure.status >= 500 ? { type: "api_error", message: "An unknown error occurred (fake outage)." } : { type: "invalid_request_error", message: "Refused by the fake." };
+      send(failure.status, JSON.stringify({ error }));
       return;
     }
 

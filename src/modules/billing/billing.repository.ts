@@ -109,6 +109,11 @@ export const billingRepository = {
     return row;
   },
 
+  /** Deletes a subscription nothing was charged or issued for yet (a checkout the gateway refused to start). */
+  async deleteSubscription(db: Db, id: number) {
+    await db.delete(subscriptions).where(eq(subscriptions.id, id));
+  },
+
   async updateSubscription(db: Db, id: number, changes: SubscriptionChanges) {
     const [row] = await db.update(subscriptions).set(changes).where(eq(subscriptions.id, id)).returning();
     return row;
@@ -145,6 +150,35 @@ export const billingRepository = {
   async insertPayment(db: Db, values: typeof payments.$inferInsert) {
     const [row] = await db.insert(payments).values(values).returning();
     return row;
+  },
+
+  async updatePayment(db: Db, id: number, changes: Partial<Omit<typeof payments.$inferInsert, "id" | "userId" | "createdAt">>) {
+    const [row] = await db.update(payments).set(changes).where(eq(payments.id, id)).returning();
+    return row;
+  },
+
+  async deletePayment(db: Db, id: number) {
+    await db.delete(payments).where(eq(payments.id, id));
+  },
+
+  async findPaymentForUpdate(db: Db, id: number) {
+    const [row] = await db.select().from(payments).where(eq(payments.id, id)).for("update");
+    return row ?? null;
+  },
+
+  async findPaymentByIdempotencyKey(db: Db, idempotencyKey: string) {
+    const [row] = await db.select().from(payments).where(eq(payments.idempotencyKey, idempotencyKey));
+    return row ?? null;
+  },
+
+  /** The subscription's PENDING payment, if any: a charge asked of the gateway whose answer is not settled yet. */
+  async findPendingPayment(db: Db, subscriptionId: number) {
+    const [row] = await db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.subscriptionId, subscriptionId), eq(payments.status, "PENDING")))
+      .limit(1);
+    return row ?? null;
   },
 
   /** The subscription's latest PENDING invoice, if any. */
@@ -241,6 +275,11 @@ export const billingRepository = {
 
   async findPixTransaction(db: Db, id: string) {
     const [row] = await db.select().from(pixTransactions).where(eq(pixTransactions.id, id));
+    return row ?? null;
+  },
+
+  async findPixTransactionOfSubscription(db: Db, subscriptionId: number) {
+    const [row] = await db.select().from(pixTransactions).where(eq(pixTransactions.subscriptionId, subscriptionId)).orderBy(desc(pixTransactions.createdAt)).limit(1);
     return row ?? null;
   },
 

@@ -68,6 +68,11 @@ export const subscriptions = pgTable(
     gatewayCustomerId: text("gateway_customer_id"),
     gatewayPaymentMethodId: text("gateway_payment_method_id"),
     gatewaySubscriptionId: text("gateway_subscription_id"),
+    /**
+     * The idempotency key of the request that asks the PIX gateway for this subscription's charge: every request
+     * for the same PENDING subscription sends it, so the gateway makes one charge however many ask.
+     */
+    chargeKey: text("charge_key"),
     /** Failed renewal charges of the current period (contract §8: 3 tries). */
     renewalFailures: integer("renewal_failures").notNull().default(0),
     renewalReminderSentAt: instant("renewal_reminder_sent_at"),
@@ -80,6 +85,7 @@ export const subscriptions = pgTable(
     index("subscriptions_user_idx").on(t.userId, t.createdAt),
     index("subscriptions_renewal_idx").on(t.endDate).where(sql`${t.status} in ('ACTIVE', 'CANCELED')`),
     index("subscriptions_gateway_subscription_idx").on(t.gatewaySubscriptionId),
+    uniqueIndex("subscriptions_charge_key").on(t.chargeKey),
     check("subscriptions_status_check", sql`${t.status} in (${oneOf(SUBSCRIPTION_STATUSES)})`),
     check("subscriptions_payment_method_check", sql`${t.paymentMethod} in (${oneOf(PAYMENT_METHODS)})`),
   ],
@@ -100,12 +106,18 @@ export const payments = pgTable(
     lastFourDigits: varchar("last_four_digits", { length: 4 }),
     transactionId: text("transaction_id"),
     failureReason: text("failure_reason"),
+    /**
+     * A card charge we ask a gateway for (checkout, renewal): the idempotency key it is sent with. The payment is
+     * written PENDING with it before the call and settled after, so a charge whose answer was lost can be found.
+     */
+    idempotencyKey: text("idempotency_key"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index("payments_user_idx").on(t.userId, t.createdAt),
     uniqueIndex("payments_transaction_key").on(t.transactionId),
+    uniqueIndex("payments_idempotency_key").on(t.idempotencyKey),
     check("payments_status_check", sql`${t.status} in (${oneOf(PAYMENT_STATUSES)})`),
     check("payments_amount_check", sql`${t.amountCents} >= 0`),
   ],

@@ -180,6 +180,15 @@ export class PaymentEventsService {
       case "invoice.payment_succeeded": {
         const transactionId = type === "invoice.payment_succeeded" ? (str(object.payment_intent) ?? str(object.id)) : str(object.id);
         if (transactionId && (await billingRepository.findPaymentByTransaction(tx, transactionId))) return;
+        // The charge of a checkout or renewal whose answer we are still waiting for (or lost): settled as its answer.
+        const intent = await this.pendingIntentOf(tx, object, subscription);
+        if (intent && transactionId) {
+          const customerId = idOf(object.customer);
+          const gatewaySubscriptionId = idOf(object.subscription) ?? idOf(record(record(object.parent)?.subscription_details)?.subscription);
+          const outcome = { status: "succeeded" as const, transactionId, lastFour, customerId, paymentMethodId: idOf(object.payment_method), gatewaySubscriptionId };
+          await this.deps.lifecycle.settleCardPayment(tx, intent, subscription, outcome);
+          return;
+        }
         // The first invoice of a gateway subscription was paid at checkout already.
         if (object.billing_reason === "subscription_create" && subscription.status === "ACTIVE") return;
         const amountCents = num(object.amount_received) ?? num(object.amount_paid) ?? num(object.amount) ?? subscription.priceCents;
@@ -190,6 +199,11 @@ export class PaymentEventsService {
       case "invoice.payment_failed": {
         const transactionId = type === "invoice.payment_failed" ? (str(object.payment_intent) ?? str(object.id)) : str(object.id);
         if (transactionId && (await billingRepository.findPaymentByTransaction(tx, transactionId))) return;
+        const intent = await this.pendingIntentOf(tx, object, subscription);
+        if (intent) {
+          await this.deps.lifecycle.settleCardPayment(tx, intent, subscription, { status: "failed", transactionId, lastFour, failureCode: failureCodeOf(object) });
+          return;
+        }
         const failure = {
           amountCents: num(object.amount) ?? num(object.amount_due) ?? subscription.priceCents,
           paymentMethod: "CREDIT_CARD" as const,
@@ -222,20 +236,32 @@ export class PaymentEventsService {
   }
 
   /**
-   * Our subscription named by `metadata.subscriptionId`, else by the gateway's subscription id. Invoices of current
-   * gateway API versions carry neither at the top level: both are under `parent.subscription_details`.
+   * Our subscription named by `metadata.subscriptionId`, else by the gateway's subscription id, locked after its
+   * user's billing lock (the order checkouts take them in). Invoices of current gateway API versions carry neither
+   * at the top level: both are under `parent.subscription_details`.
    */
   private async subscriptionOf(tx: Db, type: string, object: CardEventObject): Promise<SubscriptionRow | null> {
     const details = record(record(object.parent)?.subscription_details) ?? {};
-    const metadata = record(object.metadata) ?? {};
     // Our ids are digits within the id column's range: anything else (an out-of-range id would fail the query and
     // turn the event into a 400 the gateway redelivers forever) names no subscription of ours.
-    const ownId = queryId.safeParse(String(metadata.subscriptionId ?? record(details.metadata)?.subscriptionId));
-    if (ownId.success) return billingRepository.findSubscriptionForUpdate(tx, ownId.data);
+    const ownId = queryId.safeParse(String(ourMetadata(object).subscriptionId));
     const gatewayId = type.startsWith("customer.subscription.") ? str(object.id) : (idOf(object.subscription) ?? idOf(details.subscription));
-    if (!gatewayId) return null;
-    const row = await billingRepository.findSubscriptionByGatewayId(tx, gatewayId);
-    return row ? billingRepository.findSubscriptionForUpdate(tx, row.id) : null;
+    const row = ownId.success
+      ? await billingRepository.findSubscription(tx, ownId.data)
+      : gatewayId
+        ? await billingRepository.findSubscriptionByGatewayId(tx, gatewayId)
+        : null;
+    if (!row) return null;
+    await billingRepository.lockUserBilling(tx, row.userId);
+    return billingRepository.findSubscriptionForUpdate(tx, row.id);
+  }
+
+  /** The PENDING payment of ours the event's `metadata.paymentKey` names (our charge's idempotency key), locked. */
+  private async pendingIntentOf(tx: Db, object: CardEventObject, subscription: SubscriptionRow) {
+    const key = str(ourMetadata(object).paymentKey);
+    const payment = key ? await billingRepository.findPaymentByIdempotencyKey(tx, key) : null;
+    if (payment?.status !== "PENDING" || payment.subscriptionId !== subscription.id) return null;
+    return billingRepository.findPaymentForUpdate(tx, payment.id);
   }
 }
 
@@ -258,6 +284,8 @@ const str = (value: unknown) => (typeof value === "string" && value !== "" ? val
 const record = (value: unknown) => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null);
 /** A gateway reference: the id string, or the `id` of an expanded object. */
 const idOf = (value: unknown) => str(value) ?? str(record(value)?.id);
+/** The metadata we gave the gateway: the object's own, else (invoices) its subscription's. */
+const ourMetadata = (object: CardEventObject) => ({ ...record(record(record(object.parent)?.subscription_details)?.metadata), ...record(object.metadata) });
 const num = (value: unknown) => (typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : null);
 
 function lastFourOf(object: CardEventObject): string | null {

@@ -3,10 +3,10 @@ import type { Db } from "../../platform/db/database.js";
 import type { Logger } from "../../platform/logger.js";
 import { enqueueMail } from "../../platform/mail/outbox.js";
 import { userRepository } from "../users/user.repository.js";
-import type { SubscriptionRow } from "./billing.dto.js";
+import type { PaymentRow, SubscriptionRow } from "./billing.dto.js";
 import { billingMails } from "./billing.mails.js";
 import { billingRepository } from "./billing.repository.js";
-import type { CardGateway } from "./gateways/card-gateway.js";
+import type { ChargeIntents } from "./charge-intents.js";
 import { planRepository } from "./plan.repository.js";
 import type { SubscriptionLifecycle } from "./subscription-lifecycle.js";
 
@@ -23,10 +23,10 @@ export interface RenewalRunResult {
 /**
  * The renewal job of contract §8: subscriptions ending within 3 days are charged again (autoRenew) or
  * reminded once; a period that ends unrenewed expires and the user goes back to FREEMIUM. Each subscription
- * is handled under the user's billing lock, so concurrent runs (several instances) never charge twice.
+ * is decided under the user's billing lock, so concurrent runs (several instances) never charge twice.
  */
 export class RenewalService {
-  constructor(private readonly deps: { db: Db; clock: Clock; logger: Logger; cardGateway: CardGateway; lifecycle: SubscriptionLifecycle }) {}
+  constructor(private readonly deps: { db: Db; clock: Clock; logger: Logger; lifecycle: SubscriptionLifecycle; intents: ChargeIntents }) {}
 
   async run(): Promise<RenewalRunResult> {
     const { db, clock } = this.deps;
@@ -51,9 +51,14 @@ export class RenewalService {
     return result;
   }
 
+  /**
+   * One subscription, decided under the user's billing lock; a charge is committed as a PENDING payment first and
+   * asked of the gateway after the lock is released (ChargeIntents). A subscription whose earlier charge is still
+   * unsettled is left alone: that charge's answer is awaited, never a second charge.
+   */
   private async handle(subscriptionId: number): Promise<keyof RenewalRunResult | null> {
-    const { db, clock, lifecycle } = this.deps;
-    return db.transaction(async (tx) => {
+    const { db, clock, lifecycle, intents } = this.deps;
+    const decided = await db.transaction(async (tx): Promise<keyof RenewalRunResult | null | { charge: PaymentRow; subscription: SubscriptionRow }> => {
       const initial = await billingRepository.findSubscription(tx, subscriptionId);
       if (!initial) return null;
       await billingRepository.lockUserBilling(tx, initial.userId);
@@ -64,7 +69,10 @@ export class RenewalService {
       if (subscription.endDate.getTime() - now.getTime() > RENEWAL_LOOKAHEAD_MS) return null;
 
       const chargeable = subscription.autoRenew && subscription.paymentMethod === "CREDIT_CARD" && subscription.renewalFailures < MAX_RENEWAL_TRIES;
-      if (chargeable && !subscription.gatewaySubscriptionId) return this.charge(tx, subscription);
+      if (chargeable && !subscription.gatewaySubscriptionId) {
+        if (await billingRepository.findPendingPayment(tx, subscription.id)) return null;
+        return { charge: await intents.openCardPayment(tx, subscription), subscription };
+      }
       if (subscription.endDate <= now) {
         // Gateway-managed subscriptions renew through the gateway's invoice events; lapsing without one expires.
         await lifecycle.expire(tx, subscription);
@@ -76,36 +84,25 @@ export class RenewalService {
       }
       return null;
     });
+    return decided !== null && typeof decided === "object" ? this.charge(decided.charge, decided.subscription) : decided;
   }
 
-  private async charge(tx: Db, subscription: SubscriptionRow): Promise<keyof RenewalRunResult> {
-    const user = await userRepository.findById(tx, subscription.userId);
-    const plan = await planRepository.findById(tx, subscription.planId);
-    if (!user || !plan) return "failed";
-    const result = await this.deps.cardGateway.charge({
-      amountCents: subscription.priceCents,
-      currency: "BRL",
-      paymentMethodId: subscription.gatewayPaymentMethodId ?? undefined,
-      customerId: subscription.gatewayCustomerId ?? undefined,
-      customerEmail: user.email,
-      customerName: user.name,
-      description: `Renovação ${plan.name}`,
-      metadata: { subscriptionId: String(subscription.id), userId: String(user.id), renewal: "true" },
+  private async charge(payment: PaymentRow, subscription: SubscriptionRow): Promise<keyof RenewalRunResult> {
+    const [user, plan] = await Promise.all([userRepository.findById(this.deps.db, subscription.userId), planRepository.findById(this.deps.db, subscription.planId)]);
+    const settled = await this.deps.intents.chargeCard(payment, {
+      recurring: false,
+      input: {
+        amountCents: subscription.priceCents,
+        currency: "BRL",
+        paymentMethodId: subscription.gatewayPaymentMethodId ?? undefined,
+        customerId: subscription.gatewayCustomerId ?? undefined,
+        customerEmail: user?.email ?? "",
+        customerName: user?.name ?? "",
+        description: `Renovação ${plan?.name ?? ""}`,
+        metadata: { subscriptionId: String(subscription.id), userId: String(subscription.userId), renewal: "true" },
+      },
     });
-    if (result.status === "succeeded") {
-      const received = { amountCents: subscription.priceCents, paymentMethod: "CREDIT_CARD" as const, transactionId: result.transactionId, lastFourDigits: result.lastFour };
-      await this.deps.lifecycle.applyPayment(tx, subscription, received, "renewal");
-      return "renewed";
-    }
-    const failure = {
-      amountCents: subscription.priceCents,
-      paymentMethod: "CREDIT_CARD" as const,
-      transactionId: result.transactionId,
-      lastFourDigits: result.lastFour,
-      reason: result.failureCode,
-    };
-    await this.deps.lifecycle.recordFailure(tx, subscription, failure, "renewal");
-    return "failed";
+    return settled.payment?.status === "FAILED" ? "failed" : "renewed";
   }
 
   private async remind(tx: Db, subscription: SubscriptionRow): Promise<void> {

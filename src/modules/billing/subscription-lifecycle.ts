@@ -5,7 +5,7 @@ import { conflict } from "../../platform/errors.js";
 import { enqueueMail } from "../../platform/mail/outbox.js";
 import { setSubscriptionAccess, userRepository } from "../users/user.repository.js";
 import { billingMails } from "./billing.mails.js";
-import type { PlanRow, SubscriptionRow } from "./billing.dto.js";
+import type { PaymentRow, PlanRow, SubscriptionRow } from "./billing.dto.js";
 import { billingRepository } from "./billing.repository.js";
 import type { PaymentMethod } from "./billing.table.js";
 import { periodEnd } from "./billing-period.js";
@@ -13,6 +13,7 @@ import { planRepository } from "./plan.repository.js";
 
 export const ACTIVE_SUBSCRIPTION_EXISTS = "Você já possui uma assinatura ativa";
 export const FREEMIUM = "FREEMIUM";
+export const REPLACED = "Substituída por uma nova assinatura";
 
 export interface ReceivedPayment {
   amountCents: number;
@@ -21,7 +22,21 @@ export interface ReceivedPayment {
   lastFourDigits: string | null;
   /** The PENDING invoice this payment settles (PIX, boleto); otherwise a PAID invoice is issued. */
   invoiceId?: number | null;
+  /** The PENDING payment written before the gateway was asked (card charges): settled instead of a new one. */
+  paymentId?: number;
 }
+
+/** What a card gateway answered for a charge we asked for (or what its events and its records say of it). */
+export type CardChargeOutcome =
+  | {
+      status: "succeeded";
+      transactionId: string;
+      lastFour: string | null;
+      customerId: string | null;
+      paymentMethodId: string | null;
+      gatewaySubscriptionId?: string | null;
+    }
+  | { status: "failed"; transactionId: string | null; lastFour: string | null; failureCode: string };
 
 /**
  * The state changes every path shares (checkout, webhooks, renewals): a paid period, a failed charge, the
@@ -48,7 +63,64 @@ export class SubscriptionLifecycle {
       return "applied";
     }
     await this.recordPayment(tx, subscription, received, "first");
+    // Another subscription is ACTIVE: this one can never start, so it stops waiting for money.
+    if (subscription.status === "PENDING") await this.cancel(tx, subscription, true, REPLACED);
     return "refund-due";
+  }
+
+  /**
+   * A card gateway's answer to a charge we asked for, applied to its PENDING payment: the money settled as any
+   * received money is (settlePayment), or the refusal recorded. A first payment that starts its subscription
+   * replaces the user's other PENDING ones. When the money was already recorded under the gateway's transaction id
+   * (an event that did not name our payment), the PENDING payment is dropped instead of counting it twice.
+   */
+  async settleCardPayment(tx: Db, payment: PaymentRow, subscription: SubscriptionRow | null, outcome: CardChargeOutcome): Promise<"applied" | "refund-due" | "refused" | "recorded-already"> {
+    const now = this.clock.now();
+    if (outcome.transactionId) {
+      const recorded = await billingRepository.findPaymentByTransaction(tx, outcome.transactionId);
+      if (recorded && recorded.id !== payment.id) {
+        await billingRepository.deletePayment(tx, payment.id);
+        return "recorded-already";
+      }
+    }
+    if (!subscription) {
+      // Its subscription was deleted with its user's data meanwhile: the payment alone is kept.
+      const settled = outcome.status === "succeeded" ? { status: "COMPLETED" as const } : { status: "FAILED" as const, failureReason: outcome.failureCode };
+      await billingRepository.updatePayment(tx, payment.id, { ...settled, transactionId: outcome.transactionId, lastFourDigits: outcome.lastFour, updatedAt: now });
+      return outcome.status === "succeeded" ? "refund-due" : "refused";
+    }
+    if (outcome.status === "failed") {
+      const failure = { paymentId: payment.id, amountCents: payment.amountCents, paymentMethod: payment.paymentMethod, transactionId: outcome.transactionId, lastFourDigits: outcome.lastFour, reason: outcome.failureCode };
+      await this.recordFailure(tx, subscription, failure, subscription.status === "ACTIVE" ? "renewal" : "first");
+      return "refused";
+    }
+    const first = subscription.status !== "ACTIVE";
+    const charged = first ? await this.withGatewayIds(tx, subscription, outcome) : subscription;
+    const received = { paymentId: payment.id, amountCents: payment.amountCents, paymentMethod: payment.paymentMethod, transactionId: outcome.transactionId, lastFourDigits: outcome.lastFour };
+    const settled = await this.settlePayment(tx, charged, received);
+    if (settled === "applied" && first) await this.replacePending(tx, subscription.userId, { keep: subscription.id });
+    return settled;
+  }
+
+  /** Records on a subscription the gateway's ids its first card charge gave (those it does not have yet). */
+  async withGatewayIds(tx: Db, subscription: SubscriptionRow, outcome: Extract<CardChargeOutcome, { status: "succeeded" }>): Promise<SubscriptionRow> {
+    return billingRepository.updateSubscription(tx, subscription.id, {
+      gatewayCustomerId: subscription.gatewayCustomerId ?? outcome.customerId,
+      gatewayPaymentMethodId: subscription.gatewayPaymentMethodId ?? outcome.paymentMethodId,
+      gatewaySubscriptionId: subscription.gatewaySubscriptionId ?? outcome.gatewaySubscriptionId ?? null,
+      lastFourDigits: subscription.lastFourDigits ?? outcome.lastFour,
+    });
+  }
+
+  /**
+   * Cancels the user's PENDING subscriptions (their invoices and PIX charges too) a newer one replaces: all but
+   * `keep`, or with `olderThan` only those created before that one (a newer request wins over an older one).
+   */
+  async replacePending(tx: Db, userId: number, which: { keep: number; olderThan?: boolean }): Promise<void> {
+    for (const earlier of await billingRepository.findSubscriptionsByStatus(tx, userId, ["PENDING"])) {
+      if (earlier.id === which.keep || (which.olderThan && earlier.id > which.keep)) continue;
+      await this.cancel(tx, earlier, true, REPLACED);
+    }
   }
 
   /**
@@ -90,23 +162,24 @@ export class SubscriptionLifecycle {
   async recordFailure(
     tx: Db,
     subscription: SubscriptionRow,
-    failure: { amountCents: number; paymentMethod: PaymentMethod; transactionId: string | null; lastFourDigits: string | null; reason: string },
+    failure: { amountCents: number; paymentMethod: PaymentMethod; transactionId: string | null; lastFourDigits: string | null; reason: string; paymentId?: number },
     kind: "first" | "renewal",
   ): Promise<SubscriptionRow> {
     const now = this.clock.now();
-    await billingRepository.insertPayment(tx, {
-      userId: subscription.userId,
-      subscriptionId: subscription.id,
-      amountCents: failure.amountCents,
-      currency: subscription.currency,
-      status: "FAILED",
-      paymentMethod: failure.paymentMethod,
-      lastFourDigits: failure.lastFourDigits,
-      transactionId: failure.transactionId,
-      failureReason: failure.reason,
-      createdAt: now,
-      updatedAt: now,
-    });
+    const outcome = { status: "FAILED" as const, lastFourDigits: failure.lastFourDigits, transactionId: failure.transactionId, failureReason: failure.reason, updatedAt: now };
+    if (failure.paymentId !== undefined) {
+      await billingRepository.updatePayment(tx, failure.paymentId, outcome);
+    } else {
+      await billingRepository.insertPayment(tx, {
+        ...outcome,
+        userId: subscription.userId,
+        subscriptionId: subscription.id,
+        amountCents: failure.amountCents,
+        currency: subscription.currency,
+        paymentMethod: failure.paymentMethod,
+        createdAt: now,
+      });
+    }
     const updated =
       kind === "first"
         ? await billingRepository.updateSubscription(tx, subscription.id, { status: "FAILED", updatedAt: now })
@@ -124,18 +197,19 @@ export class SubscriptionLifecycle {
    */
   private async recordPayment(tx: Db, subscription: SubscriptionRow, received: ReceivedPayment, kind: "first" | "renewal"): Promise<void> {
     const now = this.clock.now();
-    const payment = await billingRepository.insertPayment(tx, {
-      userId: subscription.userId,
-      subscriptionId: subscription.id,
-      amountCents: received.amountCents,
-      currency: subscription.currency,
-      status: "COMPLETED",
-      paymentMethod: received.paymentMethod,
-      lastFourDigits: received.lastFourDigits,
-      transactionId: received.transactionId,
-      createdAt: now,
-      updatedAt: now,
-    });
+    const completed = { status: "COMPLETED" as const, lastFourDigits: received.lastFourDigits, transactionId: received.transactionId, updatedAt: now };
+    const payment =
+      received.paymentId !== undefined
+        ? await billingRepository.updatePayment(tx, received.paymentId, completed)
+        : await billingRepository.insertPayment(tx, {
+            ...completed,
+            userId: subscription.userId,
+            subscriptionId: subscription.id,
+            amountCents: received.amountCents,
+            currency: subscription.currency,
+            paymentMethod: received.paymentMethod,
+            createdAt: now,
+          });
     const invoiceId = received.invoiceId ?? (kind === "first" ? await billingRepository.findPendingInvoiceId(tx, subscription.id) : null);
     if (invoiceId) {
       await billingRepository.updateInvoice(tx, invoiceId, { status: "PAID", paidAt: now, paymentId: payment.id, updatedAt: now });

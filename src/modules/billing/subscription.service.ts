@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
@@ -17,6 +18,7 @@ import { normalizeCardNumber } from "./gateways/card-validation.js";
 import type { PixGateway } from "./gateways/pix-gateway.js";
 import { planRepository } from "./plan.repository.js";
 import type { PlanService } from "./plan.service.js";
+import { GATEWAY_UNAVAILABLE, type ChargeIntents } from "./charge-intents.js";
 import { ACTIVE_SUBSCRIPTION_EXISTS, SubscriptionLifecycle } from "./subscription-lifecycle.js";
 
 export const SUBSCRIPTION_NOT_FOUND = "Assinatura não encontrada";
@@ -24,9 +26,8 @@ const PLAN_UNAVAILABLE = "Plano não disponível para este usuário";
 const ALREADY_CANCELED = "Esta assinatura já está cancelada";
 const NOT_CANCELABLE = "Esta assinatura não está ativa";
 const PAYMENT_REFUSED = "Pagamento recusado";
-const GATEWAY_UNAVAILABLE = "Gateway de pagamento indisponível. Tente novamente em instantes.";
-const PIX_TTL_SECONDS = 60 * 60;
-const REPLACED = "Substituída por uma nova assinatura";
+const CHECKOUT_UNDER_WAY = "Pagamento em processamento. Aguarde a confirmação.";
+const BOLETO_DUE_MS = 3 * 24 * 60 * 60 * 1000;
 
 export interface PixTransactionDto {
   id: string;
@@ -99,9 +100,10 @@ export interface SubscriptionServiceDeps {
   cardGateway: CardGateway;
   pixGateway: PixGateway;
   lifecycle: SubscriptionLifecycle;
+  intents: ChargeIntents;
 }
 
-/** Subscribing, changing and canceling; the checkout runs one at a time per user so nobody pays twice. */
+/** Subscribing, changing and canceling; the checkout decides one request at a time per user so nobody pays twice. */
 export class SubscriptionService {
   constructor(private readonly deps: SubscriptionServiceDeps) {}
 
@@ -144,7 +146,7 @@ export class SubscriptionService {
     const { subscription, pix, invoice } = await this.checkoutPending(caller, plan, input.paymentMethod, true);
     const payWith = pix
       ? { pix: toPixDto(pix) }
-      : { boleto: buildBoleto({ invoiceId: invoice.id, amountCents: invoice.amountCents, dueDate: invoice.dueDate }) };
+      : { boleto: buildBoleto({ invoiceId: invoice!.id, amountCents: invoice!.amountCents, dueDate: invoice!.dueDate }) };
     return { ...(await this.toDto(subscription)), ...payWith };
   }
 
@@ -316,20 +318,21 @@ export class SubscriptionService {
   }
 
   /**
-   * Charges a card and activates: under the user's billing lock, so two checkouts of one user never both
-   * charge; a refusal is recorded (FAILED payment and subscription) and answered 422 (or 400 in the payment flow).
+   * Charges a card and activates. The decision is taken under the user's billing lock (no ACTIVE subscription, no
+   * other card checkout under way) and committed as a PENDING subscription and payment; the gateway is called after,
+   * outside any transaction (ChargeIntents). A refusal is recorded (FAILED payment and subscription) and answered
+   * 422 (or 400 in the payment flow).
    */
   private async checkoutByCard(
     caller: UserActor,
     plan: PlanRow,
     options: { card?: CardDetails; paymentMethodId?: string; autoRenew: boolean; recurring: boolean; refusalStatus?: number },
   ): Promise<SubscriptionRow> {
-    const { db, clock, cardGateway, lifecycle } = this.deps;
+    const { db, clock, cardGateway, intents } = this.deps;
     const user = await userRepository.findById(db, caller.id);
     if (!user) throw forbidden();
-    const outcome = await db.transaction(async (tx) => {
-      await billingRepository.lockUserBilling(tx, caller.id);
-      if (await billingRepository.findActiveSubscription(tx, caller.id)) throw conflict(ACTIVE_SUBSCRIPTION_EXISTS);
+    const payment = await db.transaction(async (tx) => {
+      await this.lockForCheckout(tx, caller.id);
       const now = clock.now();
       const pending = await billingRepository.insertSubscription(tx, {
         userId: caller.id,
@@ -343,57 +346,42 @@ export class SubscriptionService {
         createdAt: now,
         updatedAt: now,
       });
-      const charge = {
-        amountCents: plan.priceCents,
-        currency: "BRL" as const,
-        card: options.card,
-        paymentMethodId: options.paymentMethodId,
-        customerEmail: user.email,
-        customerName: user.name,
-        description: `Assinatura ${plan.name}`,
-        metadata: { subscriptionId: String(pending.id), userId: String(caller.id) },
-      };
-      const result = await this.callGateway(() =>
-        options.recurring ? cardGateway.createSubscription({ ...charge, interval: plan.interval, planName: plan.name }) : cardGateway.charge(charge),
-      );
-      if (result.status === "failed") {
-        await lifecycle.recordFailure(
-          tx,
-          pending,
-          { amountCents: plan.priceCents, paymentMethod: "CREDIT_CARD", transactionId: result.transactionId, lastFourDigits: result.lastFour, reason: result.failureCode },
-          "first",
-        );
-        return { refused: result.failureCode } as const;
-      }
-      // A new subscription replaces an earlier PENDING one (contract §8): its PIX charge or boleto is void now.
-      await this.replacePending(tx, caller.id, pending.id);
-      const withGateway = await billingRepository.updateSubscription(tx, pending.id, {
-        gatewayCustomerId: result.customerId,
-        gatewayPaymentMethodId: result.paymentMethodId,
-        gatewaySubscriptionId: "gatewaySubscriptionId" in result ? (result.gatewaySubscriptionId as string) : null,
-      });
-      const active = await lifecycle.applyPayment(
-        tx,
-        withGateway,
-        { amountCents: plan.priceCents, paymentMethod: "CREDIT_CARD", transactionId: result.transactionId, lastFourDigits: result.lastFour },
-        "first",
-      );
-      return { active } as const;
+      return intents.openCardPayment(tx, pending);
     });
-    if ("refused" in outcome) throw new AppError(options.refusalStatus ?? 422, PAYMENT_REFUSED, { details: outcome.refused });
-    return outcome.active;
+    const charge = {
+      amountCents: plan.priceCents,
+      currency: "BRL" as const,
+      card: options.card,
+      paymentMethodId: options.paymentMethodId,
+      customerEmail: user.email,
+      customerName: user.name,
+      description: `Assinatura ${plan.name}`,
+      metadata: { subscriptionId: String(payment.subscriptionId), userId: String(caller.id) },
+    };
+    const settled = await intents.chargeCard(
+      payment,
+      options.recurring ? { recurring: true, input: { ...charge, interval: plan.interval, planName: plan.name } } : { recurring: false, input: charge },
+    );
+    if (settled.payment?.status === "FAILED") {
+      throw new AppError(options.refusalStatus ?? 422, PAYMENT_REFUSED, { details: settled.payment.failureReason ?? undefined });
+    }
+    if (settled.subscription?.status === "ACTIVE") return settled.subscription;
+    // The money came while another subscription became ACTIVE, or after this one was canceled: it is not kept.
+    if (await billingRepository.findActiveSubscription(db, caller.id)) throw conflict(ACTIVE_SUBSCRIPTION_EXISTS);
+    throw conflict(ALREADY_CANCELED);
   }
 
-  /** PIX or boleto: a PENDING subscription and invoice (replacing an earlier PENDING one), and the PIX charge. */
+  /**
+   * PIX or boleto: a PENDING subscription (replacing earlier PENDING ones) with its PENDING invoice, and for PIX the
+   * charge, asked of the gateway outside any transaction (ChargeIntents).
+   */
   private async checkoutPending(caller: UserActor, plan: PlanRow, method: "PIX" | "BOLETO", autoRenew: boolean) {
-    const { db, clock, pixGateway } = this.deps;
+    const { db, clock, pixGateway, lifecycle, intents } = this.deps;
     const user = await userRepository.findById(db, caller.id);
     if (!user) throw forbidden();
-    return db.transaction(async (tx) => {
-      await billingRepository.lockUserBilling(tx, caller.id);
-      if (await billingRepository.findActiveSubscription(tx, caller.id)) throw conflict(ACTIVE_SUBSCRIPTION_EXISTS);
+    const opened = await db.transaction(async (tx) => {
+      await this.lockForCheckout(tx, caller.id);
       const now = clock.now();
-      await this.replacePending(tx, caller.id);
       const subscription = await billingRepository.insertSubscription(tx, {
         userId: caller.id,
         planId: plan.id,
@@ -403,54 +391,47 @@ export class SubscriptionService {
         paymentMethod: method,
         autoRenew,
         gateway: method === "PIX" ? pixGateway.name : "boleto",
+        chargeKey: method === "PIX" ? randomUUID() : null,
         createdAt: now,
         updatedAt: now,
       });
+      if (method === "PIX") return { subscription, invoice: null };
+      await lifecycle.replacePending(tx, caller.id, { keep: subscription.id });
       const invoice = await billingRepository.insertInvoice(tx, {
         userId: caller.id,
         subscriptionId: subscription.id,
         amountCents: plan.priceCents,
         currency: plan.currency,
         status: "PENDING",
-        dueDate: new Date(now.getTime() + (method === "PIX" ? PIX_TTL_SECONDS * 1000 : 3 * 24 * 60 * 60 * 1000)),
+        dueDate: new Date(now.getTime() + BOLETO_DUE_MS),
         createdAt: now,
         updatedAt: now,
       });
-      if (method !== "PIX") return { subscription, pix: null, invoice };
-      const charge = await this.callGateway(() =>
-        pixGateway.createCharge({
-          amountCents: plan.priceCents,
-          description: `Assinatura ${plan.name}`,
-          reference: String(subscription.id),
-          customer: { name: user.name, email: user.email },
-          expiresInSeconds: PIX_TTL_SECONDS,
-        }),
-      );
-      const pix = await billingRepository.insertPixTransaction(tx, {
-        id: charge.id,
-        userId: caller.id,
-        subscriptionId: subscription.id,
-        invoiceId: invoice.id,
-        amountCents: plan.priceCents,
-        currency: plan.currency,
-        status: "PENDING",
-        brCode: charge.brCode,
-        brCodeBase64: charge.brCodeBase64,
-        expiresAt: charge.expiresAt,
-        createdAt: now,
-      });
-      return { subscription, pix, invoice };
+      return { subscription, invoice };
     });
+    if (opened.invoice) return { subscription: opened.subscription, pix: null, invoice: opened.invoice };
+    const { subscription, pix } = await intents.chargePix(opened.subscription, {
+      amountCents: plan.priceCents,
+      description: `Assinatura ${plan.name}`,
+      reference: String(opened.subscription.id),
+      customer: { name: user.name, email: user.email },
+    });
+    return { subscription, pix, invoice: null };
   }
 
-  /** Cancels the user's PENDING subscriptions (their invoices and PIX charges too), but `keep`. */
-  private async replacePending(tx: Db, userId: number, keep?: number): Promise<void> {
-    for (const earlier of await billingRepository.findSubscriptionsByStatus(tx, userId, ["PENDING"])) {
-      if (earlier.id !== keep) await this.deps.lifecycle.cancel(tx, earlier, true, REPLACED);
-    }
+  /**
+   * Takes the user's billing lock for a checkout, which may go on only when no subscription is ACTIVE and no card
+   * checkout is under way: a card charged meanwhile would make this one either a second charge or a subscription
+   * the card's success replaces.
+   */
+  private async lockForCheckout(tx: Db, userId: number): Promise<void> {
+    await billingRepository.lockUserBilling(tx, userId);
+    if (await billingRepository.findActiveSubscription(tx, userId)) throw conflict(ACTIVE_SUBSCRIPTION_EXISTS);
+    const pending = await billingRepository.findSubscriptionsByStatus(tx, userId, ["PENDING"]);
+    if (pending.some((subscription) => subscription.paymentMethod === "CREDIT_CARD")) throw conflict(CHECKOUT_UNDER_WAY);
   }
 
-  /** A gateway that cannot be reached is a 502 (nothing is written: the transaction rolls back). */
+  /** A gateway that cannot be reached is a 502. */
   private async callGateway<T>(call: () => Promise<T>): Promise<T> {
     try {
       return await call();

@@ -25,6 +25,11 @@ export interface CardChargeInput {
   description: string;
   /** Always carries `subscriptionId` (our id), so webhooks can name the subscription. */
   metadata: Record<string, string>;
+  /**
+   * The charge's idempotency key (each request of the flow sends one derived from it): a request the gateway
+   * receives twice, or a flow run again with the same key, charges once.
+   */
+  idempotencyKey?: string;
 }
 
 export type CardChargeResult =
@@ -64,6 +69,25 @@ export interface CardSaveInput {
 export type CardSaveResult =
   | { status: "succeeded"; customerId: string; paymentMethodId: string; lastFour: string | null }
   | { status: "failed"; lastFour: string | null; failureCode: string };
+
+/**
+ * A card gateway call that failed without a decline (network, 5xx, auth, a request we got wrong). The message is
+ * free of secrets. `chargeMayHaveHappened`: the request that moves money was sent and its answer is unknown, so only
+ * the gateway can tell whether the card was charged; false means it certainly was not.
+ */
+export class CardGatewayError extends Error {
+  override readonly name = "CardGatewayError";
+  constructor(
+    message: string,
+    readonly statusCode: number | null,
+    readonly type: string | null,
+    readonly code: string | null,
+    readonly requestId: string | null,
+    readonly chargeMayHaveHappened = false,
+  ) {
+    super(message);
+  }
+}
 
 export interface CardGateway {
   readonly name: "sandbox" | "stripe";

@@ -94,7 +94,7 @@ export class HttpPixGateway implements PixGateway {
       description: input.description.slice(0, MAX_DESCRIPTION),
       metadata: { externalId: input.reference },
     };
-    const data = this.dataOf(await this.call("POST", "/v1/pixQrCode/create", body), chargeSchema);
+    const data = this.dataOf(await this.call("POST", "/v1/pixQrCode/create", body, input.idempotencyKey), chargeSchema);
     if (data.amount !== input.amountCents) {
       throw new PixGatewayError(
         `PIX gateway created charge ${data.id} for ${data.amount} cents instead of ${input.amountCents}`,
@@ -131,7 +131,7 @@ export class HttpPixGateway implements PixGateway {
   }
 
   /** One request; throws on network failure or timeout. */
-  private async call(method: "GET" | "POST", path: string, body?: unknown): Promise<Answer> {
+  private async call(method: "GET" | "POST", path: string, body?: unknown, idempotencyKey?: string): Promise<Answer> {
     const what = `${method} ${path.split("?")[0]}`;
     try {
       const response = await fetch(`${this.baseUrl}${path}`, {
@@ -140,6 +140,7 @@ export class HttpPixGateway implements PixGateway {
           authorization: `Bearer ${this.apiKey}`,
           accept: "application/json",
           ...(body === undefined ? {} : { "content-type": "application/json" }),
+          ...(idempotencyKey ? { "idempotency-key": idempotencyKey } : {}),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(this.timeoutMs),

@@ -21,6 +21,8 @@ export interface PixChargeInput {
   reference: string;
   customer: { name: string; email: string };
   expiresInSeconds: number;
+  /** Sent as the request's idempotency key: asking again with the same key answers the same charge. */
+  idempotencyKey: string;
 }
 
 export interface PixGateway {

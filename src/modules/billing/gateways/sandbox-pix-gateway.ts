@@ -24,12 +24,24 @@ export class SandboxPixGateway implements PixGateway {
   readonly canSimulate = true;
   private readonly clock: Clock;
   private readonly charges = new Map<string, PixCharge>();
+  /** The charge each idempotency key made (a promise, so concurrent requests with one key share it). */
+  private readonly byKey = new Map<string, Promise<PixCharge>>();
 
   constructor(options: SandboxPixGatewayOptions = {}) {
     this.clock = options.clock ?? systemClock;
   }
 
   async createCharge(input: PixChargeInput): Promise<PixCharge> {
+    let made = this.byKey.get(input.idempotencyKey);
+    if (!made) {
+      made = this.makeCharge(input);
+      this.byKey.set(input.idempotencyKey, made);
+      made.catch(() => this.byKey.delete(input.idempotencyKey));
+    }
+    return { ...(await made) };
+  }
+
+  private async makeCharge(input: PixChargeInput): Promise<PixCharge> {
     if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) {
       throw new PixGatewayError("PIX charge amount must be a positive number of cents");
     }

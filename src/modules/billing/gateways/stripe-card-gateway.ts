@@ -1,12 +1,13 @@
 import Stripe from "stripe";
-import type {
-  CardChargeInput,
-  CardChargeResult,
-  CardGateway,
-  CardSaveInput,
-  CardSaveResult,
-  CardSubscriptionInput,
-  CardSubscriptionResult,
+import {
+  CardGatewayError,
+  type CardChargeInput,
+  type CardChargeResult,
+  type CardGateway,
+  type CardSaveInput,
+  type CardSaveResult,
+  type CardSubscriptionInput,
+  type CardSubscriptionResult,
 } from "./card-gateway.js";
 import { normalizeCardNumber } from "./card-validation.js";
 
@@ -21,20 +22,6 @@ export interface StripeCardGatewayOptions {
   maxNetworkRetries?: number;
   /** Per-request timeout in ms (default 30 s; the SDK's own default is 80 s). */
   timeoutMs?: number;
-}
-
-/** A gateway failure that is not a decline (network, 5xx, auth, a request we got wrong): the caller's 500. */
-export class CardGatewayError extends Error {
-  override readonly name = "CardGatewayError";
-  constructor(
-    message: string,
-    readonly statusCode: number | null,
-    readonly type: string | null,
-    readonly code: string | null,
-    readonly requestId: string | null,
-  ) {
-    super(message);
-  }
 }
 
 const RECURRING: Record<CardSubscriptionInput["interval"], { interval: "month" | "year"; interval_count: number }> = {
@@ -111,20 +98,23 @@ export class StripeCardGateway implements CardGateway {
   async charge(input: CardChargeInput): Promise<CardChargeResult> {
     const flow = new Flow(input);
     try {
-      const customerId = await flow.step("customer", () => this.customerFor(input));
-      const paymentMethod = await flow.step("payment_method", () => this.paymentMethodFor(input, customerId));
+      const customerId = await flow.step("customer", () => this.customerFor(input, flow));
+      const paymentMethod = await flow.step("payment_method", () => this.paymentMethodFor(input, customerId, flow));
       flow.lastFour = paymentMethod.card?.last4 ?? flow.lastFour;
       const intent = await flow.step("payment", () =>
-        this.#stripe.paymentIntents.create({
-          amount: input.amountCents,
-          currency: "brl",
-          customer: customerId,
-          payment_method: paymentMethod.id,
-          confirm: true,
-          automatic_payment_methods: { enabled: true, allow_redirects: "never" },
-          metadata: input.metadata,
-          description: input.description,
-        }),
+        this.#stripe.paymentIntents.create(
+          {
+            amount: input.amountCents,
+            currency: "brl",
+            customer: customerId,
+            payment_method: paymentMethod.id,
+            confirm: true,
+            automatic_payment_methods: { enabled: true, allow_redirects: "never" },
+            metadata: input.metadata,
+            description: input.description,
+          },
+          flow.requestOptions("payment"),
+        ),
       );
       if (intent.status !== "succeeded") {
         return { status: "failed", transactionId: intent.id, lastFour: flow.lastFour, failureCode: paymentIntentFailureCode(intent) };
@@ -144,17 +134,22 @@ export class StripeCardGateway implements CardGateway {
   async createSubscription(input: CardSubscriptionInput): Promise<CardSubscriptionResult> {
     const flow = new Flow(input);
     try {
-      const customerId = await flow.step("customer", () => this.customerFor(input));
-      const paymentMethod = await flow.step("payment_method", () => this.paymentMethodFor(input, customerId));
+      const customerId = await flow.step("customer", () => this.customerFor(input, flow));
+      const paymentMethod = await flow.step("payment_method", () => this.paymentMethodFor(input, customerId, flow));
       flow.lastFour = paymentMethod.card?.last4 ?? flow.lastFour;
       await flow.step("default_payment_method", () =>
-        this.#stripe.customers.update(customerId, { invoice_settings: { default_payment_method: paymentMethod.id } }),
+        this.#stripe.customers.update(
+          customerId,
+          { invoice_settings: { default_payment_method: paymentMethod.id } },
+          flow.requestOptions("default_payment_method"),
+        ),
       );
       const product = await flow.step("product", () =>
-        this.#stripe.products.create({ name: input.planName, metadata: input.metadata }),
+        this.#stripe.products.create({ name: input.planName, metadata: input.metadata }, flow.requestOptions("product")),
       );
       const subscription = await flow.step("subscription", () =>
-        this.#stripe.subscriptions.create({
+        this.#stripe.subscriptions.create(
+          {
           customer: customerId,
           items: [
             {
@@ -171,7 +166,9 @@ export class StripeCardGateway implements CardGateway {
           payment_behavior: "error_if_incomplete",
           // Since API 2025-03-31 an invoice names its payments in `payments` (Invoice.payment_intent is gone).
           expand: ["latest_invoice.payments"],
-        }),
+          },
+          flow.requestOptions("subscription"),
+        ),
       );
       const invoice = typeof subscription.latest_invoice === "object" ? subscription.latest_invoice : null;
       const paymentIntentId = idOf(invoice?.payments?.data[0]?.payment.payment_intent);
@@ -198,8 +195,8 @@ export class StripeCardGateway implements CardGateway {
     const charge: CardChargeInput = { ...input, amountCents: 0, currency: "BRL", description: "" };
     const flow = new Flow(charge);
     try {
-      const customerId = await flow.step("customer", () => this.customerFor(charge));
-      const paymentMethod = await flow.step("payment_method", () => this.paymentMethodFor(charge, customerId));
+      const customerId = await flow.step("customer", () => this.customerFor(charge, flow));
+      const paymentMethod = await flow.step("payment_method", () => this.paymentMethodFor(charge, customerId, flow));
       await flow.step("default_payment_method", () =>
         this.#stripe.customers.update(customerId, { invoice_settings: { default_payment_method: paymentMethod.id } }),
       );
@@ -221,30 +218,32 @@ export class StripeCardGateway implements CardGateway {
     }
   }
 
-  private async customerFor(input: CardChargeInput): Promise<string> {
+  private async customerFor(input: CardChargeInput, flow: Flow): Promise<string> {
     if (input.customerId) return input.customerId;
-    const customer = await this.#stripe.customers.create({
-      email: input.customerEmail,
-      name: input.customerName,
-      metadata: input.metadata,
-    });
+    const customer = await this.#stripe.customers.create(
+      { email: input.customerEmail, name: input.customerName, metadata: input.metadata },
+      flow.requestOptions("customer"),
+    );
     return customer.id;
   }
 
   /** A payment method attached to the customer: made from the raw card, or the given id (attached when needed). */
-  private async paymentMethodFor(input: CardChargeInput, customerId: string): Promise<Stripe.PaymentMethod> {
+  private async paymentMethodFor(input: CardChargeInput, customerId: string, flow: Flow): Promise<Stripe.PaymentMethod> {
     let id: string;
     if (input.card) {
-      const created = await this.#stripe.paymentMethods.create({
-        type: "card",
-        card: {
-          number: normalizeCardNumber(input.card.number),
-          exp_month: Number(input.card.expMonth),
-          exp_year: Number(input.card.expYear),
-          cvc: input.card.cvv,
+      const created = await this.#stripe.paymentMethods.create(
+        {
+          type: "card",
+          card: {
+            number: normalizeCardNumber(input.card.number),
+            exp_month: Number(input.card.expMonth),
+            exp_year: Number(input.card.expYear),
+            cvc: input.card.cvv,
+          },
+          billing_details: { name: input.card.holderName, email: input.customerEmail },
         },
-        billing_details: { name: input.card.holderName, email: input.customerEmail },
-      });
+        flow.requestOptions("payment_method"),
+      );
       id = created.id;
     } else {
       id = input.paymentMethodId ?? "";
@@ -255,7 +254,7 @@ export class StripeCardGateway implements CardGateway {
       }
     }
     // Attaching a test token (pm_card_visa) yields a new payment method: use the id that comes back.
-    return this.#stripe.paymentMethods.attach(id, { customer: customerId });
+    return this.#stripe.paymentMethods.attach(id, { customer: customerId }, flow.requestOptions("attach"));
   }
 }
 
@@ -266,17 +265,24 @@ class Flow {
   current: Step = "customer";
   lastFour: string | null;
   readonly #cardNumber: string | null;
+  readonly #idempotencyKey: string | undefined;
 
   constructor(input: CardChargeInput) {
     if (!input.card && !input.paymentMethodId) throw new Error("StripeCardGateway: a charge needs card or paymentMethodId");
     const number = input.card ? normalizeCardNumber(input.card.number) : null;
     this.#cardNumber = number;
     this.lastFour = number && /^\d{4,}$/.test(number) ? number.slice(-4) : null;
+    this.#idempotencyKey = input.idempotencyKey;
   }
 
   step<T>(step: Step, run: () => Promise<T>): Promise<T> {
     this.current = step;
     return run();
+  }
+
+  /** The SDK options of one POST of the flow: its own idempotency key, derived from the charge's. */
+  requestOptions(request: string): Stripe.RequestOptions | undefined {
+    return this.#idempotencyKey ? { idempotencyKey: `${this.#idempotencyKey}:${request}` } : undefined;
   }
 
   /** A decline becomes a failed result; anything else is thrown as a CardGatewayError free of secrets. */
@@ -299,7 +305,7 @@ class Flow {
     ) {
       return { status: "failed", transactionId: null, lastFour: this.lastFour, failureCode: error.code ?? "invalid_payment_method" };
     }
-    throw safeError(this.current, error, [secretKey, this.#cardNumber]);
+    throw safeError(this.current, error, [secretKey, this.#cardNumber], this.current === "payment" || this.current === "subscription");
   }
 }
 
@@ -312,18 +318,25 @@ function redact(text: string, secrets: (string | null)[]): string {
     .replace(/\d(?:[ -]?\d){11,18}/g, "[número removido]");
 }
 
-function safeError(step: Step, error: unknown, secrets: (string | null)[]): CardGatewayError {
+/**
+ * The error to throw for a failed step. `movesMoney`: the step is the one that charges; whether it may have charged
+ * is then unknown unless Stripe answered a 4xx (the request was refused before anything ran; 409 excepted, which is
+ * another request with the same idempotency key still running).
+ */
+function safeError(step: Step, error: unknown, secrets: (string | null)[], movesMoney = false): CardGatewayError {
   if (error instanceof Stripe.errors.StripeError) {
     const status = error.statusCode ?? null;
     const what = [status ? `HTTP ${status}` : "sem resposta", error.type, error.code].filter(Boolean).join(" ");
+    const refusedBeforeRunning = status !== null && status >= 400 && status < 500 && status !== 409;
     return new CardGatewayError(
       `Stripe: falha ao ${STEP_LABEL[step]} (${what}): ${redact(error.message, secrets)}`,
       status,
       error.type,
       error.code ?? null,
       error.requestId ?? null,
+      movesMoney && !refusedBeforeRunning,
     );
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new CardGatewayError(`Stripe: falha ao ${STEP_LABEL[step]}: ${redact(message, secrets)}`, null, null, null, null);
+  return new CardGatewayError(`Stripe: falha ao ${STEP_LABEL[step]}: ${redact(message, secrets)}`, null, null, null, null, movesMoney);
 }

@@ -1,0 +1,191 @@
+import { randomUUID } from "node:crypto";
+import type { Clock } from "../../platform/clock.js";
+import type { Db } from "../../platform/db/database.js";
+import { AppError, conflict } from "../../platform/errors.js";
+import type { Logger } from "../../platform/logger.js";
+import type { PaymentRow, PixTransactionRow, SubscriptionRow } from "./billing.dto.js";
+import { billingRepository } from "./billing.repository.js";
+import { CardGatewayError, type CardChargeInput, type CardGateway, type CardSubscriptionInput } from "./gateways/card-gateway.js";
+import type { PixCharge, PixChargeInput, PixGateway } from "./gateways/pix-gateway.js";
+import { ACTIVE_SUBSCRIPTION_EXISTS, REPLACED, type CardChargeOutcome, type SubscriptionLifecycle } from "./subscription-lifecycle.js";
+
+export const GATEWAY_UNAVAILABLE = "Gateway de pagamento indisponível. Tente novamente em instantes.";
+export const PIX_TTL_SECONDS = 60 * 60;
+
+/** What to ask the card gateway for: one charge, or a recurring gateway subscription charging its first period. */
+export type CardRequest = { recurring: false; input: CardChargeInput } | { recurring: true; input: CardSubscriptionInput };
+
+/** A card payment once settled, and its subscription; payment null when the money was on record already. */
+export interface SettledCardPayment {
+  payment: PaymentRow | null;
+  subscription: SubscriptionRow | null;
+}
+
+export interface ChargeIntentsDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  cardGateway: CardGateway;
+  pixGateway: PixGateway;
+  lifecycle: SubscriptionLifecycle;
+}
+
+/**
+ * Gateway calls that create charges, made the way payment systems make them: the intent is committed first (a
+ * PENDING payment, or a PENDING subscription, with an idempotency key), the gateway is called outside any
+ * transaction with that key, and its answer is settled in a second short transaction under the user's billing
+ * lock. No database connection or lock is held while a gateway thinks, and a charge whose answer was lost leaves a
+ * PENDING intent behind for the gateway's webhook (or a later look at the gateway) to settle.
+ */
+export class ChargeIntents {
+  constructor(private readonly deps: ChargeIntentsDeps) {}
+
+  /** The PENDING payment of a card charge about to be asked for (inside the caller's transaction). */
+  async openCardPayment(tx: Db, subscription: SubscriptionRow): Promise<PaymentRow> {
+    const now = this.deps.clock.now();
+    return billingRepository.insertPayment(tx, {
+      userId: subscription.userId,
+      subscriptionId: subscription.id,
+      amountCents: subscription.priceCents,
+      currency: subscription.currency,
+      status: "PENDING",
+      paymentMethod: "CREDIT_CARD",
+      idempotencyKey: randomUUID(),
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+
+  /**
+   * Asks the card gateway for the charge of a PENDING payment and settles its answer. A gateway failure is a 502:
+   * when the charge certainly did not happen the intent is removed (the payment, and a checkout's subscription);
+   * when it may have, the payment stays PENDING until the gateway tells, and a checkout's subscription is FAILED so
+   * the user can try again.
+   */
+  async chargeCard(payment: PaymentRow, request: CardRequest): Promise<SettledCardPayment> {
+    const key = payment.idempotencyKey!;
+    const input = { ...request.input, idempotencyKey: key, metadata: { ...request.input.metadata, paymentKey: key } };
+    let outcome: CardChargeOutcome;
+    try {
+      outcome = request.recurring ? await this.deps.cardGateway.createSubscription({ ...input, interval: request.input.interval, planName: request.input.planName }) : await this.deps.cardGateway.charge(input);
+    } catch (error) {
+      this.deps.logger.error({ err: error, paymentId: payment.id }, "payment gateway call failed");
+      await this.abandonCard(payment.id, !(error instanceof CardGatewayError) || error.chargeMayHaveHappened);
+      throw new AppError(502, GATEWAY_UNAVAILABLE);
+    }
+    return this.settleCard(payment.id, outcome);
+  }
+
+  /**
+   * Settles a card payment with what the gateway said of its charge, once: a payment settled meanwhile (by the
+   * gateway's webhook) is left as it is, only the gateway's ids the answer carries are kept when missing.
+   */
+  async settleCard(paymentId: number, outcome: CardChargeOutcome): Promise<SettledCardPayment> {
+    const { db, lifecycle } = this.deps;
+    return db.transaction(async (tx) => {
+      const known = await billingRepository.findPayment(tx, paymentId);
+      if (!known) return { payment: null, subscription: null };
+      await billingRepository.lockUserBilling(tx, known.userId);
+      const payment = await billingRepository.findPaymentForUpdate(tx, paymentId);
+      const subscription = known.subscriptionId ? await billingRepository.findSubscriptionForUpdate(tx, known.subscriptionId) : null;
+      if (payment?.status === "PENDING") {
+        await lifecycle.settleCardPayment(tx, payment, subscription, outcome);
+      } else if (payment?.status === "COMPLETED" && subscription && outcome.status === "succeeded") {
+        await lifecycle.withGatewayIds(tx, subscription, outcome);
+      }
+      return {
+        payment: await billingRepository.findPayment(tx, paymentId),
+        subscription: subscription && (await billingRepository.findSubscription(tx, subscription.id)),
+      };
+    });
+  }
+
+  /** A card charge the gateway failed to answer: see chargeCard. */
+  private async abandonCard(paymentId: number, chargeMayHaveHappened: boolean): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      const known = await billingRepository.findPayment(tx, paymentId);
+      if (!known) return;
+      await billingRepository.lockUserBilling(tx, known.userId);
+      const payment = await billingRepository.findPaymentForUpdate(tx, paymentId);
+      if (payment?.status !== "PENDING") return;
+      const subscription = payment.subscriptionId ? await billingRepository.findSubscriptionForUpdate(tx, payment.subscriptionId) : null;
+      // Only a checkout's own subscription is PENDING here (renewals charge ACTIVE ones).
+      const checkout = subscription?.status === "PENDING" ? subscription : null;
+      if (!chargeMayHaveHappened) {
+        await billingRepository.deletePayment(tx, payment.id);
+        if (checkout) await billingRepository.deleteSubscription(tx, checkout.id);
+      } else if (checkout) {
+        await billingRepository.updateSubscription(tx, checkout.id, { status: "FAILED", updatedAt: this.deps.clock.now() });
+      }
+    });
+  }
+
+  /**
+   * Asks the PIX gateway for the charge of a PENDING subscription (its chargeKey as idempotency key) and records
+   * it with the subscription's PENDING invoice. A gateway failure is a 502 and removes the subscription: nobody
+   * holds a QR code of it, so nothing can be paid. A subscription replaced or overtaken meanwhile is a 409.
+   */
+  async chargePix(intent: SubscriptionRow, request: Omit<PixChargeInput, "idempotencyKey" | "expiresInSeconds">): Promise<{ subscription: SubscriptionRow; pix: PixTransactionRow }> {
+    let charge: PixCharge;
+    try {
+      charge = await this.deps.pixGateway.createCharge({ ...request, expiresInSeconds: PIX_TTL_SECONDS, idempotencyKey: intent.chargeKey! });
+    } catch (error) {
+      this.deps.logger.error({ err: error, subscriptionId: intent.id }, "payment gateway call failed");
+      await this.dropPixIntent(intent);
+      throw new AppError(502, GATEWAY_UNAVAILABLE);
+    }
+    const settled = await this.settlePix(intent, charge);
+    if ("refused" in settled) throw conflict(settled.refused);
+    return settled;
+  }
+
+  /** Records a PIX charge the gateway made for a PENDING subscription; a request with the same key finds it done. */
+  private async settlePix(intent: SubscriptionRow, charge: PixCharge): Promise<{ subscription: SubscriptionRow; pix: PixTransactionRow } | { refused: string }> {
+    const { db, clock, lifecycle } = this.deps;
+    return db.transaction(async (tx) => {
+      await billingRepository.lockUserBilling(tx, intent.userId);
+      const subscription = await billingRepository.findSubscriptionForUpdate(tx, intent.id);
+      const recorded = await billingRepository.findPixTransaction(tx, charge.id);
+      if (subscription && recorded) return { subscription, pix: recorded };
+      if (!subscription || subscription.status !== "PENDING") return { refused: REPLACED };
+      if (await billingRepository.findActiveSubscription(tx, intent.userId)) {
+        await lifecycle.cancel(tx, subscription, true, REPLACED);
+        return { refused: ACTIVE_SUBSCRIPTION_EXISTS };
+      }
+      await lifecycle.replacePending(tx, intent.userId, { keep: subscription.id, olderThan: true });
+      const now = clock.now();
+      const invoice = await billingRepository.insertInvoice(tx, {
+        userId: subscription.userId,
+        subscriptionId: subscription.id,
+        amountCents: subscription.priceCents,
+        currency: subscription.currency,
+        status: "PENDING",
+        dueDate: new Date(now.getTime() + PIX_TTL_SECONDS * 1000),
+        createdAt: now,
+        updatedAt: now,
+      });
+      const pix = await billingRepository.insertPixTransaction(tx, {
+        id: charge.id,
+        userId: subscription.userId,
+        subscriptionId: subscription.id,
+        invoiceId: invoice.id,
+        amountCents: subscription.priceCents,
+        currency: subscription.currency,
+        status: "PENDING",
+        brCode: charge.brCode,
+        brCodeBase64: charge.brCodeBase64,
+        expiresAt: charge.expiresAt,
+        createdAt: now,
+      });
+      return { subscription, pix };
+    });
+  }
+
+  /** Removes a PIX subscription whose charge the gateway did not make (unless another request recorded one). */
+  private async dropPixIntent(intent: SubscriptionRow): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      await billingRepository.lockUserBilling(tx, intent.userId);
+      if (!(await billingRepository.findPixTransactionOfSubscription(tx, intent.id))) await billingRepository.deleteSubscription(tx, intent.id);
+    });
+  }
+}
