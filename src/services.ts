@@ -8,6 +8,7 @@ import type { Logger } from "./platform/logger.js";
 import { RateLimiter } from "./platform/rate-limit/rate-limiter.js";
 import type { FileStorage } from "./platform/storage/file-storage.js";
 import { ChargeIntents } from "./modules/billing/charge-intents.js";
+import { GatewayFollowUps } from "./modules/billing/gateway-follow-ups.js";
 import { BillingRecordsService } from "./modules/billing/billing-records.service.js";
 import type { CardGateway } from "./modules/billing/gateways/card-gateway.js";
 import { HttpPixGateway } from "./modules/billing/gateways/http-pix-gateway.js";
@@ -77,7 +78,18 @@ export function createServices(deps: ServiceDeps) {
   const lifecycle = new SubscriptionLifecycle(clock);
   const plans = new PlanService({ db });
   const intents = new ChargeIntents({ db, clock, logger, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle });
-  const subscriptions = new SubscriptionService({ db, clock, logger, plans, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle, intents });
+  const gatewayFollowUps = new GatewayFollowUps({ db, logger, pixGateway: gateways.pix, intents });
+  const subscriptions = new SubscriptionService({
+    db,
+    clock,
+    logger,
+    plans,
+    cardGateway: gateways.card,
+    pixGateway: gateways.pix,
+    lifecycle,
+    intents,
+    followUps: gatewayFollowUps,
+  });
   const billingRecords = new BillingRecordsService({ db, publicBaseUrl: config.publicBaseUrl });
   const paymentEvents = new PaymentEventsService({
     db,
@@ -85,6 +97,8 @@ export function createServices(deps: ServiceDeps) {
     logger,
     pixGateway: gateways.pix,
     lifecycle,
+    intents,
+    followUps: gatewayFollowUps,
     pixWebhookSecret: config.pixWebhookSecret,
     cardWebhookSecret: config.cardWebhookSecret,
   });
@@ -107,6 +121,7 @@ export function createServices(deps: ServiceDeps) {
     billingRecords,
     paymentEvents,
     renewals,
+    gatewayFollowUps,
     coaching,
     exercises,
     trainings,

@@ -126,6 +126,17 @@ describe("SandboxPixGateway", () => {
     expect((await gateway.createCharge(input())).id).not.toBe(a.id);
   });
 
+  it("cancels a PENDING charge, which can then not be paid; a paid one stays PAID; an unknown id is null", async () => {
+    const gateway = new SandboxPixGateway();
+    const pending = await gateway.createCharge(input());
+    expect(await gateway.cancelCharge(pending.id)).toBe("CANCELLED");
+    await expect(gateway.simulatePayment(pending.id)).rejects.toThrow(PixGatewayError);
+    const paid = await gateway.createCharge(input());
+    await gateway.simulatePayment(paid.id);
+    expect(await gateway.cancelCharge(paid.id)).toBe("PAID");
+    expect(await gateway.cancelCharge("pix_char_unknown")).toBeNull();
+  });
+
   it("refuses non-integer or non-positive amounts", async () => {
     const gateway = new SandboxPixGateway();
     await expect(gateway.createCharge(input({ amountCents: 49.9 }))).rejects.toThrow(PixGatewayError);
@@ -192,6 +203,22 @@ describe("HttpPixGateway against the fake PIX API", () => {
     expect(devFake.requestsTo("/v1/pixQrCode/create").map((r) => r.headers["idempotency-key"])).toEqual(Array(3).fill(same.idempotencyKey));
     expect([b.id, c.id]).toEqual([a.id, a.id]);
     expect(devFake.charges.size).toBe(1);
+  });
+
+  it("cancels a charge: POST /v1/pixQrCode/cancel?id=, the status after it; null for an id the gateway does not know", async () => {
+    const gateway = devGateway();
+    const pending = await gateway.createCharge(input());
+    expect(await gateway.cancelCharge(pending.id)).toBe("CANCELLED");
+    const [cancel] = devFake.requestsTo("/v1/pixQrCode/cancel");
+    expect([cancel.method, cancel.query, cancel.headers.authorization]).toEqual(["POST", { id: pending.id }, `Bearer ${API_KEY}`]);
+    expect(devFake.charges.get(pending.id)!.status).toBe("CANCELLED");
+
+    const paid = await gateway.createCharge(input());
+    devFake.setStatus(paid.id, "PAID");
+    expect(await gateway.cancelCharge(paid.id)).toBe("PAID");
+    expect(await gateway.cancelCharge("pix_char_unknown")).toBeNull();
+    devFake.answerNext({ status: 500, body: JSON.stringify({ data: null, error: "boom" }) });
+    await expect(gateway.cancelCharge(pending.id)).rejects.toThrow(PixGatewayError);
   });
 
   it("tolerates a trailing slash or /v1 in PIX_API_URL", async () => {

@@ -41,15 +41,18 @@ export interface FakePixOverride {
   body: string;
   contentType?: string;
   delayMs?: number;
+  /** Only for a request whose path ends with this (e.g. "/cancel"); others pass it by. */
+  path?: string;
 }
 
 const MAX_DESCRIPTION = 37;
 
 /**
  * A local stand-in for the PIX gateway's v1 HTTP API (AbacatePay-style) on 127.0.0.1: `POST
- * /v1/pixQrCode/create`, `GET /v1/pixQrCode/check?id=`, `POST /v1/pixQrCode/simulate-payment?id=` (dev mode
- * only), `Authorization: Bearer <apiKey>` (401 otherwise), answers `{data, error}`. A create with an
- * `Idempotency-Key` already used answers the charge that key made.
+ * /v1/pixQrCode/create`, `GET /v1/pixQrCode/check?id=`, `POST /v1/pixQrCode/cancel?id=` (a PENDING charge becomes
+ * CANCELLED; any other keeps its status), `POST /v1/pixQrCode/simulate-payment?id=` (dev mode only),
+ * `Authorization: Bearer <apiKey>` (401 otherwise), answers `{data, error}`. A create with an `Idempotency-Key`
+ * already used answers the charge that key made.
  */
 export class FakePixGateway {
   readonly charges = new Map<string, FakePixCharge>();
@@ -80,7 +83,7 @@ export class FakePixGateway {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
-  /** The next request gets this answer instead of the API's (queued: one override per request). */
+  /** The next request (to `override.path`, when given) gets this answer instead of the API's (queued: one per request). */
   answerNext(override: FakePixOverride): void {
     this.overrides.push(override);
   }
@@ -138,7 +141,8 @@ export class FakePixGateway {
     this.arrivals.arrived();
     if (this.held && url.pathname === "/v1/pixQrCode/create") await this.held.passed();
 
-    const override = this.overrides.shift();
+    const index = this.overrides.findIndex((queued) => !queued.path || url.pathname.endsWith(queued.path));
+    const override = index >= 0 ? this.overrides.splice(index, 1)[0] : undefined;
     if (override) {
       if (override.delayMs) await new Promise((resolve) => setTimeout(resolve, override.delayMs));
       res.writeHead(override.status, { "content-type": override.contentType ?? "application/json" });
@@ -161,6 +165,13 @@ export class FakePixGateway {
       if (!charge) return send(res, 404, { data: null, error: "QRCode Pix não encontrado" });
       this.expireIfDue(charge);
       return send(res, 200, { data: { status: charge.status, expiresAt: charge.expiresAt }, error: null });
+    }
+    if (route === "POST /v1/pixQrCode/cancel") {
+      const charge = this.charges.get(id);
+      if (!charge) return send(res, 404, { data: null, error: "QRCode Pix não encontrado" });
+      this.expireIfDue(charge);
+      if (charge.status === "PENDING") this.setStatus(id, "CANCELLED");
+      return send(res, 200, { data: publicCharge(charge), error: null });
     }
     if (route === "POST /v1/pixQrCode/simulate-payment") {
       if (!this.options.devMode) {

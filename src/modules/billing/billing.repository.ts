@@ -288,15 +288,28 @@ export const billingRepository = {
     return row ?? null;
   },
 
-  async updatePixTransaction(db: Db, id: string, changes: { status: PixTransactionStatus; paidAt?: Date | null }) {
+  async updatePixTransaction(db: Db, id: string, changes: { status: PixTransactionStatus; paidAt?: Date | null; gatewayCancelDue?: boolean }) {
     await db.update(pixTransactions).set(changes).where(eq(pixTransactions.id, id));
   },
 
+  /** CANCELLED here, and due to be canceled at the gateway too (a job retries until it is). */
   async cancelPendingPix(db: Db, subscriptionId: number) {
     await db
       .update(pixTransactions)
-      .set({ status: "CANCELLED" })
+      .set({ status: "CANCELLED", gatewayCancelDue: true })
       .where(and(eq(pixTransactions.subscriptionId, subscriptionId), eq(pixTransactions.status, "PENDING")));
+  },
+
+  /** PIX charges due to be canceled at the gateway: one user's, or everyone's. */
+  async findPixCancelsDue(db: Db, userId?: number) {
+    return db
+      .select()
+      .from(pixTransactions)
+      .where(and(eq(pixTransactions.gatewayCancelDue, true), userId === undefined ? undefined : eq(pixTransactions.userId, userId)));
+  },
+
+  async clearPixCancelDue(db: Db, id: string) {
+    await db.update(pixTransactions).set({ gatewayCancelDue: false }).where(eq(pixTransactions.id, id));
   },
 
   /** Records a webhook event; false when that event id was already recorded (a redelivery: apply nothing). */

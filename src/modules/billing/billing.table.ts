@@ -167,10 +167,13 @@ export const pixTransactions = pgTable(
     brCodeBase64: text("br_code_base64").notNull(),
     expiresAt: instant("expires_at").notNull(),
     paidAt: instant("paid_at"),
+    /** CANCELLED here but not yet at the gateway (a replaced or canceled subscription's charge): a job retries. */
+    gatewayCancelDue: boolean("gateway_cancel_due").notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
     index("pix_transactions_subscription_idx").on(t.subscriptionId),
+    index("pix_transactions_cancel_due_idx").on(t.userId).where(sql`${t.gatewayCancelDue}`),
     check("pix_transactions_status_check", sql`${t.status} in (${oneOf(PIX_STATUSES)})`),
   ],
 );

@@ -121,9 +121,9 @@ export class ChargeIntents {
   }
 
   /**
-   * Asks the PIX gateway for the charge of a PENDING subscription (its chargeKey as idempotency key) and records
-   * it with the subscription's PENDING invoice. A gateway failure is a 502 and removes the subscription: nobody
-   * holds a QR code of it, so nothing can be paid. A subscription replaced or overtaken meanwhile is a 409.
+   * Asks the PIX gateway for the charge of a PENDING subscription (its chargeKey as idempotency key: every request
+   * for the same subscription gets the same charge) and records it with the subscription's PENDING invoice. A
+   * gateway failure is a 502 and removes the subscription: nobody holds a QR code of it, so nothing can be paid.
    */
   async chargePix(intent: SubscriptionRow, request: Omit<PixChargeInput, "idempotencyKey" | "expiresInSeconds">): Promise<{ subscription: SubscriptionRow; pix: PixTransactionRow }> {
     let charge: PixCharge;
@@ -135,22 +135,47 @@ export class ChargeIntents {
       throw new AppError(502, GATEWAY_UNAVAILABLE);
     }
     const settled = await this.settlePix(intent, charge);
-    if ("refused" in settled) throw conflict(settled.refused);
+    if (settled instanceof AppError) throw settled;
     return settled;
   }
 
-  /** Records a PIX charge the gateway made for a PENDING subscription; a request with the same key finds it done. */
-  private async settlePix(intent: SubscriptionRow, charge: PixCharge): Promise<{ subscription: SubscriptionRow; pix: PixTransactionRow } | { refused: string }> {
+  /**
+   * Records a PIX charge the gateway made; a request with the same key finds it recorded. A subscription replaced
+   * by a newer request (or overtaken by an ACTIVE one) meanwhile is a 409, its charge kept CANCELLED and due to be
+   * canceled at the gateway (GatewayFollowUps).
+   */
+  private async settlePix(intent: SubscriptionRow, charge: PixCharge): Promise<{ subscription: SubscriptionRow; pix: PixTransactionRow } | AppError> {
     const { db, clock, lifecycle } = this.deps;
     return db.transaction(async (tx) => {
       await billingRepository.lockUserBilling(tx, intent.userId);
       const subscription = await billingRepository.findSubscriptionForUpdate(tx, intent.id);
+      // Removed by a request with the same key whose gateway call failed.
+      if (!subscription) return new AppError(502, GATEWAY_UNAVAILABLE);
       const recorded = await billingRepository.findPixTransaction(tx, charge.id);
-      if (subscription && recorded) return { subscription, pix: recorded };
-      if (!subscription || subscription.status !== "PENDING") return { refused: REPLACED };
+      if (recorded) return subscription.status === "CANCELED" ? conflict(REPLACED) : { subscription, pix: recorded };
+      const record = (invoiceId: number | null, live: boolean) =>
+        billingRepository.insertPixTransaction(tx, {
+          id: charge.id,
+          userId: subscription.userId,
+          subscriptionId: subscription.id,
+          invoiceId,
+          amountCents: subscription.priceCents,
+          currency: subscription.currency,
+          status: live ? "PENDING" : "CANCELLED",
+          gatewayCancelDue: !live,
+          brCode: charge.brCode,
+          brCodeBase64: charge.brCodeBase64,
+          expiresAt: charge.expiresAt,
+          createdAt: clock.now(),
+        });
+      if (subscription.status !== "PENDING") {
+        await record(null, false);
+        return conflict(REPLACED);
+      }
       if (await billingRepository.findActiveSubscription(tx, intent.userId)) {
         await lifecycle.cancel(tx, subscription, true, REPLACED);
-        return { refused: ACTIVE_SUBSCRIPTION_EXISTS };
+        await record(null, false);
+        return conflict(ACTIVE_SUBSCRIPTION_EXISTS);
       }
       await lifecycle.replacePending(tx, intent.userId, { keep: subscription.id, olderThan: true });
       const now = clock.now();
@@ -164,21 +189,35 @@ export class ChargeIntents {
         createdAt: now,
         updatedAt: now,
       });
-      const pix = await billingRepository.insertPixTransaction(tx, {
-        id: charge.id,
-        userId: subscription.userId,
-        subscriptionId: subscription.id,
-        invoiceId: invoice.id,
-        amountCents: subscription.priceCents,
-        currency: subscription.currency,
-        status: "PENDING",
-        brCode: charge.brCode,
-        brCodeBase64: charge.brCodeBase64,
-        expiresAt: charge.expiresAt,
-        createdAt: now,
-      });
-      return { subscription, pix };
+      return { subscription, pix: await record(invoice.id, true) };
     });
+  }
+
+  /**
+   * A PIX charge paid: transaction PAID, then the money settled on its subscription (SubscriptionLifecycle
+   * .settlePayment): the subscription ACTIVE with its invoice PAID, or, when it was replaced or canceled before the
+   * payer paid, the money recorded for a refund. Answers the user whose charge it is (null for an unknown or already
+   * settled charge), whose gateway follow-ups the caller runs.
+   */
+  async settlePixPaid(transactionId: string): Promise<number | null> {
+    const { db, clock, logger, lifecycle } = this.deps;
+    const known = await billingRepository.findPixTransaction(db, transactionId);
+    if (!known || known.status === "PAID") return null;
+    const outcome = await db.transaction(async (tx) => {
+      // The user's billing lock first, as checkouts take it (they cancel replaced PIX charges under it).
+      await billingRepository.lockUserBilling(tx, known.userId);
+      const pix = await billingRepository.findPixTransactionForUpdate(tx, transactionId);
+      if (!pix || pix.status === "PAID") return null;
+      await billingRepository.updatePixTransaction(tx, pix.id, { status: "PAID", paidAt: clock.now(), gatewayCancelDue: false });
+      const subscription = await billingRepository.findSubscriptionForUpdate(tx, pix.subscriptionId);
+      if (!subscription) return null;
+      const received = { amountCents: pix.amountCents, paymentMethod: "PIX" as const, transactionId: pix.id, lastFourDigits: null, invoiceId: pix.invoiceId };
+      return { settled: await lifecycle.settlePayment(tx, subscription, received), subscription };
+    });
+    if (outcome?.settled === "refund-due") {
+      logger.warn({ transactionId, subscriptionId: outcome.subscription.id, status: outcome.subscription.status }, "payment received for a subscription that was replaced or ended; recorded, refund due");
+    }
+    return outcome ? known.userId : null;
   }
 
   /** Removes a PIX subscription whose charge the gateway did not make (unless another request recorded one). */

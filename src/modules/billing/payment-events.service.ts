@@ -11,6 +11,8 @@ import { pixTransactionId, simulatePaymentInput } from "./billing.inputs.js";
 import { billingRepository } from "./billing.repository.js";
 import { verifyCardWebhook } from "./gateways/card-webhook-signature.js";
 import type { PixGateway } from "./gateways/pix-gateway.js";
+import type { ChargeIntents } from "./charge-intents.js";
+import type { GatewayFollowUps } from "./gateway-follow-ups.js";
 import type { ReceivedPayment, SubscriptionLifecycle } from "./subscription-lifecycle.js";
 import { toPixDto, type PixTransactionDto } from "./subscription.service.js";
 
@@ -42,6 +44,8 @@ export interface PaymentEventsDeps {
   logger: Logger;
   pixGateway: PixGateway;
   lifecycle: SubscriptionLifecycle;
+  intents: ChargeIntents;
+  followUps: GatewayFollowUps;
   pixWebhookSecret: string | undefined;
   cardWebhookSecret: string | undefined;
 }
@@ -115,38 +119,25 @@ export class PaymentEventsService {
     const parsed = cardEvent.safeParse(verified);
     if (!parsed.success) throw new WebhookRejected(400);
     const event = parsed.data;
+    let userId: number | null = null;
     try {
-      await this.deps.db.transaction(async (tx) => {
+      userId = await this.deps.db.transaction(async (tx) => {
         const first = await billingRepository.recordWebhookEvent(tx, "card", event.id, event.type, this.deps.clock.now());
-        if (!first) return;
-        await this.applyCardEvent(tx, event.type, event.data.object);
+        if (!first) return null;
+        return this.applyCardEvent(tx, event.type, event.data.object);
       });
     } catch (error) {
       if (error instanceof AppError || error instanceof WebhookRejected) throw new WebhookRejected(400);
       this.deps.logger.error({ err: error, eventId: event.id, type: event.type }, "card webhook failed");
       throw new WebhookRejected(400);
     }
+    if (userId !== null) await this.deps.followUps.afterCommit(userId);
   }
 
-  /**
-   * A PIX charge paid: transaction PAID, then the money settled on its subscription (see SubscriptionLifecycle
-   * .settlePayment): the subscription ACTIVE with its invoice PAID, or, when it was replaced or canceled before the
-   * payer paid (the PIX API cannot cancel a charge), the money recorded and a refund reported.
-   */
+  /** A PIX charge paid (ChargeIntents.settlePixPaid), then what that made due at the gateways. */
   private async pixPaid(transactionId: string): Promise<void> {
-    const known = await billingRepository.findPixTransaction(this.deps.db, transactionId);
-    if (!known || known.status === "PAID") return;
-    await this.deps.db.transaction(async (tx) => {
-      // The user's billing lock first, as checkouts take it (they cancel replaced PIX charges under it).
-      await billingRepository.lockUserBilling(tx, known.userId);
-      const pix = await billingRepository.findPixTransactionForUpdate(tx, transactionId);
-      if (!pix || pix.status === "PAID") return;
-      await billingRepository.updatePixTransaction(tx, pix.id, { status: "PAID", paidAt: this.deps.clock.now() });
-      const subscription = await billingRepository.findSubscriptionForUpdate(tx, pix.subscriptionId);
-      if (!subscription) return;
-      const received = { amountCents: pix.amountCents, paymentMethod: "PIX" as const, transactionId: pix.id, lastFourDigits: null, invoiceId: pix.invoiceId };
-      await this.settle(tx, subscription, received);
-    });
+    const userId = await this.deps.intents.settlePixPaid(transactionId);
+    if (userId !== null) await this.deps.followUps.afterCommit(userId);
   }
 
   /** Settles received money on a subscription; money that could not be applied is reported for a refund. */
@@ -168,12 +159,18 @@ export class PaymentEventsService {
     });
   }
 
-  private async applyCardEvent(tx: Db, type: string, object: CardEventObject): Promise<void> {
+  /** Applies one event; answers the user it concerns (whose gateway follow-ups are then run), or null. */
+  private async applyCardEvent(tx: Db, type: string, object: CardEventObject): Promise<number | null> {
     const subscription = await this.subscriptionOf(tx, type, object);
     if (!subscription) {
       this.deps.logger.info({ type }, "card event names no subscription of ours; ignored");
-      return;
+      return null;
     }
+    await this.applyToSubscription(tx, type, object, subscription);
+    return subscription.userId;
+  }
+
+  private async applyToSubscription(tx: Db, type: string, object: CardEventObject, subscription: SubscriptionRow): Promise<void> {
     const lastFour = lastFourOf(object);
     switch (type) {
       case "payment_intent.succeeded":

@@ -19,6 +19,7 @@ import type { PixGateway } from "./gateways/pix-gateway.js";
 import { planRepository } from "./plan.repository.js";
 import type { PlanService } from "./plan.service.js";
 import { GATEWAY_UNAVAILABLE, type ChargeIntents } from "./charge-intents.js";
+import type { GatewayFollowUps } from "./gateway-follow-ups.js";
 import { ACTIVE_SUBSCRIPTION_EXISTS, SubscriptionLifecycle } from "./subscription-lifecycle.js";
 
 export const SUBSCRIPTION_NOT_FOUND = "Assinatura não encontrada";
@@ -101,6 +102,7 @@ export interface SubscriptionServiceDeps {
   pixGateway: PixGateway;
   lifecycle: SubscriptionLifecycle;
   intents: ChargeIntents;
+  followUps: GatewayFollowUps;
 }
 
 /** Subscribing, changing and canceling; the checkout decides one request at a time per user so nobody pays twice. */
@@ -226,8 +228,9 @@ export class SubscriptionService {
     const caller = requireUser(actor);
     const input = parseInput(cancelInput, body ?? {});
     const endsNow = body && typeof body === "object" && "cancelImmediately" in body ? input.cancelImmediately : (options.immediatelyByDefault ?? false);
-    await this.loadOwned(caller, id);
+    const owned = await this.loadOwned(caller, id);
     const canceled = await this.deps.db.transaction(async (tx) => {
+      await billingRepository.lockUserBilling(tx, owned.userId);
       const subscription = await billingRepository.findSubscriptionForUpdate(tx, id);
       if (!subscription) throw notFound(SUBSCRIPTION_NOT_FOUND);
       if (subscription.status === "CANCELED") throw conflict(ALREADY_CANCELED);
@@ -235,6 +238,7 @@ export class SubscriptionService {
       return this.deps.lifecycle.cancel(tx, subscription, endsNow, input.reason ?? null);
     });
     if (canceled.gatewaySubscriptionId) await this.cancelAtGateway(canceled.gatewaySubscriptionId);
+    await this.deps.followUps.afterCommit(owned.userId);
     return this.toDto(canceled);
   }
 
@@ -358,9 +362,11 @@ export class SubscriptionService {
       description: `Assinatura ${plan.name}`,
       metadata: { subscriptionId: String(payment.subscriptionId), userId: String(caller.id) },
     };
-    const settled = await intents.chargeCard(
-      payment,
-      options.recurring ? { recurring: true, input: { ...charge, interval: plan.interval, planName: plan.name } } : { recurring: false, input: charge },
+    const settled = await this.afterwardsFollowingUp(caller.id, () =>
+      intents.chargeCard(
+        payment,
+        options.recurring ? { recurring: true, input: { ...charge, interval: plan.interval, planName: plan.name } } : { recurring: false, input: charge },
+      ),
     );
     if (settled.payment?.status === "FAILED") {
       throw new AppError(options.refusalStatus ?? 422, PAYMENT_REFUSED, { details: settled.payment.failureReason ?? undefined });
@@ -373,7 +379,9 @@ export class SubscriptionService {
 
   /**
    * PIX or boleto: a PENDING subscription (replacing earlier PENDING ones) with its PENDING invoice, and for PIX the
-   * charge, asked of the gateway outside any transaction (ChargeIntents).
+   * charge, asked of the gateway outside any transaction (ChargeIntents). When the user's latest PENDING subscription
+   * is for the same plan and method and still payable, it is the answer: concurrent or repeated requests get one
+   * charge (its same QR code, or boleto), never one each.
    */
   private async checkoutPending(caller: UserActor, plan: PlanRow, method: "PIX" | "BOLETO", autoRenew: boolean) {
     const { db, clock, pixGateway, lifecycle, intents } = this.deps;
@@ -382,6 +390,11 @@ export class SubscriptionService {
     const opened = await db.transaction(async (tx) => {
       await this.lockForCheckout(tx, caller.id);
       const now = clock.now();
+      const same = await this.samePendingCheckout(tx, caller.id, plan, method, now);
+      if (same) {
+        const subscription = same.subscription.autoRenew === autoRenew ? same.subscription : await billingRepository.updateSubscription(tx, same.subscription.id, { autoRenew, updatedAt: now });
+        return { ...same, subscription };
+      }
       const subscription = await billingRepository.insertSubscription(tx, {
         userId: caller.id,
         planId: plan.id,
@@ -395,7 +408,7 @@ export class SubscriptionService {
         createdAt: now,
         updatedAt: now,
       });
-      if (method === "PIX") return { subscription, invoice: null };
+      if (method === "PIX") return { subscription, pix: null, invoice: null };
       await lifecycle.replacePending(tx, caller.id, { keep: subscription.id });
       const invoice = await billingRepository.insertInvoice(tx, {
         userId: caller.id,
@@ -407,16 +420,46 @@ export class SubscriptionService {
         createdAt: now,
         updatedAt: now,
       });
-      return { subscription, invoice };
+      return { subscription, pix: null, invoice };
     });
-    if (opened.invoice) return { subscription: opened.subscription, pix: null, invoice: opened.invoice };
-    const { subscription, pix } = await intents.chargePix(opened.subscription, {
-      amountCents: plan.priceCents,
-      description: `Assinatura ${plan.name}`,
-      reference: String(opened.subscription.id),
-      customer: { name: user.name, email: user.email },
-    });
+    if (method === "BOLETO" || opened.pix) return opened;
+    const { subscription, pix } = await this.afterwardsFollowingUp(caller.id, () =>
+      intents.chargePix(opened.subscription, {
+        amountCents: plan.priceCents,
+        description: `Assinatura ${plan.name}`,
+        reference: String(opened.subscription.id),
+        customer: { name: user.name, email: user.email },
+      }),
+    );
     return { subscription, pix, invoice: null };
+  }
+
+  /**
+   * The user's latest PENDING subscription when it is for this plan and method and can still be paid: a PIX one
+   * with its charge still payable (or still being asked of the gateway: pix null, asked again with its key), a
+   * boleto one with its invoice not yet due.
+   */
+  private async samePendingCheckout(tx: Db, userId: number, plan: PlanRow, method: PaymentMethod, now: Date) {
+    const pending = await billingRepository.findSubscriptionsByStatus(tx, userId, ["PENDING"]);
+    const latest = pending.reduce<SubscriptionRow | null>((found, row) => (!found || row.id > found.id ? row : found), null);
+    if (!latest || latest.planId !== plan.id || latest.paymentMethod !== method) return null;
+    if (method === "PIX") {
+      const pix = await billingRepository.findPixTransactionOfSubscription(tx, latest.id);
+      if (!pix) return { subscription: latest, pix: null, invoice: null };
+      return pix.status === "PENDING" && pix.expiresAt > now ? { subscription: latest, pix, invoice: null } : null;
+    }
+    const invoiceId = await billingRepository.findPendingInvoiceId(tx, latest.id);
+    const invoice = invoiceId ? await billingRepository.findInvoice(tx, invoiceId) : null;
+    return invoice && invoice.dueDate > now ? { subscription: latest, pix: null, invoice } : null;
+  }
+
+  /** Runs a gateway step of a checkout, then the gateway calls it left due (a replaced PIX charge to cancel), whatever its outcome. */
+  private async afterwardsFollowingUp<T>(userId: number, step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } finally {
+      await this.deps.followUps.afterCommit(userId);
+    }
   }
 
   /**

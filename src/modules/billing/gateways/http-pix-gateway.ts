@@ -64,8 +64,9 @@ function toPixStatus(status: string): PixStatus {
 }
 
 /**
- * The PIX gateway's HTTP API (AbacatePay-style v1): `POST /v1/pixQrCode/create`, `GET /v1/pixQrCode/check`,
- * `POST /v1/pixQrCode/simulate-payment` (dev mode only), Bearer key, `{data, error}` envelopes.
+ * The PIX gateway's HTTP API (AbacatePay-style v1): `POST /v1/pixQrCode/create` (with an `Idempotency-Key`),
+ * `GET /v1/pixQrCode/check`, `POST /v1/pixQrCode/cancel`, `POST /v1/pixQrCode/simulate-payment` (dev mode only),
+ * Bearer key, `{data, error}` envelopes.
  */
 export class HttpPixGateway implements PixGateway {
   readonly name = "http" as const;
@@ -114,7 +115,15 @@ export class HttpPixGateway implements PixGateway {
   }
 
   async checkStatus(id: string): Promise<PixStatus | null> {
-    const answer = await this.call("GET", `/v1/pixQrCode/check?id=${encodeURIComponent(id)}`);
+    return this.statusOf(await this.call("GET", `/v1/pixQrCode/check?id=${encodeURIComponent(id)}`));
+  }
+
+  async cancelCharge(id: string): Promise<PixStatus | null> {
+    return this.statusOf(await this.call("POST", `/v1/pixQrCode/cancel?id=${encodeURIComponent(id)}`, {}));
+  }
+
+  /** The charge status an answer carries; null for an id the gateway does not know. */
+  private statusOf(answer: Answer): PixStatus | null {
     // An id the gateway does not know: a 404, or a 2xx envelope carrying an error and no data.
     if (answer.status === 404) return null;
     if (answer.status >= 200 && answer.status < 300) {

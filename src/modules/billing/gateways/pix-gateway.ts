@@ -34,4 +34,9 @@ export interface PixGateway {
   checkStatus(id: string): Promise<PixStatus | null>;
   /** Marks a charge paid at the gateway (only when canSimulate). */
   simulatePayment(id: string): Promise<void>;
+  /**
+   * Cancels a charge so it can no longer be paid; answers its status afterwards (CANCELLED, or PAID / EXPIRED when it
+   * was past canceling), null when the gateway does not know the id.
+   */
+  cancelCharge(id: string): Promise<PixStatus | null>;
 }

@@ -85,6 +85,13 @@ export class SandboxPixGateway implements PixGateway {
     charge.status = "PAID";
   }
 
+  async cancelCharge(id: string): Promise<PixStatus | null> {
+    const charge = this.charges.get(id);
+    if (!charge) return null;
+    if (this.currentStatus(charge) === "PENDING") charge.status = "CANCELLED";
+    return this.currentStatus(charge);
+  }
+
   private currentStatus(charge: PixCharge): PixStatus {
     if (charge.status === "PENDING" && this.clock.now().getTime() >= charge.expiresAt.getTime()) return "EXPIRED";
     return charge.status;

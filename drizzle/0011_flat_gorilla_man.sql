@@ -1,0 +1,2 @@
+ALTER TABLE "pix_transactions" ADD COLUMN "gateway_cancel_due" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+CREATE INDEX "pix_transactions_cancel_due_idx" ON "pix_transactions" USING btree ("user_id") WHERE "pix_transactions"."gateway_cancel_due";
