@@ -78,7 +78,7 @@ export function createServices(deps: ServiceDeps) {
   const lifecycle = new SubscriptionLifecycle(clock);
   const plans = new PlanService({ db });
   const intents = new ChargeIntents({ db, clock, logger, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle });
-  const gatewayFollowUps = new GatewayFollowUps({ db, logger, pixGateway: gateways.pix, intents });
+  const gatewayFollowUps = new GatewayFollowUps({ db, logger, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle, intents });
   const subscriptions = new SubscriptionService({
     db,
     clock,
@@ -102,7 +102,7 @@ export function createServices(deps: ServiceDeps) {
     pixWebhookSecret: config.pixWebhookSecret,
     cardWebhookSecret: config.cardWebhookSecret,
   });
-  const renewals = new RenewalService({ db, clock, logger, lifecycle, intents });
+  const renewals = new RenewalService({ db, clock, logger, lifecycle, intents, followUps: gatewayFollowUps });
   const coaching = new CoachingService({ db, clock, plans, freeTrainerMaxStudents: config.freeTrainerMaxStudents, webAppUrl: config.webAppUrl });
 
   const exercises = new ExerciseService({ db, clock, storage: deps.storage });

@@ -223,6 +223,41 @@ describe("while a card is being charged", () => {
   });
 });
 
+describe("a card charged while another subscription became ACTIVE", () => {
+  it.each([
+    ["POST /api/subscriptions", "/api/subscriptions", (plan: number) => cardBody(plan)],
+    ["POST /api/payments/subscribe", "/api/payments/subscribe", (plan: number) => ({ planId: plan, paymentMethod: "CREDIT_CARD", paymentMethodId: "pm_card_visa" })],
+  ])("(%s) is refunded at the gateway and answered 409, the subscription paid first kept", async (_label, path, body) => {
+    const ana = await makeStudent(t);
+    const plan = await planId(t);
+    const pix = await t.post("/api/payments/subscribe", { token: ana.token, body: { planId: plan, paymentMethod: "PIX" } });
+    const hold = stripe.hold();
+    const checkout = t.post(path, { token: ana.token, body: body(plan) });
+    await stripe.waitForRequests(path.endsWith("subscribe") ? "POST /v1/subscriptions" : "POST /v1/payment_intents", 1);
+    // The QR code shown earlier is paid while the card is being charged.
+    expect((await t.post("/api/pages/pix-qrcode/simulate-payment", { token: ana.token, body: { id: pix.body.id } })).status).toBe(200);
+    hold.release();
+
+    const res = await checkout;
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ message: "Você já possui uma assinatura ativa", success: false });
+    const [intent] = [...stripe.paymentIntents.values()];
+    expect([...stripe.refunds.values()]).toMatchObject([{ payment_intent: intent.id, amount: 4990, status: "succeeded" }]);
+    for (const gatewaySubscription of stripe.subscriptions.values()) expect(gatewaySubscription.status).toBe("canceled");
+    const rows = await billingOf(t, ana.id);
+    expect(rows.subscriptions.map((s) => [s.paymentMethod, s.status])).toEqual([
+      ["PIX", "ACTIVE"],
+      ["CREDIT_CARD", "CANCELED"],
+    ]);
+    expect(rows.payments.map((p) => [p.paymentMethod, p.status, p.transactionId])).toEqual([
+      ["CREDIT_CARD", "REFUNDED", intent.id],
+      ["PIX", "COMPLETED", pix.body.id],
+    ]);
+    expect(rows.invoices.map((i) => [i.subscriptionId, i.status])).toEqual([[pix.body.subscriptionId, "PAID"]]);
+    expect(await subjectsTo(t, ana.email)).toEqual(["Pagamento confirmado", "Pagamento devolvido"]);
+  });
+});
+
 describe("a checkout's payment settled by the gateway's event", () => {
   it("is settled once when the event arrives before the checkout's own answer", async () => {
     const ana = await makeStudent(t);

@@ -324,7 +324,7 @@ describe("card webhook events", () => {
     },
   );
 
-  it("records a late payment of a subscription a card checkout replaced, answers 200 and revives nothing", async () => {
+  it("refunds a late payment of a subscription a card checkout replaced, answers 200 and revives nothing", async () => {
     // A PENDING boleto subscription replaced by an ACTIVE card one: its late payment cannot activate it too.
     const { ana, id } = await pendingSubscription();
     const card = await t.post("/api/subscriptions", { token: ana.token, body: cardBody(await planId(t)) });
@@ -340,14 +340,14 @@ describe("card webhook events", () => {
       [card.body.id, "ACTIVE"],
     ]);
     expect(rows.subscriptions[1].endDate).toEqual(cardEndDate);
-    // The money is on record (for the refund), with its receipt.
+    // The money is on record, returned at the gateway; the replaced subscription's invoice never reads PAID.
     const late = rows.payments.find((p) => p.transactionId === "pi_late");
-    expect(late).toMatchObject({ status: "COMPLETED", subscriptionId: id, amountCents: 4990 });
-    expect(rows.invoices.filter((i) => i.subscriptionId === id && i.status === "PAID")).toMatchObject([{ paymentId: late!.id }]);
-    expect(await subjectsTo(t, ana.email)).toEqual(["Pagamento confirmado"]);
+    expect(late).toMatchObject({ status: "REFUNDED", subscriptionId: id, amountCents: 4990, refundId: expect.stringMatching(/^re_sandbox_/) });
+    expect(rows.invoices.filter((i) => i.subscriptionId === id).map((i) => i.status)).toEqual(["CANCELED"]);
+    expect(await subjectsTo(t, ana.email)).toEqual(["Pagamento confirmado", "Pagamento devolvido"]);
   });
 
-  it("payment_intent.succeeded never revives a subscription the user canceled: recorded, still CANCELED, access still ended", async () => {
+  it("payment_intent.succeeded never revives a subscription the user canceled: recorded and refunded, still CANCELED, access still ended", async () => {
     const { ana, row } = await gatewaySubscription();
     const cancel = await t.post(`/api/subscriptions/${row.id}/cancel`, { token: ana.token, body: { cancelImmediately: true } });
     expect(cancel.status).toBe(200);
@@ -358,7 +358,7 @@ describe("card webhook events", () => {
     const after = await subscriptionRow(t, row.id);
     expect(after).toMatchObject({ status: "CANCELED", endDate: canceled.endDate, renewalDate: null, autoRenew: false });
     expect((await profileOf(t, ana.token)).subscriptionType).toBe("FREEMIUM");
-    expect((await billingOf(t, ana.id)).payments.find((p) => p.transactionId === "pi_after_cancel")).toMatchObject({ status: "COMPLETED" });
+    expect((await billingOf(t, ana.id)).payments.find((p) => p.transactionId === "pi_after_cancel")).toMatchObject({ status: "REFUNDED" });
   });
 
   it("payment_intent.succeeded after a failure (the gateway's retry went through) activates the FAILED subscription", async () => {

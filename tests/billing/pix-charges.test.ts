@@ -2,7 +2,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { makeStudent, relogin, type MadeUser } from "../factories/users.js";
 import { FakePixGateway } from "../helpers/fake-pix-gateway.js";
 import { useSecondInstance, useTestApp, type TestApp } from "../helpers/test-app.js";
-import { billingOf, cardBody, planId, profileOf } from "./support.js";
+import { billingOf, cardBody, planId, profileOf, subjectsTo } from "./support.js";
 
 // One PIX charge per purchase, through the gateway's HTTP API faked on loopback: concurrent or repeated requests
 // share it, and a charge that can no longer be wanted is canceled at the gateway.
@@ -13,7 +13,8 @@ const fake = new FakePixGateway({ apiKey: API_KEY, devMode: true });
 await fake.start();
 afterAll(() => fake.stop());
 
-const env = { PIX_API_URL: fake.url, PIX_API_KEY: API_KEY, PIX_DEV_MODE: "true", WEBHOOK_SECRET: SECRET };
+const ADMIN = "billing-admin@example.com";
+const env = { PIX_API_URL: fake.url, PIX_API_KEY: API_KEY, PIX_DEV_MODE: "true", WEBHOOK_SECRET: SECRET, ADMIN_EMAILS: ADMIN };
 const t = useTestApp(env);
 const other = useSecondInstance(t, env);
 beforeEach(() => fake.reset());
@@ -131,5 +132,69 @@ describe("a replaced or canceled PIX subscription", () => {
     expect(fake.charges.get(mensal.body.pix.id)!.status).toBe("CANCELLED");
     expect((await billingOf(t, ana.id)).pix.find((p) => p.id === mensal.body.pix.id)).toMatchObject({ status: "CANCELLED", gatewayCancelDue: false });
     expect(await t.app.services.gatewayFollowUps.run()).toMatchObject({ pixCanceled: 0 });
+  });
+});
+
+describe("money received for a subscription no longer wanted", () => {
+  it("is refunded at the gateway: 20 requests for two plans at once, every charge made then paid, one subscription ACTIVE", async () => {
+    const ana = await makeStudent(t);
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => subscribeByPix(i % 2 === 0 ? t : other, ana, i % 4 < 2 ? "Mensal" : "Anual")));
+    // Each answer is its QR code, or a 409 for a request a newer one overtook while the gateway made its charge.
+    for (const answer of answers) expect([201, 409]).toContain(answer.status);
+
+    // The payers were quicker than the cancels: every charge the gateway made is paid.
+    const charges = [...fake.charges.keys()];
+    for (const charge of charges) await payAtGateway(charge);
+
+    const rows = await billingOf(t, ana.id);
+    expect(rows.subscriptions.filter((s) => s.status === "ACTIVE")).toHaveLength(1);
+    expect(rows.payments.filter((p) => p.status === "COMPLETED")).toHaveLength(1);
+    const stray = rows.payments.filter((p) => p.status !== "COMPLETED");
+    expect(stray.map((p) => p.status)).toEqual(Array(charges.length - 1).fill("REFUNDED"));
+    expect(fake.refunds.map((r) => r.chargeId).sort()).toEqual(stray.map((p) => p.transactionId).sort());
+    expect(fake.refunds.every((r) => r.amount === fake.charges.get(r.chargeId)!.amount)).toBe(true);
+    // No invoice of a subscription that is not ACTIVE reads PAID.
+    const active = rows.subscriptions.find((s) => s.status === "ACTIVE")!;
+    expect(rows.invoices.filter((i) => i.status === "PAID").map((i) => i.subscriptionId)).toEqual([active.id]);
+    for (const invoice of rows.invoices.filter((i) => i.subscriptionId !== active.id)) expect(["CANCELED", "REFUNDED"]).toContain(invoice.status);
+  });
+
+  it("stays REFUND_DUE, listed for administrators, while the gateway refuses the refund, and the job refunds it later", async () => {
+    const ana = await makeStudent(t);
+    const admin = await makeStudent(t, { email: ADMIN });
+    const mensal = await subscribeByPix(t, ana, "Mensal");
+    expect((await subscribeByPix(t, ana, "Anual")).status).toBe(201);
+    fake.answerNext({ path: "/refund", status: 503, body: JSON.stringify({ data: null, error: "indisponível" }) });
+    await payAtGateway(mensal.body.pix.id);
+
+    const [due] = (await billingOf(t, ana.id)).payments;
+    expect(due).toMatchObject({ status: "REFUND_DUE", transactionId: mensal.body.pix.id, amountCents: 4990, refundId: null });
+    const listed = await t.get("/api/payments?status=REFUND_DUE", { token: admin.token });
+    expect(listed.status).toBe(200);
+    expect(listed.body.content).toMatchObject([{ id: due.id, userId: ana.id, status: "REFUND_DUE", amount: 49.9, transactionId: mensal.body.pix.id }]);
+    const query = `query { payments(filter: { status: "REFUND_DUE" }) { content { id status userId } } }`;
+    expect((await t.graphql(query, {}, admin.token)).data.payments.content).toEqual([{ id: due.id, status: "REFUND_DUE", userId: ana.id }]);
+    expect((await t.get("/api/payments?status=REFUND_DUE", { token: ana.token })).body.content.map((p: { id: number }) => p.id)).toEqual([due.id]);
+
+    expect(await other.app.services.gatewayFollowUps.run()).toMatchObject({ refunded: 1 });
+    expect(fake.refunds.map((r) => r.chargeId)).toEqual([mensal.body.pix.id]);
+    expect((await billingOf(t, ana.id)).payments).toMatchObject([{ id: due.id, status: "REFUNDED", refundId: fake.refunds[0].id }]);
+    expect((await t.get("/api/payments?status=REFUND_DUE", { token: admin.token })).body.content).toEqual([]);
+    expect(await subjectsTo(t, ana.email)).toEqual(["Pagamento devolvido"]);
+    // Run again: nothing is refunded twice.
+    expect(await t.app.services.gatewayFollowUps.run()).toMatchObject({ refunded: 0 });
+    expect(fake.refunds).toHaveLength(1);
+  });
+
+  it("is refunded when the gateway reports a replaced charge paid while canceling it", async () => {
+    const ana = await makeStudent(t);
+    const mensal = await subscribeByPix(t, ana, "Mensal");
+    fake.setStatus(mensal.body.pix.id, "PAID"); // paid, but its webhook has not arrived yet
+    expect((await subscribeByPix(t, ana, "Anual")).status).toBe(201);
+
+    const rows = await billingOf(t, ana.id);
+    expect(rows.payments).toMatchObject([{ status: "REFUNDED", transactionId: mensal.body.pix.id }]);
+    expect(fake.refunds.map((r) => r.chargeId)).toEqual([mensal.body.pix.id]);
+    expect(rows.pix.find((p) => p.id === mensal.body.pix.id)).toMatchObject({ status: "PAID", gatewayCancelDue: false });
   });
 });

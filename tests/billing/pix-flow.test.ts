@@ -299,7 +299,7 @@ describe("POST /api/webhooks/pix/payment", () => {
     expect(await mailsTo(t, ana.email)).toHaveLength(0);
   });
 
-  it("records a charge paid after a card checkout replaced it, answers 200, and activates nothing twice", async () => {
+  it("refunds a charge paid after a card checkout replaced it, answers 200, and activates nothing twice", async () => {
     const ana = await makeStudent(t);
     const pix = await subscribeByPix(ana);
     const card = await t.post("/api/subscriptions", { token: ana.token, body: cardBody(await planId(t)) });
@@ -321,14 +321,16 @@ describe("POST /api/webhooks/pix/payment", () => {
     ]);
     expect(rows.payments.map((p) => [p.status, p.paymentMethod])).toEqual([
       ["COMPLETED", "CREDIT_CARD"],
-      ["COMPLETED", "PIX"],
+      ["REFUNDED", "PIX"],
     ]);
-    expect(rows.invoices.find((i) => i.subscriptionId === pix.subscriptionId)).toMatchObject({ status: "PAID", paymentId: rows.payments[1].id });
+    expect(rows.payments[1].refundId).toMatch(/^pix_refund_/);
+    // The replaced subscription's invoice never reads PAID: its money came and went back.
+    expect(rows.invoices.find((i) => i.subscriptionId === pix.subscriptionId)).toMatchObject({ status: "REFUNDED", paymentId: rows.payments[1].id });
     expect((await profileOf(t, ana.token)).subscriptionType).toBe("PREMIUM_MENSAL");
-    expect(await subjectsTo(t, ana.email)).toEqual(["Pagamento confirmado"]);
+    expect(await subjectsTo(t, ana.email)).toEqual(["Pagamento confirmado", "Pagamento devolvido"]);
   });
 
-  it("records a charge paid after the user canceled its subscription, answers 200 and leaves the subscription CANCELED", async () => {
+  it("refunds a charge paid after the user canceled its subscription, answers 200 and leaves the subscription CANCELED", async () => {
     const ana = await makeStudent(t);
     const pix = await subscribeByPix(ana);
     const cancel = await t.post(`/api/subscriptions/${pix.subscriptionId}/cancel`, { token: ana.token, body: {} });
@@ -341,9 +343,10 @@ describe("POST /api/webhooks/pix/payment", () => {
     const rows = await billingOf(t, ana.id);
     expect(rows.pix[0].status).toBe("PAID");
     expect(rows.subscriptions.map((s) => s.status)).toEqual(["CANCELED"]);
-    expect(rows.payments).toMatchObject([{ status: "COMPLETED", paymentMethod: "PIX", transactionId: pix.id }]);
+    expect(rows.payments).toMatchObject([{ status: "REFUNDED", paymentMethod: "PIX", transactionId: pix.id }]);
+    expect(rows.invoices).toMatchObject([{ status: "REFUNDED", paymentId: rows.payments[0].id }]);
     expect((await profileOf(t, ana.token)).subscriptionType).toBe("FREEMIUM");
-    expect(await mailsTo(t, ana.email)).toHaveLength(0);
+    expect(await subjectsTo(t, ana.email)).toEqual(["Pagamento devolvido"]);
   });
 
   it("still releases the plan when an EXPIRED transaction is reported PAID (any state → PAID)", async () => {

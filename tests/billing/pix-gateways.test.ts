@@ -221,6 +221,20 @@ describe("HttpPixGateway against the fake PIX API", () => {
     await expect(gateway.cancelCharge(pending.id)).rejects.toThrow(PixGatewayError);
   });
 
+  it("refunds a paid charge in full, once per idempotency key; refuses an unpaid one", async () => {
+    const gateway = devGateway();
+    const charge = await gateway.createCharge(input());
+    await expect(gateway.refundCharge(charge.id, 4990, "refund:unpaid")).rejects.toThrow(PixGatewayError);
+    devFake.setStatus(charge.id, "PAID");
+
+    const first = await gateway.refundCharge(charge.id, 4990, `refund:${charge.id}`);
+    expect(await gateway.refundCharge(charge.id, 4990, `refund:${charge.id}`)).toEqual(first);
+    const [request] = devFake.requestsTo("/v1/pixQrCode/refund").filter((r) => r.headers["idempotency-key"] === `refund:${charge.id}`);
+    expect([request.method, request.query, request.body]).toEqual(["POST", { id: charge.id }, { amount: 4990 }]);
+    expect(devFake.refunds).toEqual([{ id: first.refundId, chargeId: charge.id, amount: 4990 }]);
+    expect(await gateway.checkStatus(charge.id)).toBe("CANCELLED"); // REFUNDED at the gateway
+  });
+
   it("tolerates a trailing slash or /v1 in PIX_API_URL", async () => {
     for (const apiUrl of [`${devUrl}/`, `${devUrl}/v1`, `${devUrl}/v1/`]) {
       await new HttpPixGateway({ apiUrl, apiKey: API_KEY, devMode: true }).createCharge(input());

@@ -294,6 +294,35 @@ describe("StripeCardGateway.cancelSubscription", () => {
   });
 });
 
+describe("StripeCardGateway.refund", () => {
+  it("refunds a payment intent once per idempotency key", async () => {
+    const paid = await gateway.charge(input({ paymentMethodId: "pm_card_visa" }));
+    if (paid.status !== "succeeded") throw new Error("expected success");
+    const refund = { transactionId: paid.transactionId, amountCents: 4990, idempotencyKey: `refund:${paid.transactionId}`, metadata: { paymentId: "7" } };
+    const first = await gateway.refund(refund);
+    expect(await gateway.refund(refund)).toEqual(first);
+    expect([...fake.refunds.values()]).toMatchObject([{ id: first.refundId, payment_intent: paid.transactionId, amount: 4990, metadata: { paymentId: "7" } }]);
+    expect(fake.requestsTo("POST", "/v1/refunds").map((r) => r.headers["idempotency-key"])).toEqual([refund.idempotencyKey, refund.idempotencyKey]);
+  });
+
+  it("refunds the payment intent that paid a gateway subscription's invoice", async () => {
+    const subscribed = await gateway.createSubscription(subscriptionInput({ paymentMethodId: "pm_card_visa" }));
+    if (subscribed.status !== "succeeded") throw new Error("expected success");
+    const [invoiceId] = fake.invoices.keys();
+    await gateway.refund({ transactionId: invoiceId, amountCents: 4990, idempotencyKey: `refund:${invoiceId}`, metadata: {} });
+    expect([...fake.refunds.values()]).toMatchObject([{ payment_intent: subscribed.transactionId, amount: 4990 }]);
+  });
+
+  it("raises an error when the gateway refuses (nothing left to refund)", async () => {
+    const paid = await gateway.charge(input({ paymentMethodId: "pm_card_visa" }));
+    if (paid.status !== "succeeded") throw new Error("expected success");
+    await gateway.refund({ transactionId: paid.transactionId, amountCents: 4990, idempotencyKey: "k1", metadata: {} });
+    const error = await gateway.refund({ transactionId: paid.transactionId, amountCents: 4990, idempotencyKey: "k2", metadata: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CardGatewayError);
+    expect(error).toMatchObject({ statusCode: 400, code: "amount_too_large", message: expect.stringContaining("devolver o pagamento") });
+  });
+});
+
 describe("StripeCardGateway errors", () => {
   it("raises an error without the key when the key is refused", async () => {
     const wrongKey = "sk_test_this_key_is_wrong_0123456789";

@@ -50,18 +50,22 @@ const MAX_DESCRIPTION = 37;
 /**
  * A local stand-in for the PIX gateway's v1 HTTP API (AbacatePay-style) on 127.0.0.1: `POST
  * /v1/pixQrCode/create`, `GET /v1/pixQrCode/check?id=`, `POST /v1/pixQrCode/cancel?id=` (a PENDING charge becomes
- * CANCELLED; any other keeps its status), `POST /v1/pixQrCode/simulate-payment?id=` (dev mode only),
+ * CANCELLED; any other keeps its status), `POST /v1/pixQrCode/refund?id=` (a PAID charge's money returned, once per
+ * `Idempotency-Key`: the charge becomes REFUNDED), `POST /v1/pixQrCode/simulate-payment?id=` (dev mode only),
  * `Authorization: Bearer <apiKey>` (401 otherwise), answers `{data, error}`. A create with an `Idempotency-Key`
  * already used answers the charge that key made.
  */
 export class FakePixGateway {
   readonly charges = new Map<string, FakePixCharge>();
   readonly requests: FakePixRequest[] = [];
+  /** Refunds made, in order: the money the gateway returned. */
+  readonly refunds: Array<{ id: string; chargeId: string; amount: number }> = [];
   url = "";
   private server!: Server;
   private readonly overrides: FakePixOverride[] = [];
   /** The charge id each idempotency key made (a promise while it is being made, so concurrent requests share it). */
   private readonly byKey = new Map<string, Promise<string>>();
+  private readonly refundsByKey = new Map<string, { id: string; chargeId: string; amount: number }>();
   private held: RequestHold | null = null;
   private readonly arrivals = new Arrivals((suffix) => this.requestsTo(suffix).length);
 
@@ -106,6 +110,8 @@ export class FakePixGateway {
     this.requests.length = 0;
     this.overrides.length = 0;
     this.byKey.clear();
+    this.refunds.length = 0;
+    this.refundsByKey.clear();
     this.held = null;
   }
 
@@ -173,6 +179,7 @@ export class FakePixGateway {
       if (charge.status === "PENDING") this.setStatus(id, "CANCELLED");
       return send(res, 200, { data: publicCharge(charge), error: null });
     }
+    if (route === "POST /v1/pixQrCode/refund") return this.refund(res, id, body, req.headers["idempotency-key"]);
     if (route === "POST /v1/pixQrCode/simulate-payment") {
       if (!this.options.devMode) {
         return send(res, 400, { data: null, error: "Simulação disponível apenas em modo de desenvolvimento" });
@@ -249,6 +256,22 @@ export class FakePixGateway {
     };
     this.charges.set(charge.id, charge);
     return [200, { data: publicCharge(charge), error: null }];
+  }
+
+  private refund(res: ServerResponse, id: string, body: unknown, key: string | string[] | undefined): void {
+    if (typeof key !== "string") return send(res, 400, { data: null, error: "Idempotency-Key obrigatório" });
+    const done = this.refundsByKey.get(key);
+    if (done) return send(res, 200, { data: { ...done, status: "REFUNDED" }, error: null });
+    const charge = this.charges.get(id);
+    if (!charge) return send(res, 404, { data: null, error: "QRCode Pix não encontrado" });
+    if (charge.status !== "PAID") return send(res, 400, { data: null, error: `QRCode Pix está ${charge.status}` });
+    const amount = (body as { amount?: unknown } | undefined)?.amount;
+    if (amount !== charge.amount) return send(res, 400, { data: null, error: "A devolução é do valor total" });
+    const refund = { id: `pix_refund_${randomBytes(10).toString("hex")}`, chargeId: id, amount: charge.amount };
+    this.refunds.push(refund);
+    this.refundsByKey.set(key, refund);
+    this.setStatus(id, "REFUNDED");
+    send(res, 200, { data: { ...refund, status: "REFUNDED" }, error: null });
   }
 
   private expireIfDue(charge: FakePixCharge): void {

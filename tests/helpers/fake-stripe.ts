@@ -7,7 +7,8 @@ import { Arrivals, RequestHold } from "./request-hold.js";
 /**
  * A local stand-in for the Stripe API, limited to the endpoints StripeCardGateway calls: customers (create,
  * retrieve, update), payment methods (create, retrieve, attach), payment intents (create, retrieve), products
- * (create), subscriptions (create, retrieve, cancel). It reads the SDK's form-encoded bodies (`card[number]`,
+ * (create), subscriptions (create, retrieve, cancel), invoices (retrieve), refunds (create; never more than was
+ * received). It reads the SDK's form-encoded bodies (`card[number]`,
  * `items[0][price_data][unit_amount]`, `expand[0]`), answers Stripe-shaped objects and Stripe's error bodies,
  * declines the contract §8 test cards, records every request, and can deliver signed webhooks.
  *
@@ -185,6 +186,7 @@ export class FakeStripe {
   readonly prices = new Map<string, Json>();
   readonly invoices = new Map<string, Json>();
   readonly subscriptions = new Map<string, Json>();
+  readonly refunds = new Map<string, Json>();
   private server?: Server;
   private failures: { status: number; remaining: number; request?: string }[] = [];
   private readonly idempotent = new Map<string, { status: number; body: string }>();
@@ -219,7 +221,7 @@ export class FakeStripe {
   /** Forgets objects, recorded requests and pending failures (between tests). */
   reset(): void {
     this.requests.length = 0;
-    for (const map of [this.customers, this.paymentMethods, this.paymentIntents, this.products, this.prices, this.invoices, this.subscriptions]) {
+    for (const map of [this.customers, this.paymentMethods, this.paymentIntents, this.products, this.prices, this.invoices, this.subscriptions, this.refunds]) {
       map.clear();
     }
     this.failures = [];
@@ -409,6 +411,10 @@ export class FakeStripe {
         return this.renderSubscription(this.subscriptions.get(id) ?? this.fail(noSuch("subscription", id)), params);
       case "DELETE subscriptions/:id":
         return this.cancelSubscription(id);
+      case "GET invoices/:id":
+        return this.renderInvoice(this.invoices.get(id) ?? this.fail(noSuch("invoice", id)), params);
+      case "POST refunds":
+        return this.createRefund(params);
       default:
         throw invalidRequest(`Unrecognized request URL (${method}: ${path}).`, undefined, undefined, 404);
     }
@@ -759,6 +765,38 @@ export class FakeStripe {
     }
     if (expand.includes("customer")) out.customer = this.customers.get(String(subscription.customer)) ?? subscription.customer;
     return out;
+  }
+
+  /** An invoice as the API shows it: its `payments` only when expanded. */
+  private renderInvoice(invoice: Json, params: Json): Json {
+    const { payments, ...rest } = invoice;
+    return expansionsOf(params).includes("payments") ? { ...rest, payments } : rest;
+  }
+
+  // ——— refunds ———
+
+  private createRefund(params: Json): Json {
+    const chargeId = str(params.charge);
+    const intentId = str(params.payment_intent) ?? [...this.paymentIntents.values()].find((pi) => chargeId && pi.latest_charge === chargeId)?.id;
+    if (!intentId) throw invalidRequest("One of the following params should be provided for this request: payment_intent or charge.", "payment_intent");
+    const intent = this.paymentIntents.get(String(intentId)) ?? this.fail(noSuch("payment_intent", String(intentId), "payment_intent"));
+    if (intent.status !== "succeeded") throw invalidRequest(`This PaymentIntent (${String(intentId)}) does not have a successful charge to refund.`, "payment_intent", "charge_not_refundable");
+    const refunded = [...this.refunds.values()].filter((r) => r.payment_intent === intentId).reduce((sum, r) => sum + Number(r.amount), 0);
+    const amount = int(params.amount, "amount", false) ?? Number(intent.amount_received) - refunded;
+    if (amount < 1 || refunded + amount > Number(intent.amount_received)) {
+      throw invalidRequest(`Refund amount (${amount}) is greater than unrefunded amount on charge.`, "amount", "amount_too_large");
+    }
+    const refund = {
+      ...this.base("re", "refund"),
+      amount,
+      currency: intent.currency,
+      payment_intent: intentId,
+      charge: intent.latest_charge,
+      status: "succeeded",
+      metadata: metadataOf(params.metadata),
+    };
+    this.refunds.set(refund.id, refund);
+    return refund;
   }
 
   private cancelSubscription(id: string): Json {

@@ -25,6 +25,12 @@ export const billingMails = {
       `Sua assinatura do plano ${planName} foi cancelada.`,
       accessUntil ? `Você mantém o acesso até ${day(accessUntil)}.` : "O acesso premium foi encerrado.",
     ]),
+  refunded: (to: string, name: string, planName: string, amountCents: number) =>
+    mail(to, "Pagamento devolvido", [
+      `Olá, ${name}!`,
+      `Recebemos um pagamento de ${formatBrl(amountCents)} do plano ${planName} depois que essa assinatura foi substituída ou encerrada.`,
+      "O valor foi devolvido pelo mesmo meio de pagamento.",
+    ]),
   renewed: (to: string, name: string, planName: string, amountCents: number, endDate: Date) =>
     mail(to, "Assinatura renovada", [
       `Olá, ${name}!`,

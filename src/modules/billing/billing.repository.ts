@@ -171,6 +171,20 @@ export const billingRepository = {
     return row ?? null;
   },
 
+  /** Payments of money to return (REFUND_DUE): one user's, or everyone's. */
+  async findRefundsDue(db: Db, userId?: number) {
+    return db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.status, "REFUND_DUE"), userId === undefined ? undefined : eq(payments.userId, userId)))
+      .orderBy(asc(payments.id));
+  },
+
+  /** The invoices a payment paid become REFUNDED with it. */
+  async refundInvoicesOf(db: Db, paymentId: number, now: Date) {
+    await db.update(invoices).set({ status: "REFUNDED" satisfies InvoiceStatus, updatedAt: now }).where(eq(invoices.paymentId, paymentId));
+  },
+
   /** The subscription's PENDING payment, if any: a charge asked of the gateway whose answer is not settled yet. */
   async findPendingPayment(db: Db, subscriptionId: number) {
     const [row] = await db

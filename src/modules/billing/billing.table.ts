@@ -9,9 +9,11 @@ export const PAYMENT_METHODS = ["CREDIT_CARD", "PIX", "BOLETO"] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 export const SUBSCRIPTION_STATUSES = ["PENDING", "ACTIVE", "CANCELED", "FAILED", "EXPIRED"] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
-export const PAYMENT_STATUSES = ["PENDING", "COMPLETED", "FAILED", "REFUNDED"] as const;
+/** REFUND_DUE: money received for a subscription no longer wanted, to be returned (then REFUNDED). */
+export const PAYMENT_STATUSES = ["PENDING", "COMPLETED", "FAILED", "REFUND_DUE", "REFUNDED"] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
-export const INVOICE_STATUSES = ["PENDING", "PAID", "OVERDUE", "CANCELED"] as const;
+/** REFUNDED: its payment came in after the subscription was no longer wanted, and was returned. */
+export const INVOICE_STATUSES = ["PENDING", "PAID", "OVERDUE", "CANCELED", "REFUNDED"] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 export const PIX_STATUSES = ["PENDING", "PAID", "EXPIRED", "CANCELLED"] as const;
 export type PixTransactionStatus = (typeof PIX_STATUSES)[number];
@@ -111,6 +113,8 @@ export const payments = pgTable(
      * written PENDING with it before the call and settled after, so a charge whose answer was lost can be found.
      */
     idempotencyKey: text("idempotency_key"),
+    /** The gateway's id of the refund that returned a REFUNDED payment. */
+    refundId: text("refund_id"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -118,6 +122,8 @@ export const payments = pgTable(
     index("payments_user_idx").on(t.userId, t.createdAt),
     uniqueIndex("payments_transaction_key").on(t.transactionId),
     uniqueIndex("payments_idempotency_key").on(t.idempotencyKey),
+    // Payments waiting on a gateway (an unsettled charge, a refund to make): what the follow-up job looks at.
+    index("payments_unsettled_idx").on(t.createdAt).where(sql`${t.status} in ('PENDING', 'REFUND_DUE')`),
     check("payments_status_check", sql`${t.status} in (${oneOf(PAYMENT_STATUSES)})`),
     check("payments_amount_check", sql`${t.amountCents} >= 0`),
   ],

@@ -79,7 +79,7 @@ export class Payment {
   @Field(() => String, { nullable: true }) planName!: string | null;
   @Field(() => Float) amount!: number;
   @Field(() => String) currency!: string;
-  @Field(() => String, { description: "PENDING, COMPLETED, FAILED or REFUNDED" }) status!: string;
+  @Field(() => String, { description: "PENDING, COMPLETED, FAILED, REFUND_DUE (received for a subscription no longer wanted; being returned) or REFUNDED" }) status!: string;
   @Field(() => PaymentMethodEnum) paymentMethod!: string;
   @Field(() => String, { nullable: true }) lastFourDigits!: string | null;
   @Field(() => String, { nullable: true }) transactionId!: string | null;
@@ -97,7 +97,7 @@ export class Invoice {
   @Field(() => String, { nullable: true }) planName!: string | null;
   @Field(() => Float) amount!: number;
   @Field(() => String) currency!: string;
-  @Field(() => String, { description: "PENDING, PAID, OVERDUE or CANCELED" }) status!: string;
+  @Field(() => String, { description: "PENDING, PAID, OVERDUE, CANCELED or REFUNDED (paid after it was canceled, and returned)" }) status!: string;
   @Field(() => DateTime) dueDate!: Date;
   @Field(() => DateTime, { nullable: true }) paidAt!: Date | null;
   @Field(() => Int, { nullable: true }) paymentId!: number | null;

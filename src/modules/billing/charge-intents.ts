@@ -196,14 +196,14 @@ export class ChargeIntents {
   /**
    * A PIX charge paid: transaction PAID, then the money settled on its subscription (SubscriptionLifecycle
    * .settlePayment): the subscription ACTIVE with its invoice PAID, or, when it was replaced or canceled before the
-   * payer paid, the money recorded for a refund. Answers the user whose charge it is (null for an unknown or already
-   * settled charge), whose gateway follow-ups the caller runs.
+   * payer paid, the money recorded for a refund (REFUND_DUE). Answers the user whose charge it is (null for an
+   * unknown or already settled charge), whose gateway follow-ups the caller runs.
    */
   async settlePixPaid(transactionId: string): Promise<number | null> {
-    const { db, clock, logger, lifecycle } = this.deps;
+    const { db, clock, lifecycle } = this.deps;
     const known = await billingRepository.findPixTransaction(db, transactionId);
     if (!known || known.status === "PAID") return null;
-    const outcome = await db.transaction(async (tx) => {
+    return db.transaction(async (tx) => {
       // The user's billing lock first, as checkouts take it (they cancel replaced PIX charges under it).
       await billingRepository.lockUserBilling(tx, known.userId);
       const pix = await billingRepository.findPixTransactionForUpdate(tx, transactionId);
@@ -212,12 +212,9 @@ export class ChargeIntents {
       const subscription = await billingRepository.findSubscriptionForUpdate(tx, pix.subscriptionId);
       if (!subscription) return null;
       const received = { amountCents: pix.amountCents, paymentMethod: "PIX" as const, transactionId: pix.id, lastFourDigits: null, invoiceId: pix.invoiceId };
-      return { settled: await lifecycle.settlePayment(tx, subscription, received), subscription };
+      await lifecycle.settlePayment(tx, subscription, received);
+      return known.userId;
     });
-    if (outcome?.settled === "refund-due") {
-      logger.warn({ transactionId, subscriptionId: outcome.subscription.id, status: outcome.subscription.status }, "payment received for a subscription that was replaced or ended; recorded, refund due");
-    }
-    return outcome ? known.userId : null;
   }
 
   /** Removes a PIX subscription whose charge the gateway did not make (unless another request recorded one). */

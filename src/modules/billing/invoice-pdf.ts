@@ -1,5 +1,6 @@
 import PDFDocument from "pdfkit";
 import { formatBrl } from "../../platform/money.js";
+import type { InvoiceStatus } from "./billing.table.js";
 
 /** What the invoice PDF shows; nothing else goes into the document. */
 export interface InvoicePdfData {
@@ -7,7 +8,7 @@ export interface InvoicePdfData {
   issuedAt: Date;
   dueDate: Date;
   paidAt: Date | null;
-  status: "PENDING" | "PAID" | "OVERDUE" | "CANCELED";
+  status: InvoiceStatus;
   amountCents: number;
   currency: string;
   planName: string;
@@ -23,6 +24,7 @@ const STATUS_LABELS: Record<InvoicePdfData["status"], string> = {
   PAID: "Paga",
   OVERDUE: "Vencida",
   CANCELED: "Cancelada",
+  REFUNDED: "Estornada",
 };
 
 const PAYMENT_METHOD_LABELS: Record<string, string> = {

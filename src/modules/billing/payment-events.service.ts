@@ -13,7 +13,7 @@ import { verifyCardWebhook } from "./gateways/card-webhook-signature.js";
 import type { PixGateway } from "./gateways/pix-gateway.js";
 import type { ChargeIntents } from "./charge-intents.js";
 import type { GatewayFollowUps } from "./gateway-follow-ups.js";
-import type { ReceivedPayment, SubscriptionLifecycle } from "./subscription-lifecycle.js";
+import type { SubscriptionLifecycle } from "./subscription-lifecycle.js";
 import { toPixDto, type PixTransactionDto } from "./subscription.service.js";
 
 const TRANSACTION_NOT_FOUND = "Transação não encontrada";
@@ -140,17 +140,6 @@ export class PaymentEventsService {
     if (userId !== null) await this.deps.followUps.afterCommit(userId);
   }
 
-  /** Settles received money on a subscription; money that could not be applied is reported for a refund. */
-  private async settle(tx: Db, subscription: SubscriptionRow, received: ReceivedPayment): Promise<void> {
-    const outcome = await this.deps.lifecycle.settlePayment(tx, subscription, received);
-    if (outcome === "refund-due") {
-      this.deps.logger.warn(
-        { transactionId: received.transactionId, paymentMethod: received.paymentMethod, subscriptionId: subscription.id, status: subscription.status },
-        "payment received for a subscription that was replaced or ended; recorded, refund due",
-      );
-    }
-  }
-
   private async pixClosed(transactionId: string, status: "EXPIRED" | "CANCELLED"): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
       const pix = await billingRepository.findPixTransactionForUpdate(tx, transactionId);
@@ -189,7 +178,7 @@ export class PaymentEventsService {
         // The first invoice of a gateway subscription was paid at checkout already.
         if (object.billing_reason === "subscription_create" && subscription.status === "ACTIVE") return;
         const amountCents = num(object.amount_received) ?? num(object.amount_paid) ?? num(object.amount) ?? subscription.priceCents;
-        await this.settle(tx, subscription, { amountCents, paymentMethod: "CREDIT_CARD", transactionId, lastFourDigits: lastFour });
+        await this.deps.lifecycle.settlePayment(tx, subscription, { amountCents, paymentMethod: "CREDIT_CARD", transactionId, lastFourDigits: lastFour });
         return;
       }
       case "payment_intent.payment_failed":

@@ -7,6 +7,7 @@ import type { PaymentRow, SubscriptionRow } from "./billing.dto.js";
 import { billingMails } from "./billing.mails.js";
 import { billingRepository } from "./billing.repository.js";
 import type { ChargeIntents } from "./charge-intents.js";
+import type { GatewayFollowUps } from "./gateway-follow-ups.js";
 import { planRepository } from "./plan.repository.js";
 import type { SubscriptionLifecycle } from "./subscription-lifecycle.js";
 
@@ -26,7 +27,9 @@ export interface RenewalRunResult {
  * is decided under the user's billing lock, so concurrent runs (several instances) never charge twice.
  */
 export class RenewalService {
-  constructor(private readonly deps: { db: Db; clock: Clock; logger: Logger; lifecycle: SubscriptionLifecycle; intents: ChargeIntents }) {}
+  constructor(
+    private readonly deps: { db: Db; clock: Clock; logger: Logger; lifecycle: SubscriptionLifecycle; intents: ChargeIntents; followUps: GatewayFollowUps },
+  ) {}
 
   async run(): Promise<RenewalRunResult> {
     const { db, clock } = this.deps;
@@ -89,11 +92,11 @@ export class RenewalService {
 
   private async charge(payment: PaymentRow, subscription: SubscriptionRow): Promise<keyof RenewalRunResult> {
     const [user, plan] = await Promise.all([userRepository.findById(this.deps.db, subscription.userId), planRepository.findById(this.deps.db, subscription.planId)]);
-    const settled = await this.deps.intents.chargeCard(payment, {
-      recurring: false,
+    const request = {
+      recurring: false as const,
       input: {
         amountCents: subscription.priceCents,
-        currency: "BRL",
+        currency: "BRL" as const,
         paymentMethodId: subscription.gatewayPaymentMethodId ?? undefined,
         customerId: subscription.gatewayCustomerId ?? undefined,
         customerEmail: user?.email ?? "",
@@ -101,8 +104,14 @@ export class RenewalService {
         description: `Renovação ${plan?.name ?? ""}`,
         metadata: { subscriptionId: String(subscription.id), userId: String(subscription.userId), renewal: "true" },
       },
-    });
-    return settled.payment?.status === "FAILED" ? "failed" : "renewed";
+    };
+    try {
+      const settled = await this.deps.intents.chargeCard(payment, request);
+      return settled.payment?.status === "FAILED" ? "failed" : "renewed";
+    } finally {
+      // Money for a subscription canceled while it was being charged is returned.
+      await this.deps.followUps.afterCommit(subscription.userId);
+    }
   }
 
   private async remind(tx: Db, subscription: SubscriptionRow): Promise<void> {

@@ -49,8 +49,9 @@ export class SubscriptionLifecycle {
    * Money a gateway reports received for a subscription (a webhook, a PIX status check). ACTIVE: the period is
    * extended. PENDING or FAILED (a gateway's retry went through): the period starts, unless the user meanwhile holds
    * another ACTIVE subscription. CANCELED or EXPIRED: never revived, since the user or the gateway ended it. Money that
-   * cannot be applied is still recorded (a COMPLETED payment, its invoice PAID) and answered "refund-due" for the
-   * caller to report: refusing it would only make the gateway deliver it again and again.
+   * cannot be applied is recorded as a REFUND_DUE payment (its invoice, if any, CANCELED, never PAID) and answered
+   * "refund-due": the caller has it returned at the gateway (GatewayFollowUps). Refusing the money would only make
+   * the gateway deliver it again and again.
    */
   async settlePayment(tx: Db, subscription: SubscriptionRow, received: ReceivedPayment): Promise<"applied" | "refund-due"> {
     if (subscription.status === "ACTIVE") {
@@ -62,7 +63,7 @@ export class SubscriptionLifecycle {
       await this.applyPayment(tx, subscription, received, "first");
       return "applied";
     }
-    await this.recordPayment(tx, subscription, received, "first");
+    await this.recordPayment(tx, subscription, received, "first", "REFUND_DUE");
     // Another subscription is ACTIVE: this one can never start, so it stops waiting for money.
     if (subscription.status === "PENDING") await this.cancel(tx, subscription, true, REPLACED);
     return "refund-due";
@@ -84,8 +85,8 @@ export class SubscriptionLifecycle {
       }
     }
     if (!subscription) {
-      // Its subscription was deleted with its user's data meanwhile: the payment alone is kept.
-      const settled = outcome.status === "succeeded" ? { status: "COMPLETED" as const } : { status: "FAILED" as const, failureReason: outcome.failureCode };
+      // Its subscription was deleted meanwhile: the payment alone is kept, and money is returned.
+      const settled = outcome.status === "succeeded" ? { status: "REFUND_DUE" as const } : { status: "FAILED" as const, failureReason: outcome.failureCode };
       await billingRepository.updatePayment(tx, payment.id, { ...settled, transactionId: outcome.transactionId, lastFourDigits: outcome.lastFour, updatedAt: now });
       return outcome.status === "succeeded" ? "refund-due" : "refused";
     }
@@ -194,10 +195,17 @@ export class SubscriptionLifecycle {
   /**
    * One COMPLETED payment and its invoice PAID: a first payment settles the invoice a PIX or boleto subscription was
    * waiting on, whatever path paid it (contract §8: "that invoice PAID"); otherwise a PAID invoice is issued for it.
+   * Money to be returned (REFUND_DUE) is linked to the invoice it paid, which reads CANCELED; none is issued for it.
    */
-  private async recordPayment(tx: Db, subscription: SubscriptionRow, received: ReceivedPayment, kind: "first" | "renewal"): Promise<void> {
+  private async recordPayment(
+    tx: Db,
+    subscription: SubscriptionRow,
+    received: ReceivedPayment,
+    kind: "first" | "renewal",
+    status: "COMPLETED" | "REFUND_DUE" = "COMPLETED",
+  ): Promise<void> {
     const now = this.clock.now();
-    const completed = { status: "COMPLETED" as const, lastFourDigits: received.lastFourDigits, transactionId: received.transactionId, updatedAt: now };
+    const completed = { status, lastFourDigits: received.lastFourDigits, transactionId: received.transactionId, updatedAt: now };
     const payment =
       received.paymentId !== undefined
         ? await billingRepository.updatePayment(tx, received.paymentId, completed)
@@ -212,8 +220,8 @@ export class SubscriptionLifecycle {
           });
     const invoiceId = received.invoiceId ?? (kind === "first" ? await billingRepository.findPendingInvoiceId(tx, subscription.id) : null);
     if (invoiceId) {
-      await billingRepository.updateInvoice(tx, invoiceId, { status: "PAID", paidAt: now, paymentId: payment.id, updatedAt: now });
-    } else {
+      await billingRepository.updateInvoice(tx, invoiceId, { status: status === "COMPLETED" ? "PAID" : "CANCELED", paidAt: now, paymentId: payment.id, updatedAt: now });
+    } else if (status === "COMPLETED") {
       await billingRepository.insertInvoice(tx, {
         userId: subscription.userId,
         subscriptionId: subscription.id,
@@ -227,6 +235,17 @@ export class SubscriptionLifecycle {
         updatedAt: now,
       });
     }
+  }
+
+  /** Money returned at the gateway: the payment REFUNDED (with the gateway's refund id), its invoice too; the user is told. */
+  async recordRefund(tx: Db, payment: PaymentRow, refundId: string): Promise<void> {
+    const now = this.clock.now();
+    await billingRepository.updatePayment(tx, payment.id, { status: "REFUNDED", refundId, updatedAt: now });
+    await billingRepository.refundInvoicesOf(tx, payment.id, now);
+    const user = await userRepository.findById(tx, payment.userId);
+    const subscription = payment.subscriptionId ? await billingRepository.findSubscription(tx, payment.subscriptionId) : null;
+    const plan = subscription ? await planRepository.findById(tx, subscription.planId) : null;
+    if (user) await enqueueMail(tx, billingMails.refunded(user.email, user.name, plan?.name ?? "", payment.amountCents), now);
   }
 
   /** Cancels; `endsNow` also ends access at once (user back to FREEMIUM), otherwise access lasts until endDate. */

@@ -372,7 +372,9 @@ export class SubscriptionService {
       throw new AppError(options.refusalStatus ?? 422, PAYMENT_REFUSED, { details: settled.payment.failureReason ?? undefined });
     }
     if (settled.subscription?.status === "ACTIVE") return settled.subscription;
-    // The money came while another subscription became ACTIVE, or after this one was canceled: it is not kept.
+    // The money came while another subscription became ACTIVE, or after this one was canceled: it is returned
+    // (GatewayFollowUps), and a gateway subscription made for it must not charge again.
+    if (settled.subscription?.gatewaySubscriptionId) await this.cancelAtGateway(settled.subscription.gatewaySubscriptionId);
     if (await billingRepository.findActiveSubscription(db, caller.id)) throw conflict(ACTIVE_SUBSCRIPTION_EXISTS);
     throw conflict(ALREADY_CANCELED);
   }

@@ -89,6 +89,16 @@ export class CardGatewayError extends Error {
   }
 }
 
+/** Returns a charge's money (all of it). */
+export interface CardRefundInput {
+  /** The charge as we recorded it: a payment intent, a charge, or (gateway subscriptions) the invoice it paid. */
+  transactionId: string;
+  amountCents: number;
+  /** The gateway refunds once per key, however many times it is asked. */
+  idempotencyKey: string;
+  metadata: Record<string, string>;
+}
+
 export interface CardGateway {
   readonly name: "sandbox" | "stripe";
   /** Charges one period now (POST /subscriptions, renewals). */
@@ -99,4 +109,6 @@ export interface CardGateway {
   saveCard(input: CardSaveInput): Promise<CardSaveResult>;
   /** Cancels a gateway subscription (no-op for ids the gateway does not know). */
   cancelSubscription(gatewaySubscriptionId: string): Promise<void>;
+  /** Refunds a charge; answers the gateway's refund id. */
+  refund(input: CardRefundInput): Promise<{ refundId: string }>;
 }

@@ -30,6 +30,8 @@ const chargeSchema = z.object({
 
 const checkSchema = z.object({ status: z.string() });
 
+const refundSchema = z.object({ id: z.string().min(1) });
+
 /** Every answer of the v1 API: `{data, error}`, one of them null. */
 const envelopeSchema = z.object({
   data: z.unknown().optional(),
@@ -65,8 +67,9 @@ function toPixStatus(status: string): PixStatus {
 
 /**
  * The PIX gateway's HTTP API (AbacatePay-style v1): `POST /v1/pixQrCode/create` (with an `Idempotency-Key`),
- * `GET /v1/pixQrCode/check`, `POST /v1/pixQrCode/cancel`, `POST /v1/pixQrCode/simulate-payment` (dev mode only),
- * Bearer key, `{data, error}` envelopes.
+ * `GET /v1/pixQrCode/check`, `POST /v1/pixQrCode/cancel`, `POST /v1/pixQrCode/refund` (the "devolução" of a paid
+ * charge, with an `Idempotency-Key`), `POST /v1/pixQrCode/simulate-payment` (dev mode only), Bearer key, `{data,
+ * error}` envelopes.
  */
 export class HttpPixGateway implements PixGateway {
   readonly name = "http" as const;
@@ -120,6 +123,12 @@ export class HttpPixGateway implements PixGateway {
 
   async cancelCharge(id: string): Promise<PixStatus | null> {
     return this.statusOf(await this.call("POST", `/v1/pixQrCode/cancel?id=${encodeURIComponent(id)}`, {}));
+  }
+
+  async refundCharge(id: string, amountCents: number, idempotencyKey: string): Promise<{ refundId: string }> {
+    const path = `/v1/pixQrCode/refund?id=${encodeURIComponent(id)}`;
+    const data = this.dataOf(await this.call("POST", path, { amount: amountCents }, idempotencyKey), refundSchema);
+    return { refundId: data.id };
   }
 
   /** The charge status an answer carries; null for an id the gateway does not know. */

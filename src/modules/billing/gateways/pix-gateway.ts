@@ -39,4 +39,6 @@ export interface PixGateway {
    * was past canceling), null when the gateway does not know the id.
    */
   cancelCharge(id: string): Promise<PixStatus | null>;
+  /** Returns a paid charge's money to the payer ("devolução"), once per idempotency key; answers the refund's id. */
+  refundCharge(id: string, amountCents: number, idempotencyKey: string): Promise<{ refundId: string }>;
 }

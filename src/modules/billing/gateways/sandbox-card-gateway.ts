@@ -4,6 +4,7 @@ import type {
   CardChargeResult,
   CardDetails,
   CardGateway,
+  CardRefundInput,
   CardSaveInput,
   CardSaveResult,
   CardSubscriptionInput,
@@ -89,6 +90,11 @@ export class SandboxCardGateway implements CardGateway {
 
   async cancelSubscription(_gatewaySubscriptionId: string): Promise<void> {
     // Nothing is kept, so there is nothing to cancel; unknown ids are a no-op as the interface asks.
+  }
+
+  async refund(_input: CardRefundInput): Promise<{ refundId: string }> {
+    // Nothing was taken, so the refund is only a record.
+    return { refundId: randomId("re_sandbox") };
   }
 
   private decide(input: CardChargeInput): Outcome {

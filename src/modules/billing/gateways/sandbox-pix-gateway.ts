@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { systemClock, type Clock } from "../../../platform/clock.js";
 import { buildPixBrCode } from "./br-code.js";
 import { PixGatewayError } from "./pix-gateway-error.js";
@@ -83,6 +83,11 @@ export class SandboxPixGateway implements PixGateway {
     if (status === "PAID") return;
     if (status !== "PENDING") throw new PixGatewayError(`PIX charge ${id} is ${status}`, { status: 400 });
     charge.status = "PAID";
+  }
+
+  /** The sandbox moves no money (its charges are paid by our records alone), so a refund is only a record. */
+  async refundCharge(_id: string, _amountCents: number, idempotencyKey: string): Promise<{ refundId: string }> {
+    return { refundId: `pix_refund_${createHash("sha256").update(idempotencyKey).digest("hex").slice(0, 20)}` };
   }
 
   async cancelCharge(id: string): Promise<PixStatus | null> {

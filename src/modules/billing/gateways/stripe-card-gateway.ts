@@ -4,6 +4,7 @@ import {
   type CardChargeInput,
   type CardChargeResult,
   type CardGateway,
+  type CardRefundInput,
   type CardSaveInput,
   type CardSaveResult,
   type CardSubscriptionInput,
@@ -32,7 +33,7 @@ const RECURRING: Record<CardSubscriptionInput["interval"], { interval: "month" |
 };
 
 /** Which part of a flow failed: an invalid request while preparing the payment method is the customer's problem. */
-type Step = "customer" | "payment_method" | "default_payment_method" | "product" | "payment" | "subscription" | "cancel";
+type Step = "customer" | "payment_method" | "default_payment_method" | "product" | "payment" | "subscription" | "cancel" | "refund";
 
 const STEP_LABEL: Record<Step, string> = {
   customer: "criar o cliente",
@@ -42,6 +43,7 @@ const STEP_LABEL: Record<Step, string> = {
   payment: "cobrar",
   subscription: "criar a assinatura",
   cancel: "cancelar a assinatura",
+  refund: "devolver o pagamento",
 };
 
 /** Reads `STRIPE_API_BASE` (`http://127.0.0.1:1234`) into the SDK's host/port/protocol; a path other than /v1 is refused. */
@@ -216,6 +218,28 @@ export class StripeCardGateway implements CardGateway {
       }
       throw safeError("cancel", error, [this.#secretKey]);
     }
+  }
+
+  async refund(input: CardRefundInput): Promise<{ refundId: string }> {
+    try {
+      const refund = await this.#stripe.refunds.create(
+        { ...(await this.refundTarget(input.transactionId)), amount: input.amountCents, metadata: input.metadata },
+        { idempotencyKey: input.idempotencyKey },
+      );
+      return { refundId: refund.id };
+    } catch (error) {
+      throw safeError("refund", error, [this.#secretKey]);
+    }
+  }
+
+  /** What a refund names: the charge or payment intent we recorded, or the payment intent that paid an invoice we recorded. */
+  private async refundTarget(transactionId: string): Promise<{ charge: string } | { payment_intent: string }> {
+    if (transactionId.startsWith("ch_")) return { charge: transactionId };
+    if (!transactionId.startsWith("in_")) return { payment_intent: transactionId };
+    const invoice = await this.#stripe.invoices.retrieve(transactionId, { expand: ["payments"] });
+    const paymentIntent = idOf(invoice.payments?.data[0]?.payment.payment_intent);
+    if (!paymentIntent) throw new Error(`a fatura ${transactionId} não tem pagamento a devolver`);
+    return { payment_intent: paymentIntent };
   }
 
   private async customerFor(input: CardChargeInput, flow: Flow): Promise<string> {
