@@ -150,6 +150,14 @@ describe("card webhook events", () => {
     expect(await subjectsTo(t, ana.email)).toEqual(["Pagamento confirmado"]);
   });
 
+  it("reads an amount past what a payment can hold as not given, recording the plan's price instead of failing every redelivery", async () => {
+    const { ana, id } = await pendingSubscription();
+    await expectOk(event("payment_intent.succeeded", { id: "pi_huge_1", amount_received: 2_147_483_648, currency: "brl", metadata: { subscriptionId: String(id) } }));
+    expect((await subscriptionRow(t, id)).status).toBe("ACTIVE");
+    expect((await billingOf(t, ana.id)).payments).toMatchObject([{ status: "COMPLETED", amountCents: 4990, transactionId: "pi_huge_1" }]);
+    expect(t.logLines.join("")).not.toContain("card webhook failed");
+  });
+
   it("payment_intent.succeeded for a charge already recorded at checkout changes nothing", async () => {
     const ana = await makeStudent(t);
     const res = await t.post("/api/subscriptions", { token: ana.token, body: cardBody(await planId(t)) });

@@ -272,7 +272,9 @@ const record = (value: unknown) => (typeof value === "object" && value !== null 
 const idOf = (value: unknown) => str(value) ?? str(record(value)?.id);
 /** The metadata we gave the gateway: the object's own, else (invoices) its subscription's. */
 const ourMetadata = (object: CardEventObject) => ({ ...record(record(record(object.parent)?.subscription_details)?.metadata), ...record(object.metadata) });
-const num = (value: unknown) => (typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : null);
+/** An amount in cents the payments table can hold (an integer column); anything else reads as not given. */
+const num = (value: unknown) => (typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= MAX_AMOUNT_CENTS ? value : null);
+const MAX_AMOUNT_CENTS = 2_147_483_647;
 
 function lastFourOf(object: CardEventObject): string | null {
   const card = ((object.payment_method_details as Record<string, unknown> | undefined)?.card ?? {}) as Record<string, unknown>;
