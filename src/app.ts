@@ -56,7 +56,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const jobs = new JobScheduler(logger);
   jobs.every("mail-delivery", 5_000, () => mailWorker.runOnce());
   jobs.every("subscription-renewals", 60 * 60_000, () => services.renewals.run());
-  // Gateway calls owed after a commit that failed then (a replaced PIX charge to cancel): retried every minute.
+  // Gateway calls owed after a commit that failed then (a PIX charge to cancel, money to return), and charges whose
+  // answer was lost (asked of the gateway once some minutes old): every minute.
   jobs.every("gateway-follow-ups", 60_000, () => services.gatewayFollowUps.run());
   jobs.every("invite-expiry", 10 * 60_000, () => services.coaching.expireInvites());
   // Daily in effect: an assignment completes the day after its endDate; running hourly only catches it sooner.

@@ -78,7 +78,7 @@ export function createServices(deps: ServiceDeps) {
   const lifecycle = new SubscriptionLifecycle(clock);
   const plans = new PlanService({ db });
   const intents = new ChargeIntents({ db, clock, logger, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle });
-  const gatewayFollowUps = new GatewayFollowUps({ db, logger, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle, intents });
+  const gatewayFollowUps = new GatewayFollowUps({ db, clock, logger, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle, intents });
   const subscriptions = new SubscriptionService({
     db,
     clock,

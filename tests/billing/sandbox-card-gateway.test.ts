@@ -28,6 +28,16 @@ describe("SandboxCardGateway", () => {
     expect(gateway.name).toBe("sandbox");
   });
 
+  it("answers a key it charged before with that charge, finds it by key, and knows no other", async () => {
+    const first = await gateway.charge(input({ card: card("4242424242424242"), idempotencyKey: "sandbox-key-1" }));
+    expect(await gateway.charge(input({ card: card("4242424242424242"), idempotencyKey: "sandbox-key-1" }))).toEqual(first);
+    expect(await gateway.findCharge("sandbox-key-1")).toEqual(first);
+    expect(await gateway.findCharge("sandbox-key-unknown")).toEqual({ status: "none" });
+    expect(await gateway.refund({ transactionId: first.transactionId!, amountCents: 4990, idempotencyKey: "r", metadata: {} })).toEqual({
+      refundId: expect.stringMatching(/^re_sandbox_/),
+    });
+  });
+
   it("accepts 4242424242424242 with sandbox ids and the last four digits", async () => {
     const result = await gateway.charge(input({ card: card("4242424242424242") }));
     expect(result).toEqual({

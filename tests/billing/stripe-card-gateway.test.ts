@@ -294,6 +294,29 @@ describe("StripeCardGateway.cancelSubscription", () => {
   });
 });
 
+describe("StripeCardGateway.findCharge", () => {
+  it("finds a charge by the paymentKey of its metadata, with what the charge answered", async () => {
+    const key = "5f0c-find-charge";
+    const charged = await gateway.charge(input({ card: card("4242424242424242"), idempotencyKey: key, metadata: { subscriptionId: "42", paymentKey: key } }));
+    expect(await gateway.findCharge(key)).toEqual(charged);
+    expect(fake.requestsTo("GET", "/v1/payment_intents/search")[0].params).toEqual({ query: `metadata['paymentKey']:'${key}'` });
+  });
+
+  it("finds a gateway subscription's first charge", async () => {
+    const key = "5f0c-find-subscription";
+    const subscribed = await gateway.createSubscription(subscriptionInput({ paymentMethodId: "pm_card_visa", idempotencyKey: key, metadata: { subscriptionId: "42", paymentKey: key } }));
+    expect(await gateway.findCharge(key)).toEqual(subscribed);
+  });
+
+  it("reports a declined charge as failed, and no charge as none", async () => {
+    const key = "5f0c-find-declined";
+    const declined = await gateway.charge(input({ card: card("4000000000000002"), idempotencyKey: key, metadata: { subscriptionId: "42", paymentKey: key } }));
+    expect(declined).toMatchObject({ status: "failed", failureCode: "card_declined" });
+    expect(await gateway.findCharge(key)).toMatchObject({ status: "failed", transactionId: declined.transactionId, failureCode: "card_declined", lastFour: "0002" });
+    expect(await gateway.findCharge("5f0c-never-charged")).toEqual({ status: "none" });
+  });
+});
+
 describe("StripeCardGateway.refund", () => {
   it("refunds a payment intent once per idempotency key", async () => {
     const paid = await gateway.charge(input({ paymentMethodId: "pm_card_visa" }));

@@ -8,7 +8,7 @@ import { Arrivals, RequestHold } from "./request-hold.js";
  * A local stand-in for the Stripe API, limited to the endpoints StripeCardGateway calls: customers (create,
  * retrieve, update), payment methods (create, retrieve, attach), payment intents (create, retrieve), products
  * (create), subscriptions (create, retrieve, cancel), invoices (retrieve), refunds (create; never more than was
- * received). It reads the SDK's form-encoded bodies (`card[number]`,
+ * received), and the search of payment intents and subscriptions by one metadata value (`metadata['k']:'v'`). It reads the SDK's form-encoded bodies (`card[number]`,
  * `items[0][price_data][unit_amount]`, `expand[0]`), answers Stripe-shaped objects and Stripe's error bodies,
  * declines the contract §8 test cards, records every request, and can deliver signed webhooks.
  *
@@ -385,6 +385,7 @@ export class FakeStripe {
     const parts = path.split("/").filter(Boolean).map(decodeURIComponent);
     if (parts[0] !== "v1") throw invalidRequest(`Unrecognized request URL (${method}: ${path}).`, undefined, undefined, 404);
     const [, resource, id, action] = parts;
+    if (method === "GET" && id === "search" && !action) return this.search(resource, params);
     const key = `${method} ${resource}${id ? "/:id" : ""}${action ? `/${action}` : ""}`;
     switch (key) {
       case "POST customers":
@@ -765,6 +766,21 @@ export class FakeStripe {
     }
     if (expand.includes("customer")) out.customer = this.customers.get(String(subscription.customer)) ?? subscription.customer;
     return out;
+  }
+
+  /** Stripe's search, for the one query form the adapter sends: `metadata['key']:'value'`. */
+  private search(resource: string, params: Json): Json {
+    const match = /^metadata\['([\w-]+)'\]:'([\w-]+)'$/.exec(str(params.query) ?? "");
+    if (!match) throw invalidRequest("The fake understands only metadata['key']:'value' queries.", "query");
+    const [, field, value] = match;
+    const expand = expansionsOf(params).map((path) => path.replace(/^data\./, ""));
+    const found =
+      resource === "payment_intents"
+        ? [...this.paymentIntents.values()].filter((pi) => obj(pi.metadata)[field] === value)
+        : resource === "subscriptions"
+          ? [...this.subscriptions.values()].filter((sub) => obj(sub.metadata)[field] === value).map((sub) => this.renderSubscription(sub, { expand }))
+          : this.fail(invalidRequest(`Unrecognized request URL (GET: /v1/${resource}/search).`, undefined, undefined, 404));
+    return { object: "search_result", data: found, has_more: false, next_page: null, url: `/v1/${resource}/search` };
   }
 
   /** An invoice as the API shows it: its `payments` only when expanded. */

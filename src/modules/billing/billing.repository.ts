@@ -171,6 +171,31 @@ export const billingRepository = {
     return row ?? null;
   },
 
+  /** Card charges asked of a gateway before `before` whose answer was never settled (PENDING payments with a key). */
+  async findUnsettledCardCharges(db: Db, before: Date) {
+    return db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.status, "PENDING"), isNotNull(payments.idempotencyKey), lt(payments.createdAt, before)))
+      .orderBy(asc(payments.id));
+  },
+
+  /** PIX subscriptions created before `before` whose charge was asked of the gateway but never recorded. */
+  async findUnsettledPixCheckouts(db: Db, before: Date) {
+    return db
+      .select()
+      .from(subscriptions)
+      .where(
+        and(
+          eq(subscriptions.status, "PENDING"),
+          isNotNull(subscriptions.chargeKey),
+          lt(subscriptions.createdAt, before),
+          sql`not exists (select 1 from ${pixTransactions} where ${pixTransactions.subscriptionId} = ${subscriptions.id})`,
+        ),
+      )
+      .orderBy(asc(subscriptions.id));
+  },
+
   /** Payments of money to return (REFUND_DUE): one user's, or everyone's. */
   async findRefundsDue(db: Db, userId?: number) {
     return db

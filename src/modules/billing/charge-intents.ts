@@ -125,10 +125,17 @@ export class ChargeIntents {
    * for the same subscription gets the same charge) and records it with the subscription's PENDING invoice. A
    * gateway failure is a 502 and removes the subscription: nobody holds a QR code of it, so nothing can be paid.
    */
-  async chargePix(intent: SubscriptionRow, request: Omit<PixChargeInput, "idempotencyKey" | "expiresInSeconds">): Promise<{ subscription: SubscriptionRow; pix: PixTransactionRow }> {
+  async chargePix(intent: SubscriptionRow, planName: string, customer: PixChargeInput["customer"]): Promise<{ subscription: SubscriptionRow; pix: PixTransactionRow }> {
     let charge: PixCharge;
     try {
-      charge = await this.deps.pixGateway.createCharge({ ...request, expiresInSeconds: PIX_TTL_SECONDS, idempotencyKey: intent.chargeKey! });
+      charge = await this.deps.pixGateway.createCharge({
+        amountCents: intent.priceCents,
+        description: `Assinatura ${planName}`,
+        reference: String(intent.id),
+        customer,
+        expiresInSeconds: PIX_TTL_SECONDS,
+        idempotencyKey: intent.chargeKey!,
+      });
     } catch (error) {
       this.deps.logger.error({ err: error, subscriptionId: intent.id }, "payment gateway call failed");
       await this.dropPixIntent(intent);

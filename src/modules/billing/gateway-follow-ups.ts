@@ -1,19 +1,29 @@
+import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import type { Logger } from "../../platform/logger.js";
+import { userRepository } from "../users/user.repository.js";
 import type { PaymentRow, PixTransactionRow } from "./billing.dto.js";
 import { billingRepository } from "./billing.repository.js";
 import type { ChargeIntents } from "./charge-intents.js";
 import type { CardGateway } from "./gateways/card-gateway.js";
 import type { PixGateway } from "./gateways/pix-gateway.js";
-import type { SubscriptionLifecycle } from "./subscription-lifecycle.js";
+import { planRepository } from "./plan.repository.js";
+import type { CardChargeOutcome, SubscriptionLifecycle } from "./subscription-lifecycle.js";
+
+/** How old an unsettled charge must be before the gateway is asked about it: past any gateway call still under way. */
+export const RECONCILE_AFTER_MS = 5 * 60_000;
+/** The failure recorded for a card charge the gateway says it never made. */
+export const NO_CHARGE_AT_GATEWAY = "gateway_no_charge";
 
 export interface FollowUpRunResult {
+  reconciled: number;
   pixCanceled: number;
   refunded: number;
 }
 
 export interface GatewayFollowUpsDeps {
   db: Db;
+  clock: Clock;
   logger: Logger;
   cardGateway: CardGateway;
   pixGateway: PixGateway;
@@ -26,6 +36,8 @@ export interface GatewayFollowUpsDeps {
  * subscription's PIX charge to cancel, money received for a subscription no longer wanted (REFUND_DUE) to return.
  * A failure is logged and left due: the job (`run`) retries everything due, for everyone, so no request ever waits
  * on a gateway that is down, and administrators see what is still owed (`GET /api/payments?status=REFUND_DUE`).
+ * The job also settles charges whose answer was lost (a crash or a lost connection between the gateway's answer
+ * and its settlement), asking the gateway about them by their idempotency key.
  */
 export class GatewayFollowUps {
   constructor(private readonly deps: GatewayFollowUpsDeps) {}
@@ -40,10 +52,57 @@ export class GatewayFollowUps {
     }
   }
 
-  /** The job: everything due, for everyone. */
+  /** The job: unsettled charges asked of their gateway, then everything due, for everyone. */
   async run(): Promise<FollowUpRunResult> {
+    const reconciled = await this.reconcile();
     const pixCanceled = await this.cancelPixCharges(await billingRepository.findPixCancelsDue(this.deps.db));
-    return { pixCanceled, refunded: await this.refund(await billingRepository.findRefundsDue(this.deps.db)) };
+    return { reconciled, pixCanceled, refunded: await this.refund(await billingRepository.findRefundsDue(this.deps.db)) };
+  }
+
+  /** Cancels a gateway subscription we no longer want charged; a failure is logged (the gateway's cancel event, or support, settles it). */
+  async cancelGatewaySubscription(gatewaySubscriptionId: string): Promise<void> {
+    try {
+      await this.deps.cardGateway.cancelSubscription(gatewaySubscriptionId);
+    } catch (error) {
+      this.deps.logger.error({ err: error, gatewaySubscriptionId }, "gateway cancel failed");
+    }
+  }
+
+  /**
+   * Charges asked of a gateway at least RECONCILE_AFTER_MS ago and never settled: a card charge is looked up by its
+   * key and settled with what the gateway made of it (nothing made: a failure); a PIX charge is asked again with its
+   * key (the gateway answers the charge it made, or makes it) and recorded. Answers how many were settled.
+   */
+  private async reconcile(): Promise<number> {
+    const { db, clock, cardGateway, intents, logger } = this.deps;
+    const before = new Date(clock.now().getTime() - RECONCILE_AFTER_MS);
+    let settled = 0;
+    for (const payment of await billingRepository.findUnsettledCardCharges(db, before)) {
+      try {
+        const found = await cardGateway.findCharge(payment.idempotencyKey!);
+        if (found === null) continue;
+        const outcome: CardChargeOutcome =
+          found.status === "none" ? { status: "failed", transactionId: null, lastFour: null, failureCode: NO_CHARGE_AT_GATEWAY } : found;
+        const { subscription } = await intents.settleCard(payment.id, outcome);
+        // A first charge whose money is returned must not leave a gateway subscription charging on.
+        if (found.status === "succeeded" && subscription?.status === "CANCELED" && subscription.gatewaySubscriptionId) {
+          await this.cancelGatewaySubscription(subscription.gatewaySubscriptionId);
+        }
+        settled += 1;
+      } catch (error) {
+        logger.warn({ err: error, paymentId: payment.id }, "settling an unanswered card charge failed; retried later");
+      }
+    }
+    for (const checkout of await billingRepository.findUnsettledPixCheckouts(db, before)) {
+      try {
+        const [user, plan] = await Promise.all([userRepository.findById(db, checkout.userId), planRepository.findById(db, checkout.planId)]);
+        await intents.chargePix(checkout, plan?.name ?? "", { name: user?.name ?? "", email: user?.email ?? "" });
+        settled += 1;
+      } catch (error) {
+        logger.warn({ err: error, subscriptionId: checkout.id }, "settling an unanswered PIX charge failed");
+      }
+    }
+    return settled;
   }
 
   /**

@@ -237,7 +237,7 @@ export class SubscriptionService {
       if (subscription.status !== "ACTIVE" && subscription.status !== "PENDING") throw conflict(NOT_CANCELABLE);
       return this.deps.lifecycle.cancel(tx, subscription, endsNow, input.reason ?? null);
     });
-    if (canceled.gatewaySubscriptionId) await this.cancelAtGateway(canceled.gatewaySubscriptionId);
+    if (canceled.gatewaySubscriptionId) await this.deps.followUps.cancelGatewaySubscription(canceled.gatewaySubscriptionId);
     await this.deps.followUps.afterCommit(owned.userId);
     return this.toDto(canceled);
   }
@@ -374,7 +374,7 @@ export class SubscriptionService {
     if (settled.subscription?.status === "ACTIVE") return settled.subscription;
     // The money came while another subscription became ACTIVE, or after this one was canceled: it is returned
     // (GatewayFollowUps), and a gateway subscription made for it must not charge again.
-    if (settled.subscription?.gatewaySubscriptionId) await this.cancelAtGateway(settled.subscription.gatewaySubscriptionId);
+    if (settled.subscription?.gatewaySubscriptionId) await this.deps.followUps.cancelGatewaySubscription(settled.subscription.gatewaySubscriptionId);
     if (await billingRepository.findActiveSubscription(db, caller.id)) throw conflict(ACTIVE_SUBSCRIPTION_EXISTS);
     throw conflict(ALREADY_CANCELED);
   }
@@ -426,12 +426,7 @@ export class SubscriptionService {
     });
     if (method === "BOLETO" || opened.pix) return opened;
     const { subscription, pix } = await this.afterwardsFollowingUp(caller.id, () =>
-      intents.chargePix(opened.subscription, {
-        amountCents: plan.priceCents,
-        description: `Assinatura ${plan.name}`,
-        reference: String(opened.subscription.id),
-        customer: { name: user.name, email: user.email },
-      }),
+      intents.chargePix(opened.subscription, plan.name, { name: user.name, email: user.email }),
     );
     return { subscription, pix, invoice: null };
   }
@@ -483,15 +478,6 @@ export class SubscriptionService {
     } catch (error) {
       this.deps.logger.error({ err: error }, "payment gateway call failed");
       throw new AppError(502, GATEWAY_UNAVAILABLE);
-    }
-  }
-
-  private async cancelAtGateway(gatewaySubscriptionId: string): Promise<void> {
-    try {
-      await this.deps.cardGateway.cancelSubscription(gatewaySubscriptionId);
-    } catch (error) {
-      // Our side is canceled already; the gateway's own cancel event (or a retry by support) settles it.
-      this.deps.logger.error({ err: error, gatewaySubscriptionId }, "gateway cancel failed");
     }
   }
 }

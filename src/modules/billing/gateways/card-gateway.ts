@@ -109,6 +109,11 @@ export interface CardGateway {
   saveCard(input: CardSaveInput): Promise<CardSaveResult>;
   /** Cancels a gateway subscription (no-op for ids the gateway does not know). */
   cancelSubscription(gatewaySubscriptionId: string): Promise<void>;
+  /**
+   * What the gateway made of the charge asked with `idempotencyKey` (a charge or a gateway subscription whose answer
+   * was lost): its outcome; `none` when it made no charge; null while it cannot tell yet (still processing).
+   */
+  findCharge(idempotencyKey: string): Promise<CardSubscriptionResult | CardChargeResult | { status: "none" } | null>;
   /** Refunds a charge; answers the gateway's refund id. */
   refund(input: CardRefundInput): Promise<{ refundId: string }>;
 }

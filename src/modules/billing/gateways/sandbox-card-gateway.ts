@@ -52,11 +52,33 @@ function randomId(prefix: string): string {
 
 export class SandboxCardGateway implements CardGateway {
   readonly name = "sandbox" as const;
+  /** Each keyed charge's outcome (this process only: after a restart no charge is known, and none moved money). */
+  private readonly outcomes = new Map<string, CardSubscriptionResult | CardChargeResult>();
 
   /** `now` decides whether an expiry is past (tests pass their clock). */
   constructor(private readonly now: () => Date = () => new Date()) {}
 
   async charge(input: CardChargeInput): Promise<CardChargeResult> {
+    return this.remember(input, this.chargeOnce(input));
+  }
+
+  async createSubscription(input: CardSubscriptionInput): Promise<CardSubscriptionResult> {
+    const result = this.chargeOnce(input);
+    return this.remember(input, result.status === "failed" ? result : { ...result, gatewaySubscriptionId: randomId("sub_sandbox") });
+  }
+
+  async findCharge(idempotencyKey: string): Promise<CardSubscriptionResult | CardChargeResult | { status: "none" }> {
+    return this.outcomes.get(idempotencyKey) ?? { status: "none" };
+  }
+
+  /** Keeps a keyed charge's outcome (findCharge); a key seen before answers its first outcome, as gateways do. */
+  private remember<T extends CardSubscriptionResult | CardChargeResult>(input: CardChargeInput, outcome: T): T {
+    if (!input.idempotencyKey) return outcome;
+    if (!this.outcomes.has(input.idempotencyKey)) this.outcomes.set(input.idempotencyKey, outcome);
+    return this.outcomes.get(input.idempotencyKey) as T;
+  }
+
+  private chargeOnce(input: CardChargeInput): CardChargeResult {
     const outcome = this.decide(input);
     const transactionId = randomId("ch_sandbox");
     if (!outcome.ok) {
@@ -69,12 +91,6 @@ export class SandboxCardGateway implements CardGateway {
       customerId: input.customerId ?? randomId("cus_sandbox"),
       paymentMethodId: outcome.paymentMethodId,
     };
-  }
-
-  async createSubscription(input: CardSubscriptionInput): Promise<CardSubscriptionResult> {
-    const result = await this.charge(input);
-    if (result.status === "failed") return result;
-    return { ...result, gatewaySubscriptionId: randomId("sub_sandbox") };
   }
 
   async saveCard(input: CardSaveInput): Promise<CardSaveResult> {

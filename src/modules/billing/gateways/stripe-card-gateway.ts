@@ -33,7 +33,7 @@ const RECURRING: Record<CardSubscriptionInput["interval"], { interval: "month" |
 };
 
 /** Which part of a flow failed: an invalid request while preparing the payment method is the customer's problem. */
-type Step = "customer" | "payment_method" | "default_payment_method" | "product" | "payment" | "subscription" | "cancel" | "refund";
+type Step = "customer" | "payment_method" | "default_payment_method" | "product" | "payment" | "subscription" | "cancel" | "refund" | "find";
 
 const STEP_LABEL: Record<Step, string> = {
   customer: "criar o cliente",
@@ -44,6 +44,7 @@ const STEP_LABEL: Record<Step, string> = {
   subscription: "criar a assinatura",
   cancel: "cancelar a assinatura",
   refund: "devolver o pagamento",
+  find: "consultar a cobrança",
 };
 
 /** Reads `STRIPE_API_BASE` (`http://127.0.0.1:1234`) into the SDK's host/port/protocol; a path other than /v1 is refused. */
@@ -218,6 +219,45 @@ export class StripeCardGateway implements CardGateway {
       }
       throw safeError("cancel", error, [this.#secretKey]);
     }
+  }
+
+  /**
+   * Finds the charge by the `paymentKey` our metadata carries (Stripe's search; it lags writes by about a minute,
+   * so it is asked only of charges some minutes old): a payment intent, else a subscription whose first invoice it is.
+   */
+  async findCharge(idempotencyKey: string): Promise<CardSubscriptionResult | CardChargeResult | { status: "none" } | null> {
+    if (!/^[\w-]+$/.test(idempotencyKey)) throw new Error("StripeCardGateway: chave de idempotência inválida");
+    const query = `metadata['paymentKey']:'${idempotencyKey}'`;
+    try {
+      const [intent] = (await this.#stripe.paymentIntents.search({ query })).data;
+      if (intent) return await this.intentOutcome(intent);
+      const [subscription] = (await this.#stripe.subscriptions.search({ query, expand: ["data.latest_invoice.payments"] })).data;
+      return subscription ? await this.subscriptionOutcome(subscription) : { status: "none" };
+    } catch (error) {
+      throw safeError("find", error, [this.#secretKey]);
+    }
+  }
+
+  private async intentOutcome(intent: Stripe.PaymentIntent): Promise<CardChargeResult | null> {
+    if (intent.status === "processing" || intent.status === "requires_confirmation" || intent.status === "requires_capture") return null;
+    const paymentMethodId = idOf(intent.payment_method);
+    const lastFour = paymentMethodId ? ((await this.#stripe.paymentMethods.retrieve(paymentMethodId)).card?.last4 ?? null) : null;
+    if (intent.status !== "succeeded") return { status: "failed", transactionId: intent.id, lastFour, failureCode: paymentIntentFailureCode(intent) };
+    return { status: "succeeded", transactionId: intent.id, lastFour, customerId: idOf(intent.customer), paymentMethodId };
+  }
+
+  private async subscriptionOutcome(subscription: Stripe.Subscription): Promise<CardSubscriptionResult> {
+    const invoice = typeof subscription.latest_invoice === "object" ? subscription.latest_invoice : null;
+    const transactionId = idOf(invoice?.payments?.data[0]?.payment.payment_intent) ?? idOf(subscription.latest_invoice) ?? subscription.id;
+    const customerId = idOf(subscription.customer);
+    const customer = customerId ? await this.#stripe.customers.retrieve(customerId) : null;
+    const paymentMethodId =
+      idOf(subscription.default_payment_method) ?? (customer && !customer.deleted ? idOf(customer.invoice_settings.default_payment_method) : null);
+    const lastFour = paymentMethodId ? ((await this.#stripe.paymentMethods.retrieve(paymentMethodId)).card?.last4 ?? null) : null;
+    if (subscription.status !== "active" && subscription.status !== "trialing") {
+      return { status: "failed", transactionId, lastFour, failureCode: `subscription_${subscription.status}` };
+    }
+    return { status: "succeeded", transactionId, lastFour, customerId, paymentMethodId, gatewaySubscriptionId: subscription.id };
   }
 
   async refund(input: CardRefundInput): Promise<{ refundId: string }> {
