@@ -11,7 +11,7 @@ import { pixTransactionId, simulatePaymentInput } from "./billing.inputs.js";
 import { billingRepository } from "./billing.repository.js";
 import { verifyCardWebhook } from "./gateways/card-webhook-signature.js";
 import type { PixGateway } from "./gateways/pix-gateway.js";
-import type { ChargeIntents } from "./charge-intents.js";
+import { GATEWAY_UNAVAILABLE, type ChargeIntents } from "./charge-intents.js";
 import type { GatewayFollowUps } from "./gateway-follow-ups.js";
 import type { SubscriptionLifecycle } from "./subscription-lifecycle.js";
 import { toPixDto, type PixTransactionDto } from "./subscription.service.js";
@@ -103,7 +103,7 @@ export class PaymentEventsService {
       if (this.deps.pixGateway.name !== "sandbox") {
         await this.deps.pixGateway.simulatePayment(id).catch((error: unknown) => {
           this.deps.logger.error({ err: error, transactionId: id }, "PIX simulate-payment failed");
-          throw new AppError(502, "Gateway de pagamento indisponível. Tente novamente em instantes.");
+          throw new AppError(502, GATEWAY_UNAVAILABLE);
         });
       }
       await this.pixPaid(id);
