@@ -1,14 +1,9 @@
-import type { Clock } from "../../platform/clock.js";
-import type { Db } from "../../platform/db/database.js";
-import type { Logger } from "../../platform/logger.js";
 import { userRepository } from "../users/user.repository.js";
 import type { PaymentRow, PixTransactionRow } from "./billing.dto.js";
 import { billingRepository } from "./billing.repository.js";
-import type { ChargeIntents } from "./charge-intents.js";
-import type { CardGateway } from "./gateways/card-gateway.js";
-import type { PixGateway } from "./gateways/pix-gateway.js";
+import type { ChargeIntents, ChargeIntentsDeps } from "./charge-intents.js";
 import { planRepository } from "./plan.repository.js";
-import type { CardChargeOutcome, SubscriptionLifecycle } from "./subscription-lifecycle.js";
+import type { CardChargeOutcome } from "./subscription-lifecycle.js";
 
 /** How old an unsettled charge must be before the gateway is asked about it: past any gateway call still under way. */
 export const RECONCILE_AFTER_MS = 5 * 60_000;
@@ -21,13 +16,7 @@ export interface FollowUpRunResult {
   refunded: number;
 }
 
-export interface GatewayFollowUpsDeps {
-  db: Db;
-  clock: Clock;
-  logger: Logger;
-  cardGateway: CardGateway;
-  pixGateway: PixGateway;
-  lifecycle: SubscriptionLifecycle;
+export interface GatewayFollowUpsDeps extends ChargeIntentsDeps {
   intents: ChargeIntents;
 }
 

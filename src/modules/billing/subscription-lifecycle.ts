@@ -7,6 +7,7 @@ import { setSubscriptionAccess, userRepository } from "../users/user.repository.
 import { billingMails } from "./billing.mails.js";
 import type { PaymentRow, PlanRow, SubscriptionRow } from "./billing.dto.js";
 import { billingRepository } from "./billing.repository.js";
+import type { CardChargeResult } from "./gateways/card-gateway.js";
 import type { PaymentMethod } from "./billing.table.js";
 import { periodEnd } from "./billing-period.js";
 import { planRepository } from "./plan.repository.js";
@@ -28,15 +29,8 @@ export interface ReceivedPayment {
 
 /** What a card gateway answered for a charge we asked for (or what its events and its records say of it). */
 export type CardChargeOutcome =
-  | {
-      status: "succeeded";
-      transactionId: string;
-      lastFour: string | null;
-      customerId: string | null;
-      paymentMethodId: string | null;
-      gatewaySubscriptionId?: string | null;
-    }
-  | { status: "failed"; transactionId: string | null; lastFour: string | null; failureCode: string };
+  | (Extract<CardChargeResult, { status: "succeeded" }> & { gatewaySubscriptionId?: string | null })
+  | Extract<CardChargeResult, { status: "failed" }>;
 
 /**
  * The state changes every path shares (checkout, webhooks, renewals): a paid period, a failed charge, the
