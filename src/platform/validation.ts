@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AppError, invalidParameter, validationError, type FieldError } from "./errors.js";
+import { DAY_MS } from "./dates.js";
 
 // Messages of the validation list are in Portuguese, like every other text of the API.
 z.config(z.locales.pt());
@@ -184,7 +185,7 @@ const FIRST_DAY = "1900-01-01";
 const LAST_DAY = "2999-12-31";
 const OUT_OF_SPAN = `Data fora do intervalo aceito (${FIRST_DAY} a ${LAST_DAY})`;
 const FIRST_INSTANT_MS = Date.parse(`${FIRST_DAY}T00:00:00.000Z`);
-const AFTER_LAST_INSTANT_MS = Date.parse(`${LAST_DAY}T00:00:00.000Z`) + 24 * 60 * 60 * 1000;
+const AFTER_LAST_INSTANT_MS = Date.parse(`${LAST_DAY}T00:00:00.000Z`) + DAY_MS;
 
 /** A YYYY-MM-DD day within the service's span. */
 export const isoDate = z.iso

@@ -1,7 +1,7 @@
 import { extractText, getDocumentProxy, getMeta } from "unpdf";
 import { describe, expect, it } from "vitest";
+import { formatDateBr } from "../../src/platform/dates.js";
 import {
-  formatDateBr,
   invoicePdfFileName,
   renderInvoicePdf,
   toWinAnsi,

@@ -7,8 +7,8 @@ import type { TestApp } from "../helpers/test-app.js";
 
 /** Helpers shared by the billing flow tests: seeded plan ids, the billing rows of a user, e-mails, a text dump. */
 
-export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-export const DAY_MS = 24 * 60 * 60 * 1000;
+export { DAY_MS } from "../../src/platform/dates.js";
+export { ISO } from "../helpers/shapes.js";
 
 /** The id of a seeded catalogue plan (Mensal: ALUNO, 49.90, MONTHLY, PREMIUM_MENSAL). */
 export { planId } from "../factories/billing.js";

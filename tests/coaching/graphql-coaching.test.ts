@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { useTestApp, type GraphqlError } from "../helpers/test-app.js";
 import { makeStudent, makeTrainer, makeUser, type MadeUser, relogin } from "../factories/users.js";
-import { INVITE_TTL_MS, inviteRows, invited, linkRows, linked, mailsTo, statuses, subscribe } from "./support.js";
+import { INVITE_TTL_MS, inviteRows, invited, linkRows, mailsTo, statuses, subscribe } from "./support.js";
+import { linkTrainerAndStudent } from "../factories/content.js";
 
 const ADMIN_EMAIL = "admin.coaching@example.com";
 const t = useTestApp({ ADMIN_EMAILS: ADMIN_EMAIL });
@@ -65,11 +66,11 @@ describe("GraphQL inviteStudent", () => {
     expect(data.inviteStudent).toEqual(withNulls(rest.body.content[0], INVITE_FIELDS));
   });
 
-  it("answers the REST messages with their codes: 404, 409, 409 linked, 403, 401", async () => {
+  it("answers the REST messages with their codes: 404, 409, 409 403, 401", async () => {
     const trainer = await makeTrainer(t);
     const student = await makeStudent(t);
     const linkedStudent = await makeStudent(t);
-    await linked(t, trainer, linkedStudent);
+    await linkTrainerAndStudent(t, trainer, linkedStudent);
 
     const unknown = onlyError(await t.graphql(INVITE, { email: "ninguem@example.com" }, trainer.token));
     expect(unknown.message).toBe("Usuário não encontrado");
@@ -270,8 +271,8 @@ describe("GraphQL myStudents / myPersonals / removeStudent / removePersonal", ()
     const trainer = await makeTrainer(t, { name: "Bruno Lima" });
     const ana = await makeStudent(t, { name: "Ana Souza" });
     const mariana = await makeStudent(t, { name: "Mariana Costa" });
-    const anaLink = await linked(t, trainer, ana);
-    const marianaLink = await linked(t, trainer, mariana);
+    const anaLink = await linkTrainerAndStudent(t, trainer, ana);
+    const marianaLink = await linkTrainerAndStudent(t, trainer, mariana);
 
     const all = await ok(MY_STUDENTS, { page: { sort: ["studentName,asc"] } }, trainer);
     expect(all.myStudents).toMatchObject({ totalElements: 2, totalPages: 1, number: 0, size: 20 });
@@ -292,7 +293,7 @@ describe("GraphQL myStudents / myPersonals / removeStudent / removePersonal", ()
   it("reads null filter fields as not given: ACTIVE links, any name", async () => {
     const trainer = await makeTrainer(t, { name: "Bruno Lima" });
     const ana = await makeStudent(t, { name: "Ana Souza" });
-    const anaLink = await linked(t, trainer, ana);
+    const anaLink = await linkTrainerAndStudent(t, trainer, ana);
     const students = await ok(MY_STUDENTS, { filter: { name: null, status: null } }, trainer);
     expect(students.myStudents.content.map((l: { id: number; status: string }) => [l.id, l.status])).toEqual([[anaLink, "ACTIVE"]]);
     const personals = await ok(MY_PERSONALS, { filter: { name: null, status: null } }, ana);
@@ -302,7 +303,7 @@ describe("GraphQL myStudents / myPersonals / removeStudent / removePersonal", ()
   it("lists the student's trainers without the student's e-mail", async () => {
     const trainer = await makeTrainer(t, { name: "Bruno Lima" });
     const student = await makeStudent(t, { name: "Ana Souza" });
-    const linkId = await linked(t, trainer, student);
+    const linkId = await linkTrainerAndStudent(t, trainer, student);
     const data = await ok(MY_PERSONALS, {}, student);
     expect(data.myPersonals.totalElements).toBe(1);
     expect(data.myPersonals.content[0]).toMatchObject({ id: linkId, personalEmail: trainer.email, studentEmail: null, studentProfilePicture: null });
@@ -314,7 +315,7 @@ describe("GraphQL myStudents / myPersonals / removeStudent / removePersonal", ()
     const trainer = await makeTrainer(t);
     const stranger = await makeTrainer(t);
     const student = await makeStudent(t);
-    const linkId = await linked(t, trainer, student);
+    const linkId = await linkTrainerAndStudent(t, trainer, student);
     await t.deliverMail();
     t.smtp.clear();
 
@@ -337,7 +338,7 @@ describe("GraphQL myStudents / myPersonals / removeStudent / removePersonal", ()
   it("removePersonal ends the link and tells the trainer; the role is checked", async () => {
     const trainer = await makeTrainer(t);
     const student = await makeStudent(t);
-    const linkId = await linked(t, trainer, student);
+    const linkId = await linkTrainerAndStudent(t, trainer, student);
     await t.deliverMail();
     t.smtp.clear();
 
@@ -351,7 +352,7 @@ describe("GraphQL myStudents / myPersonals / removeStudent / removePersonal", ()
   it("re-activates the same link through a later invite and accept", async () => {
     const trainer = await makeTrainer(t);
     const student = await makeStudent(t);
-    const linkId = await linked(t, trainer, student);
+    const linkId = await linkTrainerAndStudent(t, trainer, student);
     await ok(REMOVE_STUDENT, { id: linkId }, trainer);
     const invite = await ok(INVITE, { email: student.email }, trainer);
     const accepted = await ok(ACCEPT, { id: invite.inviteStudent.id }, student);
@@ -362,7 +363,7 @@ describe("GraphQL myStudents / myPersonals / removeStudent / removePersonal", ()
   it("answers the same outcome to simultaneous removals: one true, the others NOT_FOUND", async () => {
     const trainer = await makeTrainer(t);
     const student = await makeStudent(t);
-    const linkId = await linked(t, trainer, student);
+    const linkId = await linkTrainerAndStudent(t, trainer, student);
     await t.deliverMail();
     const results = await Promise.all([
       t.graphql(REMOVE_STUDENT, { id: linkId }, trainer.token),
@@ -379,8 +380,8 @@ describe("GraphQL User.students / User.personals", () => {
     const trainer = await makeTrainer(t, { name: "Bruno Lima" });
     const ana = await makeStudent(t, { name: "Ana Souza" });
     const pedro = await makeStudent(t, { name: "Pedro Alves" });
-    const anaLink = await linked(t, trainer, ana);
-    const pedroLink = await linked(t, trainer, pedro);
+    const anaLink = await linkTrainerAndStudent(t, trainer, ana);
+    const pedroLink = await linkTrainerAndStudent(t, trainer, pedro);
     await ok(REMOVE_STUDENT, { id: pedroLink }, trainer);
 
     const mine = await ok(`query { me { students { id studentName student { id name } } } }`, {}, trainer);
@@ -397,7 +398,7 @@ describe("GraphQL User.students / User.personals", () => {
   it("refuses another user's students or trainers with FORBIDDEN, except to an administrator", async () => {
     const trainer = await makeTrainer(t, { name: "Bruno Lima" });
     const student = await makeStudent(t, { name: "Ana Souza" });
-    await linked(t, trainer, student);
+    await linkTrainerAndStudent(t, trainer, student);
 
     // The student may read the trainer (an ACTIVE link), but not the trainer's students.
     const body = await t.graphql(`query ($id: Int!) { user(id: $id) { name students { id } } }`, { id: trainer.id }, student.token);
@@ -426,7 +427,7 @@ describe("GraphQL loaders", () => {
   async function trainerWith(n: number) {
     const trainer = await makeTrainer(t);
     await subscribe(t, trainer, "Ilimitado");
-    for (let i = 0; i < n; i += 1) await linked(t, trainer, await makeStudent(t));
+    for (let i = 0; i < n; i += 1) await linkTrainerAndStudent(t, trainer, await makeStudent(t));
     return trainer;
   }
 

@@ -7,7 +7,6 @@ import {
   SENT_INVITE_KEYS,
   inviteRows,
   invited,
-  linked,
   mailsTo,
   pendingCount,
   sendInvite,
@@ -15,6 +14,7 @@ import {
   statuses,
   subscribe,
 } from "./support.js";
+import { linkTrainerAndStudent } from "../factories/content.js";
 
 const t = useTestApp();
 
@@ -156,7 +156,7 @@ describe("POST /api/personal/students/invite", () => {
   it("answers 409 Aluno já vinculado a este personal once the student accepted", async () => {
     const trainer = await makeTrainer(t);
     const student = await makeStudent(t);
-    await linked(t, trainer, student);
+    await linkTrainerAndStudent(t, trainer, student);
     const res = await sendInvite(t, trainer, student.email);
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ message: "Aluno já vinculado a este personal", success: false });
@@ -244,7 +244,7 @@ describe("student limit of the invite rule", () => {
   it("counts ACTIVE links as well as pending invites", async () => {
     const trainer = await makeTrainer(t);
     const [a, b, c] = await students(3);
-    await linked(t, trainer, a);
+    await linkTrainerAndStudent(t, trainer, a);
     await invited(t, trainer, b);
     expect((await sendInvite(t, trainer, c.email)).body).toEqual(LIMIT_REACHED);
   });
@@ -252,7 +252,7 @@ describe("student limit of the invite rule", () => {
   it("frees the slot of a rejected invite and of a removed link", async () => {
     const trainer = await makeTrainer(t);
     const [a, b, c, d] = await students(4);
-    const linkId = await linked(t, trainer, a);
+    const linkId = await linkTrainerAndStudent(t, trainer, a);
     const inviteId = await invited(t, trainer, b);
     expect((await sendInvite(t, trainer, c.email)).status).toBe(422);
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../helpers/test-app.js";
 import { makeStudent, makeTrainer, type MadeUser } from "../factories/users.js";
-import { ISO, PAGE_KEYS, STUDENT_LINK_KEYS, TRAINER_LINK_KEYS, invited, linkRows, linked, mailsTo, sortedKeys } from "./support.js";
+import { ISO, PAGE_KEYS, STUDENT_LINK_KEYS, TRAINER_LINK_KEYS, invited, linkRows, mailsTo, sortedKeys } from "./support.js";
+import { linkTrainerAndStudent } from "../factories/content.js";
 
 // Room for more students than a page holds; the limit itself is tested in invites.test.ts.
 const t = useTestApp({ FREE_TRAINER_MAX_STUDENTS: "50" });
@@ -20,7 +21,7 @@ async function trainerWithStudents(studentNames: string[], trainerName = "Bruno 
   for (const name of studentNames) {
     const student = await makeStudent(t, { name });
     students.push(student);
-    links.push(await linked(t, trainer, student));
+    links.push(await linkTrainerAndStudent(t, trainer, student));
   }
   await t.deliverMail();
   t.smtp.clear();
@@ -118,7 +119,7 @@ describe("GET /api/students/personals", () => {
     const student = await makeStudent(t, { name: "Ana Souza" });
     const trainers = [await makeTrainer(t, { name: "Bruno Lima" }), await makeTrainer(t, { name: "Carla Brunetti" }), await makeTrainer(t, { name: "Davi Rocha" })];
     const links = [];
-    for (const trainer of trainers) links.push(await linked(t, trainer, student));
+    for (const trainer of trainers) links.push(await linkTrainerAndStudent(t, trainer, student));
 
     const res = await t.get("/api/students/personals?sort=id,asc", { token: student.token });
     expect(res.status).toBe(200);

@@ -5,25 +5,12 @@ import { invites, personalStudentLinks } from "../../src/modules/coaching/coachi
 import { rowsOf } from "../helpers/database.js";
 import type { TestApp } from "../helpers/test-app.js";
 import type { MadeUser } from "../factories/users.js";
+import { DAY_MS } from "../../src/platform/dates.js";
 
-export const DAY_MS = 24 * 60 * 60 * 1000;
+export { DAY_MS };
+export { ISO, PAGE_KEYS, sortedKeys } from "../helpers/shapes.js";
+
 export const INVITE_TTL_MS = 7 * DAY_MS;
-export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-/** The keys of the REST page object (api-spec.md "Conventions"). */
-export const PAGE_KEYS = [
-  "content",
-  "empty",
-  "first",
-  "last",
-  "number",
-  "numberOfElements",
-  "pageable",
-  "size",
-  "sort",
-  "totalElements",
-  "totalPages",
-].sort();
 
 /** InviteDTO as the trainer sees it, as the student sees it (updatedAt only once answered or expired). */
 export const SENT_INVITE_KEYS = ["id", "personalId", "personalName", "studentEmail", "message", "status", "createdAt", "expiresAt"].sort();
@@ -57,8 +44,6 @@ export const FULL_LINK_KEYS = [
 export const TRAINER_LINK_KEYS = FULL_LINK_KEYS.filter((key) => key !== "personalEmail" && key !== "personalProfilePicture");
 export const STUDENT_LINK_KEYS = FULL_LINK_KEYS.filter((key) => key !== "studentEmail" && key !== "studentProfilePicture");
 
-export const sortedKeys = (value: object) => Object.keys(value).sort();
-
 /** POST /personal/students/invite. */
 export function sendInvite(t: TestApp, trainer: MadeUser, studentEmail: string, message?: string) {
   return t.post("/api/personal/students/invite", { token: trainer.token, body: message === undefined ? { studentEmail } : { studentEmail, message } });
@@ -70,15 +55,6 @@ export async function invited(t: TestApp, trainer: MadeUser, student: MadeUser, 
   if (res.status !== 201) throw new Error(`invite failed: ${res.status} ${res.text}`);
   return res.body.id;
 }
-
-/** Invite and accept: the pair's ACTIVE link; its id. */
-export async function linked(t: TestApp, trainer: MadeUser, student: MadeUser): Promise<number> {
-  const inviteId = await invited(t, trainer, student);
-  const res = await t.post(`/api/students/invites/${inviteId}/accept`, { token: student.token });
-  if (res.status !== 200) throw new Error(`accept failed: ${res.status} ${res.text}`);
-  return res.body.id;
-}
-
 
 /** A trainer's card subscription (sandbox card accepted) to the seeded plan of that name. */
 export async function subscribe(t: TestApp, trainer: MadeUser, planName: string): Promise<void> {

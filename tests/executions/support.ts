@@ -4,8 +4,8 @@ import type { TestApp } from "../helpers/test-app.js";
 import { assignPlan, createExercise, createPlan, createTraining, linkTrainerAndStudent, moveAssignment } from "../factories/content.js";
 import { makeStudent, makeTrainer, type MadeUser } from "../factories/users.js";
 
-export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-export const DAY_MS = 24 * 60 * 60 * 1000;
+export { DAY_MS } from "../../src/platform/dates.js";
+export { fieldsOf, ISO, PAGE_KEYS } from "../helpers/shapes.js";
 
 export const DENIED = { message: "Acesso negado", success: false };
 export const TRAINING_NOT_FOUND = { message: "Treino não encontrado", success: false };
@@ -15,11 +15,6 @@ export const USER_NOT_FOUND = { message: "Usuário não encontrado", success: fa
 export const UNAUTHORIZED = { message: "Token inválido ou expirado", success: false };
 export const invalidParameter = (name: string) => ({ message: `Parâmetro inválido: ${name}`, success: false });
 
-/** The keys of the REST page object (api-spec.md "Conventions"). */
-export const PAGE_KEYS = ["content", "empty", "first", "last", "number", "numberOfElements", "pageable", "size", "sort", "totalElements", "totalPages"];
-
-/** The fields named by a validation error body, sorted. */
-export const fieldsOf = (body: { errors: { field: string }[] }) => body.errors.map((error) => error.field).sort();
 
 /**
  * A trainer with an ACTIVE link to a student, three exercises and two trainings of the trainer

@@ -6,7 +6,7 @@ import { exercises } from "../../src/modules/exercises/exercise.table.js";
 import type { TestApp } from "../helpers/test-app.js";
 import type { FilePart } from "../factories/content.js";
 
-export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+export { ISO } from "../helpers/shapes.js";
 
 // Real 1×1 images (the same bytes as tests/users/profile-photo.test.ts).
 export const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");

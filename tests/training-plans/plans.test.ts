@@ -4,18 +4,17 @@ import { trainingPlanRepository } from "../../src/modules/training-plans/trainin
 import { trainings } from "../../src/modules/trainings/training.table.js";
 import { planTrainings, trainingPlans } from "../../src/modules/training-plans/training-plan.table.js";
 import { rowsOf } from "../helpers/database.js";
+import { fieldsOf, ISO, PAGE_KEYS } from "../helpers/shapes.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { assignPlan, createExercise, createPlan, createTraining, linkTrainerAndStudent, moveAssignment, planBody } from "../factories/content.js";
 import { makeStudent, makeTrainer, makeUser, type MadeUser } from "../factories/users.js";
 
 const t = useTestApp({ ADMIN_EMAILS: "admin@example.com", FREE_TRAINER_MAX_STUDENTS: "10" });
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DENIED = { message: "Acesso negado", success: false };
 const PLAN_NOT_FOUND = { message: "Plano de treino não encontrado", success: false };
 const TRAINERS_ONLY = { message: "Apenas personal trainers podem criar planos de treino", success: false };
 const PLAN_KEYS = ["createdAt", "createdBy", "description", "difficulty", "duration", "goal", "id", "isPublic", "name", "trainings", "updatedAt"];
-const PAGE_KEYS = ["content", "empty", "first", "last", "number", "numberOfElements", "pageable", "size", "sort", "totalElements", "totalPages"];
 
 async function counts() {
   const [row] = rowsOf<{ plans: number; items: number; assignments: number }>(
@@ -27,7 +26,6 @@ async function counts() {
   return row;
 }
 
-const fieldsOf = (body: { errors: { field: string }[] }) => body.errors.map((error) => error.field).sort();
 const namesOf = (body: { content: { name: string }[] }) => body.content.map((item) => item.name);
 
 let trainer: MadeUser;

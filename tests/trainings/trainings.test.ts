@@ -4,16 +4,15 @@ import { exercises } from "../../src/modules/exercises/exercise.table.js";
 import { trainingRepository } from "../../src/modules/trainings/training.repository.js";
 import { trainingExercises, trainings } from "../../src/modules/trainings/training.table.js";
 import { rowsOf } from "../helpers/database.js";
+import { fieldsOf, ISO, PAGE_KEYS } from "../helpers/shapes.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { assignPlan, createExercise, createPlan, createTraining, linkTrainerAndStudent, moveAssignment, trainingBody } from "../factories/content.js";
 import { makeStudent, makeTrainer, makeUser, type MadeUser } from "../factories/users.js";
 
 const t = useTestApp({ ADMIN_EMAILS: "admin@example.com", FREE_TRAINER_MAX_STUDENTS: "10" });
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const DENIED = { message: "Acesso negado", success: false };
 const TRAINING_NOT_FOUND = { message: "Treino não encontrado", success: false };
-const PAGE_KEYS = ["content", "empty", "first", "last", "number", "numberOfElements", "pageable", "size", "sort", "totalElements", "totalPages"];
 const LIST_ITEM_KEYS = ["createdAt", "createdBy", "description", "exerciseCount", "id", "isPublic", "name", "updatedAt"];
 
 async function counts() {
@@ -22,8 +21,6 @@ async function counts() {
   );
   return row;
 }
-
-const fieldsOf = (body: { errors: { field: string }[] }) => body.errors.map((error) => error.field).sort();
 
 let trainer: MadeUser;
 let student: MadeUser;

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import jwt from "jsonwebtoken";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { revokedTokens, users } from "../../src/modules/users/user.table.js";
+import { DAY_MS } from "../../src/platform/dates.js";
 import { TestApp, useTestApp, type RequestOptions } from "../helpers/test-app.js";
 import { decodeJwt } from "../helpers/jwt.js";
 import { makeTrainer, makeUser, type MadeUser } from "../factories/users.js";
@@ -13,7 +14,6 @@ const other = new TestApp();
 beforeAll(() => other.start());
 afterAll(() => other.stop());
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const INVALID = { message: "Token inválido ou expirado", success: false };
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

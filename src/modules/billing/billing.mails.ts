@@ -1,6 +1,6 @@
 import type { MailMessage } from "../../platform/mail/outbox.js";
 import { formatBrl } from "../../platform/money.js";
-import { formatDateBr as day } from "./invoice-pdf.js";
+import { formatDateBr as day } from "../../platform/dates.js";
 
 function mail(to: string, subject: string, lines: string[]): MailMessage {
   return { to, subject, text: `${lines.join("\n\n")}\n` };

@@ -1,4 +1,5 @@
 import { centsToAmount } from "../../platform/money.js";
+import { DAY_MS } from "../../platform/dates.js";
 
 /**
  * Boleto bancário (FEBRABAN layout) for the sandbox: a 44-digit barcode and its 47-digit "linha digitável",
@@ -16,7 +17,6 @@ export interface Boleto {
 const SANDBOX_BANK = "999";
 const CURRENCY_REAL = "9";
 const FACTOR_BASE = Date.UTC(1997, 9, 7);
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** FEBRABAN due-date factor: days since 1997-10-07, restarting at 1000 after 9999 (from 2025-02-22). */
 export function dueDateFactor(dueDate: Date): string {

@@ -1,6 +1,7 @@
 import PDFDocument from "pdfkit";
 import { formatBrl } from "../../platform/money.js";
 import type { InvoiceStatus } from "./billing.table.js";
+import { formatDateBr } from "../../platform/dates.js";
 
 /** What the invoice PDF shows; nothing else goes into the document. */
 export interface InvoicePdfData {
@@ -35,13 +36,6 @@ const PAYMENT_METHOD_LABELS: Record<string, string> = {
 
 /** The PDF file name the download endpoint sends. */
 export const invoicePdfFileName = (id: number): string => `fatura-${id}.pdf`;
-
-/** 2025-03-07T23:59:59Z → "07/03/2025" (always UTC, so the server's time zone never shifts a date). */
-export function formatDateBr(date: Date): string {
-  const dd = String(date.getUTCDate()).padStart(2, "0");
-  const mm = String(date.getUTCMonth() + 1).padStart(2, "0");
-  return `${dd}/${mm}/${date.getUTCFullYear()}`;
-}
 
 /** 4990 BRL → "R$ 49,90"; another currency keeps its own code instead of a misleading "R$". */
 function formatAmount(cents: number, currency: string): string {

@@ -10,8 +10,9 @@ import type { ChargeIntents } from "./charge-intents.js";
 import type { GatewayFollowUps } from "./gateway-follow-ups.js";
 import { planRepository } from "./plan.repository.js";
 import type { SubscriptionLifecycle } from "./subscription-lifecycle.js";
+import { DAY_MS } from "../../platform/dates.js";
 
-export const RENEWAL_LOOKAHEAD_MS = 3 * 24 * 60 * 60 * 1000;
+export const RENEWAL_LOOKAHEAD_MS = 3 * DAY_MS;
 export const MAX_RENEWAL_TRIES = 3;
 
 export interface RenewalRunResult {

@@ -21,6 +21,7 @@ import type { PlanService } from "./plan.service.js";
 import { GATEWAY_UNAVAILABLE, type ChargeIntents } from "./charge-intents.js";
 import type { GatewayFollowUps } from "./gateway-follow-ups.js";
 import { ACTIVE_SUBSCRIPTION_EXISTS, SubscriptionLifecycle } from "./subscription-lifecycle.js";
+import { DAY_MS } from "../../platform/dates.js";
 
 export const SUBSCRIPTION_NOT_FOUND = "Assinatura não encontrada";
 const PLAN_UNAVAILABLE = "Plano não disponível para este usuário";
@@ -28,7 +29,7 @@ const ALREADY_CANCELED = "Esta assinatura já está cancelada";
 const NOT_CANCELABLE = "Esta assinatura não está ativa";
 const PAYMENT_REFUSED = "Pagamento recusado";
 const CHECKOUT_UNDER_WAY = "Pagamento em processamento. Aguarde a confirmação.";
-const BOLETO_DUE_MS = 3 * 24 * 60 * 60 * 1000;
+const BOLETO_DUE_MS = 3 * DAY_MS;
 
 export interface PixTransactionDto {
   id: string;

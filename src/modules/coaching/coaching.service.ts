@@ -12,8 +12,9 @@ import { userRepository } from "../users/user.repository.js";
 import { inviteFilter, inviteInput, linkFilter } from "./coaching.inputs.js";
 import { coachingMails } from "./coaching.mails.js";
 import { coachingRepository, INVITE_SORTS, LINK_SORTS, type InviteRecord, type LinkRecord } from "./coaching.repository.js";
+import { DAY_MS } from "../../platform/dates.js";
 
-export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+export const INVITE_TTL_MS = 7 * DAY_MS;
 const TRAINERS_ONLY = "Apenas personal trainers podem acessar este recurso";
 const STUDENTS_ONLY = "Apenas alunos podem acessar este recurso";
 const INVITE_NOT_FOUND = "Convite não encontrado";

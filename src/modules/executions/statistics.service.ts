@@ -1,7 +1,7 @@
 import { requireUser, type Actor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
-import { dayRange } from "../../platform/dates.js";
+import { DAY_MS, dayRange } from "../../platform/dates.js";
 import { notFound } from "../../platform/errors.js";
 import { parseQuery } from "../../platform/validation.js";
 import { exerciseRepository } from "../exercises/exercise.repository.js";
@@ -13,7 +13,6 @@ import { progressFilter, statisticsFilter } from "./execution.inputs.js";
 import { executionRepository, type TrainingStatisticsFigures } from "./execution.repository.js";
 import type { ExecutionService } from "./execution.service.js";
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const WEEKS_IN_METRICS = 8;
 const n = (value: string | number | null | undefined): number => (value === null || value === undefined ? 0 : Number(value));
 const nullable = (value: string | null | undefined): number | null => (value === null || value === undefined ? null : Number(value));

@@ -10,13 +10,13 @@ import { assignInput, assignmentFilter } from "./training-plan.inputs.js";
 import { ASSIGNMENT_SORTS, trainingPlanRepository, type AssignmentRecord } from "./training-plan.repository.js";
 import type { AssignmentStatus } from "./training-plan.table.js";
 import { PLAN_NOT_FOUND, type TrainingPlanService } from "./training-plan.service.js";
+import { DAY_MS } from "../../platform/dates.js";
 
 const STUDENT_NOT_FOUND = "Aluno não encontrado";
 const STUDENT_NOT_LINKED = "Aluno não vinculado a este personal";
 const ASSIGNMENT_NOT_FOUND = "Atribuição não encontrada";
 const INVALID_TRANSITION = "Transição de status inválida";
 const DEFAULT_SORT = [{ field: "assignedAt", direction: "desc" as const }];
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export type PlanAssignmentDto = AssignmentRecord;
 

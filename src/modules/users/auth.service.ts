@@ -22,13 +22,14 @@ import {
 import { confirmationMail, passwordResetMail } from "./user.mails.js";
 import { userRepository } from "./user.repository.js";
 import type { OneTimeTokenPurpose } from "./user.table.js";
+import { DAY_MS } from "../../platform/dates.js";
 
 export const USER_NOT_FOUND = "Usuário não encontrado";
 const INVALID_CREDENTIALS = "Credenciais inválidas";
 const INVALID_PROVIDER_TOKEN = "Token do provedor de identidade inválido";
 const PASSWORD_TOO_SHORT = "A senha deve ter pelo menos 6 caracteres";
 const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
-const CONFIRMATION_TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+const CONFIRMATION_TOKEN_TTL_MS = 7 * DAY_MS;
 
 /** Where a call came from: the rate limits of contract §2 count per client address. */
 export interface RequestMeta {
