@@ -1,7 +1,7 @@
 /**
  * Login load: do bcrypt logins (cost 10, the production default) stall cheap requests?
  *
- * Starts the real app in this process (in-memory PGlite, or DATABASE_URL when set), registers one user,
+ * Starts the real app in this process (in-memory PGlite, or a scratch database with DATABASE_URL), registers one user,
  * measures cheap GETs (/healthz and /api/users/profile, closed loop, 4 at a time) for a baseline, then
  * again while logins arrive at a fixed rate (open loop: fired on a timer, never waiting for answers).
  * Prints latency percentiles, refused logins (503 from the hasher's bounded queue) and event-loop delay.
@@ -10,18 +10,10 @@
  *   DATABASE_URL=postgres://… npm run bench
  */
 import "reflect-metadata";
-import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { availableParallelism, tmpdir } from "node:os";
-import path from "node:path";
+import { availableParallelism } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
-import { PGlite } from "@electric-sql/pglite";
-import { createApp } from "../src/app.js";
-import { systemClock } from "../src/platform/clock.js";
-import { loadConfig } from "../src/platform/config.js";
-import { openDatabase } from "../src/platform/db/database.js";
-import { createLogger } from "../src/platform/logger.js";
+import { startBenchApp } from "./bench-app.js";
 import { ms, percentile, request, watchEventLoopDelay } from "./support.js";
 
 const BASELINE_MS = 5_000;
@@ -114,28 +106,9 @@ async function loginLoad(agent: http.Agent, base: URL, credentials: { email: str
 
 
 async function main() {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "fitness-bench-"));
-  const databaseUrl = process.env.DATABASE_URL;
-  const database = databaseUrl ? openDatabase({ databaseUrl }) : openDatabase({ pglite: new PGlite() });
-  await database.migrate();
-
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const base = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  const config = loadConfig({
-    NODE_ENV: "test",
-    DATA_DIR: dataDir,
-    JWT_SECRET: "bench-secret-that-is-long-enough-for-hs256-0123456789",
-    PUBLIC_BASE_URL: base.origin,
-    // Every login comes from one address: the per-address limit would otherwise answer 429 after 10.
-    AUTH_RATE_LIMIT_PER_MINUTE: "1000000",
-    LOGIN_FAILURES_PER_EMAIL: "1000000",
-    LOG_LEVEL: "warn",
-  });
   // No `hasher` override: the production pool (bcrypt cost 10, one thread per core, bounded queue).
-  const logger = createLogger(config.logLevel);
-  const app = await createApp({ config, database, clock: systemClock, logger });
-  server.on("request", app.express);
+  const bench = await startBenchApp();
+  const { base } = bench;
 
   const cheapAgent = new http.Agent({ keepAlive: true, maxSockets: CHEAP_CONCURRENCY });
   const loginAgent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
@@ -152,7 +125,7 @@ async function main() {
   const token = (JSON.parse(registered.body) as { token: string }).token;
 
   console.log(
-    `database: ${database.kind}; cores: ${availableParallelism()}; bcrypt cost 10; ` +
+    `database: ${bench.databaseKind}; cores: ${availableParallelism()}; bcrypt cost 10; ` +
       `baseline ${BASELINE_MS / 1000}s, then ${LOGINS_PER_SECOND} logins/s for ${LOAD_MS / 1000}s; ${CHEAP_CONCURRENCY} concurrent cheap GETs`,
   );
 
@@ -218,15 +191,9 @@ async function main() {
     `event-loop delay p99: baseline ${ms(baselineLoop.p99)} ms (max ${ms(baselineLoop.max)}), under load ${ms(loadLoop.p99)} ms (max ${ms(loadLoop.max)})`,
   );
 
-  // Logins still queued when the hasher closes fail on purpose: not worth a log line each.
-  logger.level = "silent";
   cheapAgent.destroy();
   loginAgent.destroy();
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  await app.close();
-  await database.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await bench.close();
 }
 
 main().then(

@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import postgres from "postgres";
+import { createApp, type App } from "../src/app.js";
+import { systemClock } from "../src/platform/clock.js";
+import { loadConfig } from "../src/platform/config.js";
+import { openDatabase, type DatabaseHandle } from "../src/platform/db/database.js";
+import { createLogger } from "../src/platform/logger.js";
+
+export interface BenchApp {
+  base: URL;
+  app: App;
+  database: DatabaseHandle;
+  databaseKind: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The real app booted in this process for a benchmark, on an in-memory PGlite or, with DATABASE_URL, on a scratch
+ * PostgreSQL database created for the run and dropped by `close()` (never the database the URL names).
+ */
+export async function startBenchApp(env: Record<string, string> = {}): Promise<BenchApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "fitness-bench-"));
+  const url = process.env.DATABASE_URL;
+  const scratch = url ? new URL(url) : undefined;
+  const admin = url ? postgres(url, { max: 1, onnotice: () => undefined }) : undefined;
+  if (scratch && admin) {
+    scratch.pathname = `/fitness_bench_${process.pid}`;
+    await admin.unsafe(`create database ${scratch.pathname.slice(1)}`);
+  }
+  const database = scratch ? openDatabase({ databaseUrl: scratch.toString() }) : openDatabase({ pglite: new PGlite() });
+  await database.migrate();
+
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  const config = loadConfig({
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    JWT_SECRET: "bench-secret-that-is-long-enough-for-hs256-0123456789",
+    PUBLIC_BASE_URL: base.origin,
+    // Every request comes from one address: the per-address limits would otherwise answer 429.
+    AUTH_RATE_LIMIT_PER_MINUTE: "1000000",
+    LOGIN_FAILURES_PER_EMAIL: "1000000",
+    LOG_LEVEL: "warn",
+    ...(scratch ? { DATABASE_URL: scratch.toString() } : {}),
+    ...env,
+  });
+  const logger = createLogger(config.logLevel);
+  const app = await createApp({ config, database, clock: systemClock, logger });
+  server.on("request", app.express);
+
+  return {
+    base,
+    app,
+    database,
+    databaseKind: scratch ? `PostgreSQL (scratch database ${scratch.pathname.slice(1)})` : database.kind,
+    async close() {
+      // Work still queued when the app closes fails on purpose: not worth a log line each.
+      logger.level = "silent";
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.close();
+      await database.close();
+      if (scratch && admin) await admin.unsafe(`drop database if exists ${scratch.pathname.slice(1)} with (force)`);
+      await admin?.end({ timeout: 5 });
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
