@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { gzipSync } from "node:zlib";
-import { signCardWebhook } from "../../src/modules/billing/gateways/card-webhook-signature.js";
+import { signCardWebhook } from "../../src/modules/billing/gateways/card/card-webhook-signature.js";
 import type { FuzzRequest } from "./client.js";
 import { DEEP, hostileJson, hostilePathValue, hostileQueryShape, hostileQueryValue, hostileString, nestedArrays, nestedObjects } from "./hostile.js";
 import { Random } from "./random.js";

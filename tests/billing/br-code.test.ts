@@ -6,7 +6,7 @@ import {
   isValidBrCode,
   parseEmv,
   PIX_GUI,
-} from "../../src/modules/billing/gateways/br-code.js";
+} from "../../src/modules/billing/gateways/pix/br-code.js";
 
 /** The static BR Code of the Banco Central's BR Code manual (key, "Fulano de Tal", "BRASILIA", no amount). */
 const MANUAL_EXAMPLE =

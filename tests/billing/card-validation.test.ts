@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { CardDetails } from "../../src/modules/billing/gateways/card-gateway.js";
-import { cardProblems, luhnValid } from "../../src/modules/billing/gateways/card-validation.js";
+import type { CardDetails } from "../../src/modules/billing/gateways/card/card-gateway.js";
+import { cardProblems, luhnValid } from "../../src/modules/billing/gateways/card/card-validation.js";
 
 const NOW = new Date("2025-06-15T15:00:00.000Z");
 

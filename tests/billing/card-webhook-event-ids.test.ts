@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { signCardWebhook } from "../../src/modules/billing/gateways/card-webhook-signature.js";
+import { signCardWebhook } from "../../src/modules/billing/gateways/card/card-webhook-signature.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { billingCounts } from "./support.js";
 

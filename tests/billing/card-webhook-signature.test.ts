@@ -7,7 +7,7 @@ import {
   CARD_WEBHOOK_TOLERANCE_SECONDS,
   signCardWebhook,
   verifyCardWebhook,
-} from "../../src/modules/billing/gateways/card-webhook-signature.js";
+} from "../../src/modules/billing/gateways/card/card-webhook-signature.js";
 import { FakeStripe } from "../helpers/fake-stripe.js";
 
 const SECRET = "whsec_test_card_webhook_secret";

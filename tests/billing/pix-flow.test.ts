@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isValidBrCode, parseEmv } from "../../src/modules/billing/gateways/br-code.js";
+import { isValidBrCode, parseEmv } from "../../src/modules/billing/gateways/pix/br-code.js";
 import { makeStudent, type MadeUser } from "../factories/users.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { billingCounts, billingOf, cardBody, download, ISO, mailsTo, planId, profileOf, subjectsTo } from "./support.js";

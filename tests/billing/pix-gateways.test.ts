@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { isValidBrCode, parseEmv } from "../../src/modules/billing/gateways/br-code.js";
-import { HttpPixGateway } from "../../src/modules/billing/gateways/http-pix-gateway.js";
-import { PixGatewayError } from "../../src/modules/billing/gateways/pix-gateway-error.js";
-import type { PixChargeInput } from "../../src/modules/billing/gateways/pix-gateway.js";
-import { SandboxPixGateway } from "../../src/modules/billing/gateways/sandbox-pix-gateway.js";
+import { isValidBrCode, parseEmv } from "../../src/modules/billing/gateways/pix/br-code.js";
+import { HttpPixGateway } from "../../src/modules/billing/gateways/pix/http-pix-gateway.js";
+import { PixGatewayError } from "../../src/modules/billing/gateways/pix/pix-gateway-error.js";
+import type { PixChargeInput } from "../../src/modules/billing/gateways/pix/pix-gateway.js";
+import { SandboxPixGateway } from "../../src/modules/billing/gateways/pix/sandbox-pix-gateway.js";
 import { ManualClock } from "../../src/platform/clock.js";
 import { FakePixGateway } from "../helpers/fake-pix-gateway.js";
 

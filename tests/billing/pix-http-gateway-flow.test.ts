@@ -1,5 +1,5 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { isValidBrCode } from "../../src/modules/billing/gateways/br-code.js";
+import { isValidBrCode } from "../../src/modules/billing/gateways/pix/br-code.js";
 import { makeStudent, type MadeUser } from "../factories/users.js";
 import { FakePixGateway } from "../helpers/fake-pix-gateway.js";
 import { useTestApp, type TestApp } from "../helpers/test-app.js";

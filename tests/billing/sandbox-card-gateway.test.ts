@@ -1,7 +1,7 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import type { CardChargeInput, CardDetails } from "../../src/modules/billing/gateways/card-gateway.js";
-import { SandboxCardGateway } from "../../src/modules/billing/gateways/sandbox-card-gateway.js";
+import type { CardChargeInput, CardDetails } from "../../src/modules/billing/gateways/card/card-gateway.js";
+import { SandboxCardGateway } from "../../src/modules/billing/gateways/card/sandbox-card-gateway.js";
 
 const NOW = new Date("2025-06-15T15:00:00.000Z");
 

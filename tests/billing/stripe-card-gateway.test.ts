@@ -2,8 +2,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { CardGatewayError, type CardChargeInput, type CardDetails, type CardSubscriptionInput } from "../../src/modules/billing/gateways/card-gateway.js";
-import { StripeCardGateway, stripeAddressOf } from "../../src/modules/billing/gateways/stripe-card-gateway.js";
+import { CardGatewayError, type CardChargeInput, type CardDetails, type CardSubscriptionInput } from "../../src/modules/billing/gateways/card/card-gateway.js";
+import { StripeCardGateway, stripeAddressOf } from "../../src/modules/billing/gateways/card/stripe-card-gateway.js";
 import { parseStripeForm, startFakeStripe, type FakeStripe } from "../helpers/fake-stripe.js";
 
 function card(number: string, overrides: Partial<CardDetails> = {}): CardDetails {

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { invoices, payments, pixTransactions, subscriptionPlans, subscriptions } from "../../src/modules/billing/billing.table.js";
-import { isValidBrCode } from "../../src/modules/billing/gateways/br-code.js";
+import { isValidBrCode } from "../../src/modules/billing/gateways/pix/br-code.js";
 import { users } from "../../src/modules/users/user.table.js";
 import {
   billingCounts,

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { buildPixBrCode } from "../../src/modules/billing/gateways/br-code.js";
-import { qrPngDataUrl } from "../../src/modules/billing/gateways/qr-code.js";
+import { buildPixBrCode } from "../../src/modules/billing/gateways/pix/br-code.js";
+import { qrPngDataUrl } from "../../src/modules/billing/gateways/pix/qr-code.js";
 import { Arrivals, RequestHold } from "./request-hold.js";
 
 export type FakePixStatus = "PENDING" | "PAID" | "EXPIRED" | "CANCELLED" | "REFUNDED";

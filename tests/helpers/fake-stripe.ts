@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { signCardWebhook } from "../../src/modules/billing/gateways/card-webhook-signature.js";
+import { signCardWebhook } from "../../src/modules/billing/gateways/card/card-webhook-signature.js";
 import { Arrivals, RequestHold } from "./request-hold.js";
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { entityId, isoDate, optionalText, queryId, textId } from "../../platform/validation.js";
-import { cardProblems } from "./gateways/card-validation.js";
+import { cardProblems } from "./gateways/card/card-validation.js";
 import { INVOICE_STATUSES, PAYMENT_METHODS, PAYMENT_STATUSES } from "./billing.table.js";
 
 // Only a bound against huge strings here: the card rules (and their messages) are cardProblems'. null is "not given"

@@ -5,8 +5,8 @@ import { AppError, conflict } from "../../platform/errors.js";
 import type { Logger } from "../../platform/logger.js";
 import type { PaymentRow, PixTransactionRow, SubscriptionRow } from "./billing.dto.js";
 import { billingRepository } from "./billing.repository.js";
-import { CardGatewayError, type CardChargeInput, type CardGateway, type CardSubscriptionInput } from "./gateways/card-gateway.js";
-import type { PixCharge, PixChargeInput, PixGateway } from "./gateways/pix-gateway.js";
+import { CardGatewayError, type CardChargeInput, type CardGateway, type CardSubscriptionInput } from "./gateways/card/card-gateway.js";
+import type { PixCharge, PixChargeInput, PixGateway } from "./gateways/pix/pix-gateway.js";
 import { ACTIVE_SUBSCRIPTION_EXISTS, REPLACED, type CardChargeOutcome, type SubscriptionLifecycle } from "./subscription-lifecycle.js";
 
 export const GATEWAY_UNAVAILABLE = "Gateway de pagamento indisponível. Tente novamente em instantes.";

@@ -7,7 +7,7 @@ import { setSubscriptionAccess, userRepository } from "../users/user.repository.
 import { billingMails } from "./billing.mails.js";
 import type { PaymentRow, PlanRow, SubscriptionRow } from "./billing.dto.js";
 import { billingRepository } from "./billing.repository.js";
-import type { CardChargeResult } from "./gateways/card-gateway.js";
+import type { CardChargeResult } from "./gateways/card/card-gateway.js";
 import type { PaymentMethod } from "./billing.table.js";
 import { periodEnd } from "./billing-period.js";
 import { planRepository } from "./plan.repository.js";

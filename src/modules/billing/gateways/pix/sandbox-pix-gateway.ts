@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { systemClock, type Clock } from "../../../platform/clock.js";
+import { systemClock, type Clock } from "../../../../platform/clock.js";
 import { buildPixBrCode } from "./br-code.js";
 import { PixGatewayError } from "./pix-gateway-error.js";
 import type { PixCharge, PixChargeInput, PixGateway, PixStatus } from "./pix-gateway.js";
