@@ -17,7 +17,8 @@ import type { Logger } from "./platform/logger.js";
 import { createMailTransport, type MailTransport } from "./platform/mail/mail-transport.js";
 import { MailWorker } from "./platform/mail/mail-worker.js";
 import { FileStorage } from "./platform/storage/file-storage.js";
-import { createGateways, createServices, type Gateways, type Services } from "./services.js";
+import { createGateways, type Gateways } from "./modules/billing/gateways/create-gateways.js";
+import { createServices, type Services } from "./services.js";
 
 export interface AppDeps {
   config: Config;

@@ -10,12 +10,7 @@ import type { FileStorage } from "./platform/storage/file-storage.js";
 import { ChargeIntents } from "./modules/billing/charge-intents.js";
 import { GatewayFollowUps } from "./modules/billing/gateway-follow-ups.js";
 import { BillingRecordsService } from "./modules/billing/billing-records.service.js";
-import type { CardGateway } from "./modules/billing/gateways/card/card-gateway.js";
-import { HttpPixGateway } from "./modules/billing/gateways/pix/http-pix-gateway.js";
-import type { PixGateway } from "./modules/billing/gateways/pix/pix-gateway.js";
-import { SandboxCardGateway } from "./modules/billing/gateways/card/sandbox-card-gateway.js";
-import { SandboxPixGateway } from "./modules/billing/gateways/pix/sandbox-pix-gateway.js";
-import { StripeCardGateway } from "./modules/billing/gateways/card/stripe-card-gateway.js";
+import type { Gateways } from "./modules/billing/gateways/create-gateways.js";
 import { PaymentEventsService } from "./modules/billing/payment-events.service.js";
 import { PlanService } from "./modules/billing/plan.service.js";
 import { RenewalService } from "./modules/billing/renewal.service.js";
@@ -31,11 +26,6 @@ import { TrainingService } from "./modules/trainings/training.service.js";
 import { AuthService } from "./modules/users/auth.service.js";
 import { UserService } from "./modules/users/user.service.js";
 
-export interface Gateways {
-  card: CardGateway;
-  pix: PixGateway;
-}
-
 export interface ServiceDeps {
   db: Db;
   clock: Clock;
@@ -45,17 +35,6 @@ export interface ServiceDeps {
   storage: FileStorage;
   identity: IdentityVerifier;
   gateways: Gateways;
-}
-
-/** The payment gateways the configuration names: Stripe and the PIX HTTP API when keyed, sandboxes otherwise. */
-export function createGateways(config: Config, clock: Clock): Gateways {
-  return {
-    card: config.stripeSecretKey ? new StripeCardGateway(config.stripeSecretKey, config.stripeApiBase) : new SandboxCardGateway(() => clock.now()),
-    pix:
-      config.pixApiUrl && config.pixApiKey
-        ? new HttpPixGateway({ apiUrl: config.pixApiUrl, apiKey: config.pixApiKey, devMode: config.pixDevMode })
-        : new SandboxPixGateway({ clock }),
-  };
 }
 
 /** The composition root: every domain service, wired by hand (no container). */
