@@ -12,7 +12,7 @@ import { GatewayFollowUps } from "./modules/billing/gateway-follow-ups.js";
 import { BillingRecordsService } from "./modules/billing/billing-records.service.js";
 import type { Gateways } from "./modules/billing/gateways/create-gateways.js";
 import { PaymentEventsService } from "./modules/billing/payment-events.service.js";
-import { PlanService } from "./modules/billing/plan.service.js";
+import { PlanService } from "./modules/billing/subscription-plan.service.js";
 import { RenewalService } from "./modules/billing/renewal.service.js";
 import { SubscriptionLifecycle } from "./modules/billing/subscription-lifecycle.js";
 import { SubscriptionService } from "./modules/billing/subscription.service.js";

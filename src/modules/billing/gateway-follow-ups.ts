@@ -2,7 +2,7 @@ import { userRepository } from "../users/user.repository.js";
 import type { PaymentRow, PixTransactionRow } from "./billing.dto.js";
 import { billingRepository } from "./billing.repository.js";
 import type { ChargeIntents, ChargeIntentsDeps } from "./charge-intents.js";
-import { planRepository } from "./plan.repository.js";
+import { planRepository } from "./subscription-plan.repository.js";
 import type { CardChargeOutcome } from "./subscription-lifecycle.js";
 
 /** How old an unsettled charge must be before the gateway is asked about it: past any gateway call still under way. */

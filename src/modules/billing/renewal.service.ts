@@ -8,7 +8,7 @@ import { billingMails } from "./billing.mails.js";
 import { billingRepository } from "./billing.repository.js";
 import type { ChargeIntents } from "./charge-intents.js";
 import type { GatewayFollowUps } from "./gateway-follow-ups.js";
-import { planRepository } from "./plan.repository.js";
+import { planRepository } from "./subscription-plan.repository.js";
 import type { SubscriptionLifecycle } from "./subscription-lifecycle.js";
 import { DAY_MS } from "../../platform/dates.js";
 

@@ -10,7 +10,7 @@ import { billingRepository } from "./billing.repository.js";
 import type { CardChargeResult } from "./gateways/card/card-gateway.js";
 import type { PaymentMethod } from "./billing.table.js";
 import { periodEnd } from "./billing-period.js";
-import { planRepository } from "./plan.repository.js";
+import { planRepository } from "./subscription-plan.repository.js";
 
 export const ACTIVE_SUBSCRIPTION_EXISTS = "Você já possui uma assinatura ativa";
 export const FREEMIUM = "FREEMIUM";

@@ -6,7 +6,7 @@ import { AppError, conflict, forbidden, notFound, validationError } from "../../
 import { enqueueMail } from "../../platform/mail/outbox.js";
 import { pageAndFilters, toPage, type Page } from "../../platform/paging.js";
 import { parseInput, parseQuery } from "../../platform/validation.js";
-import type { PlanService } from "../billing/plan.service.js";
+import type { PlanService } from "../billing/subscription-plan.service.js";
 import { USER_NOT_FOUND } from "../users/auth.service.js";
 import { userRepository } from "../users/user.repository.js";
 import { inviteFilter, inviteInput, linkFilter } from "./coaching.inputs.js";

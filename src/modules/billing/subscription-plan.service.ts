@@ -7,7 +7,7 @@ import { USER_TYPES } from "../users/user.table.js";
 import { toPlanDto, type PlanDto, type PlanRow } from "./billing.dto.js";
 import { PLAN_INTERVALS } from "./billing.table.js";
 import { billingRepository } from "./billing.repository.js";
-import { planRepository } from "./plan.repository.js";
+import { planRepository } from "./subscription-plan.repository.js";
 
 export const PLAN_NOT_FOUND = "Plano não encontrado";
 
