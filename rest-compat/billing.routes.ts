@@ -30,17 +30,17 @@ const rawBody = (req: Request) => (Buffer.isBuffer(req.body) ? req.body : undefi
 
 /** Plans, subscriptions, payments, invoices, the payment flow and the gateways' webhooks. */
 export function addBillingRoutes(routes: DocumentedRouter, services: Services): void {
-  const { plans, subscriptions, billingRecords, paymentEvents } = services;
+  const { subscriptionPlans, subscriptions, billingRecords, paymentEvents } = services;
 
   routes.add(
     { method: "get", path: "/subscription-plans", tag: PLANS, summary: "The plan catalogue (plain array)", auth: "required", success: 200, query: { userType: "ALUNO | PERSONAL", active: "true | false", interval: "MONTHLY | QUARTERLY | SEMIANNUAL | ANNUAL" }, errors: [400] },
     async (req, res) => {
-      res.json(await plans.list(await userOf(services, req), req.query));
+      res.json(await subscriptionPlans.list(await userOf(services, req), req.query));
     },
   );
   routes.add({ method: "get", path: "/subscription-plans/:id", tag: PLANS, summary: "One plan", auth: "required", success: 200, errors: [400, 404] }, async (req, res) => {
     const actor = await userOf(services, req);
-    res.json(await plans.get(actor, idParam(req)));
+    res.json(await subscriptionPlans.get(actor, idParam(req)));
   });
 
   routes.add({ method: "get", path: "/subscriptions/my-subscription", tag: SUBSCRIPTIONS, summary: "The subscription giving access, else the latest pending one", auth: "required", success: 200, errors: [404] }, async (req, res) => {

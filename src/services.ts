@@ -12,8 +12,8 @@ import { GatewayFollowUps } from "./modules/billing/gateway-follow-ups.js";
 import { BillingRecordsService } from "./modules/billing/billing-records.service.js";
 import type { Gateways } from "./modules/billing/gateways/create-gateways.js";
 import { PaymentEventsService } from "./modules/billing/payment-events.service.js";
-import { PlanService } from "./modules/billing/subscription-plan.service.js";
 import { RenewalService } from "./modules/billing/renewal.service.js";
+import { SubscriptionPlanService } from "./modules/billing/subscription-plan.service.js";
 import { SubscriptionLifecycle } from "./modules/billing/subscription-lifecycle.js";
 import { SubscriptionService } from "./modules/billing/subscription.service.js";
 import { CoachingService } from "./modules/coaching/coaching.service.js";
@@ -55,14 +55,14 @@ export function createServices(deps: ServiceDeps) {
   const users = new UserService({ db, clock, storage: deps.storage });
 
   const lifecycle = new SubscriptionLifecycle(clock);
-  const plans = new PlanService({ db });
+  const subscriptionPlans = new SubscriptionPlanService({ db });
   const intents = new ChargeIntents({ db, clock, logger, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle });
   const gatewayFollowUps = new GatewayFollowUps({ db, clock, logger, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle, intents });
   const subscriptions = new SubscriptionService({
     db,
     clock,
     logger,
-    plans,
+    subscriptionPlans,
     cardGateway: gateways.card,
     pixGateway: gateways.pix,
     lifecycle,
@@ -82,7 +82,7 @@ export function createServices(deps: ServiceDeps) {
     cardWebhookSecret: config.cardWebhookSecret,
   });
   const renewals = new RenewalService({ db, clock, logger, lifecycle, intents, followUps: gatewayFollowUps });
-  const coaching = new CoachingService({ db, clock, plans, freeTrainerMaxStudents: config.freeTrainerMaxStudents, webAppUrl: config.webAppUrl });
+  const coaching = new CoachingService({ db, clock, subscriptionPlans, freeTrainerMaxStudents: config.freeTrainerMaxStudents, webAppUrl: config.webAppUrl });
 
   const exercises = new ExerciseService({ db, clock, storage: deps.storage });
   const trainings = new TrainingService({ db, clock });
@@ -95,7 +95,7 @@ export function createServices(deps: ServiceDeps) {
     auth,
     users,
     rateLimiter,
-    plans,
+    subscriptionPlans,
     subscriptions,
     billingRecords,
     paymentEvents,

@@ -25,12 +25,12 @@ const recordQuery = (filter: BillingRecordFilter | undefined, page: PageInput | 
 export class BillingResolver {
   @Query(() => [SubscriptionPlan])
   subscriptionPlans(@Arg("filter", () => SubscriptionPlanFilter, { nullable: true }) filter: SubscriptionPlanFilter | undefined, @Ctx() ctx: Context) {
-    return ctx.services.plans.list(ctx.actor, asQuery(filter));
+    return ctx.services.subscriptionPlans.list(ctx.actor, asQuery(filter));
   }
 
   @Query(() => SubscriptionPlan)
   subscriptionPlan(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
-    return ctx.services.plans.get(ctx.actor, id);
+    return ctx.services.subscriptionPlans.get(ctx.actor, id);
   }
 
   @Query(() => UserSubscription, { description: "The subscription giving access, else the latest pending one" })

@@ -2,7 +2,7 @@ import { userRepository } from "../users/user.repository.js";
 import type { PaymentRow, PixTransactionRow } from "./billing.dto.js";
 import { billingRepository } from "./billing.repository.js";
 import type { ChargeIntents, ChargeIntentsDeps } from "./charge-intents.js";
-import { planRepository } from "./subscription-plan.repository.js";
+import { subscriptionPlanRepository } from "./subscription-plan.repository.js";
 import type { CardChargeOutcome } from "./subscription-lifecycle.js";
 
 /** How old an unsettled charge must be before the gateway is asked about it: past any gateway call still under way. */
@@ -84,7 +84,7 @@ export class GatewayFollowUps {
     }
     for (const checkout of await billingRepository.findUnsettledPixCheckouts(db, before)) {
       try {
-        const [user, plan] = await Promise.all([userRepository.findById(db, checkout.userId), planRepository.findById(db, checkout.planId)]);
+        const [user, plan] = await Promise.all([userRepository.findById(db, checkout.userId), subscriptionPlanRepository.findById(db, checkout.planId)]);
         await intents.chargePix(checkout, plan?.name ?? "", { name: user?.name ?? "", email: user?.email ?? "" });
         settled += 1;
       } catch (error) {

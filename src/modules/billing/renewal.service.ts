@@ -8,7 +8,7 @@ import { billingMails } from "./billing.mails.js";
 import { billingRepository } from "./billing.repository.js";
 import type { ChargeIntents } from "./charge-intents.js";
 import type { GatewayFollowUps } from "./gateway-follow-ups.js";
-import { planRepository } from "./subscription-plan.repository.js";
+import { subscriptionPlanRepository } from "./subscription-plan.repository.js";
 import type { SubscriptionLifecycle } from "./subscription-lifecycle.js";
 import { DAY_MS } from "../../platform/dates.js";
 
@@ -92,7 +92,7 @@ export class RenewalService {
   }
 
   private async charge(payment: PaymentRow, subscription: SubscriptionRow): Promise<keyof RenewalRunResult> {
-    const [user, plan] = await Promise.all([userRepository.findById(this.deps.db, subscription.userId), planRepository.findById(this.deps.db, subscription.planId)]);
+    const [user, plan] = await Promise.all([userRepository.findById(this.deps.db, subscription.userId), subscriptionPlanRepository.findById(this.deps.db, subscription.planId)]);
     const request = {
       recurring: false as const,
       input: {
@@ -118,7 +118,7 @@ export class RenewalService {
   private async remind(tx: Db, subscription: SubscriptionRow): Promise<void> {
     const now = this.deps.clock.now();
     const user = await userRepository.findById(tx, subscription.userId);
-    const plan = await planRepository.findById(tx, subscription.planId);
+    const plan = await subscriptionPlanRepository.findById(tx, subscription.planId);
     if (user && plan && subscription.endDate) await enqueueMail(tx, billingMails.renewalReminder(user.email, user.name, plan.name, subscription.endDate), now);
     await billingRepository.updateSubscription(tx, subscription.id, { renewalReminderSentAt: now, updatedAt: now });
   }

@@ -10,7 +10,7 @@ import { billingRepository } from "./billing.repository.js";
 import type { CardChargeResult } from "./gateways/card/card-gateway.js";
 import type { PaymentMethod } from "./billing.table.js";
 import { periodEnd } from "./billing-period.js";
-import { planRepository } from "./subscription-plan.repository.js";
+import { subscriptionPlanRepository } from "./subscription-plan.repository.js";
 
 export const ACTIVE_SUBSCRIPTION_EXISTS = "Você já possui uma assinatura ativa";
 export const FREEMIUM = "FREEMIUM";
@@ -238,7 +238,7 @@ export class SubscriptionLifecycle {
     await billingRepository.refundInvoicesOf(tx, payment.id, now);
     const user = await userRepository.findById(tx, payment.userId);
     const subscription = payment.subscriptionId ? await billingRepository.findSubscription(tx, payment.subscriptionId) : null;
-    const plan = subscription ? await planRepository.findById(tx, subscription.planId) : null;
+    const plan = subscription ? await subscriptionPlanRepository.findById(tx, subscription.planId) : null;
     if (user) await enqueueMail(tx, billingMails.refunded(user.email, user.name, plan?.name ?? "", payment.amountCents), now);
   }
 
@@ -303,7 +303,7 @@ export class SubscriptionLifecycle {
   }
 
   private async plan(tx: Db, planId: number): Promise<PlanRow> {
-    const plan = await planRepository.findById(tx, planId);
+    const plan = await subscriptionPlanRepository.findById(tx, planId);
     if (!plan) throw new Error(`plan ${planId} of a subscription is missing`);
     return plan;
   }

@@ -9,7 +9,7 @@ export interface PlanFilter {
   interval?: PlanInterval;
 }
 
-export const planRepository = {
+export const subscriptionPlanRepository = {
   async list(db: Db, filter: PlanFilter) {
     const conditions: SQL[] = [];
     if (filter.userType) conditions.push(eq(subscriptionPlans.userType, filter.userType));

@@ -7,7 +7,7 @@ import { USER_TYPES } from "../users/user.table.js";
 import { toPlanDto, type PlanDto, type PlanRow } from "./billing.dto.js";
 import { PLAN_INTERVALS } from "./billing.table.js";
 import { billingRepository } from "./billing.repository.js";
-import { planRepository } from "./subscription-plan.repository.js";
+import { subscriptionPlanRepository } from "./subscription-plan.repository.js";
 
 export const PLAN_NOT_FOUND = "Plano não encontrado";
 
@@ -18,14 +18,14 @@ const planFilter = z.object({
 });
 
 /** The subscription plan catalogue. */
-export class PlanService {
+export class SubscriptionPlanService {
   constructor(private readonly deps: { db: Db }) {}
 
-  /** GET /subscription-plans: a plain array, filtered by userType, active and interval. */
+  /** The catalogue as a plain array, filtered by userType, active and interval. */
   async list(actor: Actor, query: unknown): Promise<PlanDto[]> {
     requireUser(actor);
     const filter = parseQuery(planFilter, query);
-    return (await planRepository.list(this.deps.db, filter)).map(toPlanDto);
+    return (await subscriptionPlanRepository.list(this.deps.db, filter)).map(toPlanDto);
   }
 
   async get(actor: Actor, id: number): Promise<PlanDto> {
@@ -45,7 +45,7 @@ export class PlanService {
 
   /** The plan row or 404 (for the subscription use cases). */
   async load(id: number, db: Db = this.deps.db): Promise<PlanRow> {
-    const row = await planRepository.findById(db, id);
+    const row = await subscriptionPlanRepository.findById(db, id);
     if (!row) throw notFound(PLAN_NOT_FOUND);
     return row;
   }

@@ -16,8 +16,8 @@ import { buildBoleto, type Boleto } from "./boleto.js";
 import type { CardDetails, CardGateway } from "./gateways/card/card-gateway.js";
 import { normalizeCardNumber } from "./gateways/card/card-validation.js";
 import type { PixGateway } from "./gateways/pix/pix-gateway.js";
-import { planRepository } from "./subscription-plan.repository.js";
-import type { PlanService } from "./subscription-plan.service.js";
+import { subscriptionPlanRepository } from "./subscription-plan.repository.js";
+import type { SubscriptionPlanService } from "./subscription-plan.service.js";
 import { GATEWAY_UNAVAILABLE, type ChargeIntents } from "./charge-intents.js";
 import type { GatewayFollowUps } from "./gateway-follow-ups.js";
 import { ACTIVE_SUBSCRIPTION_EXISTS, SubscriptionLifecycle } from "./subscription-lifecycle.js";
@@ -98,7 +98,7 @@ export interface SubscriptionServiceDeps {
   db: Db;
   clock: Clock;
   logger: Logger;
-  plans: PlanService;
+  subscriptionPlans: SubscriptionPlanService;
   cardGateway: CardGateway;
   pixGateway: PixGateway;
   lifecycle: SubscriptionLifecycle;
@@ -251,7 +251,7 @@ export class SubscriptionService {
   /** Subscriptions in the contract's shape: their plans and users read once for the whole list. */
   private async toDtos(rows: SubscriptionRow[]): Promise<SubscriptionDto[]> {
     const [plans, users] = await Promise.all([
-      planRepository.findByIds(this.deps.db, [...new Set(rows.map((row) => row.planId))]),
+      subscriptionPlanRepository.findByIds(this.deps.db, [...new Set(rows.map((row) => row.planId))]),
       userRepository.findByIds(this.deps.db, [...new Set(rows.map((row) => row.userId))]),
     ]);
     const planById = new Map(plans.map((plan) => [plan.id, plan]));
@@ -286,7 +286,7 @@ export class SubscriptionService {
 
   private async toCheckoutDto(row: SubscriptionRow): Promise<CheckoutSubscriptionDto> {
     const [plan, user, payment] = await Promise.all([
-      this.deps.plans.load(row.planId),
+      this.deps.subscriptionPlans.load(row.planId),
       userRepository.findById(this.deps.db, row.userId),
       billingRepository.latestPayment(this.deps.db, row.id),
     ]);
@@ -315,7 +315,7 @@ export class SubscriptionService {
   }
 
   private async availablePlan(caller: UserActor, planId: number): Promise<PlanRow> {
-    const plan = await this.deps.plans.load(planId);
+    const plan = await this.deps.subscriptionPlans.load(planId);
     if (!plan.active || plan.userType !== caller.userType) {
       throw new AppError(400, PLAN_UNAVAILABLE);
     }

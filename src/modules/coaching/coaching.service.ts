@@ -6,7 +6,7 @@ import { AppError, conflict, forbidden, notFound, validationError } from "../../
 import { enqueueMail } from "../../platform/mail/outbox.js";
 import { pageAndFilters, toPage, type Page } from "../../platform/paging.js";
 import { parseInput, parseQuery } from "../../platform/validation.js";
-import type { PlanService } from "../billing/subscription-plan.service.js";
+import type { SubscriptionPlanService } from "../billing/subscription-plan.service.js";
 import { USER_NOT_FOUND } from "../users/auth.service.js";
 import { userRepository } from "../users/user.repository.js";
 import { inviteFilter, inviteInput, linkFilter } from "./coaching.inputs.js";
@@ -63,7 +63,7 @@ export interface LinkDto {
 export interface CoachingServiceDeps {
   db: Db;
   clock: Clock;
-  plans: PlanService;
+  subscriptionPlans: SubscriptionPlanService;
   freeTrainerMaxStudents: number;
   webAppUrl: string;
 }
@@ -256,7 +256,7 @@ export class CoachingService {
 
   /** maxStudents of the trainer's ACTIVE plan (null = unlimited), or the free allowance without one. */
   private async studentLimit(db: Db, trainerId: number): Promise<number | null> {
-    const limit = await this.deps.plans.studentLimitOf(db, trainerId);
+    const limit = await this.deps.subscriptionPlans.studentLimitOf(db, trainerId);
     return limit === undefined ? this.deps.freeTrainerMaxStudents : limit;
   }
 
