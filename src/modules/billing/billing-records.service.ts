@@ -8,7 +8,10 @@ import { parseQuery } from "../../platform/validation.js";
 import { userRepository } from "../users/user.repository.js";
 import type { InvoiceRow, PaymentRow } from "./billing.dto.js";
 import { invoiceFilter, paymentFilter, RECORD_SORT_FIELDS } from "./billing.inputs.js";
-import { billingRepository, type RecordFilter } from "./billing.repository.js";
+import { invoiceRepository } from "./invoice.repository.js";
+import { paymentRepository } from "./payment.repository.js";
+import type { RecordFilter } from "./record-listing.js";
+import { subscriptionRepository } from "./subscription.repository.js";
 import { invoicePdfFileName, renderInvoicePdf } from "./invoice-pdf.js";
 
 const PAYMENT_NOT_FOUND = "Pagamento não encontrado";
@@ -56,13 +59,13 @@ export class BillingRecordsService {
   async listPayments(actor: Actor, query: Record<string, unknown>): Promise<Page<PaymentDto>> {
     const caller = requireUser(actor);
     const { filter, request } = this.parseListing(caller, paymentFilter, query);
-    const { rows, total } = await billingRepository.listPayments(this.deps.db, filter, request);
+    const { rows, total } = await paymentRepository.listPayments(this.deps.db, filter, request);
     return toPage(await this.paymentDtos(rows), total, request);
   }
 
   async getPayment(actor: Actor, id: number): Promise<PaymentDto> {
     const caller = requireUser(actor);
-    const row = await billingRepository.findPayment(this.deps.db, id);
+    const row = await paymentRepository.findPayment(this.deps.db, id);
     if (!row) throw notFound(PAYMENT_NOT_FOUND);
     this.ensureOwner(caller, row.userId);
     return (await this.paymentDtos([row]))[0];
@@ -71,7 +74,7 @@ export class BillingRecordsService {
   async listInvoices(actor: Actor, query: Record<string, unknown>): Promise<Page<InvoiceDto>> {
     const caller = requireUser(actor);
     const { filter, request } = this.parseListing(caller, invoiceFilter, query);
-    const { rows, total } = await billingRepository.listInvoices(this.deps.db, filter, request);
+    const { rows, total } = await invoiceRepository.listInvoices(this.deps.db, filter, request);
     return toPage(await this.invoiceDtos(rows), total, request);
   }
 
@@ -86,7 +89,7 @@ export class BillingRecordsService {
     const invoice = await this.loadInvoice(caller, id);
     const [dto] = await this.invoiceDtos([invoice]);
     const user = await userRepository.findById(this.deps.db, invoice.userId);
-    const payment = invoice.paymentId ? await billingRepository.findPayment(this.deps.db, invoice.paymentId) : null;
+    const payment = invoice.paymentId ? await paymentRepository.findPayment(this.deps.db, invoice.paymentId) : null;
     const pdf = await renderInvoicePdf({
       id: invoice.id,
       issuedAt: invoice.createdAt,
@@ -116,7 +119,7 @@ export class BillingRecordsService {
   }
 
   private async loadInvoice(caller: UserActor, id: number): Promise<InvoiceRow> {
-    const row = await billingRepository.findInvoice(this.deps.db, id);
+    const row = await invoiceRepository.findInvoice(this.deps.db, id);
     if (!row) throw notFound(INVOICE_NOT_FOUND);
     this.ensureOwner(caller, row.userId);
     return row;
@@ -131,7 +134,7 @@ export class BillingRecordsService {
     const subscriptionIds = [...new Set(rows.map((row) => row.subscriptionId).filter((id): id is number => id !== null))];
     const [users, planNames] = await Promise.all([
       userRepository.findByIds(this.deps.db, userIds),
-      billingRepository.planNamesBySubscription(this.deps.db, subscriptionIds),
+      subscriptionRepository.planNamesBySubscription(this.deps.db, subscriptionIds),
     ]);
     const userNames = new Map(users.map((user) => [user.id, user.name]));
     return { userName: (id: number) => userNames.get(id) ?? "", planName: (id: number | null) => (id === null ? null : (planNames.get(id) ?? null)) };
@@ -143,7 +146,7 @@ export class BillingRecordsService {
 
   private async paymentDtos(rows: PaymentRow[]): Promise<PaymentDto[]> {
     const names = await this.names(rows);
-    const invoiceIds = await billingRepository.invoiceIdsByPayment(this.deps.db, rows.map((row) => row.id));
+    const invoiceIds = await invoiceRepository.invoiceIdsByPayment(this.deps.db, rows.map((row) => row.id));
     return rows.map((row) => ({
       id: row.id,
       userId: row.userId,

@@ -5,6 +5,10 @@ import { AppError, conflict } from "../../platform/errors.js";
 import type { Logger } from "../../platform/logger.js";
 import type { PaymentRow, PixTransactionRow, SubscriptionRow } from "./billing.dto.js";
 import { billingRepository } from "./billing.repository.js";
+import { invoiceRepository } from "./invoice.repository.js";
+import { paymentRepository } from "./payment.repository.js";
+import { pixTransactionRepository } from "./pix-transaction.repository.js";
+import { subscriptionRepository } from "./subscription.repository.js";
 import { CardGatewayError, type CardChargeInput, type CardGateway, type CardSubscriptionInput } from "./gateways/card/card-gateway.js";
 import type { PixCharge, PixChargeInput, PixGateway } from "./gateways/pix/pix-gateway.js";
 import { ACTIVE_SUBSCRIPTION_EXISTS, REPLACED, type CardChargeOutcome, type SubscriptionLifecycle } from "./subscription-lifecycle.js";
@@ -43,7 +47,7 @@ export class ChargeIntents {
   /** The PENDING payment of a card charge about to be asked for (inside the caller's transaction). */
   async openCardPayment(tx: Db, subscription: SubscriptionRow): Promise<PaymentRow> {
     const now = this.deps.clock.now();
-    return billingRepository.insertPayment(tx, {
+    return paymentRepository.insertPayment(tx, {
       userId: subscription.userId,
       subscriptionId: subscription.id,
       amountCents: subscription.priceCents,
@@ -83,19 +87,19 @@ export class ChargeIntents {
   async settleCard(paymentId: number, outcome: CardChargeOutcome): Promise<SettledCardPayment> {
     const { db, lifecycle } = this.deps;
     return db.transaction(async (tx) => {
-      const known = await billingRepository.findPayment(tx, paymentId);
+      const known = await paymentRepository.findPayment(tx, paymentId);
       if (!known) return { payment: null, subscription: null };
       await billingRepository.lockUserBilling(tx, known.userId);
-      const payment = await billingRepository.findPaymentForUpdate(tx, paymentId);
-      const subscription = known.subscriptionId ? await billingRepository.findSubscriptionForUpdate(tx, known.subscriptionId) : null;
+      const payment = await paymentRepository.findPaymentForUpdate(tx, paymentId);
+      const subscription = known.subscriptionId ? await subscriptionRepository.findSubscriptionForUpdate(tx, known.subscriptionId) : null;
       if (payment?.status === "PENDING") {
         await lifecycle.settleCardPayment(tx, payment, subscription, outcome);
       } else if (payment?.status === "COMPLETED" && subscription && outcome.status === "succeeded") {
         await lifecycle.withGatewayIds(tx, subscription, outcome);
       }
       return {
-        payment: await billingRepository.findPayment(tx, paymentId),
-        subscription: subscription && (await billingRepository.findSubscription(tx, subscription.id)),
+        payment: await paymentRepository.findPayment(tx, paymentId),
+        subscription: subscription && (await subscriptionRepository.findSubscription(tx, subscription.id)),
       };
     });
   }
@@ -103,19 +107,19 @@ export class ChargeIntents {
   /** A card charge the gateway failed to answer: see chargeCard. */
   private async abandonCard(paymentId: number, chargeMayHaveHappened: boolean): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
-      const known = await billingRepository.findPayment(tx, paymentId);
+      const known = await paymentRepository.findPayment(tx, paymentId);
       if (!known) return;
       await billingRepository.lockUserBilling(tx, known.userId);
-      const payment = await billingRepository.findPaymentForUpdate(tx, paymentId);
+      const payment = await paymentRepository.findPaymentForUpdate(tx, paymentId);
       if (payment?.status !== "PENDING") return;
-      const subscription = payment.subscriptionId ? await billingRepository.findSubscriptionForUpdate(tx, payment.subscriptionId) : null;
+      const subscription = payment.subscriptionId ? await subscriptionRepository.findSubscriptionForUpdate(tx, payment.subscriptionId) : null;
       // Only a checkout's own subscription is PENDING here (renewals charge ACTIVE ones).
       const checkout = subscription?.status === "PENDING" ? subscription : null;
       if (!chargeMayHaveHappened) {
-        await billingRepository.deletePayment(tx, payment.id);
-        if (checkout) await billingRepository.deleteSubscription(tx, checkout.id);
+        await paymentRepository.deletePayment(tx, payment.id);
+        if (checkout) await subscriptionRepository.deleteSubscription(tx, checkout.id);
       } else if (checkout) {
-        await billingRepository.updateSubscription(tx, checkout.id, { status: "FAILED", updatedAt: this.deps.clock.now() });
+        await subscriptionRepository.updateSubscription(tx, checkout.id, { status: "FAILED", updatedAt: this.deps.clock.now() });
       }
     });
   }
@@ -155,13 +159,13 @@ export class ChargeIntents {
     const { db, clock, lifecycle } = this.deps;
     return db.transaction(async (tx) => {
       await billingRepository.lockUserBilling(tx, intent.userId);
-      const subscription = await billingRepository.findSubscriptionForUpdate(tx, intent.id);
+      const subscription = await subscriptionRepository.findSubscriptionForUpdate(tx, intent.id);
       // Removed by a request with the same key whose gateway call failed.
       if (!subscription) return new AppError(502, GATEWAY_UNAVAILABLE);
-      const recorded = await billingRepository.findPixTransaction(tx, charge.id);
+      const recorded = await pixTransactionRepository.findPixTransaction(tx, charge.id);
       if (recorded) return subscription.status === "CANCELED" ? conflict(REPLACED) : { subscription, pix: recorded };
       const record = (invoiceId: number | null, live: boolean) =>
-        billingRepository.insertPixTransaction(tx, {
+        pixTransactionRepository.insertPixTransaction(tx, {
           id: charge.id,
           userId: subscription.userId,
           subscriptionId: subscription.id,
@@ -179,14 +183,14 @@ export class ChargeIntents {
         await record(null, false);
         return conflict(REPLACED);
       }
-      if (await billingRepository.findActiveSubscription(tx, intent.userId)) {
+      if (await subscriptionRepository.findActiveSubscription(tx, intent.userId)) {
         await lifecycle.cancel(tx, subscription, true, REPLACED);
         await record(null, false);
         return conflict(ACTIVE_SUBSCRIPTION_EXISTS);
       }
       await lifecycle.replacePending(tx, intent.userId, { keep: subscription.id, olderThan: true });
       const now = clock.now();
-      const invoice = await billingRepository.insertInvoice(tx, {
+      const invoice = await invoiceRepository.insertInvoice(tx, {
         userId: subscription.userId,
         subscriptionId: subscription.id,
         amountCents: subscription.priceCents,
@@ -208,15 +212,15 @@ export class ChargeIntents {
    */
   async settlePixPaid(transactionId: string): Promise<number | null> {
     const { db, clock, lifecycle } = this.deps;
-    const known = await billingRepository.findPixTransaction(db, transactionId);
+    const known = await pixTransactionRepository.findPixTransaction(db, transactionId);
     if (!known || known.status === "PAID") return null;
     return db.transaction(async (tx) => {
       // The user's billing lock first, as checkouts take it (they cancel replaced PIX charges under it).
       await billingRepository.lockUserBilling(tx, known.userId);
-      const pix = await billingRepository.findPixTransactionForUpdate(tx, transactionId);
+      const pix = await pixTransactionRepository.findPixTransactionForUpdate(tx, transactionId);
       if (!pix || pix.status === "PAID") return null;
-      await billingRepository.updatePixTransaction(tx, pix.id, { status: "PAID", paidAt: clock.now(), gatewayCancelDue: false });
-      const subscription = await billingRepository.findSubscriptionForUpdate(tx, pix.subscriptionId);
+      await pixTransactionRepository.updatePixTransaction(tx, pix.id, { status: "PAID", paidAt: clock.now(), gatewayCancelDue: false });
+      const subscription = await subscriptionRepository.findSubscriptionForUpdate(tx, pix.subscriptionId);
       if (!subscription) return null;
       const received = { amountCents: pix.amountCents, paymentMethod: "PIX" as const, transactionId: pix.id, lastFourDigits: null, invoiceId: pix.invoiceId };
       await lifecycle.settlePayment(tx, subscription, received);
@@ -228,7 +232,7 @@ export class ChargeIntents {
   private async dropPixIntent(intent: SubscriptionRow): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
       await billingRepository.lockUserBilling(tx, intent.userId);
-      if (!(await billingRepository.findPixTransactionOfSubscription(tx, intent.id))) await billingRepository.deleteSubscription(tx, intent.id);
+      if (!(await pixTransactionRepository.findPixTransactionOfSubscription(tx, intent.id))) await subscriptionRepository.deleteSubscription(tx, intent.id);
     });
   }
 }

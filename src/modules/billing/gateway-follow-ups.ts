@@ -1,6 +1,9 @@
 import { userRepository } from "../users/user.repository.js";
 import type { PaymentRow, PixTransactionRow } from "./billing.dto.js";
 import { billingRepository } from "./billing.repository.js";
+import { paymentRepository } from "./payment.repository.js";
+import { pixTransactionRepository } from "./pix-transaction.repository.js";
+import { subscriptionRepository } from "./subscription.repository.js";
 import type { ChargeIntents, ChargeIntentsDeps } from "./charge-intents.js";
 import { subscriptionPlanRepository } from "./subscription-plan.repository.js";
 import type { CardChargeOutcome } from "./subscription-lifecycle.js";
@@ -34,8 +37,8 @@ export class GatewayFollowUps {
   /** What is due for one user, right after a commit of theirs; never throws. */
   async afterCommit(userId: number): Promise<void> {
     try {
-      await this.cancelPixCharges(await billingRepository.findPixCancelsDue(this.deps.db, userId));
-      await this.refund(await billingRepository.findRefundsDue(this.deps.db, userId));
+      await this.cancelPixCharges(await pixTransactionRepository.findPixCancelsDue(this.deps.db, userId));
+      await this.refund(await paymentRepository.findRefundsDue(this.deps.db, userId));
     } catch (error) {
       this.deps.logger.error({ err: error, userId }, "gateway follow-up failed; the job retries it");
     }
@@ -44,8 +47,8 @@ export class GatewayFollowUps {
   /** The job: unsettled charges asked of their gateway, then everything due, for everyone. */
   async run(): Promise<FollowUpRunResult> {
     const reconciled = await this.reconcile();
-    const pixCanceled = await this.cancelPixCharges(await billingRepository.findPixCancelsDue(this.deps.db));
-    return { reconciled, pixCanceled, refunded: await this.refund(await billingRepository.findRefundsDue(this.deps.db)) };
+    const pixCanceled = await this.cancelPixCharges(await pixTransactionRepository.findPixCancelsDue(this.deps.db));
+    return { reconciled, pixCanceled, refunded: await this.refund(await paymentRepository.findRefundsDue(this.deps.db)) };
   }
 
   /** Cancels a gateway subscription we no longer want charged; a failure is logged (the gateway's cancel event, or support, settles it). */
@@ -66,7 +69,7 @@ export class GatewayFollowUps {
     const { db, clock, cardGateway, intents, logger } = this.deps;
     const before = new Date(clock.now().getTime() - RECONCILE_AFTER_MS);
     let settled = 0;
-    for (const payment of await billingRepository.findUnsettledCardCharges(db, before)) {
+    for (const payment of await paymentRepository.findUnsettledCardCharges(db, before)) {
       try {
         const found = await cardGateway.findCharge(payment.idempotencyKey!);
         if (found === null) continue;
@@ -82,7 +85,7 @@ export class GatewayFollowUps {
         logger.warn({ err: error, paymentId: payment.id }, "settling an unanswered card charge failed; retried later");
       }
     }
-    for (const checkout of await billingRepository.findUnsettledPixCheckouts(db, before)) {
+    for (const checkout of await subscriptionRepository.findUnsettledPixCheckouts(db, before)) {
       try {
         const [user, plan] = await Promise.all([userRepository.findById(db, checkout.userId), subscriptionPlanRepository.findById(db, checkout.planId)]);
         await intents.chargePix(checkout, plan?.name ?? "", { name: user?.name ?? "", email: user?.email ?? "" });
@@ -105,10 +108,10 @@ export class GatewayFollowUps {
         const status = await this.deps.pixGateway.cancelCharge(charge.id);
         if (status === "PAID") {
           await this.deps.intents.settlePixPaid(charge.id);
-          await this.refund(await billingRepository.findRefundsDue(this.deps.db, charge.userId));
+          await this.refund(await paymentRepository.findRefundsDue(this.deps.db, charge.userId));
         }
         else if (status === "PENDING") throw new Error(`PIX gateway left charge ${charge.id} PENDING after canceling it`);
-        else await billingRepository.clearPixCancelDue(this.deps.db, charge.id);
+        else await pixTransactionRepository.clearPixCancelDue(this.deps.db, charge.id);
         settled += 1;
       } catch (error) {
         this.deps.logger.warn({ err: error, transactionId: charge.id }, "PIX charge cancel failed; retried later");
@@ -128,7 +131,7 @@ export class GatewayFollowUps {
         const refundId = await this.refundAtGateway(payment);
         await this.deps.db.transaction(async (tx) => {
           await billingRepository.lockUserBilling(tx, payment.userId);
-          const current = await billingRepository.findPaymentForUpdate(tx, payment.id);
+          const current = await paymentRepository.findPaymentForUpdate(tx, payment.id);
           if (current?.status === "REFUND_DUE") await this.deps.lifecycle.recordRefund(tx, current, refundId);
         });
         refunded += 1;

@@ -9,6 +9,10 @@ import { parseInput, queryId, textId } from "../../platform/validation.js";
 import type { SubscriptionRow } from "./billing.dto.js";
 import { pixTransactionId, simulatePaymentInput } from "./billing.inputs.js";
 import { billingRepository } from "./billing.repository.js";
+import { paymentRepository } from "./payment.repository.js";
+import { pixTransactionRepository } from "./pix-transaction.repository.js";
+import { subscriptionRepository } from "./subscription.repository.js";
+import { webhookEventRepository } from "./webhook-event.repository.js";
 import { verifyCardWebhook } from "./gateways/card/card-webhook-signature.js";
 import type { PixGateway } from "./gateways/pix/pix-gateway.js";
 import { GATEWAY_UNAVAILABLE, type ChargeIntents } from "./charge-intents.js";
@@ -74,7 +78,7 @@ export class PaymentEventsService {
   async pixStatus(actor: Actor, transactionId: string): Promise<PixTransactionDto> {
     const caller = requireUser(actor);
     if (!pixTransactionId.safeParse(transactionId).success) throw invalidParameter("id");
-    let row = await billingRepository.findPixTransaction(this.deps.db, transactionId);
+    let row = await pixTransactionRepository.findPixTransaction(this.deps.db, transactionId);
     if (!row) throw notFound(TRANSACTION_NOT_FOUND);
     if (row.userId !== caller.id && !caller.isAdmin) throw forbidden();
     if (row.status === "PENDING") {
@@ -85,7 +89,7 @@ export class PaymentEventsService {
       });
       if (gatewayStatus === "PAID") await this.pixPaid(row.id);
       else if (gatewayStatus === "EXPIRED" || gatewayStatus === "CANCELLED") await this.pixClosed(row.id, gatewayStatus);
-      row = (await billingRepository.findPixTransaction(this.deps.db, transactionId))!;
+      row = (await pixTransactionRepository.findPixTransaction(this.deps.db, transactionId))!;
     }
     return toPixDto(row);
   }
@@ -95,7 +99,7 @@ export class PaymentEventsService {
     if (!this.deps.pixGateway.canSimulate) throw notFound("Recurso não encontrado");
     const caller = requireUser(actor);
     const { id } = parseInput(simulatePaymentInput, body);
-    const row = await billingRepository.findPixTransaction(this.deps.db, id);
+    const row = await pixTransactionRepository.findPixTransaction(this.deps.db, id);
     if (!row) throw notFound(TRANSACTION_NOT_FOUND);
     if (row.userId !== caller.id && !caller.isAdmin) throw forbidden();
     if (row.status === "PENDING") {
@@ -108,7 +112,7 @@ export class PaymentEventsService {
       }
       await this.pixPaid(id);
     }
-    return toPixDto((await billingRepository.findPixTransaction(this.deps.db, id))!);
+    return toPixDto((await pixTransactionRepository.findPixTransaction(this.deps.db, id))!);
   }
 
   /** POST /payments/webhook and /webhooks/card: signature checked on the raw body; 400 when invalid or failing. */
@@ -122,7 +126,7 @@ export class PaymentEventsService {
     let userId: number | null = null;
     try {
       userId = await this.deps.db.transaction(async (tx) => {
-        const first = await billingRepository.recordWebhookEvent(tx, "card", event.id, event.type, this.deps.clock.now());
+        const first = await webhookEventRepository.recordWebhookEvent(tx, "card", event.id, event.type, this.deps.clock.now());
         if (!first) return null;
         return this.applyCardEvent(tx, event.type, event.data.object);
       });
@@ -142,9 +146,9 @@ export class PaymentEventsService {
 
   private async pixClosed(transactionId: string, status: "EXPIRED" | "CANCELLED"): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
-      const pix = await billingRepository.findPixTransactionForUpdate(tx, transactionId);
+      const pix = await pixTransactionRepository.findPixTransactionForUpdate(tx, transactionId);
       if (!pix || pix.status !== "PENDING") return;
-      await billingRepository.updatePixTransaction(tx, pix.id, { status });
+      await pixTransactionRepository.updatePixTransaction(tx, pix.id, { status });
     });
   }
 
@@ -165,7 +169,7 @@ export class PaymentEventsService {
       case "payment_intent.succeeded":
       case "invoice.payment_succeeded": {
         const transactionId = type === "invoice.payment_succeeded" ? (str(object.payment_intent) ?? str(object.id)) : str(object.id);
-        if (transactionId && (await billingRepository.findPaymentByTransaction(tx, transactionId))) return;
+        if (transactionId && (await paymentRepository.findPaymentByTransaction(tx, transactionId))) return;
         // The charge of a checkout or renewal whose answer we are still waiting for (or lost): settled as its answer.
         const intent = await this.pendingIntentOf(tx, object, subscription);
         if (intent && transactionId) {
@@ -184,7 +188,7 @@ export class PaymentEventsService {
       case "payment_intent.payment_failed":
       case "invoice.payment_failed": {
         const transactionId = type === "invoice.payment_failed" ? (str(object.payment_intent) ?? str(object.id)) : str(object.id);
-        if (transactionId && (await billingRepository.findPaymentByTransaction(tx, transactionId))) return;
+        if (transactionId && (await paymentRepository.findPaymentByTransaction(tx, transactionId))) return;
         const intent = await this.pendingIntentOf(tx, object, subscription);
         if (intent) {
           await this.deps.lifecycle.settleCardPayment(tx, intent, subscription, { status: "failed", transactionId, lastFour, failureCode: failureCodeOf(object) });
@@ -210,7 +214,7 @@ export class PaymentEventsService {
         return;
       case "customer.subscription.created":
       case "customer.subscription.updated":
-        await billingRepository.updateSubscription(tx, subscription.id, {
+        await subscriptionRepository.updateSubscription(tx, subscription.id, {
           gatewaySubscriptionId: subscription.gatewaySubscriptionId ?? str(object.id),
           ...(object.cancel_at_period_end === true ? { autoRenew: false } : {}),
           updatedAt: this.deps.clock.now(),
@@ -233,21 +237,21 @@ export class PaymentEventsService {
     const ownId = queryId.safeParse(String(ourMetadata(object).subscriptionId));
     const gatewayId = type.startsWith("customer.subscription.") ? str(object.id) : (idOf(object.subscription) ?? idOf(details.subscription));
     const row = ownId.success
-      ? await billingRepository.findSubscription(tx, ownId.data)
+      ? await subscriptionRepository.findSubscription(tx, ownId.data)
       : gatewayId
-        ? await billingRepository.findSubscriptionByGatewayId(tx, gatewayId)
+        ? await subscriptionRepository.findSubscriptionByGatewayId(tx, gatewayId)
         : null;
     if (!row) return null;
     await billingRepository.lockUserBilling(tx, row.userId);
-    return billingRepository.findSubscriptionForUpdate(tx, row.id);
+    return subscriptionRepository.findSubscriptionForUpdate(tx, row.id);
   }
 
   /** The PENDING payment of ours the event's `metadata.paymentKey` names (our charge's idempotency key), locked. */
   private async pendingIntentOf(tx: Db, object: CardEventObject, subscription: SubscriptionRow) {
     const key = str(ourMetadata(object).paymentKey);
-    const payment = key ? await billingRepository.findPaymentByIdempotencyKey(tx, key) : null;
+    const payment = key ? await paymentRepository.findPaymentByIdempotencyKey(tx, key) : null;
     if (payment?.status !== "PENDING" || payment.subscriptionId !== subscription.id) return null;
-    return billingRepository.findPaymentForUpdate(tx, payment.id);
+    return paymentRepository.findPaymentForUpdate(tx, payment.id);
   }
 }
 

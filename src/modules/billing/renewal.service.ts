@@ -6,6 +6,8 @@ import { userRepository } from "../users/user.repository.js";
 import type { PaymentRow, SubscriptionRow } from "./billing.dto.js";
 import { billingMails } from "./billing.mails.js";
 import { billingRepository } from "./billing.repository.js";
+import { paymentRepository } from "./payment.repository.js";
+import { subscriptionRepository } from "./subscription.repository.js";
 import type { ChargeIntents } from "./charge-intents.js";
 import type { GatewayFollowUps } from "./gateway-follow-ups.js";
 import { subscriptionPlanRepository } from "./subscription-plan.repository.js";
@@ -36,7 +38,7 @@ export class RenewalService {
     const { db, clock } = this.deps;
     const now = clock.now();
     const result: RenewalRunResult = { renewed: 0, failed: 0, reminded: 0, expired: 0 };
-    for (const candidate of await billingRepository.findEndingSubscriptions(db, new Date(now.getTime() + RENEWAL_LOOKAHEAD_MS))) {
+    for (const candidate of await subscriptionRepository.findEndingSubscriptions(db, new Date(now.getTime() + RENEWAL_LOOKAHEAD_MS))) {
       try {
         const outcome = await this.handle(candidate.id);
         if (outcome) result[outcome] += 1;
@@ -44,7 +46,7 @@ export class RenewalService {
         this.deps.logger.error({ err: error, subscriptionId: candidate.id }, "renewal failed");
       }
     }
-    for (const lapsed of await billingRepository.findLapsedCanceled(db, now)) {
+    for (const lapsed of await subscriptionRepository.findLapsedCanceled(db, now)) {
       // One failure must not keep the others from ending; it is tried again at the next run.
       try {
         await db.transaction((tx) => this.deps.lifecycle.expire(tx, lapsed));
@@ -63,18 +65,18 @@ export class RenewalService {
   private async handle(subscriptionId: number): Promise<keyof RenewalRunResult | null> {
     const { db, clock, lifecycle, intents } = this.deps;
     const decided = await db.transaction(async (tx): Promise<keyof RenewalRunResult | null | { charge: PaymentRow; subscription: SubscriptionRow }> => {
-      const initial = await billingRepository.findSubscription(tx, subscriptionId);
+      const initial = await subscriptionRepository.findSubscription(tx, subscriptionId);
       if (!initial) return null;
       await billingRepository.lockUserBilling(tx, initial.userId);
       // Re-read under the lock: another run may have renewed it meanwhile.
-      const subscription = await billingRepository.findSubscriptionForUpdate(tx, subscriptionId);
+      const subscription = await subscriptionRepository.findSubscriptionForUpdate(tx, subscriptionId);
       const now = clock.now();
       if (!subscription || subscription.status !== "ACTIVE" || !subscription.endDate) return null;
       if (subscription.endDate.getTime() - now.getTime() > RENEWAL_LOOKAHEAD_MS) return null;
 
       const chargeable = subscription.autoRenew && subscription.paymentMethod === "CREDIT_CARD" && subscription.renewalFailures < MAX_RENEWAL_TRIES;
       if (chargeable && !subscription.gatewaySubscriptionId) {
-        if (await billingRepository.findPendingPayment(tx, subscription.id)) return null;
+        if (await paymentRepository.findPendingPayment(tx, subscription.id)) return null;
         return { charge: await intents.openCardPayment(tx, subscription), subscription };
       }
       if (subscription.endDate <= now) {
@@ -120,6 +122,6 @@ export class RenewalService {
     const user = await userRepository.findById(tx, subscription.userId);
     const plan = await subscriptionPlanRepository.findById(tx, subscription.planId);
     if (user && plan && subscription.endDate) await enqueueMail(tx, billingMails.renewalReminder(user.email, user.name, plan.name, subscription.endDate), now);
-    await billingRepository.updateSubscription(tx, subscription.id, { renewalReminderSentAt: now, updatedAt: now });
+    await subscriptionRepository.updateSubscription(tx, subscription.id, { renewalReminderSentAt: now, updatedAt: now });
   }
 }

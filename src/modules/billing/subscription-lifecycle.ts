@@ -6,7 +6,10 @@ import { enqueueMail } from "../../platform/mail/outbox.js";
 import { setSubscriptionAccess, userRepository } from "../users/user.repository.js";
 import { billingMails } from "./billing.mails.js";
 import type { PaymentRow, PlanRow, SubscriptionRow } from "./billing.dto.js";
-import { billingRepository } from "./billing.repository.js";
+import { invoiceRepository } from "./invoice.repository.js";
+import { paymentRepository } from "./payment.repository.js";
+import { pixTransactionRepository } from "./pix-transaction.repository.js";
+import { subscriptionRepository } from "./subscription.repository.js";
 import type { CardChargeResult } from "./gateways/card/card-gateway.js";
 import type { PaymentMethod } from "./billing.table.js";
 import { periodEnd } from "./billing-period.js";
@@ -53,7 +56,7 @@ export class SubscriptionLifecycle {
       return "applied";
     }
     const startable = subscription.status === "PENDING" || subscription.status === "FAILED";
-    if (startable && !(await billingRepository.findActiveSubscription(tx, subscription.userId))) {
+    if (startable && !(await subscriptionRepository.findActiveSubscription(tx, subscription.userId))) {
       await this.applyPayment(tx, subscription, received, "first");
       return "applied";
     }
@@ -72,16 +75,16 @@ export class SubscriptionLifecycle {
   async settleCardPayment(tx: Db, payment: PaymentRow, subscription: SubscriptionRow | null, outcome: CardChargeOutcome): Promise<"applied" | "refund-due" | "refused" | "recorded-already"> {
     const now = this.clock.now();
     if (outcome.transactionId) {
-      const recorded = await billingRepository.findPaymentByTransaction(tx, outcome.transactionId);
+      const recorded = await paymentRepository.findPaymentByTransaction(tx, outcome.transactionId);
       if (recorded && recorded.id !== payment.id) {
-        await billingRepository.deletePayment(tx, payment.id);
+        await paymentRepository.deletePayment(tx, payment.id);
         return "recorded-already";
       }
     }
     if (!subscription) {
       // Its subscription was deleted meanwhile: the payment alone is kept, and money is returned.
       const settled = outcome.status === "succeeded" ? { status: "REFUND_DUE" as const } : { status: "FAILED" as const, failureReason: outcome.failureCode };
-      await billingRepository.updatePayment(tx, payment.id, { ...settled, transactionId: outcome.transactionId, lastFourDigits: outcome.lastFour, updatedAt: now });
+      await paymentRepository.updatePayment(tx, payment.id, { ...settled, transactionId: outcome.transactionId, lastFourDigits: outcome.lastFour, updatedAt: now });
       return outcome.status === "succeeded" ? "refund-due" : "refused";
     }
     if (outcome.status === "failed") {
@@ -99,7 +102,7 @@ export class SubscriptionLifecycle {
 
   /** Records on a subscription the gateway's ids its first card charge gave (those it does not have yet). */
   async withGatewayIds(tx: Db, subscription: SubscriptionRow, outcome: Extract<CardChargeOutcome, { status: "succeeded" }>): Promise<SubscriptionRow> {
-    return billingRepository.updateSubscription(tx, subscription.id, {
+    return subscriptionRepository.updateSubscription(tx, subscription.id, {
       gatewayCustomerId: subscription.gatewayCustomerId ?? outcome.customerId,
       gatewayPaymentMethodId: subscription.gatewayPaymentMethodId ?? outcome.paymentMethodId,
       gatewaySubscriptionId: subscription.gatewaySubscriptionId ?? outcome.gatewaySubscriptionId ?? null,
@@ -112,7 +115,7 @@ export class SubscriptionLifecycle {
    * `keep`, or with `olderThan` only those created before that one (a newer request wins over an older one).
    */
   async replacePending(tx: Db, userId: number, which: { keep: number; olderThan?: boolean }): Promise<void> {
-    for (const earlier of await billingRepository.findSubscriptionsByStatus(tx, userId, ["PENDING"])) {
+    for (const earlier of await subscriptionRepository.findSubscriptionsByStatus(tx, userId, ["PENDING"])) {
       if (earlier.id === which.keep || (which.olderThan && earlier.id > which.keep)) continue;
       await this.cancel(tx, earlier, true, REPLACED);
     }
@@ -163,9 +166,9 @@ export class SubscriptionLifecycle {
     const now = this.clock.now();
     const outcome = { status: "FAILED" as const, lastFourDigits: failure.lastFourDigits, transactionId: failure.transactionId, failureReason: failure.reason, updatedAt: now };
     if (failure.paymentId !== undefined) {
-      await billingRepository.updatePayment(tx, failure.paymentId, outcome);
+      await paymentRepository.updatePayment(tx, failure.paymentId, outcome);
     } else {
-      await billingRepository.insertPayment(tx, {
+      await paymentRepository.insertPayment(tx, {
         ...outcome,
         userId: subscription.userId,
         subscriptionId: subscription.id,
@@ -177,8 +180,8 @@ export class SubscriptionLifecycle {
     }
     const updated =
       kind === "first"
-        ? await billingRepository.updateSubscription(tx, subscription.id, { status: "FAILED", updatedAt: now })
-        : await billingRepository.updateSubscription(tx, subscription.id, { renewalFailures: subscription.renewalFailures + 1, updatedAt: now });
+        ? await subscriptionRepository.updateSubscription(tx, subscription.id, { status: "FAILED", updatedAt: now })
+        : await subscriptionRepository.updateSubscription(tx, subscription.id, { renewalFailures: subscription.renewalFailures + 1, updatedAt: now });
     if (kind === "first" && subscription.status === "ACTIVE") await this.endAccessUnlessHeld(tx, subscription.userId, now);
     const plan = await this.plan(tx, subscription.planId);
     const user = await userRepository.findById(tx, subscription.userId);
@@ -202,8 +205,8 @@ export class SubscriptionLifecycle {
     const completed = { status, lastFourDigits: received.lastFourDigits, transactionId: received.transactionId, updatedAt: now };
     const payment =
       received.paymentId !== undefined
-        ? await billingRepository.updatePayment(tx, received.paymentId, completed)
-        : await billingRepository.insertPayment(tx, {
+        ? await paymentRepository.updatePayment(tx, received.paymentId, completed)
+        : await paymentRepository.insertPayment(tx, {
             ...completed,
             userId: subscription.userId,
             subscriptionId: subscription.id,
@@ -212,11 +215,11 @@ export class SubscriptionLifecycle {
             paymentMethod: received.paymentMethod,
             createdAt: now,
           });
-    const invoiceId = received.invoiceId ?? (kind === "first" ? await billingRepository.findPendingInvoiceId(tx, subscription.id) : null);
+    const invoiceId = received.invoiceId ?? (kind === "first" ? await invoiceRepository.findPendingInvoiceId(tx, subscription.id) : null);
     if (invoiceId) {
-      await billingRepository.updateInvoice(tx, invoiceId, { status: status === "COMPLETED" ? "PAID" : "CANCELED", paidAt: now, paymentId: payment.id, updatedAt: now });
+      await invoiceRepository.updateInvoice(tx, invoiceId, { status: status === "COMPLETED" ? "PAID" : "CANCELED", paidAt: now, paymentId: payment.id, updatedAt: now });
     } else if (status === "COMPLETED") {
-      await billingRepository.insertInvoice(tx, {
+      await invoiceRepository.insertInvoice(tx, {
         userId: subscription.userId,
         subscriptionId: subscription.id,
         paymentId: payment.id,
@@ -234,10 +237,10 @@ export class SubscriptionLifecycle {
   /** Money returned at the gateway: the payment REFUNDED (with the gateway's refund id), its invoice too; the user is told. */
   async recordRefund(tx: Db, payment: PaymentRow, refundId: string): Promise<void> {
     const now = this.clock.now();
-    await billingRepository.updatePayment(tx, payment.id, { status: "REFUNDED", refundId, updatedAt: now });
-    await billingRepository.refundInvoicesOf(tx, payment.id, now);
+    await paymentRepository.updatePayment(tx, payment.id, { status: "REFUNDED", refundId, updatedAt: now });
+    await invoiceRepository.refundInvoicesOf(tx, payment.id, now);
     const user = await userRepository.findById(tx, payment.userId);
-    const subscription = payment.subscriptionId ? await billingRepository.findSubscription(tx, payment.subscriptionId) : null;
+    const subscription = payment.subscriptionId ? await subscriptionRepository.findSubscription(tx, payment.subscriptionId) : null;
     const plan = subscription ? await subscriptionPlanRepository.findById(tx, subscription.planId) : null;
     if (user) await enqueueMail(tx, billingMails.refunded(user.email, user.name, plan?.name ?? "", payment.amountCents), now);
   }
@@ -246,7 +249,7 @@ export class SubscriptionLifecycle {
   async cancel(tx: Db, subscription: SubscriptionRow, endsNow: boolean, reason: string | null): Promise<SubscriptionRow> {
     const now = this.clock.now();
     const endDate = endsNow || !subscription.endDate || subscription.status !== "ACTIVE" ? now : subscription.endDate;
-    const updated = await billingRepository.updateSubscription(tx, subscription.id, {
+    const updated = await subscriptionRepository.updateSubscription(tx, subscription.id, {
       status: "CANCELED",
       canceledAt: now,
       cancelReason: reason,
@@ -255,8 +258,8 @@ export class SubscriptionLifecycle {
       endDate,
       updatedAt: now,
     });
-    await billingRepository.cancelPendingInvoices(tx, subscription.id, now);
-    await billingRepository.cancelPendingPix(tx, subscription.id);
+    await invoiceRepository.cancelPendingInvoices(tx, subscription.id, now);
+    await pixTransactionRepository.cancelPendingPix(tx, subscription.id);
     const plan = await this.plan(tx, subscription.planId);
     if (subscription.status === "ACTIVE") {
       if (endsNow) await setSubscriptionAccess(tx, subscription.userId, FREEMIUM, null, now);
@@ -270,7 +273,7 @@ export class SubscriptionLifecycle {
   async expire(tx: Db, subscription: SubscriptionRow): Promise<void> {
     const now = this.clock.now();
     if (subscription.status === "ACTIVE") {
-      await billingRepository.updateSubscription(tx, subscription.id, { status: "EXPIRED", renewalDate: null, updatedAt: now });
+      await subscriptionRepository.updateSubscription(tx, subscription.id, { status: "EXPIRED", renewalDate: null, updatedAt: now });
       const plan = await this.plan(tx, subscription.planId);
       const user = await userRepository.findById(tx, subscription.userId);
       if (user) await enqueueMail(tx, billingMails.expired(user.email, user.name, plan.name), now);
@@ -284,7 +287,7 @@ export class SubscriptionLifecycle {
    * every lapsed canceled subscription at each run.
    */
   private async endAccessUnlessHeld(tx: Db, userId: number, now: Date): Promise<void> {
-    const current = await billingRepository.findCurrentSubscription(tx, userId, now);
+    const current = await subscriptionRepository.findCurrentSubscription(tx, userId, now);
     if (current && current.status !== "PENDING") return;
     const user = await userRepository.findById(tx, userId);
     if (user && (user.subscriptionType !== FREEMIUM || user.subscriptionExpiresAt !== null)) {
@@ -292,9 +295,9 @@ export class SubscriptionLifecycle {
     }
   }
 
-  private async activate(tx: Db, subscription: SubscriptionRow, changes: Parameters<typeof billingRepository.updateSubscription>[2]) {
+  private async activate(tx: Db, subscription: SubscriptionRow, changes: Parameters<typeof subscriptionRepository.updateSubscription>[2]) {
     try {
-      return await billingRepository.updateSubscription(tx, subscription.id, changes);
+      return await subscriptionRepository.updateSubscription(tx, subscription.id, changes);
     } catch (error) {
       // The one-ACTIVE-per-user index: another subscription of this user became active first.
       if (isUniqueViolation(error, "subscriptions_one_active_per_user")) throw conflict(ACTIVE_SUBSCRIPTION_EXISTS);

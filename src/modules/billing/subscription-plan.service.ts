@@ -6,7 +6,7 @@ import { parseQuery, queryBoolean } from "../../platform/validation.js";
 import { USER_TYPES } from "../users/user.table.js";
 import { toPlanDto, type PlanDto, type PlanRow } from "./billing.dto.js";
 import { PLAN_INTERVALS } from "./billing.table.js";
-import { billingRepository } from "./billing.repository.js";
+import { subscriptionRepository } from "./subscription.repository.js";
 import { subscriptionPlanRepository } from "./subscription-plan.repository.js";
 
 export const PLAN_NOT_FOUND = "Plano não encontrado";
@@ -38,7 +38,7 @@ export class SubscriptionPlanService {
    * `undefined` without an active subscription (the caller applies the free allowance).
    */
   async studentLimitOf(db: Db, userId: number): Promise<number | null | undefined> {
-    const subscription = await billingRepository.findActiveSubscription(db, userId);
+    const subscription = await subscriptionRepository.findActiveSubscription(db, userId);
     if (!subscription) return undefined;
     return (await this.load(subscription.planId, db)).maxStudents;
   }

@@ -10,6 +10,10 @@ import { userRepository } from "../users/user.repository.js";
 import type { PixTransactionRow, PlanRow, SubscriptionRow } from "./billing.dto.js";
 import { cancelInput, checkoutInput, subscribeInput, updateSubscriptionInput, type CardFields } from "./billing.inputs.js";
 import { billingRepository } from "./billing.repository.js";
+import { invoiceRepository } from "./invoice.repository.js";
+import { paymentRepository } from "./payment.repository.js";
+import { pixTransactionRepository } from "./pix-transaction.repository.js";
+import { subscriptionRepository } from "./subscription.repository.js";
 import type { PaymentMethod } from "./billing.table.js";
 import { INTERVAL_NAMES } from "./billing-period.js";
 import { buildBoleto, type Boleto } from "./boleto.js";
@@ -113,7 +117,7 @@ export class SubscriptionService {
   /** GET /subscriptions/my-subscription: the one giving access, else the latest PENDING one. */
   async mySubscription(actor: Actor): Promise<SubscriptionDto> {
     const caller = requireUser(actor);
-    const row = await billingRepository.findCurrentSubscription(this.deps.db, caller.id, this.deps.clock.now());
+    const row = await subscriptionRepository.findCurrentSubscription(this.deps.db, caller.id, this.deps.clock.now());
     if (!row) throw notFound(SUBSCRIPTION_NOT_FOUND);
     return this.toDto(row);
   }
@@ -126,7 +130,7 @@ export class SubscriptionService {
   async currentOfUsers(actor: Actor, userIds: readonly number[]): Promise<Array<SubscriptionDto | null | AppError>> {
     const caller = requireUser(actor);
     const readable = userIds.filter((id) => id === caller.id || caller.isAdmin);
-    const rows = await billingRepository.findCurrentSubscriptions(this.deps.db, readable, this.deps.clock.now());
+    const rows = await subscriptionRepository.findCurrentSubscriptions(this.deps.db, readable, this.deps.clock.now());
     const dtos = await this.toDtos(rows);
     const byUser = new Map(dtos.map((dto) => [dto.userId, dto]));
     return userIds.map((id) => (id === caller.id || caller.isAdmin ? (byUser.get(id) ?? null) : forbidden()));
@@ -176,7 +180,7 @@ export class SubscriptionService {
   /** GET /payments/subscriptions/current. */
   async currentCheckout(actor: Actor): Promise<CheckoutSubscriptionDto> {
     const caller = requireUser(actor);
-    const row = await billingRepository.findCurrentSubscription(this.deps.db, caller.id, this.deps.clock.now());
+    const row = await subscriptionRepository.findCurrentSubscription(this.deps.db, caller.id, this.deps.clock.now());
     if (!row) throw notFound(SUBSCRIPTION_NOT_FOUND);
     return this.toCheckoutDto(row);
   }
@@ -191,7 +195,7 @@ export class SubscriptionService {
     }
     // A new card is saved at the gateway (not charged) and becomes what the renewals charge.
     const newCard = input.cardNumber != null ? await this.saveCard(subscription, cardOf(input)) : null;
-    const updated = await billingRepository.updateSubscription(this.deps.db, id, {
+    const updated = await subscriptionRepository.updateSubscription(this.deps.db, id, {
       ...(input.autoRenew !== undefined ? { autoRenew: input.autoRenew } : {}),
       ...(input.paymentMethod ? { paymentMethod: input.paymentMethod } : {}),
       ...(newCard
@@ -232,7 +236,7 @@ export class SubscriptionService {
     const owned = await this.loadOwned(caller, id);
     const canceled = await this.deps.db.transaction(async (tx) => {
       await billingRepository.lockUserBilling(tx, owned.userId);
-      const subscription = await billingRepository.findSubscriptionForUpdate(tx, id);
+      const subscription = await subscriptionRepository.findSubscriptionForUpdate(tx, id);
       if (!subscription) throw notFound(SUBSCRIPTION_NOT_FOUND);
       if (subscription.status === "CANCELED") throw conflict(ALREADY_CANCELED);
       if (subscription.status !== "ACTIVE" && subscription.status !== "PENDING") throw conflict(NOT_CANCELABLE);
@@ -280,7 +284,7 @@ export class SubscriptionService {
   /** POST /payments/subscriptions/{id}/cancel: canceled at the gateway and here, at once; the payment-flow shape. */
   async cancelCheckout(actor: Actor, id: number, body: unknown): Promise<CheckoutSubscriptionDto> {
     const canceled = await this.cancel(actor, id, body, { immediatelyByDefault: true });
-    const row = await billingRepository.findSubscription(this.deps.db, canceled.id);
+    const row = await subscriptionRepository.findSubscription(this.deps.db, canceled.id);
     return this.toCheckoutDto(row!);
   }
 
@@ -288,7 +292,7 @@ export class SubscriptionService {
     const [plan, user, payment] = await Promise.all([
       this.deps.subscriptionPlans.load(row.planId),
       userRepository.findById(this.deps.db, row.userId),
-      billingRepository.latestPayment(this.deps.db, row.id),
+      paymentRepository.latestPayment(this.deps.db, row.id),
     ]);
     return {
       id: row.id,
@@ -308,7 +312,7 @@ export class SubscriptionService {
 
   /** The owner's (or, for administrators, anyone's) subscription, else 404 / 403. */
   private async loadOwned(caller: UserActor, id: number): Promise<SubscriptionRow> {
-    const row = await billingRepository.findSubscription(this.deps.db, id);
+    const row = await subscriptionRepository.findSubscription(this.deps.db, id);
     if (!row) throw notFound(SUBSCRIPTION_NOT_FOUND);
     if (row.userId !== caller.id && !caller.isAdmin) throw forbidden();
     return row;
@@ -339,7 +343,7 @@ export class SubscriptionService {
     const payment = await db.transaction(async (tx) => {
       await this.lockForCheckout(tx, caller.id);
       const now = clock.now();
-      const pending = await billingRepository.insertSubscription(tx, {
+      const pending = await subscriptionRepository.insertSubscription(tx, {
         userId: caller.id,
         planId: plan.id,
         status: "PENDING",
@@ -376,7 +380,7 @@ export class SubscriptionService {
     // The money came while another subscription became ACTIVE, or after this one was canceled: it is returned
     // (GatewayFollowUps), and a gateway subscription made for it must not charge again.
     if (settled.subscription?.gatewaySubscriptionId) await this.deps.followUps.cancelGatewaySubscription(settled.subscription.gatewaySubscriptionId);
-    if (await billingRepository.findActiveSubscription(db, caller.id)) throw conflict(ACTIVE_SUBSCRIPTION_EXISTS);
+    if (await subscriptionRepository.findActiveSubscription(db, caller.id)) throw conflict(ACTIVE_SUBSCRIPTION_EXISTS);
     throw conflict(ALREADY_CANCELED);
   }
 
@@ -395,10 +399,10 @@ export class SubscriptionService {
       const now = clock.now();
       const same = await this.samePendingCheckout(tx, caller.id, plan, method, now);
       if (same) {
-        const subscription = same.subscription.autoRenew === autoRenew ? same.subscription : await billingRepository.updateSubscription(tx, same.subscription.id, { autoRenew, updatedAt: now });
+        const subscription = same.subscription.autoRenew === autoRenew ? same.subscription : await subscriptionRepository.updateSubscription(tx, same.subscription.id, { autoRenew, updatedAt: now });
         return { ...same, subscription };
       }
-      const subscription = await billingRepository.insertSubscription(tx, {
+      const subscription = await subscriptionRepository.insertSubscription(tx, {
         userId: caller.id,
         planId: plan.id,
         status: "PENDING",
@@ -413,7 +417,7 @@ export class SubscriptionService {
       });
       if (method === "PIX") return { subscription, pix: null, invoice: null };
       await lifecycle.replacePending(tx, caller.id, { keep: subscription.id });
-      const invoice = await billingRepository.insertInvoice(tx, {
+      const invoice = await invoiceRepository.insertInvoice(tx, {
         userId: caller.id,
         subscriptionId: subscription.id,
         amountCents: plan.priceCents,
@@ -438,16 +442,16 @@ export class SubscriptionService {
    * boleto one with its invoice not yet due.
    */
   private async samePendingCheckout(tx: Db, userId: number, plan: PlanRow, method: PaymentMethod, now: Date) {
-    const pending = await billingRepository.findSubscriptionsByStatus(tx, userId, ["PENDING"]);
+    const pending = await subscriptionRepository.findSubscriptionsByStatus(tx, userId, ["PENDING"]);
     const latest = pending.reduce<SubscriptionRow | null>((found, row) => (!found || row.id > found.id ? row : found), null);
     if (!latest || latest.planId !== plan.id || latest.paymentMethod !== method) return null;
     if (method === "PIX") {
-      const pix = await billingRepository.findPixTransactionOfSubscription(tx, latest.id);
+      const pix = await pixTransactionRepository.findPixTransactionOfSubscription(tx, latest.id);
       if (!pix) return { subscription: latest, pix: null, invoice: null };
       return pix.status === "PENDING" && pix.expiresAt > now ? { subscription: latest, pix, invoice: null } : null;
     }
-    const invoiceId = await billingRepository.findPendingInvoiceId(tx, latest.id);
-    const invoice = invoiceId ? await billingRepository.findInvoice(tx, invoiceId) : null;
+    const invoiceId = await invoiceRepository.findPendingInvoiceId(tx, latest.id);
+    const invoice = invoiceId ? await invoiceRepository.findInvoice(tx, invoiceId) : null;
     return invoice && invoice.dueDate > now ? { subscription: latest, pix: null, invoice } : null;
   }
 
@@ -467,8 +471,8 @@ export class SubscriptionService {
    */
   private async lockForCheckout(tx: Db, userId: number): Promise<void> {
     await billingRepository.lockUserBilling(tx, userId);
-    if (await billingRepository.findActiveSubscription(tx, userId)) throw conflict(ACTIVE_SUBSCRIPTION_EXISTS);
-    const pending = await billingRepository.findSubscriptionsByStatus(tx, userId, ["PENDING"]);
+    if (await subscriptionRepository.findActiveSubscription(tx, userId)) throw conflict(ACTIVE_SUBSCRIPTION_EXISTS);
+    const pending = await subscriptionRepository.findSubscriptionsByStatus(tx, userId, ["PENDING"]);
     if (pending.some((subscription) => subscription.paymentMethod === "CREDIT_CARD")) throw conflict(CHECKOUT_UNDER_WAY);
   }
 

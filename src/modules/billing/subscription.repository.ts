@@ -1,0 +1,137 @@
+import { and, asc, desc, eq, inArray, isNotNull, lt, lte, or, sql } from "drizzle-orm";
+import { users } from "../users/user.table.js";
+import type { Db } from "../../platform/db/database.js";
+import { pixTransactions, subscriptionPlans, subscriptions, type SubscriptionStatus } from "./billing.table.js";
+
+export type NewSubscription = typeof subscriptions.$inferInsert;
+export type SubscriptionChanges = Partial<Omit<NewSubscription, "id" | "userId" | "createdAt">>;
+
+export const subscriptionRepository = {
+  async findSubscription(db: Db, id: number) {
+    const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, id));
+    return row ?? null;
+  },
+
+  async findSubscriptionForUpdate(db: Db, id: number) {
+    const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, id)).for("update");
+    return row ?? null;
+  },
+
+  async findSubscriptionByGatewayId(db: Db, gatewaySubscriptionId: string) {
+    const [row] = await db.select().from(subscriptions).where(eq(subscriptions.gatewaySubscriptionId, gatewaySubscriptionId));
+    return row ?? null;
+  },
+
+  async findActiveSubscription(db: Db, userId: number) {
+    const [row] = await db
+      .select()
+      .from(subscriptions)
+      .where(and(eq(subscriptions.userId, userId), eq(subscriptions.status, "ACTIVE")));
+    return row ?? null;
+  },
+
+  /** The subscription giving access now (ACTIVE, or CANCELED until its endDate), else the latest PENDING one. */
+  async findCurrentSubscription(db: Db, userId: number, now: Date) {
+    const [row] = await subscriptionRepository.findCurrentSubscriptions(db, [userId], now);
+    return row ?? null;
+  },
+
+  /**
+   * Per user, the subscription giving access (ACTIVE, or CANCELED until its endDate), else the latest PENDING one;
+   * users without any are left out.
+   */
+  async findCurrentSubscriptions(db: Db, userIds: readonly number[], now: Date) {
+    if (userIds.length === 0) return [];
+    return db
+      .selectDistinctOn([subscriptions.userId])
+      .from(subscriptions)
+      .where(
+        and(
+          inArray(subscriptions.userId, [...userIds]),
+          or(
+            eq(subscriptions.status, "ACTIVE"),
+            and(eq(subscriptions.status, "CANCELED"), sql`${subscriptions.endDate} > ${now.toISOString()}::timestamptz`),
+            eq(subscriptions.status, "PENDING"),
+          ),
+        ),
+      )
+      .orderBy(subscriptions.userId, sql`case ${subscriptions.status} when 'ACTIVE' then 0 when 'CANCELED' then 1 else 2 end`, desc(subscriptions.id));
+  },
+
+  async findSubscriptionsByStatus(db: Db, userId: number, statuses: SubscriptionStatus[]) {
+    return db
+      .select()
+      .from(subscriptions)
+      .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, statuses)));
+  },
+
+  async insertSubscription(db: Db, values: NewSubscription) {
+    const [row] = await db.insert(subscriptions).values(values).returning();
+    return row;
+  },
+
+  /** Deletes a subscription nothing was charged or issued for yet (a checkout the gateway refused to start). */
+  async deleteSubscription(db: Db, id: number) {
+    await db.delete(subscriptions).where(eq(subscriptions.id, id));
+  },
+
+  async updateSubscription(db: Db, id: number, changes: SubscriptionChanges) {
+    const [row] = await db.update(subscriptions).set(changes).where(eq(subscriptions.id, id)).returning();
+    return row;
+  },
+
+  /** ACTIVE subscriptions whose period ends before `horizon` (renewal candidates). */
+  async findEndingSubscriptions(db: Db, horizon: Date) {
+    return db
+      .select()
+      .from(subscriptions)
+      .where(and(eq(subscriptions.status, "ACTIVE"), lte(subscriptions.endDate, horizon)))
+      .orderBy(asc(subscriptions.endDate));
+  },
+
+  /** CANCELED subscriptions whose access ran out before `now` and whose user still holds it. */
+  async findLapsedCanceled(db: Db, now: Date) {
+    // Only users whose access still runs on such a period: once access ends the user's expiry is cleared, so
+    // the scan stays as small as the number of accesses that just ran out.
+    return db
+      .select({ subscription: subscriptions })
+      .from(subscriptions)
+      .innerJoin(users, eq(users.id, subscriptions.userId))
+      .where(
+        and(
+          eq(subscriptions.status, "CANCELED"),
+          lt(subscriptions.endDate, now),
+          isNotNull(users.subscriptionExpiresAt),
+          lte(users.subscriptionExpiresAt, now),
+        ),
+      )
+      .then((rows) => rows.map((row) => row.subscription));
+  },
+
+  /** PIX subscriptions created before `before` whose charge was asked of the gateway but never recorded. */
+  async findUnsettledPixCheckouts(db: Db, before: Date) {
+    return db
+      .select()
+      .from(subscriptions)
+      .where(
+        and(
+          eq(subscriptions.status, "PENDING"),
+          isNotNull(subscriptions.chargeKey),
+          lt(subscriptions.createdAt, before),
+          sql`not exists (select 1 from ${pixTransactions} where ${pixTransactions.subscriptionId} = ${subscriptions.id})`,
+        ),
+      )
+      .orderBy(asc(subscriptions.id));
+  },
+
+  /** Plan names by subscription id, for the payment and invoice DTOs. */
+  async planNamesBySubscription(db: Db, subscriptionIds: number[]) {
+    if (subscriptionIds.length === 0) return new Map<number, string>();
+    const rows = await db
+      .select({ id: subscriptions.id, planName: subscriptionPlans.name })
+      .from(subscriptions)
+      .innerJoin(subscriptionPlans, eq(subscriptionPlans.id, subscriptions.planId))
+      .where(inArray(subscriptions.id, subscriptionIds));
+    return new Map(rows.map((row) => [row.id, row.planName]));
+  },
+};
