@@ -2,55 +2,20 @@ import { requireUser, type Actor, type UserActor } from "../../platform/auth/act
 import type { Db } from "../../platform/db/database.js";
 import { dayRange } from "../../platform/dates.js";
 import { forbidden, notFound } from "../../platform/errors.js";
-import { centsToAmount } from "../../platform/money.js";
 import { pageAndFilters, toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import { parseQuery } from "../../platform/validation.js";
 import { userRepository } from "../users/user.repository.js";
-import type { InvoiceRow, PaymentRow } from "./billing.dto.js";
+import { toInvoiceDto, toPaymentDto, type InvoiceDto, type InvoiceRow, type PaymentDto, type PaymentRow } from "./billing.dto.js";
 import { invoiceFilter, paymentFilter, RECORD_SORT_FIELDS } from "./billing.inputs.js";
+import { invoicePdfFileName, renderInvoicePdf } from "./invoice-pdf.js";
 import { invoiceRepository } from "./invoice.repository.js";
 import { paymentRepository } from "./payment.repository.js";
 import type { RecordFilter } from "./record-listing.js";
 import { subscriptionRepository } from "./subscription.repository.js";
-import { invoicePdfFileName, renderInvoicePdf } from "./invoice-pdf.js";
 
 const PAYMENT_NOT_FOUND = "Pagamento não encontrado";
 const INVOICE_NOT_FOUND = "Fatura não encontrada";
 const DEFAULT_SORT = [{ field: "createdAt", direction: "desc" as const }];
-
-export interface PaymentDto {
-  id: number;
-  userId: number;
-  userName: string;
-  subscriptionId: number | null;
-  planName: string | null;
-  amount: number;
-  currency: string;
-  status: PaymentRow["status"];
-  paymentMethod: PaymentRow["paymentMethod"];
-  lastFourDigits: string | null;
-  transactionId: string | null;
-  invoiceUrl: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface InvoiceDto {
-  id: number;
-  userId: number;
-  userName: string;
-  subscriptionId: number | null;
-  planName: string | null;
-  amount: number;
-  currency: string;
-  status: InvoiceRow["status"];
-  dueDate: Date;
-  paidAt: Date | null;
-  paymentId: number | null;
-  invoiceUrl: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
 
 /** Payments and invoices: each user reaches their own, administrators all. */
 export class BillingRecordsService {
@@ -147,41 +112,17 @@ export class BillingRecordsService {
   private async paymentDtos(rows: PaymentRow[]): Promise<PaymentDto[]> {
     const names = await this.names(rows);
     const invoiceIds = await invoiceRepository.invoiceIdsByPayment(this.deps.db, rows.map((row) => row.id));
-    return rows.map((row) => ({
-      id: row.id,
-      userId: row.userId,
-      userName: names.userName(row.userId),
-      subscriptionId: row.subscriptionId,
-      planName: names.planName(row.subscriptionId),
-      amount: centsToAmount(row.amountCents),
-      currency: row.currency,
-      status: row.status,
-      paymentMethod: row.paymentMethod,
-      lastFourDigits: row.lastFourDigits,
-      transactionId: row.transactionId,
-      invoiceUrl: invoiceIds.has(row.id) ? this.invoiceUrl(invoiceIds.get(row.id)!) : null,
-      createdAt: row.createdAt,
-      updatedAt: row.updatedAt,
-    }));
+    return rows.map((row) =>
+      toPaymentDto(row, {
+        userName: names.userName(row.userId),
+        planName: names.planName(row.subscriptionId),
+        invoiceUrl: invoiceIds.has(row.id) ? this.invoiceUrl(invoiceIds.get(row.id)!) : null,
+      }),
+    );
   }
 
   private async invoiceDtos(rows: InvoiceRow[]): Promise<InvoiceDto[]> {
     const names = await this.names(rows);
-    return rows.map((row) => ({
-      id: row.id,
-      userId: row.userId,
-      userName: names.userName(row.userId),
-      subscriptionId: row.subscriptionId,
-      planName: names.planName(row.subscriptionId),
-      amount: centsToAmount(row.amountCents),
-      currency: row.currency,
-      status: row.status,
-      dueDate: row.dueDate,
-      paidAt: row.paidAt,
-      paymentId: row.paymentId,
-      invoiceUrl: this.invoiceUrl(row.id),
-      createdAt: row.createdAt,
-      updatedAt: row.updatedAt,
-    }));
+    return rows.map((row) => toInvoiceDto(row, { userName: names.userName(row.userId), planName: names.planName(row.subscriptionId), invoiceUrl: this.invoiceUrl(row.id) }));
   }
 }

@@ -6,7 +6,7 @@ import type { Db } from "../../platform/db/database.js";
 import { AppError, forbidden, invalidParameter, notFound } from "../../platform/errors.js";
 import type { Logger } from "../../platform/logger.js";
 import { parseInput, queryId, textId } from "../../platform/validation.js";
-import type { SubscriptionRow } from "./billing.dto.js";
+import { toPixDto, type PixTransactionDto, type SubscriptionRow } from "./billing.dto.js";
 import { pixTransactionId, simulatePaymentInput } from "./billing.inputs.js";
 import { billingRepository } from "./billing.repository.js";
 import { paymentRepository } from "./payment.repository.js";
@@ -18,7 +18,6 @@ import type { PixGateway } from "./gateways/pix/pix-gateway.js";
 import { GATEWAY_UNAVAILABLE, type ChargeIntents } from "./charge-intents.js";
 import type { GatewayFollowUps } from "./gateway-follow-ups.js";
 import type { SubscriptionLifecycle } from "./subscription-lifecycle.js";
-import { toPixDto, type PixTransactionDto } from "./subscription.service.js";
 
 const TRANSACTION_NOT_FOUND = "Transação não encontrada";
 

@@ -4,10 +4,18 @@ import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { AppError, conflict, forbidden, notFound } from "../../platform/errors.js";
 import type { Logger } from "../../platform/logger.js";
-import { centsToAmount } from "../../platform/money.js";
 import { parseInput } from "../../platform/validation.js";
 import { userRepository } from "../users/user.repository.js";
-import type { PixTransactionRow, PlanRow, SubscriptionRow } from "./billing.dto.js";
+import {
+  toCheckoutSubscriptionDto,
+  toPixDto,
+  toSubscriptionDto,
+  type CheckoutSubscriptionDto,
+  type PixTransactionDto,
+  type PlanRow,
+  type SubscriptionDto,
+  type SubscriptionRow,
+} from "./billing.dto.js";
 import { cancelInput, checkoutInput, subscribeInput, updateSubscriptionInput, type CardFields } from "./billing.inputs.js";
 import { billingRepository } from "./billing.repository.js";
 import { invoiceRepository } from "./invoice.repository.js";
@@ -15,8 +23,7 @@ import { paymentRepository } from "./payment.repository.js";
 import { pixTransactionRepository } from "./pix-transaction.repository.js";
 import { subscriptionRepository } from "./subscription.repository.js";
 import type { PaymentMethod } from "./billing.table.js";
-import { INTERVAL_NAMES } from "./billing-period.js";
-import { buildBoleto, type Boleto } from "./boleto.js";
+import { buildBoleto } from "./boleto.js";
 import type { CardDetails, CardGateway } from "./gateways/card/card-gateway.js";
 import { normalizeCardNumber } from "./gateways/card/card-validation.js";
 import type { PixGateway } from "./gateways/pix/pix-gateway.js";
@@ -34,69 +41,6 @@ const NOT_CANCELABLE = "Esta assinatura não está ativa";
 const PAYMENT_REFUSED = "Pagamento recusado";
 const CHECKOUT_UNDER_WAY = "Pagamento em processamento. Aguarde a confirmação.";
 const BOLETO_DUE_MS = 3 * DAY_MS;
-
-export interface PixTransactionDto {
-  id: string;
-  subscriptionId: number;
-  amount: number;
-  currency: string;
-  status: PixTransactionRow["status"];
-  brCode: string;
-  brCodeBase64: string;
-  expiresAt: Date;
-  createdAt: Date;
-}
-
-export interface SubscriptionDto {
-  id: number;
-  userId: number;
-  userName: string;
-  planId: number;
-  planName: string;
-  status: SubscriptionRow["status"];
-  startDate: Date | null;
-  endDate: Date | null;
-  renewalDate: Date | null;
-  canceledAt: Date | null;
-  price: number;
-  currency: string;
-  paymentMethod: PaymentMethod;
-  lastFourDigits: string | null;
-  autoRenew: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-  pix?: PixTransactionDto;
-  /** The boleto to pay, for a BOLETO subscription just created (sandbox: no bank settles it). */
-  boleto?: Boleto;
-}
-
-/** The payment-flow endpoints' shape (api-spec.md "Payment-flow endpoints"). */
-export interface CheckoutSubscriptionDto {
-  id: number;
-  userId: number;
-  subscriptionType: string;
-  startDate: Date | null;
-  endDate: Date | null;
-  paymentId: string | null;
-  paymentMethod: PaymentMethod;
-  status: SubscriptionRow["status"];
-  autoRenew: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-  user: { id: number; name: string; email: string; userType: string };
-}
-
-export const toPixDto = (row: PixTransactionRow): PixTransactionDto => ({
-  id: row.id,
-  subscriptionId: row.subscriptionId,
-  amount: centsToAmount(row.amountCents),
-  currency: row.currency,
-  status: row.status,
-  brCode: row.brCode,
-  brCodeBase64: row.brCodeBase64,
-  expiresAt: row.expiresAt,
-  createdAt: row.createdAt,
-});
 
 export interface SubscriptionServiceDeps {
   db: Db;
@@ -260,25 +204,7 @@ export class SubscriptionService {
     ]);
     const planById = new Map(plans.map((plan) => [plan.id, plan]));
     const userById = new Map(users.map((user) => [user.id, user]));
-    return rows.map((row) => ({
-      id: row.id,
-      userId: row.userId,
-      userName: userById.get(row.userId)?.name ?? "",
-      planId: row.planId,
-      planName: planById.get(row.planId)!.name,
-      status: row.status,
-      startDate: row.startDate,
-      endDate: row.endDate,
-      renewalDate: row.renewalDate,
-      canceledAt: row.canceledAt,
-      price: centsToAmount(row.priceCents),
-      currency: row.currency,
-      paymentMethod: row.paymentMethod,
-      lastFourDigits: row.lastFourDigits,
-      autoRenew: row.autoRenew,
-      createdAt: row.createdAt,
-      updatedAt: row.updatedAt,
-    }));
+    return rows.map((row) => toSubscriptionDto(row, { planName: planById.get(row.planId)!.name, userName: userById.get(row.userId)?.name ?? "" }));
   }
 
   /** POST /payments/subscriptions/{id}/cancel: canceled at the gateway and here, at once; the payment-flow shape. */
@@ -294,20 +220,7 @@ export class SubscriptionService {
       userRepository.findById(this.deps.db, row.userId),
       paymentRepository.latestPayment(this.deps.db, row.id),
     ]);
-    return {
-      id: row.id,
-      userId: row.userId,
-      subscriptionType: INTERVAL_NAMES[plan.interval],
-      startDate: row.startDate,
-      endDate: row.endDate,
-      paymentId: payment?.transactionId ?? row.gatewaySubscriptionId,
-      paymentMethod: row.paymentMethod,
-      status: row.status,
-      autoRenew: row.autoRenew,
-      createdAt: row.createdAt,
-      updatedAt: row.updatedAt,
-      user: { id: row.userId, name: user?.name ?? "", email: user?.email ?? "", userType: user?.userType ?? "" },
-    };
+    return toCheckoutSubscriptionDto(row, plan, user, payment);
   }
 
   /** The owner's (or, for administrators, anyone's) subscription, else 404 / 403. */
