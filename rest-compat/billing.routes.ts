@@ -30,7 +30,7 @@ const rawBody = (req: Request) => (Buffer.isBuffer(req.body) ? req.body : undefi
 
 /** Plans, subscriptions, payments, invoices, the payment flow and the gateways' webhooks. */
 export function addBillingRoutes(routes: DocumentedRouter, services: Services): void {
-  const { subscriptionPlans, subscriptions, billingRecords, paymentEvents } = services;
+  const { subscriptionPlans, subscriptions, checkouts, billingRecords, paymentEvents } = services;
 
   routes.add(
     { method: "get", path: "/subscription-plans", tag: PLANS, summary: "The plan catalogue (plain array)", auth: "required", success: 200, query: { userType: "ALUNO | PERSONAL", active: "true | false", interval: "MONTHLY | QUARTERLY | SEMIANNUAL | ANNUAL" }, errors: [400] },
@@ -49,7 +49,7 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
   routes.add(
     { method: "post", path: "/subscriptions", tag: SUBSCRIPTIONS, summary: "Subscribe: card charged now; PIX or boleto pending until paid", auth: "required", success: 201, body: subscribeInput(new Date()), errors: [400, 404, 409, 422] },
     async (req, res) => {
-      res.status(201).json(await subscriptions.subscribe(await userOf(services, req), req.body));
+      res.status(201).json(await checkouts.subscribe(await userOf(services, req), req.body));
     },
   );
   routes.add({ method: "get", path: "/subscriptions/:id", tag: SUBSCRIPTIONS, summary: "One subscription (owner or administrator)", auth: "required", success: 200, errors: [400, 403, 404] }, async (req, res) => {
@@ -92,7 +92,7 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
   routes.add(
     { method: "post", path: "/payments/subscribe", tag: FLOW, summary: "Checkout: card subscription at the gateway, or a PIX QR code", auth: "required", success: 201, body: checkoutInput(new Date()), errors: [400, 404, 409] },
     async (req, res) => {
-      res.status(201).json(await subscriptions.checkout(await userOf(services, req), req.body));
+      res.status(201).json(await checkouts.checkout(await userOf(services, req), req.body));
     },
   );
   routes.add({ method: "get", path: "/payments/subscriptions/current", tag: FLOW, summary: "The current subscription (payment-flow shape)", auth: "required", success: 200, errors: [404] }, async (req, res) => {

@@ -8,6 +8,7 @@ import type { Logger } from "./platform/logger.js";
 import { RateLimiter } from "./platform/rate-limit/rate-limiter.js";
 import type { FileStorage } from "./platform/storage/file-storage.js";
 import { ChargeIntents } from "./modules/billing/charge-intents.js";
+import { CheckoutService } from "./modules/billing/checkout.service.js";
 import { GatewayFollowUps } from "./modules/billing/gateway-follow-ups.js";
 import { BillingRecordsService } from "./modules/billing/billing-records.service.js";
 import type { Gateways } from "./modules/billing/gateways/create-gateways.js";
@@ -58,11 +59,12 @@ export function createServices(deps: ServiceDeps) {
   const subscriptionPlans = new SubscriptionPlanService({ db });
   const intents = new ChargeIntents({ db, clock, logger, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle });
   const gatewayFollowUps = new GatewayFollowUps({ db, clock, logger, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle, intents });
-  const subscriptions = new SubscriptionService({
+  const subscriptions = new SubscriptionService({ db, clock, logger, subscriptionPlans, cardGateway: gateways.card, lifecycle, followUps: gatewayFollowUps });
+  const checkouts = new CheckoutService({
     db,
     clock,
-    logger,
     subscriptionPlans,
+    subscriptions,
     cardGateway: gateways.card,
     pixGateway: gateways.pix,
     lifecycle,
@@ -97,6 +99,7 @@ export function createServices(deps: ServiceDeps) {
     rateLimiter,
     subscriptionPlans,
     subscriptions,
+    checkouts,
     billingRecords,
     paymentEvents,
     renewals,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { entityId, isoDate, optionalText, queryId, textId } from "../../platform/validation.js";
-import { cardProblems } from "./gateways/card/card-validation.js";
+import type { CardDetails } from "./gateways/card/card-gateway.js";
+import { cardProblems, normalizeCardNumber } from "./gateways/card/card-validation.js";
 import { INVOICE_STATUSES, PAYMENT_METHODS, PAYMENT_STATUSES } from "./billing.table.js";
 
 // Only a bound against huge strings here: the card rules (and their messages) are cardProblems'. null is "not given"
@@ -14,6 +15,17 @@ const cardFields = {
 };
 
 export type CardFields = { [K in keyof typeof cardFields]?: string | null };
+
+/** The card an input's card fields give, as the gateways take it. */
+export function cardDetailsOf(input: CardFields): CardDetails {
+  return {
+    number: normalizeCardNumber(input.cardNumber ?? ""),
+    holderName: (input.cardHolderName ?? "").trim(),
+    expMonth: input.cardExpirationMonth ?? "",
+    expYear: input.cardExpirationYear ?? "",
+    cvv: input.cardCvv ?? "",
+  };
+}
 
 /**
  * Card fields are required, and checked (Luhn, expiry, CVV), when paying by card. Runs even when other fields

@@ -73,7 +73,7 @@ export class BillingResolver {
 
   @Mutation(() => UserSubscription, { description: "Card: charged now (ACTIVE or UNPROCESSABLE); PIX/BOLETO: PENDING with the QR code" })
   subscribe(@Arg("input", () => SubscribeInput) input: SubscribeInput, @Ctx() ctx: Context) {
-    return ctx.services.subscriptions.subscribe(ctx.actor, { ...input });
+    return ctx.services.checkouts.subscribe(ctx.actor, { ...input });
   }
 
   @Mutation(() => UserSubscription)
