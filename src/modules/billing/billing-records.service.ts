@@ -48,7 +48,7 @@ export class BillingRecordsService {
     return (await this.invoiceDtos([await this.loadInvoice(caller, id)]))[0];
   }
 
-  /** GET /invoices/{id}/download: the invoice as a PDF named `fatura-<id>.pdf`. */
+  /** The invoice as a PDF named `fatura-<id>.pdf`. */
   async invoicePdf(actor: Actor, id: number): Promise<{ fileName: string; pdf: Buffer }> {
     const caller = requireUser(actor);
     const invoice = await this.loadInvoice(caller, id);

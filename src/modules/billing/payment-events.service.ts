@@ -60,7 +60,7 @@ export interface PaymentEventsDeps {
 export class PaymentEventsService {
   constructor(private readonly deps: PaymentEventsDeps) {}
 
-  /** POST /webhooks/pix/payment: 403 on a wrong secret; unknown transactions and other statuses are ignored. */
+  /** A PIX gateway notification: 403 on a wrong secret; unknown transactions and other statuses are ignored. */
   async pixWebhook(secretHeader: string | undefined, rawBody: Buffer | undefined): Promise<void> {
     if (!secretMatches(this.deps.pixWebhookSecret, secretHeader)) throw new WebhookRejected(403);
     const parsed = pixWebhookBody.safeParse(parseJson(rawBody));
@@ -71,7 +71,7 @@ export class PaymentEventsService {
   }
 
   /**
-   * GET /billing/status/{transactionId}: the owner's PIX transaction, settled first if the gateway says it is paid.
+   * The owner's PIX transaction, settled first if the gateway says it is paid (polled while the QR code is shown).
    * An id no transaction can have (too long, U+0000) is 400 `Parâmetro inválido: id`.
    */
   async pixStatus(actor: Actor, transactionId: string): Promise<PixTransactionDto> {
@@ -93,7 +93,7 @@ export class PaymentEventsService {
     return toPixDto(row);
   }
 
-  /** POST /pages/pix-qrcode/simulate-payment: only with a gateway that can simulate; pays like the webhook. */
+  /** Pays a PIX charge as its payer would, only with a gateway that can simulate; settled like the webhook. */
   async simulatePixPayment(actor: Actor, body: unknown): Promise<PixTransactionDto> {
     if (!this.deps.pixGateway.canSimulate) throw notFound("Recurso não encontrado");
     const caller = requireUser(actor);
@@ -114,7 +114,7 @@ export class PaymentEventsService {
     return toPixDto((await pixTransactionRepository.findPixTransaction(this.deps.db, id))!);
   }
 
-  /** POST /payments/webhook and /webhooks/card: signature checked on the raw body; 400 when invalid or failing. */
+  /** A card gateway event: signature checked on the raw body; 400 when invalid or failing. */
   async cardWebhook(rawBody: Buffer | undefined, signatureHeader: string | undefined): Promise<void> {
     const secret = this.deps.cardWebhookSecret;
     if (!secret || !rawBody) throw new WebhookRejected(400);
