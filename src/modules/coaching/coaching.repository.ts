@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, lte, ne, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { lockForTransaction } from "../../platform/db/advisory-locks.js";
 import type { Db } from "../../platform/db/database.js";
 import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
@@ -68,7 +69,7 @@ export function linkedStudentIds(personalId: number): SQL {
 export const coachingRepository = {
   /** Serializes every change to one trainer's students (invites, accepts) for the rest of the transaction. */
   async lockTrainer(db: Db, personalId: number) {
-    await db.execute(sql`select pg_advisory_xact_lock(${COACHING_LOCK_SPACE}, ${personalId})`);
+    await lockForTransaction(db, "coaching", personalId);
   },
 
   async findInvite(db: Db, id: number, now: Date) {
@@ -273,6 +274,3 @@ export const coachingRepository = {
   },
 };
 
-
-// The first key of the two-key advisory lock: a namespace for coaching locks.
-const COACHING_LOCK_SPACE = 8_002;

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { lockForTransaction } from "../../platform/db/advisory-locks.js";
 import type { Db } from "../../platform/db/database.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { users } from "../users/user.table.js";
@@ -84,7 +85,7 @@ function ordering(columns: Record<string, AnyColumn>, request: PageRequest, tieB
 export const executionRepository = {
   /** Serializes one user's logging, so two concurrent logs never both claim the same personal record. */
   async lockUser(db: Db, userId: number) {
-    await db.execute(sql`select pg_advisory_xact_lock(${EXECUTIONS_LOCK_SPACE}, ${userId})`);
+    await lockForTransaction(db, "executions", userId);
   },
 
   async bestWeight(db: Db, userId: number, exerciseId: number): Promise<number | null> {
@@ -370,6 +371,3 @@ export const executionRepository = {
   },
 };
 
-
-// The first key of the two-key advisory lock: a namespace for execution logging.
-const EXECUTIONS_LOCK_SPACE = 8_003;

@@ -8,6 +8,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { MIGRATION_LOCK_ID } from "./advisory-locks.js";
 import { migrationsFolder } from "./paths.js";
 
 /** A Drizzle database or a transaction on it: repositories take either. */
@@ -25,9 +26,6 @@ export interface DatabaseHandle {
   observeQueries(listener: (statement: string) => void): () => void;
   close(): Promise<void>;
 }
-
-// Any constant works; it names the lock that serializes migrations across instances.
-const MIGRATION_LOCK_ID = 727_001;
 
 export interface DatabaseOptions {
   databaseUrl?: string;

@@ -1,0 +1,23 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "./database.js";
+
+/**
+ * Every advisory lock the service takes, listed once so no two uses ever share a key. Transaction locks take two
+ * keys: the space below, then the id of what is locked (a user, a trainer).
+ */
+const LOCK_SPACES = {
+  /** One user's billing: checkouts, settlements and renewals of one user run one at a time. */
+  billing: 8_001,
+  /** One trainer's students: invites and accepts counted against the plan's limit. */
+  coaching: 8_002,
+  /** One user's logging: two concurrent logs never both claim the same personal record. */
+  executions: 8_003,
+} as const;
+
+/** The session lock that serializes migrations across instances (one key: a space apart from the two-key locks). */
+export const MIGRATION_LOCK_ID = 727_001;
+
+/** Holds the lock on `id` within `space` until the transaction `db` ends. */
+export async function lockForTransaction(db: Db, space: keyof typeof LOCK_SPACES, id: number): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(${LOCK_SPACES[space]}, ${id})`);
+}
