@@ -9,8 +9,12 @@ import { request } from "./support.js";
 
 export interface LoadRequest {
   base: string;
-  token: string;
-  url: string;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** An answer whose body contains this is an error too (e.g. `"errors"` for GraphQL, which answers them with 200). */
+  failOn?: string;
   durationMs: number;
   concurrency: number;
 }
@@ -21,30 +25,35 @@ export interface LoadResult {
   errors: number;
   firstError: string;
   elapsed: number;
+  /** CPU time this client used (user + system): near `elapsed`, the client itself was the bottleneck. */
+  cpuMs: number;
 }
 
-async function run({ base, token, url, durationMs, concurrency }: LoadRequest): Promise<LoadResult> {
+async function run({ base, method, path, headers, body, failOn, durationMs, concurrency }: LoadRequest): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const target = new URL(base);
   const latencies: number[] = [];
   let errors = 0;
   let firstError = "";
+  const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const until = started + durationMs;
   const caller = async () => {
     while (performance.now() < until) {
       const sent = performance.now();
-      const reply = await request(agent, target, "GET", url, { authorization: `Bearer ${token}` });
+      const reply = await request(agent, target, method, path, headers, body);
       latencies.push(performance.now() - sent);
-      if (reply.status !== 200) {
+      if (reply.status !== 200 || (failOn !== undefined && reply.body.includes(failOn))) {
         errors++;
         firstError ||= `${reply.status} ${reply.body.slice(0, 200)}`;
       }
     }
   };
   await Promise.all(Array.from({ length: concurrency }, caller));
+  const elapsed = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
   agent.destroy();
-  return { latencies, errors, firstError, elapsed: performance.now() - started };
+  return { latencies, errors, firstError, elapsed, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
 process.once("message", (message) => {

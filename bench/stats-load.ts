@@ -16,8 +16,7 @@
  *   BENCH_STUDENTS=20 BENCH_SECONDS=5 npm run bench:stats   # smaller / shorter run
  */
 import "reflect-metadata";
-import { fork } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
@@ -29,11 +28,10 @@ import { createApp, type App } from "../src/app.js";
 import { systemClock } from "../src/platform/clock.js";
 import { loadConfig } from "../src/platform/config.js";
 import { openDatabase, type Db, type DatabaseHandle } from "../src/platform/db/database.js";
-import { migrationsFolder } from "../src/platform/db/paths.js";
 import { createLogger } from "../src/platform/logger.js";
 import { executionRepository } from "../src/modules/executions/execution.repository.js";
-import type { LoadRequest, LoadResult } from "./load-client.js";
-import { ms, percentile, request, watchEventLoopDelay } from "./support.js";
+import { BODYWEIGHT_FROM, checkConsistency, historyStart, HISTORY_DAYS, seedExerciseHistories, SETS_PER_EXECUTION, timed } from "./logged-history.js";
+import { bearer, closedLoop, ms, printTable, request, secs, watchEventLoopDelay, type Summary } from "./support.js";
 
 const CONCURRENCY = 8;
 const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
@@ -48,87 +46,10 @@ const BASELINE = "GET /api/users/profile (baseline)";
 
 const TRAINING_EXECUTIONS = 1_000;
 const EXERCISES = 20;
-const SETS_PER_EXECUTION = 5;
-/** The last exercises of the library are bodyweight ones: their sets carry no weight. */
-const BODYWEIGHT_FROM = 17;
-const HISTORY_DAYS = 1_096;
-/** The backfill migration's statements: derived statistics of executions written straight into the tables. */
-const BACKFILL_STATEMENTS = readFileSync(path.join(migrationsFolder, "0008_backfill_training_statistics.sql"), "utf8")
-  .split("--> statement-breakpoint")
-  .map((statement) => statement.trim())
-  .filter(Boolean);
 const PASSWORD = "bench-password-1";
 
 // ---------------------------------------------------------------------------------------------------------------
-// HTTP client and figures
-
-
-
-interface Summary {
-  count: number;
-  rate: number;
-  p50: number;
-  p99: number;
-  max: number;
-  errors: number;
-}
-
-
-/**
- * Closed loop: `concurrency` callers, each sending the next GET as soon as the last one answered. They run in a child
- * process (bench/load-client.ts), so this process's event loop serves requests and nothing else.
- */
-async function closedLoop(base: URL, token: string, url: string, durationMs: number, concurrency = CONCURRENCY): Promise<Summary> {
-  const client = fork(new URL("./load-client.ts", import.meta.url), { execArgv: ["--import", "tsx"], stdio: "inherit" });
-  const { latencies, errors, firstError, elapsed } = await new Promise<LoadResult>((resolve, reject) => {
-    client.once("message", (message) => resolve(message as LoadResult));
-    client.once("error", reject);
-    client.once("exit", (code) => reject(new Error(`load client exited with ${code}`)));
-    client.send({ base: base.toString(), token, url, durationMs, concurrency } satisfies LoadRequest);
-  });
-  if (errors > 0) console.log(`  ! ${errors} non-200 answers on ${url}, first: ${firstError}`);
-  latencies.sort((a, b) => a - b);
-  return {
-    count: latencies.length,
-    rate: latencies.length / (elapsed / 1000),
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    max: latencies[latencies.length - 1] ?? Number.NaN,
-    errors,
-  };
-}
-
-const secs = (value: number) => `${(value / 1000).toFixed(1)} s`;
-
-function printTable(header: string[], rows: string[][]) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ");
-  console.log(line(header));
-  console.log(widths.map((w) => "-".repeat(w)).join("  "));
-  for (const row of rows) console.log(line(row));
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 // Seeding: set-based SQL only; the generator is deterministic, so a student's history is the same in both phases.
-
-/**
- * The sets of one exercise execution of user `u`, ended at `at`, of the training's k-th exercise: 5 sets of 6–12
- * repetitions, ~10% not completed (more often the last one), no weight on bodyweight exercises and on ~3% of the others,
- * weights rising by half over the 3 years with some noise (so records are beaten now and then, and equalled too).
- */
-function setsOf(u: string, at: string, k: string, t0: string): string {
-  return `select s.position, v.reps, v.weight, v.completed
-    from generate_series(0, ${SETS_PER_EXECUTION - 1}) as s(position)
-    cross join lateral (select abs(hashint8(((extract(epoch from ${at})::bigint * 131 + ${u}) * 64 + ${k} * 8 + s.position))::bigint) as r) h
-    cross join lateral (select
-      (6 + h.r % 7)::int as reps,
-      ((h.r / 7) % 10 <> 0 and not (s.position = ${SETS_PER_EXECUTION - 1} and (h.r / 70) % 4 = 0)) as completed,
-      (case when ${k} >= ${BODYWEIGHT_FROM} or (h.r / 280) % 33 = 0 then null
-        else round(((20 + ${k} * 4 + ${u} % 7) * (1 + 0.5 * extract(epoch from ${at} - ${t0}) / ${HISTORY_DAYS * 86_400})
-          + ((h.r / 9240) % 5 - 2) * 1.25) * 2) / 2 end)::numeric(6, 2) as weight) v`;
-}
-
-const SEEDED_TABLES = ["training_executions", "exercise_executions", "execution_sets", "training_exercise_months"];
 
 interface World {
   trainerId: number;
@@ -145,12 +66,6 @@ interface SeedTimes {
   sets: number;
   vacuumAnalyze: number;
   total: number;
-}
-
-async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
-  const started = performance.now();
-  const result = await work();
-  return [result, performance.now() - started];
 }
 
 /** The trainer, the exercise library and a training with every exercise of it. */
@@ -172,17 +87,10 @@ async function seedWorld(seed: postgres.Sql): Promise<World> {
     insert into training_exercises (training_id, exercise_id, position, sets, repetitions, weight_kg, rest_seconds, "order")
     select ${training.id}, e.id, e.n - 1, ${SETS_PER_EXECUTION}, 10, null, 90, e.n - 1
     from unnest(${exerciseIds}::int[]) with ordinality as e(id, n)`;
-  const today = new Date();
-  today.setUTCHours(0, 0, 0, 0);
-  const t0 = new Date(today.getTime() - HISTORY_DAYS * 86_400_000 + 17 * 3_600_000).toISOString();
-  return { trainerId: trainer.id, trainingId: training.id, trainingName, exerciseIds, t0: `'${t0}'::timestamptz` };
+  return { trainerId: trainer.id, trainingId: training.id, trainingName, exerciseIds, t0: historyStart() };
 }
 
-/**
- * The histories of `userIds`, in the order they would have been logged: everybody's executions interleaved by time.
- * One statement per table; the exercise executions' aggregates and personal-record flags come from the same sets that
- * are then inserted into execution_sets.
- */
+/** The histories of `userIds`, in the order they would have been logged: everybody's executions interleaved by time. */
 async function seedHistories(seed: postgres.Sql, world: World, userIds: number[]): Promise<SeedTimes> {
   const users = `array[${userIds.join(",")}]::int[]`;
   const step = `${(HISTORY_DAYS - 1) / TRAINING_EXECUTIONS} * interval '1 day'`;
@@ -197,92 +105,8 @@ async function seedHistories(seed: postgres.Sql, world: World, userIds: number[]
         (50 + (u + g * 7) % 40) * interval '1 minute' as duration) t
       order by t.start_time, u`),
   );
-  const [, exerciseExecutions] = await timed(() =>
-    seed.unsafe(`
-      insert into exercise_executions (user_id, exercise_id, exercise_name, training_id, training_name, training_execution_id, executed_at,
-        duration_seconds, notes, personal_record, completed_sets, total_reps, volume, max_weight, weight_sum, weighted_sets, best_one_rep_max, created_at)
-      select x.user_id, x.exercise_id, x.exercise_name, x.training_id, x.training_name, x.te_id, x.executed_at, null, null,
-        x.max_weight is not null and x.max_weight > coalesce(max(x.max_weight) over (partition by x.user_id, x.exercise_id order by x.executed_at, x.k
-          rows between unbounded preceding and 1 preceding), -1),
-        x.completed_sets, x.total_reps, x.volume, x.max_weight, x.weight_sum, x.weighted_sets, x.best_one_rep_max, x.executed_at
-      from (
-        select te.user_id, tx.exercise_id, e.name as exercise_name, te.training_id, te.training_name, te.id as te_id, te.end_time as executed_at, tx.position as k, a.*
-        from training_executions te
-        join training_exercises tx on tx.training_id = te.training_id
-        join exercises e on e.id = tx.exercise_id
-        cross join lateral (
-          select count(*) filter (where s.completed)::int as completed_sets,
-            coalesce(sum(s.reps) filter (where s.completed), 0)::int as total_reps,
-            coalesce(sum(s.reps * s.weight) filter (where s.completed), 0) as volume,
-            max(s.weight) filter (where s.completed) as max_weight,
-            coalesce(sum(s.weight) filter (where s.completed), 0) as weight_sum,
-            count(s.weight) filter (where s.completed)::int as weighted_sets,
-            max(round(s.weight * (30 + s.reps) / 30, 2)) filter (where s.completed) as best_one_rep_max
-          from (${setsOf("te.user_id", "te.end_time", "tx.position", world.t0)}) s
-        ) a
-        where te.user_id = any(${users})
-      ) x
-      order by x.executed_at, x.user_id, x.k`),
-  );
-  // Physical order follows exercise_executions (a sequential scan): every set right after its execution's siblings.
-  const [, sets] = await timed(() =>
-    seed.unsafe(`
-      insert into execution_sets (exercise_execution_id, user_id, position, repetitions, weight, completed)
-      select ee.id, ee.user_id, s.position, s.reps, s.weight, s.completed
-      from exercise_executions ee
-      join training_exercises tx on tx.training_id = ee.training_id and tx.exercise_id = ee.exercise_id
-      cross join lateral (${setsOf("ee.user_id", "ee.executed_at", "tx.position", world.t0)}) s
-      where ee.user_id = any(${users})`),
-  );
-  // The stored session volumes and monthly training sums, filled by the very statements the migration uses.
-  for (const statement of BACKFILL_STATEMENTS) await seed.unsafe(statement);
-  // What autovacuum does after a bulk insert (PostgreSQL 13+): statistics, and the visibility map index-only scans use.
-  const [, vacuumAnalyze] = await timed(() => seed.unsafe(`vacuum (analyze) ${SEEDED_TABLES.join(", ")}`));
-  const visibility = await seed<{ relname: string; relpages: number; relallvisible: number }[]>`
-    select relname, relpages, relallvisible from pg_class where relname = any(${SEEDED_TABLES})`;
-  // Index-only scans skip the heap only on all-visible pages.
-  console.log(`  all-visible pages after vacuum: ${visibility.map((v) => `${v.relname} ${v.relallvisible}/${v.relpages}`).join(", ")}`);
+  const { exerciseExecutions, sets, vacuumAnalyze } = await seedExerciseHistories(seed, userIds, world.t0);
   return { trainingExecutions, exerciseExecutions, sets, vacuumAnalyze, total: trainingExecutions + exerciseExecutions + sets + vacuumAnalyze };
-}
-
-/** Recomputes one user's aggregates and record flags from the stored sets; every count printed must be 0. */
-async function checkConsistency(seed: postgres.Sql, userId: number) {
-  const [row] = await seed<{ executions: number; sets: number; aggregates: number; records: number; prs: number }[]>`
-    with recomputed as (
-      select ee.id, ee.user_id, ee.exercise_id, ee.executed_at, ee.personal_record,
-        (ee.completed_sets, ee.total_reps, ee.volume, ee.max_weight, ee.weight_sum, ee.weighted_sets, ee.best_one_rep_max)
-          is not distinct from (a.completed_sets, a.total_reps, a.volume, a.max_weight, a.weight_sum, a.weighted_sets, a.best_one_rep_max) as same,
-        ee.max_weight is not null and ee.max_weight > coalesce(max(ee.max_weight) over (partition by ee.exercise_id order by ee.executed_at, ee.id
-          rows between unbounded preceding and 1 preceding), -1) as record
-      from exercise_executions ee
-      cross join lateral (
-        select count(*) filter (where s.completed)::int as completed_sets,
-          coalesce(sum(s.repetitions) filter (where s.completed), 0)::int as total_reps,
-          coalesce(sum(s.repetitions * s.weight) filter (where s.completed), 0)::numeric(14, 2) as volume,
-          max(s.weight) filter (where s.completed) as max_weight,
-          coalesce(sum(s.weight) filter (where s.completed), 0)::numeric(14, 2) as weight_sum,
-          count(s.weight) filter (where s.completed)::int as weighted_sets,
-          max(round(s.weight * (30 + s.repetitions) / 30, 2)) filter (where s.completed)::numeric(10, 2) as best_one_rep_max
-        from execution_sets s where s.exercise_execution_id = ee.id
-      ) a
-      where ee.user_id = ${userId}
-    )
-    select count(*)::int as executions,
-      (select count(*)::int from execution_sets where user_id = ${userId}) as sets,
-      count(*) filter (where not same)::int as aggregates,
-      count(*) filter (where personal_record <> record)::int as records,
-      count(*) filter (where personal_record)::int as prs
-    from recomputed`;
-  const [extra] = await seed<{ incomplete: number; unweighted: number; trainings: number }[]>`
-    select count(*) filter (where not completed)::int as incomplete, count(*) filter (where weight is null)::int as unweighted,
-      (select count(*)::int from training_executions where user_id = ${userId}) as trainings
-    from execution_sets where user_id = ${userId}`;
-  console.log(
-    `  student ${userId}: ${extra.trainings} training executions, ${row.executions} exercise executions, ${row.sets} sets ` +
-      `(${extra.incomplete} not completed, ${extra.unweighted} without weight), ${row.prs} personal-record flags; ` +
-      `aggregates differing from the sets: ${row.aggregates}, record flags differing: ${row.records}`,
-  );
-  if (row.aggregates !== 0 || row.records !== 0) throw new Error("seeded aggregates are inconsistent with the seeded sets");
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -379,11 +203,12 @@ const loadAverage = () => loadavg().map((value) => value.toFixed(1)).join(" ");
 async function measure(base: URL, token: string, endpoints: Array<[string, string]>): Promise<Map<string, Figures>> {
   const results = new Map<string, Figures>();
   for (const [label, url] of endpoints) {
-    await closedLoop(base, token, url, WARMUP_MS);
-    const alone = await closedLoop(base, token, url, SERIAL_MS, 1);
+    const target = { base, path: url, headers: bearer(token) };
+    await closedLoop(target, WARMUP_MS, CONCURRENCY);
+    const alone = await closedLoop(target, SERIAL_MS, 1);
     // How long the server's event loop was kept from running (its own work, GC, or the OS handing its core to others).
     const loopWatch = watchEventLoopDelay();
-    const loaded = await closedLoop(base, token, url, MEASURE_MS);
+    const loaded = await closedLoop(target, MEASURE_MS, CONCURRENCY);
     const loop = loopWatch.read();
     console.log(
       `  ${label}: 1 client p50 ${ms(alone.p50)} ms; ${CONCURRENCY} clients ${loaded.count} requests, ` +

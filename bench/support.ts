@@ -1,5 +1,7 @@
+import { fork } from "node:child_process";
 import http from "node:http";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import type { LoadRequest, LoadResult } from "./load-client.js";
 
 /** What the benchmarks share: a raw keep-alive HTTP client and percentiles. */
 export interface Reply {
@@ -31,6 +33,67 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 export const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : "-");
+
+export const secs = (value: number) => `${(value / 1000).toFixed(1)} s`;
+
+export function printTable(header: string[], rows: string[][]) {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ");
+  console.log(line(header));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const row of rows) console.log(line(row));
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** One request the load generator repeats. */
+export interface LoadTarget {
+  base: URL;
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** An answer whose body contains this counts as an error too. */
+  failOn?: string;
+}
+
+export interface Summary {
+  count: number;
+  rate: number;
+  p50: number;
+  p99: number;
+  max: number;
+  errors: number;
+  /** The load generator's CPU time over the run's wall time: near 1, it was the bottleneck, not the server. */
+  clientBusy: number;
+}
+
+/**
+ * Closed loop: `concurrency` callers, each sending the next request as soon as the last one answered. They run in a
+ * child process (bench/load-client.ts), so this process's event loop serves requests and nothing else, and the child
+ * inherits this process's CPU affinity.
+ */
+export async function closedLoop(target: LoadTarget, durationMs: number, concurrency: number): Promise<Summary> {
+  const client = fork(new URL("./load-client.ts", import.meta.url), { execArgv: ["--import", "tsx"], stdio: "inherit" });
+  const { method = "GET", path, headers = {}, body, failOn } = target;
+  const { latencies, errors, firstError, elapsed, cpuMs } = await new Promise<LoadResult>((resolve, reject) => {
+    client.once("message", (message) => resolve(message as LoadResult));
+    client.once("error", reject);
+    client.once("exit", (code) => reject(new Error(`load client exited with ${code}`)));
+    client.send({ base: target.base.toString(), method, path, headers, body, failOn, durationMs, concurrency } satisfies LoadRequest);
+  });
+  if (errors > 0) console.log(`  ! ${errors} failed answers on ${method} ${path}, first: ${firstError}`);
+  latencies.sort((a, b) => a - b);
+  return {
+    count: latencies.length,
+    rate: latencies.length / (elapsed / 1000),
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: latencies[latencies.length - 1] ?? Number.NaN,
+    errors,
+    clientBusy: cpuMs / elapsed,
+  };
+}
 
 const LOOP_RESOLUTION_MS = 5;
 
