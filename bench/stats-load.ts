@@ -31,7 +31,7 @@ import { openDatabase, type Db, type DatabaseHandle } from "../src/platform/db/d
 import { createLogger } from "../src/platform/logger.js";
 import { executionRepository } from "../src/modules/executions/execution.repository.js";
 import { BODYWEIGHT_FROM, checkConsistency, historyStart, HISTORY_DAYS, seedExerciseHistories, SETS_PER_EXECUTION, timed } from "./logged-history.js";
-import { bearer, closedLoop, ms, printTable, request, secs, watchEventLoopDelay, type Summary } from "./support.js";
+import { bearer, closedLoop, ms, printTable, request, scratchDatabase, secs, watchEventLoopDelay, type Summary } from "./support.js";
 
 const CONCURRENCY = 8;
 const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
@@ -241,11 +241,7 @@ async function answers(agent: http.Agent, base: URL, token: string, urls: Record
 }
 
 async function main() {
-  const adminUrl = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
-  const databaseName = `fitness_bench_${process.pid}`;
-  const benchUrl = new URL(adminUrl);
-  benchUrl.pathname = `/${databaseName}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
+  const scratch = scratchDatabase("fitness_bench");
 
   const dataDir = mkdtempSync(path.join(tmpdir(), "fitness-stats-bench-"));
   let database: DatabaseHandle | undefined;
@@ -265,25 +261,23 @@ async function main() {
     await app?.close().catch(() => undefined);
     await database?.close().catch(() => undefined);
     await seed?.end({ timeout: 5 }).catch(() => undefined);
-    await admin.unsafe(`drop database if exists ${databaseName} with (force)`).catch((error: unknown) => console.error(`could not drop ${databaseName}:`, error));
-    await admin.end({ timeout: 5 });
+    await scratch.drop();
     rmSync(dataDir, { recursive: true, force: true });
   };
   const interrupted = (signal: NodeJS.Signals) => {
-    console.error(`\n${signal}: dropping ${databaseName}`);
+    console.error(`\n${signal}: dropping ${scratch.name}`);
     void cleanup().finally(() => process.exit(130));
   };
   process.once("SIGINT", interrupted);
   process.once("SIGTERM", interrupted);
 
   try {
-    const [{ version }] = await admin<{ version: string }[]>`select current_setting('server_version') as version`;
-    await admin.unsafe(`create database ${databaseName}`);
-    console.log(`PostgreSQL ${version}; scratch database ${databaseName}; cores: ${availableParallelism()}; ${CONCURRENCY} concurrent clients, ${MEASURE_MS / 1000} s per endpoint after ${WARMUP_MS / 1000} s warm-up`);
+    const version = await scratch.create();
+    console.log(`PostgreSQL ${version}; scratch database ${scratch.name}; cores: ${availableParallelism()}; ${CONCURRENCY} concurrent clients, ${MEASURE_MS / 1000} s per endpoint after ${WARMUP_MS / 1000} s warm-up`);
 
-    database = openDatabase({ databaseUrl: benchUrl.toString() });
+    database = openDatabase({ databaseUrl: scratch.url });
     await database.migrate();
-    seed = postgres(benchUrl.toString(), { max: 1, onnotice: () => undefined, connection: { work_mem: "512MB", maintenance_work_mem: "512MB" } });
+    seed = postgres(scratch.url, { max: 1, onnotice: () => undefined, connection: { work_mem: "512MB", maintenance_work_mem: "512MB" } });
 
     server = http.createServer();
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
@@ -291,7 +285,7 @@ async function main() {
     const config = loadConfig({
       NODE_ENV: "test",
       DATA_DIR: dataDir,
-      DATABASE_URL: benchUrl.toString(),
+      DATABASE_URL: scratch.url,
       JWT_SECRET: "stats-bench-secret-0123456789-abcdefghij",
       PUBLIC_BASE_URL: base.origin,
       AUTH_RATE_LIMIT_PER_MINUTE: "1000000",

@@ -1,6 +1,7 @@
 import { fork } from "node:child_process";
 import http from "node:http";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import postgres from "postgres";
 import type { LoadRequest, LoadResult } from "./load-client.js";
 
 /** What the benchmarks share: a raw keep-alive HTTP client and percentiles. */
@@ -110,6 +111,37 @@ export function watchEventLoopDelay(): { read(): { p99: number; max: number } } 
     read() {
       histogram.disable();
       return { p99: late(histogram.percentile(99)), max: late(histogram.max) };
+    },
+  };
+}
+
+export interface ScratchDatabase {
+  name: string;
+  url: string;
+  /** Creates it; answers the server's version. */
+  create(): Promise<string>;
+  /** Drops it, connections left or not, and closes the admin connection. */
+  drop(): Promise<void>;
+}
+
+/** A database of the benchmark's own (`<prefix>_<pid>`) next to DATABASE_URL's, by default the local test database. */
+export function scratchDatabase(prefix: string): ScratchDatabase {
+  const adminUrl = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
+  const name = `${prefix}_${process.pid}`;
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => undefined });
+  return {
+    name,
+    url: url.toString(),
+    async create() {
+      const [{ version }] = await admin<{ version: string }[]>`select current_setting('server_version') as version`;
+      await admin.unsafe(`create database ${name}`);
+      return version;
+    },
+    async drop() {
+      await admin.unsafe(`drop database if exists ${name} with (force)`).catch((error: unknown) => console.error(`could not drop ${name}:`, error));
+      await admin.end({ timeout: 5 });
     },
   };
 }
