@@ -1,0 +1,287 @@
+/**
+ * API reads under load (issues 11 and 17): how far is each read of the service from what a bare Node API does on this
+ * machine, and how far are the GraphQL reads from PostGraphile 5 answering the same rows?
+ *
+ * Against PostgreSQL only. Creates a scratch database (fitness_api_bench_<pid>) next to DATABASE_URL's, migrates and
+ * seeds it (bench/api/seed.ts: 1 trainer, 20 students, 200 exercises, 50 trainings, 20 plans, ~100k logged sets), then
+ * starts, each in its own process on the server core:
+ *   - the service, as `npm start` runs it (built dist/, NODE_ENV=production);
+ *   - the baseline (bench/api/baseline-server.ts): Express 5, the same token check, one row by id via postgres.js;
+ *   - PostGraphile 5 (bench/api/postgraphile-server.ts) in its documented production setup.
+ * First, on instances whose database connections go through a counting proxy (bench/api/statement-counter.ts), it
+ * checks that every read answers, that the service and PostGraphile answer the same rows (else it stops), and counts
+ * the SQL statements per request of each read. Then, on fresh instances connected directly, it measures each read
+ * with 32 closed-loop connections from a load-generator process on the other core, in paired rounds alternating the
+ * service, the baseline and (for GraphQL reads) PostGraphile, and prints requests/s, p50, p99, the median ratios, the
+ * statements per request and the service's peak RSS. Drops the database at the end. Any failed answer fails the run.
+ *
+ *   npm run bench:api
+ *   DATABASE_URL=postgres://user@host:5432/any npm run bench:api
+ *   BENCH_SECONDS=2 BENCH_ROUNDS=1 npm run bench:api     # smoke run
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import { cpus, loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import { AccessTokens } from "../src/platform/auth/access-tokens.js";
+import { systemClock } from "../src/platform/clock.js";
+import { openDatabase } from "../src/platform/db/database.js";
+import { apiReads, baselineCall, type Call, type Read } from "./api/reads.js";
+import { seedApiWorld, type SeededUser } from "./api/seed.js";
+import { answers200, pinning, pinThisProcessToClientCore, startServer, type ServerEnv, type ServerKind, type ServerProcess } from "./api/servers.js";
+import { startStatementCounter, type StatementCounter } from "./api/statement-counter.js";
+import { bearer, closedLoop, ms, printTable, request, scratchDatabase, secs, type LoadTarget, type Summary } from "./support.js";
+
+const CONCURRENCY = 32;
+const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const WARMUP_MS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2) * 1000;
+/** Statements are counted over this many requests in a row, several times; the fewest per request is kept. */
+const COUNTED_REQUESTS = 20;
+const COUNTED_BATCHES = 3;
+
+type Contender = "service" | "baseline" | "postgraphile";
+
+interface Servers {
+  service: ServerProcess;
+  baseline: ServerProcess;
+  postgraphile: ServerProcess;
+}
+
+interface Measured {
+  read: Read;
+  /** One entry per round, per contender measured. */
+  rounds: Partial<Record<Contender, Summary>>[];
+  statements: { service: number; postgraphile?: number };
+}
+
+function target(server: ServerProcess, call: Call): LoadTarget {
+  const headers: Record<string, string> = { ...bearer(call.token), ...(call.body ? { "content-type": "application/json" } : {}) };
+  return { base: server.base, method: call.method, path: call.path, headers, body: call.body, failOn: call.failOn };
+}
+
+async function send(agent: http.Agent, server: ServerProcess, call: Call) {
+  const { base, method, path, headers, body } = target(server, call);
+  const reply = await request(agent, base, method!, path, headers, body);
+  if (reply.status !== 200 || (call.failOn !== undefined && reply.body.includes(call.failOn))) {
+    throw new Error(`${server.name} ${call.method} ${call.path} ${call.body ?? ""}: ${reply.status} ${reply.body.slice(0, 500)}`);
+  }
+  return reply.body;
+}
+
+async function startAll(env: ServerEnv, tokens: { trainer: string }, trainer: SeededUser): Promise<Servers> {
+  const probes: Record<ServerKind, Parameters<typeof startServer>[2]> = {
+    service: answers200("GET", "/healthz", {}),
+    baseline: answers200("GET", `/users/${trainer.id}`, bearer(tokens.trainer)),
+    postgraphile: answers200("POST", "/graphql", { ...bearer(tokens.trainer), "content-type": "application/json" }, JSON.stringify({ query: "{ __typename }" })),
+  };
+  // One after the other: each start (the service's build, PostGraphile's introspection) has the server core alone.
+  const service = await startServer("service", env, probes.service);
+  const baseline = await startServer("baseline", env, probes.baseline);
+  const postgraphile = await startServer("postgraphile", env, probes.postgraphile);
+  return { service, baseline, postgraphile };
+}
+
+const stopAll = (servers: Partial<Servers>) => Promise.all(Object.values(servers).map((server) => server?.stop()));
+
+/** Keys sorted at every level, so two answers of the same shape compare as strings. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
+  );
+}
+
+/** Every read answers; the service and PostGraphile answer the same rows. Throws otherwise: nothing is measured. */
+async function checkAnswers(agent: http.Agent, servers: Servers, reads: Read[]) {
+  for (const read of reads) {
+    const answer = await send(agent, servers.service, read.service);
+    if (!read.reference) {
+      console.log(`  ${read.label}: ${answer.length} bytes`);
+      continue;
+    }
+    const ours = canonical(read.reference.shape.service(JSON.parse(answer)));
+    const theirs = canonical(read.reference.shape.postgraphile(JSON.parse(await send(agent, servers.postgraphile, read.reference.call))));
+    if (ours !== theirs) {
+      throw new Error(`${read.label}: the service and PostGraphile answer differently\n  service:      ${ours.slice(0, 1500)}\n  PostGraphile: ${theirs.slice(0, 1500)}`);
+    }
+    console.log(`  ${read.label}: ${answer.length} bytes; same rows as PostGraphile (${ours.length} bytes compared)`);
+  }
+}
+
+/** Statements per request: after a few requests (caches, prepared statements), the fewest over several batches, so a background job's statement is not counted. */
+async function statementsPerRequest(agent: http.Agent, counter: StatementCounter, server: ServerProcess, call: Call): Promise<number> {
+  for (let i = 0; i < 5; i++) await send(agent, server, call);
+  let fewest = Number.POSITIVE_INFINITY;
+  for (let batch = 0; batch < COUNTED_BATCHES; batch++) {
+    const before = counter.statements();
+    for (let i = 0; i < COUNTED_REQUESTS; i++) await send(agent, server, call);
+    fewest = Math.min(fewest, (counter.statements() - before) / COUNTED_REQUESTS);
+  }
+  return fewest;
+}
+
+function contenders(read: Read, servers: Servers, baseline: Call): Array<[Contender, ServerProcess, Call]> {
+  return [
+    ["service", servers.service, read.service],
+    ["baseline", servers.baseline, baseline],
+    ...(read.reference ? [["postgraphile", servers.postgraphile, read.reference.call] as [Contender, ServerProcess, Call]] : []),
+  ];
+}
+
+const median = (values: number[]) => {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const perSecond = (value: number) => (Number.isFinite(value) ? value.toFixed(0) : "-");
+const ratio = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : "-");
+const count = (value: number | undefined) => (value === undefined ? "-" : Number.isInteger(value) ? String(value) : value.toFixed(2));
+const describe = (s: Summary) => `${perSecond(s.rate)} req/s, p50 ${ms(s.p50)} ms, p99 ${ms(s.p99)} ms, client CPU ${(s.clientBusy * 100).toFixed(0)}%`;
+
+async function measure(read: Read, servers: Servers, baseline: Call): Promise<Measured["rounds"]> {
+  const entrants = contenders(read, servers, baseline);
+  for (const [, server, call] of entrants) await closedLoop(target(server, call), WARMUP_MS, CONCURRENCY);
+  const rounds: Measured["rounds"] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    // Alternating the order cancels a drift of the machine (other load coming or going) within a pair.
+    const order = round % 2 === 0 ? entrants : [...entrants].reverse();
+    const results: Partial<Record<Contender, Summary>> = {};
+    for (const [contender, server, call] of order) results[contender] = await closedLoop(target(server, call), MEASURE_MS, CONCURRENCY);
+    rounds.push(results);
+    const line = order.map(([contender]) => `${contender} ${describe(results[contender]!)}`).join(" | ");
+    console.log(`    round ${round + 1}: ${line} (load average ${loadavg()[0].toFixed(1)})`);
+  }
+  return rounds;
+}
+
+async function main() {
+  if (Number(process.versions.node.split(".")[0]) < 22) throw new Error(`PostGraphile 5 needs Node 22 or newer; this is ${process.version}`);
+  pinThisProcessToClientCore();
+  const scratch = scratchDatabase("fitness_api_bench");
+  const dataDir = mkdtempSync(path.join(tmpdir(), "fitness-api-bench-"));
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  let servers: Partial<Servers> = {};
+  let counter: StatementCounter | undefined;
+  let cleaned = false;
+  const cleanup = async () => {
+    if (cleaned) return;
+    cleaned = true;
+    agent.destroy();
+    await stopAll(servers);
+    await counter?.close();
+    await scratch.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const interrupted = (signal: NodeJS.Signals) => {
+    console.error(`\n${signal}: stopping the servers, dropping ${scratch.name}`);
+    void cleanup().finally(() => process.exit(130));
+  };
+  process.once("SIGINT", interrupted);
+  process.once("SIGTERM", interrupted);
+
+  try {
+    const version = await scratch.create();
+    console.log(
+      `PostgreSQL ${version}; scratch database ${scratch.name}; Node ${process.version}; cores: ${cpus().length}, ` +
+        `${pinning ? `servers on core ${pinning.server}, load generator on core ${pinning.client}` : "not pinned (needs 2 cores and taskset)"}; ` +
+        `${CONCURRENCY} connections, ${ROUNDS} paired round(s) of ${secs(MEASURE_MS)} after ${secs(WARMUP_MS)} of warm-up per server and read`,
+    );
+    const database = openDatabase({ databaseUrl: scratch.url });
+    await database.migrate();
+    await database.close();
+    const seed = postgres(scratch.url, { max: 1, onnotice: () => undefined, connection: { work_mem: "512MB", maintenance_work_mem: "512MB" } });
+    const seedStarted = performance.now();
+    const world = await seedApiWorld(seed).finally(() => seed.end({ timeout: 5 }));
+    console.log(
+      `seeded in ${secs(performance.now() - seedStarted)}: 1 trainer, ${world.students.length} students, ${world.exerciseIds.length} exercises, ` +
+        `${world.trainingIds.length} trainings, ${world.planIds.length} plans, ${world.counts.trainingExecutions} training executions, ` +
+        `${world.counts.exerciseExecutions} exercise executions, ${world.counts.sets} sets`,
+    );
+
+    const jwtSecret = randomBytes(48).toString("base64url");
+    const accessTokens = new AccessTokens(jwtSecret, systemClock);
+    const tokenOf = (user: SeededUser) => accessTokens.issue({ ...user, isAdmin: false, sessionVersion: 1 }).token;
+    const tokens = { trainer: tokenOf(world.trainer), student: tokenOf(world.students[0]) };
+    const reads = apiReads(world, tokens);
+    const baseline = baselineCall(world, tokens);
+
+    // 1. Answers and statement counts, on instances whose connections go through the counting proxy.
+    counter = await startStatementCounter(scratch.url);
+    servers = await startAll({ databaseUrl: counter.url, jwtSecret, dataDir }, tokens, world.trainer);
+    console.log("\n# answers");
+    await checkAnswers(agent, servers as Servers, reads);
+    console.log("\n# SQL statements per request");
+    const statements = new Map<Read, Measured["statements"]>();
+    const baselineStatements = await statementsPerRequest(agent, counter, servers.baseline!, baseline);
+    console.log(`  baseline: ${count(baselineStatements)}`);
+    for (const read of reads) {
+      const service = await statementsPerRequest(agent, counter, servers.service!, read.service);
+      const postgraphile = read.reference ? await statementsPerRequest(agent, counter, servers.postgraphile!, read.reference.call) : undefined;
+      statements.set(read, { service, postgraphile });
+      console.log(`  ${read.label}: service ${count(service)}${postgraphile === undefined ? "" : `, PostGraphile ${count(postgraphile)}`}`);
+    }
+    agent.destroy();
+    await stopAll(servers);
+    servers = {};
+    await counter.close();
+    counter = undefined;
+
+    // 2. The measurement, on fresh instances connected to PostgreSQL directly.
+    servers = await startAll({ databaseUrl: scratch.url, jwtSecret, dataDir }, tokens, world.trainer);
+    const running = servers as Servers;
+    const measured: Measured[] = [];
+    for (const read of reads) {
+      console.log(`\n# ${read.label}`);
+      measured.push({ read, rounds: await measure(read, running, baseline), statements: statements.get(read)! });
+    }
+    const peak = { service: running.service.peakRssMiB(), baseline: running.baseline.peakRssMiB(), postgraphile: running.postgraphile.peakRssMiB() };
+
+    console.log(
+      `\n=== ${CONCURRENCY} connections; median of ${ROUNDS} paired round(s) of ${secs(MEASURE_MS)}; ` +
+        `÷ = the service's requests/s over the other's, round by round, median ===\n`,
+    );
+    const header = ["read", "req/s", "p50 ms", "p99 ms", "baseline req/s", "÷ baseline", "PostGraphile req/s", "PostGraphile p99 ms", "÷ PostGraphile", "statements", "PostGraphile statements", "failed"];
+    let failed = 0;
+    const rows = measured.map(({ read, rounds, statements: counted }) => {
+      const of = (contender: Contender, pick: (s: Summary) => number) => median(rounds.map((r) => (r[contender] ? pick(r[contender]) : Number.NaN)));
+      const versus = (other: Contender) => median(rounds.map((r) => (r[other] ? r.service!.rate / r[other].rate : Number.NaN)));
+      const errors = rounds.reduce((sum, r) => sum + Object.values(r).reduce((n, s) => n + s.errors, 0), 0);
+      failed += errors;
+      return [
+        read.label,
+        perSecond(of("service", (s) => s.rate)),
+        ms(of("service", (s) => s.p50)),
+        ms(of("service", (s) => s.p99)),
+        perSecond(of("baseline", (s) => s.rate)),
+        ratio(versus("baseline")),
+        perSecond(of("postgraphile", (s) => s.rate)),
+        ms(of("postgraphile", (s) => s.p99)),
+        ratio(versus("postgraphile")),
+        count(counted.service),
+        count(counted.postgraphile),
+        String(errors),
+      ];
+    });
+    printTable(header, rows);
+    console.log(`\nbaseline statements per request: ${count(baselineStatements)} (the counter's check: one row by id)`);
+    console.log(
+      `peak RSS (VmHWM): service ${peak.service.toFixed(0)} MiB; baseline ${peak.baseline.toFixed(0)} MiB; PostGraphile ${peak.postgraphile.toFixed(0)} MiB`,
+    );
+    const busiest = Math.max(...measured.flatMap(({ rounds }) => rounds.flatMap((r) => Object.values(r).map((s) => s.clientBusy))));
+    console.log(`load generator CPU, busiest run: ${(busiest * 100).toFixed(0)}% of its core${busiest > 0.9 ? " — the client may have been the bottleneck" : ""}`);
+    if (failed > 0) throw new Error(`${failed} failed answers while measuring`);
+  } finally {
+    await cleanup();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
