@@ -4,12 +4,12 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import postgres from "postgres";
 import { createApp, type App } from "../src/app.js";
 import { systemClock } from "../src/platform/clock.js";
 import { loadConfig } from "../src/platform/config.js";
 import { openDatabase, type DatabaseHandle } from "../src/platform/db/database.js";
 import { createLogger } from "../src/platform/logger.js";
+import { scratchDatabase } from "./support.js";
 
 export interface BenchApp {
   base: URL;
@@ -25,14 +25,9 @@ export interface BenchApp {
  */
 export async function startBenchApp(env: Record<string, string> = {}): Promise<BenchApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "fitness-bench-"));
-  const url = process.env.DATABASE_URL;
-  const scratch = url ? new URL(url) : undefined;
-  const admin = url ? postgres(url, { max: 1, onnotice: () => undefined }) : undefined;
-  if (scratch && admin) {
-    scratch.pathname = `/fitness_bench_${process.pid}`;
-    await admin.unsafe(`create database ${scratch.pathname.slice(1)}`);
-  }
-  const database = scratch ? openDatabase({ databaseUrl: scratch.toString() }) : openDatabase({ pglite: new PGlite() });
+  const scratch = process.env.DATABASE_URL ? scratchDatabase("fitness_bench") : undefined;
+  await scratch?.create();
+  const database = scratch ? openDatabase({ databaseUrl: scratch.url }) : openDatabase({ pglite: new PGlite() });
   await database.migrate();
 
   const server = http.createServer();
@@ -47,7 +42,7 @@ export async function startBenchApp(env: Record<string, string> = {}): Promise<B
     AUTH_RATE_LIMIT_PER_MINUTE: "1000000",
     LOGIN_FAILURES_PER_EMAIL: "1000000",
     LOG_LEVEL: "warn",
-    ...(scratch ? { DATABASE_URL: scratch.toString() } : {}),
+    ...(scratch ? { DATABASE_URL: scratch.url } : {}),
     ...env,
   });
   const logger = createLogger(config.logLevel);
@@ -58,7 +53,7 @@ export async function startBenchApp(env: Record<string, string> = {}): Promise<B
     base,
     app,
     database,
-    databaseKind: scratch ? `PostgreSQL (scratch database ${scratch.pathname.slice(1)})` : database.kind,
+    databaseKind: scratch ? `PostgreSQL (scratch database ${scratch.name})` : database.kind,
     async close() {
       // Work still queued when the app closes fails on purpose: not worth a log line each.
       logger.level = "silent";
@@ -66,8 +61,7 @@ export async function startBenchApp(env: Record<string, string> = {}): Promise<B
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await app.close();
       await database.close();
-      if (scratch && admin) await admin.unsafe(`drop database if exists ${scratch.pathname.slice(1)} with (force)`);
-      await admin?.end({ timeout: 5 });
+      await scratch?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
