@@ -9,13 +9,13 @@ const PAGING = { page: "page number (0)", size: "page size (20, at most 100)", s
 /** Invites and links (api-spec.md "Personal trainer and student links"); /personal/ is for trainers, /students/ for students. */
 export function addCoachingRoutes(routes: DocumentedRouter, services: Services): void {
   const { coaching } = services;
-  // The role of a path prefix is checked before anything else of the request (its id, its body).
+  // The side a path prefix belongs to is checked before anything else of the request (its id, its body).
   routes.router.use("/personal", async (req, _res, next) => {
-    coaching.requireTrainer(await userOf(services, req));
+    coaching.requireSide(await userOf(services, req), "personal");
     next();
   });
   routes.router.use("/students", async (req, _res, next) => {
-    coaching.requireStudent(await userOf(services, req));
+    coaching.requireSide(await userOf(services, req), "student");
     next();
   });
 

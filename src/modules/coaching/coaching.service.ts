@@ -1,3 +1,4 @@
+import { isOwnerOrAdmin, requireOwnerOrAdmin, requireStudent, requireTrainer } from "../../platform/auth/access.js";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
@@ -15,8 +16,6 @@ import { coachingRepository, INVITE_SORTS, LINK_SORTS, type InviteRecord, type L
 import { DAY_MS } from "../../platform/dates.js";
 
 export const INVITE_TTL_MS = 7 * DAY_MS;
-const TRAINERS_ONLY = "Apenas personal trainers podem acessar este recurso";
-const STUDENTS_ONLY = "Apenas alunos podem acessar este recurso";
 const INVITE_NOT_FOUND = "Convite não encontrado";
 const LINK_NOT_FOUND = "Relacionamento não encontrado";
 const PENDING_INVITE_EXISTS = "Já existe um convite pendente para este aluno";
@@ -74,7 +73,7 @@ export class CoachingService {
 
   /** POST /personal/students/invite. */
   async invite(actor: Actor, body: unknown): Promise<SentInviteDto> {
-    const trainer = this.requireTrainer(actor);
+    const trainer = requireTrainer(actor);
     const input = parseInput(inviteInput, body);
     const { db, clock } = this.deps;
     const student = await userRepository.findByEmail(db, input.studentEmail);
@@ -116,7 +115,7 @@ export class CoachingService {
 
   /** GET /personal/invites. */
   async listSentInvites(actor: Actor, query: Record<string, unknown>): Promise<Page<SentInviteDto>> {
-    const trainer = this.requireTrainer(actor);
+    const trainer = requireTrainer(actor);
     const { request, filters } = this.paging(query, Object.keys(INVITE_SORTS));
     const { status } = parseQuery(inviteFilter, filters);
     const { rows, total } = await coachingRepository.listInvites(this.deps.db, { personalId: trainer.id, status }, request, this.deps.clock.now());
@@ -125,7 +124,7 @@ export class CoachingService {
 
   /** GET /students/invites. */
   async listReceivedInvites(actor: Actor, query: Record<string, unknown>): Promise<Page<ReceivedInviteDto>> {
-    const student = this.requireStudent(actor);
+    const student = requireStudent(actor);
     const { request, filters } = this.paging(query, Object.keys(INVITE_SORTS));
     const { status } = parseQuery(inviteFilter, filters);
     const { rows, total } = await coachingRepository.listInvites(this.deps.db, { studentId: student.id, status }, request, this.deps.clock.now());
@@ -137,7 +136,7 @@ export class CoachingService {
    * 422 when the trainer's current limit has no room for one more ACTIVE student.
    */
   async acceptInvite(actor: Actor, id: number): Promise<LinkDto> {
-    const student = this.requireStudent(actor);
+    const student = requireStudent(actor);
     const { db, clock } = this.deps;
     const invite = await this.loadInvite(student, id);
     const linkId = await db.transaction(async (tx) => {
@@ -163,7 +162,7 @@ export class CoachingService {
 
   /** POST /students/invites/{id}/reject. */
   async rejectInvite(actor: Actor, id: number): Promise<ReceivedInviteDto> {
-    const student = this.requireStudent(actor);
+    const student = requireStudent(actor);
     const { db, clock } = this.deps;
     const invite = await this.loadInvite(student, id);
     await db.transaction(async (tx) => {
@@ -180,7 +179,7 @@ export class CoachingService {
 
   /** GET /personal/students: the trainer's links (ACTIVE unless `status` says otherwise), by student name. */
   async listStudents(actor: Actor, query: Record<string, unknown>): Promise<Page<LinkDto>> {
-    const trainer = this.requireTrainer(actor);
+    const trainer = requireTrainer(actor);
     const { request, filters } = this.paging(query, Object.keys(LINK_SORTS));
     const { status, name } = parseQuery(linkFilter, filters);
     const { rows, total } = await coachingRepository.listLinks(this.deps.db, { personalId: trainer.id, status: status ?? "ACTIVE", name }, request);
@@ -189,7 +188,7 @@ export class CoachingService {
 
   /** GET /students/personals: the student's links, by trainer name. */
   async listPersonals(actor: Actor, query: Record<string, unknown>): Promise<Page<LinkDto>> {
-    const student = this.requireStudent(actor);
+    const student = requireStudent(actor);
     const { request, filters } = this.paging(query, Object.keys(LINK_SORTS));
     const { status, name } = parseQuery(linkFilter, filters);
     const { rows, total } = await coachingRepository.listLinks(this.deps.db, { studentId: student.id, status: status ?? "ACTIVE", name }, request);
@@ -198,12 +197,12 @@ export class CoachingService {
 
   /** DELETE /personal/students/{id}. */
   async removeStudent(actor: Actor, linkId: number): Promise<void> {
-    await this.removeLink(this.requireTrainer(actor), linkId, "personal");
+    await this.removeLink(requireTrainer(actor), linkId, "personal");
   }
 
   /** DELETE /students/personals/{id}. */
   async removePersonal(actor: Actor, linkId: number): Promise<void> {
-    await this.removeLink(this.requireStudent(actor), linkId, "student");
+    await this.removeLink(requireStudent(actor), linkId, "student");
   }
 
   /**
@@ -212,7 +211,7 @@ export class CoachingService {
    */
   async listActiveLinksByUserIds(actor: Actor, side: "personal" | "student", userIds: readonly number[]): Promise<(LinkDto[] | AppError)[]> {
     const caller = requireUser(actor);
-    const visible = userIds.filter((id) => id === caller.id || caller.isAdmin);
+    const visible = userIds.filter((id) => isOwnerOrAdmin(caller, id));
     const rows = await coachingRepository.activeLinksOf(this.deps.db, side, visible);
     return userIds.map((id) =>
       visible.includes(id)
@@ -235,8 +234,7 @@ export class CoachingService {
     const { db, clock } = this.deps;
     const link = await coachingRepository.findLink(db, linkId);
     if (!link || link.status !== "ACTIVE") throw notFound(LINK_NOT_FOUND);
-    // Administrators pass every ownership check (contract §3).
-    if ((side === "personal" ? link.personalId : link.studentId) !== caller.id && !caller.isAdmin) throw forbidden();
+    requireOwnerOrAdmin(caller, side === "personal" ? link.personalId : link.studentId);
     await db.transaction(async (tx) => {
       const now = clock.now();
       // Only one of several simultaneous removals ends the link (and sends the e-mail); the others find it gone.
@@ -250,7 +248,7 @@ export class CoachingService {
   private async loadInvite(student: UserActor, id: number): Promise<InviteRecord> {
     const invite = await coachingRepository.findInvite(this.deps.db, id, this.deps.clock.now());
     if (!invite) throw notFound(INVITE_NOT_FOUND);
-    if (invite.studentId !== student.id && !student.isAdmin) throw forbidden();
+    requireOwnerOrAdmin(student, invite.studentId);
     return invite;
   }
 
@@ -264,18 +262,13 @@ export class CoachingService {
     return pageAndFilters(query, sortable, DEFAULT_SORT);
   }
 
-  /** The role rule of the /personal/ paths: a signed-in PERSONAL user, else 401 / 403. */
-  requireTrainer(actor: Actor): UserActor {
-    const caller = requireUser(actor);
-    if (caller.userType !== "PERSONAL") throw forbidden(TRAINERS_ONLY);
-    return caller;
-  }
-
-  /** The role rule of the /students/ paths: a signed-in ALUNO user, else 401 / 403. */
-  requireStudent(actor: Actor): UserActor {
-    const caller = requireUser(actor);
-    if (caller.userType !== "ALUNO") throw forbidden(STUDENTS_ONLY);
-    return caller;
+  /**
+   * The role each side of coaching is for: the trainer's side PERSONAL users, the student's side ALUNO users, else
+   * 401 / 403. Every method of a side checks it first; REST checks it for a whole path prefix (/personal/, /students/)
+   * before reading anything else of the request.
+   */
+  requireSide(actor: Actor, side: "personal" | "student"): UserActor {
+    return side === "personal" ? requireTrainer(actor) : requireStudent(actor);
   }
 }
 

@@ -1,3 +1,4 @@
+import { isOwnerOrAdmin } from "../../platform/auth/access.js";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
@@ -178,7 +179,7 @@ export class ExecutionService {
 
   /** Who may read a user's executions and figures: the user, administrators, the user's ACTIVE-linked trainer. */
   async ensureMayRead(caller: UserActor, userId: number): Promise<void> {
-    if (caller.id === userId || caller.isAdmin) return;
+    if (isOwnerOrAdmin(caller, userId)) return;
     if (!(await this.deps.coaching.isTrainerOf(caller.id, userId))) throw forbidden();
   }
 

@@ -1,3 +1,4 @@
+import { ensureMayPublish, requireOwnerOrAdmin } from "../../platform/auth/access.js";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import { unlessForeignKeyRefuses } from "../../platform/db/constraint-violation.js";
@@ -12,7 +13,6 @@ import { EXERCISE_SORTS, exerciseRepository, type ExerciseRow } from "./exercise
 import { EXERCISE_CATEGORIES } from "./exercise.table.js";
 
 export const EXERCISE_NOT_FOUND = "Exercício não encontrado";
-export const PUBLIC_CONTENT_TRAINERS_ONLY = "Apenas personal trainers podem criar conteúdo público";
 const EXERCISE_IN_USE = "Exercício está em uso em treinos";
 const DEFAULT_SORT = [{ field: "name", direction: "asc" as const }];
 
@@ -184,14 +184,9 @@ export class ExerciseService {
   private async loadOwn(caller: UserActor, id: number): Promise<ExerciseRow> {
     const row = await exerciseRepository.findById(this.deps.db, id);
     if (!row) throw notFound(EXERCISE_NOT_FOUND);
-    if (row.createdBy !== caller.id && !caller.isAdmin) throw forbidden();
+    requireOwnerOrAdmin(caller, row.createdBy);
     return row;
   }
-}
-
-/** Students create only private exercises and trainings (contract §4); trainers and administrators may publish. */
-export function ensureMayPublish(caller: UserActor, isPublic: boolean): void {
-  if (isPublic && caller.userType !== "PERSONAL" && !caller.isAdmin) throw forbidden(PUBLIC_CONTENT_TRAINERS_ONLY);
 }
 
 /** The `exercise` part is a JSON object; anything else is a validation error on that part. */

@@ -1,3 +1,4 @@
+import { isOwnerOrAdmin, requireTrainer } from "../../platform/auth/access.js";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
@@ -9,7 +10,7 @@ import { userRepository } from "../users/user.repository.js";
 import { assignInput, assignmentFilter } from "./training-plan.inputs.js";
 import { ASSIGNMENT_SORTS, trainingPlanRepository, type AssignmentRecord } from "./training-plan.repository.js";
 import type { AssignmentStatus } from "./training-plan.table.js";
-import { PLAN_NOT_FOUND, type TrainingPlanService } from "./training-plan.service.js";
+import { PLAN_NOT_FOUND, TRAINERS_ONLY, type TrainingPlanService } from "./training-plan.service.js";
 import { DAY_MS } from "../../platform/dates.js";
 
 const STUDENT_NOT_FOUND = "Aluno não encontrado";
@@ -36,7 +37,7 @@ export class PlanAssignmentService {
    * trainer's plan is assigned as the assigning trainer's own copy (TrainingPlanService.planToAssign).
    */
   async assign(actor: Actor, planId: number, body: unknown): Promise<PlanAssignmentDto> {
-    const trainer = this.deps.plans.requireTrainer(actor);
+    const trainer = requireTrainer(actor, TRAINERS_ONLY);
     const input = parseInput(assignInput, body);
     const { db, clock } = this.deps;
     await this.deps.plans.loadVisible(trainer, planId);
@@ -83,7 +84,7 @@ export class PlanAssignmentService {
   async listByPlanIds(actor: Actor, planIds: readonly number[]): Promise<PlanAssignmentDto[][]> {
     const caller = requireUser(actor);
     const rows = await trainingPlanRepository.assignmentsOfPlans(this.deps.db, planIds);
-    const visible = rows.filter((row) => caller.isAdmin || row.personalId === caller.id || row.studentId === caller.id);
+    const visible = rows.filter((row) => isOwnerOrAdmin(caller, row.personalId, row.studentId));
     return planIds.map((id) => visible.filter((row) => row.planId === id));
   }
 
@@ -116,10 +117,9 @@ export class PlanAssignmentService {
     return (await trainingPlanRepository.findAssignment(this.deps.db, id))!;
   }
 
-  /** The party a transition belongs to; administrators pass every ownership check (contract §3). */
+  /** The party a transition belongs to (or an administrator). */
   private isParty(caller: UserActor, assignment: AssignmentRecord, parties: ("student" | "trainer")[]): boolean {
-    if (caller.isAdmin) return true;
-    return (parties.includes("student") && assignment.studentId === caller.id) || (parties.includes("trainer") && assignment.personalId === caller.id);
+    return isOwnerOrAdmin(caller, ...parties.map((party) => (party === "student" ? assignment.studentId : assignment.personalId)));
   }
 }
 

@@ -1,3 +1,4 @@
+import { isOwnerOrAdmin, requireOwnerOrAdmin, requireTrainer } from "../../platform/auth/access.js";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import { unlessForeignKeyRefuses } from "../../platform/db/constraint-violation.js";
@@ -42,7 +43,7 @@ export class TrainingPlanService {
   constructor(private readonly deps: { db: Db; clock: Clock; trainings: TrainingService }) {}
 
   async create(actor: Actor, body: unknown): Promise<TrainingPlanDto> {
-    const trainer = this.requireTrainer(actor);
+    const trainer = requireTrainer(actor, TRAINERS_ONLY);
     const input = parseInput(planInput, body);
     await this.ensureTrainingsVisible(trainer, input);
     const { db, clock } = this.deps;
@@ -131,7 +132,7 @@ export class TrainingPlanService {
 
   /** GET /training-plans/my-plans: trainers only. */
   async listMine(actor: Actor, query: Record<string, unknown>): Promise<Page<TrainingPlanDto>> {
-    const trainer = this.requireTrainer(actor);
+    const trainer = requireTrainer(actor, TRAINERS_ONLY);
     const { request } = pageAndFilters(query, Object.keys(PLAN_SORTS), DEFAULT_SORT);
     const { rows, total } = await trainingPlanRepository.list(this.deps.db, trainer, { createdBy: trainer.id }, request);
     return toPage(await this.toDtos(rows), total, request);
@@ -158,12 +159,6 @@ export class TrainingPlanService {
     return row;
   }
 
-  requireTrainer(actor: Actor): UserActor {
-    const caller = requireUser(actor);
-    if (caller.userType !== "PERSONAL") throw forbidden(TRAINERS_ONLY);
-    return caller;
-  }
-
   /** Plans with their trainings, in two queries whatever the number of plans. */
   async toDtos(rows: PlanRow[]): Promise<TrainingPlanDto[]> {
     const items = await trainingPlanRepository.trainingsOf(this.deps.db, rows.map((row) => row.id));
@@ -183,13 +178,13 @@ export class TrainingPlanService {
   }
 
   private async isVisible(caller: UserActor, row: PlanRow): Promise<boolean> {
-    return row.isPublic || row.createdBy === caller.id || caller.isAdmin || trainingPlanRepository.isVisible(this.deps.db, caller, row.id);
+    return row.isPublic || isOwnerOrAdmin(caller, row.createdBy) || trainingPlanRepository.isVisible(this.deps.db, caller, row.id);
   }
 
   private async loadOwn(caller: UserActor, id: number): Promise<PlanRow> {
     const row = await trainingPlanRepository.findById(this.deps.db, id);
     if (!row) throw notFound(PLAN_NOT_FOUND);
-    if (row.createdBy !== caller.id && !caller.isAdmin) throw forbidden();
+    requireOwnerOrAdmin(caller, row.createdBy);
     return row;
   }
 

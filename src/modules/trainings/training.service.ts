@@ -1,3 +1,4 @@
+import { ensureMayPublish, requireOwnerOrAdmin } from "../../platform/auth/access.js";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import { unlessForeignKeyRefuses } from "../../platform/db/constraint-violation.js";
@@ -6,7 +7,7 @@ import { conflict, forbidden, notFound, unauthorized } from "../../platform/erro
 import { pageAndFilters, toPage, type Page } from "../../platform/paging.js";
 import { parseInput, parseQuery } from "../../platform/validation.js";
 import { exerciseRepository } from "../exercises/exercise.repository.js";
-import { ensureMayPublish, EXERCISE_NOT_FOUND } from "../exercises/exercise.service.js";
+import { EXERCISE_NOT_FOUND } from "../exercises/exercise.service.js";
 import { trainingFilter, trainingInput, type TrainingInput } from "./training.inputs.js";
 import { trainingPlanRepository } from "../training-plans/training-plan.repository.js";
 import { TRAINING_SORTS, trainingRepository, type TrainingRow } from "./training.repository.js";
@@ -168,7 +169,7 @@ export class TrainingService {
   private async loadOwn(caller: UserActor, id: number): Promise<TrainingRow> {
     const row = await trainingRepository.findById(this.deps.db, id);
     if (!row) throw notFound(TRAINING_NOT_FOUND);
-    if (row.createdBy !== caller.id && !caller.isAdmin) throw forbidden();
+    requireOwnerOrAdmin(caller, row.createdBy);
     return row;
   }
 

@@ -1,3 +1,4 @@
+import { isOwnerOrAdmin, requireOwnerOrAdmin } from "../../platform/auth/access.js";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
@@ -40,7 +41,7 @@ export class UserService {
     if (actor.kind !== "user") return ids.map(() => null);
     const rows = await userRepository.findByIds(this.deps.db, ids);
     const linked = actor.isAdmin ? new Set<number>() : await coachingRepository.activeLinkPartners(this.deps.db, actor.id, ids);
-    const byId = new Map(rows.filter((row) => row.id === actor.id || actor.isAdmin || linked.has(row.id)).map((row) => [row.id, toUserDto(row)]));
+    const byId = new Map(rows.filter((row) => isOwnerOrAdmin(actor, row.id) || linked.has(row.id)).map((row) => [row.id, toUserDto(row)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 
@@ -111,12 +112,12 @@ export class UserService {
 
   private async loadEditable(caller: UserActor, id: number): Promise<UserRow> {
     const user = await this.load(id);
-    if (caller.id !== id && !caller.isAdmin) throw forbidden();
+    requireOwnerOrAdmin(caller, id);
     return user;
   }
 
   private async canRead(caller: UserActor, user: UserRow): Promise<boolean> {
-    if (caller.id === user.id || caller.isAdmin) return true;
+    if (isOwnerOrAdmin(caller, user.id)) return true;
     if (caller.userType === user.userType) return false;
     return coachingRepository.areLinked(this.deps.db, caller.id, user.id);
   }
