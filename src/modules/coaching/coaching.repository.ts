@@ -61,11 +61,6 @@ function ordering(columns: Record<string, AnyColumn>, request: PageRequest, tieB
   return [...request.sort.map((s) => (s.direction === "asc" ? asc : desc)(columns[s.field])), desc(tieBreaker)];
 }
 
-/** The ids of the students ACTIVE-linked to a trainer, as an SQL subquery to embed in other modules' conditions. */
-export function linkedStudentIds(personalId: number): SQL {
-  return sql`select ${personalStudentLinks.studentId} from ${personalStudentLinks} where ${personalStudentLinks.personalId} = ${personalId} and ${personalStudentLinks.status} = 'ACTIVE'`;
-}
-
 export const coachingRepository = {
   /** Serializes every change to one trainer's students (invites, accepts) for the rest of the transaction. */
   async lockTrainer(db: Db, personalId: number) {
@@ -233,35 +228,6 @@ export const coachingRepository = {
       .innerJoin(student, eq(student.id, personalStudentLinks.studentId))
       .where(and(inArray(column, [...userIds]), eq(personalStudentLinks.status, "ACTIVE")))
       .orderBy(asc(personalStudentLinks.id));
-  },
-
-  /** True when the two users have an ACTIVE link, whichever is the trainer. */
-  async areLinked(db: Db, a: number, b: number) {
-    const [row] = await db
-      .select({ id: personalStudentLinks.id })
-      .from(personalStudentLinks)
-      .where(
-        and(
-          eq(personalStudentLinks.status, "ACTIVE"),
-          sql`((${personalStudentLinks.personalId} = ${a} and ${personalStudentLinks.studentId} = ${b}) or (${personalStudentLinks.personalId} = ${b} and ${personalStudentLinks.studentId} = ${a}))`,
-        ),
-      );
-    return Boolean(row);
-  },
-
-  /** Those of `others` who have an ACTIVE link with `userId`, on either side. */
-  async activeLinkPartners(db: Db, userId: number, others: readonly number[]): Promise<Set<number>> {
-    if (others.length === 0) return new Set();
-    const rows = await db
-      .select({ personalId: personalStudentLinks.personalId, studentId: personalStudentLinks.studentId })
-      .from(personalStudentLinks)
-      .where(
-        and(
-          eq(personalStudentLinks.status, "ACTIVE"),
-          sql`((${personalStudentLinks.personalId} = ${userId} and ${inArray(personalStudentLinks.studentId, [...others])}) or (${personalStudentLinks.studentId} = ${userId} and ${inArray(personalStudentLinks.personalId, [...others])}))`,
-        ),
-      );
-    return new Set(rows.map((row) => (row.personalId === userId ? row.studentId : row.personalId)));
   },
 
   /** True when `personalId` is the ACTIVE-linked trainer of `studentId`. */

@@ -1,6 +1,6 @@
 import { sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { UserActor } from "../../platform/auth/actor.js";
-import { linkedStudentIds } from "../coaching/coaching.repository.js";
+import { linkedStudentIds } from "../coaching/coaching.fragments.js";
 import { liveAssignmentIncludes } from "../training-plans/training-plan.repository.js";
 
 /**

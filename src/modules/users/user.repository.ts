@@ -1,5 +1,6 @@
 import { and, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
+import { linkPartnerIds } from "../coaching/coaching.fragments.js";
 import { oneTimeTokens, revokedTokens, users, weightHistory, type OneTimeTokenPurpose } from "./user.table.js";
 
 export type NewUser = typeof users.$inferInsert;
@@ -14,6 +15,16 @@ export const userRepository = {
   async findByIds(db: Db, ids: readonly number[]) {
     if (ids.length === 0) return [];
     return db.select().from(users).where(inArray(users.id, [...ids]));
+  },
+
+  /** Those of `others` ACTIVE-linked to `userId`, on either side. */
+  async linkPartnersAmong(db: Db, userId: number, others: readonly number[]): Promise<Set<number>> {
+    if (others.length === 0) return new Set();
+    const rows = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(inArray(users.id, [...others]), sql`${users.id} in (${linkPartnerIds(userId)})`));
+    return new Set(rows.map((row) => row.id));
   },
 
   async findByEmail(db: Db, email: string) {

@@ -8,7 +8,6 @@ import { parseInput } from "../../platform/validation.js";
 import { USER_NOT_FOUND } from "./auth.service.js";
 import { toUserDto, type UserDto, type UserRow, type UserSummaryDto } from "./user.dto.js";
 import { profileInput, renameInput } from "./user.inputs.js";
-import { coachingRepository } from "../coaching/coaching.repository.js";
 import { userRepository, type UserChanges } from "./user.repository.js";
 
 export interface UserServiceDeps {
@@ -40,7 +39,7 @@ export class UserService {
   async findVisibleByIds(actor: Actor, ids: readonly number[]): Promise<(UserDto | null)[]> {
     if (actor.kind !== "user") return ids.map(() => null);
     const rows = await userRepository.findByIds(this.deps.db, ids);
-    const linked = actor.isAdmin ? new Set<number>() : await coachingRepository.activeLinkPartners(this.deps.db, actor.id, ids);
+    const linked = actor.isAdmin ? new Set<number>() : await userRepository.linkPartnersAmong(this.deps.db, actor.id, ids);
     const byId = new Map(rows.filter((row) => isOwnerOrAdmin(actor, row.id) || linked.has(row.id)).map((row) => [row.id, toUserDto(row)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
@@ -119,7 +118,7 @@ export class UserService {
   private async canRead(caller: UserActor, user: UserRow): Promise<boolean> {
     if (isOwnerOrAdmin(caller, user.id)) return true;
     if (caller.userType === user.userType) return false;
-    return coachingRepository.areLinked(this.deps.db, caller.id, user.id);
+    return (await userRepository.linkPartnersAmong(this.deps.db, caller.id, [user.id])).has(user.id);
   }
 }
 
