@@ -84,7 +84,7 @@ export function createServices(deps: ServiceDeps) {
     cardWebhookSecret: config.cardWebhookSecret,
   });
   const renewals = new RenewalService({ db, clock, logger, lifecycle, intents, followUps: gatewayFollowUps });
-  const coaching = new CoachingService({ db, clock, subscriptionPlans, freeTrainerMaxStudents: config.freeTrainerMaxStudents, webAppUrl: config.webAppUrl });
+  const coaching = new CoachingService({ db, clock, subscriptionPlans, users, freeTrainerMaxStudents: config.freeTrainerMaxStudents, webAppUrl: config.webAppUrl });
 
   const exercises = new ExerciseService({ db, clock, storage: deps.storage });
   const trainings = new TrainingService({ db, clock });

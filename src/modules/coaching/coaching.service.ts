@@ -8,8 +8,7 @@ import { enqueueMail } from "../../platform/mail/outbox.js";
 import { pageAndFilters, toPage, type Page } from "../../platform/paging.js";
 import { parseInput, parseQuery } from "../../platform/validation.js";
 import type { SubscriptionPlanService } from "../billing/subscription-plan.service.js";
-import { USER_NOT_FOUND } from "../users/auth.service.js";
-import { userRepository } from "../users/user.repository.js";
+import type { UserService } from "../users/user.service.js";
 import { inviteFilter, inviteInput, linkFilter } from "./coaching.inputs.js";
 import { coachingMails } from "./coaching.mails.js";
 import { coachingRepository, INVITE_SORTS, LINK_SORTS, type InviteRecord, type LinkRecord } from "./coaching.repository.js";
@@ -63,6 +62,7 @@ export interface CoachingServiceDeps {
   db: Db;
   clock: Clock;
   subscriptionPlans: SubscriptionPlanService;
+  users: UserService;
   freeTrainerMaxStudents: number;
   webAppUrl: string;
 }
@@ -75,9 +75,8 @@ export class CoachingService {
   async invite(actor: Actor, body: unknown): Promise<SentInviteDto> {
     const trainer = requireTrainer(actor);
     const input = parseInput(inviteInput, body);
-    const { db, clock } = this.deps;
-    const student = await userRepository.findByEmail(db, input.studentEmail);
-    if (!student) throw notFound(USER_NOT_FOUND);
+    const { db, clock, users } = this.deps;
+    const student = await users.getByEmail(input.studentEmail);
     if (student.userType !== "ALUNO") throw validationError([{ field: "studentEmail", message: "O e-mail informado não é de um aluno" }]);
 
     try {
@@ -102,7 +101,7 @@ export class CoachingService {
           createdAt: now,
           expiresAt,
         });
-        const sender = await userRepository.findById(tx, trainer.id);
+        const sender = await users.findById(trainer.id, tx);
         await enqueueMail(tx, coachingMails.inviteSent(student.email, student.name, sender?.name ?? "", input.message ?? null, expiresAt, this.deps.webAppUrl), now);
         return inviteId;
       });
@@ -153,7 +152,7 @@ export class CoachingService {
       }
       await coachingRepository.setInviteStatus(tx, id, "ACCEPTED", now);
       const activated = await coachingRepository.activateLink(tx, invite.personalId, invite.studentId, now);
-      const [trainer, me] = await Promise.all([userRepository.findById(tx, invite.personalId), userRepository.findById(tx, invite.studentId)]);
+      const [trainer, me] = await Promise.all([this.deps.users.findById(invite.personalId, tx), this.deps.users.findById(invite.studentId, tx)]);
       if (trainer && me) await enqueueMail(tx, coachingMails.inviteAccepted(trainer.email, trainer.name, me.name), now);
       return activated;
     });
@@ -171,7 +170,7 @@ export class CoachingService {
       const current = await coachingRepository.findInvite(tx, id, now);
       if (current?.status !== "PENDING") throw conflict(INVITE_CLOSED);
       await coachingRepository.setInviteStatus(tx, id, "REJECTED", now);
-      const [trainer, me] = await Promise.all([userRepository.findById(tx, invite.personalId), userRepository.findById(tx, invite.studentId)]);
+      const [trainer, me] = await Promise.all([this.deps.users.findById(invite.personalId, tx), this.deps.users.findById(invite.studentId, tx)]);
       if (trainer && me) await enqueueMail(tx, coachingMails.inviteRejected(trainer.email, trainer.name, me.name), now);
     });
     return toReceivedInvite((await coachingRepository.findInvite(db, id, clock.now()))!);

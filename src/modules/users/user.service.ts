@@ -51,6 +51,18 @@ export class UserService {
     return ids.map((id) => byId.get(id) ?? null);
   }
 
+  /** The account with this e-mail, else 404 (no access check: the asking module has its own rule). */
+  async getByEmail(email: string): Promise<UserRow> {
+    const user = await userRepository.findByEmail(this.deps.db, email);
+    if (!user) throw notFound(USER_NOT_FOUND);
+    return user;
+  }
+
+  /** The account as stored, or null, for other modules' rules and e-mails; `db` is their transaction when they are in one. */
+  findById(id: number, db: Db = this.deps.db): Promise<UserRow | null> {
+    return userRepository.findById(db, id);
+  }
+
   async updateProfile(actor: Actor, body: unknown): Promise<UserDto> {
     const caller = requireUser(actor);
     const input = parseInput(profileInput, body);
