@@ -1,14 +1,15 @@
 import { sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { UserActor } from "../../platform/auth/actor.js";
 import { linkedStudentIds } from "../coaching/coaching.fragments.js";
-import { liveAssignmentIncludes } from "../training-plans/training-plan.repository.js";
+import { liveAssignmentIncludes } from "../training-plans/training-plan.fragments.js";
 
 /**
  * Who may see a private exercise or training (contract §4), as one SQL condition: its creator, the trainer
  * ACTIVE-linked to its student creator, and students whose PENDING or ACTIVE plan assignment uses it.
  * `trainingIdsHolding` finds the trainings that hold the item (for an exercise: through its training lines; for a
- * training: itself). Public items and administrators are the caller's business. Links and assignments are asked of
- * their own modules, so each of those rules lives in one place.
+ * training: itself). Public items and administrators are the caller's business. Links and assignments come as SQL
+ * fragments from their own modules (coaching.fragments, training-plan.fragments): each of those rules lives in one
+ * place and the whole condition stays inside one query, which a service call per row could not.
  */
 export function privateContentVisibleTo(caller: UserActor, createdBy: AnyColumn, trainingIdsHolding: SQL): SQL {
   return sql`(

@@ -1,9 +1,9 @@
-import { and, asc, count, desc, eq, inArray, or, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
-import { trainingIdsHoldingExercise } from "../trainings/training.repository.js";
+import { trainingIdsHoldingExercise } from "../trainings/training.fragments.js";
 import { privateContentVisibleTo } from "./content-visibility.js";
 import { exercises, type Difficulty, type Equipment, type ExerciseCategory } from "./exercise.table.js";
 
@@ -55,6 +55,15 @@ export const exerciseRepository = {
       .from(exercises)
       .where(and(inArray(exercises.id, [...ids]), exerciseVisibleTo(caller)));
     return new Set(rows.map((row) => row.id));
+  },
+
+  /** True when a training holds the exercise (deleting it would break the training). */
+  async isInTraining(db: Db, id: number) {
+    const [row] = await db
+      .select({ id: exercises.id })
+      .from(exercises)
+      .where(and(eq(exercises.id, id), sql`exists (${trainingIdsHoldingExercise(id)})`));
+    return Boolean(row);
   },
 
   async insert(db: Db, values: NewExercise) {

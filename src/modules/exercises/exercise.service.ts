@@ -8,7 +8,6 @@ import { pageAndFilters, toPage, type Page } from "../../platform/paging.js";
 import type { FileStorage, UploadedFile } from "../../platform/storage/file-storage.js";
 import { ensureJsonNesting, parseInput, parseQuery } from "../../platform/validation.js";
 import { exerciseFilter, exerciseInput, type ExerciseInput } from "./exercise.inputs.js";
-import { trainingRepository } from "../trainings/training.repository.js";
 import { EXERCISE_SORTS, exerciseRepository, type ExerciseRow } from "./exercise.repository.js";
 import { EXERCISE_CATEGORIES } from "./exercise.table.js";
 
@@ -135,7 +134,7 @@ export class ExerciseService {
   async delete(actor: Actor, id: number): Promise<void> {
     const caller = requireUser(actor);
     await this.loadOwn(caller, id);
-    if (await trainingRepository.includesExercise(this.deps.db, id)) throw conflict(EXERCISE_IN_USE);
+    if (await exerciseRepository.isInTraining(this.deps.db, id)) throw conflict(EXERCISE_IN_USE);
     // The image the row holds when it goes (a concurrent replacement may have changed it since loadOwn); a training
     // that took it up in the meantime keeps it through the foreign key.
     const imageUrl = await unlessForeignKeyRefuses(() => exerciseRepository.delete(this.deps.db, id), () => conflict(EXERCISE_IN_USE));

@@ -29,18 +29,6 @@ export const ASSIGNMENT_SORTS: Record<string, AnyColumn> = {
   status: planAssignments.status,
 };
 
-/**
- * True (as SQL) when a PENDING or ACTIVE assignment of the student includes one of `trainingIds` (a subquery or a
- * column): what lets a student see and execute a plan's trainings and their exercises (contract §4, §7).
- */
-export function liveAssignmentIncludes(studentId: number, trainingIds: SQL): SQL {
-  return sql`exists (
-    select 1 from ${planAssignments} join ${planTrainings} on ${planTrainings.planId} = ${planAssignments.planId}
-    where ${planAssignments.studentId} = ${studentId} and ${inArray(planAssignments.status, [...LIVE_ASSIGNMENT_STATUSES])}
-      and ${planTrainings.trainingId} in (${trainingIds})
-  )`;
-}
-
 /** Public plans for every signed-in user; private ones for their creator, administrators and assignees (contract §5). */
 export function planVisibleTo(caller: UserActor): SQL | undefined {
   if (caller.isAdmin) return undefined;

@@ -5,7 +5,7 @@ import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { privateContentVisibleTo } from "../exercises/content-visibility.js";
 import { exercises } from "../exercises/exercise.table.js";
-import { liveAssignmentIncludes } from "../training-plans/training-plan.repository.js";
+import { liveAssignmentIncludes } from "../training-plans/training-plan.fragments.js";
 import { trainingExercises, trainings } from "./training.table.js";
 
 export type TrainingRow = typeof trainings.$inferSelect;
@@ -17,11 +17,6 @@ export const TRAINING_SORTS: Record<string, AnyColumn> = {
   createdAt: trainings.createdAt,
   updatedAt: trainings.updatedAt,
 };
-
-/** The ids of the trainings that hold an exercise (a column or an id), as an SQL subquery. */
-export function trainingIdsHoldingExercise(exerciseId: AnyColumn | number): SQL {
-  return sql`select ${trainingExercises.trainingId} from ${trainingExercises} where ${trainingExercises.exerciseId} = ${exerciseId}`;
-}
 
 /** The visibility rule of a training, as a SQL condition (undefined: everything). */
 export function trainingVisibleTo(caller: UserActor | null): SQL | undefined {
@@ -103,12 +98,6 @@ export const trainingRepository = {
 
   async delete(db: Db, id: number) {
     await db.delete(trainings).where(eq(trainings.id, id));
-  },
-
-  /** True when a training holds the exercise (deleting it would break the training). */
-  async includesExercise(db: Db, exerciseId: number) {
-    const [row] = await db.select({ id: trainingExercises.id }).from(trainingExercises).where(eq(trainingExercises.exerciseId, exerciseId)).limit(1);
-    return Boolean(row);
   },
 
   /** The exercises of a training, id → name. */
