@@ -87,7 +87,7 @@ export function createServices(deps: ServiceDeps) {
   const coaching = new CoachingService({ db, clock, subscriptionPlans, users, freeTrainerMaxStudents: config.freeTrainerMaxStudents, webAppUrl: config.webAppUrl });
 
   const exercises = new ExerciseService({ db, clock, storage: deps.storage });
-  const trainings = new TrainingService({ db, clock });
+  const trainings = new TrainingService({ db, clock, exercises });
   const trainingPlans = new TrainingPlanService({ db, clock, trainings });
   const planAssignments = new PlanAssignmentService({ db, clock, plans: trainingPlans, coaching });
   const executions = new ExecutionService({ db, clock, coaching });

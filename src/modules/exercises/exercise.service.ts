@@ -180,6 +180,12 @@ export class ExerciseService {
     return ids.map((id) => byId.get(id) ?? null);
   }
 
+  /** Every one of `ids` exists and is visible to the caller, else 404 (what another module may refer to). */
+  async ensureVisible(caller: UserActor, ids: readonly number[]): Promise<void> {
+    const visible = await exerciseRepository.visibleIds(this.deps.db, caller, ids);
+    if (ids.some((id) => !visible.has(id))) throw notFound(EXERCISE_NOT_FOUND);
+  }
+
   private async loadOwn(caller: UserActor, id: number): Promise<ExerciseRow> {
     const row = await exerciseRepository.findById(this.deps.db, id);
     if (!row) throw notFound(EXERCISE_NOT_FOUND);

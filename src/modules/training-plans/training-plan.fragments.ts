@@ -2,8 +2,8 @@ import { inArray, sql, type SQL } from "drizzle-orm";
 import { LIVE_ASSIGNMENT_STATUSES, planAssignments, planTrainings } from "./training-plan.table.js";
 
 /*
- * The plan rules other modules' queries embed, as SQL fragments: what a live assignment gives stays written here
- * once, and the modules below training plans in the service graph (exercises,
+ * The plan rules other modules' queries embed, as SQL fragments: what a live assignment gives and what a plan
+ * schedules stay written here once, and the modules below training plans in the service graph (exercises,
  * trainings) ask them without a service cycle.
  */
 
@@ -17,4 +17,9 @@ export function liveAssignmentIncludes(studentId: number, trainingIds: SQL): SQL
     where ${planAssignments.studentId} = ${studentId} and ${inArray(planAssignments.status, [...LIVE_ASSIGNMENT_STATUSES])}
       and ${planTrainings.trainingId} in (${trainingIds})
   )`;
+}
+
+/** The ids of the plans that schedule a training, as an SQL subquery. */
+export function planIdsScheduling(trainingId: number): SQL {
+  return sql`select ${planTrainings.planId} from ${planTrainings} where ${planTrainings.trainingId} = ${trainingId}`;
 }

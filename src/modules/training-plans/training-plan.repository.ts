@@ -156,12 +156,6 @@ export const trainingPlanRepository = {
     return db.select().from(trainings).where(inArray(trainings.id, scheduled)).orderBy(asc(trainings.id)).for("share");
   },
 
-  /** True when a plan includes the training (deleting it would break the plan). */
-  async includesTraining(db: Db, trainingId: number) {
-    const [row] = await db.select({ id: planTrainings.id }).from(planTrainings).where(eq(planTrainings.trainingId, trainingId)).limit(1);
-    return Boolean(row);
-  },
-
   async hasLiveAssignments(db: Db, planId: number) {
     const [row] = await db
       .select({ id: planAssignments.id })

@@ -5,7 +5,7 @@ import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { privateContentVisibleTo } from "../exercises/content-visibility.js";
 import { exercises } from "../exercises/exercise.table.js";
-import { liveAssignmentIncludes } from "../training-plans/training-plan.fragments.js";
+import { liveAssignmentIncludes, planIdsScheduling } from "../training-plans/training-plan.fragments.js";
 import { trainingExercises, trainings } from "./training.table.js";
 
 export type TrainingRow = typeof trainings.$inferSelect;
@@ -76,6 +76,15 @@ export const trainingRepository = {
       .where(inArray(trainingExercises.trainingId, [...trainingIds]))
       .groupBy(trainingExercises.trainingId);
     return new Map(rows.map((row) => [row.trainingId, row.n]));
+  },
+
+  /** True when a plan schedules the training (deleting it would break the plan). */
+  async isScheduled(db: Db, id: number) {
+    const [row] = await db
+      .select({ id: trainings.id })
+      .from(trainings)
+      .where(and(eq(trainings.id, id), sql`exists (${planIdsScheduling(id)})`));
+    return Boolean(row);
   },
 
   async insert(db: Db, values: typeof trainings.$inferInsert) {

@@ -6,10 +6,8 @@ import type { Db } from "../../platform/db/database.js";
 import { conflict, forbidden, notFound, unauthorized } from "../../platform/errors.js";
 import { pageAndFilters, toPage, type Page } from "../../platform/paging.js";
 import { parseInput, parseQuery } from "../../platform/validation.js";
-import { exerciseRepository } from "../exercises/exercise.repository.js";
-import { EXERCISE_NOT_FOUND } from "../exercises/exercise.service.js";
+import { EXERCISE_NOT_FOUND, type ExerciseService } from "../exercises/exercise.service.js";
 import { trainingFilter, trainingInput, type TrainingInput } from "./training.inputs.js";
-import { trainingPlanRepository } from "../training-plans/training-plan.repository.js";
 import { TRAINING_SORTS, trainingRepository, type TrainingRow } from "./training.repository.js";
 
 export const TRAINING_NOT_FOUND = "Treino não encontrado";
@@ -43,13 +41,13 @@ export type TrainingListItemDto = Omit<TrainingDto, "exercises"> & { exerciseCou
 
 /** Trainings: named, ordered lists of exercises that plans schedule and students execute. */
 export class TrainingService {
-  constructor(private readonly deps: { db: Db; clock: Clock }) {}
+  constructor(private readonly deps: { db: Db; clock: Clock; exercises: ExerciseService }) {}
 
   async create(actor: Actor, body: unknown): Promise<TrainingDto> {
     const caller = requireUser(actor);
     const input = parseInput(trainingInput, body);
     ensureMayPublish(caller, input.isPublic);
-    await this.ensureExercisesVisible(caller, input);
+    await this.deps.exercises.ensureVisible(caller, exerciseIdsOf(input));
     const { db, clock } = this.deps;
     const id = await db.transaction(async (tx) => {
       const now = clock.now();
@@ -72,7 +70,7 @@ export class TrainingService {
     await this.loadOwn(caller, id);
     const input = parseInput(trainingInput, body);
     ensureMayPublish(caller, input.isPublic);
-    await this.ensureExercisesVisible(caller, input);
+    await this.deps.exercises.ensureVisible(caller, exerciseIdsOf(input));
     const { db, clock } = this.deps;
     const updated = await db.transaction(async (tx) => {
       const row = await trainingRepository.update(tx, id, {
@@ -91,7 +89,7 @@ export class TrainingService {
   async delete(actor: Actor, id: number): Promise<void> {
     const caller = requireUser(actor);
     await this.loadOwn(caller, id);
-    if (await trainingPlanRepository.includesTraining(this.deps.db, id)) throw conflict(TRAINING_IN_USE);
+    if (await trainingRepository.isScheduled(this.deps.db, id)) throw conflict(TRAINING_IN_USE);
     // Taken up by a plan in the meantime, its foreign key keeps it (executions only lose their link to it).
     await unlessForeignKeyRefuses(() => trainingRepository.delete(this.deps.db, id), () => conflict(TRAINING_IN_USE));
   }
@@ -172,13 +170,11 @@ export class TrainingService {
     requireOwnerOrAdmin(caller, row.createdBy);
     return row;
   }
+}
 
-  /** Every exercise of the training must exist and be visible to the caller (contract §4), else 404. */
-  private async ensureExercisesVisible(caller: UserActor, input: TrainingInput): Promise<void> {
-    const ids = [...new Set(input.exercises.map((line) => line.exerciseId))];
-    const visible = await exerciseRepository.visibleIds(this.deps.db, caller, ids);
-    if (ids.some((id) => !visible.has(id))) throw notFound(EXERCISE_NOT_FOUND);
-  }
+/** The exercises a training holds: each must exist and be visible to its author (contract §4). */
+function exerciseIdsOf(input: TrainingInput): number[] {
+  return [...new Set(input.exercises.map((line) => line.exerciseId))];
 }
 
 function linesOf(input: TrainingInput) {
