@@ -89,7 +89,7 @@ export function createServices(deps: ServiceDeps) {
   const exercises = new ExerciseService({ db, clock, storage: deps.storage });
   const trainings = new TrainingService({ db, clock, exercises });
   const trainingPlans = new TrainingPlanService({ db, clock, trainings });
-  const planAssignments = new PlanAssignmentService({ db, clock, plans: trainingPlans, coaching });
+  const planAssignments = new PlanAssignmentService({ db, clock, plans: trainingPlans, coaching, users });
   const executions = new ExecutionService({ db, clock, coaching });
   const statistics = new StatisticsService({ db, clock, executions });
 

@@ -6,14 +6,13 @@ import { conflict, forbidden, notFound } from "../../platform/errors.js";
 import { pageAndFilters, toPage, type Page } from "../../platform/paging.js";
 import { parseInput, parseQuery } from "../../platform/validation.js";
 import type { CoachingService } from "../coaching/coaching.service.js";
-import { userRepository } from "../users/user.repository.js";
+import type { UserService } from "../users/user.service.js";
 import { assignInput, assignmentFilter } from "./training-plan.inputs.js";
 import { ASSIGNMENT_SORTS, trainingPlanRepository, type AssignmentRecord } from "./training-plan.repository.js";
 import type { AssignmentStatus } from "./training-plan.table.js";
 import { PLAN_NOT_FOUND, TRAINERS_ONLY, type TrainingPlanService } from "./training-plan.service.js";
 import { DAY_MS } from "../../platform/dates.js";
 
-const STUDENT_NOT_FOUND = "Aluno não encontrado";
 const STUDENT_NOT_LINKED = "Aluno não vinculado a este personal";
 const ASSIGNMENT_NOT_FOUND = "Atribuição não encontrada";
 const INVALID_TRANSITION = "Transição de status inválida";
@@ -30,7 +29,7 @@ const TRANSITIONS: Record<"accept" | "cancel" | "complete", { by: ("student" | "
 
 /** Assigning plans to linked students, and the life of an assignment. */
 export class PlanAssignmentService {
-  constructor(private readonly deps: { db: Db; clock: Clock; plans: TrainingPlanService; coaching: CoachingService }) {}
+  constructor(private readonly deps: { db: Db; clock: Clock; plans: TrainingPlanService; coaching: CoachingService; users: UserService }) {}
 
   /**
    * POST /training-plans/{id}/assign: to an ACTIVE-linked student; PENDING until the student accepts. Another
@@ -41,8 +40,7 @@ export class PlanAssignmentService {
     const input = parseInput(assignInput, body);
     const { db, clock } = this.deps;
     await this.deps.plans.loadVisible(trainer, planId);
-    const student = await userRepository.findById(db, input.studentId);
-    if (!student || student.userType !== "ALUNO") throw notFound(STUDENT_NOT_FOUND);
+    const student = await this.deps.users.getStudent(input.studentId);
     if (!(await this.deps.coaching.isTrainerOf(trainer.id, student.id))) throw forbidden(STUDENT_NOT_LINKED);
     const now = clock.now();
     const startDate = input.startDate ?? now.toISOString().slice(0, 10);

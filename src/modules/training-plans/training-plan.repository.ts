@@ -150,12 +150,6 @@ export const trainingPlanRepository = {
     return row ?? null;
   },
 
-  /** The trainings a plan schedules, kept from edits and deletes (FOR SHARE) for the rest of the transaction. */
-  async lockTrainingsOf(db: Db, planId: number) {
-    const scheduled = db.select({ id: planTrainings.trainingId }).from(planTrainings).where(eq(planTrainings.planId, planId));
-    return db.select().from(trainings).where(inArray(trainings.id, scheduled)).orderBy(asc(trainings.id)).for("share");
-  },
-
   async hasLiveAssignments(db: Db, planId: number) {
     const [row] = await db
       .select({ id: planAssignments.id })

@@ -6,7 +6,6 @@ import type { Db } from "../../platform/db/database.js";
 import { conflict, forbidden, notFound } from "../../platform/errors.js";
 import { pageAndFilters, toPage, type Page } from "../../platform/paging.js";
 import { parseInput, parseQuery } from "../../platform/validation.js";
-import { trainingRepository, type TrainingRow } from "../trainings/training.repository.js";
 import { TRAINING_NOT_FOUND, type TrainingService } from "../trainings/training.service.js";
 import { planFilter, planInput, type PlanInput } from "./training-plan.inputs.js";
 import { PLAN_SORTS, trainingPlanRepository, type PlanRow } from "./training-plan.repository.js";
@@ -45,7 +44,7 @@ export class TrainingPlanService {
   async create(actor: Actor, body: unknown): Promise<TrainingPlanDto> {
     const trainer = requireTrainer(actor, TRAINERS_ONLY);
     const input = parseInput(planInput, body);
-    await this.ensureTrainingsVisible(trainer, input);
+    await this.deps.trainings.ensureVisible(trainer, trainingIdsOf(input));
     const { db, clock } = this.deps;
     const id = await db.transaction(async (tx) => {
       const now = clock.now();
@@ -60,7 +59,7 @@ export class TrainingPlanService {
     const caller = requireUser(actor);
     await this.loadOwn(caller, id);
     const input = parseInput(planInput, body);
-    await this.ensureTrainingsVisible(caller, input);
+    await this.deps.trainings.ensureVisible(caller, trainingIdsOf(input));
     const { db, clock } = this.deps;
     const updated = await db.transaction(async (tx) => {
       const row = await trainingPlanRepository.update(tx, id, { ...fieldsOf(input), updatedAt: clock.now() });
@@ -95,8 +94,8 @@ export class TrainingPlanService {
   async planToAssign(tx: Db, trainerId: number, planId: number, now: Date): Promise<PlanRow | null> {
     const original = await trainingPlanRepository.lock(tx, planId);
     if (!original || original.createdBy === trainerId) return original;
-    const others = (await trainingPlanRepository.lockTrainingsOf(tx, planId)).filter((row) => row.createdBy !== trainerId);
-    const trainingCopies = await copyTrainings(tx, others, trainerId, now);
+    const items = await trainingPlanRepository.trainingsOf(tx, [planId]);
+    const trainingCopies = await this.deps.trainings.copyForOwner(tx, items.map((item) => item.trainingId), trainerId, now);
     const copy = await trainingPlanRepository.insert(tx, {
       name: original.name,
       description: original.description,
@@ -108,7 +107,6 @@ export class TrainingPlanService {
       createdAt: now,
       updatedAt: now,
     });
-    const items = await trainingPlanRepository.trainingsOf(tx, [planId]);
     await trainingPlanRepository.replaceTrainings(
       tx,
       copy.id,
@@ -187,13 +185,11 @@ export class TrainingPlanService {
     requireOwnerOrAdmin(caller, row.createdBy);
     return row;
   }
+}
 
-  /** A plan schedules only trainings its author may see (contract §5), else 404 `Treino não encontrado`. */
-  private async ensureTrainingsVisible(caller: UserActor, input: PlanInput): Promise<void> {
-    const ids = [...new Set(input.trainings.map((item) => item.trainingId))];
-    const visible = await this.deps.trainings.visibleIds(caller, ids);
-    if (ids.some((id) => !visible.has(id))) throw notFound(TRAINING_NOT_FOUND);
-  }
+/** The trainings a plan schedules: each must exist and be visible to its author (contract §5). */
+function trainingIdsOf(input: PlanInput): number[] {
+  return [...new Set(input.trainings.map((item) => item.trainingId))];
 }
 
 function fieldsOf(input: PlanInput) {
@@ -205,39 +201,6 @@ function fieldsOf(input: PlanInput) {
     goal: input.goal ?? null,
     durationWeeks: input.duration ?? null,
   };
-}
-
-/** Private copies owned by `ownerId` of trainings with their exercise lines; original id → copy id. */
-async function copyTrainings(tx: Db, originals: TrainingRow[], ownerId: number, now: Date): Promise<Map<number, number>> {
-  const lines = await trainingRepository.exercisesOf(tx, originals.map((row) => row.id));
-  const copies = new Map<number, number>();
-  for (const original of originals) {
-    const copy = await trainingRepository.insert(tx, {
-      name: original.name,
-      description: original.description,
-      isPublic: false,
-      createdBy: ownerId,
-      createdAt: now,
-      updatedAt: now,
-    });
-    await trainingRepository.replaceExercises(
-      tx,
-      copy.id,
-      lines
-        .filter((line) => line.trainingId === original.id)
-        .map((line) => ({
-          exerciseId: line.exerciseId,
-          sets: line.sets,
-          repetitions: line.repetitions,
-          weightKg: line.weight,
-          restSeconds: line.restSeconds,
-          order: line.order,
-          notes: line.notes,
-        })),
-    );
-    copies.set(original.id, copy.id);
-  }
-  return copies;
 }
 
 /** A plan's trainings; a training deleted since the visibility check is one not found, as the check says. */

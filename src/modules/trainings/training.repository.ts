@@ -46,6 +46,12 @@ export const trainingRepository = {
     return new Set(rows.map((row) => row.id));
   },
 
+  /** The trainings, kept from edits and deletes (FOR SHARE) for the rest of the transaction. */
+  async lockForShare(db: Db, ids: readonly number[]) {
+    if (ids.length === 0) return [];
+    return db.select().from(trainings).where(inArray(trainings.id, [...ids])).orderBy(asc(trainings.id)).for("share");
+  },
+
   /** The exercise lines of several trainings with their exercise names, in the order they were sent. */
   async exercisesOf(db: Db, trainingIds: readonly number[]) {
     if (trainingIds.length === 0) return [];

@@ -131,9 +131,47 @@ export class TrainingService {
     return ids.map((id) => byId.get(id) ?? null);
   }
 
-  /** The ids among `ids` the caller may see (a plan may only schedule visible trainings). */
-  visibleIds(caller: UserActor, ids: readonly number[]): Promise<Set<number>> {
-    return trainingRepository.visibleIds(this.deps.db, caller, ids);
+  /** Every one of `ids` exists and is visible to the caller, else 404 (what a plan may schedule). */
+  async ensureVisible(caller: UserActor, ids: readonly number[]): Promise<void> {
+    const visible = await trainingRepository.visibleIds(this.deps.db, caller, ids);
+    if (ids.some((id) => !visible.has(id))) throw notFound(TRAINING_NOT_FOUND);
+  }
+
+  /**
+   * Private copies owned by `ownerId`, with their exercise lines, of those of `ids` it did not create; original id →
+   * copy id. All of `ids` are kept from edits and deletes (FOR SHARE) for the rest of the caller's transaction `tx`.
+   */
+  async copyForOwner(tx: Db, ids: readonly number[], ownerId: number, now: Date): Promise<Map<number, number>> {
+    const originals = (await trainingRepository.lockForShare(tx, ids)).filter((row) => row.createdBy !== ownerId);
+    const lines = await trainingRepository.exercisesOf(tx, originals.map((row) => row.id));
+    const copies = new Map<number, number>();
+    for (const original of originals) {
+      const copy = await trainingRepository.insert(tx, {
+        name: original.name,
+        description: original.description,
+        isPublic: false,
+        createdBy: ownerId,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await trainingRepository.replaceExercises(
+        tx,
+        copy.id,
+        lines
+          .filter((line) => line.trainingId === original.id)
+          .map((line) => ({
+            exerciseId: line.exerciseId,
+            sets: line.sets,
+            repetitions: line.repetitions,
+            weightKg: line.weight,
+            restSeconds: line.restSeconds,
+            order: line.order,
+            notes: line.notes,
+          })),
+      );
+      copies.set(original.id, copy.id);
+    }
+    return copies;
   }
 
   private async toDtos(rows: TrainingRow[]): Promise<TrainingDto[]> {

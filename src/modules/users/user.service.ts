@@ -10,6 +10,8 @@ import { toUserDto, type UserDto, type UserRow, type UserSummaryDto } from "./us
 import { profileInput, renameInput } from "./user.inputs.js";
 import { userRepository, type UserChanges } from "./user.repository.js";
 
+const STUDENT_NOT_FOUND = "Aluno não encontrado";
+
 export interface UserServiceDeps {
   db: Db;
   clock: Clock;
@@ -55,6 +57,13 @@ export class UserService {
   async getByEmail(email: string): Promise<UserRow> {
     const user = await userRepository.findByEmail(this.deps.db, email);
     if (!user) throw notFound(USER_NOT_FOUND);
+    return user;
+  }
+
+  /** The ALUNO account with this id, else 404 `Aluno não encontrado` (no access check: the asking module has its own rule). */
+  async getStudent(id: number): Promise<UserRow> {
+    const user = await userRepository.findById(this.deps.db, id);
+    if (!user || user.userType !== "ALUNO") throw notFound(STUDENT_NOT_FOUND);
     return user;
   }
 
