@@ -90,8 +90,8 @@ export function createServices(deps: ServiceDeps) {
   const trainings = new TrainingService({ db, clock, exercises });
   const trainingPlans = new TrainingPlanService({ db, clock, trainings });
   const planAssignments = new PlanAssignmentService({ db, clock, plans: trainingPlans, coaching, users });
-  const executions = new ExecutionService({ db, clock, coaching });
-  const statistics = new StatisticsService({ db, clock, executions });
+  const executions = new ExecutionService({ db, clock, coaching, users, exercises, trainings });
+  const statistics = new StatisticsService({ db, clock, executions, users, exercises, trainings });
 
   return {
     auth,

@@ -7,12 +7,9 @@ import { forbidden, notFound, validationError } from "../../platform/errors.js";
 import { pageAndFilters, toPage, type Page, type PageRequest, type SortOrder } from "../../platform/paging.js";
 import { parseInput, parseQuery } from "../../platform/validation.js";
 import type { CoachingService } from "../coaching/coaching.service.js";
-import { exerciseRepository } from "../exercises/exercise.repository.js";
-import { EXERCISE_NOT_FOUND } from "../exercises/exercise.service.js";
-import { trainingRepository } from "../trainings/training.repository.js";
-import { TRAINING_NOT_FOUND } from "../trainings/training.service.js";
-import { USER_NOT_FOUND } from "../users/auth.service.js";
-import { userRepository } from "../users/user.repository.js";
+import type { ExerciseService } from "../exercises/exercise.service.js";
+import type { TrainingService } from "../trainings/training.service.js";
+import type { UserService } from "../users/user.service.js";
 import { hundredths, setAggregates, toHundredths, toExerciseExecutionDto, toSetDto, type ExerciseExecutionDto, type TrainingExecutionDto, type TrainingExecutionSummaryDto } from "./execution.dto.js";
 import {
   exerciseExecutionFilter,
@@ -34,6 +31,9 @@ export interface ExecutionServiceDeps {
   db: Db;
   clock: Clock;
   coaching: CoachingService;
+  users: UserService;
+  exercises: ExerciseService;
+  trainings: TrainingService;
 }
 
 /** Logging what was done, and reading it back: the owner, administrators and the owner's ACTIVE-linked trainer. */
@@ -45,10 +45,8 @@ export class ExecutionService {
     const caller = requireUser(actor);
     const input = parseInput(trainingExecutionInput, body);
     const { db, clock } = this.deps;
-    const training = await trainingRepository.findById(db, trainingId);
-    if (!training) throw notFound(TRAINING_NOT_FOUND);
-    if (!(await trainingRepository.isExecutableBy(db, trainingId, caller.id))) throw forbidden();
-    const names = await trainingRepository.exerciseNamesOf(db, trainingId);
+    const training = await this.deps.trainings.getExecutable(caller, trainingId);
+    const names = new Map(training.exercises.map((line) => [line.exerciseId, line.exerciseName]));
     const strangers = input.exerciseExecutions.flatMap((item, i) => (names.has(item.exerciseId) ? [] : [{ field: `exerciseExecutions[${i}].exerciseId`, message: NOT_IN_TRAINING }]));
     if (strangers.length > 0) throw validationError(strangers);
 
@@ -94,12 +92,8 @@ export class ExecutionService {
     const caller = requireUser(actor);
     const input = parseInput(exerciseExecutionInput, body);
     const { db, clock } = this.deps;
-    const exercise = await exerciseRepository.findById(db, exerciseId);
-    if (!exercise) throw notFound(EXERCISE_NOT_FOUND);
-    if (!(await exerciseRepository.visibleIds(db, caller, [exerciseId])).has(exerciseId)) throw forbidden();
-    const training = await trainingRepository.findById(db, input.trainingId);
-    if (!training) throw notFound(TRAINING_NOT_FOUND);
-    if (!(await trainingRepository.isExecutableBy(db, training.id, caller.id))) throw forbidden();
+    const exercise = await this.deps.exercises.get(caller, exerciseId);
+    const training = await this.deps.trainings.getExecutable(caller, input.trainingId);
     const row = await db.transaction(async (tx) => {
       await executionRepository.lockUser(tx, caller.id);
       return this.insertExerciseExecution(tx, caller.id, {
@@ -132,7 +126,7 @@ export class ExecutionService {
     const caller = requireUser(actor);
     const { request, filters } = paging(query, TRAINING_EXECUTION_SORTS, TRAINING_SORT);
     const filter = parseQuery(trainingExecutionFilter, filters);
-    if (!(await trainingRepository.findById(this.deps.db, trainingId))) throw notFound(TRAINING_NOT_FOUND);
+    await this.deps.trainings.getExisting(trainingId);
     const userId = filter.userId ?? caller.id;
     await this.ensureMayRead(caller, userId);
     const { rows, total } = await executionRepository.listTrainingExecutions(
@@ -162,7 +156,7 @@ export class ExecutionService {
     const caller = requireUser(actor);
     const { request, filters } = paging(query, EXERCISE_EXECUTION_SORTS, EXERCISE_SORT);
     const filter = parseQuery(exerciseExecutionFilter, filters);
-    if (!(await exerciseRepository.findById(this.deps.db, exerciseId))) throw notFound(EXERCISE_NOT_FOUND);
+    await this.deps.exercises.getExisting(exerciseId);
     const userId = filter.userId ?? caller.id;
     await this.ensureMayRead(caller, userId);
     return this.exercisePage({ userId, exerciseId, ...dayRange(filter.startDate, filter.endDate) }, request, "short");
@@ -185,7 +179,7 @@ export class ExecutionService {
 
   /** A user that exists (404) and that the caller may read (403). */
   async ensureUserReadable(caller: UserActor, userId: number): Promise<void> {
-    if (!(await userRepository.findById(this.deps.db, userId))) throw notFound(USER_NOT_FOUND);
+    await this.deps.users.ensureExists(userId);
     await this.ensureMayRead(caller, userId);
   }
 

@@ -2,13 +2,10 @@ import { requireUser, type Actor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { DAY_MS, dayRange } from "../../platform/dates.js";
-import { notFound } from "../../platform/errors.js";
 import { parseQuery } from "../../platform/validation.js";
-import { exerciseRepository } from "../exercises/exercise.repository.js";
-import { EXERCISE_NOT_FOUND } from "../exercises/exercise.service.js";
-import { trainingRepository } from "../trainings/training.repository.js";
-import { TRAINING_NOT_FOUND } from "../trainings/training.service.js";
-import { weightHistoryOf } from "../users/user.repository.js";
+import type { ExerciseService } from "../exercises/exercise.service.js";
+import type { TrainingService } from "../trainings/training.service.js";
+import type { UserService } from "../users/user.service.js";
 import { progressFilter, statisticsFilter } from "./execution.inputs.js";
 import { executionRepository, type TrainingStatisticsFigures } from "./execution.repository.js";
 import type { ExecutionService } from "./execution.service.js";
@@ -51,14 +48,15 @@ export interface UserMetricsDto {
 
 /** Statistics, progress, records and metrics: SQL aggregates over one user's indexed history (contract §7). */
 export class StatisticsService {
-  constructor(private readonly deps: { db: Db; clock: Clock; executions: ExecutionService }) {}
+  constructor(
+    private readonly deps: { db: Db; clock: Clock; executions: ExecutionService; users: UserService; exercises: ExerciseService; trainings: TrainingService },
+  ) {}
 
   /** GET /trainings/{id}/statistics. */
   async trainingStatistics(actor: Actor, trainingId: number, query: Record<string, unknown>): Promise<TrainingStatisticsDto> {
     const caller = requireUser(actor);
     const filter = parseQuery(statisticsFilter, query);
-    const training = await trainingRepository.findById(this.deps.db, trainingId);
-    if (!training) throw notFound(TRAINING_NOT_FOUND);
+    const training = await this.deps.trainings.getExisting(trainingId);
     const userId = filter.userId ?? caller.id;
     await this.deps.executions.ensureMayRead(caller, userId);
     const figures = await executionRepository.trainingStatistics(this.deps.db, userId, trainingId, dayRange(filter.startDate, filter.endDate));
@@ -69,8 +67,7 @@ export class StatisticsService {
   async exerciseProgress(actor: Actor, exerciseId: number, query: Record<string, unknown>): Promise<ExerciseProgressDto> {
     const caller = requireUser(actor);
     const filter = parseQuery(progressFilter, query);
-    const exercise = await exerciseRepository.findById(this.deps.db, exerciseId);
-    if (!exercise) throw notFound(EXERCISE_NOT_FOUND);
+    const exercise = await this.deps.exercises.getExisting(exerciseId);
     const userId = filter.userId ?? caller.id;
     await this.deps.executions.ensureMayRead(caller, userId);
     const [buckets, [record]] = await Promise.all([
@@ -117,7 +114,7 @@ export class StatisticsService {
     const [totals, weeks, weights, records] = await Promise.all([
       executionRepository.metricsTotals(this.deps.db, owner),
       executionRepository.weekly(this.deps.db, owner, firstMonday),
-      weightHistoryOf(this.deps.db, owner),
+      this.deps.users.weightHistoryOf(owner),
       this.listPersonalRecords(actor, owner),
     ]);
     const byWeek = new Map(weeks.map((week) => [week.week, week]));

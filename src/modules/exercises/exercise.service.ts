@@ -152,6 +152,13 @@ export class ExerciseService {
     return toExerciseDto(row);
   }
 
+  /** The exercise whoever asks, else 404: a user's executions and figures name exercises the user may no longer see. */
+  async getExisting(id: number): Promise<ExerciseRow> {
+    const row = await exerciseRepository.findById(this.deps.db, id);
+    if (!row) throw notFound(EXERCISE_NOT_FOUND);
+    return row;
+  }
+
   /** GET /exercises: public exercises, plus those visible to the caller when signed in. */
   async list(actor: Actor, query: Record<string, unknown>): Promise<Page<ExerciseListItemDto>> {
     const caller = actor.kind === "user" ? actor : null;

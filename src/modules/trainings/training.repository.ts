@@ -115,16 +115,6 @@ export const trainingRepository = {
     await db.delete(trainings).where(eq(trainings.id, id));
   },
 
-  /** The exercises of a training, id → name. */
-  async exerciseNamesOf(db: Db, trainingId: number): Promise<Map<number, string>> {
-    const rows = await db
-      .select({ id: trainingExercises.exerciseId, name: exercises.name })
-      .from(trainingExercises)
-      .innerJoin(exercises, eq(exercises.id, trainingExercises.exerciseId))
-      .where(eq(trainingExercises.trainingId, trainingId));
-    return new Map(rows.map((row) => [row.id, row.name]));
-  },
-
   /** True when the user may execute the training: its creator, or a student whose PENDING or ACTIVE assignment has it. */
   async isExecutableBy(db: Db, trainingId: number, userId: number) {
     const [row] = await db

@@ -119,6 +119,21 @@ export class TrainingService {
     return toPage(await this.toListItems(rows), total, request);
   }
 
+  /** A training the caller may execute (its creator, or a student whose PENDING or ACTIVE assignment has it), else 404 / 403. */
+  async getExecutable(caller: UserActor, id: number): Promise<TrainingDto> {
+    const row = await trainingRepository.findById(this.deps.db, id);
+    if (!row) throw notFound(TRAINING_NOT_FOUND);
+    if (!(await trainingRepository.isExecutableBy(this.deps.db, id, caller.id))) throw forbidden();
+    return (await this.toDtos([row]))[0];
+  }
+
+  /** The training whoever asks, else 404: a user's executions and figures name trainings the user may no longer see. */
+  async getExisting(id: number): Promise<TrainingRow> {
+    const row = await trainingRepository.findById(this.deps.db, id);
+    if (!row) throw notFound(TRAINING_NOT_FOUND);
+    return row;
+  }
+
   /** Trainings by id for loaders, in the order asked; null where missing or not visible to the caller. */
   async findVisibleByIds(actor: Actor, ids: readonly number[]): Promise<(TrainingDto | null)[]> {
     const caller = actor.kind === "user" ? actor : null;

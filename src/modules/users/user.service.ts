@@ -8,7 +8,7 @@ import { parseInput } from "../../platform/validation.js";
 import { USER_NOT_FOUND } from "./auth.service.js";
 import { toUserDto, type UserDto, type UserRow, type UserSummaryDto } from "./user.dto.js";
 import { profileInput, renameInput } from "./user.inputs.js";
-import { userRepository, type UserChanges } from "./user.repository.js";
+import { userRepository, weightHistoryOf, type UserChanges } from "./user.repository.js";
 
 const STUDENT_NOT_FOUND = "Aluno não encontrado";
 
@@ -65,6 +65,16 @@ export class UserService {
     const user = await userRepository.findById(this.deps.db, id);
     if (!user || user.userType !== "ALUNO") throw notFound(STUDENT_NOT_FOUND);
     return user;
+  }
+
+  /** A user that exists, else 404 (no access check: the asking module has its own rule). */
+  async ensureExists(id: number): Promise<void> {
+    await this.load(id);
+  }
+
+  /** Every weight the user recorded through the profile, oldest first (no access check: the asking module has its own rule). */
+  weightHistoryOf(userId: number): Promise<{ weightKg: number; recordedAt: Date }[]> {
+    return weightHistoryOf(this.deps.db, userId);
   }
 
   /** The account as stored, or null, for other modules' rules and e-mails; `db` is their transaction when they are in one. */
