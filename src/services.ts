@@ -55,11 +55,11 @@ export function createServices(deps: ServiceDeps) {
   });
   const users = new UserService({ db, clock, storage: deps.storage });
 
-  const lifecycle = new SubscriptionLifecycle(clock);
+  const lifecycle = new SubscriptionLifecycle(clock, users);
   const subscriptionPlans = new SubscriptionPlanService({ db });
   const intents = new ChargeIntents({ db, clock, logger, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle });
-  const gatewayFollowUps = new GatewayFollowUps({ db, clock, logger, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle, intents });
-  const subscriptions = new SubscriptionService({ db, clock, logger, subscriptionPlans, cardGateway: gateways.card, lifecycle, followUps: gatewayFollowUps });
+  const gatewayFollowUps = new GatewayFollowUps({ db, clock, logger, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle, intents, users });
+  const subscriptions = new SubscriptionService({ db, clock, logger, subscriptionPlans, cardGateway: gateways.card, lifecycle, followUps: gatewayFollowUps, users });
   const checkouts = new CheckoutService({
     db,
     clock,
@@ -70,8 +70,9 @@ export function createServices(deps: ServiceDeps) {
     lifecycle,
     intents,
     followUps: gatewayFollowUps,
+    users,
   });
-  const billingRecords = new BillingRecordsService({ db, publicBaseUrl: config.publicBaseUrl });
+  const billingRecords = new BillingRecordsService({ db, publicBaseUrl: config.publicBaseUrl, users });
   const paymentEvents = new PaymentEventsService({
     db,
     clock,
@@ -83,7 +84,7 @@ export function createServices(deps: ServiceDeps) {
     pixWebhookSecret: config.pixWebhookSecret,
     cardWebhookSecret: config.cardWebhookSecret,
   });
-  const renewals = new RenewalService({ db, clock, logger, lifecycle, intents, followUps: gatewayFollowUps });
+  const renewals = new RenewalService({ db, clock, logger, lifecycle, intents, followUps: gatewayFollowUps, users });
   const coaching = new CoachingService({ db, clock, subscriptionPlans, users, freeTrainerMaxStudents: config.freeTrainerMaxStudents, webAppUrl: config.webAppUrl });
 
   const exercises = new ExerciseService({ db, clock, storage: deps.storage });

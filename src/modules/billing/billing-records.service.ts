@@ -1,10 +1,11 @@
+import { requireOwnerOrAdmin } from "../../platform/auth/access.js";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { dayRange } from "../../platform/dates.js";
-import { forbidden, notFound } from "../../platform/errors.js";
+import { notFound } from "../../platform/errors.js";
 import { pageAndFilters, toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import { parseQuery } from "../../platform/validation.js";
-import { userRepository } from "../users/user.repository.js";
+import type { UserService } from "../users/user.service.js";
 import { toInvoiceDto, toPaymentDto, type InvoiceDto, type InvoiceRow, type PaymentDto, type PaymentRow } from "./billing.dto.js";
 import { invoiceFilter, paymentFilter, RECORD_SORT_FIELDS } from "./billing.inputs.js";
 import { invoicePdfFileName, renderInvoicePdf } from "./invoice-pdf.js";
@@ -19,7 +20,7 @@ const DEFAULT_SORT = [{ field: "createdAt", direction: "desc" as const }];
 
 /** Payments and invoices: each user reaches their own, administrators all. */
 export class BillingRecordsService {
-  constructor(private readonly deps: { db: Db; publicBaseUrl: string }) {}
+  constructor(private readonly deps: { db: Db; publicBaseUrl: string; users: UserService }) {}
 
   async listPayments(actor: Actor, query: Record<string, unknown>): Promise<Page<PaymentDto>> {
     const caller = requireUser(actor);
@@ -32,7 +33,7 @@ export class BillingRecordsService {
     const caller = requireUser(actor);
     const row = await paymentRepository.findPayment(this.deps.db, id);
     if (!row) throw notFound(PAYMENT_NOT_FOUND);
-    this.ensureOwner(caller, row.userId);
+    requireOwnerOrAdmin(caller, row.userId);
     return (await this.paymentDtos([row]))[0];
   }
 
@@ -53,7 +54,7 @@ export class BillingRecordsService {
     const caller = requireUser(actor);
     const invoice = await this.loadInvoice(caller, id);
     const [dto] = await this.invoiceDtos([invoice]);
-    const user = await userRepository.findById(this.deps.db, invoice.userId);
+    const user = await this.deps.users.findById(invoice.userId);
     const payment = invoice.paymentId ? await paymentRepository.findPayment(this.deps.db, invoice.paymentId) : null;
     const pdf = await renderInvoicePdf({
       id: invoice.id,
@@ -86,19 +87,15 @@ export class BillingRecordsService {
   private async loadInvoice(caller: UserActor, id: number): Promise<InvoiceRow> {
     const row = await invoiceRepository.findInvoice(this.deps.db, id);
     if (!row) throw notFound(INVOICE_NOT_FOUND);
-    this.ensureOwner(caller, row.userId);
+    requireOwnerOrAdmin(caller, row.userId);
     return row;
-  }
-
-  private ensureOwner(caller: UserActor, userId: number): void {
-    if (caller.id !== userId && !caller.isAdmin) throw forbidden();
   }
 
   private async names(rows: { userId: number; subscriptionId: number | null }[]) {
     const userIds = [...new Set(rows.map((row) => row.userId))];
     const subscriptionIds = [...new Set(rows.map((row) => row.subscriptionId).filter((id): id is number => id !== null))];
     const [users, planNames] = await Promise.all([
-      userRepository.findByIds(this.deps.db, userIds),
+      this.deps.users.findByIds(userIds),
       subscriptionRepository.planNamesBySubscription(this.deps.db, subscriptionIds),
     ]);
     const userNames = new Map(users.map((user) => [user.id, user.name]));

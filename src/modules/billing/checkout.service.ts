@@ -5,7 +5,7 @@ import { DAY_MS } from "../../platform/dates.js";
 import type { Db } from "../../platform/db/database.js";
 import { AppError, conflict, forbidden } from "../../platform/errors.js";
 import { parseInput } from "../../platform/validation.js";
-import { userRepository } from "../users/user.repository.js";
+import type { UserService } from "../users/user.service.js";
 import { toPixDto, type CheckoutSubscriptionDto, type PixTransactionDto, type PlanRow, type SubscriptionDto, type SubscriptionRow } from "./billing.dto.js";
 import { cardDetailsOf, checkoutInput, subscribeInput } from "./billing.inputs.js";
 import { billingRepository } from "./billing.repository.js";
@@ -36,6 +36,7 @@ export interface CheckoutServiceDeps {
   lifecycle: SubscriptionLifecycle;
   intents: ChargeIntents;
   followUps: GatewayFollowUps;
+  users: UserService;
 }
 
 /**
@@ -105,7 +106,7 @@ export class CheckoutService {
     options: { card?: CardDetails; paymentMethodId?: string; autoRenew: boolean; recurring: boolean; refusalStatus?: number },
   ): Promise<SubscriptionRow> {
     const { db, clock, cardGateway, intents } = this.deps;
-    const user = await userRepository.findById(db, caller.id);
+    const user = await this.deps.users.findById(caller.id);
     if (!user) throw forbidden();
     const payment = await db.transaction(async (tx) => {
       await this.lockForCheckout(tx, caller.id);
@@ -159,7 +160,7 @@ export class CheckoutService {
    */
   private async checkoutPending(caller: UserActor, plan: PlanRow, method: "PIX" | "BOLETO", autoRenew: boolean) {
     const { db, clock, pixGateway, lifecycle, intents } = this.deps;
-    const user = await userRepository.findById(db, caller.id);
+    const user = await this.deps.users.findById(caller.id);
     if (!user) throw forbidden();
     const opened = await db.transaction(async (tx) => {
       await this.lockForCheckout(tx, caller.id);

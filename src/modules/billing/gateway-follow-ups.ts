@@ -1,4 +1,4 @@
-import { userRepository } from "../users/user.repository.js";
+import type { UserService } from "../users/user.service.js";
 import type { PaymentRow, PixTransactionRow } from "./billing.dto.js";
 import { billingRepository } from "./billing.repository.js";
 import { paymentRepository } from "./payment.repository.js";
@@ -21,6 +21,7 @@ export interface FollowUpRunResult {
 
 export interface GatewayFollowUpsDeps extends ChargeIntentsDeps {
   intents: ChargeIntents;
+  users: UserService;
 }
 
 /**
@@ -87,7 +88,7 @@ export class GatewayFollowUps {
     }
     for (const checkout of await subscriptionRepository.findUnsettledPixCheckouts(db, before)) {
       try {
-        const [user, plan] = await Promise.all([userRepository.findById(db, checkout.userId), subscriptionPlanRepository.findById(db, checkout.planId)]);
+        const [user, plan] = await Promise.all([this.deps.users.findById(checkout.userId), subscriptionPlanRepository.findById(db, checkout.planId)]);
         await intents.chargePix(checkout, plan?.name ?? "", { name: user?.name ?? "", email: user?.email ?? "" });
         settled += 1;
       } catch (error) {

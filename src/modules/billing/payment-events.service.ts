@@ -1,9 +1,10 @@
 import { timingSafeEqual } from "node:crypto";
 import { z } from "zod";
+import { requireOwnerOrAdmin } from "../../platform/auth/access.js";
 import { requireUser, type Actor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
-import { AppError, forbidden, invalidParameter, notFound } from "../../platform/errors.js";
+import { AppError, invalidParameter, notFound } from "../../platform/errors.js";
 import type { Logger } from "../../platform/logger.js";
 import { parseInput, queryId, textId } from "../../platform/validation.js";
 import { toPixDto, type PixTransactionDto, type SubscriptionRow } from "./billing.dto.js";
@@ -79,7 +80,7 @@ export class PaymentEventsService {
     if (!pixTransactionId.safeParse(transactionId).success) throw invalidParameter("id");
     let row = await pixTransactionRepository.findPixTransaction(this.deps.db, transactionId);
     if (!row) throw notFound(TRANSACTION_NOT_FOUND);
-    if (row.userId !== caller.id && !caller.isAdmin) throw forbidden();
+    requireOwnerOrAdmin(caller, row.userId);
     if (row.status === "PENDING") {
       // A lost webhook must not leave a paid customer waiting: the poll asks the gateway too.
       const gatewayStatus = await this.deps.pixGateway.checkStatus(row.id).catch((error: unknown) => {
@@ -100,7 +101,7 @@ export class PaymentEventsService {
     const { id } = parseInput(simulatePaymentInput, body);
     const row = await pixTransactionRepository.findPixTransaction(this.deps.db, id);
     if (!row) throw notFound(TRANSACTION_NOT_FOUND);
-    if (row.userId !== caller.id && !caller.isAdmin) throw forbidden();
+    requireOwnerOrAdmin(caller, row.userId);
     if (row.status === "PENDING") {
       // The sandbox keeps no money to move (and forgets its charges on restart): our records are the payment.
       if (this.deps.pixGateway.name !== "sandbox") {

@@ -2,7 +2,7 @@ import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import type { Logger } from "../../platform/logger.js";
 import { enqueueMail } from "../../platform/mail/outbox.js";
-import { userRepository } from "../users/user.repository.js";
+import type { UserService } from "../users/user.service.js";
 import type { PaymentRow, SubscriptionRow } from "./billing.dto.js";
 import { billingMails } from "./billing.mails.js";
 import { billingRepository } from "./billing.repository.js";
@@ -31,7 +31,7 @@ export interface RenewalRunResult {
  */
 export class RenewalService {
   constructor(
-    private readonly deps: { db: Db; clock: Clock; logger: Logger; lifecycle: SubscriptionLifecycle; intents: ChargeIntents; followUps: GatewayFollowUps },
+    private readonly deps: { db: Db; clock: Clock; logger: Logger; lifecycle: SubscriptionLifecycle; intents: ChargeIntents; followUps: GatewayFollowUps; users: UserService },
   ) {}
 
   async run(): Promise<RenewalRunResult> {
@@ -94,7 +94,7 @@ export class RenewalService {
   }
 
   private async charge(payment: PaymentRow, subscription: SubscriptionRow): Promise<keyof RenewalRunResult> {
-    const [user, plan] = await Promise.all([userRepository.findById(this.deps.db, subscription.userId), subscriptionPlanRepository.findById(this.deps.db, subscription.planId)]);
+    const [user, plan] = await Promise.all([this.deps.users.findById(subscription.userId), subscriptionPlanRepository.findById(this.deps.db, subscription.planId)]);
     const request = {
       recurring: false as const,
       input: {
@@ -119,7 +119,7 @@ export class RenewalService {
 
   private async remind(tx: Db, subscription: SubscriptionRow): Promise<void> {
     const now = this.deps.clock.now();
-    const user = await userRepository.findById(tx, subscription.userId);
+    const user = await this.deps.users.findById(subscription.userId, tx);
     const plan = await subscriptionPlanRepository.findById(tx, subscription.planId);
     if (user && plan && subscription.endDate) await enqueueMail(tx, billingMails.renewalReminder(user.email, user.name, plan.name, subscription.endDate), now);
     await subscriptionRepository.updateSubscription(tx, subscription.id, { renewalReminderSentAt: now, updatedAt: now });

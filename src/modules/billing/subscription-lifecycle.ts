@@ -3,7 +3,7 @@ import type { Db } from "../../platform/db/database.js";
 import { isUniqueViolation } from "../../platform/db/constraint-violation.js";
 import { conflict } from "../../platform/errors.js";
 import { enqueueMail } from "../../platform/mail/outbox.js";
-import { setSubscriptionAccess, userRepository } from "../users/user.repository.js";
+import type { UserService } from "../users/user.service.js";
 import { billingMails } from "./billing.mails.js";
 import type { PaymentRow, PlanRow, SubscriptionRow } from "./billing.dto.js";
 import { invoiceRepository } from "./invoice.repository.js";
@@ -40,7 +40,10 @@ export type CardChargeOutcome =
  * end of access. Each runs inside the caller's transaction, e-mails included.
  */
 export class SubscriptionLifecycle {
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly users: UserService,
+  ) {}
 
   /**
    * Money a gateway reports received for a subscription (a webhook, a PIX status check). ACTIVE: the period is
@@ -141,8 +144,8 @@ export class SubscriptionLifecycle {
       lastFourDigits: received.lastFourDigits ?? subscription.lastFourDigits,
       updatedAt: now,
     });
-    await setSubscriptionAccess(tx, subscription.userId, plan.subscriptionType, endDate, now);
-    const user = await userRepository.findById(tx, subscription.userId);
+    await this.users.setSubscriptionAccess(subscription.userId, plan.subscriptionType, endDate, now, tx);
+    const user = await this.users.findById(subscription.userId, tx);
     if (user) {
       const message =
         kind === "renewal"
@@ -184,7 +187,7 @@ export class SubscriptionLifecycle {
         : await subscriptionRepository.updateSubscription(tx, subscription.id, { renewalFailures: subscription.renewalFailures + 1, updatedAt: now });
     if (kind === "first" && subscription.status === "ACTIVE") await this.endAccessUnlessHeld(tx, subscription.userId, now);
     const plan = await this.plan(tx, subscription.planId);
-    const user = await userRepository.findById(tx, subscription.userId);
+    const user = await this.users.findById(subscription.userId, tx);
     if (user) await enqueueMail(tx, billingMails.paymentFailed(user.email, user.name, plan.name, failure.reason), now);
     return updated;
   }
@@ -239,7 +242,7 @@ export class SubscriptionLifecycle {
     const now = this.clock.now();
     await paymentRepository.updatePayment(tx, payment.id, { status: "REFUNDED", refundId, updatedAt: now });
     await invoiceRepository.refundInvoicesOf(tx, payment.id, now);
-    const user = await userRepository.findById(tx, payment.userId);
+    const user = await this.users.findById(payment.userId, tx);
     const subscription = payment.subscriptionId ? await subscriptionRepository.findSubscription(tx, payment.subscriptionId) : null;
     const plan = subscription ? await subscriptionPlanRepository.findById(tx, subscription.planId) : null;
     if (user) await enqueueMail(tx, billingMails.refunded(user.email, user.name, plan?.name ?? "", payment.amountCents), now);
@@ -262,8 +265,8 @@ export class SubscriptionLifecycle {
     await pixTransactionRepository.cancelPendingPix(tx, subscription.id);
     const plan = await this.plan(tx, subscription.planId);
     if (subscription.status === "ACTIVE") {
-      if (endsNow) await setSubscriptionAccess(tx, subscription.userId, FREEMIUM, null, now);
-      const user = await userRepository.findById(tx, subscription.userId);
+      if (endsNow) await this.users.setSubscriptionAccess(subscription.userId, FREEMIUM, null, now, tx);
+      const user = await this.users.findById(subscription.userId, tx);
       if (user) await enqueueMail(tx, billingMails.canceled(user.email, user.name, plan.name, endsNow ? null : endDate), now);
     }
     return updated;
@@ -275,7 +278,7 @@ export class SubscriptionLifecycle {
     if (subscription.status === "ACTIVE") {
       await subscriptionRepository.updateSubscription(tx, subscription.id, { status: "EXPIRED", renewalDate: null, updatedAt: now });
       const plan = await this.plan(tx, subscription.planId);
-      const user = await userRepository.findById(tx, subscription.userId);
+      const user = await this.users.findById(subscription.userId, tx);
       if (user) await enqueueMail(tx, billingMails.expired(user.email, user.name, plan.name), now);
     }
     await this.endAccessUnlessHeld(tx, subscription.userId, now);
@@ -289,9 +292,9 @@ export class SubscriptionLifecycle {
   private async endAccessUnlessHeld(tx: Db, userId: number, now: Date): Promise<void> {
     const current = await subscriptionRepository.findCurrentSubscription(tx, userId, now);
     if (current && current.status !== "PENDING") return;
-    const user = await userRepository.findById(tx, userId);
+    const user = await this.users.findById(userId, tx);
     if (user && (user.subscriptionType !== FREEMIUM || user.subscriptionExpiresAt !== null)) {
-      await setSubscriptionAccess(tx, userId, FREEMIUM, null, now);
+      await this.users.setSubscriptionAccess(userId, FREEMIUM, null, now, tx);
     }
   }
 

@@ -1,10 +1,11 @@
+import { isOwnerOrAdmin, requireOwnerOrAdmin } from "../../platform/auth/access.js";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { AppError, conflict, forbidden, notFound } from "../../platform/errors.js";
 import type { Logger } from "../../platform/logger.js";
 import { parseInput } from "../../platform/validation.js";
-import { userRepository } from "../users/user.repository.js";
+import type { UserService } from "../users/user.service.js";
 import { toCheckoutSubscriptionDto, toSubscriptionDto, type CheckoutSubscriptionDto, type SubscriptionDto, type SubscriptionRow } from "./billing.dto.js";
 import { cancelInput, cardDetailsOf, updateSubscriptionInput } from "./billing.inputs.js";
 import { billingRepository } from "./billing.repository.js";
@@ -30,6 +31,7 @@ export interface SubscriptionServiceDeps {
   cardGateway: CardGateway;
   lifecycle: SubscriptionLifecycle;
   followUps: GatewayFollowUps;
+  users: UserService;
 }
 
 /** A user's subscriptions once made (CheckoutService makes them): reading them, changing how they renew, canceling. */
@@ -47,11 +49,11 @@ export class SubscriptionService {
    */
   async currentOfUsers(actor: Actor, userIds: readonly number[]): Promise<Array<SubscriptionDto | null | AppError>> {
     const caller = requireUser(actor);
-    const readable = userIds.filter((id) => id === caller.id || caller.isAdmin);
+    const readable = userIds.filter((id) => isOwnerOrAdmin(caller, id));
     const rows = await subscriptionRepository.findCurrentSubscriptions(this.deps.db, readable, this.deps.clock.now());
     const dtos = await this.toDtos(rows);
     const byUser = new Map(dtos.map((dto) => [dto.userId, dto]));
-    return userIds.map((id) => (id === caller.id || caller.isAdmin ? (byUser.get(id) ?? null) : forbidden()));
+    return userIds.map((id) => (isOwnerOrAdmin(caller, id) ? (byUser.get(id) ?? null) : forbidden()));
   }
 
   /** One subscription: the owner's, or for administrators anyone's. */
@@ -93,7 +95,7 @@ export class SubscriptionService {
 
   /** Saves a card for a subscription's renewals; a refusal is 422 `Pagamento recusado` with the gateway's code. */
   private async saveCard(subscription: SubscriptionRow, card: CardDetails) {
-    const user = await userRepository.findById(this.deps.db, subscription.userId);
+    const user = await this.deps.users.findById(subscription.userId);
     if (!user) throw notFound(SUBSCRIPTION_NOT_FOUND);
     const result = await this.callGateway(() =>
       this.deps.cardGateway.saveCard({
@@ -147,7 +149,7 @@ export class SubscriptionService {
   private async toDtos(rows: SubscriptionRow[]): Promise<SubscriptionDto[]> {
     const [plans, users] = await Promise.all([
       subscriptionPlanRepository.findByIds(this.deps.db, [...new Set(rows.map((row) => row.planId))]),
-      userRepository.findByIds(this.deps.db, [...new Set(rows.map((row) => row.userId))]),
+      this.deps.users.findByIds([...new Set(rows.map((row) => row.userId))]),
     ]);
     const planById = new Map(plans.map((plan) => [plan.id, plan]));
     const userById = new Map(users.map((user) => [user.id, user]));
@@ -158,7 +160,7 @@ export class SubscriptionService {
   async toCheckoutDto(row: SubscriptionRow): Promise<CheckoutSubscriptionDto> {
     const [plan, user, payment] = await Promise.all([
       this.deps.subscriptionPlans.load(row.planId),
-      userRepository.findById(this.deps.db, row.userId),
+      this.deps.users.findById(row.userId),
       paymentRepository.latestPayment(this.deps.db, row.id),
     ]);
     return toCheckoutSubscriptionDto(row, plan, user, payment);
@@ -175,7 +177,7 @@ export class SubscriptionService {
   private async loadOwned(caller: UserActor, id: number): Promise<SubscriptionRow> {
     const row = await subscriptionRepository.findSubscription(this.deps.db, id);
     if (!row) throw notFound(SUBSCRIPTION_NOT_FOUND);
-    if (row.userId !== caller.id && !caller.isAdmin) throw forbidden();
+    requireOwnerOrAdmin(caller, row.userId);
     return row;
   }
 

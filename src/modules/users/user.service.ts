@@ -8,7 +8,7 @@ import { parseInput } from "../../platform/validation.js";
 import { USER_NOT_FOUND } from "./auth.service.js";
 import { toUserDto, type UserDto, type UserRow, type UserSummaryDto } from "./user.dto.js";
 import { profileInput, renameInput } from "./user.inputs.js";
-import { userRepository, weightHistoryOf, type UserChanges } from "./user.repository.js";
+import { setSubscriptionAccess, userRepository, weightHistoryOf, type UserChanges } from "./user.repository.js";
 
 const STUDENT_NOT_FOUND = "Aluno não encontrado";
 
@@ -80,6 +80,16 @@ export class UserService {
   /** The account as stored, or null, for other modules' rules and e-mails; `db` is their transaction when they are in one. */
   findById(id: number, db: Db = this.deps.db): Promise<UserRow | null> {
     return userRepository.findById(db, id);
+  }
+
+  /** Accounts as stored (those that exist), for other modules' listings. */
+  findByIds(ids: readonly number[]): Promise<UserRow[]> {
+    return userRepository.findByIds(this.deps.db, ids);
+  }
+
+  /** What a subscription gives its user (contract §8): the type and until when; `db` is billing's transaction. */
+  setSubscriptionAccess(userId: number, subscriptionType: string, expiresAt: Date | null, now: Date, db: Db = this.deps.db): Promise<void> {
+    return setSubscriptionAccess(db, userId, subscriptionType, expiresAt, now);
   }
 
   async updateProfile(actor: Actor, body: unknown): Promise<UserDto> {
