@@ -1,5 +1,11 @@
+import { readdirSync } from "node:fs";
+import { URL } from "node:url";
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+
+const modules = readdirSync(new URL("./src/modules/", import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 export default tseslint.config(
   { ignores: ["dist/", "data/", "node_modules/", "drizzle/"] },
@@ -29,6 +35,25 @@ export default tseslint.config(
       ],
     },
   },
+  // A module reaches another module's data through that module's service (one call per need, which holds the access
+  // checks and answers its own not-found texts), never through its repository. SQL a query composes across modules
+  // comes from the owner's *.table.ts or *.fragments.ts.
+  ...modules.map((module) => ({
+    files: [`src/modules/${module}/**/*.ts`],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: modules.filter((other) => other !== module).map((other) => `**/${other}/**/*.repository.js`),
+              message: `${module} may not import another module's repository: call that module's service (injected in src/services.ts), or compose SQL from its *.table.ts or *.fragments.ts.`,
+            },
+          ],
+        },
+      ],
+    },
+  })),
   {
     files: ["tests/**/*.ts"],
     rules: { "@typescript-eslint/no-explicit-any": "off", "@typescript-eslint/no-non-null-assertion": "off" },
