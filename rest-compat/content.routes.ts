@@ -1,10 +1,11 @@
 import type { Request } from "express";
+import { exerciseInput } from "../src/modules/exercises/exercise.inputs.js";
 import { assignInput, planInput } from "../src/modules/training-plans/training-plan.inputs.js";
 import { trainingInput } from "../src/modules/trainings/training.inputs.js";
 import type { ExerciseUpload } from "../src/modules/exercises/exercise.service.js";
 import type { Services } from "../src/services.js";
 import { actorOf, idParam, userOf } from "./http.js";
-import { readMultipart, type MultipartBody } from "./multipart.js";
+import { parseJsonPart, readMultipart, type MultipartBody } from "./multipart.js";
 import type { DocumentedRouter } from "./routes.js";
 
 const EXERCISES = "Exercises";
@@ -13,18 +14,12 @@ const PLANS = "Training plans";
 const PAGING = { page: "page number (0)", size: "page size (20, at most 100)", sort: "field,asc|desc (repeatable)" };
 const EXERCISE_PARTS = { exercise: "JSON object: name, description, category, isPublic, difficulty, equipment, videoUrl, instructions[], muscleGroups[]", file: "optional image (JPG, PNG or GIF, at most 5 MB)" };
 
-/**
- * The multipart parts of an exercise: `exercise` as a text field, or as a JSON file part (how clients that
- * append a Blob send it). The body is read only when the service asks, after its access checks.
- */
+/** The multipart parts of an exercise, read when the service asks: the `exercise` JSON object and the `file` image. */
 function exerciseUpload(req: Request): ExerciseUpload {
   let body: Promise<MultipartBody> | undefined;
   const read = () => (body ??= readMultipart(req));
   return {
-    exercisePart: async () => {
-      const { fields, files } = await read();
-      return fields.exercise ?? files.exercise?.bytes.toString("utf8");
-    },
+    readExercise: async () => parseJsonPart(await read(), "exercise", exerciseInput),
     readFile: async () => (await read()).files.file,
   };
 }

@@ -1,7 +1,9 @@
 import busboy from "busboy";
 import type { Request } from "express";
-import { AppError } from "../src/platform/errors.js";
+import type { z } from "zod";
+import { AppError, validationError } from "../src/platform/errors.js";
 import { MAX_IMAGE_BYTES, type UploadedFile } from "../src/platform/storage/file-storage.js";
+import { ensureJsonNesting, parseInput } from "../src/platform/validation.js";
 
 export interface MultipartBody {
   fields: Record<string, string>;
@@ -60,4 +62,22 @@ export function readMultipart(req: Request): Promise<MultipartBody> {
     req.on("aborted", () => fail(new AppError(400, "Requisição interrompida")));
     req.pipe(parser);
   });
+}
+
+/**
+ * The JSON object of part `name`, as `schema` reads it: sent as a text field, or as a file part (how clients that append
+ * a Blob send it). Missing, not JSON or not an object, it is a validation error on that part.
+ */
+export function parseJsonPart<S extends z.ZodType>(body: MultipartBody, name: string, schema: S): z.output<S> {
+  const part = body.fields[name] ?? body.files[name]?.bytes.toString("utf8");
+  if (part === undefined) throw validationError([{ field: name, message: "Campo obrigatório" }]);
+  ensureJsonNesting(part);
+  let json: unknown;
+  try {
+    json = JSON.parse(part);
+  } catch {
+    throw validationError([{ field: name, message: "JSON inválido" }]);
+  }
+  if (json === null || typeof json !== "object" || Array.isArray(json)) throw validationError([{ field: name, message: "Deve ser um objeto JSON" }]);
+  return parseInput(schema, json);
 }

@@ -199,6 +199,13 @@ export const isoInstant = z.iso
   .refine((value) => !(Date.parse(value) < FIRST_INSTANT_MS || Date.parse(value) >= AFTER_LAST_INSTANT_MS), OUT_OF_SPAN);
 
 /**
+ * A request's input, parsed from its transport's wire format (a query string, a multipart part, GraphQL arguments)
+ * when the service reads it: after the service's access checks, so a caller who may not ask learns that (401, 403)
+ * before anything about what they sent (400).
+ */
+export type InputReader<T> = () => T;
+
+/**
  * Parses query-string filters: a bad value gives 400 `Parâmetro inválido: <param>` (contract §2), naming the
  * first offending parameter.
  */

@@ -3,12 +3,15 @@ import type { Context } from "../../graphql-api.js";
 import { asQuery } from "../../graphql/filters.js";
 import { PageInput, pageParams } from "../../graphql/page.js";
 import { GraphQLUpload, readUpload, type FileUpload } from "../../graphql/upload.js";
+import { parseInput } from "../../platform/validation.js";
 import { UserSummary } from "../users/user.types.js";
+import { exerciseInput } from "./exercise.inputs.js";
+import type { ExerciseUpload } from "./exercise.service.js";
 import { ExerciseCategoryEnum, ExerciseFilter, ExerciseInput, ExercisePage, Exercise } from "./exercise.types.js";
 
-/** The exercise as the REST multipart's `exercise` part, so both surfaces go through one parser. */
-const uploadOf = (input: ExerciseInput, file: Promise<FileUpload> | undefined) => ({
-  exercisePart: async () => JSON.stringify(input),
+/** The exercise input parsed by the schema the REST multipart's `exercise` part is parsed with. */
+const uploadOf = (input: ExerciseInput, file: Promise<FileUpload> | undefined): ExerciseUpload => ({
+  readExercise: async () => parseInput(exerciseInput, input),
   readFile: async () => (file ? readUpload(file) : undefined),
 });
 

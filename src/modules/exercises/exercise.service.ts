@@ -3,11 +3,11 @@ import { requireUser, type Actor, type UserActor } from "../../platform/auth/act
 import type { Clock } from "../../platform/clock.js";
 import { unlessForeignKeyRefuses } from "../../platform/db/constraint-violation.js";
 import type { Db } from "../../platform/db/database.js";
-import { conflict, forbidden, notFound, unauthorized, validationError } from "../../platform/errors.js";
+import { conflict, forbidden, notFound, unauthorized } from "../../platform/errors.js";
 import { pageAndFilters, toPage, type Page } from "../../platform/paging.js";
 import type { FileStorage, UploadedFile } from "../../platform/storage/file-storage.js";
-import { ensureJsonNesting, parseInput, parseQuery } from "../../platform/validation.js";
-import { exerciseFilter, exerciseInput, type ExerciseInput } from "./exercise.inputs.js";
+import { parseQuery, type InputReader } from "../../platform/validation.js";
+import { exerciseFilter, type ExerciseInput } from "./exercise.inputs.js";
 import { EXERCISE_SORTS, exerciseRepository, type ExerciseRow } from "./exercise.repository.js";
 import { EXERCISE_CATEGORIES } from "./exercise.table.js";
 
@@ -35,9 +35,9 @@ export interface ExerciseDto {
 /** List items leave out videoUrl, instructions and muscleGroups. */
 export type ExerciseListItemDto = Omit<ExerciseDto, "videoUrl" | "instructions" | "muscleGroups">;
 
-/** The multipart request of POST/PUT /exercises: the `exercise` JSON part and an optional image. */
+/** An exercise as sent (the REST multipart's `exercise` part, GraphQL's ExerciseInput) and its optional image. */
 export interface ExerciseUpload {
-  exercisePart: () => Promise<string | undefined>;
+  readExercise: InputReader<Promise<ExerciseInput>>;
   readFile: () => Promise<UploadedFile | undefined>;
 }
 
@@ -73,7 +73,7 @@ export class ExerciseService {
 
   async create(actor: Actor, upload: ExerciseUpload): Promise<ExerciseDto> {
     const caller = requireUser(actor);
-    const input = parseExercisePart(await upload.exercisePart());
+    const input = await upload.readExercise();
     ensureMayPublish(caller, input.isPublic);
     const file = await upload.readFile();
     const imageUrl = file ? await this.deps.storage.saveImage(file) : null;
@@ -98,7 +98,7 @@ export class ExerciseService {
   async update(actor: Actor, id: number, upload: ExerciseUpload): Promise<ExerciseDto> {
     const caller = requireUser(actor);
     await this.loadOwn(caller, id);
-    const input = parseExercisePart(await upload.exercisePart());
+    const input = await upload.readExercise();
     ensureMayPublish(caller, input.isPublic);
     const file = await upload.readFile();
     const { storage } = this.deps;
@@ -199,20 +199,6 @@ export class ExerciseService {
     requireOwnerOrAdmin(caller, row.createdBy);
     return row;
   }
-}
-
-/** The `exercise` part is a JSON object; anything else is a validation error on that part. */
-function parseExercisePart(part: string | undefined): ExerciseInput {
-  if (part === undefined) throw validationError([{ field: "exercise", message: "Campo obrigatório" }]);
-  ensureJsonNesting(part);
-  let json: unknown;
-  try {
-    json = JSON.parse(part);
-  } catch {
-    throw validationError([{ field: "exercise", message: "JSON inválido" }]);
-  }
-  if (json === null || typeof json !== "object" || Array.isArray(json)) throw validationError([{ field: "exercise", message: "Deve ser um objeto JSON" }]);
-  return parseInput(exerciseInput, json);
 }
 
 function fieldsOf(input: ExerciseInput) {
