@@ -1,8 +1,18 @@
 import express, { type Request, type Response } from "express";
 import { WebhookRejected } from "../src/modules/billing/payment-events.service.js";
-import { cancelInput, checkoutInput, simulatePaymentInput, subscribeInput, updateSubscriptionInput } from "../src/modules/billing/billing.inputs.js";
+import {
+  cancelInput,
+  checkoutInput,
+  invoiceFilter,
+  paymentFilter,
+  planCatalogueFilter,
+  recordPaging,
+  simulatePaymentInput,
+  subscribeInput,
+  updateSubscriptionInput,
+} from "../src/modules/billing/billing.inputs.js";
 import type { Services } from "../src/services.js";
-import { idParam, userOf } from "./http.js";
+import { idParam, listReader, queryReader, userOf } from "./http.js";
 import type { DocumentedRouter } from "./routes.js";
 
 const PLANS = "Subscription plans";
@@ -35,7 +45,7 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
   routes.add(
     { method: "get", path: "/subscription-plans", tag: PLANS, summary: "The plan catalogue (plain array)", auth: "required", success: 200, query: { userType: "ALUNO | PERSONAL", active: "true | false", interval: "MONTHLY | QUARTERLY | SEMIANNUAL | ANNUAL" }, errors: [400] },
     async (req, res) => {
-      res.json(await subscriptionPlans.list(await userOf(services, req), req.query));
+      res.json(await subscriptionPlans.list(await userOf(services, req), queryReader(req, planCatalogueFilter)));
     },
   );
   routes.add({ method: "get", path: "/subscription-plans/:id", tag: PLANS, summary: "One plan", auth: "required", success: 200, errors: [400, 404] }, async (req, res) => {
@@ -72,10 +82,10 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
   );
 
   routes.add({ method: "get", path: "/payments", tag: RECORDS, summary: "The caller's payments (administrators: all)", auth: "required", success: 200, query: LISTING_QUERY, errors: [400] }, async (req, res) => {
-    res.json(await billingRecords.listPayments(await userOf(services, req), req.query));
+    res.json(await billingRecords.listPayments(await userOf(services, req), listReader(req, recordPaging, paymentFilter)));
   });
   routes.add({ method: "get", path: "/invoices", tag: RECORDS, summary: "The caller's invoices (administrators: all)", auth: "required", success: 200, query: LISTING_QUERY, errors: [400] }, async (req, res) => {
-    res.json(await billingRecords.listInvoices(await userOf(services, req), req.query));
+    res.json(await billingRecords.listInvoices(await userOf(services, req), listReader(req, recordPaging, invoiceFilter)));
   });
   routes.add({ method: "get", path: "/invoices/:id", tag: RECORDS, summary: "One invoice", auth: "required", success: 200, errors: [400, 403, 404] }, async (req, res) => {
     const actor = await userOf(services, req);

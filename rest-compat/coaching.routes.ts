@@ -1,6 +1,6 @@
-import { inviteInput } from "../src/modules/coaching/coaching.inputs.js";
+import { inviteFilter, inviteInput, invitePaging, linkFilter, linkPaging } from "../src/modules/coaching/coaching.inputs.js";
 import type { Services } from "../src/services.js";
-import { idParam, userOf } from "./http.js";
+import { idParam, listReader, userOf } from "./http.js";
 import type { DocumentedRouter } from "./routes.js";
 
 const TAG = "Personal trainer and student links";
@@ -28,13 +28,13 @@ export function addCoachingRoutes(routes: DocumentedRouter, services: Services):
   routes.add(
     { method: "get", path: "/personal/invites", tag: TAG, summary: "Invites the trainer sent", auth: "required", success: 200, query: { status: "PENDING | ACCEPTED | REJECTED | EXPIRED", ...PAGING }, errors: [400, 403] },
     async (req, res) => {
-      res.json(await coaching.listSentInvites(await userOf(services, req), req.query));
+      res.json(await coaching.listSentInvites(await userOf(services, req), listReader(req, invitePaging, inviteFilter)));
     },
   );
   routes.add(
     { method: "get", path: "/students/invites", tag: TAG, summary: "Invites the student received", auth: "required", success: 200, query: { status: "PENDING | ACCEPTED | REJECTED | EXPIRED", ...PAGING }, errors: [400, 403] },
     async (req, res) => {
-      res.json(await coaching.listReceivedInvites(await userOf(services, req), req.query));
+      res.json(await coaching.listReceivedInvites(await userOf(services, req), listReader(req, invitePaging, inviteFilter)));
     },
   );
   routes.add({ method: "post", path: "/students/invites/:id/accept", tag: TAG, summary: "Accept an invite: the link becomes ACTIVE", auth: "required", success: 200, errors: [400, 403, 404, 409, 422] }, async (req, res) => {
@@ -48,13 +48,13 @@ export function addCoachingRoutes(routes: DocumentedRouter, services: Services):
   routes.add(
     { method: "get", path: "/personal/students", tag: TAG, summary: "The trainer's students (ACTIVE links unless status says otherwise)", auth: "required", success: 200, query: { name: "partial student name", status: "ACTIVE | INACTIVE", ...PAGING }, errors: [400, 403] },
     async (req, res) => {
-      res.json(await coaching.listStudents(await userOf(services, req), req.query));
+      res.json(await coaching.listStudents(await userOf(services, req), listReader(req, linkPaging, linkFilter)));
     },
   );
   routes.add(
     { method: "get", path: "/students/personals", tag: TAG, summary: "The student's trainers", auth: "required", success: 200, query: { name: "partial trainer name", status: "ACTIVE | INACTIVE", ...PAGING }, errors: [400, 403] },
     async (req, res) => {
-      res.json(await coaching.listPersonals(await userOf(services, req), req.query));
+      res.json(await coaching.listPersonals(await userOf(services, req), listReader(req, linkPaging, linkFilter)));
     },
   );
   routes.add({ method: "delete", path: "/personal/students/:id", tag: TAG, summary: "End a link (id of the link)", auth: "required", success: 204, errors: [400, 403, 404] }, async (req, res) => {

@@ -1,10 +1,10 @@
 import type { Request } from "express";
-import { exerciseInput } from "../src/modules/exercises/exercise.inputs.js";
-import { assignInput, planInput } from "../src/modules/training-plans/training-plan.inputs.js";
-import { trainingInput } from "../src/modules/trainings/training.inputs.js";
+import { exerciseFilter, exerciseInput, exercisePaging } from "../src/modules/exercises/exercise.inputs.js";
+import { assignInput, assignmentFilter, assignmentPaging, planFilter, planInput, planPaging } from "../src/modules/training-plans/training-plan.inputs.js";
+import { trainingFilter, trainingInput, trainingPaging } from "../src/modules/trainings/training.inputs.js";
 import type { ExerciseUpload } from "../src/modules/exercises/exercise.service.js";
 import type { Services } from "../src/services.js";
-import { actorOf, idParam, userOf } from "./http.js";
+import { actorOf, idParam, listReader, pageReader, userOf } from "./http.js";
 import { parseJsonPart, readMultipart, type MultipartBody } from "./multipart.js";
 import type { DocumentedRouter } from "./routes.js";
 
@@ -34,7 +34,7 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
   routes.add(
     { method: "get", path: "/exercises/my-exercises", tag: EXERCISES, summary: "Exercises the caller created", auth: "required", success: 200, query: PAGING, errors: [400] },
     async (req, res) => {
-      res.json(await exercises.listMine(await userOf(services, req), req.query));
+      res.json(await exercises.listMine(await userOf(services, req), pageReader(req, exercisePaging)));
     },
   );
   routes.add(
@@ -49,7 +49,7 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
       errors: [400],
     },
     async (req, res) => {
-      res.json(await exercises.list(await actorOf(services, req), req.query));
+      res.json(await exercises.list(await actorOf(services, req), listReader(req, exercisePaging, exerciseFilter)));
     },
   );
   routes.add(
@@ -76,12 +76,12 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
   });
 
   routes.add({ method: "get", path: "/trainings/my-trainings", tag: TRAININGS, summary: "Trainings the caller created", auth: "required", success: 200, query: PAGING, errors: [400] }, async (req, res) => {
-    res.json(await trainings.listMine(await userOf(services, req), req.query));
+    res.json(await trainings.listMine(await userOf(services, req), pageReader(req, trainingPaging)));
   });
   routes.add(
     { method: "get", path: "/trainings", tag: TRAININGS, summary: "Trainings visible to the caller", auth: "required", success: 200, query: { name: "partial", createdBy: "user id", isPublic: "true | false", ...PAGING }, errors: [400] },
     async (req, res) => {
-      res.json(await trainings.list(await userOf(services, req), req.query));
+      res.json(await trainings.list(await userOf(services, req), listReader(req, trainingPaging, trainingFilter)));
     },
   );
   routes.add({ method: "post", path: "/trainings", tag: TRAININGS, summary: "Create a training", auth: "required", success: 201, body: trainingInput, errors: [400, 403, 404] }, async (req, res) => {
@@ -113,7 +113,7 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
       errors: [400],
     },
     async (req, res) => {
-      res.json(await planAssignments.list(await userOf(services, req), req.query));
+      res.json(await planAssignments.list(await userOf(services, req), listReader(req, assignmentPaging, assignmentFilter)));
     },
   );
   for (const transition of ["accept", "cancel", "complete"] as const) {
@@ -126,7 +126,7 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     );
   }
   routes.add({ method: "get", path: "/training-plans/my-plans", tag: PLANS, summary: "Plans the trainer created", auth: "required", success: 200, query: PAGING, errors: [400, 403] }, async (req, res) => {
-    res.json(await trainingPlans.listMine(await userOf(services, req), req.query));
+    res.json(await trainingPlans.listMine(await userOf(services, req), pageReader(req, planPaging)));
   });
   routes.add(
     {
@@ -140,7 +140,7 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
       errors: [400],
     },
     async (req, res) => {
-      res.json(await trainingPlans.list(await userOf(services, req), req.query));
+      res.json(await trainingPlans.list(await userOf(services, req), listReader(req, planPaging, planFilter)));
     },
   );
   routes.add({ method: "post", path: "/training-plans", tag: PLANS, summary: "Create a plan (trainers)", auth: "required", success: 201, body: planInput, errors: [400, 403, 404] }, async (req, res) => {

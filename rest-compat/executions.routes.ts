@@ -1,6 +1,17 @@
-import { exerciseExecutionInput, trainingExecutionInput } from "../src/modules/executions/execution.inputs.js";
+import {
+  exerciseExecutionFilter,
+  exerciseExecutionInput,
+  exerciseExecutionPaging,
+  progressFilter,
+  statisticsFilter,
+  trainingExecutionFilter,
+  trainingExecutionInput,
+  trainingExecutionPaging,
+  userExerciseExecutionFilter,
+  userTrainingExecutionFilter,
+} from "../src/modules/executions/execution.inputs.js";
 import type { Services } from "../src/services.js";
-import { idParam, userOf } from "./http.js";
+import { idParam, listReader, queryReader, userOf } from "./http.js";
 import type { DocumentedRouter } from "./routes.js";
 
 const TAG = "Executions and statistics";
@@ -18,7 +29,7 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
     { method: "get", path: "/trainings/executions/user/:userId", tag: TAG, summary: "A user's training executions", auth: "required", success: 200, query: { trainingId: "training id", completed: "true | false", ...RANGE, ...PAGING }, errors: [400, 403, 404] },
     async (req, res) => {
       const actor = await userOf(services, req);
-      res.json(await executions.listUserTrainingExecutions(actor, idParam(req, "userId"), req.query));
+      res.json(await executions.listUserTrainingExecutions(actor, idParam(req, "userId"), listReader(req, trainingExecutionPaging, userTrainingExecutionFilter)));
     },
   );
   routes.add({ method: "get", path: "/trainings/executions/:id", tag: TAG, summary: "One training execution with its exercises and sets", auth: "required", success: 200, errors: [400, 403, 404] }, async (req, res) => {
@@ -36,14 +47,14 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
     { method: "get", path: "/trainings/:id/executions", tag: TAG, summary: "Executions of a training (the caller's unless userId)", auth: "required", success: 200, query: { userId: "user id", completed: "true | false", ...RANGE, ...PAGING }, errors: [400, 403, 404] },
     async (req, res) => {
       const actor = await userOf(services, req);
-      res.json(await executions.listTrainingExecutions(actor, idParam(req), req.query));
+      res.json(await executions.listTrainingExecutions(actor, idParam(req), listReader(req, trainingExecutionPaging, trainingExecutionFilter)));
     },
   );
   routes.add(
     { method: "get", path: "/trainings/:id/statistics", tag: TAG, summary: "Statistics of a training's executions", auth: "required", success: 200, query: { userId: "user id", ...RANGE }, errors: [400, 403, 404] },
     async (req, res) => {
       const actor = await userOf(services, req);
-      res.json(await statistics.trainingStatistics(actor, idParam(req), req.query));
+      res.json(await statistics.trainingStatistics(actor, idParam(req), queryReader(req, statisticsFilter)));
     },
   );
 
@@ -54,7 +65,7 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
     { method: "get", path: "/exercises/executions/user/:userId", tag: TAG, summary: "A user's exercise executions", auth: "required", success: 200, query: { exerciseId: "exercise id", ...RANGE, ...PAGING }, errors: [400, 403, 404] },
     async (req, res) => {
       const actor = await userOf(services, req);
-      res.json(await executions.listUserExerciseExecutions(actor, idParam(req, "userId"), req.query));
+      res.json(await executions.listUserExerciseExecutions(actor, idParam(req, "userId"), listReader(req, exerciseExecutionPaging, userExerciseExecutionFilter)));
     },
   );
   routes.add(
@@ -68,14 +79,14 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
     { method: "get", path: "/exercises/:id/executions", tag: TAG, summary: "Executions of an exercise (the caller's unless userId)", auth: "required", success: 200, query: { userId: "user id", ...RANGE, ...PAGING }, errors: [400, 403, 404] },
     async (req, res) => {
       const actor = await userOf(services, req);
-      res.json(await executions.listExerciseExecutions(actor, idParam(req), req.query));
+      res.json(await executions.listExerciseExecutions(actor, idParam(req), listReader(req, exerciseExecutionPaging, exerciseExecutionFilter)));
     },
   );
   routes.add(
     { method: "get", path: "/exercises/:id/progress", tag: TAG, summary: "Progress on an exercise by DAY, WEEK or MONTH", auth: "required", success: 200, query: { interval: "DAY | WEEK | MONTH", userId: "user id", ...RANGE }, errors: [400, 403, 404] },
     async (req, res) => {
       const actor = await userOf(services, req);
-      res.json(await statistics.exerciseProgress(actor, idParam(req), req.query));
+      res.json(await statistics.exerciseProgress(actor, idParam(req), queryReader(req, progressFilter)));
     },
   );
 }

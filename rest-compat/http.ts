@@ -1,8 +1,10 @@
 import type { Request } from "express";
+import type { z } from "zod";
 import type { Actor, UserActor } from "../src/platform/auth/actor.js";
 import { requireUser } from "../src/platform/auth/actor.js";
 import { invalidParameter } from "../src/platform/errors.js";
-import { queryId } from "../src/platform/validation.js";
+import { parsePageRequest, type ListQuery, type PageRequest, type Paging } from "../src/platform/paging.js";
+import { parseQuery, queryId, type InputReader } from "../src/platform/validation.js";
 import type { Services } from "../src/services.js";
 import type { RequestMeta } from "../src/modules/users/auth.service.js";
 
@@ -28,6 +30,24 @@ export function idParam(req: Request, name = "id"): number {
   const id = queryId.safeParse(req.params[name]);
   if (!id.success) throw invalidParameter("id");
   return id.data;
+}
+
+/** The query string's parameters as `schema` reads them. */
+export function queryReader<S extends z.ZodType>(req: Request, schema: S): InputReader<z.output<S>> {
+  return () => parseQuery(schema, req.query);
+}
+
+/** The page the query string asks for: `page`, `size` and `sort` (contract §2). */
+export function pageReader(req: Request, paging: Paging): InputReader<PageRequest> {
+  return () => parsePageRequest(req.query, paging);
+}
+
+/** A listing's query string: the page asked, read first, and the other parameters as `filter` reads them. */
+export function listReader<S extends z.ZodType>(req: Request, paging: Paging, filter: S): InputReader<ListQuery<z.output<S>>> {
+  return () => {
+    const { page, size, sort, ...filters } = req.query;
+    return { page: parsePageRequest({ page, size, sort }, paging), filter: parseQuery(filter, filters) };
+  };
 }
 
 export const requestMeta = (req: Request): RequestMeta => ({ ip: req.ip ?? req.socket.remoteAddress ?? "unknown" });

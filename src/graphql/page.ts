@@ -1,4 +1,5 @@
 import { ClassType, Field, InputType, Int, ObjectType } from "type-graphql";
+import { parsePageRequest, type PageRequest, type Paging } from "../platform/paging.js";
 
 /** Paging arguments of every root list field (contract §10). */
 @InputType("PageInput")
@@ -21,5 +22,6 @@ export function PageOf<Item extends object>(item: ClassType<Item>, name: string)
   return Page;
 }
 
-/** A PageInput as the raw paging parameters the services parse; a field sent as null is one not given. */
-export const pageParams = (page?: PageInput | null) => ({ page: page?.page ?? undefined, size: page?.size ?? undefined, sort: page?.sort ?? undefined });
+/** The page a PageInput asks for, read as REST reads `page`, `size` and `sort`; a field sent as null is one not given. */
+export const pageRequestOf = (page: PageInput | null | undefined, paging: Paging): PageRequest =>
+  parsePageRequest({ page: page?.page ?? undefined, size: page?.size ?? undefined, sort: page?.sort ?? undefined }, paging);

@@ -14,6 +14,18 @@ export interface PageRequest {
   sort: SortOrder[];
 }
 
+/** How a listing pages: the fields a client may sort it by, and its order when none is asked. */
+export interface Paging {
+  sortable: readonly string[];
+  fallbackSort: SortOrder[];
+}
+
+/** A listing's request as its service reads it: its filters and the page asked. */
+export interface ListQuery<Filter> {
+  filter: Filter;
+  page: PageRequest;
+}
+
 /** Raw paging parameters as they arrive from a query string or a GraphQL PageInput. */
 export interface RawPageParams {
   page?: unknown;
@@ -27,7 +39,7 @@ const nonNegativeInteger = /^\d+$/;
  * Applies contract §2: page ≥ 0, size ≥ 1 clamped to 100, sort fields from `sortable` only,
  * `sort` repeatable (`name,asc`).
  */
-export function parsePageRequest(raw: RawPageParams, sortable: readonly string[], fallbackSort: SortOrder[] = []): PageRequest {
+export function parsePageRequest(raw: RawPageParams, { sortable, fallbackSort }: Paging): PageRequest {
   const page = integerParam(raw.page, "page", 0);
   const size = integerParam(raw.size, "size", DEFAULT_PAGE_SIZE);
   if (size < 1) throw invalidParameter("size");
@@ -102,14 +114,4 @@ export function toPage<T>(content: T[], totalElements: number, request: PageRequ
     size: request.size,
     empty: content.length === 0,
   };
-}
-
-/** Splits a listing's query into its page request and the remaining filter parameters. */
-export function pageAndFilters(
-  query: Record<string, unknown>,
-  sortable: readonly string[],
-  fallbackSort: SortOrder[] = [],
-): { request: PageRequest; filters: Record<string, unknown> } {
-  const { page, size, sort, ...filters } = query;
-  return { request: parsePageRequest({ page, size, sort }, sortable, fallbackSort), filters };
 }

@@ -206,8 +206,8 @@ export const isoInstant = z.iso
 export type InputReader<T> = () => T;
 
 /**
- * Parses query-string filters: a bad value gives 400 `Parâmetro inválido: <param>` (contract §2), naming the
- * first offending parameter.
+ * Parses a query string's parameters (or GraphQL arguments standing for them): a bad value gives 400
+ * `Parâmetro inválido: <param>` (contract §2), naming the first offending parameter.
  */
 export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.output<S> {
   const result = schema.safeParse(query ?? {});
@@ -217,8 +217,8 @@ export function parseQuery<S extends z.ZodType>(schema: S, query: unknown): z.ou
   return result.data;
 }
 
-/** A query-string boolean: exactly `true` or `false`. */
-export const queryBoolean = z.enum(["true", "false"]).transform((value) => value === "true");
+/** A filter's boolean: a GraphQL Boolean, or exactly `true` or `false` in a query string. */
+export const queryBoolean = z.union([z.boolean(), z.enum(["true", "false"]).transform((value) => value === "true")]);
 
 /** An optional boolean where null means "not given" (GraphQL inputs declare such fields nullable): false by default. */
 export const optionalFlag = z
@@ -240,3 +240,6 @@ export const queryId = z
   .regex(/^[1-9]\d{0,9}$/)
   .transform(Number)
   .pipe(z.number().max(MAX_ID));
+
+/** An id a listing is filtered by: a GraphQL Int, or its text in a query string (queryId); 1…2147483647 either way. */
+export const filterId = z.union([entityId, queryId]);

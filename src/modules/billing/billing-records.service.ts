@@ -3,11 +3,11 @@ import { requireUser, type Actor, type UserActor } from "../../platform/auth/act
 import type { Db } from "../../platform/db/database.js";
 import { dayRange } from "../../platform/dates.js";
 import { notFound } from "../../platform/errors.js";
-import { pageAndFilters, toPage, type Page, type PageRequest } from "../../platform/paging.js";
-import { parseQuery } from "../../platform/validation.js";
+import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
+import type { InputReader } from "../../platform/validation.js";
 import type { UserService } from "../users/user.service.js";
 import { toInvoiceDto, toPaymentDto, type InvoiceDto, type InvoiceRow, type PaymentDto, type PaymentRow } from "./billing.dto.js";
-import { invoiceFilter, paymentFilter, RECORD_SORT_FIELDS } from "./billing.inputs.js";
+import type { InvoiceListQuery, PaymentListQuery } from "./billing.inputs.js";
 import { invoicePdfFileName, renderInvoicePdf } from "./invoice-pdf.js";
 import { invoiceRepository } from "./invoice.repository.js";
 import { paymentRepository } from "./payment.repository.js";
@@ -16,15 +16,14 @@ import { subscriptionRepository } from "./subscription.repository.js";
 
 const PAYMENT_NOT_FOUND = "Pagamento não encontrado";
 const INVOICE_NOT_FOUND = "Fatura não encontrada";
-const DEFAULT_SORT = [{ field: "createdAt", direction: "desc" as const }];
 
 /** Payments and invoices: each user reaches their own, administrators all. */
 export class BillingRecordsService {
   constructor(private readonly deps: { db: Db; publicBaseUrl: string; users: UserService }) {}
 
-  async listPayments(actor: Actor, query: Record<string, unknown>): Promise<Page<PaymentDto>> {
+  async listPayments(actor: Actor, readQuery: InputReader<PaymentListQuery>): Promise<Page<PaymentDto>> {
     const caller = requireUser(actor);
-    const { filter, request } = this.parseListing(caller, paymentFilter, query);
+    const { filter, request } = this.listingFor(caller, readQuery());
     const { rows, total } = await paymentRepository.listPayments(this.deps.db, filter, request);
     return toPage(await this.paymentDtos(rows), total, request);
   }
@@ -37,9 +36,9 @@ export class BillingRecordsService {
     return (await this.paymentDtos([row]))[0];
   }
 
-  async listInvoices(actor: Actor, query: Record<string, unknown>): Promise<Page<InvoiceDto>> {
+  async listInvoices(actor: Actor, readQuery: InputReader<InvoiceListQuery>): Promise<Page<InvoiceDto>> {
     const caller = requireUser(actor);
-    const { filter, request } = this.parseListing(caller, invoiceFilter, query);
+    const { filter, request } = this.listingFor(caller, readQuery());
     const { rows, total } = await invoiceRepository.listInvoices(this.deps.db, filter, request);
     return toPage(await this.invoiceDtos(rows), total, request);
   }
@@ -72,16 +71,10 @@ export class BillingRecordsService {
     return { fileName: invoicePdfFileName(invoice.id), pdf };
   }
 
-  private parseListing(
-    caller: UserActor,
-    schema: typeof paymentFilter | typeof invoiceFilter,
-    query: Record<string, unknown>,
-  ): { filter: RecordFilter; request: PageRequest } {
-    const { request, filters } = pageAndFilters(query, RECORD_SORT_FIELDS, DEFAULT_SORT);
-    const parsed = parseQuery(schema, filters);
+  private listingFor(caller: UserActor, { filter, page }: PaymentListQuery | InvoiceListQuery): { filter: RecordFilter; request: PageRequest } {
     // Administrators see everyone's (optionally one user's); others only their own.
-    const userId = caller.isAdmin ? parsed.userId : caller.id;
-    return { filter: { userId, status: parsed.status, ...dayRange(parsed.startDate, parsed.endDate) }, request };
+    const userId = caller.isAdmin ? filter.userId : caller.id;
+    return { filter: { userId, status: filter.status, ...dayRange(filter.startDate, filter.endDate) }, request: page };
   }
 
   private async loadInvoice(caller: UserActor, id: number): Promise<InvoiceRow> {

@@ -1,8 +1,10 @@
 import { z } from "zod";
-import { entityId, isoDate, optionalText, queryId, textId } from "../../platform/validation.js";
+import type { ListQuery, Paging } from "../../platform/paging.js";
+import { entityId, filterId, isoDate, optionalText, queryBoolean, textId } from "../../platform/validation.js";
+import { USER_TYPES } from "../users/user.table.js";
 import type { CardDetails } from "./gateways/card/card-gateway.js";
 import { cardProblems, normalizeCardNumber } from "./gateways/card/card-validation.js";
-import { INVOICE_STATUSES, PAYMENT_METHODS, PAYMENT_STATUSES } from "./billing.table.js";
+import { INVOICE_STATUSES, PAYMENT_METHODS, PAYMENT_STATUSES, PLAN_INTERVALS } from "./billing.table.js";
 
 // Only a bound against huge strings here: the card rules (and their messages) are cardProblems'. null is "not given"
 // (GraphQL's SubscribeInput declares the card fields nullable).
@@ -97,13 +99,24 @@ export const pixTransactionId = textId(200);
 
 export const simulatePaymentInput = z.object({ id: z.string().trim().min(1).max(200) });
 
+/** GET /subscription-plans's filters. */
+export const planCatalogueFilter = z.object({
+  userType: z.enum(USER_TYPES).optional(),
+  active: queryBoolean.optional(),
+  interval: z.enum(PLAN_INTERVALS).optional(),
+});
+export type PlanCatalogueFilter = z.infer<typeof planCatalogueFilter>;
+
 export const paymentFilter = z.object({
   status: z.enum(PAYMENT_STATUSES).optional(),
   startDate: isoDate.optional(),
   endDate: isoDate.optional(),
-  userId: queryId.optional(),
+  userId: filterId.optional(),
 });
+export type PaymentListQuery = ListQuery<z.infer<typeof paymentFilter>>;
 
 export const invoiceFilter = paymentFilter.extend({ status: z.enum(INVOICE_STATUSES).optional() });
+export type InvoiceListQuery = ListQuery<z.infer<typeof invoiceFilter>>;
 
-export const RECORD_SORT_FIELDS = ["id", "createdAt", "updatedAt", "amount", "status"] as const;
+/** Payment and invoice listings, newest first unless another order is asked. */
+export const recordPaging: Paging = { sortable: ["id", "createdAt", "updatedAt", "amount", "status"], fallbackSort: [{ field: "createdAt", direction: "desc" }] };

@@ -1,8 +1,9 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql-api.js";
-import { asQuery } from "../../graphql/filters.js";
-import { PageInput, pageParams } from "../../graphql/page.js";
+import { argumentsReader, listReader } from "../../graphql/arguments.js";
+import { PageInput } from "../../graphql/page.js";
 import { User } from "../users/user.types.js";
+import { invoiceFilter, paymentFilter, planCatalogueFilter, recordPaging } from "./billing.inputs.js";
 import {
   BillingRecordFilter,
   InvoicePage,
@@ -17,15 +18,12 @@ import {
   UpdateSubscriptionInput,
 } from "./billing.types.js";
 
-/** Records filters as the query-string values the REST layer hands the same service. */
-const recordQuery = (filter: BillingRecordFilter | undefined, page: PageInput | undefined) => ({ ...pageParams(page), ...asQuery(filter) });
-
 /** Plans, subscriptions, payments and invoices over GraphQL: the same services as REST. */
 @Resolver()
 export class BillingResolver {
   @Query(() => [SubscriptionPlan])
   subscriptionPlans(@Arg("filter", () => SubscriptionPlanFilter, { nullable: true }) filter: SubscriptionPlanFilter | undefined, @Ctx() ctx: Context) {
-    return ctx.services.subscriptionPlans.list(ctx.actor, asQuery(filter));
+    return ctx.services.subscriptionPlans.list(ctx.actor, argumentsReader(planCatalogueFilter, filter));
   }
 
   @Query(() => SubscriptionPlan)
@@ -44,7 +42,7 @@ export class BillingResolver {
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.billingRecords.listPayments(ctx.actor, recordQuery(filter, page));
+    return ctx.services.billingRecords.listPayments(ctx.actor, listReader(recordPaging, paymentFilter, filter, page));
   }
 
   @Query(() => Payment)
@@ -58,7 +56,7 @@ export class BillingResolver {
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.billingRecords.listInvoices(ctx.actor, recordQuery(filter, page));
+    return ctx.services.billingRecords.listInvoices(ctx.actor, listReader(recordPaging, invoiceFilter, filter, page));
   }
 
   @Query(() => Invoice)

@@ -1,30 +1,22 @@
-import { z } from "zod";
 import { requireUser, type Actor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { notFound } from "../../platform/errors.js";
-import { parseQuery, queryBoolean } from "../../platform/validation.js";
-import { USER_TYPES } from "../users/user.table.js";
+import type { InputReader } from "../../platform/validation.js";
 import { toPlanDto, type PlanDto, type PlanRow } from "./billing.dto.js";
-import { PLAN_INTERVALS } from "./billing.table.js";
+import type { PlanCatalogueFilter } from "./billing.inputs.js";
 import { subscriptionRepository } from "./subscription.repository.js";
 import { subscriptionPlanRepository } from "./subscription-plan.repository.js";
 
 export const PLAN_NOT_FOUND = "Plano não encontrado";
-
-const planFilter = z.object({
-  userType: z.enum(USER_TYPES).optional(),
-  active: queryBoolean.optional(),
-  interval: z.enum(PLAN_INTERVALS).optional(),
-});
 
 /** The subscription plan catalogue. */
 export class SubscriptionPlanService {
   constructor(private readonly deps: { db: Db }) {}
 
   /** The catalogue as a plain array, filtered by userType, active and interval. */
-  async list(actor: Actor, query: unknown): Promise<PlanDto[]> {
+  async list(actor: Actor, readFilter: InputReader<PlanCatalogueFilter>): Promise<PlanDto[]> {
     requireUser(actor);
-    const filter = parseQuery(planFilter, query);
+    const filter = readFilter();
     return (await subscriptionPlanRepository.list(this.deps.db, filter)).map(toPlanDto);
   }
 

@@ -1,11 +1,12 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql-api.js";
-import { asQuery } from "../../graphql/filters.js";
-import { PageInput, pageParams } from "../../graphql/page.js";
+import { listReader } from "../../graphql/arguments.js";
+import { PageInput } from "../../graphql/page.js";
 import { UserSummary, User } from "../users/user.types.js";
+import { inviteFilter, invitePaging, linkFilter, linkPaging } from "./coaching.inputs.js";
 import { InvitePage, InviteStatusEnum, Invite, LinkFilter, LinkPage, Link } from "./coaching.types.js";
 
-/** Invites and links over GraphQL: the same service as REST; filters go as query values (a null argument is "not given"). */
+/** Invites and links over GraphQL: the same service as REST, its filters parsed as REST's (a null argument is "not given"). */
 @Resolver()
 export class CoachingResolver {
   @Query(() => InvitePage, { description: "Invites the signed-in trainer sent" })
@@ -14,7 +15,7 @@ export class CoachingResolver {
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.coaching.listSentInvites(ctx.actor, { ...pageParams(page), ...asQuery({ status }) });
+    return ctx.services.coaching.listSentInvites(ctx.actor, listReader(invitePaging, inviteFilter, { status }, page));
   }
 
   @Query(() => InvitePage, { description: "Invites the signed-in student received" })
@@ -23,7 +24,7 @@ export class CoachingResolver {
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.coaching.listReceivedInvites(ctx.actor, { ...pageParams(page), ...asQuery({ status }) });
+    return ctx.services.coaching.listReceivedInvites(ctx.actor, listReader(invitePaging, inviteFilter, { status }, page));
   }
 
   @Query(() => LinkPage, { description: "The signed-in trainer's students" })
@@ -32,7 +33,7 @@ export class CoachingResolver {
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.coaching.listStudents(ctx.actor, { ...pageParams(page), ...asQuery(filter) });
+    return ctx.services.coaching.listStudents(ctx.actor, listReader(linkPaging, linkFilter, filter, page));
   }
 
   @Query(() => LinkPage, { description: "The signed-in student's trainers" })
@@ -41,7 +42,7 @@ export class CoachingResolver {
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.coaching.listPersonals(ctx.actor, { ...pageParams(page), ...asQuery(filter) });
+    return ctx.services.coaching.listPersonals(ctx.actor, listReader(linkPaging, linkFilter, filter, page));
   }
 
   @Mutation(() => Invite)

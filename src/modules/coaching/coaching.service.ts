@@ -5,13 +5,13 @@ import type { Db } from "../../platform/db/database.js";
 import { isUniqueViolation } from "../../platform/db/constraint-violation.js";
 import { AppError, conflict, forbidden, notFound, validationError } from "../../platform/errors.js";
 import { enqueueMail } from "../../platform/mail/outbox.js";
-import { pageAndFilters, toPage, type Page } from "../../platform/paging.js";
-import { parseInput, parseQuery } from "../../platform/validation.js";
+import { toPage, type Page } from "../../platform/paging.js";
+import { parseInput, type InputReader } from "../../platform/validation.js";
 import type { SubscriptionPlanService } from "../billing/subscription-plan.service.js";
 import type { UserService } from "../users/user.service.js";
-import { inviteFilter, inviteInput, linkFilter } from "./coaching.inputs.js";
+import { inviteInput, type InviteListQuery, type LinkListQuery } from "./coaching.inputs.js";
 import { coachingMails } from "./coaching.mails.js";
-import { coachingRepository, INVITE_SORTS, LINK_SORTS, type InviteRecord, type LinkRecord } from "./coaching.repository.js";
+import { coachingRepository, type InviteRecord, type LinkRecord } from "./coaching.repository.js";
 import { DAY_MS } from "../../platform/dates.js";
 
 export const INVITE_TTL_MS = 7 * DAY_MS;
@@ -21,7 +21,6 @@ const PENDING_INVITE_EXISTS = "Já existe um convite pendente para este aluno";
 const ALREADY_LINKED = "Aluno já vinculado a este personal";
 const INVITE_CLOSED = "Este convite já foi processado ou expirou";
 const LIMIT_REACHED = "Você atingiu o limite de alunos para seu plano atual";
-const DEFAULT_SORT = [{ field: "createdAt", direction: "desc" as const }];
 
 /** What a trainer sees of an invite it sent. */
 export interface SentInviteDto {
@@ -113,19 +112,17 @@ export class CoachingService {
   }
 
   /** GET /personal/invites. */
-  async listSentInvites(actor: Actor, query: Record<string, unknown>): Promise<Page<SentInviteDto>> {
+  async listSentInvites(actor: Actor, readQuery: InputReader<InviteListQuery>): Promise<Page<SentInviteDto>> {
     const trainer = requireTrainer(actor);
-    const { request, filters } = this.paging(query, Object.keys(INVITE_SORTS));
-    const { status } = parseQuery(inviteFilter, filters);
+    const { filter: { status }, page: request } = readQuery();
     const { rows, total } = await coachingRepository.listInvites(this.deps.db, { personalId: trainer.id, status }, request, this.deps.clock.now());
     return toPage(rows.map(toSentInvite), total, request);
   }
 
   /** GET /students/invites. */
-  async listReceivedInvites(actor: Actor, query: Record<string, unknown>): Promise<Page<ReceivedInviteDto>> {
+  async listReceivedInvites(actor: Actor, readQuery: InputReader<InviteListQuery>): Promise<Page<ReceivedInviteDto>> {
     const student = requireStudent(actor);
-    const { request, filters } = this.paging(query, Object.keys(INVITE_SORTS));
-    const { status } = parseQuery(inviteFilter, filters);
+    const { filter: { status }, page: request } = readQuery();
     const { rows, total } = await coachingRepository.listInvites(this.deps.db, { studentId: student.id, status }, request, this.deps.clock.now());
     return toPage(rows.map(toReceivedInvite), total, request);
   }
@@ -177,19 +174,17 @@ export class CoachingService {
   }
 
   /** GET /personal/students: the trainer's links (ACTIVE unless `status` says otherwise), by student name. */
-  async listStudents(actor: Actor, query: Record<string, unknown>): Promise<Page<LinkDto>> {
+  async listStudents(actor: Actor, readQuery: InputReader<LinkListQuery>): Promise<Page<LinkDto>> {
     const trainer = requireTrainer(actor);
-    const { request, filters } = this.paging(query, Object.keys(LINK_SORTS));
-    const { status, name } = parseQuery(linkFilter, filters);
+    const { filter: { status, name }, page: request } = readQuery();
     const { rows, total } = await coachingRepository.listLinks(this.deps.db, { personalId: trainer.id, status: status ?? "ACTIVE", name }, request);
     return toPage(rows.map((row) => toLink(row, "trainer")), total, request);
   }
 
   /** GET /students/personals: the student's links, by trainer name. */
-  async listPersonals(actor: Actor, query: Record<string, unknown>): Promise<Page<LinkDto>> {
+  async listPersonals(actor: Actor, readQuery: InputReader<LinkListQuery>): Promise<Page<LinkDto>> {
     const student = requireStudent(actor);
-    const { request, filters } = this.paging(query, Object.keys(LINK_SORTS));
-    const { status, name } = parseQuery(linkFilter, filters);
+    const { filter: { status, name }, page: request } = readQuery();
     const { rows, total } = await coachingRepository.listLinks(this.deps.db, { studentId: student.id, status: status ?? "ACTIVE", name }, request);
     return toPage(rows.map((row) => toLink(row, "student")), total, request);
   }
@@ -255,10 +250,6 @@ export class CoachingService {
   private async studentLimit(db: Db, trainerId: number): Promise<number | null> {
     const limit = await this.deps.subscriptionPlans.studentLimitOf(db, trainerId);
     return limit === undefined ? this.deps.freeTrainerMaxStudents : limit;
-  }
-
-  private paging(query: Record<string, unknown>, sortable: string[]) {
-    return pageAndFilters(query, sortable, DEFAULT_SORT);
   }
 
   /**

@@ -1,6 +1,8 @@
 import { z } from "zod";
-import { entityId, isoDate, isoInstant, optionalText, queryBoolean, queryId } from "../../platform/validation.js";
+import type { ListQuery, Paging } from "../../platform/paging.js";
+import { entityId, filterId, isoDate, isoInstant, optionalText, queryBoolean } from "../../platform/validation.js";
 import { kilograms } from "../trainings/training.inputs.js";
+import { EXERCISE_EXECUTION_SORTS, TRAINING_EXECUTION_SORTS } from "./execution.repository.js";
 
 const MAX_DURATION_SECONDS = 86_400;
 
@@ -43,9 +45,20 @@ export const PROGRESS_INTERVALS = ["DAY", "WEEK", "MONTH"] as const;
 
 const dateRange = { startDate: isoDate.optional(), endDate: isoDate.optional() };
 
-export const trainingExecutionFilter = z.object({ userId: queryId.optional(), completed: queryBoolean.optional(), ...dateRange });
-export const userTrainingExecutionFilter = z.object({ trainingId: queryId.optional(), completed: queryBoolean.optional(), ...dateRange });
-export const exerciseExecutionFilter = z.object({ userId: queryId.optional(), ...dateRange });
-export const userExerciseExecutionFilter = z.object({ exerciseId: queryId.optional(), ...dateRange });
-export const statisticsFilter = z.object({ userId: queryId.optional(), ...dateRange });
-export const progressFilter = z.object({ userId: queryId.optional(), interval: z.enum(PROGRESS_INTERVALS).default("DAY"), ...dateRange });
+/** Training execution listings, latest started first unless another order is asked. */
+export const trainingExecutionPaging: Paging = { sortable: Object.keys(TRAINING_EXECUTION_SORTS), fallbackSort: [{ field: "startTime", direction: "desc" }] };
+/** Exercise execution listings, latest first unless another order is asked. */
+export const exerciseExecutionPaging: Paging = { sortable: Object.keys(EXERCISE_EXECUTION_SORTS), fallbackSort: [{ field: "executedAt", direction: "desc" }] };
+
+export const trainingExecutionFilter = z.object({ userId: filterId.optional(), completed: queryBoolean.optional(), ...dateRange });
+export type TrainingExecutionListQuery = ListQuery<z.infer<typeof trainingExecutionFilter>>;
+export const userTrainingExecutionFilter = z.object({ trainingId: filterId.optional(), completed: queryBoolean.optional(), ...dateRange });
+export type UserTrainingExecutionListQuery = ListQuery<z.infer<typeof userTrainingExecutionFilter>>;
+export const exerciseExecutionFilter = z.object({ userId: filterId.optional(), ...dateRange });
+export type ExerciseExecutionListQuery = ListQuery<z.infer<typeof exerciseExecutionFilter>>;
+export const userExerciseExecutionFilter = z.object({ exerciseId: filterId.optional(), ...dateRange });
+export type UserExerciseExecutionListQuery = ListQuery<z.infer<typeof userExerciseExecutionFilter>>;
+export const statisticsFilter = z.object({ userId: filterId.optional(), ...dateRange });
+export type StatisticsFilter = z.infer<typeof statisticsFilter>;
+export const progressFilter = z.object({ userId: filterId.optional(), interval: z.enum(PROGRESS_INTERVALS).default("DAY"), ...dateRange });
+export type ProgressFilter = z.infer<typeof progressFilter>;

@@ -1,11 +1,12 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql-api.js";
-import { asQuery } from "../../graphql/filters.js";
-import { PageInput, pageParams } from "../../graphql/page.js";
+import { argumentsReader, listReader } from "../../graphql/arguments.js";
+import { PageInput } from "../../graphql/page.js";
 import { LocalDate } from "../../graphql/scalars.js";
 import { Exercise } from "../exercises/exercise.types.js";
 import { Training } from "../trainings/training.types.js";
 import { User } from "../users/user.types.js";
+import { progressFilter, statisticsFilter, trainingExecutionPaging, userTrainingExecutionFilter } from "./execution.inputs.js";
 import {
   ExecutionFilter,
   ExerciseExecutionInput,
@@ -59,7 +60,7 @@ export class UserExecutionsResolver {
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.executions.listUserTrainingExecutions(ctx.actor, user.id, { ...pageParams(page), ...asQuery(filter) });
+    return ctx.services.executions.listUserTrainingExecutions(ctx.actor, user.id, listReader(trainingExecutionPaging, userTrainingExecutionFilter, filter, page));
   }
 
   @FieldResolver(() => [PersonalRecord])
@@ -83,7 +84,7 @@ export class TrainingStatisticsResolver {
     @Arg("to", () => LocalDate, { nullable: true }) to: string | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.statistics.trainingStatistics(ctx.actor, training.id, asQuery({ userId, startDate: from, endDate: to }));
+    return ctx.services.statistics.trainingStatistics(ctx.actor, training.id, argumentsReader(statisticsFilter, { userId, startDate: from, endDate: to }));
   }
 }
 
@@ -98,6 +99,6 @@ export class ExerciseProgressResolver {
     @Arg("to", () => LocalDate, { nullable: true }) to: string | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.statistics.exerciseProgress(ctx.actor, exercise.id, asQuery({ interval, userId, startDate: from, endDate: to }));
+    return ctx.services.statistics.exerciseProgress(ctx.actor, exercise.id, argumentsReader(progressFilter, { interval, userId, startDate: from, endDate: to }));
   }
 }

@@ -4,28 +4,26 @@ import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { dayRange } from "../../platform/dates.js";
 import { forbidden, notFound, validationError } from "../../platform/errors.js";
-import { pageAndFilters, toPage, type Page, type PageRequest, type SortOrder } from "../../platform/paging.js";
-import { parseInput, parseQuery } from "../../platform/validation.js";
+import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
+import { parseInput, type InputReader } from "../../platform/validation.js";
 import type { CoachingService } from "../coaching/coaching.service.js";
 import type { ExerciseService } from "../exercises/exercise.service.js";
 import type { TrainingService } from "../trainings/training.service.js";
 import type { UserService } from "../users/user.service.js";
 import { hundredths, setAggregates, toHundredths, toExerciseExecutionDto, toSetDto, type ExerciseExecutionDto, type TrainingExecutionDto, type TrainingExecutionSummaryDto } from "./execution.dto.js";
 import {
-  exerciseExecutionFilter,
   exerciseExecutionInput,
-  trainingExecutionFilter,
   trainingExecutionInput,
-  userExerciseExecutionFilter,
-  userTrainingExecutionFilter,
+  type ExerciseExecutionListQuery,
   type SetInput,
+  type TrainingExecutionListQuery,
+  type UserExerciseExecutionListQuery,
+  type UserTrainingExecutionListQuery,
 } from "./execution.inputs.js";
-import { EXERCISE_EXECUTION_SORTS, executionRepository, TRAINING_EXECUTION_SORTS, type ExerciseExecutionRow, type TrainingExecutionRow } from "./execution.repository.js";
+import { executionRepository, type ExerciseExecutionRow, type TrainingExecutionRow } from "./execution.repository.js";
 
 export const EXECUTION_NOT_FOUND = "Execução não encontrada";
 const NOT_IN_TRAINING = "Exercício não pertence a este treino";
-const TRAINING_SORT = [{ field: "startTime", direction: "desc" as const }];
-const EXERCISE_SORT = [{ field: "executedAt", direction: "desc" as const }];
 
 export interface ExecutionServiceDeps {
   db: Db;
@@ -122,10 +120,9 @@ export class ExecutionService {
   }
 
   /** GET /trainings/{id}/executions: one user's executions of a training (the caller's unless `userId`). */
-  async listTrainingExecutions(actor: Actor, trainingId: number, query: Record<string, unknown>): Promise<Page<TrainingExecutionSummaryDto>> {
+  async listTrainingExecutions(actor: Actor, trainingId: number, readQuery: InputReader<TrainingExecutionListQuery>): Promise<Page<TrainingExecutionSummaryDto>> {
     const caller = requireUser(actor);
-    const { request, filters } = paging(query, TRAINING_EXECUTION_SORTS, TRAINING_SORT);
-    const filter = parseQuery(trainingExecutionFilter, filters);
+    const { filter, page: request } = readQuery();
     await this.deps.trainings.getExisting(trainingId);
     const userId = filter.userId ?? caller.id;
     await this.ensureMayRead(caller, userId);
@@ -138,10 +135,9 @@ export class ExecutionService {
   }
 
   /** GET /trainings/executions/user/{userId}. */
-  async listUserTrainingExecutions(actor: Actor, userId: number, query: Record<string, unknown>): Promise<Page<TrainingExecutionSummaryDto>> {
+  async listUserTrainingExecutions(actor: Actor, userId: number, readQuery: InputReader<UserTrainingExecutionListQuery>): Promise<Page<TrainingExecutionSummaryDto>> {
     const caller = requireUser(actor);
-    const { request, filters } = paging(query, TRAINING_EXECUTION_SORTS, TRAINING_SORT);
-    const filter = parseQuery(userTrainingExecutionFilter, filters);
+    const { filter, page: request } = readQuery();
     await this.ensureUserReadable(caller, userId);
     const { rows, total } = await executionRepository.listTrainingExecutions(
       this.deps.db,
@@ -152,10 +148,9 @@ export class ExecutionService {
   }
 
   /** GET /exercises/{id}/executions. */
-  async listExerciseExecutions(actor: Actor, exerciseId: number, query: Record<string, unknown>): Promise<Page<ExerciseExecutionDto>> {
+  async listExerciseExecutions(actor: Actor, exerciseId: number, readQuery: InputReader<ExerciseExecutionListQuery>): Promise<Page<ExerciseExecutionDto>> {
     const caller = requireUser(actor);
-    const { request, filters } = paging(query, EXERCISE_EXECUTION_SORTS, EXERCISE_SORT);
-    const filter = parseQuery(exerciseExecutionFilter, filters);
+    const { filter, page: request } = readQuery();
     await this.deps.exercises.getExisting(exerciseId);
     const userId = filter.userId ?? caller.id;
     await this.ensureMayRead(caller, userId);
@@ -163,10 +158,9 @@ export class ExecutionService {
   }
 
   /** GET /exercises/executions/user/{userId}: items carry exerciseName and trainingName. */
-  async listUserExerciseExecutions(actor: Actor, userId: number, query: Record<string, unknown>): Promise<Page<ExerciseExecutionDto>> {
+  async listUserExerciseExecutions(actor: Actor, userId: number, readQuery: InputReader<UserExerciseExecutionListQuery>): Promise<Page<ExerciseExecutionDto>> {
     const caller = requireUser(actor);
-    const { request, filters } = paging(query, EXERCISE_EXECUTION_SORTS, EXERCISE_SORT);
-    const filter = parseQuery(userExerciseExecutionFilter, filters);
+    const { filter, page: request } = readQuery();
     await this.ensureUserReadable(caller, userId);
     return this.exercisePage({ userId, exerciseId: filter.exerciseId, ...dayRange(filter.startDate, filter.endDate) }, request, "named");
   }
@@ -227,8 +221,6 @@ export class ExecutionService {
     };
   }
 }
-
-const paging = (query: Record<string, unknown>, sorts: Record<string, unknown>, fallback: SortOrder[]) => pageAndFilters(query, Object.keys(sorts), fallback);
 
 function summary(row: TrainingExecutionRow, withName: boolean): TrainingExecutionSummaryDto {
   return {

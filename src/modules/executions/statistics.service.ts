@@ -2,11 +2,11 @@ import { requireUser, type Actor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { DAY_MS, dayRange } from "../../platform/dates.js";
-import { parseQuery } from "../../platform/validation.js";
+import type { InputReader } from "../../platform/validation.js";
 import type { ExerciseService } from "../exercises/exercise.service.js";
 import type { TrainingService } from "../trainings/training.service.js";
 import type { UserService } from "../users/user.service.js";
-import { progressFilter, statisticsFilter } from "./execution.inputs.js";
+import type { ProgressFilter, StatisticsFilter } from "./execution.inputs.js";
 import { executionRepository, type TrainingStatisticsFigures } from "./execution.repository.js";
 import type { ExecutionService } from "./execution.service.js";
 
@@ -53,9 +53,9 @@ export class StatisticsService {
   ) {}
 
   /** GET /trainings/{id}/statistics. */
-  async trainingStatistics(actor: Actor, trainingId: number, query: Record<string, unknown>): Promise<TrainingStatisticsDto> {
+  async trainingStatistics(actor: Actor, trainingId: number, readFilter: InputReader<StatisticsFilter>): Promise<TrainingStatisticsDto> {
     const caller = requireUser(actor);
-    const filter = parseQuery(statisticsFilter, query);
+    const filter = readFilter();
     const training = await this.deps.trainings.getExisting(trainingId);
     const userId = filter.userId ?? caller.id;
     await this.deps.executions.ensureMayRead(caller, userId);
@@ -64,9 +64,9 @@ export class StatisticsService {
   }
 
   /** GET /exercises/{id}/progress (the caller's, or `userId`'s for their trainer and administrators). */
-  async exerciseProgress(actor: Actor, exerciseId: number, query: Record<string, unknown>): Promise<ExerciseProgressDto> {
+  async exerciseProgress(actor: Actor, exerciseId: number, readFilter: InputReader<ProgressFilter>): Promise<ExerciseProgressDto> {
     const caller = requireUser(actor);
-    const filter = parseQuery(progressFilter, query);
+    const filter = readFilter();
     const exercise = await this.deps.exercises.getExisting(exerciseId);
     const userId = filter.userId ?? caller.id;
     await this.deps.executions.ensureMayRead(caller, userId);

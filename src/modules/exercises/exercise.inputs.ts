@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { optionalFlag, queryBoolean, queryId, requiredText } from "../../platform/validation.js";
+import type { ListQuery, Paging } from "../../platform/paging.js";
+import { filterId, optionalFlag, queryBoolean, requiredText } from "../../platform/validation.js";
+import { EXERCISE_SORTS } from "./exercise.repository.js";
 import { DIFFICULTIES, EQUIPMENT, EXERCISE_CATEGORIES } from "./exercise.table.js";
 
 export const httpUrl = z.string().trim().max(2048).pipe(z.url({ protocol: /^https?$/, error: "URL inválida (use http ou https)" }));
@@ -28,12 +30,17 @@ export const exerciseInput = z.object({
 });
 export type ExerciseInput = z.infer<typeof exerciseInput>;
 
+/** Exercise listings, by name unless another order is asked. */
+export const exercisePaging: Paging = { sortable: Object.keys(EXERCISE_SORTS), fallbackSort: [{ field: "name", direction: "asc" }] };
+
+/** GET /exercises's filters. */
 export const exerciseFilter = z.object({
   category: z.enum(EXERCISE_CATEGORIES).optional(),
   name: z.string().trim().max(120).optional(),
-  createdBy: queryId.optional(),
+  createdBy: filterId.optional(),
   isPublic: queryBoolean.optional(),
   difficulty: z.enum(DIFFICULTIES).optional(),
   equipment: z.enum(EQUIPMENT).optional(),
 });
+export type ExerciseListQuery = ListQuery<z.infer<typeof exerciseFilter>>;
 

@@ -1,11 +1,11 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql-api.js";
-import { asQuery } from "../../graphql/filters.js";
-import { PageInput, pageParams } from "../../graphql/page.js";
+import { listReader, pageReader } from "../../graphql/arguments.js";
+import { PageInput } from "../../graphql/page.js";
 import { GraphQLUpload, readUpload, type FileUpload } from "../../graphql/upload.js";
 import { parseInput } from "../../platform/validation.js";
 import { UserSummary } from "../users/user.types.js";
-import { exerciseInput } from "./exercise.inputs.js";
+import { exerciseFilter, exerciseInput, exercisePaging } from "./exercise.inputs.js";
 import type { ExerciseUpload } from "./exercise.service.js";
 import { ExerciseCategoryEnum, ExerciseFilter, ExerciseInput, ExercisePage, Exercise } from "./exercise.types.js";
 
@@ -29,12 +29,12 @@ export class ExerciseResolver {
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.exercises.list(ctx.actor, { ...pageParams(page), ...asQuery(filter) });
+    return ctx.services.exercises.list(ctx.actor, listReader(exercisePaging, exerciseFilter, filter, page));
   }
 
   @Query(() => ExercisePage)
   myExercises(@Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined, @Ctx() ctx: Context) {
-    return ctx.services.exercises.listMine(ctx.actor, pageParams(page));
+    return ctx.services.exercises.listMine(ctx.actor, pageReader(page, exercisePaging));
   }
 
   @Query(() => [ExerciseCategoryEnum])

@@ -4,16 +4,15 @@ import type { Clock } from "../../platform/clock.js";
 import { unlessForeignKeyRefuses } from "../../platform/db/constraint-violation.js";
 import type { Db } from "../../platform/db/database.js";
 import { conflict, forbidden, notFound, unauthorized } from "../../platform/errors.js";
-import { pageAndFilters, toPage, type Page } from "../../platform/paging.js";
+import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import type { FileStorage, UploadedFile } from "../../platform/storage/file-storage.js";
-import { parseQuery, type InputReader } from "../../platform/validation.js";
-import { exerciseFilter, type ExerciseInput } from "./exercise.inputs.js";
-import { EXERCISE_SORTS, exerciseRepository, type ExerciseRow } from "./exercise.repository.js";
+import type { InputReader } from "../../platform/validation.js";
+import type { ExerciseInput, ExerciseListQuery } from "./exercise.inputs.js";
+import { exerciseRepository, type ExerciseRow } from "./exercise.repository.js";
 import { EXERCISE_CATEGORIES } from "./exercise.table.js";
 
 export const EXERCISE_NOT_FOUND = "Exercício não encontrado";
 const EXERCISE_IN_USE = "Exercício está em uso em treinos";
-const DEFAULT_SORT = [{ field: "name", direction: "asc" as const }];
 
 export interface ExerciseDto {
   id: number;
@@ -160,18 +159,17 @@ export class ExerciseService {
   }
 
   /** GET /exercises: public exercises, plus those visible to the caller when signed in. */
-  async list(actor: Actor, query: Record<string, unknown>): Promise<Page<ExerciseListItemDto>> {
+  async list(actor: Actor, readQuery: InputReader<ExerciseListQuery>): Promise<Page<ExerciseListItemDto>> {
     const caller = actor.kind === "user" ? actor : null;
-    const { request, filters } = pageAndFilters(query, Object.keys(EXERCISE_SORTS), DEFAULT_SORT);
-    const filter = parseQuery(exerciseFilter, filters);
+    const { filter, page: request } = readQuery();
     const { rows, total } = await exerciseRepository.list(this.deps.db, caller, filter, request);
     return toPage(rows.map(toListItem), total, request);
   }
 
   /** GET /exercises/my-exercises. */
-  async listMine(actor: Actor, query: Record<string, unknown>): Promise<Page<ExerciseListItemDto>> {
+  async listMine(actor: Actor, readPage: InputReader<PageRequest>): Promise<Page<ExerciseListItemDto>> {
     const caller = requireUser(actor);
-    const { request } = pageAndFilters(query, Object.keys(EXERCISE_SORTS), DEFAULT_SORT);
+    const request = readPage();
     const { rows, total } = await exerciseRepository.list(this.deps.db, caller, { createdBy: caller.id }, request);
     return toPage(rows.map(toListItem), total, request);
   }

@@ -3,12 +3,12 @@ import { requireUser, type Actor, type UserActor } from "../../platform/auth/act
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { conflict, forbidden, notFound } from "../../platform/errors.js";
-import { pageAndFilters, toPage, type Page } from "../../platform/paging.js";
-import { parseInput, parseQuery } from "../../platform/validation.js";
+import { toPage, type Page } from "../../platform/paging.js";
+import { parseInput, type InputReader } from "../../platform/validation.js";
 import type { CoachingService } from "../coaching/coaching.service.js";
 import type { UserService } from "../users/user.service.js";
-import { assignInput, assignmentFilter } from "./training-plan.inputs.js";
-import { ASSIGNMENT_SORTS, trainingPlanRepository, type AssignmentRecord } from "./training-plan.repository.js";
+import { assignInput, type AssignmentListQuery } from "./training-plan.inputs.js";
+import { trainingPlanRepository, type AssignmentRecord } from "./training-plan.repository.js";
 import type { AssignmentStatus } from "./training-plan.table.js";
 import { PLAN_NOT_FOUND, TRAINERS_ONLY, type TrainingPlanService } from "./training-plan.service.js";
 import { DAY_MS } from "../../platform/dates.js";
@@ -16,7 +16,6 @@ import { DAY_MS } from "../../platform/dates.js";
 const STUDENT_NOT_LINKED = "Aluno não vinculado a este personal";
 const ASSIGNMENT_NOT_FOUND = "Atribuição não encontrada";
 const INVALID_TRANSITION = "Transição de status inválida";
-const DEFAULT_SORT = [{ field: "assignedAt", direction: "desc" as const }];
 
 export type PlanAssignmentDto = AssignmentRecord;
 
@@ -66,10 +65,9 @@ export class PlanAssignmentService {
   }
 
   /** GET /training-plans/assignments: a trainer's own assignments, a student's own, administrators all. */
-  async list(actor: Actor, query: Record<string, unknown>): Promise<Page<PlanAssignmentDto>> {
+  async list(actor: Actor, readQuery: InputReader<AssignmentListQuery>): Promise<Page<PlanAssignmentDto>> {
     const caller = requireUser(actor);
-    const { request, filters } = pageAndFilters(query, Object.keys(ASSIGNMENT_SORTS), DEFAULT_SORT);
-    const filter = parseQuery(assignmentFilter, filters);
+    const { filter, page: request } = readQuery();
     // The scope comes last so a filter can narrow it but never widen it.
     const scope: { personalId?: number; studentId?: number } = caller.isAdmin ? {} : caller.userType === "PERSONAL" ? { personalId: caller.id } : { studentId: caller.id };
     // A student asking for another student's assignments gets none (the filter narrows; it is not dropped).

@@ -1,6 +1,8 @@
 import { z } from "zod";
-import { entityId, isoDate, optionalFlag, optionalText, queryBoolean, queryId, requiredText } from "../../platform/validation.js";
+import type { ListQuery, Paging } from "../../platform/paging.js";
+import { entityId, filterId, isoDate, optionalFlag, optionalText, queryBoolean, requiredText } from "../../platform/validation.js";
 import { DIFFICULTIES } from "../exercises/exercise.table.js";
+import { ASSIGNMENT_SORTS, PLAN_SORTS } from "./training-plan.repository.js";
 import { ASSIGNMENT_STATUSES, DAYS_OF_WEEK, GOALS } from "./training-plan.table.js";
 
 
@@ -32,18 +34,28 @@ export const assignInput = z.object({
   notes: optionalText(2000),
 });
 
+/** Plan listings, newest first unless another order is asked. */
+export const planPaging: Paging = { sortable: Object.keys(PLAN_SORTS), fallbackSort: [{ field: "createdAt", direction: "desc" }] };
+
+/** GET /training-plans's filters. */
 export const planFilter = z.object({
   name: z.string().trim().max(120).optional(),
-  createdBy: queryId.optional(),
+  createdBy: filterId.optional(),
   isPublic: queryBoolean.optional(),
   difficulty: z.enum(DIFFICULTIES).optional(),
   goal: z.enum(GOALS).optional(),
 });
+export type PlanListQuery = ListQuery<z.infer<typeof planFilter>>;
 
+/** Assignment listings, latest assigned first unless another order is asked. */
+export const assignmentPaging: Paging = { sortable: Object.keys(ASSIGNMENT_SORTS), fallbackSort: [{ field: "assignedAt", direction: "desc" }] };
+
+/** GET /training-plans/assignments's filters. */
 export const assignmentFilter = z.object({
-  studentId: queryId.optional(),
-  planId: queryId.optional(),
+  studentId: filterId.optional(),
+  planId: filterId.optional(),
   status: z.enum(ASSIGNMENT_STATUSES).optional(),
   startDate: isoDate.optional(),
   endDate: isoDate.optional(),
 });
+export type AssignmentListQuery = ListQuery<z.infer<typeof assignmentFilter>>;

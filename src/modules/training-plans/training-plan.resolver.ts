@@ -1,10 +1,11 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql-api.js";
-import { asQuery } from "../../graphql/filters.js";
-import { PageInput, pageParams } from "../../graphql/page.js";
+import { listReader, pageReader } from "../../graphql/arguments.js";
+import { PageInput } from "../../graphql/page.js";
 import { LocalDate } from "../../graphql/scalars.js";
 import { Training } from "../trainings/training.types.js";
 import { UserSummary, User } from "../users/user.types.js";
+import { assignmentFilter, assignmentPaging, planFilter, planPaging } from "./training-plan.inputs.js";
 import {
   PlanAssignmentFilter,
   PlanAssignmentPage,
@@ -32,12 +33,12 @@ export class TrainingPlanResolver {
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.trainingPlans.list(ctx.actor, { ...pageParams(page), ...asQuery(filter) });
+    return ctx.services.trainingPlans.list(ctx.actor, listReader(planPaging, planFilter, filter, page));
   }
 
   @Query(() => TrainingPlanPage)
   myPlans(@Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined, @Ctx() ctx: Context) {
-    return ctx.services.trainingPlans.listMine(ctx.actor, pageParams(page));
+    return ctx.services.trainingPlans.listMine(ctx.actor, pageReader(page, planPaging));
   }
 
   @Query(() => PlanAssignmentPage)
@@ -46,7 +47,7 @@ export class TrainingPlanResolver {
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.planAssignments.list(ctx.actor, { ...pageParams(page), ...asQuery(filter) });
+    return ctx.services.planAssignments.list(ctx.actor, listReader(assignmentPaging, assignmentFilter, filter, page));
   }
 
   @Mutation(() => TrainingPlan)

@@ -4,16 +4,15 @@ import type { Clock } from "../../platform/clock.js";
 import { unlessForeignKeyRefuses } from "../../platform/db/constraint-violation.js";
 import type { Db } from "../../platform/db/database.js";
 import { conflict, forbidden, notFound } from "../../platform/errors.js";
-import { pageAndFilters, toPage, type Page } from "../../platform/paging.js";
-import { parseInput, parseQuery } from "../../platform/validation.js";
+import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
+import { parseInput, type InputReader } from "../../platform/validation.js";
 import { TRAINING_NOT_FOUND, type TrainingService } from "../trainings/training.service.js";
-import { planFilter, planInput, type PlanInput } from "./training-plan.inputs.js";
-import { PLAN_SORTS, trainingPlanRepository, type PlanRow } from "./training-plan.repository.js";
+import { planInput, type PlanInput, type PlanListQuery } from "./training-plan.inputs.js";
+import { trainingPlanRepository, type PlanRow } from "./training-plan.repository.js";
 
 export const PLAN_NOT_FOUND = "Plano de treino não encontrado";
 export const TRAINERS_ONLY = "Apenas personal trainers podem criar planos de treino";
 const PLAN_ASSIGNED = "Plano de treino está atribuído a alunos";
-const DEFAULT_SORT = [{ field: "createdAt", direction: "desc" as const }];
 
 export interface PlanTrainingDto {
   id: number;
@@ -120,18 +119,17 @@ export class TrainingPlanService {
     return (await this.toDtos([await this.loadVisible(caller, id)]))[0];
   }
 
-  async list(actor: Actor, query: Record<string, unknown>): Promise<Page<TrainingPlanDto>> {
+  async list(actor: Actor, readQuery: InputReader<PlanListQuery>): Promise<Page<TrainingPlanDto>> {
     const caller = requireUser(actor);
-    const { request, filters } = pageAndFilters(query, Object.keys(PLAN_SORTS), DEFAULT_SORT);
-    const filter = parseQuery(planFilter, filters);
+    const { filter, page: request } = readQuery();
     const { rows, total } = await trainingPlanRepository.list(this.deps.db, caller, filter, request);
     return toPage(await this.toDtos(rows), total, request);
   }
 
   /** GET /training-plans/my-plans: trainers only. */
-  async listMine(actor: Actor, query: Record<string, unknown>): Promise<Page<TrainingPlanDto>> {
+  async listMine(actor: Actor, readPage: InputReader<PageRequest>): Promise<Page<TrainingPlanDto>> {
     const trainer = requireTrainer(actor, TRAINERS_ONLY);
-    const { request } = pageAndFilters(query, Object.keys(PLAN_SORTS), DEFAULT_SORT);
+    const request = readPage();
     const { rows, total } = await trainingPlanRepository.list(this.deps.db, trainer, { createdBy: trainer.id }, request);
     return toPage(await this.toDtos(rows), total, request);
   }

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { entityId, optionalFlag, optionalText, queryBoolean, queryId, requiredText } from "../../platform/validation.js";
+import type { ListQuery, Paging } from "../../platform/paging.js";
+import { entityId, filterId, optionalFlag, optionalText, queryBoolean, requiredText } from "../../platform/validation.js";
+import { TRAINING_SORTS } from "./training.repository.js";
 
 const twoDecimals = (value: number) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6;
 
@@ -25,8 +27,13 @@ export const trainingInput = z.object({
 });
 export type TrainingInput = z.infer<typeof trainingInput>;
 
+/** Training listings, newest first unless another order is asked. */
+export const trainingPaging: Paging = { sortable: Object.keys(TRAINING_SORTS), fallbackSort: [{ field: "createdAt", direction: "desc" }] };
+
+/** GET /trainings's filters. */
 export const trainingFilter = z.object({
   name: z.string().trim().max(120).optional(),
-  createdBy: queryId.optional(),
+  createdBy: filterId.optional(),
   isPublic: queryBoolean.optional(),
 });
+export type TrainingListQuery = ListQuery<z.infer<typeof trainingFilter>>;

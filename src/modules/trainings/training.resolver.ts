@@ -1,9 +1,10 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql-api.js";
-import { asQuery } from "../../graphql/filters.js";
-import { PageInput, pageParams } from "../../graphql/page.js";
+import { listReader, pageReader } from "../../graphql/arguments.js";
+import { PageInput } from "../../graphql/page.js";
 import { Exercise } from "../exercises/exercise.types.js";
 import { UserSummary } from "../users/user.types.js";
+import { trainingFilter, trainingPaging } from "./training.inputs.js";
 import { TrainingExercise, TrainingFilter, TrainingInput, TrainingPage, Training } from "./training.types.js";
 
 /** Trainings over GraphQL: the same service as REST. */
@@ -20,12 +21,12 @@ export class TrainingResolver {
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.trainings.list(ctx.actor, { ...pageParams(page), ...asQuery(filter) });
+    return ctx.services.trainings.list(ctx.actor, listReader(trainingPaging, trainingFilter, filter, page));
   }
 
   @Query(() => TrainingPage)
   myTrainings(@Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined, @Ctx() ctx: Context) {
-    return ctx.services.trainings.listMine(ctx.actor, pageParams(page));
+    return ctx.services.trainings.listMine(ctx.actor, pageReader(page, trainingPaging));
   }
 
   @Mutation(() => Training)

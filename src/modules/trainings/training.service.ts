@@ -4,15 +4,14 @@ import type { Clock } from "../../platform/clock.js";
 import { unlessForeignKeyRefuses } from "../../platform/db/constraint-violation.js";
 import type { Db } from "../../platform/db/database.js";
 import { conflict, forbidden, notFound, unauthorized } from "../../platform/errors.js";
-import { pageAndFilters, toPage, type Page } from "../../platform/paging.js";
-import { parseInput, parseQuery } from "../../platform/validation.js";
+import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
+import { parseInput, type InputReader } from "../../platform/validation.js";
 import { EXERCISE_NOT_FOUND, type ExerciseService } from "../exercises/exercise.service.js";
-import { trainingFilter, trainingInput, type TrainingInput } from "./training.inputs.js";
-import { TRAINING_SORTS, trainingRepository, type TrainingRow } from "./training.repository.js";
+import { trainingInput, type TrainingInput, type TrainingListQuery } from "./training.inputs.js";
+import { trainingRepository, type TrainingRow } from "./training.repository.js";
 
 export const TRAINING_NOT_FOUND = "Treino não encontrado";
 const TRAINING_IN_USE = "Treino está em uso em planos de treino";
-const DEFAULT_SORT = [{ field: "createdAt", direction: "desc" as const }];
 
 export interface TrainingExerciseDto {
   id: number;
@@ -104,17 +103,16 @@ export class TrainingService {
     return (await this.toDtos([row]))[0];
   }
 
-  async list(actor: Actor, query: Record<string, unknown>): Promise<Page<TrainingListItemDto>> {
+  async list(actor: Actor, readQuery: InputReader<TrainingListQuery>): Promise<Page<TrainingListItemDto>> {
     const caller = requireUser(actor);
-    const { request, filters } = pageAndFilters(query, Object.keys(TRAINING_SORTS), DEFAULT_SORT);
-    const filter = parseQuery(trainingFilter, filters);
+    const { filter, page: request } = readQuery();
     const { rows, total } = await trainingRepository.list(this.deps.db, caller, filter, request);
     return toPage(await this.toListItems(rows), total, request);
   }
 
-  async listMine(actor: Actor, query: Record<string, unknown>): Promise<Page<TrainingListItemDto>> {
+  async listMine(actor: Actor, readPage: InputReader<PageRequest>): Promise<Page<TrainingListItemDto>> {
     const caller = requireUser(actor);
-    const { request } = pageAndFilters(query, Object.keys(TRAINING_SORTS), DEFAULT_SORT);
+    const request = readPage();
     const { rows, total } = await trainingRepository.list(this.deps.db, caller, { createdBy: caller.id }, request);
     return toPage(await this.toListItems(rows), total, request);
   }
