@@ -275,6 +275,31 @@ describe("a trainer's dashboard of a linked student", () => {
     expect(me.metrics).toEqual({ totalTrainings: 7, totalExercises: 15, totalTime: 3600 + 2400 + 1200 * 5 + 10 + 300 });
   });
 
+  it("reads filter fields and arguments sent as null as not given: the caller's own figures, any day, by DAY", async () => {
+    await history();
+    const query = (args: { filter: string; statistics: string; progress: string }) => `query ($id: Int!, $trainingId: Int!, $exerciseId: Int!) {
+      user(id: $id) { executions${args.filter} { totalElements } }
+      training(id: $trainingId) { statistics${args.statistics} { totalVolume } }
+      exercise(id: $exerciseId) { progress${args.progress} { progressData { date } } }
+    }`;
+    const ids = { id: s.student.id, trainingId: s.trainingA.id, exerciseId: s.supino.id };
+    const nulls = dataOf(
+      await t.graphql(
+        query({
+          filter: "(filter: { trainingId: null, completed: null, startDate: null, endDate: null })",
+          statistics: "(userId: null, from: null, to: null)",
+          progress: "(interval: null, userId: null, from: null, to: null)",
+        }),
+        ids,
+        s.student.token,
+      ),
+    );
+    expect(nulls).toEqual(dataOf(await t.graphql(query({ filter: "", statistics: "", progress: "" }), ids, s.student.token)));
+    expect(nulls.user.executions.totalElements).toBe(7);
+    expect(nulls.training.statistics.totalVolume).toBe(850);
+    expect(nulls.exercise.progress.progressData.length).toBeGreaterThan(0);
+  });
+
   it("refuses a trainer without an ACTIVE link with FORBIDDEN, as REST does", async () => {
     await history();
     const unlinked = onlyError(

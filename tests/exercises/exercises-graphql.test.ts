@@ -200,6 +200,37 @@ describe("GraphQL exercises(filter, page) and myExercises", () => {
     expect(error.extensions).toEqual({ code: "BAD_USER_INPUT", status: 400 });
   });
 
+  it("reads filter fields sent as null as not given, like absent ones", async () => {
+    const { trainer } = await library();
+    const filter = { category: null, name: null, createdBy: null, isPublic: null, difficulty: null, equipment: null };
+    const nulls = await gql(EXERCISES, { filter }, trainer);
+    expect(nulls.errors).toBeUndefined();
+    expect(nulls.data.exercises.totalElements).toBe(4);
+    expect(nulls.data.exercises).toEqual((await gql(EXERCISES, {}, trainer)).data.exercises);
+  });
+
+  it("takes a name filter's text as typed, as REST takes it percent-encoded", async () => {
+    const { trainer } = await library();
+    const name = 'Rosca 21s, "Z" & 1/2 + 3 = 50% #2 ✓';
+    await createExercise(t, trainer.token, { name, category: "BICEPS", isPublic: true });
+    const rest = await t.get(`/api/exercises?name=${encodeURIComponent(name)}`);
+    const graphql = await gql(EXERCISES, { filter: { name } });
+    expect(rest.body.content.map((e: { name: string }) => e.name)).toEqual([name]);
+    expect(graphql.data.exercises.content.map((e: { name: string }) => e.name)).toEqual([name]);
+  });
+
+  it.each([
+    ["createdBy", { createdBy: 0 }, "createdBy=0"],
+    ["createdBy", { createdBy: -1 }, "createdBy=-1"],
+    ["name", { name: "a".repeat(121) }, `name=${"a".repeat(121)}`],
+    ["name", { name: "a\u0000b" }, "name=a%00b"],
+  ])("refuses a %s REST refuses with the same Parâmetro inválido", async (param, filter, query) => {
+    const rest = await t.get(`/api/exercises?${query}`);
+    const error = onlyError(await gql(EXERCISES, { filter }));
+    expect(rest.body).toEqual({ message: `Parâmetro inválido: ${param}`, success: false });
+    expect(error).toMatchObject({ message: rest.body.message, extensions: { code: "BAD_USER_INPUT", status: 400 } });
+  });
+
   it("lists only the caller's exercises in myExercises, and refuses an anonymous caller", async () => {
     const { trainer } = await library();
     const body = await gql(MY_EXERCISES, { page: { sort: ["name,asc"] } }, trainer);

@@ -218,6 +218,20 @@ describe("training plans over GraphQL", () => {
     expect(assigned.message).toBe("Plano de treino está atribuído a alunos");
     expect(assigned.extensions).toEqual({ code: "CONFLICT", status: 409 });
   });
+  it("tells a caller who may not list so before anything about its page or filter, as REST does; the page before the filter", async () => {
+    const myPlans = "query ($page: PageInput) { myPlans(page: $page) { totalElements } }";
+    const byStudent = onlyError(await t.graphql(myPlans, { page: { size: 0 } }, student.token));
+    expect(byStudent).toMatchObject({ message: "Apenas personal trainers podem criar planos de treino", extensions: { code: "FORBIDDEN", status: 403 } });
+    const rest = await t.get("/api/training-plans/my-plans?size=0", { token: student.token });
+    expect(rest.status).toBe(403);
+    expect(rest.body).toEqual({ message: byStudent.message, success: false });
+
+    const anonymous = onlyError(await t.graphql(PLANS, { filter: { createdBy: 0 }, page: { sort: ["nope,asc"] } }));
+    expect(anonymous.extensions).toEqual({ code: "UNAUTHENTICATED", status: 401 });
+    const both = onlyError(await t.graphql(PLANS, { filter: { createdBy: 0 }, page: { size: 0 } }, trainer.token));
+    expect(both.message).toBe("Parâmetro inválido: size");
+    expect((await t.get("/api/training-plans?createdBy=0&size=0", { token: trainer.token })).body.message).toBe(both.message);
+  });
 });
 
 describe("assignments over GraphQL", () => {
