@@ -158,6 +158,23 @@ describe("card webhook events", () => {
     expect(t.logLines.join("")).not.toContain("card webhook failed");
   });
 
+  it("reads a text the database cannot store (U+0000) as not given, instead of failing every redelivery (found by npm run fuzz)", async () => {
+    const { ana, id } = await pendingSubscription();
+    await expectOk(
+      event("payment_intent.succeeded", {
+        id: "pi_nul_1",
+        amount_received: 4990,
+        currency: "br\u0000l",
+        customer: "cus_\u0000",
+        payment_method: "pm_\u0000",
+        metadata: { subscriptionId: String(id), paymentKey: "key\u0000" },
+      }),
+    );
+    expect((await subscriptionRow(t, id)).status).toBe("ACTIVE");
+    expect((await billingOf(t, ana.id)).payments).toMatchObject([{ status: "COMPLETED", amountCents: 4990, transactionId: "pi_nul_1" }]);
+    expect(t.logLines.join("")).not.toContain("card webhook failed");
+  });
+
   it("payment_intent.succeeded for a charge already recorded at checkout changes nothing", async () => {
     const ana = await makeStudent(t);
     const res = await t.post("/api/subscriptions", { token: ana.token, body: cardBody(await planId(t)) });

@@ -6,7 +6,7 @@ import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { AppError, invalidParameter, notFound } from "../../platform/errors.js";
 import type { Logger } from "../../platform/logger.js";
-import { parseInput, queryId, textId } from "../../platform/validation.js";
+import { isStorableText, parseInput, queryId, textId } from "../../platform/validation.js";
 import { toPixDto, type PixTransactionDto, type SubscriptionRow } from "./billing.dto.js";
 import { pixTransactionId, simulatePaymentInput } from "./billing.inputs.js";
 import { billingRepository } from "./billing.repository.js";
@@ -270,7 +270,8 @@ function parseJson(raw: Buffer | undefined): unknown {
   }
 }
 
-const str = (value: unknown) => (typeof value === "string" && value !== "" ? value : null);
+/** A gateway text we can store and compare (PostgreSQL refuses U+0000 in text); anything else reads as not given. */
+const str = (value: unknown) => (typeof value === "string" && value !== "" && isStorableText(value) ? value : null);
 const record = (value: unknown) => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null);
 /** A gateway reference: the id string, or the `id` of an expanded object. */
 const idOf = (value: unknown) => str(value) ?? str(record(value)?.id);
