@@ -4,7 +4,7 @@ import { assignInput, assignmentFilter, assignmentPaging, planFilter, planInput,
 import { trainingFilter, trainingInput, trainingPaging } from "../src/modules/trainings/training.inputs.js";
 import type { ExerciseUpload } from "../src/modules/exercises/exercise.service.js";
 import type { Services } from "../src/services.js";
-import { actorOf, idParam, listReader, pageReader, userOf } from "./http.js";
+import { actorOf, bodyReader, idParam, listReader, pageReader, userOf } from "./http.js";
 import { parseJsonPart, readMultipart, type MultipartBody } from "./multipart.js";
 import type { DocumentedRouter } from "./routes.js";
 
@@ -85,7 +85,7 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     },
   );
   routes.add({ method: "post", path: "/trainings", tag: TRAININGS, summary: "Create a training", auth: "required", success: 201, body: trainingInput, errors: [400, 403, 404] }, async (req, res) => {
-    res.status(201).json(await trainings.create(await userOf(services, req), req.body));
+    res.status(201).json(await trainings.create(await userOf(services, req), bodyReader(req, trainingInput)));
   });
   routes.add({ method: "get", path: "/trainings/:id", tag: TRAININGS, summary: "One training", auth: "optional", success: 200, errors: [400, 401, 403, 404] }, async (req, res) => {
     const actor = await actorOf(services, req);
@@ -93,7 +93,7 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
   });
   routes.add({ method: "put", path: "/trainings/:id", tag: TRAININGS, summary: "Replace a training", auth: "required", success: 200, body: trainingInput, errors: [400, 403, 404] }, async (req, res) => {
     const actor = await userOf(services, req);
-    res.json(await trainings.update(actor, idParam(req), req.body));
+    res.json(await trainings.update(actor, idParam(req), bodyReader(req, trainingInput)));
   });
   routes.add({ method: "delete", path: "/trainings/:id", tag: TRAININGS, summary: "Delete a training (409 when in a plan)", auth: "required", success: 204, errors: [400, 403, 404, 409] }, async (req, res) => {
     const actor = await userOf(services, req);

@@ -4,7 +4,15 @@ import type { Actor, UserActor } from "../src/platform/auth/actor.js";
 import { requireUser } from "../src/platform/auth/actor.js";
 import { invalidParameter } from "../src/platform/errors.js";
 import { parsePageRequest, type ListQuery, type PageRequest, type Paging } from "../src/platform/paging.js";
-import { parseQuery, queryId, type InputReader } from "../src/platform/validation.js";
+import {
+  parseQuery,
+  queryId,
+  readerOf,
+  type DatedInputReader,
+  type DatedSchema,
+  type InputReader,
+  type RefusalMessage,
+} from "../src/platform/validation.js";
 import type { Services } from "../src/services.js";
 import type { RequestMeta } from "../src/modules/users/auth.service.js";
 
@@ -48,6 +56,16 @@ export function listReader<S extends z.ZodType>(req: Request, paging: Paging, fi
     const { page, size, sort, ...filters } = req.query;
     return { page: parsePageRequest({ page, size, sort }, paging), filter: parseQuery(filter, filters) };
   };
+}
+
+/**
+ * The JSON body as `schema` reads it (a dated schema: as of the `now` the service reads it at); `message` picks the
+ * top-level text of a refusal where api-spec.md keeps its own.
+ */
+export function bodyReader<S extends z.ZodType>(req: Request, schema: S, message?: RefusalMessage): InputReader<z.output<S>>;
+export function bodyReader<S extends z.ZodType>(req: Request, schema: DatedSchema<S>): DatedInputReader<z.output<S>>;
+export function bodyReader<S extends z.ZodType>(req: Request, schema: S | DatedSchema<S>, message?: RefusalMessage) {
+  return readerOf(schema, req.body, message);
 }
 
 export const requestMeta = (req: Request): RequestMeta => ({ ip: req.ip ?? req.socket.remoteAddress ?? "unknown" });

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { ListQuery, PageRequest, Paging } from "../platform/paging.js";
-import { parseQuery, type InputReader } from "../platform/validation.js";
+import { parseQuery, readerOf, type DatedInputReader, type DatedSchema, type InputReader, type RefusalMessage } from "../platform/validation.js";
 import { pageRequestOf, type PageInput } from "./page.js";
 
 /**
@@ -31,4 +31,15 @@ export function listReader<S extends z.ZodType>(
   page: PageInput | null | undefined,
 ): InputReader<ListQuery<z.output<S>>> {
   return () => ({ page: pageRequestOf(page, paging), filter: parseArguments(schema, filter) });
+}
+
+/**
+ * A mutation's input (its input object, or its arguments standing for a request body) as `schema` reads it: the rules
+ * and messages REST reads the JSON body with. Null stays null, as in a JSON body (it clears a field, or means not
+ * given where the schema says so). A dated schema reads it as of the `now` the service reads it at.
+ */
+export function inputReader<S extends z.ZodType>(schema: S, input: object, message?: RefusalMessage): InputReader<z.output<S>>;
+export function inputReader<S extends z.ZodType>(schema: DatedSchema<S>, input: object): DatedInputReader<z.output<S>>;
+export function inputReader<S extends z.ZodType>(schema: S | DatedSchema<S>, input: object, message?: RefusalMessage) {
+  return readerOf(schema, input, message);
 }

@@ -199,11 +199,34 @@ export const isoInstant = z.iso
   .refine((value) => !(Date.parse(value) < FIRST_INSTANT_MS || Date.parse(value) >= AFTER_LAST_INSTANT_MS), OUT_OF_SPAN);
 
 /**
- * A request's input, parsed from its transport's wire format (a query string, a multipart part, GraphQL arguments)
- * when the service reads it: after the service's access checks, so a caller who may not ask learns that (401, 403)
- * before anything about what they sent (400).
+ * A request's input, parsed from its transport's wire format (a query string, a JSON body, a multipart part, GraphQL
+ * arguments and input objects) when the service reads it: after the service's access checks, so a caller who may not
+ * ask learns that (401, 403) before anything about what they sent (400).
  */
 export type InputReader<T> = () => T;
+
+/**
+ * An input whose rules depend on the moment it is read (a card's expiry), read as of the `now` the service gives: its
+ * clock's, after its access checks like any InputReader.
+ */
+export type DatedInputReader<T> = (now: Date) => T;
+
+/** The schema of an input whose rules depend on the moment it is read, as of `now`. */
+export type DatedSchema<S extends z.ZodType> = (now: Date) => S;
+
+/**
+ * The top-level text api-spec.md keeps for some bodies it refuses, chosen by what was sent; undefined leaves
+ * "Validation failed".
+ */
+export type RefusalMessage = (input: unknown) => string | undefined;
+
+/**
+ * Reads `input` (a JSON body, a GraphQL input object) with `schema`, or with a dated schema as of the `now` given;
+ * `message` picks the refusal's top-level text. What each transport's body reader is built on.
+ */
+export function readerOf<S extends z.ZodType>(schema: S | DatedSchema<S>, input: unknown, message?: RefusalMessage): (now?: Date) => z.output<S> {
+  return (now) => parseInput(typeof schema === "function" ? schema(now!) : schema, input, message?.(input));
+}
 
 /**
  * Parses a query string's parameters (or GraphQL arguments standing for them): a bad value gives 400

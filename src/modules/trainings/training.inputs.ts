@@ -18,22 +18,22 @@ const trainingExerciseInput = z.object({
   notes: optionalText(2000),
 });
 
-/** POST and PUT /trainings (contract §4). */
+/** A training as its author creates or replaces it (contract §4). */
 export const trainingInput = z.object({
   name: requiredText(120),
   description: optionalText(2000),
   isPublic: optionalFlag,
   exercises: z.array(trainingExerciseInput).min(1, "Informe ao menos um exercício").max(100),
 });
-export type TrainingInput = z.infer<typeof trainingInput>;
+export type TrainingInput = z.output<typeof trainingInput>;
 
 /** Training listings, newest first unless another order is asked. */
 export const trainingPaging: Paging = { sortable: Object.keys(TRAINING_SORTS), fallbackSort: [{ field: "createdAt", direction: "desc" }] };
 
-/** GET /trainings's filters. */
+/** What a listing of the trainings visible to a user is narrowed by. */
 export const trainingFilter = z.object({
   name: z.string().trim().max(120).optional(),
   createdBy: filterId.optional(),
   isPublic: queryBoolean.optional(),
 });
-export type TrainingListQuery = ListQuery<z.infer<typeof trainingFilter>>;
+export type TrainingListQuery = ListQuery<z.output<typeof trainingFilter>>;

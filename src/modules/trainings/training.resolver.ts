@@ -1,10 +1,10 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql-api.js";
-import { listReader, pageReader } from "../../graphql/arguments.js";
+import { inputReader, listReader, pageReader } from "../../graphql/arguments.js";
 import { PageInput } from "../../graphql/page.js";
 import { Exercise } from "../exercises/exercise.types.js";
 import { UserSummary } from "../users/user.types.js";
-import { trainingFilter, trainingPaging } from "./training.inputs.js";
+import { trainingFilter, trainingInput, trainingPaging } from "./training.inputs.js";
 import { TrainingExercise, TrainingFilter, TrainingInput, TrainingPage, Training } from "./training.types.js";
 
 /** Trainings over GraphQL: the same service as REST. */
@@ -31,12 +31,12 @@ export class TrainingResolver {
 
   @Mutation(() => Training)
   createTraining(@Arg("input", () => TrainingInput) input: TrainingInput, @Ctx() ctx: Context) {
-    return ctx.services.trainings.create(ctx.actor, { ...input, exercises: input.exercises.map((line) => ({ ...line })) });
+    return ctx.services.trainings.create(ctx.actor, inputReader(trainingInput, input));
   }
 
   @Mutation(() => Training)
   updateTraining(@Arg("id", () => Int) id: number, @Arg("input", () => TrainingInput) input: TrainingInput, @Ctx() ctx: Context) {
-    return ctx.services.trainings.update(ctx.actor, id, { ...input, exercises: input.exercises.map((line) => ({ ...line })) });
+    return ctx.services.trainings.update(ctx.actor, id, inputReader(trainingInput, input));
   }
 
   @Mutation(() => Boolean)

@@ -5,9 +5,9 @@ import { unlessForeignKeyRefuses } from "../../platform/db/constraint-violation.
 import type { Db } from "../../platform/db/database.js";
 import { conflict, forbidden, notFound, unauthorized } from "../../platform/errors.js";
 import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
-import { parseInput, type InputReader } from "../../platform/validation.js";
+import type { InputReader } from "../../platform/validation.js";
 import { EXERCISE_NOT_FOUND, type ExerciseService } from "../exercises/exercise.service.js";
-import { trainingInput, type TrainingInput, type TrainingListQuery } from "./training.inputs.js";
+import type { TrainingInput, TrainingListQuery } from "./training.inputs.js";
 import { trainingRepository, type TrainingRow } from "./training.repository.js";
 
 export const TRAINING_NOT_FOUND = "Treino não encontrado";
@@ -42,9 +42,9 @@ export type TrainingListItemDto = Omit<TrainingDto, "exercises"> & { exerciseCou
 export class TrainingService {
   constructor(private readonly deps: { db: Db; clock: Clock; exercises: ExerciseService }) {}
 
-  async create(actor: Actor, body: unknown): Promise<TrainingDto> {
+  async create(actor: Actor, readInput: InputReader<TrainingInput>): Promise<TrainingDto> {
     const caller = requireUser(actor);
-    const input = parseInput(trainingInput, body);
+    const input = readInput();
     ensureMayPublish(caller, input.isPublic);
     await this.deps.exercises.ensureVisible(caller, exerciseIdsOf(input));
     const { db, clock } = this.deps;
@@ -64,10 +64,10 @@ export class TrainingService {
     return (await this.toDtos([(await trainingRepository.findById(db, id))!]))[0];
   }
 
-  async update(actor: Actor, id: number, body: unknown): Promise<TrainingDto> {
+  async update(actor: Actor, id: number, readInput: InputReader<TrainingInput>): Promise<TrainingDto> {
     const caller = requireUser(actor);
     await this.loadOwn(caller, id);
-    const input = parseInput(trainingInput, body);
+    const input = readInput();
     ensureMayPublish(caller, input.isPublic);
     await this.deps.exercises.ensureVisible(caller, exerciseIdsOf(input));
     const { db, clock } = this.deps;
