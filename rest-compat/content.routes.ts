@@ -144,7 +144,7 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     },
   );
   routes.add({ method: "post", path: "/training-plans", tag: PLANS, summary: "Create a plan (trainers)", auth: "required", success: 201, body: planInput, errors: [400, 403, 404] }, async (req, res) => {
-    res.status(201).json(await trainingPlans.create(await userOf(services, req), req.body));
+    res.status(201).json(await trainingPlans.create(await userOf(services, req), bodyReader(req, planInput)));
   });
   routes.add({ method: "get", path: "/training-plans/:id", tag: PLANS, summary: "One plan", auth: "required", success: 200, errors: [400, 403, 404] }, async (req, res) => {
     const actor = await userOf(services, req);
@@ -152,7 +152,7 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
   });
   routes.add({ method: "put", path: "/training-plans/:id", tag: PLANS, summary: "Replace a plan", auth: "required", success: 200, body: planInput, errors: [400, 403, 404] }, async (req, res) => {
     const actor = await userOf(services, req);
-    res.json(await trainingPlans.update(actor, idParam(req), req.body));
+    res.json(await trainingPlans.update(actor, idParam(req), bodyReader(req, planInput)));
   });
   routes.add({ method: "delete", path: "/training-plans/:id", tag: PLANS, summary: "Delete a plan (409 while assigned)", auth: "required", success: 204, errors: [400, 403, 404, 409] }, async (req, res) => {
     const actor = await userOf(services, req);
@@ -163,7 +163,7 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     { method: "post", path: "/training-plans/:id/assign", tag: PLANS, summary: "Assign a plan to a linked student (another trainer's plan as the caller's own private copy)", auth: "required", success: 201, body: assignInput, errors: [400, 403, 404] },
     async (req, res) => {
       const actor = await userOf(services, req);
-      res.status(201).json(await planAssignments.assign(actor, idParam(req), req.body));
+      res.status(201).json(await planAssignments.assign(actor, idParam(req), bodyReader(req, assignInput)));
     },
   );
 }

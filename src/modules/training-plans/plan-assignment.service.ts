@@ -4,10 +4,10 @@ import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { conflict, forbidden, notFound } from "../../platform/errors.js";
 import { toPage, type Page } from "../../platform/paging.js";
-import { parseInput, type InputReader } from "../../platform/validation.js";
+import type { InputReader } from "../../platform/validation.js";
 import type { CoachingService } from "../coaching/coaching.service.js";
 import type { UserService } from "../users/user.service.js";
-import { assignInput, type AssignmentListQuery } from "./training-plan.inputs.js";
+import type { AssignInput, AssignmentListQuery } from "./training-plan.inputs.js";
 import { trainingPlanRepository, type AssignmentRecord } from "./training-plan.repository.js";
 import type { AssignmentStatus } from "./training-plan.table.js";
 import { PLAN_NOT_FOUND, TRAINERS_ONLY, type TrainingPlanService } from "./training-plan.service.js";
@@ -31,12 +31,12 @@ export class PlanAssignmentService {
   constructor(private readonly deps: { db: Db; clock: Clock; plans: TrainingPlanService; coaching: CoachingService; users: UserService }) {}
 
   /**
-   * POST /training-plans/{id}/assign: to an ACTIVE-linked student; PENDING until the student accepts. Another
-   * trainer's plan is assigned as the assigning trainer's own copy (TrainingPlanService.planToAssign).
+   * A trainer assigns a plan to an ACTIVE-linked student; PENDING until the student accepts. Another trainer's plan
+   * is assigned as the assigning trainer's own copy (TrainingPlanService.planToAssign).
    */
-  async assign(actor: Actor, planId: number, body: unknown): Promise<PlanAssignmentDto> {
+  async assign(actor: Actor, planId: number, readInput: InputReader<AssignInput>): Promise<PlanAssignmentDto> {
     const trainer = requireTrainer(actor, TRAINERS_ONLY);
-    const input = parseInput(assignInput, body);
+    const input = readInput();
     const { db, clock } = this.deps;
     await this.deps.plans.loadVisible(trainer, planId);
     const student = await this.deps.users.getStudent(input.studentId);
@@ -64,7 +64,7 @@ export class PlanAssignmentService {
     return (await trainingPlanRepository.findAssignment(db, id))!;
   }
 
-  /** GET /training-plans/assignments: a trainer's own assignments, a student's own, administrators all. */
+  /** The assignments the caller sees: a trainer's own, a student's own, administrators all. */
   async list(actor: Actor, readQuery: InputReader<AssignmentListQuery>): Promise<Page<PlanAssignmentDto>> {
     const caller = requireUser(actor);
     const { filter, page: request } = readQuery();

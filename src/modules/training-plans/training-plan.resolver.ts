@@ -1,11 +1,11 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql-api.js";
-import { listReader, pageReader } from "../../graphql/arguments.js";
+import { inputReader, listReader, pageReader } from "../../graphql/arguments.js";
 import { PageInput } from "../../graphql/page.js";
 import { LocalDate } from "../../graphql/scalars.js";
 import { Training } from "../trainings/training.types.js";
 import { UserSummary, User } from "../users/user.types.js";
-import { assignmentFilter, assignmentPaging, planFilter, planPaging } from "./training-plan.inputs.js";
+import { assignInput, assignmentFilter, assignmentPaging, planFilter, planInput, planPaging } from "./training-plan.inputs.js";
 import {
   PlanAssignmentFilter,
   PlanAssignmentPage,
@@ -16,8 +16,6 @@ import {
   TrainingPlanPage,
   TrainingPlan,
 } from "./training-plan.types.js";
-
-const planBody = (input: TrainingPlanInput) => ({ ...input, trainings: input.trainings.map((item) => ({ ...item })) });
 
 /** Training plans and assignments over GraphQL: the same services as REST. */
 @Resolver(() => TrainingPlan)
@@ -52,12 +50,12 @@ export class TrainingPlanResolver {
 
   @Mutation(() => TrainingPlan)
   createTrainingPlan(@Arg("input", () => TrainingPlanInput) input: TrainingPlanInput, @Ctx() ctx: Context) {
-    return ctx.services.trainingPlans.create(ctx.actor, planBody(input));
+    return ctx.services.trainingPlans.create(ctx.actor, inputReader(planInput, input));
   }
 
   @Mutation(() => TrainingPlan)
   updateTrainingPlan(@Arg("id", () => Int) id: number, @Arg("input", () => TrainingPlanInput) input: TrainingPlanInput, @Ctx() ctx: Context) {
-    return ctx.services.trainingPlans.update(ctx.actor, id, planBody(input));
+    return ctx.services.trainingPlans.update(ctx.actor, id, inputReader(planInput, input));
   }
 
   @Mutation(() => Boolean)
@@ -74,7 +72,7 @@ export class TrainingPlanResolver {
     @Arg("notes", () => String, { nullable: true }) notes: string | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.planAssignments.assign(ctx.actor, planId, { studentId, startDate, notes });
+    return ctx.services.planAssignments.assign(ctx.actor, planId, inputReader(assignInput, { studentId, startDate, notes }));
   }
 
   @Mutation(() => PlanAssignment, { description: "The student accepts: PENDING → ACTIVE" })

@@ -5,9 +5,9 @@ import { unlessForeignKeyRefuses } from "../../platform/db/constraint-violation.
 import type { Db } from "../../platform/db/database.js";
 import { conflict, forbidden, notFound } from "../../platform/errors.js";
 import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
-import { parseInput, type InputReader } from "../../platform/validation.js";
+import type { InputReader } from "../../platform/validation.js";
 import { TRAINING_NOT_FOUND, type TrainingService } from "../trainings/training.service.js";
-import { planInput, type PlanInput, type PlanListQuery } from "./training-plan.inputs.js";
+import type { PlanInput, PlanListQuery } from "./training-plan.inputs.js";
 import { trainingPlanRepository, type PlanRow } from "./training-plan.repository.js";
 
 export const PLAN_NOT_FOUND = "Plano de treino não encontrado";
@@ -40,9 +40,9 @@ export interface TrainingPlanDto {
 export class TrainingPlanService {
   constructor(private readonly deps: { db: Db; clock: Clock; trainings: TrainingService }) {}
 
-  async create(actor: Actor, body: unknown): Promise<TrainingPlanDto> {
+  async create(actor: Actor, readInput: InputReader<PlanInput>): Promise<TrainingPlanDto> {
     const trainer = requireTrainer(actor, TRAINERS_ONLY);
-    const input = parseInput(planInput, body);
+    const input = readInput();
     await this.deps.trainings.ensureVisible(trainer, trainingIdsOf(input));
     const { db, clock } = this.deps;
     const id = await db.transaction(async (tx) => {
@@ -54,10 +54,10 @@ export class TrainingPlanService {
     return (await this.toDtos([(await trainingPlanRepository.findById(db, id))!]))[0];
   }
 
-  async update(actor: Actor, id: number, body: unknown): Promise<TrainingPlanDto> {
+  async update(actor: Actor, id: number, readInput: InputReader<PlanInput>): Promise<TrainingPlanDto> {
     const caller = requireUser(actor);
     await this.loadOwn(caller, id);
-    const input = parseInput(planInput, body);
+    const input = readInput();
     await this.deps.trainings.ensureVisible(caller, trainingIdsOf(input));
     const { db, clock } = this.deps;
     const updated = await db.transaction(async (tx) => {
@@ -69,7 +69,7 @@ export class TrainingPlanService {
     return (await this.toDtos([updated]))[0];
   }
 
-  /** DELETE: 409 while a PENDING or ACTIVE assignment uses the plan; finished assignments go with it. */
+  /** Deletes a plan: 409 while a PENDING or ACTIVE assignment uses it; finished assignments go with it. */
   async delete(actor: Actor, id: number): Promise<void> {
     const caller = requireUser(actor);
     await this.loadOwn(caller, id);
@@ -126,7 +126,7 @@ export class TrainingPlanService {
     return toPage(await this.toDtos(rows), total, request);
   }
 
-  /** GET /training-plans/my-plans: trainers only. */
+  /** The plans a trainer created (trainers only). */
   async listMine(actor: Actor, readPage: InputReader<PageRequest>): Promise<Page<TrainingPlanDto>> {
     const trainer = requireTrainer(actor, TRAINERS_ONLY);
     const request = readPage();
