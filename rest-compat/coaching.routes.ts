@@ -1,6 +1,6 @@
 import { inviteFilter, inviteInput, invitePaging, linkFilter, linkPaging } from "../src/modules/coaching/coaching.inputs.js";
 import type { Services } from "../src/services.js";
-import { idParam, listReader, userOf } from "./http.js";
+import { bodyReader, idParam, listReader, userOf } from "./http.js";
 import type { DocumentedRouter } from "./routes.js";
 
 const TAG = "Personal trainer and student links";
@@ -22,7 +22,7 @@ export function addCoachingRoutes(routes: DocumentedRouter, services: Services):
   routes.add(
     { method: "post", path: "/personal/students/invite", tag: TAG, summary: "Invite a student by e-mail", auth: "required", success: 201, body: inviteInput, errors: [400, 403, 404, 409, 422] },
     async (req, res) => {
-      res.status(201).json(await coaching.invite(await userOf(services, req), req.body));
+      res.status(201).json(await coaching.invite(await userOf(services, req), bodyReader(req, inviteInput)));
     },
   );
   routes.add(

@@ -4,10 +4,12 @@ import { emailField, optionalText } from "../../platform/validation.js";
 import { INVITE_SORTS, LINK_SORTS } from "./coaching.repository.js";
 import { INVITE_STATUSES, LINK_STATUSES } from "./coaching.table.js";
 
+/** An invite: the student's e-mail, and a message for them. */
 export const inviteInput = z.object({
   studentEmail: emailField,
   message: optionalText(500),
 });
+export type InviteInput = z.output<typeof inviteInput>;
 
 const NEWEST_FIRST: SortOrder[] = [{ field: "createdAt", direction: "desc" }];
 
@@ -15,7 +17,7 @@ const NEWEST_FIRST: SortOrder[] = [{ field: "createdAt", direction: "desc" }];
 export const invitePaging: Paging = { sortable: Object.keys(INVITE_SORTS), fallbackSort: NEWEST_FIRST };
 
 export const inviteFilter = z.object({ status: z.enum(INVITE_STATUSES).optional() });
-export type InviteListQuery = ListQuery<z.infer<typeof inviteFilter>>;
+export type InviteListQuery = ListQuery<z.output<typeof inviteFilter>>;
 
 /** Link listings (students and trainers), newest first unless another order is asked. */
 export const linkPaging: Paging = { sortable: Object.keys(LINK_SORTS), fallbackSort: NEWEST_FIRST };
@@ -24,4 +26,4 @@ export const linkFilter = z.object({
   status: z.enum(LINK_STATUSES).optional(),
   name: z.string().trim().max(120).optional(),
 });
-export type LinkListQuery = ListQuery<z.infer<typeof linkFilter>>;
+export type LinkListQuery = ListQuery<z.output<typeof linkFilter>>;

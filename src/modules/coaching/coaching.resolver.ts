@@ -1,9 +1,9 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql-api.js";
-import { listReader } from "../../graphql/arguments.js";
+import { inputReader, listReader } from "../../graphql/arguments.js";
 import { PageInput } from "../../graphql/page.js";
 import { UserSummary, User } from "../users/user.types.js";
-import { inviteFilter, invitePaging, linkFilter, linkPaging } from "./coaching.inputs.js";
+import { inviteFilter, inviteInput, invitePaging, linkFilter, linkPaging } from "./coaching.inputs.js";
 import { InvitePage, InviteStatusEnum, Invite, LinkFilter, LinkPage, Link } from "./coaching.types.js";
 
 /** Invites and links over GraphQL: the same service as REST, its filters parsed as REST's (a null argument is "not given"). */
@@ -51,7 +51,7 @@ export class CoachingResolver {
     @Arg("message", () => String, { nullable: true }) message: string | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.coaching.invite(ctx.actor, { studentEmail, message });
+    return ctx.services.coaching.invite(ctx.actor, inputReader(inviteInput, { studentEmail, message }));
   }
 
   @Mutation(() => Link)

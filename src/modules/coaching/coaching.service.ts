@@ -6,10 +6,10 @@ import { isUniqueViolation } from "../../platform/db/constraint-violation.js";
 import { AppError, conflict, forbidden, notFound, validationError } from "../../platform/errors.js";
 import { enqueueMail } from "../../platform/mail/outbox.js";
 import { toPage, type Page } from "../../platform/paging.js";
-import { parseInput, type InputReader } from "../../platform/validation.js";
+import type { InputReader } from "../../platform/validation.js";
 import type { SubscriptionPlanService } from "../billing/subscription-plan.service.js";
 import type { UserService } from "../users/user.service.js";
-import { inviteInput, type InviteListQuery, type LinkListQuery } from "./coaching.inputs.js";
+import type { InviteInput, InviteListQuery, LinkListQuery } from "./coaching.inputs.js";
 import { coachingMails } from "./coaching.mails.js";
 import { coachingRepository, type InviteRecord, type LinkRecord } from "./coaching.repository.js";
 import { DAY_MS } from "../../platform/dates.js";
@@ -70,10 +70,10 @@ export interface CoachingServiceDeps {
 export class CoachingService {
   constructor(private readonly deps: CoachingServiceDeps) {}
 
-  /** POST /personal/students/invite. */
-  async invite(actor: Actor, body: unknown): Promise<SentInviteDto> {
+  /** A trainer invites a student by e-mail: PENDING for a week, within the trainer's student limit; the student is told. */
+  async invite(actor: Actor, readInput: InputReader<InviteInput>): Promise<SentInviteDto> {
     const trainer = requireTrainer(actor);
-    const input = parseInput(inviteInput, body);
+    const input = readInput();
     const { db, clock, users } = this.deps;
     const student = await users.getByEmail(input.studentEmail);
     if (student.userType !== "ALUNO") throw validationError([{ field: "studentEmail", message: "O e-mail informado não é de um aluno" }]);
@@ -111,7 +111,7 @@ export class CoachingService {
     }
   }
 
-  /** GET /personal/invites. */
+  /** The invites a trainer sent. */
   async listSentInvites(actor: Actor, readQuery: InputReader<InviteListQuery>): Promise<Page<SentInviteDto>> {
     const trainer = requireTrainer(actor);
     const { filter: { status }, page: request } = readQuery();
@@ -119,7 +119,7 @@ export class CoachingService {
     return toPage(rows.map(toSentInvite), total, request);
   }
 
-  /** GET /students/invites. */
+  /** The invites a student received. */
   async listReceivedInvites(actor: Actor, readQuery: InputReader<InviteListQuery>): Promise<Page<ReceivedInviteDto>> {
     const student = requireStudent(actor);
     const { filter: { status }, page: request } = readQuery();
@@ -128,8 +128,8 @@ export class CoachingService {
   }
 
   /**
-   * POST /students/invites/{id}/accept: the invite ACCEPTED and the pair's link ACTIVE (the same link when it existed);
-   * 422 when the trainer's current limit has no room for one more ACTIVE student.
+   * A student accepts an invite: the invite ACCEPTED and the pair's link ACTIVE (the same link when it existed); 422
+   * when the trainer's current limit has no room for one more ACTIVE student.
    */
   async acceptInvite(actor: Actor, id: number): Promise<LinkDto> {
     const student = requireStudent(actor);
@@ -156,7 +156,7 @@ export class CoachingService {
     return toLink((await coachingRepository.findLink(db, linkId))!, "full");
   }
 
-  /** POST /students/invites/{id}/reject. */
+  /** A student turns an invite down; the trainer is told. */
   async rejectInvite(actor: Actor, id: number): Promise<ReceivedInviteDto> {
     const student = requireStudent(actor);
     const { db, clock } = this.deps;
@@ -173,7 +173,7 @@ export class CoachingService {
     return toReceivedInvite((await coachingRepository.findInvite(db, id, clock.now()))!);
   }
 
-  /** GET /personal/students: the trainer's links (ACTIVE unless `status` says otherwise), by student name. */
+  /** A trainer's links to students (ACTIVE unless `status` says otherwise), by student name. */
   async listStudents(actor: Actor, readQuery: InputReader<LinkListQuery>): Promise<Page<LinkDto>> {
     const trainer = requireTrainer(actor);
     const { filter: { status, name }, page: request } = readQuery();
@@ -181,7 +181,7 @@ export class CoachingService {
     return toPage(rows.map((row) => toLink(row, "trainer")), total, request);
   }
 
-  /** GET /students/personals: the student's links, by trainer name. */
+  /** A student's links to trainers (ACTIVE unless `status` says otherwise), by trainer name. */
   async listPersonals(actor: Actor, readQuery: InputReader<LinkListQuery>): Promise<Page<LinkDto>> {
     const student = requireStudent(actor);
     const { filter: { status, name }, page: request } = readQuery();
@@ -189,12 +189,12 @@ export class CoachingService {
     return toPage(rows.map((row) => toLink(row, "student")), total, request);
   }
 
-  /** DELETE /personal/students/{id}. */
+  /** A trainer ends an ACTIVE link to a student; the student is told. */
   async removeStudent(actor: Actor, linkId: number): Promise<void> {
     await this.removeLink(requireTrainer(actor), linkId, "personal");
   }
 
-  /** DELETE /students/personals/{id}. */
+  /** A student ends an ACTIVE link to a trainer; the trainer is told. */
   async removePersonal(actor: Actor, linkId: number): Promise<void> {
     await this.removeLink(requireStudent(actor), linkId, "student");
   }
