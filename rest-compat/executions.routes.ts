@@ -11,7 +11,7 @@ import {
   userTrainingExecutionFilter,
 } from "../src/modules/executions/execution.inputs.js";
 import type { Services } from "../src/services.js";
-import { idParam, listReader, queryReader, userOf } from "./http.js";
+import { bodyReader, idParam, listReader, queryReader, userOf } from "./http.js";
 import type { DocumentedRouter } from "./routes.js";
 
 const TAG = "Executions and statistics";
@@ -40,7 +40,7 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
     { method: "post", path: "/trainings/:id/execution", tag: TAG, summary: "Log a training execution", auth: "required", success: 201, body: trainingExecutionInput, errors: [400, 403, 404] },
     async (req, res) => {
       const actor = await userOf(services, req);
-      res.status(201).json(await executions.logTraining(actor, idParam(req), req.body));
+      res.status(201).json(await executions.logTraining(actor, idParam(req), bodyReader(req, trainingExecutionInput)));
     },
   );
   routes.add(
@@ -72,7 +72,7 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
     { method: "post", path: "/exercises/:id/execution", tag: TAG, summary: "Log an exercise execution", auth: "required", success: 201, body: exerciseExecutionInput, errors: [400, 403, 404] },
     async (req, res) => {
       const actor = await userOf(services, req);
-      res.status(201).json(await executions.logExercise(actor, idParam(req), req.body));
+      res.status(201).json(await executions.logExercise(actor, idParam(req), bodyReader(req, exerciseExecutionInput)));
     },
   );
   routes.add(

@@ -11,10 +11,10 @@ export const setInput = z.object({
   weight: kilograms.nullish(),
   completed: z.boolean(),
 });
-export type SetInput = z.infer<typeof setInput>;
+export type SetInput = z.output<typeof setInput>;
 
 const sets = z.array(setInput).min(1, "Informe ao menos uma série").max(100);
-/** POST /trainings/{id}/execution. */
+/** A session of a training: when it ran, and the sets done of each of its exercises. */
 export const trainingExecutionInput = z
   .object({
     startTime: isoInstant,
@@ -31,15 +31,16 @@ export const trainingExecutionInput = z
     if (seconds < 0) ctx.addIssue({ code: "custom", path: ["endTime"], message: "O fim deve ser posterior ao início" });
     else if (seconds > MAX_DURATION_SECONDS) ctx.addIssue({ code: "custom", path: ["endTime"], message: "A execução pode durar no máximo 24 horas" });
   });
-export type TrainingExecutionInput = z.infer<typeof trainingExecutionInput>;
+export type TrainingExecutionInput = z.output<typeof trainingExecutionInput>;
 
-/** POST /exercises/{id}/execution. */
+/** One exercise done on its own, within a training the user may execute. */
 export const exerciseExecutionInput = z.object({
   trainingId: entityId,
   sets,
   notes: optionalText(2000),
   duration: z.number().int().min(0).max(MAX_DURATION_SECONDS).nullish(),
 });
+export type ExerciseExecutionInput = z.output<typeof exerciseExecutionInput>;
 
 export const PROGRESS_INTERVALS = ["DAY", "WEEK", "MONTH"] as const;
 
@@ -51,14 +52,14 @@ export const trainingExecutionPaging: Paging = { sortable: Object.keys(TRAINING_
 export const exerciseExecutionPaging: Paging = { sortable: Object.keys(EXERCISE_EXECUTION_SORTS), fallbackSort: [{ field: "executedAt", direction: "desc" }] };
 
 export const trainingExecutionFilter = z.object({ userId: filterId.optional(), completed: queryBoolean.optional(), ...dateRange });
-export type TrainingExecutionListQuery = ListQuery<z.infer<typeof trainingExecutionFilter>>;
+export type TrainingExecutionListQuery = ListQuery<z.output<typeof trainingExecutionFilter>>;
 export const userTrainingExecutionFilter = z.object({ trainingId: filterId.optional(), completed: queryBoolean.optional(), ...dateRange });
-export type UserTrainingExecutionListQuery = ListQuery<z.infer<typeof userTrainingExecutionFilter>>;
+export type UserTrainingExecutionListQuery = ListQuery<z.output<typeof userTrainingExecutionFilter>>;
 export const exerciseExecutionFilter = z.object({ userId: filterId.optional(), ...dateRange });
-export type ExerciseExecutionListQuery = ListQuery<z.infer<typeof exerciseExecutionFilter>>;
+export type ExerciseExecutionListQuery = ListQuery<z.output<typeof exerciseExecutionFilter>>;
 export const userExerciseExecutionFilter = z.object({ exerciseId: filterId.optional(), ...dateRange });
-export type UserExerciseExecutionListQuery = ListQuery<z.infer<typeof userExerciseExecutionFilter>>;
+export type UserExerciseExecutionListQuery = ListQuery<z.output<typeof userExerciseExecutionFilter>>;
 export const statisticsFilter = z.object({ userId: filterId.optional(), ...dateRange });
-export type StatisticsFilter = z.infer<typeof statisticsFilter>;
+export type StatisticsFilter = z.output<typeof statisticsFilter>;
 export const progressFilter = z.object({ userId: filterId.optional(), interval: z.enum(PROGRESS_INTERVALS).default("DAY"), ...dateRange });
-export type ProgressFilter = z.infer<typeof progressFilter>;
+export type ProgressFilter = z.output<typeof progressFilter>;

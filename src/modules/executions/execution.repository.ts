@@ -335,7 +335,7 @@ export const executionRepository = {
   },
 
   /**
-   * The totals of GET /users/metrics: one index-only pass over each table, and the (few) standalone exercise logs.
+   * The totals of a user's metrics: one index-only pass over each table, and the (few) standalone exercise logs.
    * Sums of seconds, like the sums of sets and repetitions in progress, leave as float8: exact for any integer a
    * history can reach (below 2^53), where an int would overflow past 2^31 (68 years of logged time).
    */

@@ -1,12 +1,19 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql-api.js";
-import { argumentsReader, listReader } from "../../graphql/arguments.js";
+import { argumentsReader, inputReader, listReader } from "../../graphql/arguments.js";
 import { PageInput } from "../../graphql/page.js";
 import { LocalDate } from "../../graphql/scalars.js";
 import { Exercise } from "../exercises/exercise.types.js";
 import { Training } from "../trainings/training.types.js";
 import { User } from "../users/user.types.js";
-import { progressFilter, statisticsFilter, trainingExecutionPaging, userTrainingExecutionFilter } from "./execution.inputs.js";
+import {
+  exerciseExecutionInput,
+  progressFilter,
+  statisticsFilter,
+  trainingExecutionInput,
+  trainingExecutionPaging,
+  userTrainingExecutionFilter,
+} from "./execution.inputs.js";
 import {
   ExecutionFilter,
   ExerciseExecutionInput,
@@ -36,17 +43,14 @@ export class ExecutionResolver {
 
   @Mutation(() => TrainingExecution)
   logTrainingExecution(@Arg("trainingId", () => Int) trainingId: number, @Arg("input", () => TrainingExecutionInput) input: TrainingExecutionInput, @Ctx() ctx: Context) {
-    return ctx.services.executions.logTraining(ctx.actor, trainingId, {
-      ...input,
-      startTime: input.startTime.toISOString(),
-      endTime: input.endTime.toISOString(),
-      exerciseExecutions: input.exerciseExecutions.map((item) => ({ ...item, sets: item.sets.map((set) => ({ ...set })) })),
-    });
+    // The schema reads instants as REST's ISO 8601 text.
+    const sent = { ...input, startTime: input.startTime.toISOString(), endTime: input.endTime.toISOString() };
+    return ctx.services.executions.logTraining(ctx.actor, trainingId, inputReader(trainingExecutionInput, sent));
   }
 
   @Mutation(() => ExerciseExecution)
   logExerciseExecution(@Arg("exerciseId", () => Int) exerciseId: number, @Arg("input", () => ExerciseExecutionInput) input: ExerciseExecutionInput, @Ctx() ctx: Context) {
-    return ctx.services.executions.logExercise(ctx.actor, exerciseId, { ...input, sets: input.sets.map((set) => ({ ...set })) });
+    return ctx.services.executions.logExercise(ctx.actor, exerciseId, inputReader(exerciseExecutionInput, input));
   }
 }
 

@@ -5,20 +5,20 @@ import type { Db } from "../../platform/db/database.js";
 import { dayRange } from "../../platform/dates.js";
 import { forbidden, notFound, validationError } from "../../platform/errors.js";
 import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
-import { parseInput, type InputReader } from "../../platform/validation.js";
+import type { InputReader } from "../../platform/validation.js";
 import type { CoachingService } from "../coaching/coaching.service.js";
 import type { ExerciseService } from "../exercises/exercise.service.js";
 import type { TrainingService } from "../trainings/training.service.js";
 import type { UserService } from "../users/user.service.js";
 import { hundredths, setAggregates, toHundredths, toExerciseExecutionDto, toSetDto, type ExerciseExecutionDto, type TrainingExecutionDto, type TrainingExecutionSummaryDto } from "./execution.dto.js";
-import {
-  exerciseExecutionInput,
-  trainingExecutionInput,
-  type ExerciseExecutionListQuery,
-  type SetInput,
-  type TrainingExecutionListQuery,
-  type UserExerciseExecutionListQuery,
-  type UserTrainingExecutionListQuery,
+import type {
+  ExerciseExecutionInput,
+  ExerciseExecutionListQuery,
+  SetInput,
+  TrainingExecutionInput,
+  TrainingExecutionListQuery,
+  UserExerciseExecutionListQuery,
+  UserTrainingExecutionListQuery,
 } from "./execution.inputs.js";
 import { executionRepository, type ExerciseExecutionRow, type TrainingExecutionRow } from "./execution.repository.js";
 
@@ -38,10 +38,10 @@ export interface ExecutionServiceDeps {
 export class ExecutionService {
   constructor(private readonly deps: ExecutionServiceDeps) {}
 
-  /** POST /trainings/{id}/execution: every exercise also becomes an exercise execution dated at endTime. */
-  async logTraining(actor: Actor, trainingId: number, body: unknown): Promise<TrainingExecutionDto> {
+  /** Logs a session of a training the caller may execute; every exercise also becomes an exercise execution dated at endTime. */
+  async logTraining(actor: Actor, trainingId: number, readInput: InputReader<TrainingExecutionInput>): Promise<TrainingExecutionDto> {
     const caller = requireUser(actor);
-    const input = parseInput(trainingExecutionInput, body);
+    const input = readInput();
     const { db, clock } = this.deps;
     const training = await this.deps.trainings.getExecutable(caller, trainingId);
     const names = new Map(training.exercises.map((line) => [line.exerciseId, line.exerciseName]));
@@ -85,10 +85,10 @@ export class ExecutionService {
     return this.trainingExecutionDto(id);
   }
 
-  /** POST /exercises/{id}/execution: dated now; a personal record when it beats every earlier weight. */
-  async logExercise(actor: Actor, exerciseId: number, body: unknown): Promise<ExerciseExecutionDto> {
+  /** Logs one exercise of a training the caller may execute, dated now; a personal record when it beats every earlier weight. */
+  async logExercise(actor: Actor, exerciseId: number, readInput: InputReader<ExerciseExecutionInput>): Promise<ExerciseExecutionDto> {
     const caller = requireUser(actor);
-    const input = parseInput(exerciseExecutionInput, body);
+    const input = readInput();
     const { db, clock } = this.deps;
     const exercise = await this.deps.exercises.get(caller, exerciseId);
     const training = await this.deps.trainings.getExecutable(caller, input.trainingId);
@@ -110,7 +110,7 @@ export class ExecutionService {
     return toExerciseExecutionDto(row, sets, "short");
   }
 
-  /** GET /trainings/executions/{id}. */
+  /** One training execution with its exercises and sets (its user, administrators, the user's trainer). */
   async getTrainingExecution(actor: Actor, id: number): Promise<TrainingExecutionDto> {
     const caller = requireUser(actor);
     const found = await executionRepository.findTrainingExecution(this.deps.db, id);
@@ -119,7 +119,7 @@ export class ExecutionService {
     return this.trainingExecutionDto(id);
   }
 
-  /** GET /trainings/{id}/executions: one user's executions of a training (the caller's unless `userId`). */
+  /** One user's executions of a training (the caller's unless `userId`). */
   async listTrainingExecutions(actor: Actor, trainingId: number, readQuery: InputReader<TrainingExecutionListQuery>): Promise<Page<TrainingExecutionSummaryDto>> {
     const caller = requireUser(actor);
     const { filter, page: request } = readQuery();
@@ -134,7 +134,7 @@ export class ExecutionService {
     return toPage(rows.map((row) => summary(row, false)), total, request);
   }
 
-  /** GET /trainings/executions/user/{userId}. */
+  /** A user's training executions, of every training unless `trainingId`. */
   async listUserTrainingExecutions(actor: Actor, userId: number, readQuery: InputReader<UserTrainingExecutionListQuery>): Promise<Page<TrainingExecutionSummaryDto>> {
     const caller = requireUser(actor);
     const { filter, page: request } = readQuery();
@@ -147,7 +147,7 @@ export class ExecutionService {
     return toPage(rows.map((row) => summary(row, true)), total, request);
   }
 
-  /** GET /exercises/{id}/executions. */
+  /** One user's executions of an exercise (the caller's unless `userId`). */
   async listExerciseExecutions(actor: Actor, exerciseId: number, readQuery: InputReader<ExerciseExecutionListQuery>): Promise<Page<ExerciseExecutionDto>> {
     const caller = requireUser(actor);
     const { filter, page: request } = readQuery();
@@ -157,7 +157,7 @@ export class ExecutionService {
     return this.exercisePage({ userId, exerciseId, ...dayRange(filter.startDate, filter.endDate) }, request, "short");
   }
 
-  /** GET /exercises/executions/user/{userId}: items carry exerciseName and trainingName. */
+  /** A user's exercise executions, of every exercise unless `exerciseId`; items carry exerciseName and trainingName. */
   async listUserExerciseExecutions(actor: Actor, userId: number, readQuery: InputReader<UserExerciseExecutionListQuery>): Promise<Page<ExerciseExecutionDto>> {
     const caller = requireUser(actor);
     const { filter, page: request } = readQuery();

@@ -52,7 +52,7 @@ export class StatisticsService {
     private readonly deps: { db: Db; clock: Clock; executions: ExecutionService; users: UserService; exercises: ExerciseService; trainings: TrainingService },
   ) {}
 
-  /** GET /trainings/{id}/statistics. */
+  /** Figures of a training's executions (the caller's, or `userId`'s for their trainer and administrators). */
   async trainingStatistics(actor: Actor, trainingId: number, readFilter: InputReader<StatisticsFilter>): Promise<TrainingStatisticsDto> {
     const caller = requireUser(actor);
     const filter = readFilter();
@@ -63,7 +63,7 @@ export class StatisticsService {
     return { trainingId, trainingName: training.name, ...figures };
   }
 
-  /** GET /exercises/{id}/progress (the caller's, or `userId`'s for their trainer and administrators). */
+  /** Progress on an exercise by day, week or month (the caller's, or `userId`'s for their trainer and administrators). */
   async exerciseProgress(actor: Actor, exerciseId: number, readFilter: InputReader<ProgressFilter>): Promise<ExerciseProgressDto> {
     const caller = requireUser(actor);
     const filter = readFilter();
@@ -89,7 +89,7 @@ export class StatisticsService {
     };
   }
 
-  /** GET /exercises/personal-records: the caller's, one per exercise. */
+  /** A user's personal records, one per exercise (the caller's unless `userId`). */
   async listPersonalRecords(actor: Actor, userId?: number): Promise<PersonalRecordDto[]> {
     const caller = requireUser(actor);
     const owner = userId ?? caller.id;
@@ -105,7 +105,7 @@ export class StatisticsService {
     }));
   }
 
-  /** GET /users/metrics (and User.metrics for the user's trainer and administrators). */
+  /** A user's training metrics (the caller's, or `userId`'s for their trainer and administrators). */
   async metrics(actor: Actor, userId?: number): Promise<UserMetricsDto> {
     const caller = requireUser(actor);
     const owner = userId ?? caller.id;
