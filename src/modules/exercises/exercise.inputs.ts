@@ -6,7 +6,7 @@ import { DIFFICULTIES, EQUIPMENT, EXERCISE_CATEGORIES } from "./exercise.table.j
 
 export const httpUrl = z.string().trim().max(2048).pipe(z.url({ protocol: /^https?$/, error: "URL inválida (use http ou https)" }));
 
-/** The `exercise` part of POST and PUT /exercises (a PUT replaces every field). */
+/** An exercise as its author creates or replaces it (a replacement gives every field). */
 export const exerciseInput = z.object({
   name: requiredText(120),
   description: requiredText(2000),
@@ -28,12 +28,12 @@ export const exerciseInput = z.object({
     .nullish()
     .transform((value) => value ?? []),
 });
-export type ExerciseInput = z.infer<typeof exerciseInput>;
+export type ExerciseInput = z.output<typeof exerciseInput>;
 
 /** Exercise listings, by name unless another order is asked. */
 export const exercisePaging: Paging = { sortable: Object.keys(EXERCISE_SORTS), fallbackSort: [{ field: "name", direction: "asc" }] };
 
-/** GET /exercises's filters. */
+/** What a listing of the exercises visible to a caller is narrowed by. */
 export const exerciseFilter = z.object({
   category: z.enum(EXERCISE_CATEGORIES).optional(),
   name: z.string().trim().max(120).optional(),
@@ -42,5 +42,5 @@ export const exerciseFilter = z.object({
   difficulty: z.enum(DIFFICULTIES).optional(),
   equipment: z.enum(EQUIPMENT).optional(),
 });
-export type ExerciseListQuery = ListQuery<z.infer<typeof exerciseFilter>>;
+export type ExerciseListQuery = ListQuery<z.output<typeof exerciseFilter>>;
 

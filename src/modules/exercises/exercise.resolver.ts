@@ -1,19 +1,18 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql-api.js";
-import { listReader, pageReader } from "../../graphql/arguments.js";
+import { inputReader, listReader, pageReader } from "../../graphql/arguments.js";
 import { PageInput } from "../../graphql/page.js";
 import { GraphQLUpload, readUpload, type FileUpload } from "../../graphql/upload.js";
-import { parseInput } from "../../platform/validation.js";
 import { UserSummary } from "../users/user.types.js";
 import { exerciseFilter, exerciseInput, exercisePaging } from "./exercise.inputs.js";
 import type { ExerciseUpload } from "./exercise.service.js";
 import { ExerciseCategoryEnum, ExerciseFilter, ExerciseInput, ExercisePage, Exercise } from "./exercise.types.js";
 
 /** The exercise input parsed by the schema the REST multipart's `exercise` part is parsed with. */
-const uploadOf = (input: ExerciseInput, file: Promise<FileUpload> | undefined): ExerciseUpload => ({
-  readExercise: async () => parseInput(exerciseInput, input),
-  readFile: async () => (file ? readUpload(file) : undefined),
-});
+function uploadOf(input: ExerciseInput, file: Promise<FileUpload> | undefined): ExerciseUpload {
+  const readExercise = inputReader(exerciseInput, input);
+  return { readExercise: async () => readExercise(), readFile: async () => (file ? readUpload(file) : undefined) };
+}
 
 /** The exercise library over GraphQL: the same service as REST. */
 @Resolver(() => Exercise)

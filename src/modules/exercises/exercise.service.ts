@@ -93,7 +93,7 @@ export class ExerciseService {
     }
   }
 
-  /** PUT: every field replaced; a new image replaces the old file and bumps the `?v=` of imageUrl. */
+  /** Replaces every field of an exercise; a new image replaces the old file and bumps the `?v=` of imageUrl. */
   async update(actor: Actor, id: number, upload: ExerciseUpload): Promise<ExerciseDto> {
     const caller = requireUser(actor);
     await this.loadOwn(caller, id);
@@ -140,7 +140,7 @@ export class ExerciseService {
     await this.deps.storage.remove(imageUrl);
   }
 
-  /** GET /exercises/{id}: public ones for anyone; private ones for those contract §4 names (401 without a token). */
+  /** One exercise: public ones for anyone; private ones for those contract §4 names (401 without a token). */
   async get(actor: Actor, id: number): Promise<ExerciseDto> {
     const row = await exerciseRepository.findById(this.deps.db, id);
     if (!row) throw notFound(EXERCISE_NOT_FOUND);
@@ -158,7 +158,7 @@ export class ExerciseService {
     return row;
   }
 
-  /** GET /exercises: public exercises, plus those visible to the caller when signed in. */
+  /** Public exercises, plus those visible to the caller when signed in. */
   async list(actor: Actor, readQuery: InputReader<ExerciseListQuery>): Promise<Page<ExerciseListItemDto>> {
     const caller = actor.kind === "user" ? actor : null;
     const { filter, page: request } = readQuery();
@@ -166,7 +166,7 @@ export class ExerciseService {
     return toPage(rows.map(toListItem), total, request);
   }
 
-  /** GET /exercises/my-exercises. */
+  /** The exercises the caller created. */
   async listMine(actor: Actor, readPage: InputReader<PageRequest>): Promise<Page<ExerciseListItemDto>> {
     const caller = requireUser(actor);
     const request = readPage();

@@ -3,7 +3,7 @@ import { boolean, check, index, integer, jsonb, pgTable, serial, text, varchar }
 import { createdAt, oneOf, updatedAt } from "../../platform/db/columns.js";
 import { users } from "../users/user.table.js";
 
-/** The ten categories, in the order GET /exercises/categories lists them. */
+/** The ten categories, in the order the API lists them. */
 export const EXERCISE_CATEGORIES = ["PEITO", "COSTAS", "OMBRO", "BICEPS", "TRICEPS", "PERNAS", "ABDOMEN", "GLUTEOS", "CARDIO", "OUTRO"] as const;
 export type ExerciseCategory = (typeof EXERCISE_CATEGORIES)[number];
 export const DIFFICULTIES = ["INICIANTE", "INTERMEDIARIO", "AVANCADO"] as const;
