@@ -1,4 +1,6 @@
 import {
+  blankNameMessage,
+  confirmEmailInput,
   firebaseLoginInput,
   forgotPasswordInput,
   loginInput,
@@ -6,9 +8,10 @@ import {
   registerInput,
   renameInput,
   resetPasswordInput,
+  shortPasswordMessage,
 } from "../src/modules/users/user.inputs.js";
 import type { Services } from "../src/services.js";
-import { actorOf, idParam, requestMeta, userOf } from "./http.js";
+import { actorOf, bodyReader, idParam, queryReader, requestMeta, userOf } from "./http.js";
 import { readMultipart } from "./multipart.js";
 import type { DocumentedRouter } from "./routes.js";
 
@@ -22,19 +25,19 @@ export function addUserRoutes(routes: DocumentedRouter, services: Services): voi
   routes.add(
     { method: "post", path: "/users/register", tag: ACCOUNTS, summary: "Create an account", auth: "none", success: 201, body: registerInput, errors: [400, 409, 429] },
     async (req, res) => {
-      res.status(201).json(await auth.register(req.body, requestMeta(req)));
+      res.status(201).json(await auth.register(bodyReader(req, registerInput), requestMeta(req)));
     },
   );
   routes.add(
     { method: "post", path: "/users/login", tag: ACCOUNTS, summary: "Log in with e-mail and password", auth: "none", success: 200, body: loginInput, errors: [400, 404, 429] },
     async (req, res) => {
-      res.json(await auth.login(req.body, requestMeta(req)));
+      res.json(await auth.login(bodyReader(req, loginInput), requestMeta(req)));
     },
   );
   routes.add(
     { method: "post", path: "/users/firebase-login", tag: ACCOUNTS, summary: "Log in with an identity provider ID token", auth: "none", success: 200, body: firebaseLoginInput, errors: [400, 404, 429] },
     async (req, res) => {
-      res.json(await auth.firebaseLogin(req.body, requestMeta(req)));
+      res.json(await auth.firebaseLogin(bodyReader(req, firebaseLoginInput), requestMeta(req)));
     },
   );
   routes.add(
@@ -52,13 +55,13 @@ export function addUserRoutes(routes: DocumentedRouter, services: Services): voi
   routes.add(
     { method: "post", path: "/users/forgot-password", tag: ACCOUNTS, summary: "E-mail a password reset link", auth: "none", success: 200, body: forgotPasswordInput, errors: [400, 404, 429] },
     async (req, res) => {
-      res.json(await auth.forgotPassword(req.body, requestMeta(req)));
+      res.json(await auth.forgotPassword(bodyReader(req, forgotPasswordInput), requestMeta(req)));
     },
   );
   routes.add(
     { method: "post", path: "/users/reset-password", tag: ACCOUNTS, summary: "Set a new password with the e-mailed token", auth: "none", success: 200, body: resetPasswordInput, errors: [400, 429] },
     async (req, res) => {
-      res.json(await auth.resetPassword(req.body, requestMeta(req)));
+      res.json(await auth.resetPassword(bodyReader(req, resetPasswordInput, shortPasswordMessage), requestMeta(req)));
     },
   );
   routes.add(
@@ -73,7 +76,7 @@ export function addUserRoutes(routes: DocumentedRouter, services: Services): voi
       errors: [400],
     },
     async (req, res) => {
-      res.json(await auth.confirmEmail(req.query));
+      res.json(await auth.confirmEmail(queryReader(req, confirmEmailInput)));
     },
   );
 
@@ -86,7 +89,7 @@ export function addUserRoutes(routes: DocumentedRouter, services: Services): voi
   routes.add(
     { method: "put", path: "/users/profile", tag: PROFILE, summary: "Update the caller's profile", auth: "required", success: 200, body: profileInput, errors: [400] },
     async (req, res) => {
-      res.json(await users.updateProfile(await userOf(services, req), req.body));
+      res.json(await users.updateProfile(await userOf(services, req), bodyReader(req, profileInput)));
     },
   );
   routes.add(
@@ -106,7 +109,7 @@ export function addUserRoutes(routes: DocumentedRouter, services: Services): voi
     { method: "patch", path: "/users/:id", tag: PROFILE, summary: "Change a user's name (self or administrator)", auth: "required", success: 200, body: renameInput, errors: [400, 403, 404] },
     async (req, res) => {
       const actor = await userOf(services, req);
-      res.json(await users.rename(actor, idParam(req), req.body));
+      res.json(await users.rename(actor, idParam(req), bodyReader(req, renameInput, blankNameMessage)));
     },
   );
   routes.add(

@@ -9,16 +9,9 @@ import { isUniqueViolation } from "../../platform/db/constraint-violation.js";
 import { AppError, INVALID_TOKEN, conflict, notFound, unauthorized } from "../../platform/errors.js";
 import { enqueueMail } from "../../platform/mail/outbox.js";
 import type { RateLimiter, RateLimitRule } from "../../platform/rate-limit/rate-limiter.js";
-import { parseInput } from "../../platform/validation.js";
+import type { InputReader } from "../../platform/validation.js";
 import { toUserDto, type MessageDto, type SessionDto, type UserRow } from "./user.dto.js";
-import {
-  confirmEmailInput,
-  firebaseLoginInput,
-  forgotPasswordInput,
-  loginInput,
-  registerInput,
-  resetPasswordInput,
-} from "./user.inputs.js";
+import type { ConfirmEmailInput, FirebaseLoginInput, ForgotPasswordInput, LoginInput, RegisterInput, ResetPasswordInput } from "./user.inputs.js";
 import { confirmationMail, passwordResetMail } from "./user.mails.js";
 import { userRepository } from "./user.repository.js";
 import type { OneTimeTokenPurpose } from "./user.table.js";
@@ -27,7 +20,6 @@ import { DAY_MS } from "../../platform/dates.js";
 export const USER_NOT_FOUND = "Usuário não encontrado";
 const INVALID_CREDENTIALS = "Credenciais inválidas";
 const INVALID_PROVIDER_TOKEN = "Token do provedor de identidade inválido";
-const PASSWORD_TOO_SHORT = "A senha deve ter pelo menos 6 caracteres";
 const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 const CONFIRMATION_TOKEN_TTL_MS = 7 * DAY_MS;
 
@@ -60,9 +52,10 @@ export class AuthService {
     this.loginFailures = { limit: deps.limits.loginFailuresPerEmail, windowMs: 15 * 60_000 };
   }
 
-  async register(body: unknown, meta: RequestMeta): Promise<SessionDto> {
+  /** Creates an account and signs it in; unless it arrives confirmed, a confirmation link is e-mailed. */
+  async register(readInput: InputReader<RegisterInput>, meta: RequestMeta): Promise<SessionDto> {
     await this.throttle("register", meta);
-    const input = parseInput(registerInput, body);
+    const input = readInput();
     const { db, clock, hasher } = this.deps;
     if (await userRepository.findByEmail(db, input.email)) throw conflict(EMAIL_TAKEN);
     const passwordHash = await hasher.hash(input.password);
@@ -95,9 +88,10 @@ export class AuthService {
     }
   }
 
-  async login(body: unknown, meta: RequestMeta): Promise<SessionDto> {
+  /** Signs in with e-mail and password; repeated failures for one e-mail are locked out for a while. */
+  async login(readInput: InputReader<LoginInput>, meta: RequestMeta): Promise<SessionDto> {
     await this.throttle("login", meta);
-    const input = parseInput(loginInput, body);
+    const input = readInput();
     const email = input.email.toLowerCase();
     // Every attempt counts as a failure from before the password is checked, so concurrent attempts cannot outrun
     // the lock; an attempt that turns out not to be a failure gives its place back.
@@ -118,9 +112,10 @@ export class AuthService {
     return this.session(user);
   }
 
-  async firebaseLogin(body: unknown, meta: RequestMeta): Promise<SessionDto> {
+  /** Signs in the account of the e-mail an identity provider's ID token vouches for. */
+  async firebaseLogin(readInput: InputReader<FirebaseLoginInput>, meta: RequestMeta): Promise<SessionDto> {
     await this.throttle("firebase-login", meta);
-    const input = parseInput(firebaseLoginInput, body);
+    const input = readInput();
     const email = await this.deps.identity.verifiedEmail(input.firebaseToken);
     if (!email) throw new AppError(400, INVALID_PROVIDER_TOKEN);
     const user = await userRepository.findByEmail(this.deps.db, email);
@@ -146,9 +141,10 @@ export class AuthService {
     return { message: "Logout realizado com sucesso", success: true };
   }
 
-  async forgotPassword(body: unknown, meta: RequestMeta): Promise<MessageDto> {
+  /** E-mails a password reset link; it retires the links sent before it. */
+  async forgotPassword(readInput: InputReader<ForgotPasswordInput>, meta: RequestMeta): Promise<MessageDto> {
     await this.throttle("forgot-password", meta);
-    const input = parseInput(forgotPasswordInput, body);
+    const input = readInput();
     const { db, clock } = this.deps;
     const user = await userRepository.findByEmail(db, input.email);
     if (!user) throw notFound(USER_NOT_FOUND);
@@ -164,9 +160,9 @@ export class AuthService {
   }
 
   /** Sets a new password from a reset link; every token issued before it stops working. */
-  async resetPassword(body: unknown, meta: RequestMeta): Promise<MessageDto> {
+  async resetPassword(readInput: InputReader<ResetPasswordInput>, meta: RequestMeta): Promise<MessageDto> {
     await this.throttle("reset-password", meta);
-    const input = parseInput(resetPasswordInput, body, shortPasswordMessage(body));
+    const input = readInput();
     const { db, clock, hasher } = this.deps;
     const passwordHash = await hasher.hash(input.password);
     const changed = await db.transaction(async (tx) => {
@@ -181,11 +177,9 @@ export class AuthService {
     return { message: "Senha redefinida com sucesso", success: true };
   }
 
-  async confirmEmail(query: unknown): Promise<MessageDto> {
-    // The link's only parameter: missing or mangled, it is a token that is not valid (contract §3).
-    const parsed = confirmEmailInput.safeParse(query);
-    if (!parsed.success) throw new AppError(400, INVALID_TOKEN);
-    const input = parsed.data;
+  /** Confirms an account's e-mail address with the token of its confirmation link. */
+  async confirmEmail(readLink: InputReader<ConfirmEmailInput>): Promise<MessageDto> {
+    const input = readConfirmationLink(readLink);
     const { db, clock } = this.deps;
     const confirmed = await db.transaction(async (tx) => {
       const now = clock.now();
@@ -262,10 +256,14 @@ export const EMAIL_TAKEN = "Email já registrado";
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 
-/** api-spec.md keeps its own top-level text for a short password on reset. */
-function shortPasswordMessage(body: unknown): string | undefined {
-  const password = (body as { password?: unknown } | null)?.password;
-  return typeof password === "string" && password.length < 6 ? PASSWORD_TOO_SHORT : undefined;
+/** The link's only parameter: missing or mangled, it is a token that is not valid (contract §3). */
+function readConfirmationLink(readLink: InputReader<ConfirmEmailInput>): ConfirmEmailInput {
+  try {
+    return readLink();
+  } catch (error) {
+    if (error instanceof AppError && error.status === 400) throw new AppError(400, INVALID_TOKEN);
+    throw error;
+  }
 }
 
 export interface AdminGrant {

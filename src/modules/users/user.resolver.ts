@@ -1,5 +1,6 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from "type-graphql";
 import type { Context } from "../../graphql-api.js";
+import { argumentsReader, inputReader } from "../../graphql/arguments.js";
 import { GraphQLUpload, readUpload, type FileUpload } from "../../graphql/upload.js";
 import {
   AuthPayload,
@@ -10,6 +11,18 @@ import {
   TokenPayload,
   User,
 } from "./user.types.js";
+import {
+  blankNameMessage,
+  confirmEmailInput,
+  firebaseLoginInput,
+  forgotPasswordInput,
+  loginInput,
+  profileInput,
+  registerInput,
+  renameInput,
+  resetPasswordInput,
+  shortPasswordMessage,
+} from "./user.inputs.js";
 
 /** Accounts, sessions and profiles over GraphQL: the same services as REST. */
 @Resolver(() => User)
@@ -26,17 +39,17 @@ export class UserResolver {
 
   @Mutation(() => AuthPayload)
   register(@Arg("input", () => RegisterInput) input: RegisterInput, @Ctx() ctx: Context) {
-    return ctx.services.auth.register({ ...input }, ctx.meta);
+    return ctx.services.auth.register(inputReader(registerInput, input), ctx.meta);
   }
 
   @Mutation(() => AuthPayload)
   login(@Arg("input", () => LoginInput) input: LoginInput, @Ctx() ctx: Context) {
-    return ctx.services.auth.login({ ...input }, ctx.meta);
+    return ctx.services.auth.login(inputReader(loginInput, input), ctx.meta);
   }
 
   @Mutation(() => AuthPayload)
   firebaseLogin(@Arg("firebaseToken", () => String) firebaseToken: string, @Ctx() ctx: Context) {
-    return ctx.services.auth.firebaseLogin({ firebaseToken }, ctx.meta);
+    return ctx.services.auth.firebaseLogin(inputReader(firebaseLoginInput, { firebaseToken }), ctx.meta);
   }
 
   @Mutation(() => TokenPayload, { description: "A new token; the one sent is revoked" })
@@ -51,7 +64,7 @@ export class UserResolver {
 
   @Mutation(() => MessagePayload)
   forgotPassword(@Arg("email", () => String) email: string, @Ctx() ctx: Context) {
-    return ctx.services.auth.forgotPassword({ email }, ctx.meta);
+    return ctx.services.auth.forgotPassword(inputReader(forgotPasswordInput, { email }), ctx.meta);
   }
 
   @Mutation(() => MessagePayload)
@@ -60,22 +73,22 @@ export class UserResolver {
     @Arg("password", () => String) password: string,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.auth.resetPassword({ token, password }, ctx.meta);
+    return ctx.services.auth.resetPassword(inputReader(resetPasswordInput, { token, password }, shortPasswordMessage), ctx.meta);
   }
 
   @Mutation(() => MessagePayload)
   confirmEmail(@Arg("token", () => String) token: string, @Ctx() ctx: Context) {
-    return ctx.services.auth.confirmEmail({ token });
+    return ctx.services.auth.confirmEmail(argumentsReader(confirmEmailInput, { token }));
   }
 
   @Mutation(() => User)
   updateProfile(@Arg("input", () => ProfileInput) input: ProfileInput, @Ctx() ctx: Context) {
-    return ctx.services.users.updateProfile(ctx.actor, { ...input });
+    return ctx.services.users.updateProfile(ctx.actor, inputReader(profileInput, input));
   }
 
   @Mutation(() => User, { description: "Changes a user's name (self or administrator)" })
   renameUser(@Arg("id", () => Int) id: number, @Arg("name", () => String) name: string, @Ctx() ctx: Context) {
-    return ctx.services.users.rename(ctx.actor, id, { name });
+    return ctx.services.users.rename(ctx.actor, id, inputReader(renameInput, { name }, blankNameMessage));
   }
 
   @Mutation(() => User, { description: "GraphQL multipart upload of a JPG, PNG or GIF (max 5 MB)" })

@@ -4,10 +4,10 @@ import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { forbidden, notFound, unauthorized, validationError } from "../../platform/errors.js";
 import type { FileStorage, UploadedFile } from "../../platform/storage/file-storage.js";
-import { parseInput } from "../../platform/validation.js";
+import type { InputReader } from "../../platform/validation.js";
 import { USER_NOT_FOUND } from "./auth.service.js";
 import { toUserDto, type UserDto, type UserRow, type UserSummaryDto } from "./user.dto.js";
-import { profileInput, renameInput } from "./user.inputs.js";
+import type { ProfileInput, RenameInput } from "./user.inputs.js";
 import { setSubscriptionAccess, userRepository, weightHistoryOf, type UserChanges } from "./user.repository.js";
 
 const STUDENT_NOT_FOUND = "Aluno não encontrado";
@@ -29,7 +29,7 @@ export class UserService {
     return toUserDto(user);
   }
 
-  /** GET /users/{id}: self, administrators, and the other party of an ACTIVE trainer-student link (contract §3). */
+  /** A user, for themself, administrators, and the other party of an ACTIVE trainer-student link (contract §3). */
   async getUser(actor: Actor, id: number): Promise<UserDto> {
     const caller = requireUser(actor);
     const user = await this.load(id);
@@ -92,9 +92,10 @@ export class UserService {
     return setSubscriptionAccess(db, userId, subscriptionType, expiresAt, now);
   }
 
-  async updateProfile(actor: Actor, body: unknown): Promise<UserDto> {
+  /** Changes the caller's profile; a weight set here is also a point of their weight history. */
+  async updateProfile(actor: Actor, readInput: InputReader<ProfileInput>): Promise<UserDto> {
     const caller = requireUser(actor);
-    const input = parseInput(profileInput, body);
+    const input = readInput();
     const { db, clock } = this.deps;
     const changes: UserChanges = {};
     if (input.name !== undefined) changes.name = input.name;
@@ -114,10 +115,10 @@ export class UserService {
     return toUserDto(updated);
   }
 
-  /** PATCH /users/{id}: the name only; self or administrator. */
-  async rename(actor: Actor, id: number, body: unknown): Promise<UserDto> {
+  /** Changes a user's name; self or administrator. */
+  async rename(actor: Actor, id: number, readInput: InputReader<RenameInput>): Promise<UserDto> {
     const caller = requireUser(actor);
-    const input = parseInput(renameInput, body, blankNameMessage(body));
+    const input = readInput();
     await this.loadEditable(caller, id);
     const updated = await userRepository.update(this.deps.db, id, { name: input.name, updatedAt: this.deps.clock.now() });
     if (!updated) throw notFound(USER_NOT_FOUND);
@@ -161,10 +162,4 @@ export class UserService {
     if (caller.userType === user.userType) return false;
     return (await userRepository.linkPartnersAmong(this.deps.db, caller.id, [user.id])).has(user.id);
   }
-}
-
-/** api-spec.md keeps its own top-level text for a blank (or missing) name in PATCH; other problems are "Validation failed". */
-function blankNameMessage(body: unknown): string | undefined {
-  const name = (body as { name?: unknown } | null)?.name;
-  return name === undefined || name === null || (typeof name === "string" && name.trim() === "") ? "Nome não pode estar vazio" : undefined;
 }
