@@ -1,6 +1,7 @@
 import express, { type Request, type Response } from "express";
 import { WebhookRejected } from "../src/modules/billing/payment-events.service.js";
 import {
+  cancelCheckoutInput,
   cancelInput,
   checkoutInput,
   invoiceFilter,
@@ -12,7 +13,7 @@ import {
   updateSubscriptionInput,
 } from "../src/modules/billing/billing.inputs.js";
 import type { Services } from "../src/services.js";
-import { idParam, listReader, queryReader, userOf } from "./http.js";
+import { bodyReader, idParam, listReader, queryReader, userOf } from "./http.js";
 import type { DocumentedRouter } from "./routes.js";
 
 const PLANS = "Subscription plans";
@@ -59,7 +60,7 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
   routes.add(
     { method: "post", path: "/subscriptions", tag: SUBSCRIPTIONS, summary: "Subscribe: card charged now; PIX or boleto pending until paid", auth: "required", success: 201, body: subscribeInput(new Date()), errors: [400, 404, 409, 422] },
     async (req, res) => {
-      res.status(201).json(await checkouts.subscribe(await userOf(services, req), req.body));
+      res.status(201).json(await checkouts.subscribe(await userOf(services, req), bodyReader(req, subscribeInput)));
     },
   );
   routes.add({ method: "get", path: "/subscriptions/:id", tag: SUBSCRIPTIONS, summary: "One subscription (owner or administrator)", auth: "required", success: 200, errors: [400, 403, 404] }, async (req, res) => {
@@ -70,14 +71,14 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
     { method: "put", path: "/subscriptions/:id", tag: SUBSCRIPTIONS, summary: "Change autoRenew, the payment method or the card renewals charge", auth: "required", success: 200, body: updateSubscriptionInput(new Date()), errors: [400, 403, 404, 409] },
     async (req, res) => {
       const actor = await userOf(services, req);
-      res.json(await subscriptions.update(actor, idParam(req), req.body));
+      res.json(await subscriptions.update(actor, idParam(req), bodyReader(req, updateSubscriptionInput)));
     },
   );
   routes.add(
     { method: "post", path: "/subscriptions/:id/cancel", tag: SUBSCRIPTIONS, summary: "Cancel now or at the end of the period", auth: "required", success: 200, body: cancelInput, errors: [400, 403, 404, 409] },
     async (req, res) => {
       const actor = await userOf(services, req);
-      res.json(await subscriptions.cancel(actor, idParam(req), req.body));
+      res.json(await subscriptions.cancel(actor, idParam(req), bodyReader(req, cancelInput)));
     },
   );
 
@@ -102,7 +103,7 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
   routes.add(
     { method: "post", path: "/payments/subscribe", tag: FLOW, summary: "Checkout: card subscription at the gateway, or a PIX QR code", auth: "required", success: 201, body: checkoutInput(new Date()), errors: [400, 404, 409] },
     async (req, res) => {
-      res.status(201).json(await checkouts.checkout(await userOf(services, req), req.body));
+      res.status(201).json(await checkouts.checkout(await userOf(services, req), bodyReader(req, checkoutInput)));
     },
   );
   routes.add({ method: "get", path: "/payments/subscriptions/current", tag: FLOW, summary: "The current subscription (payment-flow shape)", auth: "required", success: 200, errors: [404] }, async (req, res) => {
@@ -110,7 +111,7 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
   });
   routes.add({ method: "post", path: "/payments/subscriptions/:id/cancel", tag: FLOW, summary: "Cancel at the gateway and here; autoRenew off", auth: "required", success: 200, errors: [400, 403, 404, 409] }, async (req, res) => {
     const actor = await userOf(services, req);
-    res.json(await subscriptions.cancelCheckout(actor, idParam(req), req.body));
+    res.json(await subscriptions.cancelCheckout(actor, idParam(req), bodyReader(req, cancelCheckoutInput)));
   });
   routes.add({ method: "get", path: "/payments/:id", tag: RECORDS, summary: "One payment", auth: "required", success: 200, errors: [400, 403, 404] }, async (req, res) => {
     const actor = await userOf(services, req);
@@ -123,7 +124,7 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
   routes.add(
     { method: "post", path: "/pages/pix-qrcode/simulate-payment", tag: FLOW, summary: "Pay a PIX charge (sandbox or gateway dev mode only)", auth: "required", success: 200, body: simulatePaymentInput, errors: [400, 403, 404] },
     async (req, res) => {
-      res.json(await paymentEvents.simulatePixPayment(await userOf(services, req), req.body));
+      res.json(await paymentEvents.simulatePixPayment(await userOf(services, req), bodyReader(req, simulatePaymentInput)));
     },
   );
 

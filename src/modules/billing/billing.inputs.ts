@@ -50,7 +50,7 @@ function checkCard(value: { paymentMethod?: unknown } & { [K in keyof CardFields
 /** Run the card checks whenever the body is an object, even after other fields failed. */
 const alongOtherProblems = { when: (payload: { value: unknown }) => typeof payload.value === "object" && payload.value !== null };
 
-/** POST /subscriptions. */
+/** A subscription bought: a plan, and a card charged now or PIX or boleto paid later (its card checked as of `now`). */
 export const subscribeInput = (now: Date) =>
   z
     .object({
@@ -59,8 +59,9 @@ export const subscribeInput = (now: Date) =>
       ...cardFields,
     })
     .superRefine((value, ctx) => checkCard(value, ctx, now), alongOtherProblems);
+export type SubscribeInput = z.output<ReturnType<typeof subscribeInput>>;
 
-/** POST /payments/subscribe: card by gateway payment method id or card fields, or PIX. */
+/** The payment flow's checkout: a card by the gateway's payment method id or by card fields (checked as of `now`), or PIX. */
 export const checkoutInput = (now: Date) =>
   z
     .object({
@@ -74,8 +75,9 @@ export const checkoutInput = (now: Date) =>
       if (value.paymentMethod === "CREDIT_CARD" && value.paymentMethodId) return;
       checkCard(value, ctx, now);
     }, alongOtherProblems);
+export type CheckoutInput = z.output<ReturnType<typeof checkoutInput>>;
 
-/** PUT /subscriptions/{id}: renewal preference and how the next periods are paid. */
+/** Changes to a subscription: renewal preference and how the next periods are paid (a new card checked as of `now`). */
 export const updateSubscriptionInput = (now: Date) =>
   z
     .object({
@@ -88,24 +90,32 @@ export const updateSubscriptionInput = (now: Date) =>
       const sendsCard = Object.keys(cardFields).some((field) => value[field as keyof CardFields] != null);
       if (sendsCard || value.paymentMethod === "CREDIT_CARD") checkCard({ ...value, paymentMethod: "CREDIT_CARD" }, ctx, now);
     });
+export type UpdateSubscriptionInput = z.output<ReturnType<typeof updateSubscriptionInput>>;
 
+/** A cancellation: at once, or (by default) with access until the end of the paid period. */
 export const cancelInput = z.object({
   cancelImmediately: z.boolean().default(false),
   reason: optionalText(2000),
 });
+export type CancelInput = z.output<typeof cancelInput>;
+
+/** A cancellation in the payment flow: at once unless it says otherwise. */
+export const cancelCheckoutInput = cancelInput.extend({ cancelImmediately: z.boolean().default(true) });
 
 /** A PIX transaction id as a client or the gateway sends it. */
 export const pixTransactionId = textId(200);
 
+/** The PIX charge to pay as its payer would. */
 export const simulatePaymentInput = z.object({ id: z.string().trim().min(1).max(200) });
+export type SimulatePaymentInput = z.output<typeof simulatePaymentInput>;
 
-/** GET /subscription-plans's filters. */
+/** What the plan catalogue is narrowed by. */
 export const planCatalogueFilter = z.object({
   userType: z.enum(USER_TYPES).optional(),
   active: queryBoolean.optional(),
   interval: z.enum(PLAN_INTERVALS).optional(),
 });
-export type PlanCatalogueFilter = z.infer<typeof planCatalogueFilter>;
+export type PlanCatalogueFilter = z.output<typeof planCatalogueFilter>;
 
 export const paymentFilter = z.object({
   status: z.enum(PAYMENT_STATUSES).optional(),
@@ -113,10 +123,10 @@ export const paymentFilter = z.object({
   endDate: isoDate.optional(),
   userId: filterId.optional(),
 });
-export type PaymentListQuery = ListQuery<z.infer<typeof paymentFilter>>;
+export type PaymentListQuery = ListQuery<z.output<typeof paymentFilter>>;
 
 export const invoiceFilter = paymentFilter.extend({ status: z.enum(INVOICE_STATUSES).optional() });
-export type InvoiceListQuery = ListQuery<z.infer<typeof invoiceFilter>>;
+export type InvoiceListQuery = ListQuery<z.output<typeof invoiceFilter>>;
 
 /** Payment and invoice listings, newest first unless another order is asked. */
 export const recordPaging: Paging = { sortable: ["id", "createdAt", "updatedAt", "amount", "status"], fallbackSort: [{ field: "createdAt", direction: "desc" }] };

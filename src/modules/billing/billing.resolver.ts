@@ -1,9 +1,18 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql-api.js";
-import { argumentsReader, listReader } from "../../graphql/arguments.js";
+import { argumentsReader, inputReader, listReader } from "../../graphql/arguments.js";
 import { PageInput } from "../../graphql/page.js";
 import { User } from "../users/user.types.js";
-import { invoiceFilter, paymentFilter, planCatalogueFilter, recordPaging } from "./billing.inputs.js";
+import {
+  cancelInput,
+  invoiceFilter,
+  paymentFilter,
+  planCatalogueFilter,
+  recordPaging,
+  simulatePaymentInput,
+  subscribeInput,
+  updateSubscriptionInput,
+} from "./billing.inputs.js";
 import {
   BillingRecordFilter,
   InvoicePage,
@@ -71,12 +80,12 @@ export class BillingResolver {
 
   @Mutation(() => UserSubscription, { description: "Card: charged now (ACTIVE or UNPROCESSABLE); PIX/BOLETO: PENDING with the QR code" })
   subscribe(@Arg("input", () => SubscribeInput) input: SubscribeInput, @Ctx() ctx: Context) {
-    return ctx.services.checkouts.subscribe(ctx.actor, { ...input });
+    return ctx.services.checkouts.subscribe(ctx.actor, inputReader(subscribeInput, input));
   }
 
   @Mutation(() => UserSubscription)
   updateSubscription(@Arg("id", () => Int) id: number, @Arg("input", () => UpdateSubscriptionInput) input: UpdateSubscriptionInput, @Ctx() ctx: Context) {
-    return ctx.services.subscriptions.update(ctx.actor, id, { ...input });
+    return ctx.services.subscriptions.update(ctx.actor, id, inputReader(updateSubscriptionInput, input));
   }
 
   @Mutation(() => UserSubscription)
@@ -86,12 +95,12 @@ export class BillingResolver {
     @Arg("reason", () => String, { nullable: true }) reason: string | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.subscriptions.cancel(ctx.actor, id, { cancelImmediately, reason });
+    return ctx.services.subscriptions.cancel(ctx.actor, id, inputReader(cancelInput, { cancelImmediately, reason }));
   }
 
   @Mutation(() => PixTransaction, { description: "Pays a PIX charge (sandbox or gateway dev mode only)" })
   simulatePixPayment(@Arg("id", () => String) id: string, @Ctx() ctx: Context) {
-    return ctx.services.paymentEvents.simulatePixPayment(ctx.actor, { id });
+    return ctx.services.paymentEvents.simulatePixPayment(ctx.actor, inputReader(simulatePaymentInput, { id }));
   }
 }
 

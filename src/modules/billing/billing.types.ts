@@ -140,7 +140,7 @@ export class SubscribeInput extends CardFieldsInput {
   @Field(() => PaymentMethodEnum) paymentMethod!: string;
 }
 
-/** PUT /subscriptions/{id}: autoRenew, the payment method, and a new card (saved at the gateway, not charged). */
+/** Changes to a subscription: autoRenew, the payment method, and a new card (saved at the gateway, not charged). */
 @InputType("UpdateSubscriptionInput")
 export class UpdateSubscriptionInput extends CardFieldsInput {
   @Field(() => Boolean, { nullable: true }) autoRenew?: boolean;

@@ -4,10 +4,10 @@ import type { Clock } from "../../platform/clock.js";
 import { DAY_MS } from "../../platform/dates.js";
 import type { Db } from "../../platform/db/database.js";
 import { AppError, conflict, forbidden } from "../../platform/errors.js";
-import { parseInput } from "../../platform/validation.js";
+import type { DatedInputReader } from "../../platform/validation.js";
 import type { UserService } from "../users/user.service.js";
 import { toPixDto, type CheckoutSubscriptionDto, type PixTransactionDto, type PlanRow, type SubscriptionDto, type SubscriptionRow } from "./billing.dto.js";
-import { cardDetailsOf, checkoutInput, subscribeInput } from "./billing.inputs.js";
+import { cardDetailsOf, type CheckoutInput, type SubscribeInput } from "./billing.inputs.js";
 import { billingRepository } from "./billing.repository.js";
 import type { PaymentMethod } from "./billing.table.js";
 import { buildBoleto } from "./boleto.js";
@@ -50,9 +50,9 @@ export class CheckoutService {
    * Subscribes the caller: a card is charged now (ACTIVE, or 422 when refused); PIX and boleto leave the subscription
    * PENDING until paid, answered with the QR code or the boleto to pay.
    */
-  async subscribe(actor: Actor, body: unknown): Promise<SubscriptionDto> {
+  async subscribe(actor: Actor, readInput: DatedInputReader<SubscribeInput>): Promise<SubscriptionDto> {
     const caller = requireUser(actor);
-    const input = parseInput(subscribeInput(this.deps.clock.now()), body);
+    const input = readInput(this.deps.clock.now());
     const plan = await this.availablePlan(caller, input.planId);
     if (input.paymentMethod === "CREDIT_CARD") {
       const result = await this.checkoutByCard(caller, plan, { card: cardDetailsOf(input), autoRenew: true, recurring: false });
@@ -66,9 +66,9 @@ export class CheckoutService {
   }
 
   /** The payment flow's checkout: a card becomes a recurring gateway subscription (its shape), PIX a charge to pay (the PIX transaction). */
-  async checkout(actor: Actor, body: unknown): Promise<CheckoutSubscriptionDto | PixTransactionDto> {
+  async checkout(actor: Actor, readInput: DatedInputReader<CheckoutInput>): Promise<CheckoutSubscriptionDto | PixTransactionDto> {
     const caller = requireUser(actor);
-    const input = parseInput(checkoutInput(this.deps.clock.now()), body);
+    const input = readInput(this.deps.clock.now());
     const plan = await this.availablePlan(caller, input.planId);
     if (input.paymentMethod === "PIX") {
       const { pix } = await this.checkoutPending(caller, plan, "PIX", input.autoRenew);

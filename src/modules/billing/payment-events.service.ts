@@ -6,9 +6,9 @@ import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { AppError, invalidParameter, notFound } from "../../platform/errors.js";
 import type { Logger } from "../../platform/logger.js";
-import { isStorableText, parseInput, queryId, textId } from "../../platform/validation.js";
+import { isStorableText, queryId, textId, type InputReader } from "../../platform/validation.js";
 import { toPixDto, type PixTransactionDto, type SubscriptionRow } from "./billing.dto.js";
-import { pixTransactionId, simulatePaymentInput } from "./billing.inputs.js";
+import { pixTransactionId, type SimulatePaymentInput } from "./billing.inputs.js";
 import { billingRepository } from "./billing.repository.js";
 import { paymentRepository } from "./payment.repository.js";
 import { pixTransactionRepository } from "./pix-transaction.repository.js";
@@ -95,10 +95,10 @@ export class PaymentEventsService {
   }
 
   /** Pays a PIX charge as its payer would, only with a gateway that can simulate; settled like the webhook. */
-  async simulatePixPayment(actor: Actor, body: unknown): Promise<PixTransactionDto> {
+  async simulatePixPayment(actor: Actor, readInput: InputReader<SimulatePaymentInput>): Promise<PixTransactionDto> {
     if (!this.deps.pixGateway.canSimulate) throw notFound("Recurso não encontrado");
     const caller = requireUser(actor);
-    const { id } = parseInput(simulatePaymentInput, body);
+    const { id } = readInput();
     const row = await pixTransactionRepository.findPixTransaction(this.deps.db, id);
     if (!row) throw notFound(TRANSACTION_NOT_FOUND);
     requireOwnerOrAdmin(caller, row.userId);

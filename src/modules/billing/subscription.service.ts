@@ -4,10 +4,10 @@ import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { AppError, conflict, forbidden, notFound } from "../../platform/errors.js";
 import type { Logger } from "../../platform/logger.js";
-import { parseInput } from "../../platform/validation.js";
+import type { DatedInputReader, InputReader } from "../../platform/validation.js";
 import type { UserService } from "../users/user.service.js";
 import { toCheckoutSubscriptionDto, toSubscriptionDto, type CheckoutSubscriptionDto, type SubscriptionDto, type SubscriptionRow } from "./billing.dto.js";
-import { cancelInput, cardDetailsOf, updateSubscriptionInput } from "./billing.inputs.js";
+import { cardDetailsOf, type CancelInput, type UpdateSubscriptionInput } from "./billing.inputs.js";
 import { billingRepository } from "./billing.repository.js";
 import { GATEWAY_UNAVAILABLE } from "./charge-intents.js";
 import type { GatewayFollowUps } from "./gateway-follow-ups.js";
@@ -68,9 +68,9 @@ export class SubscriptionService {
   }
 
   /** Changes autoRenew and the payment method; a new card is verified by the gateway's rules and becomes what renewals charge. */
-  async update(actor: Actor, id: number, body: unknown): Promise<SubscriptionDto> {
+  async update(actor: Actor, id: number, readInput: DatedInputReader<UpdateSubscriptionInput>): Promise<SubscriptionDto> {
     const caller = requireUser(actor);
-    const input = parseInput(updateSubscriptionInput(this.deps.clock.now()), body);
+    const input = readInput(this.deps.clock.now());
     const subscription = await this.loadOwned(caller, id);
     if (subscription.status === "CANCELED" || subscription.status === "EXPIRED" || subscription.status === "FAILED") {
       throw conflict(NOT_CANCELABLE);
@@ -111,13 +111,12 @@ export class SubscriptionService {
   }
 
   /**
-   * Cancels an ACTIVE or PENDING subscription, at the gateway too: at once (`cancelImmediately`, else
-   * `immediatelyByDefault`) or with access until the end of the paid period.
+   * Cancels an ACTIVE or PENDING subscription, at the gateway too: at once (`cancelImmediately`) or with access until
+   * the end of the paid period.
    */
-  async cancel(actor: Actor, id: number, body: unknown, options: { immediatelyByDefault?: boolean } = {}): Promise<SubscriptionDto> {
+  async cancel(actor: Actor, id: number, readInput: InputReader<CancelInput>): Promise<SubscriptionDto> {
     const caller = requireUser(actor);
-    const input = parseInput(cancelInput, body ?? {});
-    const endsNow = body && typeof body === "object" && "cancelImmediately" in body ? input.cancelImmediately : (options.immediatelyByDefault ?? false);
+    const input = readInput();
     const owned = await this.loadOwned(caller, id);
     const canceled = await this.deps.db.transaction(async (tx) => {
       await billingRepository.lockUserBilling(tx, owned.userId);
@@ -125,16 +124,16 @@ export class SubscriptionService {
       if (!subscription) throw notFound(SUBSCRIPTION_NOT_FOUND);
       if (subscription.status === "CANCELED") throw conflict(ALREADY_CANCELED);
       if (subscription.status !== "ACTIVE" && subscription.status !== "PENDING") throw conflict(NOT_CANCELABLE);
-      return this.deps.lifecycle.cancel(tx, subscription, endsNow, input.reason ?? null);
+      return this.deps.lifecycle.cancel(tx, subscription, input.cancelImmediately, input.reason ?? null);
     });
     if (canceled.gatewaySubscriptionId) await this.deps.followUps.cancelGatewaySubscription(canceled.gatewaySubscriptionId);
     await this.deps.followUps.afterCommit(owned.userId);
     return this.toDto(canceled);
   }
 
-  /** Cancels at once unless the body says otherwise (see cancel); the payment flow's shape. */
-  async cancelCheckout(actor: Actor, id: number, body: unknown): Promise<CheckoutSubscriptionDto> {
-    const canceled = await this.cancel(actor, id, body, { immediatelyByDefault: true });
+  /** Cancels as cancel does (at once unless told otherwise: cancelCheckoutInput); the payment flow's shape. */
+  async cancelCheckout(actor: Actor, id: number, readInput: InputReader<CancelInput>): Promise<CheckoutSubscriptionDto> {
+    const canceled = await this.cancel(actor, id, readInput);
     const row = await subscriptionRepository.findSubscription(this.deps.db, canceled.id);
     return this.toCheckoutDto(row!);
   }

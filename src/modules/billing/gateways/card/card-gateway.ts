@@ -15,7 +15,7 @@ export interface CardDetails {
 export interface CardChargeInput {
   amountCents: number;
   currency: "BRL";
-  /** Raw card data (POST /subscriptions) or a gateway payment method id (POST /payments/subscribe). */
+  /** Raw card data (a subscription bought by card) or a gateway payment method id (the payment flow's checkout). */
   card?: CardDetails;
   paymentMethodId?: string;
   /** Reuse a gateway customer (renewals); otherwise one is created for `customerEmail`. */
@@ -101,9 +101,9 @@ export interface CardRefundInput {
 
 export interface CardGateway {
   readonly name: "sandbox" | "stripe";
-  /** Charges one period now (POST /subscriptions, renewals). */
+  /** Charges one period now (a subscription bought by card, renewals). */
   charge(input: CardChargeInput): Promise<CardChargeResult>;
-  /** Creates a recurring subscription at the gateway, first period charged (POST /payments/subscribe). */
+  /** Creates a recurring subscription at the gateway, first period charged (the payment flow's checkout by card). */
   createSubscription(input: CardSubscriptionInput): Promise<CardSubscriptionResult>;
   /** Saves a card on the customer (created when needed) as its default payment method; nothing is charged. */
   saveCard(input: CardSaveInput): Promise<CardSaveResult>;
