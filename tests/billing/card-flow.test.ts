@@ -374,4 +374,16 @@ describe("POST /api/payments/subscriptions/{id}/cancel, through Stripe", () => {
     expect(again.status).toBe(409);
     expect(again.body).toEqual({ message: "Esta assinatura já está cancelada", success: false });
   });
+
+  it("keeps access until the period ends when the body says cancelImmediately: false, and refuses one that is not a boolean", async () => {
+    const { ana, subscription } = await subscribed();
+    const invalid = await t.post(`/api/payments/subscriptions/${subscription.id}/cancel`, { token: ana.token, body: { cancelImmediately: "no" } });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.errors.map((e: { field: string }) => e.field)).toEqual(["cancelImmediately"]);
+
+    const res = await t.post(`/api/payments/subscriptions/${subscription.id}/cancel`, { token: ana.token, body: { cancelImmediately: false } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: subscription.id, status: "CANCELED" });
+    expect((await profileOf(t, ana.token)).subscriptionType).toBe("PREMIUM_MENSAL");
+  });
 });

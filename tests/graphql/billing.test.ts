@@ -146,6 +146,13 @@ describe("billing over GraphQL", () => {
     expect(mine.body).toMatchObject({ id: byPix.data.subscribe.id, status: "PENDING" });
   });
 
+  it("tells an anonymous caller so before anything about its input, as REST does", async () => {
+    const input = { planId: 0, paymentMethod: "CREDIT_CARD", cardNumber: "1" };
+    const anonymous = await t.graphql(`mutation($input: SubscribeInput!) { subscribe(input: $input) { id } }`, { input });
+    expect(anonymous.errors![0]).toMatchObject({ message: "Token inválido ou expirado", extensions: { code: "UNAUTHENTICATED", status: 401 } });
+    expect((await t.post("/api/subscriptions", { body: input })).status).toBe(401);
+  });
+
   it("cancels with the same rules and messages as REST", async () => {
     const ana = await makeStudent(t);
     const mensal = await planId(ana.token, "Mensal");

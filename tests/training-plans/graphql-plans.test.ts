@@ -232,6 +232,29 @@ describe("training plans over GraphQL", () => {
     expect(both.message).toBe("Parâmetro inválido: size");
     expect((await t.get("/api/training-plans?createdBy=0&size=0", { token: trainer.token })).body.message).toBe(both.message);
   });
+
+  it("tells a caller who may not write so before anything about its input, as REST does", async () => {
+    const badTraining = { name: " ", exercises: [] };
+    const anonymous = onlyError(await t.graphql(CREATE_TRAINING, { input: badTraining }));
+    expect(anonymous.extensions).toEqual({ code: "UNAUTHENTICATED", status: 401 });
+    expect((await t.post("/api/trainings", { body: badTraining })).status).toBe(401);
+
+    const badPlan = { name: " ", description: " ", trainings: [] };
+    const byStudent = onlyError(await t.graphql(CREATE_PLAN, { input: badPlan }, student.token));
+    expect(byStudent).toMatchObject({ message: "Apenas personal trainers podem criar planos de treino", extensions: { code: "FORBIDDEN", status: 403 } });
+    const rest = await t.post("/api/training-plans", { token: student.token, body: badPlan });
+    expect(rest.status).toBe(403);
+    expect(rest.body).toEqual({ message: byStudent.message, success: false });
+
+    const training = await createTraining(t, trainer.token, [(await createExercise(t, trainer.token)).id]);
+    const other = await makeTrainer(t);
+    const notCreator = onlyError(await t.graphql(UPDATE_TRAINING, { id: training.id, input: badTraining }, other.token));
+    expect(notCreator).toMatchObject({ message: "Acesso negado", extensions: { code: "FORBIDDEN", status: 403 } });
+    expect((await t.put(`/api/trainings/${training.id}`, { token: other.token, body: badTraining })).status).toBe(403);
+
+    const invalid = onlyError(await t.graphql(CREATE_PLAN, { input: badPlan }, trainer.token));
+    expect(invalid).toMatchObject({ message: "Validation failed", extensions: { code: "BAD_USER_INPUT", status: 400 } });
+  });
 });
 
 describe("assignments over GraphQL", () => {
