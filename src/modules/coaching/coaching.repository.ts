@@ -238,5 +238,15 @@ export const coachingRepository = {
       .where(and(eq(personalStudentLinks.personalId, personalId), eq(personalStudentLinks.studentId, studentId), eq(personalStudentLinks.status, "ACTIVE")));
     return Boolean(row);
   },
+
+  /** Those of `studentIds` ACTIVE-linked to `personalId`. */
+  async linkedStudentsAmong(db: Db, personalId: number, studentIds: readonly number[]): Promise<Set<number>> {
+    if (studentIds.length === 0) return new Set();
+    const rows = await db
+      .select({ id: personalStudentLinks.studentId })
+      .from(personalStudentLinks)
+      .where(and(eq(personalStudentLinks.personalId, personalId), inArray(personalStudentLinks.studentId, [...studentIds]), eq(personalStudentLinks.status, "ACTIVE")));
+    return new Set(rows.map((row) => row.id));
+  },
 };
 

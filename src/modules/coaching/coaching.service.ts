@@ -219,6 +219,22 @@ export class CoachingService {
     return coachingRepository.isTrainerOf(db, personalId, studentId);
   }
 
+  /**
+   * Who may read a user's logged activity — executions, statistics, progress, records (contract §7): the user,
+   * administrators and the user's ACTIVE-linked trainer; anyone else 403 `Acesso negado`.
+   */
+  async ensureMayReadActivity(caller: UserActor, userId: number): Promise<void> {
+    if (isOwnerOrAdmin(caller, userId)) return;
+    if (!(await coachingRepository.isTrainerOf(this.deps.db, caller.id, userId))) throw forbidden();
+  }
+
+  /** Those of `userIds` whose activity the caller may read (the rule of ensureMayReadActivity), in one query. */
+  async activityReadableAmong(caller: UserActor, userIds: readonly number[]): Promise<Set<number>> {
+    const others = userIds.filter((id) => !isOwnerOrAdmin(caller, id));
+    const linked = await coachingRepository.linkedStudentsAmong(this.deps.db, caller.id, others);
+    return new Set(userIds.filter((id) => isOwnerOrAdmin(caller, id) || linked.has(id)));
+  }
+
   /** The sweep: persists EXPIRED for invites past their expiry (they already read as EXPIRED). */
   expireInvites(): Promise<number> {
     return coachingRepository.expireInvites(this.deps.db, this.deps.clock.now());

@@ -1,9 +1,8 @@
-import { isOwnerOrAdmin } from "../../platform/auth/access.js";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { dayRange } from "../../platform/dates.js";
-import { forbidden, notFound, validationError } from "../../platform/errors.js";
+import { notFound, validationError } from "../../platform/errors.js";
 import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
 import type { CoachingService } from "../coaching/coaching.service.js";
@@ -166,9 +165,8 @@ export class ExecutionService {
   }
 
   /** Who may read a user's executions and figures: the user, administrators, the user's ACTIVE-linked trainer. */
-  async ensureMayRead(caller: UserActor, userId: number): Promise<void> {
-    if (isOwnerOrAdmin(caller, userId)) return;
-    if (!(await this.deps.coaching.isTrainerOf(caller.id, userId))) throw forbidden();
+  ensureMayRead(caller: UserActor, userId: number): Promise<void> {
+    return this.deps.coaching.ensureMayReadActivity(caller, userId);
   }
 
   /** A user that exists (404) and that the caller may read (403). */
