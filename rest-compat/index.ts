@@ -10,6 +10,7 @@ import { addBillingRoutes, rawWebhookBody, WEBHOOK_PATHS } from "./billing.route
 import { addCoachingRoutes } from "./coaching.routes.js";
 import { addContentRoutes } from "./content.routes.js";
 import { addExecutionRoutes } from "./executions.routes.js";
+import { addRecordRoutes } from "./records.routes.js";
 import { addUserRoutes } from "./users.routes.js";
 
 /** The REST compatibility layer mounted at /api: JSON parsing, every module's routes, docs, the error shape. */
@@ -19,6 +20,7 @@ export function restApi(services: Services, logger: Logger, publicBaseUrl: strin
   addBillingRoutes(routes, services);
   addCoachingRoutes(routes, services);
   addExecutionRoutes(routes, services);
+  addRecordRoutes(routes, services);
   addContentRoutes(routes, services);
   const document = openApiDocument(routes.operations, publicBaseUrl);
 

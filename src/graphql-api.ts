@@ -8,6 +8,7 @@ import { buildGraphqlSchema } from "./graphql-schema.js";
 import { billingLoaders } from "./modules/billing/billing.graphql.js";
 import { coachingLoaders } from "./modules/coaching/coaching.graphql.js";
 import { exerciseLoaders } from "./modules/exercises/exercise.graphql.js";
+import { recordLoaders } from "./modules/records/records.graphql.js";
 import { trainingPlanLoaders } from "./modules/training-plans/training-plan.graphql.js";
 import { trainingLoaders } from "./modules/trainings/training.graphql.js";
 import type { RequestMeta } from "./modules/users/auth.service.js";
@@ -27,6 +28,7 @@ function createLoaders(services: Services, actor: Actor) {
     ...exerciseLoaders(services, actor),
     ...trainingLoaders(services, actor),
     ...trainingPlanLoaders(services, actor),
+    ...recordLoaders(services, actor),
   };
 }
 

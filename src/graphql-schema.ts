@@ -7,6 +7,7 @@ import { billingResolvers } from "./modules/billing/billing.graphql.js";
 import { coachingResolvers } from "./modules/coaching/coaching.graphql.js";
 import { executionResolvers } from "./modules/executions/execution.graphql.js";
 import { exerciseResolvers } from "./modules/exercises/exercise.graphql.js";
+import { recordResolvers } from "./modules/records/records.graphql.js";
 import { trainingPlanResolvers } from "./modules/training-plans/training-plan.graphql.js";
 import { trainingResolvers } from "./modules/trainings/training.graphql.js";
 import { userResolvers } from "./modules/users/user.graphql.js";
@@ -21,6 +22,7 @@ export const graphqlResolvers = [
   ...trainingResolvers,
   ...trainingPlanResolvers,
   ...executionResolvers,
+  ...recordResolvers,
 ] as const;
 
 let schema: GraphQLSchema | undefined;

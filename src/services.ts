@@ -21,6 +21,7 @@ import { CoachingService } from "./modules/coaching/coaching.service.js";
 import { ExecutionService } from "./modules/executions/execution.service.js";
 import { StatisticsService } from "./modules/executions/statistics.service.js";
 import { ExerciseService } from "./modules/exercises/exercise.service.js";
+import { RecordService } from "./modules/records/records.service.js";
 import { PlanAssignmentService } from "./modules/training-plans/plan-assignment.service.js";
 import { TrainingPlanService } from "./modules/training-plans/training-plan.service.js";
 import { TrainingService } from "./modules/trainings/training.service.js";
@@ -91,7 +92,8 @@ export function createServices(deps: ServiceDeps) {
   const trainings = new TrainingService({ db, clock, exercises });
   const trainingPlans = new TrainingPlanService({ db, clock, trainings });
   const planAssignments = new PlanAssignmentService({ db, clock, plans: trainingPlans, coaching, users });
-  const executions = new ExecutionService({ db, clock, coaching, users, exercises, trainings });
+  const records = new RecordService({ db, coaching, exercises });
+  const executions = new ExecutionService({ db, clock, coaching, users, exercises, trainings, records });
   const statistics = new StatisticsService({ db, clock, executions, users, exercises, trainings });
 
   return {
@@ -112,6 +114,7 @@ export function createServices(deps: ServiceDeps) {
     planAssignments,
     executions,
     statistics,
+    records,
   };
 }
 

@@ -3,7 +3,7 @@ import { useTestApp, type GraphqlError } from "../helpers/test-app.js";
 import { createExercise, createTraining } from "../factories/content.js";
 import { logExerciseExecution, logTrainingExecution, trainingExecutionBody } from "../factories/executions.js";
 import { makeStudent, makeTrainer, makeUser, type MadeUser } from "../factories/users.js";
-import { executionCounts, makeScene, type Scene } from "./support.js";
+import { asRead, executionCounts, makeScene, type Scene } from "./support.js";
 
 const t = useTestApp({ ADMIN_EMAILS: "boss@example.com", FREE_TRAINER_MAX_STUDENTS: "10" });
 
@@ -87,7 +87,7 @@ describe("logTrainingExecution", () => {
 
     // A REST-logged one reads the same through GraphQL.
     const viaRest = await logTrainingExecution(t, s.student.token, s.trainingA.id, inputA("2026-03-16T10:00:00Z", 60));
-    expect(dataOf(await t.graphql(TRAINING_EXECUTION, { id: viaRest.id }, s.student.token)).trainingExecution).toEqual(viaRest);
+    expect(dataOf(await t.graphql(TRAINING_EXECUTION, { id: viaRest.id }, s.student.token)).trainingExecution).toEqual(asRead(viaRest));
   });
 
   it("gives the REST errors with codes: validation by JSON path, 403, 404, 401 — and writes nothing", async () => {
@@ -162,7 +162,7 @@ describe("logExerciseExecution", () => {
     });
     const again = await t.post(`/api/exercises/${s.supino.id}/execution`, { token: s.student.token, body: input });
     expect(again.body.personalRecord).toBe(false);
-    const { id: _restId, ...restRest } = again.body;
+    const { id: _restId, ...restRest } = asRead(again.body);
     const { id: _gqlId, ...gqlRest } = first;
     expect({ ...gqlRest, personalRecord: false }).toEqual(restRest);
 

@@ -3,7 +3,7 @@ import { useTestApp } from "../helpers/test-app.js";
 import { createExercise, createTraining, linkTrainerAndStudent, moveAssignment } from "../factories/content.js";
 import { logExerciseExecution, logTrainingExecution, trainingExecutionBody, type SetBody } from "../factories/executions.js";
 import { makeStudent, makeTrainer, makeUser } from "../factories/users.js";
-import { DENIED, EXERCISE_NOT_FOUND, executionCounts, fieldsOf, ISO, makeScene, TRAINING_NOT_FOUND, UNAUTHORIZED, type Scene } from "./support.js";
+import { asRead, DENIED, EXERCISE_NOT_FOUND, executionCounts, fieldsOf, ISO, makeScene, TRAINING_NOT_FOUND, UNAUTHORIZED, type Scene } from "./support.js";
 
 const t = useTestApp({ ADMIN_EMAILS: "boss@example.com", FREE_TRAINER_MAX_STUDENTS: "10" });
 
@@ -78,7 +78,22 @@ describe("POST /api/trainings/{id}/execution", () => {
     // The same execution reads back identically.
     const read = await t.get(`/api/trainings/executions/${res.body.id}`, { token: s.student.token });
     expect(read.status).toBe(200);
-    expect(read.body).toEqual(res.body);
+    expect(read.body).toEqual(asRead(res.body));
+
+    // The first log of each exercise sets every record its completed sets qualify for (contract §12.1).
+    const kg = (exerciseId: number, kind: string, value: number) => ({ exerciseId, kind, value, unit: "kg", previousValue: null });
+    expect(res.body.newRecords).toEqual([
+      kg(s.supino.id, "MAX_WEIGHT", 42.5),
+      kg(s.supino.id, "ESTIMATED_1RM", 56.67), // 42.5 × 40/30 = 56.666… (33.75 × 38/30 = 42.75)
+      kg(s.supino.id, "BEST_SET_VOLUME", 425), // 10 × 42.5 (8 × 33.75 = 270)
+      kg(s.supino.id, "BEST_SESSION_VOLUME", 695), // 425 + 270; the 6 × 45 set was not completed
+      { exerciseId: s.supino.id, kind: "MAX_REPS", value: 10, unit: "reps", previousValue: null },
+      kg(s.supino.id, "REP_MAX_3", 42.5),
+      kg(s.supino.id, "REP_MAX_5", 42.5),
+      kg(s.supino.id, "REP_MAX_10", 42.5),
+      // Bodyweight work: repetitions only.
+      { exerciseId: s.remada.id, kind: "MAX_REPS", value: 15, unit: "reps", previousValue: null },
+    ]);
   });
 
   it("takes timestamps with offsets and answers them in UTC; an execution may be logged after the fact", async () => {
@@ -247,7 +262,7 @@ describe("POST /api/trainings/{id}/execution", () => {
         const logged = await logA(s.student.token, bodyA({ startTime, endTime }));
         expect(logged.status).toBe(201);
         expect(logged.body).toMatchObject({ startTime, endTime });
-        expect((await t.get(`/api/trainings/executions/${logged.body.id}`, { token: s.student.token })).body).toEqual(logged.body);
+        expect((await t.get(`/api/trainings/executions/${logged.body.id}`, { token: s.student.token })).body).toEqual(asRead(logged.body));
       }
     });
 

@@ -3,7 +3,7 @@ import { useTestApp } from "../helpers/test-app.js";
 import { linkTrainerAndStudent } from "../factories/content.js";
 import { logExerciseExecution, logTrainingExecution, trainingExecutionBody } from "../factories/executions.js";
 import { makeStudent, makeTrainer, makeUser, type MadeUser, relogin } from "../factories/users.js";
-import { DENIED, EXECUTION_NOT_FOUND, EXERCISE_NOT_FOUND, invalidParameter, ISO, makeScene, PAGE_KEYS, TRAINING_NOT_FOUND, UNAUTHORIZED, USER_NOT_FOUND, type Scene } from "./support.js";
+import { asRead, DENIED, EXECUTION_NOT_FOUND, EXERCISE_NOT_FOUND, invalidParameter, ISO, makeScene, PAGE_KEYS, TRAINING_NOT_FOUND, UNAUTHORIZED, USER_NOT_FOUND, type Scene } from "./support.js";
 
 const t = useTestApp({ ADMIN_EMAILS: "boss@example.com", FREE_TRAINER_MAX_STUDENTS: "10" });
 
@@ -51,7 +51,7 @@ describe("GET /api/trainings/executions/{id}", () => {
     for (const reader of [s.student, boss, s.trainer]) {
       const res = await t.get(`/api/trainings/executions/${logged.id}`, { token: reader.token });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual(logged);
+      expect(res.body).toEqual(asRead(logged));
     }
     const res = await t.get(`/api/trainings/executions/${logged.id}`, { token: s.trainer.token });
     expect(res.body).toMatchObject({ trainingName: "Treino A", userName: "Ana Aluna", duration: 2400, startTime: "2026-03-10T10:00:00.000Z" });

@@ -48,6 +48,12 @@ export async function makeScene(t: TestApp, options: { accept?: boolean } = {}):
   return { trainer, student, linkId, supino, remada, agachamento, trainingA, trainingB, plan, assignment };
 }
 
+/** A logging answer as reads give the execution back: without the records the log set (contract §12.1). */
+export function asRead<T extends { newRecords?: unknown }>(logged: T): Omit<T, "newRecords"> {
+  const { newRecords: _newRecords, ...execution } = logged;
+  return execution;
+}
+
 /** Rows of the three execution tables. */
 export async function executionCounts(t: TestApp) {
   const [row] = rowsOf<{ trainings: number; exercises: number; sets: number }>(

@@ -1,6 +1,7 @@
 import type { executionSets } from "./execution.table.js";
 import type { ExerciseExecutionRow } from "./execution.repository.js";
 import type { SetInput } from "./execution.inputs.js";
+import type { NewRecordDto } from "../records/records.dto.js";
 
 export interface SetDto {
   repetitions: number;
@@ -23,6 +24,8 @@ export interface TrainingExecutionSummaryDto {
 export interface TrainingExecutionDto extends TrainingExecutionSummaryDto {
   userName: string;
   exerciseExecutions: { id: number; exerciseId: number | null; exerciseName: string; personalRecord: boolean; sets: SetDto[] }[];
+  /** The records the log set: in the logging answer only. */
+  newRecords?: NewRecordDto[];
 }
 
 export interface ExerciseExecutionDto {
@@ -37,6 +40,8 @@ export interface ExerciseExecutionDto {
   executedAt: Date;
   duration: number | null;
   personalRecord: boolean;
+  /** The records the log set: in the logging answer only. */
+  newRecords?: NewRecordDto[];
 }
 
 export const toSetDto = (set: typeof executionSets.$inferSelect): SetDto => ({

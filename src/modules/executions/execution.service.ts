@@ -7,6 +7,7 @@ import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
 import type { CoachingService } from "../coaching/coaching.service.js";
 import type { ExerciseService } from "../exercises/exercise.service.js";
+import type { LoggedExercise, RecordService } from "../records/records.service.js";
 import type { TrainingService } from "../trainings/training.service.js";
 import type { UserService } from "../users/user.service.js";
 import { hundredths, setAggregates, toHundredths, toExerciseExecutionDto, toSetDto, type ExerciseExecutionDto, type TrainingExecutionDto, type TrainingExecutionSummaryDto } from "./execution.dto.js";
@@ -31,6 +32,7 @@ export interface ExecutionServiceDeps {
   users: UserService;
   exercises: ExerciseService;
   trainings: TrainingService;
+  records: RecordService;
 }
 
 /** Logging what was done, and reading it back: the owner, administrators and the owner's ACTIVE-linked trainer. */
@@ -49,7 +51,7 @@ export class ExecutionService {
 
     const startTime = new Date(input.startTime);
     const endTime = new Date(input.endTime);
-    const id = await db.transaction(async (tx) => {
+    const { id, newRecords } = await db.transaction(async (tx) => {
       await executionRepository.lockUser(tx, caller.id);
       const execution = await executionRepository.insertTrainingExecution(tx, {
         userId: caller.id,
@@ -63,6 +65,7 @@ export class ExecutionService {
         createdAt: clock.now(),
       });
       let sessionVolume = 0n;
+      const logged: LoggedExercise[] = [];
       for (const item of input.exerciseExecutions) {
         const row = await this.insertExerciseExecution(tx, caller.id, {
           exerciseId: item.exerciseId,
@@ -77,11 +80,12 @@ export class ExecutionService {
         });
         await executionRepository.addToTrainingMonth(tx, row, trainingId, startTime);
         sessionVolume += toHundredths(row.volume);
+        logged.push({ execution: row, sets: item.sets });
       }
       await executionRepository.setSessionVolume(tx, execution.id, hundredths(sessionVolume));
-      return execution.id;
+      return { id: execution.id, newRecords: await this.deps.records.claim(tx, logged) };
     });
-    return this.trainingExecutionDto(id);
+    return { ...(await this.trainingExecutionDto(id)), newRecords };
   }
 
   /** Logs one exercise of a training the caller may execute, dated now; a personal record when it beats every earlier weight. */
@@ -91,9 +95,9 @@ export class ExecutionService {
     const { db, clock } = this.deps;
     const exercise = await this.deps.exercises.get(caller, exerciseId);
     const training = await this.deps.trainings.getExecutable(caller, input.trainingId);
-    const row = await db.transaction(async (tx) => {
+    const { row, newRecords } = await db.transaction(async (tx) => {
       await executionRepository.lockUser(tx, caller.id);
-      return this.insertExerciseExecution(tx, caller.id, {
+      const inserted = await this.insertExerciseExecution(tx, caller.id, {
         exerciseId,
         exerciseName: exercise.name,
         trainingId: training.id,
@@ -104,9 +108,10 @@ export class ExecutionService {
         notes: input.notes ?? null,
         sets: input.sets,
       });
+      return { row: inserted, newRecords: await this.deps.records.claim(tx, [{ execution: inserted, sets: input.sets }]) };
     });
     const sets = await executionRepository.setsOf(db, [row.id]);
-    return toExerciseExecutionDto(row, sets, "short");
+    return { ...toExerciseExecutionDto(row, sets, "short"), newRecords };
   }
 
   /** One training execution with its exercises and sets (its user, administrators, the user's trainer). */

@@ -2,6 +2,7 @@ import { Field, Float, InputType, Int, ObjectType } from "type-graphql";
 import { PageOf } from "../../graphql/page.js";
 import { DateTime, LocalDate } from "../../graphql/scalars.js";
 import { graphqlEnum } from "../../graphql/enums.js";
+import { NewRecord } from "../records/records.types.js";
 import { PROGRESS_INTERVALS } from "./execution.inputs.js";
 
 export const ProgressIntervalEnum = graphqlEnum(PROGRESS_INTERVALS, "ProgressInterval");
@@ -35,6 +36,7 @@ export class TrainingExecution {
   @Field(() => Boolean) completed!: boolean;
   @Field(() => String, { nullable: true }) notes!: string | null;
   @Field(() => [TrainingExerciseExecution], { nullable: true }) exerciseExecutions?: TrainingExerciseExecution[];
+  @Field(() => [NewRecord], { nullable: true, description: "The records the log set; null outside logTrainingExecution" }) newRecords?: NewRecord[];
 }
 
 @ObjectType("ExerciseExecution")
@@ -50,6 +52,7 @@ export class ExerciseExecution {
   @Field(() => DateTime) executedAt!: Date;
   @Field(() => Int, { nullable: true, description: "seconds" }) duration!: number | null;
   @Field(() => Boolean) personalRecord!: boolean;
+  @Field(() => [NewRecord], { nullable: true, description: "The records the log set; null outside logExerciseExecution" }) newRecords?: NewRecord[];
 }
 
 export const TrainingExecutionPage = PageOf(TrainingExecution, "TrainingExecutionPage");

@@ -1,0 +1,72 @@
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../../platform/db/database.js";
+import type { PageRequest } from "../../platform/paging.js";
+import { exercises } from "../exercises/exercise.table.js";
+import { exerciseRecords, type RecordKind } from "./records.table.js";
+
+export type NewRecordRow = Omit<typeof exerciseRecords.$inferInsert, "id" | "createdAt">;
+
+/** A record event with its exercise's name, as every read answers it. */
+const recordColumns = {
+  exerciseId: exerciseRecords.exerciseId,
+  exerciseName: exercises.name,
+  kind: exerciseRecords.kind,
+  value: exerciseRecords.value,
+  reps: exerciseRecords.reps,
+  weight: exerciseRecords.weight,
+  achievedAt: exerciseRecords.achievedAt,
+  exerciseExecutionId: exerciseRecords.exerciseExecutionId,
+  trainingExecutionId: exerciseRecords.trainingExecutionId,
+  setIndex: exerciseRecords.setIndex,
+  previousValue: exerciseRecords.previousValue,
+  userId: exerciseRecords.userId,
+};
+const selectRecords = (db: Db) => db.select(recordColumns).from(exerciseRecords).innerJoin(exercises, eq(exercises.id, exerciseRecords.exerciseId));
+export type RecordRow = Awaited<ReturnType<typeof selectRecords>>[number];
+
+export const recordsRepository = {
+  /** The current value of every kind a user holds on these exercises. */
+  async currentValues(db: Db, userId: number, exerciseIds: readonly number[]) {
+    if (exerciseIds.length === 0) return [];
+    return db
+      .select({ exerciseId: exerciseRecords.exerciseId, kind: exerciseRecords.kind, value: exerciseRecords.value })
+      .from(exerciseRecords)
+      .where(and(eq(exerciseRecords.userId, userId), inArray(exerciseRecords.exerciseId, [...exerciseIds]), eq(exerciseRecords.current, true)));
+  },
+
+  /** Writes new record events; the (exercise, kind) pairs they beat stop being current first. */
+  async insert(db: Db, userId: number, rows: NewRecordRow[]) {
+    if (rows.length === 0) return;
+    const beaten = rows.map((row) => sql`(${row.exerciseId}::int, ${row.kind}::varchar)`);
+    await db
+      .update(exerciseRecords)
+      .set({ current: false })
+      .where(and(eq(exerciseRecords.userId, userId), eq(exerciseRecords.current, true), sql`(${exerciseRecords.exerciseId}, ${exerciseRecords.kind}) in (${sql.join(beaten, sql`, `)})`));
+    await db.insert(exerciseRecords).values(rows);
+  },
+
+  /** The current records of these users, on the given exercises and of the given kinds (all when not given). */
+  async listCurrent(db: Db, userIds: readonly number[], exerciseIds?: readonly number[], kinds?: readonly RecordKind[]) {
+    if (userIds.length === 0) return [];
+    const conditions: SQL[] = [inArray(exerciseRecords.userId, [...userIds]), eq(exerciseRecords.current, true)];
+    if (exerciseIds) conditions.push(inArray(exerciseRecords.exerciseId, [...exerciseIds]));
+    if (kinds) conditions.push(inArray(exerciseRecords.kind, [...kinds]));
+    return selectRecords(db).where(and(...conditions));
+  },
+
+  /** A page of one user's record events on an exercise, of one kind or all: newest execution first, each one's in kind order. */
+  async listHistory(db: Db, filter: { userId: number; exerciseId: number; kind?: RecordKind }, request: PageRequest) {
+    const conditions: SQL[] = [eq(exerciseRecords.userId, filter.userId), eq(exerciseRecords.exerciseId, filter.exerciseId)];
+    if (filter.kind) conditions.push(eq(exerciseRecords.kind, filter.kind));
+    const where = and(...conditions);
+    const [rows, [total]] = await Promise.all([
+      selectRecords(db)
+        .where(where)
+        .orderBy(desc(exerciseRecords.achievedAt), desc(exerciseRecords.exerciseExecutionId), asc(exerciseRecords.id))
+        .limit(request.size)
+        .offset(request.page * request.size),
+      db.select({ n: count() }).from(exerciseRecords).where(where),
+    ]);
+    return { rows, total: total.n };
+  },
+};

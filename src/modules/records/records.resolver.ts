@@ -1,0 +1,29 @@
+import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from "type-graphql";
+import type { Context } from "../../graphql-api.js";
+import { Exercise } from "../exercises/exercise.types.js";
+import { User } from "../users/user.types.js";
+import type { RecordKind } from "./records.table.js";
+import { ExerciseRecord, RecordKindEnum } from "./records.types.js";
+
+/** `User.records`: the user's current records (the user, their trainer, administrators), batched over a list of users. */
+@Resolver(() => User)
+export class UserRecordsResolver {
+  @FieldResolver(() => [ExerciseRecord], { description: "Current records by exercise name, then kind; of one exercise and some kinds when asked" })
+  records(
+    @Root() user: User,
+    @Arg("exerciseId", () => Int, { nullable: true }) exerciseId: number | null | undefined,
+    @Arg("kinds", () => [RecordKindEnum], { nullable: true }) kinds: RecordKind[] | null | undefined,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.loaders.currentRecords.load({ userId: user.id, exerciseId: exerciseId ?? undefined, kinds: kinds ?? undefined });
+  }
+}
+
+/** `Exercise.records`: the caller's current records of the exercise, or userId's; batched over a list of exercises. */
+@Resolver(() => Exercise)
+export class ExerciseRecordsResolver {
+  @FieldResolver(() => [ExerciseRecord], { description: "The caller's current record of each kind, or userId's" })
+  records(@Root() exercise: Exercise, @Arg("userId", () => Int, { nullable: true }) userId: number | null | undefined, @Ctx() ctx: Context) {
+    return ctx.loaders.currentRecords.load({ userId: userId ?? undefined, exerciseId: exercise.id });
+  }
+}

@@ -1,0 +1,138 @@
+import { requireUser, type Actor } from "../../platform/auth/actor.js";
+import type { Db } from "../../platform/db/database.js";
+import { forbidden, type AppError } from "../../platform/errors.js";
+import { toPage, type Page } from "../../platform/paging.js";
+import type { InputReader } from "../../platform/validation.js";
+import type { CoachingService } from "../coaching/coaching.service.js";
+import type { ExerciseService } from "../exercises/exercise.service.js";
+import { byExerciseAndKind, toRecordDto, type NewRecordDto, type RecordDto } from "./records.dto.js";
+import type { RecordHistoryQuery, RecordsFilter } from "./records.inputs.js";
+import { recordsRepository, type NewRecordRow } from "./records.repository.js";
+import type { RecordKind } from "./records.table.js";
+import { bestOfExecution, unitOf, type LoggedSet } from "./records.values.js";
+
+/** An exercise execution just logged, with its sets as sent. */
+export interface LoggedExercise {
+  execution: { id: number; userId: number; exerciseId: number | null; trainingExecutionId: number | null; executedAt: Date };
+  sets: readonly LoggedSet[];
+}
+
+/** One `records` relation asked of a GraphQL list item: a user's current records, on one exercise and some kinds. */
+export interface CurrentRecordsRequest {
+  /** The caller when not given. */
+  userId?: number;
+  exerciseId?: number;
+  kinds?: readonly RecordKind[];
+}
+
+const kg = (hundredths: number) => (hundredths / 100).toFixed(2);
+const hundredthsOf = (text: string) => Math.round(Number(text) * 100);
+
+/**
+ * Record kinds (contract §12.1): claimed while executions are logged, read by the user, administrators and the
+ * user's ACTIVE-linked trainer (contract §7).
+ */
+export class RecordService {
+  constructor(private readonly deps: { db: Db; coaching: CoachingService; exercises: ExerciseService }) {}
+
+  /**
+   * Claims the records a log sets, inside its transaction `tx`, which must hold the user's executions lock
+   * (lockForTransaction "executions"): concurrent logs of one user then claim one after the other, and a record is
+   * never claimed twice. Executions are taken in the order given, each against the bests before it (the earlier
+   * ones of the same log included); each kind's best set of an execution is a record when it strictly beats the
+   * current record of its kind, or is the first of its kind.
+   */
+  async claim(tx: Db, logged: readonly LoggedExercise[]): Promise<NewRecordDto[]> {
+    const userId = logged[0]?.execution.userId;
+    const exerciseIds = [...new Set(logged.flatMap(({ execution }) => (execution.exerciseId === null ? [] : [execution.exerciseId])))];
+    if (userId === undefined || exerciseIds.length === 0) return [];
+    const bests = new Map<string, number>();
+    for (const held of await recordsRepository.currentValues(tx, userId, exerciseIds)) bests.set(`${held.exerciseId}:${held.kind}`, hundredthsOf(held.value));
+
+    const rows: NewRecordRow[] = [];
+    for (const { execution, sets } of logged) {
+      if (execution.exerciseId === null) continue;
+      for (const candidate of bestOfExecution(sets)) {
+        const key = `${execution.exerciseId}:${candidate.kind}`;
+        const previous = bests.get(key);
+        if (previous !== undefined && candidate.value <= previous) continue;
+        bests.set(key, candidate.value);
+        rows.push({
+          userId,
+          exerciseId: execution.exerciseId,
+          kind: candidate.kind,
+          value: kg(candidate.value),
+          reps: candidate.reps,
+          weight: candidate.weight === null ? null : kg(candidate.weight),
+          achievedAt: execution.executedAt,
+          exerciseExecutionId: execution.id,
+          trainingExecutionId: execution.trainingExecutionId,
+          setIndex: candidate.setIndex,
+          previousValue: previous === undefined ? null : kg(previous),
+          current: true,
+        });
+      }
+    }
+    // An exercise logged twice in one training may beat its own record: only the last of a kind stays current.
+    const last = new Map(rows.map((row) => [`${row.exerciseId}:${row.kind}`, row]));
+    for (const row of rows) row.current = last.get(`${row.exerciseId}:${row.kind}`) === row;
+    await recordsRepository.insert(tx, userId, rows);
+    return rows.map((row) => ({
+      exerciseId: row.exerciseId,
+      kind: row.kind,
+      value: Number(row.value),
+      unit: unitOf(row.kind),
+      previousValue: row.previousValue === null || row.previousValue === undefined ? null : Number(row.previousValue),
+    }));
+  }
+
+  /** A user's current record of each kind on an exercise (the caller's unless `userId`), in the kinds' order. */
+  async listCurrent(actor: Actor, exerciseId: number, readFilter: InputReader<RecordsFilter>): Promise<RecordDto[]> {
+    const caller = requireUser(actor);
+    const filter = readFilter();
+    await this.deps.exercises.getExisting(exerciseId);
+    const userId = filter.userId ?? caller.id;
+    await this.deps.coaching.ensureMayReadActivity(caller, userId);
+    const rows = await recordsRepository.listCurrent(this.deps.db, [userId], [exerciseId]);
+    return rows.map(toRecordDto).sort(byExerciseAndKind);
+  }
+
+  /** Every record event of a user on an exercise (the caller's unless `userId`), of one kind or all, newest first. */
+  async listHistory(actor: Actor, exerciseId: number, readQuery: InputReader<RecordHistoryQuery>): Promise<Page<RecordDto>> {
+    const caller = requireUser(actor);
+    const { filter, page: request } = readQuery();
+    await this.deps.exercises.getExisting(exerciseId);
+    const userId = filter.userId ?? caller.id;
+    await this.deps.coaching.ensureMayReadActivity(caller, userId);
+    const { rows, total } = await recordsRepository.listHistory(this.deps.db, { userId, exerciseId, kind: filter.kind }, request);
+    return toPage(rows.map(toRecordDto), total, request);
+  }
+
+  /**
+   * Current records for several GraphQL list items at once, in two statements whatever their number: who may be
+   * read, then the records. Each answer is its records by exercise name and kind, or 403 for a user the caller may
+   * not read.
+   */
+  async listCurrentOfMany(actor: Actor, requests: readonly CurrentRecordsRequest[]): Promise<(RecordDto[] | AppError)[]> {
+    const caller = requireUser(actor);
+    const userOf = (request: CurrentRecordsRequest) => request.userId ?? caller.id;
+    const readable = await this.deps.coaching.activityReadableAmong(caller, [...new Set(requests.map(userOf))]);
+    const every = <T>(pick: (request: CurrentRecordsRequest) => readonly T[] | undefined) =>
+      requests.some((request) => pick(request) === undefined) ? undefined : [...new Set(requests.flatMap((request) => pick(request)!))];
+    const rows = await recordsRepository.listCurrent(
+      this.deps.db,
+      [...readable],
+      every((request) => (request.exerciseId === undefined ? undefined : [request.exerciseId])),
+      every((request) => request.kinds),
+    );
+    const records = rows.map((row) => ({ userId: row.userId, record: toRecordDto(row) }));
+    return requests.map((request) => {
+      const userId = userOf(request);
+      if (!readable.has(userId)) return forbidden();
+      return records
+        .filter(({ userId: owner, record }) => owner === userId && (request.exerciseId === undefined || record.exerciseId === request.exerciseId) && (request.kinds?.includes(record.kind) ?? true))
+        .map(({ record }) => record)
+        .sort(byExerciseAndKind);
+    });
+  }
+}

@@ -1,0 +1,72 @@
+import { RECORD_KINDS, type RecordKind } from "./records.table.js";
+
+/*
+ * What each record kind measures of one logged exercise execution (contract §12.1). Weights and values are integer
+ * hundredths (of a kilogram, or of a repetition for MAX_REPS), so comparisons are exact and rounding happens once.
+ */
+
+/** Epley estimates from more repetitions are unreliable (contract §7): such sets give none. */
+const MAX_ESTIMATE_REPS = 12;
+const REP_MAX_KINDS = [
+  ["REP_MAX_3", 3],
+  ["REP_MAX_5", 5],
+  ["REP_MAX_10", 10],
+] as const;
+
+export const unitOf = (kind: RecordKind): "kg" | "reps" => (kind === "MAX_REPS" ? "reps" : "kg");
+
+/**
+ * The Epley one-rep-max estimate w × (1 + r/30) of a set, in hundredths rounded half up; one repetition gives the
+ * weight itself, and sets of no or more than 12 repetitions give none (contract §7).
+ */
+export function estimatedOneRepMax(weight: number, repetitions: number): number | null {
+  if (repetitions < 1 || repetitions > MAX_ESTIMATE_REPS) return null;
+  if (repetitions === 1) return weight;
+  // w × (30 + r) / 30, rounded half up: ⌊(2w(30 + r) + 30) / 60⌋
+  return Math.floor((weight * (30 + repetitions) * 2 + 30) / 60);
+}
+
+/** A set as logged: weight in kg. */
+export interface LoggedSet {
+  repetitions: number;
+  weight?: number | null;
+  completed: boolean;
+}
+
+/** The best of one kind within an execution: the set that gives it (the earliest on a tie). */
+export interface Candidate {
+  kind: RecordKind;
+  value: number;
+  /** null for BEST_SESSION_VOLUME, which no single set gives. */
+  setIndex: number | null;
+  reps: number | null;
+  weight: number | null;
+}
+
+/** Each kind's best value over an execution's completed sets, for the kinds some completed set qualifies for, in kind order. */
+export function bestOfExecution(sets: readonly LoggedSet[]): Candidate[] {
+  const best = new Map<RecordKind, Candidate>();
+  const offer = (kind: RecordKind, value: number | null, setIndex: number | null, reps: number | null, weight: number | null) => {
+    if (value === null) return;
+    const held = best.get(kind);
+    if (!held || value > held.value) best.set(kind, { kind, value, setIndex, reps, weight });
+  };
+  let sessionVolume: number | null = null;
+  sets.forEach((set, index) => {
+    if (!set.completed) return;
+    const reps = set.repetitions;
+    offer("MAX_REPS", reps * 100, index, reps, set.weight === null || set.weight === undefined ? null : toHundredths(set.weight));
+    if (set.weight === null || set.weight === undefined) return;
+    const weight = toHundredths(set.weight);
+    offer("MAX_WEIGHT", weight, index, reps, weight);
+    offer("ESTIMATED_1RM", estimatedOneRepMax(weight, reps), index, reps, weight);
+    offer("BEST_SET_VOLUME", weight * reps, index, reps, weight);
+    for (const [kind, minimum] of REP_MAX_KINDS) offer(kind, reps >= minimum ? weight : null, index, reps, weight);
+    sessionVolume = (sessionVolume ?? 0) + weight * reps;
+  });
+  offer("BEST_SESSION_VOLUME", sessionVolume, null, null, null);
+  return RECORD_KINDS.flatMap((kind) => best.get(kind) ?? []);
+}
+
+/** kg with at most two decimals → integer hundredths. */
+const toHundredths = (kg: number) => Math.round(kg * 100);
