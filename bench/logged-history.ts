@@ -86,7 +86,8 @@ export async function seedExerciseHistories(seed: postgres.Sql, userIds: number[
             max(s.weight) filter (where s.completed) as max_weight,
             coalesce(sum(s.weight) filter (where s.completed), 0) as weight_sum,
             count(s.weight) filter (where s.completed)::int as weighted_sets,
-            max(round(s.weight * (30 + s.reps) / 30, 2)) filter (where s.completed) as best_one_rep_max
+            max(case when s.reps = 1 then s.weight else round(s.weight * (30 + s.reps) / 30, 2) end)
+              filter (where s.completed and s.reps between 1 and 12) as best_one_rep_max
           from (${setsOf("te.user_id", "te.end_time", "tx.position", t0)}) s
         ) a
         where te.user_id = any(${users})
@@ -131,7 +132,8 @@ export async function checkConsistency(seed: postgres.Sql, userId: number) {
           max(s.weight) filter (where s.completed) as max_weight,
           coalesce(sum(s.weight) filter (where s.completed), 0)::numeric(14, 2) as weight_sum,
           count(s.weight) filter (where s.completed)::int as weighted_sets,
-          max(round(s.weight * (30 + s.repetitions) / 30, 2)) filter (where s.completed)::numeric(10, 2) as best_one_rep_max
+          max(case when s.repetitions = 1 then s.weight else round(s.weight * (30 + s.repetitions) / 30, 2) end)
+            filter (where s.completed and s.repetitions between 1 and 12)::numeric(10, 2) as best_one_rep_max
         from execution_sets s where s.exercise_execution_id = ee.id
       ) a
       where ee.user_id = ${userId}

@@ -213,7 +213,7 @@ describe("GET /api/exercises/{id}/progress", () => {
    *   2026-03-03 10:30                                        in Treino A   5×50 ✓, 10×— ✓               1RM 58.33
    *   2026-03-08 23:59:59 (Sunday)                            alone         3×52.5 ✓                     1RM 57.75
    *   2026-03-09 00:00 (Monday)                               alone         12×42.5 ✓, 1×55 ✗            1RM 59.5
-   *   2026-04-01 00:10 (starts 03-31 23:00)                   in Treino B   1×57.5 ✓                     1RM 59.42
+   *   2026-04-01 00:10 (starts 03-31 23:00)                   in Treino B   1×57.5 ✓                     1RM 57.5
    *   2026-04-02 10:00                                        alone         2×57.5 ✓                     1RM 61.33
    */
   async function history() {
@@ -239,7 +239,7 @@ describe("GET /api/exercises/{id}/progress", () => {
     { date: "2026-03-03", maxWeight: 50, totalVolume: 250, totalSets: 2, totalReps: 15, estimatedOneRepMax: 58.33 }, // 50 × 35/30
     { date: "2026-03-08", maxWeight: 52.5, totalVolume: 157.5, totalSets: 1, totalReps: 3, estimatedOneRepMax: 57.75 }, // 52.5 × 33/30
     { date: "2026-03-09", maxWeight: 42.5, totalVolume: 510, totalSets: 1, totalReps: 12, estimatedOneRepMax: 59.5 }, // 42.5 × 42/30
-    { date: "2026-04-01", maxWeight: 57.5, totalVolume: 57.5, totalSets: 1, totalReps: 1, estimatedOneRepMax: 59.42 }, // 57.5 × 31/30 = 59.4166…
+    { date: "2026-04-01", maxWeight: 57.5, totalVolume: 57.5, totalSets: 1, totalReps: 1, estimatedOneRepMax: 57.5 }, // one repetition: the weight itself (§7)
     { date: "2026-04-02", maxWeight: 57.5, totalVolume: 115, totalSets: 1, totalReps: 2, estimatedOneRepMax: 61.33 }, // 57.5 × 32/30 = 61.333…
   ];
 

@@ -84,8 +84,12 @@ export function figures(sets: SetLike[]) {
   const volume = done.reduce((sum, set) => sum + set.repetitions * cents(set.weight ?? 0), 0);
   const weightSum = weighted.reduce((sum, set) => sum + cents(set.weight!), 0);
   const max = weighted.length === 0 ? null : Math.max(...weighted.map((set) => cents(set.weight!)));
-  // Epley w × (1 + r/30) = w × (30 + r) / 30, in hundredths rounded half up.
-  const oneRepMax = weighted.length === 0 ? null : Math.max(...weighted.map((set) => Math.floor((cents(set.weight!) * (30 + set.repetitions) * 2 + 30) / 60)));
+  // Epley w × (1 + r/30) = w × (30 + r) / 30, in hundredths rounded half up, over sets of 1 to 12 repetitions; one
+  // repetition gives the weight itself (contract §7).
+  const estimates = weighted
+    .filter((set) => set.repetitions >= 1 && set.repetitions <= 12)
+    .map((set) => (set.repetitions === 1 ? cents(set.weight!) : Math.floor((cents(set.weight!) * (30 + set.repetitions) * 2 + 30) / 60)));
+  const oneRepMax = estimates.length === 0 ? null : Math.max(...estimates);
   return {
     totalSets: done.length,
     totalReps: done.reduce((sum, set) => sum + set.repetitions, 0),

@@ -2,6 +2,7 @@ import type { executionSets } from "./execution.table.js";
 import type { ExerciseExecutionRow } from "./execution.repository.js";
 import type { SetInput } from "./execution.inputs.js";
 import type { NewRecordDto } from "../records/records.dto.js";
+import { estimatedOneRepMax } from "../records/records.values.js";
 
 export interface SetDto {
   repetitions: number;
@@ -77,7 +78,7 @@ export function setAggregates(sets: SetInput[]) {
   let weightSum = 0n;
   let weightedSets = 0;
   let maxWeight: bigint | null = null;
-  let bestOneRepMax: bigint | null = null; // hundredths, rounded half up
+  let bestOneRepMax: number | null = null; // hundredths
   for (const set of sets) {
     if (!set.completed) continue;
     completedSets += 1;
@@ -88,9 +89,8 @@ export function setAggregates(sets: SetInput[]) {
     weightSum += weight;
     weightedSets += 1;
     if (maxWeight === null || weight > maxWeight) maxWeight = weight;
-    // Epley: w × (1 + r/30) = w × (30 + r) / 30
-    const estimate = (weight * BigInt(30 + set.repetitions) * 2n + 30n) / 60n;
-    if (bestOneRepMax === null || estimate > bestOneRepMax) bestOneRepMax = estimate;
+    const estimate = estimatedOneRepMax(Number(weight), set.repetitions);
+    if (estimate !== null && (bestOneRepMax === null || estimate > bestOneRepMax)) bestOneRepMax = estimate;
   }
   return {
     completedSets,
@@ -99,7 +99,7 @@ export function setAggregates(sets: SetInput[]) {
     maxWeight: maxWeight === null ? null : hundredths(maxWeight),
     weightSum: hundredths(weightSum),
     weightedSets,
-    bestOneRepMax: bestOneRepMax === null ? null : hundredths(bestOneRepMax),
+    bestOneRepMax: bestOneRepMax === null ? null : hundredths(BigInt(bestOneRepMax)),
   };
 }
 

@@ -64,7 +64,7 @@ export const exerciseExecutions = pgTable(
     /** Σ weight and count of the completed sets that have a weight (for exact averages over many executions). */
     weightSum: numeric("weight_sum", { precision: 14, scale: 2 }).notNull(),
     weightedSets: integer("weighted_sets").notNull(),
-    /** Highest Epley estimate w × (1 + r/30) over the completed weighted sets. */
+    /** Highest Epley estimate over the completed weighted sets of 1 to 12 repetitions (records.values.ts). */
     bestOneRepMax: numeric("best_one_rep_max", { precision: 10, scale: 2 }),
     createdAt: createdAt(),
   },
