@@ -58,6 +58,35 @@ async function logHistory() {
   for (const step of steps) await step();
 }
 
+/** Every user's current records and whole history of every exercise, as the API answers them. */
+async function snapshot() {
+  const result: Record<string, unknown> = {};
+  for (const user of [s.student, s.trainer]) {
+    for (const exercise of [s.supino, s.remada, s.agachamento]) {
+      const key = `${user.id}/${exercise.id}`;
+      const current = await t.get(`/api/exercises/${exercise.id}/records`, { token: user.token });
+      const history = await t.get(`/api/exercises/${exercise.id}/records/history?size=100`, { token: user.token });
+      expect([current.status, history.status]).toEqual([200, 200]);
+      result[`${key} current`] = current.body;
+      result[`${key} history`] = history.body;
+    }
+  }
+  return result;
+}
+
+describe("the records backfill migration", () => {
+  it("claims from stored history exactly the records that logging the same sets one by one claimed", async () => {
+    await logHistory();
+    const logged = await snapshot();
+    expect((logged[`${s.student.id}/${s.supino.id} history`] as { totalElements: number }).totalElements).toBeGreaterThan(10);
+
+    await t.db.execute(sql`delete from exercise_records`);
+    expect(await snapshot()).not.toEqual(logged);
+    await runMigration("backfill_exercise_records");
+    expect(await snapshot()).toEqual(logged);
+  });
+});
+
 describe("the estimated one-rep max migration (contract §7)", () => {
   it("recomputes stored estimates to what logging gives now: 1 to 12 repetitions, one repetition the weight itself", async () => {
     await logHistory();

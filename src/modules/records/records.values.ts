@@ -3,6 +3,8 @@ import { RECORD_KINDS, type RecordKind } from "./records.table.js";
 /*
  * What each record kind measures of one logged exercise execution (contract §12.1). Weights and values are integer
  * hundredths (of a kilogram, or of a repetition for MAX_REPS), so comparisons are exact and rounding happens once.
+ * The records backfill migration (drizzle/*_backfill_exercise_records.sql) states the same rules in SQL for the history
+ * logged before records existed; tests/records/backfill.test.ts holds the two together.
  */
 
 /** Epley estimates from more repetitions are unreliable (contract §7): such sets give none. */
