@@ -120,14 +120,19 @@ export const coachingRepository = {
     return links.n;
   },
 
-  /** ACTIVE links plus live PENDING invites: what counts against a trainer's student limit. */
-  async countStudentSlotsUsed(db: Db, personalId: number, now: Date) {
-    const links = await coachingRepository.countActiveStudents(db, personalId);
+  /** A trainer's PENDING invites not yet past their expiry. */
+  async countLivePendingInvites(db: Db, personalId: number, now: Date) {
     const [pending] = await db
       .select({ n: count() })
       .from(invites)
       .where(and(eq(invites.personalId, personalId), eq(invites.status, "PENDING"), sql`${invites.expiresAt} > ${now.toISOString()}::timestamptz`));
-    return links + pending.n;
+    return pending.n;
+  },
+
+  /** ACTIVE links plus live PENDING invites: what counts against a trainer's student limit. */
+  async countStudentSlotsUsed(db: Db, personalId: number, now: Date) {
+    const links = await coachingRepository.countActiveStudents(db, personalId);
+    return links + (await coachingRepository.countLivePendingInvites(db, personalId, now));
   },
 
   async listInvites(db: Db, filter: { personalId?: number; studentId?: number; status?: InviteStatus }, request: PageRequest, now: Date) {

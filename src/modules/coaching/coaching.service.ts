@@ -57,6 +57,14 @@ export interface LinkDto {
   updatedAt: Date;
 }
 
+/** A trainer's students against its plan's limit (contract §6, §12.3). */
+export interface TrainerSeats {
+  active: number;
+  /** null = unlimited. */
+  limit: number | null;
+  pendingInvites: number;
+}
+
 export interface CoachingServiceDeps {
   db: Db;
   clock: Clock;
@@ -233,6 +241,20 @@ export class CoachingService {
     const others = userIds.filter((id) => !isOwnerOrAdmin(caller, id));
     const linked = await coachingRepository.linkedStudentsAmong(this.deps.db, caller.id, others);
     return new Set(userIds.filter((id) => isOwnerOrAdmin(caller, id) || linked.has(id)));
+  }
+
+  /**
+   * A trainer's seats (no access check: the asking module has its own rule): its ACTIVE students, its student limit
+   * (null = unlimited) and its PENDING invites still open.
+   */
+  async seatsOf(trainerId: number): Promise<TrainerSeats> {
+    const { db, clock } = this.deps;
+    const [active, limit, pendingInvites] = await Promise.all([
+      coachingRepository.countActiveStudents(db, trainerId),
+      this.studentLimit(db, trainerId),
+      coachingRepository.countLivePendingInvites(db, trainerId, clock.now()),
+    ]);
+    return { active, limit, pendingInvites };
   }
 
   /** The sweep: persists EXPIRED for invites past their expiry (they already read as EXPIRED). */
