@@ -84,6 +84,11 @@ export class PlanAssignmentService {
     return planIds.map((id) => visible.filter((row) => row.planId === id));
   }
 
+  /** How many of a trainer's assignments wait for their students and how many run (no access check: the asking module has its own rule). */
+  countLiveOf(trainerId: number): Promise<{ pending: number; active: number }> {
+    return trainingPlanRepository.countLiveAssignmentsOf(this.deps.db, trainerId);
+  }
+
   accept(actor: Actor, id: number) {
     return this.transition(actor, id, "accept");
   }

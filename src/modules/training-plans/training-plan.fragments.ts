@@ -1,10 +1,11 @@
 import { inArray, sql, type SQL } from "drizzle-orm";
-import { LIVE_ASSIGNMENT_STATUSES, planAssignments, planTrainings } from "./training-plan.table.js";
+import { oneOf } from "../../platform/db/columns.js";
+import { DAYS_OF_WEEK, LIVE_ASSIGNMENT_STATUSES, planAssignments, planTrainings } from "./training-plan.table.js";
 
 /*
  * The plan rules other modules' queries embed, as SQL fragments: what a live assignment gives and what a plan
  * schedules stay written here once, and the modules below training plans in the service graph (exercises,
- * trainings) ask them without a service cycle.
+ * trainings) ask them without a service cycle; adherence builds every student's schedule from them in one query.
  */
 
 /**
@@ -22,4 +23,17 @@ export function liveAssignmentIncludes(studentId: number, trainingIds: SQL): SQL
 /** The ids of the plans that schedule a training, as an SQL subquery. */
 export function planIdsScheduling(trainingId: number): SQL {
   return sql`select ${planTrainings.planId} from ${planTrainings} where ${planTrainings.trainingId} = ${trainingId}`;
+}
+
+/** A plan line's day as its ISO weekday number (1 = Monday … 7 = Sunday, as PostgreSQL's `isodow`), as SQL. */
+export const planLineIsoWeekday: SQL = sql`array_position(array[${oneOf(DAYS_OF_WEEK)}]::text[], ${planTrainings.dayOfWeek})`;
+
+/**
+ * The last day an assignment schedules sessions on, as SQL (contract §12.2): its endDate, for a COMPLETED one the day
+ * it was completed, and never after `today` (YYYY-MM-DD). Completing is the last change an assignment row takes (no
+ * transition leaves COMPLETED), so a COMPLETED row's updated_at is the moment it was completed. `least` skips nulls.
+ */
+export function lastScheduledDay(today: string): SQL {
+  return sql`least(${today}::date, ${planAssignments.endDate},
+    case when ${planAssignments.status} = 'COMPLETED' then (${planAssignments.updatedAt} at time zone 'UTC')::date end)`;
 }

@@ -201,6 +201,18 @@ export const trainingPlanRepository = {
     return rows.length > 0;
   },
 
+  /** A trainer's assignments that are PENDING and ACTIVE. */
+  async countLiveAssignmentsOf(db: Db, personalId: number) {
+    const [row] = await db
+      .select({
+        pending: sql<number>`(count(*) filter (where ${planAssignments.status} = 'PENDING'))::int`,
+        active: sql<number>`(count(*) filter (where ${planAssignments.status} = 'ACTIVE'))::int`,
+      })
+      .from(planAssignments)
+      .where(and(eq(planAssignments.personalId, personalId), inArray(planAssignments.status, [...LIVE_ASSIGNMENT_STATUSES])));
+    return row;
+  },
+
   /** Completes ACTIVE assignments whose endDate is before `today` (YYYY-MM-DD). */
   async completeEnded(db: Db, today: string, now: Date) {
     const rows = await db

@@ -12,6 +12,8 @@ export type DayOfWeek = (typeof DAYS_OF_WEEK)[number];
 export const ASSIGNMENT_STATUSES = ["PENDING", "ACTIVE", "COMPLETED", "CANCELED"] as const;
 /** The states in which an assignment gives its student the plan's trainings. */
 export const LIVE_ASSIGNMENT_STATUSES = ["PENDING", "ACTIVE"] as const satisfies readonly (typeof ASSIGNMENT_STATUSES)[number][];
+/** The states in which an assignment's plan schedules sessions its student is held to (contract §12.2). */
+export const SCHEDULING_ASSIGNMENT_STATUSES = ["ACTIVE", "COMPLETED"] as const satisfies readonly (typeof ASSIGNMENT_STATUSES)[number][];
 export type AssignmentStatus = (typeof ASSIGNMENT_STATUSES)[number];
 
 export const trainingPlans = pgTable(
