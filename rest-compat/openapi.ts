@@ -29,6 +29,26 @@ const errorBody = {
   },
 };
 
+const pageNumber = z.number().int().min(0);
+const sortInfo = z.object({ sorted: z.boolean(), unsorted: z.boolean(), empty: z.boolean() });
+
+/** The page object of contract §2 around `item`, for the document of a paged answer. */
+export function pageOf(item: z.ZodType) {
+  return z.object({
+    content: z.array(item),
+    pageable: z.object({ sort: sortInfo, pageNumber, pageSize: pageNumber, offset: pageNumber, paged: z.literal(true), unpaged: z.literal(false) }),
+    totalPages: pageNumber,
+    totalElements: pageNumber,
+    last: z.boolean(),
+    first: z.boolean(),
+    sort: sortInfo,
+    number: pageNumber,
+    numberOfElements: pageNumber,
+    size: pageNumber,
+    empty: z.boolean(),
+  });
+}
+
 /** The OpenAPI 3.1 document of the REST layer, built from the routers' own operation list and zod inputs. */
 export function openApiDocument(operations: readonly OperationSpec[], serverUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -47,7 +67,12 @@ export function openApiDocument(operations: readonly OperationSpec[], serverUrl:
       description,
       schema: { type: "string" },
     }));
-    const responses: Record<string, unknown> = { [op.success]: { description: STATUS_TEXT[op.success] ?? "OK" } };
+    const responses: Record<string, unknown> = {
+      [op.success]: {
+        description: STATUS_TEXT[op.success] ?? "OK",
+        ...(op.response ? { content: { "application/json": { schema: z.toJSONSchema(op.response, { io: "output", unrepresentable: "any" }) } } } : {}),
+      },
+    };
     const errors = new Set([...(op.errors ?? []), ...(op.auth === "required" ? [401] : [])]);
     for (const status of [...errors].sort()) {
       responses[status] = { description: STATUS_TEXT[status] ?? "Error", content: { "application/json": { schema: errorBody } } };

@@ -15,6 +15,8 @@ export interface OperationSpec {
   success: number;
   /** JSON request body. */
   body?: z.ZodType;
+  /** JSON answer of the success status. */
+  response?: z.ZodType;
   /** multipart/form-data parts: name → description. */
   multipart?: Record<string, string>;
   query?: Record<string, string>;
