@@ -6,6 +6,7 @@ import { docsRouter } from "./docs.js";
 import { errorHandler, notFoundHandler } from "./errors.js";
 import { openApiDocument } from "./openapi.js";
 import { DocumentedRouter } from "./routes.js";
+import { addAdherenceRoutes } from "./adherence.routes.js";
 import { addBillingRoutes, rawWebhookBody, WEBHOOK_PATHS } from "./billing.routes.js";
 import { addCoachingRoutes } from "./coaching.routes.js";
 import { addContentRoutes } from "./content.routes.js";
@@ -22,6 +23,7 @@ export function restApi(services: Services, logger: Logger, publicBaseUrl: strin
   addExecutionRoutes(routes, services);
   addRecordRoutes(routes, services);
   addContentRoutes(routes, services);
+  addAdherenceRoutes(routes, services);
   const document = openApiDocument(routes.operations, publicBaseUrl);
 
   const api = Router();

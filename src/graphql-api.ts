@@ -5,6 +5,7 @@ import { formatError } from "./graphql/format-error.js";
 import { complexityLimit, depthLimit } from "./graphql/query-limits.js";
 import { graphqlMultipart } from "./graphql/upload.js";
 import { buildGraphqlSchema } from "./graphql-schema.js";
+import { adherenceLoaders } from "./modules/adherence/adherence.graphql.js";
 import { billingLoaders } from "./modules/billing/billing.graphql.js";
 import { coachingLoaders } from "./modules/coaching/coaching.graphql.js";
 import { exerciseLoaders } from "./modules/exercises/exercise.graphql.js";
@@ -29,6 +30,7 @@ function createLoaders(services: Services, actor: Actor) {
     ...trainingLoaders(services, actor),
     ...trainingPlanLoaders(services, actor),
     ...recordLoaders(services, actor),
+    ...adherenceLoaders(services, actor),
   };
 }
 

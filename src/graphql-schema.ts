@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type GraphQLSchema, lexicographicSortSchema, printSchema } from "graphql";
 import { buildSchemaSync } from "type-graphql";
+import { adherenceResolvers } from "./modules/adherence/adherence.graphql.js";
 import { billingResolvers } from "./modules/billing/billing.graphql.js";
 import { coachingResolvers } from "./modules/coaching/coaching.graphql.js";
 import { executionResolvers } from "./modules/executions/execution.graphql.js";
@@ -23,6 +24,7 @@ export const graphqlResolvers = [
   ...trainingPlanResolvers,
   ...executionResolvers,
   ...recordResolvers,
+  ...adherenceResolvers,
 ] as const;
 
 let schema: GraphQLSchema | undefined;

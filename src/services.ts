@@ -7,6 +7,7 @@ import type { Db } from "./platform/db/database.js";
 import type { Logger } from "./platform/logger.js";
 import { RateLimiter } from "./platform/rate-limit/rate-limiter.js";
 import type { FileStorage } from "./platform/storage/file-storage.js";
+import { AdherenceService } from "./modules/adherence/adherence.service.js";
 import { ChargeIntents } from "./modules/billing/charge-intents.js";
 import { CheckoutService } from "./modules/billing/checkout.service.js";
 import { GatewayFollowUps } from "./modules/billing/gateway-follow-ups.js";
@@ -95,6 +96,7 @@ export function createServices(deps: ServiceDeps) {
   const records = new RecordService({ db, coaching, exercises });
   const executions = new ExecutionService({ db, clock, coaching, users, exercises, trainings, records });
   const statistics = new StatisticsService({ db, clock, executions, users, exercises, trainings });
+  const adherence = new AdherenceService({ db, clock, users, coaching });
 
   return {
     auth,
@@ -115,6 +117,7 @@ export function createServices(deps: ServiceDeps) {
     executions,
     statistics,
     records,
+    adherence,
   };
 }
 

@@ -1,0 +1,48 @@
+import { adherenceSchema, studentAdherenceSchema } from "../src/modules/adherence/adherence.dto.js";
+import { adherenceQuery, studentAdherencePaging } from "../src/modules/adherence/adherence.inputs.js";
+import type { Services } from "../src/services.js";
+import { idParam, listReader, queryReader, userOf } from "./http.js";
+import { pageOf } from "./openapi.js";
+import type { DocumentedRouter } from "./routes.js";
+
+const TAG = "Adherence";
+const WINDOW = { window: "7 | 30 | 90: days ending today, UTC (30)" };
+
+/** Adherence to the weekly plans (contract §12.2): a user's, and a trainer's students by adherence. */
+export function addAdherenceRoutes(routes: DocumentedRouter, services: Services): void {
+  const { adherence } = services;
+
+  routes.add(
+    {
+      method: "get",
+      path: "/users/:id/adherence",
+      tag: TAG,
+      summary: "A user's adherence over a window, with its weeks and assignments (the user, its ACTIVE-linked trainer, administrators)",
+      auth: "required",
+      success: 200,
+      query: WINDOW,
+      response: adherenceSchema,
+      errors: [400, 403, 404],
+    },
+    async (req, res) => {
+      const actor = await userOf(services, req);
+      res.json(await adherence.ofUser(actor, idParam(req), queryReader(req, adherenceQuery)));
+    },
+  );
+  routes.add(
+    {
+      method: "get",
+      path: "/personal/students/adherence",
+      tag: TAG,
+      summary: "The trainer's ACTIVE students with their adherence, the lowest first unless sorted otherwise",
+      auth: "required",
+      success: 200,
+      query: { ...WINDOW, page: "page number (0)", size: "page size (20, at most 100)", sort: "adherence | studentName | lastTrainingAt, asc|desc (nulls last)" },
+      response: pageOf(studentAdherenceSchema),
+      errors: [400, 403],
+    },
+    async (req, res) => {
+      res.json(await adherence.pageOfStudents(await userOf(services, req), listReader(req, studentAdherencePaging, adherenceQuery)));
+    },
+  );
+}

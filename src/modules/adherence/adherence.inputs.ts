@@ -1,0 +1,21 @@
+import { z } from "zod";
+import type { ListQuery, Paging } from "../../platform/paging.js";
+import { STUDENT_ADHERENCE_SORTS } from "./adherence.repository.js";
+
+/** The windows adherence is read over, in days ending today (contract §12.2). */
+export const ADHERENCE_WINDOWS = [7, 30, 90] as const;
+export const DEFAULT_ADHERENCE_WINDOW = 30;
+
+/** A window: a GraphQL Int, or its text in a query string; 30 days when not given. */
+const windowDays = z
+  .union([z.number(), z.string().regex(/^\d{1,3}$/).transform(Number)])
+  .pipe(z.union(ADHERENCE_WINDOWS.map((days) => z.literal(days))))
+  .default(DEFAULT_ADHERENCE_WINDOW);
+
+/** What a reading of adherence is asked with. */
+export const adherenceQuery = z.object({ window: windowDays });
+export type AdherenceQuery = z.output<typeof adherenceQuery>;
+
+/** A trainer's students by adherence, the lowest first (those who need attention), unless another order is asked. */
+export const studentAdherencePaging: Paging = { sortable: Object.keys(STUDENT_ADHERENCE_SORTS), fallbackSort: [{ field: "adherence", direction: "asc" }] };
+export type StudentAdherenceListQuery = ListQuery<AdherenceQuery>;
