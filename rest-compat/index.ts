@@ -10,6 +10,7 @@ import { addAdherenceRoutes } from "./adherence.routes.js";
 import { addBillingRoutes, rawWebhookBody, WEBHOOK_PATHS } from "./billing.routes.js";
 import { addCoachingRoutes } from "./coaching.routes.js";
 import { addContentRoutes } from "./content.routes.js";
+import { addDashboardRoutes } from "./dashboard.routes.js";
 import { addExecutionRoutes } from "./executions.routes.js";
 import { addRecordRoutes } from "./records.routes.js";
 import { addUserRoutes } from "./users.routes.js";
@@ -24,6 +25,7 @@ export function restApi(services: Services, logger: Logger, publicBaseUrl: strin
   addRecordRoutes(routes, services);
   addContentRoutes(routes, services);
   addAdherenceRoutes(routes, services);
+  addDashboardRoutes(routes, services);
   const document = openApiDocument(routes.operations, publicBaseUrl);
 
   const api = Router();

@@ -6,6 +6,7 @@ import { buildSchemaSync } from "type-graphql";
 import { adherenceResolvers } from "./modules/adherence/adherence.graphql.js";
 import { billingResolvers } from "./modules/billing/billing.graphql.js";
 import { coachingResolvers } from "./modules/coaching/coaching.graphql.js";
+import { dashboardResolvers } from "./modules/dashboard/dashboard.graphql.js";
 import { executionResolvers } from "./modules/executions/execution.graphql.js";
 import { exerciseResolvers } from "./modules/exercises/exercise.graphql.js";
 import { recordResolvers } from "./modules/records/records.graphql.js";
@@ -25,6 +26,7 @@ export const graphqlResolvers = [
   ...executionResolvers,
   ...recordResolvers,
   ...adherenceResolvers,
+  ...dashboardResolvers,
 ] as const;
 
 let schema: GraphQLSchema | undefined;

@@ -19,6 +19,7 @@ import { SubscriptionPlanService } from "./modules/billing/subscription-plan.ser
 import { SubscriptionLifecycle } from "./modules/billing/subscription-lifecycle.js";
 import { SubscriptionService } from "./modules/billing/subscription.service.js";
 import { CoachingService } from "./modules/coaching/coaching.service.js";
+import { DashboardService } from "./modules/dashboard/dashboard.service.js";
 import { ExecutionService } from "./modules/executions/execution.service.js";
 import { StatisticsService } from "./modules/executions/statistics.service.js";
 import { ExerciseService } from "./modules/exercises/exercise.service.js";
@@ -97,6 +98,7 @@ export function createServices(deps: ServiceDeps) {
   const executions = new ExecutionService({ db, clock, coaching, users, exercises, trainings, records });
   const statistics = new StatisticsService({ db, clock, executions, users, exercises, trainings });
   const adherence = new AdherenceService({ db, clock, users, coaching });
+  const dashboard = new DashboardService({ coaching, planAssignments, adherence, subscriptions });
 
   return {
     auth,
@@ -118,6 +120,7 @@ export function createServices(deps: ServiceDeps) {
     statistics,
     records,
     adherence,
+    dashboard,
   };
 }
 

@@ -1,0 +1,12 @@
+import { Ctx, Query, Resolver } from "type-graphql";
+import type { Context } from "../../graphql-api.js";
+import { TrainerDashboard } from "./dashboard.types.js";
+
+/** The trainer's dashboard over GraphQL: the same service as REST's GET /personal/dashboard. */
+@Resolver()
+export class DashboardResolver {
+  @Query(() => TrainerDashboard, { description: "The signed-in trainer's dashboard" })
+  trainerDashboard(@Ctx() ctx: Context) {
+    return ctx.services.dashboard.trainerDashboard(ctx.actor);
+  }
+}

@@ -1,0 +1,61 @@
+import { Field, Float, Int, ObjectType } from "type-graphql";
+import { DateTime } from "../../graphql/scalars.js";
+import type { AttentionReason } from "../adherence/adherence.dto.js";
+import { AttentionReasonEnum } from "../adherence/adherence.types.js";
+import type { RecentRecordDto, TrainerDashboardDto } from "./dashboard.dto.js";
+
+@ObjectType("DashboardStudents", { description: "A trainer's seats" })
+export class DashboardStudents {
+  @Field(() => Int) active!: number;
+  @Field(() => Int, { nullable: true, description: "the seat limit of the trainer's plan; null = unlimited" }) limit!: number | null;
+  @Field(() => Int) pendingInvites!: number;
+}
+
+@ObjectType("DashboardAssignments")
+export class DashboardAssignments {
+  @Field(() => Int) pending!: number;
+  @Field(() => Int) active!: number;
+}
+
+@ObjectType("DashboardSessions", { description: "This ISO week's sessions up to today" })
+export class DashboardSessions {
+  @Field(() => Int) scheduled!: number;
+  @Field(() => Int) completed!: number;
+}
+
+@ObjectType("StudentAttention", { description: "A student who needs attention, and why" })
+export class StudentAttention {
+  @Field(() => Int) studentId!: number;
+  @Field(() => String) studentName!: string;
+  @Field(() => [AttentionReasonEnum]) reasons!: AttentionReason[];
+}
+
+@ObjectType("RecentRecord", { description: "A record one of the trainer's students set" })
+export class RecentRecord implements RecentRecordDto {
+  @Field(() => Int) studentId!: number;
+  @Field(() => String) studentName!: string;
+  @Field(() => Int) exerciseId!: number;
+  @Field(() => String) exerciseName!: string;
+  @Field(() => String) kind!: string;
+  @Field(() => Float) value!: number;
+  @Field(() => String, { description: "kg or reps" }) unit!: string;
+  @Field(() => DateTime) achievedAt!: string;
+}
+
+@ObjectType("DashboardSubscription", { description: "The trainer's own subscription" })
+export class DashboardSubscription {
+  @Field(() => String) planName!: string;
+  @Field(() => String) status!: string;
+  @Field(() => DateTime, { nullable: true }) endDate!: string | null;
+}
+
+@ObjectType("TrainerDashboard", { description: "A trainer's students, assignments, adherence, records and subscription at a glance" })
+export class TrainerDashboard implements TrainerDashboardDto {
+  @Field(() => DashboardStudents) students!: DashboardStudents;
+  @Field(() => DashboardAssignments) assignments!: DashboardAssignments;
+  @Field(() => Float, { nullable: true, description: "mean 30-day adherence of the ACTIVE students that have one" }) adherence30d!: number | null;
+  @Field(() => DashboardSessions) sessionsThisWeek!: DashboardSessions;
+  @Field(() => [StudentAttention]) needsAttention!: StudentAttention[];
+  @Field(() => [RecentRecord], { description: "the last 7 days, newest first, at most 20" }) recentRecords!: RecentRecord[];
+  @Field(() => DashboardSubscription, { nullable: true }) subscription!: DashboardSubscription | null;
+}
