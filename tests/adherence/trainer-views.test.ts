@@ -1,0 +1,150 @@
+import { describe, expect, it } from "vitest";
+import { makeStudent, makeTrainer } from "../factories/users.js";
+import { useTestApp } from "../helpers/test-app.js";
+import { invalidParameter, statementsOf, SUMMARY_KEYS, TRAINERS_ONLY, trainerWithFourStudents, trainerWithStudents, UNAUTHORIZED } from "./support.js";
+
+const t = useTestApp();
+
+type Row = { studentName: string; adherence: number | null; reasons: string[] };
+const names = (page: { content: Row[] }) => page.content.map((row) => row.studentName);
+
+describe("GET /personal/students/adherence", () => {
+  it("lists the trainer's ACTIVE students with their 30-day figures, the lowest adherence first and nulls last", async () => {
+    const { trainer, students } = await trainerWithFourStudents(t);
+    const res = await t.get("/api/personal/students/adherence", { token: trainer.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ totalElements: 4, totalPages: 1, number: 0, size: 20, first: true, last: true });
+    const base = { window: 30, from: "2024-12-21", to: "2025-01-19", scheduled: 4, previousAdherence: null };
+    expect(res.body.content).toEqual([
+      { ...base, userId: students.bruno.id, studentName: "Bruno", completed: 1, adherence: 0.25, lastTrainingAt: "2025-01-06T07:00:00.000Z", needsAttention: true, reasons: ["LOW_ADHERENCE", "INACTIVE_7_DAYS"] },
+      { ...base, userId: students.diego.id, studentName: "Diego", completed: 2, adherence: 0.5, lastTrainingAt: "2025-01-08T07:00:00.000Z", needsAttention: true, reasons: ["INACTIVE_7_DAYS"] },
+      { ...base, userId: students.carla.id, studentName: "Carla", completed: 4, adherence: 1, lastTrainingAt: "2025-01-16T07:00:00.000Z", needsAttention: false, reasons: [] },
+      { ...base, userId: students.ana.id, studentName: "Ana", scheduled: 0, completed: 0, adherence: null, lastTrainingAt: null, needsAttention: false, reasons: [] },
+    ]);
+    expect(Object.keys(res.body.content[0]).sort()).toEqual([...SUMMARY_KEYS, "studentName"].sort());
+  });
+
+  it("sorts by adherence, studentName or lastTrainingAt either way, nulls last, and pages", async () => {
+    const { trainer } = await trainerWithFourStudents(t);
+    const page = async (query: string) => {
+      const res = await t.get(`/api/personal/students/adherence?${query}`, { token: trainer.token });
+      expect(res.status, res.text).toBe(200);
+      return res.body;
+    };
+    expect(names(await page("sort=adherence,desc"))).toEqual(["Carla", "Diego", "Bruno", "Ana"]);
+    expect(names(await page("sort=studentName,asc"))).toEqual(["Ana", "Bruno", "Carla", "Diego"]);
+    expect(names(await page("sort=studentName,desc"))).toEqual(["Diego", "Carla", "Bruno", "Ana"]);
+    expect(names(await page("sort=lastTrainingAt,desc"))).toEqual(["Carla", "Diego", "Bruno", "Ana"]);
+    expect(names(await page("sort=lastTrainingAt,asc"))).toEqual(["Bruno", "Diego", "Carla", "Ana"]);
+    const second = await page("size=2&page=1");
+    expect(names(second)).toEqual(["Carla", "Ana"]);
+    expect(second).toMatchObject({ totalElements: 4, totalPages: 2, number: 1, size: 2, first: false, last: true, numberOfElements: 2 });
+    expect(await page("page=3")).toMatchObject({ content: [], totalElements: 4 });
+
+    // Over 7 days (01-13 … 01-19, both sessions of that week): Bruno and Diego did neither, after a week of 1/2 and
+    // 2/2; equal adherences go by name.
+    const week = await page("window=7");
+    expect(week.content.map((row: Row) => [row.studentName, row.adherence, row.reasons])).toEqual([
+      ["Bruno", 0, ["LOW_ADHERENCE", "DROPPING", "INACTIVE_7_DAYS"]],
+      ["Diego", 0, ["LOW_ADHERENCE", "DROPPING", "INACTIVE_7_DAYS"]],
+      ["Carla", 1, []],
+      ["Ana", null, []],
+    ]);
+    expect(week.content[0]).toMatchObject({ window: 7, from: "2025-01-13", to: "2025-01-19", scheduled: 2, completed: 0, previousAdherence: 0.5 });
+  });
+
+  it("is for trainers; refuses a window or a sort it does not know", async () => {
+    t.clock.set(new Date("2025-01-19T18:00:00Z"));
+    const trainer = await makeTrainer(t);
+    const student = await makeStudent(t);
+    expect(await t.get("/api/personal/students/adherence")).toMatchObject({ status: 401, body: UNAUTHORIZED });
+    expect(await t.get("/api/personal/students/adherence?window=14", { token: student.token })).toMatchObject({ status: 403, body: TRAINERS_ONLY });
+    expect(await t.get("/api/personal/students/adherence?window=14", { token: trainer.token })).toMatchObject({ status: 400, body: invalidParameter("window") });
+    expect(await t.get("/api/personal/students/adherence?sort=scheduled,asc", { token: trainer.token })).toMatchObject({ status: 400, body: invalidParameter("sort") });
+    expect(await t.get("/api/personal/students/adherence?sort=adherence,up", { token: trainer.token })).toMatchObject({ status: 400, body: invalidParameter("sort") });
+    expect((await t.get("/api/personal/students/adherence", { token: trainer.token })).body).toMatchObject({ content: [], totalElements: 0 });
+  });
+});
+
+describe("GET /personal/dashboard", () => {
+  it("shows seats against the plan's limit, assignments, mean adherence, this week's sessions, who needs attention and the subscription", async () => {
+    const { trainer, students } = await trainerWithFourStudents(t);
+    const subscription = await t.get("/api/subscriptions/my-subscription", { token: trainer.token });
+    const res = await t.get("/api/personal/dashboard", { token: trainer.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      // Ana, Bruno, Carla and Diego; Elisa invited (Fábio's link was removed). Básico: 5 seats.
+      students: { active: 4, limit: 5, pendingInvites: 1 },
+      // Ana's waits; Fábio's was canceled.
+      assignments: { pending: 1, active: 3 },
+      // (0.25 + 0.5 + 1) / 3; Ana has none.
+      adherence30d: 0.583,
+      // Monday 01-13 and Thursday 01-16 for Bruno, Carla and Diego; Carla did both.
+      sessionsThisWeek: { scheduled: 6, completed: 2 },
+      needsAttention: [
+        { studentId: students.bruno.id, studentName: "Bruno", reasons: ["LOW_ADHERENCE", "INACTIVE_7_DAYS"] },
+        { studentId: students.diego.id, studentName: "Diego", reasons: ["INACTIVE_7_DAYS"] },
+      ],
+      recentRecords: [],
+      subscription: { planName: "Básico", status: "ACTIVE", endDate: subscription.body.endDate },
+    });
+    expect(subscription.body.endDate).toEqual(expect.any(String));
+  });
+
+  it("for a new trainer: the free allowance, nothing to count, no subscription", async () => {
+    t.clock.set(new Date("2025-01-15T12:00:00Z"));
+    const trainer = await makeTrainer(t);
+    expect((await t.get("/api/personal/dashboard", { token: trainer.token })).body).toEqual({
+      students: { active: 0, limit: 2, pendingInvites: 0 },
+      assignments: { pending: 0, active: 0 },
+      adherence30d: null,
+      sessionsThisWeek: { scheduled: 0, completed: 0 },
+      needsAttention: [],
+      recentRecords: [],
+      subscription: null,
+    });
+  });
+
+  it("is for trainers", async () => {
+    const student = await makeStudent(t);
+    expect(await t.get("/api/personal/dashboard")).toMatchObject({ status: 401, body: UNAUTHORIZED });
+    expect(await t.get("/api/personal/dashboard", { token: student.token })).toMatchObject({ status: 403, body: TRAINERS_ONLY });
+  });
+});
+
+describe("cost", () => {
+  it("reads the dashboard, the page of adherence and GraphQL trainerDashboard in as many SQL statements for 20 students as for 5", async () => {
+    const measure = async (count: number) => {
+      const trainer = await trainerWithStudents(t, count);
+      const dashboard = await statementsOf(t, async () => expect((await t.get("/api/personal/dashboard", { token: trainer.token })).body.students.active).toBe(count));
+      const page = await statementsOf(t, async () => expect((await t.get("/api/personal/students/adherence?size=100", { token: trainer.token })).body.content).toHaveLength(count));
+      const graphql = await statementsOf(t, async () => expect((await t.graphql("{ trainerDashboard { students { active } adherence30d } }", {}, trainer.token)).data.trainerDashboard.students.active).toBe(count));
+      return { dashboard, page, graphql };
+    };
+    const few = await measure(5);
+    await t.reset();
+    const many = await measure(20);
+    expect(many).toEqual(few);
+  });
+});
+
+describe("REST documentation", () => {
+  it("documents the adherence and dashboard paths with their parameters and answers' schemas", async () => {
+    const { paths } = (await t.get("/api/openapi.json")).body;
+    const one = paths["/users/{id}/adherence"].get;
+    expect(one.parameters.map((p: { name: string }) => p.name)).toEqual(["id", "window"]);
+    expect(Object.keys(one.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "403", "404"]));
+    const adherence = one.responses["200"].content["application/json"].schema;
+    expect(adherence.required).toEqual(expect.arrayContaining([...SUMMARY_KEYS, "weeks", "assignments"]));
+    expect(adherence.properties.reasons.items.enum).toEqual(["LOW_ADHERENCE", "DROPPING", "INACTIVE_7_DAYS"]);
+
+    const page = paths["/personal/students/adherence"].get;
+    expect(page.parameters.map((p: { name: string }) => p.name)).toEqual(["window", "page", "size", "sort"]);
+    const item = page.responses["200"].content["application/json"].schema.properties.content.items;
+    expect(item.required).toEqual(expect.arrayContaining([...SUMMARY_KEYS, "studentName"]));
+    expect(item.properties.weeks).toBeUndefined();
+
+    const dashboard = paths["/personal/dashboard"].get.responses["200"].content["application/json"].schema;
+    expect(dashboard.required).toEqual(["students", "assignments", "adherence30d", "sessionsThisWeek", "needsAttention", "recentRecords", "subscription"]);
+  });
+});
