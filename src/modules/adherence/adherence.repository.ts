@@ -71,7 +71,8 @@ function scheduleOf(students: AdherenceStudents, days: AdherenceDays): SQL {
     ),
     spans as (
       select ${planAssignments.id} as assignment_id, ${planAssignments.studentId} as student_id, ${planAssignments.planId} as plan_id,
-        ${planAssignments.startDate} as start_date, greatest(${planAssignments.startDate}, ${days.previousFrom}::date) as first_day,
+        ${planAssignments.status} as status, ${planAssignments.startDate} as start_date,
+        greatest(${planAssignments.startDate}, ${days.previousFrom}::date) as first_day,
         ${lastScheduledDay(days.today)} as last_day
       from ${planAssignments}
       where ${planAssignments.studentId} in (select student_id from students)
@@ -113,6 +114,9 @@ function scheduleOf(students: AdherenceStudents, days: AdherenceDays): SQL {
       from matched
       group by student_id
     ),
+    assigned as (
+      select student_id, bool_or(status = 'ACTIVE') as has_active_assignment from spans group by student_id
+    ),
     summaries as (
       select s.student_id, s.student_name,
         coalesce(f.scheduled, 0) as scheduled, coalesce(f.completed, 0) as completed,
@@ -123,10 +127,8 @@ function scheduleOf(students: AdherenceStudents, days: AdherenceDays): SQL {
           select max(e.start_time) from ${trainingExecutions} e
           where e.user_id = s.student_id and e.completed and e.start_time < (${days.today}::date + 1)::timestamp at time zone 'UTC'
         ) as last_training_at,
-        exists (
-          select 1 from ${planAssignments} where ${planAssignments.studentId} = s.student_id and ${planAssignments.status} = 'ACTIVE'
-        ) as has_active_assignment
-      from students s left join figures f on f.student_id = s.student_id
+        coalesce(a.has_active_assignment, false) as has_active_assignment
+      from students s left join figures f on f.student_id = s.student_id left join assigned a on a.student_id = s.student_id
     )`;
 }
 
@@ -143,6 +145,12 @@ function breakdownOf(days: AdherenceDays): SQL {
       select s.student_id, ww.week, coalesce(sum(m.scheduled), 0)::int as scheduled, coalesce(sum(least(m.scheduled, m.executions)), 0)::int as completed
       from students s cross join window_weeks ww left join matched m on m.student_id = s.student_id and m.week = ww.week
       group by s.student_id, ww.week
+    ),
+    weeks_of as (
+      select student_id,
+        json_agg(json_build_object('weekStart', to_char(week, 'YYYY-MM-DD'), 'scheduled', scheduled, 'completed', completed) order by week) as weeks
+      from student_weeks
+      group by student_id
     ),
     assignment_weekly as (
       select assignment_id, student_id, start_date, training_id, date_trunc('week', day::timestamp)::date as week, count(*) as scheduled
@@ -162,6 +170,14 @@ function breakdownOf(days: AdherenceDays): SQL {
       from spans sp left join assignment_done ad on ad.assignment_id = sp.assignment_id
       where sp.last_day >= ${days.from}::date and sp.start_date <= sp.last_day
       group by sp.assignment_id, sp.student_id, sp.plan_id, sp.start_date
+    ),
+    assignments_of as (
+      select af.student_id, json_agg(json_build_object(
+        'assignmentId', af.assignment_id, 'planId', af.plan_id, 'planName', p.name, 'scheduled', af.scheduled, 'completed', af.completed,
+        'adherence', ${ratio(sql`af.completed`, sql`af.scheduled`)}
+      ) order by af.start_date, af.assignment_id) as assignments
+      from assignment_figures af join ${trainingPlans} p on p.id = af.plan_id
+      group by af.student_id
     )`;
 }
 
@@ -172,20 +188,8 @@ export const adherenceRepository = {
     return rowsOf<AdherenceDetailRow>(
       await db.execute(sql`
         with ${scheduleOf({ ids }, days)}, ${breakdownOf(days)}
-        select sm.*,
-          (
-            select json_agg(json_build_object('weekStart', to_char(sw.week, 'YYYY-MM-DD'), 'scheduled', sw.scheduled, 'completed', sw.completed) order by sw.week)
-            from student_weeks sw where sw.student_id = sm.student_id
-          ) as weeks,
-          (
-            select coalesce(json_agg(json_build_object(
-              'assignmentId', af.assignment_id, 'planId', af.plan_id, 'planName', p.name, 'scheduled', af.scheduled, 'completed', af.completed,
-              'adherence', ${ratio(sql`af.completed`, sql`af.scheduled`)}
-            ) order by af.start_date, af.assignment_id), '[]')
-            from assignment_figures af join ${trainingPlans} p on p.id = af.plan_id
-            where af.student_id = sm.student_id
-          ) as assignments
-        from summaries sm`),
+        select sm.*, w.weeks, coalesce(a.assignments, '[]') as assignments
+        from summaries sm join weeks_of w on w.student_id = sm.student_id left join assignments_of a on a.student_id = sm.student_id`),
     );
   },
 
