@@ -31,6 +31,9 @@ export const trainingExecutions = pgTable(
   (t) => [
     index("training_executions_user_start_cover_idx").on(t.userId, t.startTime, t.completed, t.durationSeconds),
     index("training_executions_training_stats_idx").on(t.trainingId, t.userId, t.startTime, t.durationSeconds, t.completed, t.volume),
+    // Adherence counts many students' completed sessions per week and training, and finds each one's latest, from the
+    // index alone.
+    index("training_executions_user_completed_idx").on(t.userId, t.startTime, t.trainingId).where(sql`${t.completed}`),
     check("training_executions_duration_check", sql`${t.durationSeconds} >= 0`),
   ],
 );

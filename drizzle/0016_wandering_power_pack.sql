@@ -1,0 +1,1 @@
+CREATE INDEX "training_executions_user_completed_idx" ON "training_executions" USING btree ("user_id","start_time","training_id") WHERE "training_executions"."completed";
