@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { exercises } from "../exercises/exercise.table.js";
@@ -52,6 +52,15 @@ export const recordsRepository = {
     if (exerciseIds) conditions.push(inArray(exerciseRecords.exerciseId, [...exerciseIds]));
     if (kinds) conditions.push(inArray(exerciseRecords.kind, [...kinds]));
     return selectRecords(db).where(and(...conditions));
+  },
+
+  /** The record events of these users achieved in [from, until), newest first (one execution's in kind order), at most `limit`. */
+  async listRecent(db: Db, userIds: readonly number[], from: Date, until: Date, limit: number) {
+    if (userIds.length === 0) return [];
+    return selectRecords(db)
+      .where(and(inArray(exerciseRecords.userId, [...userIds]), gte(exerciseRecords.achievedAt, from), lt(exerciseRecords.achievedAt, until)))
+      .orderBy(desc(exerciseRecords.achievedAt), desc(exerciseRecords.exerciseExecutionId), asc(exerciseRecords.id))
+      .limit(limit);
   },
 
   /** A page of one user's record events on an exercise, of one kind or all: newest execution first, each one's in kind order. */

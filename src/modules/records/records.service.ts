@@ -109,6 +109,15 @@ export class RecordService {
   }
 
   /**
+   * The records these users set in [from, until) — every record event, beaten since or not — newest first, at most
+   * `limit`, each with its user, in one query (no access check: the asking module has its own rule).
+   */
+  async recentOfUsers(userIds: readonly number[], from: Date, until: Date, limit: number): Promise<(RecordDto & { userId: number })[]> {
+    const rows = await recordsRepository.listRecent(this.deps.db, userIds, from, until, limit);
+    return rows.map((row) => ({ ...toRecordDto(row), userId: row.userId }));
+  }
+
+  /**
    * Current records for several GraphQL list items at once, in two statements whatever their number: who may be
    * read, then the records. Each answer is its records by exercise name and kind, or 403 for a user the caller may
    * not read.

@@ -1,0 +1,1 @@
+CREATE INDEX "exercise_records_user_achieved_idx" ON "exercise_records" USING btree ("user_id","achieved_at");
