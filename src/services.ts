@@ -98,7 +98,7 @@ export function createServices(deps: ServiceDeps) {
   const executions = new ExecutionService({ db, clock, coaching, users, exercises, trainings, records });
   const statistics = new StatisticsService({ db, clock, executions, users, exercises, trainings });
   const adherence = new AdherenceService({ db, clock, users, coaching });
-  const dashboard = new DashboardService({ coaching, planAssignments, adherence, subscriptions });
+  const dashboard = new DashboardService({ clock, coaching, planAssignments, adherence, subscriptions, records });
 
   return {
     auth,

@@ -27,7 +27,7 @@ describe("GET /users/{id}/adherence: the figures", () => {
     await trained(t, gym, student, "B", "2025-01-09T07:00:00Z"); // Thursday: the wrong day of the right week counts
     await trained(t, gym, student, "A", "2025-01-10T07:00:00Z");
     await trained(t, gym, student, "A", "2025-01-10T19:00:00Z"); // two executions for one session: one is done
-    await trained(t, gym, student, "A", "2025-01-13T07:00:00Z", false); // not completed: does not count
+    await trained(t, gym, student, "A", "2025-01-13T07:00:00Z", { completed: false }); // not completed: does not count
     await trained(t, gym, student, "A", "2025-01-18T10:00:00Z"); // Saturday: one of that week's two A sessions
 
     const week = await adherenceOf(t, trainer, student.id, 7);
@@ -212,7 +212,7 @@ describe("GET /users/{id}/adherence: the figures", () => {
     }
     await trained(t, gym, ana, "A", "2025-01-12T23:59:59Z"); // Sunday 01-12, the day before the last 7
     await trained(t, gym, bia, "A", "2025-01-13T00:00:00Z"); // Monday 01-13, their first instant: the week's session
-    await trained(t, gym, ana, "A", "2025-01-13T10:00:00Z", false); // not completed: not a training done
+    await trained(t, gym, ana, "A", "2025-01-13T10:00:00Z", { completed: false }); // not completed: not a training done
 
     expect(await adherenceOf(t, trainer, ana.id)).toMatchObject({ scheduled: 5, completed: 4, adherence: 0.8, lastTrainingAt: "2025-01-12T23:59:59.000Z", needsAttention: true, reasons: ["INACTIVE_7_DAYS"] });
     expect(await adherenceOf(t, trainer, bia.id)).toMatchObject({ scheduled: 5, completed: 4, adherence: 0.8, lastTrainingAt: "2025-01-13T00:00:00.000Z", needsAttention: false, reasons: [] });

@@ -54,13 +54,17 @@ export async function assigned(t: TestApp, gym: Gym, planId: number, student: Ma
   return assignment.id;
 }
 
-/** The student logs a session of the gym's training `letter` started at `start` (an hour long), completed unless told. */
-export async function trained(t: TestApp, gym: Gym, student: MadeUser, letter: string, start: string, completed = true): Promise<void> {
+/**
+ * The student logs a session of the gym's training `letter` started at `start` (an hour long): one set of 10 at 40 kg
+ * unless another weight is given, completed unless told.
+ */
+export async function trained(t: TestApp, gym: Gym, student: MadeUser, letter: string, start: string, options: { completed?: boolean; weight?: number } = {}): Promise<void> {
+  const { completed = true, weight = 40 } = options;
   await logTrainingExecution(
     t,
     student.token,
     gym.trainings[letter],
-    trainingExecutionBody(start, 3600, [{ exerciseId: gym.exerciseId, sets: [{ repetitions: 10, weight: 40, completed: true }] }], { completed }),
+    trainingExecutionBody(start, 3600, [{ exerciseId: gym.exerciseId, sets: [{ repetitions: 10, weight, completed: true }] }], { completed }),
   );
 }
 

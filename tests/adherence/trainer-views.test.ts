@@ -1,7 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { makeStudent, makeTrainer } from "../factories/users.js";
+import { subscribe } from "../coaching/support.js";
+import { makeStudent, makeTrainer, type MadeUser } from "../factories/users.js";
 import { useTestApp } from "../helpers/test-app.js";
-import { invalidParameter, statementsOf, SUMMARY_KEYS, TRAINERS_ONLY, trainerWithFourStudents, trainerWithStudents, UNAUTHORIZED } from "./support.js";
+import {
+  assigned,
+  gymOf,
+  invalidParameter,
+  link,
+  statementsOf,
+  SUMMARY_KEYS,
+  TRAINERS_ONLY,
+  trained,
+  trainerWithFourStudents,
+  trainerWithStudents,
+  UNAUTHORIZED,
+  weeklyPlan,
+} from "./support.js";
 
 const t = useTestApp();
 
@@ -89,6 +103,49 @@ describe("GET /personal/dashboard", () => {
       subscription: { planName: "Básico", status: "ACTIVE", endDate: subscription.body.endDate },
     });
     expect(subscription.body.endDate).toEqual(expect.any(String));
+  });
+
+  it("lists the records the ACTIVE students set in the last 7 days, newest first, at most 20", async () => {
+    t.clock.set(new Date("2025-01-19T18:00:00Z")); // Sunday: the last 7 days are 01-13 … 01-19
+    const trainer = await makeTrainer(t);
+    await subscribe(t, trainer, "Básico");
+    const [xavier, yara, zeca] = [await makeStudent(t, { name: "Xavier" }), await makeStudent(t, { name: "Yara" }), await makeStudent(t, { name: "Zeca" })];
+    const gym = await gymOf(t, trainer, ["A"]);
+    const plan = await weeklyPlan(t, gym, [["A", "MONDAY"]]);
+    const links = [];
+    for (const student of [xavier, yara, zeca]) {
+      links.push(await link(t, gym, student));
+      await assigned(t, gym, plan.id, student, "2025-01-06");
+    }
+    // One set of 10 each time; a record is dated by the session's end, an hour after its start. A first session sets
+    // all 8 kinds; a heavier one of 10 repetitions all but MAX_REPS.
+    await trained(t, gym, xavier, "A", "2025-01-12T10:00:00Z", { weight: 40 }); // before the 7 days
+    await trained(t, gym, xavier, "A", "2025-01-14T10:00:00Z", { weight: 45 });
+    await trained(t, gym, xavier, "A", "2025-01-17T10:00:00Z", { weight: 50 });
+    await trained(t, gym, yara, "A", "2025-01-18T10:00:00Z", { weight: 30 });
+    await trained(t, gym, zeca, "A", "2025-01-18T12:00:00Z", { weight: 60 }); // no longer a student of the trainer's
+    expect((await t.delete(`/api/personal/students/${links[2]}`, { token: trainer.token })).status).toBe(204);
+
+    const { recentRecords } = (await t.get("/api/personal/dashboard", { token: trainer.token })).body;
+    const of = (student: MadeUser, at: string, kinds: [string, number][]) =>
+      kinds.map(([kind, value]) => ({
+        studentId: student.id,
+        studentName: student.user.name,
+        exerciseId: gym.exerciseId,
+        exerciseName: "Supino reto",
+        kind,
+        value,
+        unit: kind === "MAX_REPS" ? "reps" : "kg",
+        achievedAt: at,
+      }));
+    expect(recentRecords).toEqual([
+      // 10 × 30: Epley 30 × (1 + 10/30) = 40.
+      ...of(yara, "2025-01-18T11:00:00.000Z", [["MAX_WEIGHT", 30], ["ESTIMATED_1RM", 40], ["BEST_SET_VOLUME", 300], ["BEST_SESSION_VOLUME", 300], ["MAX_REPS", 10], ["REP_MAX_3", 30], ["REP_MAX_5", 30], ["REP_MAX_10", 30]]),
+      // 10 × 50: Epley 66.666… → 66.67.
+      ...of(xavier, "2025-01-17T11:00:00.000Z", [["MAX_WEIGHT", 50], ["ESTIMATED_1RM", 66.67], ["BEST_SET_VOLUME", 500], ["BEST_SESSION_VOLUME", 500], ["REP_MAX_3", 50], ["REP_MAX_5", 50], ["REP_MAX_10", 50]]),
+      // 10 × 45, the first 5 of its 7 make 20.
+      ...of(xavier, "2025-01-14T11:00:00.000Z", [["MAX_WEIGHT", 45], ["ESTIMATED_1RM", 60], ["BEST_SET_VOLUME", 450], ["BEST_SESSION_VOLUME", 450], ["REP_MAX_3", 45]]),
+    ]);
   });
 
   it("for a new trainer: the free allowance, nothing to count, no subscription", async () => {

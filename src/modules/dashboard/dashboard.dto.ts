@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ATTENTION_REASONS } from "../adherence/adherence.dto.js";
+import { RECORD_KINDS } from "../records/records.table.js";
 
 /** A record one of a trainer's students set (contract §12.1), as the dashboard lists it. */
 export const recentRecordSchema = z.object({
@@ -7,9 +8,9 @@ export const recentRecordSchema = z.object({
   studentName: z.string(),
   exerciseId: z.number().int(),
   exerciseName: z.string(),
-  kind: z.string().describe("the record's kind (contract §12.1)"),
+  kind: z.enum(RECORD_KINDS),
   value: z.number(),
-  unit: z.string().describe("kg or reps"),
+  unit: z.enum(["kg", "reps"]),
   achievedAt: z.iso.datetime(),
 });
 export type RecentRecordDto = z.output<typeof recentRecordSchema>;

@@ -1,18 +1,27 @@
 import { requireTrainer } from "../../platform/auth/access.js";
 import type { Actor } from "../../platform/auth/actor.js";
+import type { Clock } from "../../platform/clock.js";
+import { DAY_MS } from "../../platform/dates.js";
 import { AppError } from "../../platform/errors.js";
 import type { StudentAdherenceDto } from "../adherence/adherence.dto.js";
 import type { AdherenceService } from "../adherence/adherence.service.js";
 import type { SubscriptionService } from "../billing/subscription.service.js";
 import type { CoachingService } from "../coaching/coaching.service.js";
+import type { RecordService } from "../records/records.service.js";
 import type { PlanAssignmentService } from "../training-plans/plan-assignment.service.js";
 import type { RecentRecordDto, TrainerDashboardDto } from "./dashboard.dto.js";
 
+/** The records listed: those of the last 7 days (today's included, UTC), at most 20 (contract §12.3). */
+const RECENT_RECORD_DAYS = 7;
+const RECENT_RECORDS_LISTED = 20;
+
 export interface DashboardServiceDeps {
+  clock: Clock;
   coaching: CoachingService;
   planAssignments: PlanAssignmentService;
   adherence: AdherenceService;
   subscriptions: SubscriptionService;
+  records: RecordService;
 }
 
 /**
@@ -43,12 +52,22 @@ export class DashboardService {
     };
   }
 
-  /**
-   * The students' records of the last 7 days, newest first, at most 20 (contract §12.3). NOT CONNECTED YET: the
-   * record kinds of §12.1 come with the records module, which is not on main; until its service is asked here (one
-   * call for all the students), the dashboard lists no records.
-   */
-  private async recentRecordsOf(_students: readonly StudentAdherenceDto[]): Promise<RecentRecordDto[]> {
-    return [];
+  /** The records the students set in the last 7 days, newest first, at most 20, in one query. */
+  private async recentRecordsOf(students: readonly StudentAdherenceDto[]): Promise<RecentRecordDto[]> {
+    const now = this.deps.clock.now();
+    const tomorrow = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+    const from = new Date(tomorrow - RECENT_RECORD_DAYS * DAY_MS);
+    const names = new Map(students.map((student) => [student.userId, student.studentName]));
+    const records = await this.deps.records.recentOfUsers([...names.keys()], from, new Date(tomorrow), RECENT_RECORDS_LISTED);
+    return records.map((record) => ({
+      studentId: record.userId,
+      studentName: names.get(record.userId)!,
+      exerciseId: record.exerciseId,
+      exerciseName: record.exerciseName,
+      kind: record.kind,
+      value: record.value,
+      unit: record.unit,
+      achievedAt: record.achievedAt.toISOString(),
+    }));
   }
 }

@@ -2,6 +2,7 @@ import { Field, Float, Int, ObjectType } from "type-graphql";
 import { DateTime } from "../../graphql/scalars.js";
 import type { AttentionReason } from "../adherence/adherence.dto.js";
 import { AttentionReasonEnum } from "../adherence/adherence.types.js";
+import { RecordKindEnum } from "../records/records.types.js";
 import type { RecentRecordDto, TrainerDashboardDto } from "./dashboard.dto.js";
 
 @ObjectType("DashboardStudents", { description: "A trainer's seats" })
@@ -36,9 +37,9 @@ export class RecentRecord implements RecentRecordDto {
   @Field(() => String) studentName!: string;
   @Field(() => Int) exerciseId!: number;
   @Field(() => String) exerciseName!: string;
-  @Field(() => String) kind!: string;
-  @Field(() => Float) value!: number;
-  @Field(() => String, { description: "kg or reps" }) unit!: string;
+  @Field(() => RecordKindEnum) kind!: RecentRecordDto["kind"];
+  @Field(() => Float, { description: "kg, or repetitions for MAX_REPS" }) value!: number;
+  @Field(() => String, { description: "kg or reps" }) unit!: RecentRecordDto["unit"];
   @Field(() => DateTime) achievedAt!: string;
 }
 
