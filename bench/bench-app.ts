@@ -16,6 +16,8 @@ export interface BenchApp {
   app: App;
   database: DatabaseHandle;
   databaseKind: string;
+  /** The scratch PostgreSQL database's URL (for seeding it directly); undefined on PGlite. */
+  databaseUrl?: string;
   close(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export async function startBenchApp(env: Record<string, string> = {}): Promise<B
     app,
     database,
     databaseKind: scratch ? `PostgreSQL (scratch database ${scratch.name})` : database.kind,
+    databaseUrl: scratch?.url,
     async close() {
       // Work still queued when the app closes fails on purpose: not worth a log line each.
       logger.level = "silent";

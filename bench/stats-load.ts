@@ -30,6 +30,7 @@ import { loadConfig } from "../src/platform/config.js";
 import { openDatabase, type Db, type DatabaseHandle } from "../src/platform/db/database.js";
 import { createLogger } from "../src/platform/logger.js";
 import { executionRepository } from "../src/modules/executions/execution.repository.js";
+import { inlineParameters, printExplain } from "./explain.js";
 import { BODYWEIGHT_FROM, checkConsistency, historyStart, HISTORY_DAYS, seedExerciseHistories, SETS_PER_EXECUTION, timed } from "./logged-history.js";
 import { bearer, closedLoop, ms, printTable, request, scratchDatabase, secs, watchEventLoopDelay, type Summary } from "./support.js";
 
@@ -122,20 +123,11 @@ function capturingDb(statements: string[]): Db {
   const capture = {
     execute: async (query: SQL) => {
       const { sql: text, params } = dialect.sqlToQuery(query);
-      statements.push(inline(text, params));
+      statements.push(inlineParameters(text, params));
       throw CAPTURED;
     },
   };
   return capture as unknown as Db;
-}
-
-function inline(text: string, params: unknown[]): string {
-  return text.replace(/\$(\d+)/g, (_, index: string) => {
-    const value = params[Number(index) - 1];
-    if (typeof value === "number") return String(value);
-    if (value instanceof Date) return `'${value.toISOString()}'`;
-    return `'${String(value).replace(/'/g, "''")}'`;
-  });
 }
 
 async function statementsOf(userId: number, world: World) {
@@ -174,10 +166,7 @@ async function explainAll(seed: postgres.Sql, userId: number, world: World, head
   console.log(`\n=== EXPLAIN (ANALYZE, BUFFERS), ${heading} ===`);
   for (const [label, statements] of await statementsOf(userId, world)) {
     for (const [i, statement] of statements.entries()) {
-      console.log(`\n--- ${label}${statements.length > 1 ? ` [${i + 1}/${statements.length}]` : ""}`);
-      console.log(statement.replace(/\s+/g, " ").trim());
-      const plan = await seed.unsafe<{ "QUERY PLAN": string }[]>(`explain (analyze, buffers) ${statement}`);
-      for (const line of plan) console.log(`  ${line["QUERY PLAN"]}`);
+      await printExplain(seed, `${label}${statements.length > 1 ? ` [${i + 1}/${statements.length}]` : ""}`, statement);
     }
   }
 }

@@ -22,8 +22,11 @@ export interface DatabaseHandle {
   migrate(): Promise<void>;
   /** True when the database answers and the migrations are applied. */
   isReady(): Promise<boolean>;
-  /** Calls `listener` with every SQL statement sent until the returned function is called (tests count queries). */
-  observeQueries(listener: (statement: string) => void): () => void;
+  /**
+   * Calls `listener` with every SQL statement sent, and its bound parameters, until the returned function is called
+   * (tests count queries; bench:intelligence also explains them).
+   */
+  observeQueries(listener: (statement: string, params: unknown[]) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -41,10 +44,10 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
 
 /** Drizzle's query logger, fanned out to whoever observes the statements (nobody, outside tests). */
 function queryObservers() {
-  const listeners = new Set<(statement: string) => void>();
+  const listeners = new Set<(statement: string, params: unknown[]) => void>();
   return {
-    logger: { logQuery: (statement: string) => listeners.forEach((listener) => listener(statement)) },
-    observeQueries(listener: (statement: string) => void) {
+    logger: { logQuery: (statement: string, params: unknown[]) => listeners.forEach((listener) => listener(statement, params)) },
+    observeQueries(listener: (statement: string, params: unknown[]) => void) {
       listeners.add(listener);
       return () => void listeners.delete(listener);
     },
