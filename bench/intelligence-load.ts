@@ -10,8 +10,9 @@
  * the scheduled ones skipped), 20 exercise executions of 5 sets each per session (~20,000 sets per student, ~2M in all),
  * the derived statistics and the records computed from those sets by the backfill migrations' own statements.
  *
- * Counts the statements of each request with 5 ACTIVE students linked and with 100, measures each with 8 closed-loop
- * clients, then prints the EXPLAIN (ANALYZE, BUFFERS) of every distinct statement the requests run.
+ * Counts the statements of each request with 5 ACTIVE students linked and with 100, measures each with one client
+ * (its service time alone) and with 8 closed-loop clients, then prints the EXPLAIN (ANALYZE, BUFFERS) of every
+ * distinct statement the requests run.
  *
  *   npm run bench:intelligence
  *   BENCH_STUDENTS=20 BENCH_SECONDS=5 npm run bench:intelligence   # smaller / shorter run
@@ -31,6 +32,8 @@ import { bearer, closedLoop, ms, printTable, request, secs, type LoadTarget, typ
 const CONCURRENCY = 8;
 const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2) * 1000;
+/** Each endpoint is also measured with a single client for this long: its service time without queueing. */
+const SERIAL_MS = Number(process.env.BENCH_SERIAL_SECONDS ?? 3) * 1000;
 const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 100);
 /** The statement counts are taken with this many ACTIVE students first, then with all of them. */
 const FEW_STUDENTS = 5;
@@ -270,14 +273,15 @@ async function main() {
     console.log(`  dashboard: ${observed.get(endpoints[1].label)!.reply.body.slice(0, 600)}`);
 
     console.log(`\n# load, ${STUDENTS} ACTIVE students`);
-    const results = new Map<string, Summary>();
+    const results = new Map<string, { alone: Summary; summary: Summary }>();
     const loads = new Map<string, string>();
     for (const { label, target } of endpoints) {
       await closedLoop(target, WARMUP_MS, CONCURRENCY);
+      const alone = await closedLoop(target, SERIAL_MS, 1);
       const summary = await closedLoop(target, MEASURE_MS, CONCURRENCY);
-      results.set(label, summary);
+      results.set(label, { alone, summary });
       loads.set(label, loadAverage());
-      console.log(`  ${label}: ${summary.count} requests, p50 ${ms(summary.p50)} ms, p99 ${ms(summary.p99)} ms, max ${ms(summary.max)} ms (load average ${loadAverage()})`);
+      console.log(`  ${label}: 1 client p50 ${ms(alone.p50)} ms; ${CONCURRENCY} clients ${summary.count} requests, p50 ${ms(summary.p50)} ms, p99 ${ms(summary.p99)} ms, max ${ms(summary.max)} ms (load average ${loadAverage()})`);
     }
 
     // Every distinct statement of the four requests, explained with the parameters it was sent with.
@@ -298,11 +302,11 @@ async function main() {
 
     console.log(`\n=== Figures (${STUDENTS} ACTIVE students, ${CONCURRENCY} clients) ===\n`);
     printTable(
-      ["endpoint", "req/s", "p50 ms", "p99 ms", "max ms", "target", `statements (${FEW_STUDENTS} / ${STUDENTS} students)`],
+      ["endpoint", "1 client p50", "req/s", "p50 ms", "p99 ms", "max ms", "target", `statements (${FEW_STUDENTS} / ${STUDENTS} students)`],
       endpoints.map(({ label, targetMs }) => {
-        const summary = results.get(label)!;
+        const { alone, summary } = results.get(label)!;
         const met = summary.p99 < targetMs && summary.errors === 0 ? `met (< ${targetMs})` : `MISSED (< ${targetMs})`;
-        return [label, summary.rate.toFixed(0), ms(summary.p50), ms(summary.p99), ms(summary.max), met, statementCounts.get(label)!.join(" / ")];
+        return [label, ms(alone.p50), summary.rate.toFixed(0), ms(summary.p50), ms(summary.p99), ms(summary.max), met, statementCounts.get(label)!.join(" / ")];
       }),
     );
     console.log("\nStatements explained (execution time of one run, plan nodes):");
