@@ -8,6 +8,7 @@ import { buildGraphqlSchema } from "./graphql-schema.js";
 import { adherenceLoaders } from "./modules/adherence/adherence.graphql.js";
 import { billingLoaders } from "./modules/billing/billing.graphql.js";
 import { coachingLoaders } from "./modules/coaching/coaching.graphql.js";
+import { executionLoaders } from "./modules/executions/execution.graphql.js";
 import { exerciseLoaders } from "./modules/exercises/exercise.graphql.js";
 import { recordLoaders } from "./modules/records/records.graphql.js";
 import { trainingPlanLoaders } from "./modules/training-plans/training-plan.graphql.js";
@@ -31,6 +32,7 @@ function createLoaders(services: Services, actor: Actor) {
     ...trainingPlanLoaders(services, actor),
     ...recordLoaders(services, actor),
     ...adherenceLoaders(services, actor),
+    ...executionLoaders(services, actor),
   };
 }
 

@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lt, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { lockForTransaction } from "../../platform/db/advisory-locks.js";
 import type { Db } from "../../platform/db/database.js";
+import { idArray, isAnyOf } from "../../platform/db/id-lists.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { users } from "../users/user.table.js";
 import { executionSets, exerciseExecutions, trainingExecutions, trainingExerciseMonths } from "./execution.table.js";
@@ -80,6 +81,25 @@ function period(column: AnyColumn, range: Period): SQL[] {
 
 function ordering(columns: Record<string, AnyColumn>, request: PageRequest, tieBreaker: AnyColumn) {
   return [...request.sort.map((s) => (s.direction === "asc" ? asc : desc)(columns[s.field])), desc(tieBreaker)];
+}
+
+/** What a listing of one user's training executions may narrow to, besides the user. */
+export type TrainingExecutionFilter = { trainingId?: number; completed?: boolean } & Period;
+
+function trainingExecutionConditions(filter: TrainingExecutionFilter): SQL[] {
+  const conditions: SQL[] = period(trainingExecutions.startTime, filter);
+  if (filter.trainingId !== undefined) conditions.push(eq(trainingExecutions.trainingId, filter.trainingId));
+  if (filter.completed !== undefined) conditions.push(eq(trainingExecutions.completed, filter.completed));
+  return conditions;
+}
+
+/** One user's page of training executions as read for several users at once: whether it may be read, its page and total. */
+export interface TrainingExecutionPageOf {
+  userId: number;
+  /** False when no user has the id. */
+  found: boolean;
+  rows: TrainingExecutionRow[];
+  total: number;
 }
 
 export const executionRepository = {
@@ -175,11 +195,8 @@ export const executionRepository = {
       .orderBy(asc(executionSets.exerciseExecutionId), asc(executionSets.position));
   },
 
-  async listTrainingExecutions(db: Db, filter: { userId: number; trainingId?: number; completed?: boolean } & Period, request: PageRequest) {
-    const conditions: SQL[] = [eq(trainingExecutions.userId, filter.userId), ...period(trainingExecutions.startTime, filter)];
-    if (filter.trainingId !== undefined) conditions.push(eq(trainingExecutions.trainingId, filter.trainingId));
-    if (filter.completed !== undefined) conditions.push(eq(trainingExecutions.completed, filter.completed));
-    const where = and(...conditions);
+  async listTrainingExecutions(db: Db, filter: { userId: number } & TrainingExecutionFilter, request: PageRequest) {
+    const where = and(eq(trainingExecutions.userId, filter.userId), ...trainingExecutionConditions(filter));
     const [rows, [total]] = await Promise.all([
       db
         .select()
@@ -191,6 +208,50 @@ export const executionRepository = {
       db.select({ n: count() }).from(trainingExecutions).where(where),
     ]);
     return { rows, total: total.n };
+  },
+
+  /**
+   * The same page of training executions for each of several users, in one statement whatever their number: over the
+   * ids asked (in that order), whether each user exists and, for those of `readableIds`, the page (a LATERAL join in
+   * the page's order, size and offset, along the user's index) and the user's total.
+   */
+  async trainingExecutionPagesOf(
+    db: Db,
+    userIds: readonly number[],
+    readableIds: readonly number[],
+    filter: TrainingExecutionFilter,
+    request: PageRequest,
+  ): Promise<TrainingExecutionPageOf[]> {
+    if (userIds.length === 0) return [];
+    const askedId = sql<number>`asked.id`;
+    const readable = isAnyOf(askedId, readableIds);
+    const order = ordering(TRAINING_EXECUTION_SORTS, request, trainingExecutions.id);
+    const ofAsked = and(eq(trainingExecutions.userId, askedId), readable, ...trainingExecutionConditions(filter));
+    const columns = getTableColumns(trainingExecutions);
+    const page = db
+      .select({ ...columns, placeInPage: sql<number>`row_number() over (order by ${sql.join(order, sql`, `)})`.as("place_in_page") })
+      .from(trainingExecutions)
+      .where(ofAsked)
+      .orderBy(...order)
+      .limit(request.size)
+      .offset(request.page * request.size)
+      .as("page");
+    const counted = db.select({ total: count().as("total") }).from(trainingExecutions).where(ofAsked).as("counted");
+    const execution = Object.fromEntries(Object.keys(columns).map((key) => [key, page[key as keyof typeof columns]])) as { [K in keyof typeof columns]: (typeof page)[K] };
+    const rows = await db
+      .select({ userId: askedId, found: sql<boolean>`${users.id} is not null`, total: counted.total, execution })
+      .from(sql`unnest(${idArray(userIds)}) with ordinality as asked(id, position)`)
+      .leftJoin(users, eq(users.id, askedId))
+      .leftJoinLateral(counted, sql`true`)
+      .leftJoinLateral(page, sql`true`)
+      .orderBy(sql`asked.position`, page.placeInPage);
+    const pages = new Map<number, TrainingExecutionPageOf>();
+    for (const { userId, found, total, execution } of rows) {
+      const entry = pages.get(userId) ?? { userId, found, rows: [], total: Number(total) };
+      if (execution?.id != null) entry.rows.push(execution);
+      pages.set(userId, entry);
+    }
+    return userIds.map((id) => pages.get(id)!);
   },
 
   async listExerciseExecutions(db: Db, filter: { userId: number; exerciseId?: number } & Period, request: PageRequest) {

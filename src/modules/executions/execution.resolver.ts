@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql-api.js";
-import { argumentsReader, inputReader, listReader } from "../../graphql/arguments.js";
+import { argumentsReader, inputReader } from "../../graphql/arguments.js";
 import { PageInput } from "../../graphql/page.js";
 import { LocalDate } from "../../graphql/scalars.js";
 import { Exercise } from "../exercises/exercise.types.js";
@@ -11,8 +11,6 @@ import {
   progressFilter,
   statisticsFilter,
   trainingExecutionInput,
-  trainingExecutionPaging,
-  userTrainingExecutionFilter,
 } from "./execution.inputs.js";
 import {
   ExecutionFilter,
@@ -64,7 +62,7 @@ export class UserExecutionsResolver {
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.executions.listUserTrainingExecutions(ctx.actor, user.id, listReader(trainingExecutionPaging, userTrainingExecutionFilter, filter, page));
+    return ctx.loaders.executionsOfUser({ filter, page }).load(user.id);
   }
 
   @FieldResolver(() => [PersonalRecord])

@@ -2,13 +2,14 @@ import { requireUser, type Actor, type UserActor } from "../../platform/auth/act
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { dayRange } from "../../platform/dates.js";
-import { notFound, validationError } from "../../platform/errors.js";
+import { AppError, forbidden, notFound, validationError } from "../../platform/errors.js";
 import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
 import type { CoachingService } from "../coaching/coaching.service.js";
 import type { ExerciseService } from "../exercises/exercise.service.js";
 import type { LoggedExercise, RecordService } from "../records/records.service.js";
 import type { TrainingService } from "../trainings/training.service.js";
+import { USER_NOT_FOUND } from "../users/auth.service.js";
 import type { UserService } from "../users/user.service.js";
 import { hundredths, setAggregates, toHundredths, toExerciseExecutionDto, toSetDto, type ExerciseExecutionDto, type TrainingExecutionDto, type TrainingExecutionSummaryDto } from "./execution.dto.js";
 import type {
@@ -138,17 +139,38 @@ export class ExecutionService {
     return toPage(rows.map((row) => summary(row, false)), total, request);
   }
 
-  /** A user's training executions, of every training unless `trainingId`. */
+  /** A user's training executions, of every training unless `trainingId`: 404 for no such user, 403 unless the caller may read its activity. */
   async listUserTrainingExecutions(actor: Actor, userId: number, readQuery: InputReader<UserTrainingExecutionListQuery>): Promise<Page<TrainingExecutionSummaryDto>> {
+    const [page] = await this.listUserTrainingExecutionsOf(actor, [userId], readQuery);
+    if (page instanceof AppError) throw page;
+    return page;
+  }
+
+  /**
+   * The same page of several users' executions (GraphQL User.executions under a list of users), in the order asked:
+   * each user's page, or its 404 or 403 as the one-user listing answers it. Two statements whatever the number of
+   * users: whose activity the caller may read (coaching's rule, for all of them at once), then every page.
+   */
+  async listUserTrainingExecutionsOf(
+    actor: Actor,
+    userIds: readonly number[],
+    readQuery: InputReader<UserTrainingExecutionListQuery>,
+  ): Promise<(Page<TrainingExecutionSummaryDto> | AppError)[]> {
     const caller = requireUser(actor);
     const { filter, page: request } = readQuery();
-    await this.ensureUserReadable(caller, userId);
-    const { rows, total } = await executionRepository.listTrainingExecutions(
+    const readable = await this.deps.coaching.activityReadableAmong(caller, userIds);
+    const pages = await executionRepository.trainingExecutionPagesOf(
       this.deps.db,
-      { userId, trainingId: filter.trainingId, completed: filter.completed, ...dayRange(filter.startDate, filter.endDate) },
+      userIds,
+      [...readable],
+      { trainingId: filter.trainingId, completed: filter.completed, ...dayRange(filter.startDate, filter.endDate) },
       request,
     );
-    return toPage(rows.map((row) => summary(row, true)), total, request);
+    return pages.map(({ userId, found, rows, total }) => {
+      if (!found) return notFound(USER_NOT_FOUND);
+      if (!readable.has(userId)) return forbidden();
+      return toPage(rows.map((row) => summary(row, true)), total, request);
+    });
   }
 
   /** One user's executions of an exercise (the caller's unless `userId`). */

@@ -1,0 +1,10 @@
+import { sql, type AnyColumn, type SQL } from "drizzle-orm";
+
+/**
+ * Ids as one array parameter: `column = any($1::int[])`, `unnest($1::int[])`. Unlike `in ($1, …, $n)`, the statement's
+ * text is the same whatever the number of ids, so one prepared statement serves every batch of a loader.
+ */
+export const idArray = (ids: readonly number[]): SQL => sql`${sql.param([...new Set(ids)])}::int[]`;
+
+/** `column` is one of `ids`. */
+export const isAnyOf = (column: AnyColumn | SQL, ids: readonly number[]): SQL => sql`${column} = any(${idArray(ids)})`;
