@@ -1,5 +1,6 @@
 import { and, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
+import { isAnyOf } from "../../platform/db/id-lists.js";
 import { linkPartnerIds } from "../coaching/coaching.fragments.js";
 import { oneTimeTokens, revokedTokens, users, weightHistory, type OneTimeTokenPurpose } from "./user.table.js";
 
@@ -17,14 +18,13 @@ export const userRepository = {
     return db.select().from(users).where(inArray(users.id, [...ids]));
   },
 
-  /** Those of `others` ACTIVE-linked to `userId`, on either side. */
-  async linkPartnersAmong(db: Db, userId: number, others: readonly number[]): Promise<Set<number>> {
-    if (others.length === 0) return new Set();
-    const rows = await db
-      .select({ id: users.id })
+  /** The users of `ids` that exist, each with whether it is ACTIVE-linked to `partnerId` on either side, in one statement. */
+  async findByIdsWithLinkTo(db: Db, ids: readonly number[], partnerId: number) {
+    if (ids.length === 0) return [];
+    return db
+      .select({ user: users, linked: sql<boolean>`${users.id} in (${linkPartnerIds(partnerId)})` })
       .from(users)
-      .where(and(inArray(users.id, [...others]), sql`${users.id} in (${linkPartnerIds(userId)})`));
-    return new Set(rows.map((row) => row.id));
+      .where(isAnyOf(users.id, ids));
   },
 
   async findByEmail(db: Db, email: string) {

@@ -32,17 +32,17 @@ export class UserService {
   /** A user, for themself, administrators, and the other party of an ACTIVE trainer-student link (contract §3). */
   async getUser(actor: Actor, id: number): Promise<UserDto> {
     const caller = requireUser(actor);
-    const user = await this.load(id);
-    if (!(await this.canRead(caller, user))) throw forbidden();
-    return toUserDto(user);
+    const [found] = await userRepository.findByIdsWithLinkTo(this.deps.db, [id], caller.id);
+    if (!found) throw notFound(USER_NOT_FOUND);
+    if (!canRead(caller, found.user, found.linked)) throw forbidden();
+    return toUserDto(found.user);
   }
 
-  /** Users by id for the GraphQL loaders, in the order asked; null where missing or not readable by the caller. */
+  /** Users by id for the GraphQL loaders, in the order asked; null where missing or not readable by the caller (one statement). */
   async findVisibleByIds(actor: Actor, ids: readonly number[]): Promise<(UserDto | null)[]> {
     if (actor.kind !== "user") return ids.map(() => null);
-    const rows = await userRepository.findByIds(this.deps.db, ids);
-    const linked = actor.isAdmin ? new Set<number>() : await userRepository.linkPartnersAmong(this.deps.db, actor.id, ids);
-    const byId = new Map(rows.filter((row) => isOwnerOrAdmin(actor, row.id) || linked.has(row.id)).map((row) => [row.id, toUserDto(row)]));
+    const found = await userRepository.findByIdsWithLinkTo(this.deps.db, ids, actor.id);
+    const byId = new Map(found.filter(({ user, linked }) => canRead(actor, user, linked)).map(({ user }) => [user.id, toUserDto(user)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 
@@ -156,10 +156,9 @@ export class UserService {
     requireOwnerOrAdmin(caller, id);
     return user;
   }
+}
 
-  private async canRead(caller: UserActor, user: UserRow): Promise<boolean> {
-    if (isOwnerOrAdmin(caller, user.id)) return true;
-    if (caller.userType === user.userType) return false;
-    return (await userRepository.linkPartnersAmong(this.deps.db, caller.id, [user.id])).has(user.id);
-  }
+/** Who may read a user (contract §3): the user, administrators, and the other party of an ACTIVE trainer-student link. */
+function canRead(caller: UserActor, user: UserRow, linked: boolean): boolean {
+  return isOwnerOrAdmin(caller, user.id) || (caller.userType !== user.userType && linked);
 }
