@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, lte, ne, sql, type AnyColumn, type 
 import { alias } from "drizzle-orm/pg-core";
 import { lockForTransaction } from "../../platform/db/advisory-locks.js";
 import type { Db } from "../../platform/db/database.js";
+import { pageWithTotal, totalBeforePaging } from "../../platform/db/pages.js";
 import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { users } from "../users/user.table.js";
@@ -200,26 +201,24 @@ export const coachingRepository = {
     // The name searched is the other party's: a trainer looks for students, a student for trainers.
     if (filter.name) conditions.push(containsText(filter.personalId !== undefined ? student.name : trainer.name, filter.name));
     const where = and(...conditions);
-    const base = () =>
-      db
-        .select(linkColumns)
-        .from(personalStudentLinks)
-        .innerJoin(trainer, eq(trainer.id, personalStudentLinks.personalId))
-        .innerJoin(student, eq(student.id, personalStudentLinks.studentId))
-        .where(where);
-    const [rows, [total]] = await Promise.all([
-      base()
-        .orderBy(...ordering(LINK_SORTS, request, personalStudentLinks.id))
-        .limit(request.size)
-        .offset(request.page * request.size),
-      db
+    const rows = await db
+      .select({ ...linkColumns, total: totalBeforePaging() })
+      .from(personalStudentLinks)
+      .innerJoin(trainer, eq(trainer.id, personalStudentLinks.personalId))
+      .innerJoin(student, eq(student.id, personalStudentLinks.studentId))
+      .where(where)
+      .orderBy(...ordering(LINK_SORTS, request, personalStudentLinks.id))
+      .limit(request.size)
+      .offset(request.page * request.size);
+    return pageWithTotal(rows, request, async () => {
+      const [counted] = await db
         .select({ n: count() })
         .from(personalStudentLinks)
         .innerJoin(trainer, eq(trainer.id, personalStudentLinks.personalId))
         .innerJoin(student, eq(student.id, personalStudentLinks.studentId))
-        .where(where),
-    ]);
-    return { rows, total: total.n };
+        .where(where);
+      return counted.n;
+    });
   },
 
   /** ACTIVE links of several users at once (GraphQL User.students / User.personals loaders). */

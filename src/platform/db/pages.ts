@@ -1,0 +1,18 @@
+import { sql } from "drizzle-orm";
+import type { PageRequest } from "../paging.js";
+
+/** How many rows the query matches before its offset and limit, selected beside each row of its page. */
+export const totalBeforePaging = () => sql<number>`count(*) over ()`.mapWith(Number);
+
+/**
+ * A page read with its total in one statement (each row carries `totalBeforePaging`) instead of a page and a count.
+ * A page past the end has no row to carry the total: only then is `count` asked.
+ */
+export async function pageWithTotal<Row extends { total: number }>(
+  rows: Row[],
+  request: PageRequest,
+  count: () => Promise<number>,
+): Promise<{ rows: Omit<Row, "total">[]; total: number }> {
+  const total = rows.length > 0 ? rows[0].total : request.page === 0 ? 0 : await count();
+  return { rows: rows.map(({ total: _total, ...row }) => row), total };
+}
