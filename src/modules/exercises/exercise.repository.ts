@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
+import { isAnyOf } from "../../platform/db/id-lists.js";
 import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { trainingIdsHoldingExercise } from "../trainings/training.fragments.js";
@@ -42,9 +43,13 @@ export const exerciseRepository = {
     return row ?? null;
   },
 
-  async findByIds(db: Db, ids: readonly number[]) {
+  /** The exercises of `ids` that the caller may see, in one statement. */
+  async findVisible(db: Db, caller: UserActor | null, ids: readonly number[]) {
     if (ids.length === 0) return [];
-    return db.select().from(exercises).where(inArray(exercises.id, [...ids]));
+    return db
+      .select()
+      .from(exercises)
+      .where(and(isAnyOf(exercises.id, ids), exerciseVisibleTo(caller)));
   },
 
   /** The ids among `ids` that the caller may see. */

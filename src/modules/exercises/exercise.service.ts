@@ -176,12 +176,8 @@ export class ExerciseService {
 
   /** Exercises by id for loaders, in the order asked; null where missing or not visible to the caller. */
   async findVisibleByIds(actor: Actor, ids: readonly number[]): Promise<(ExerciseDto | null)[]> {
-    const caller = actor.kind === "user" ? actor : null;
-    const [rows, visible] = await Promise.all([
-      exerciseRepository.findByIds(this.deps.db, ids),
-      exerciseRepository.visibleIds(this.deps.db, caller, ids),
-    ]);
-    const byId = new Map(rows.filter((row) => visible.has(row.id)).map((row) => [row.id, toExerciseDto(row)]));
+    const rows = await exerciseRepository.findVisible(this.deps.db, actor.kind === "user" ? actor : null, ids);
+    const byId = new Map(rows.map((row) => [row.id, toExerciseDto(row)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 

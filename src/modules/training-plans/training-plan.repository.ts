@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gte, inArray, lte, or, sql, type AnyColumn, 
 import { alias } from "drizzle-orm/pg-core";
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
+import { isAnyOf } from "../../platform/db/id-lists.js";
 import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
 import type { Difficulty } from "../exercises/exercise.table.js";
@@ -81,11 +82,6 @@ export const trainingPlanRepository = {
     return row ?? null;
   },
 
-  async findByIds(db: Db, ids: readonly number[]) {
-    if (ids.length === 0) return [];
-    return db.select().from(trainingPlans).where(inArray(trainingPlans.id, [...ids]));
-  },
-
   async isVisible(db: Db, caller: UserActor, id: number) {
     const [row] = await db
       .select({ id: trainingPlans.id })
@@ -94,14 +90,13 @@ export const trainingPlanRepository = {
     return Boolean(row);
   },
 
-  /** The ids among `ids` the caller may see, in one query (loaders). */
-  async visibleIds(db: Db, caller: UserActor, ids: readonly number[]): Promise<Set<number>> {
-    if (ids.length === 0) return new Set();
-    const rows = await db
-      .select({ id: trainingPlans.id })
+  /** The plans of `ids` the caller may see, in one statement (loaders). */
+  async findVisible(db: Db, caller: UserActor, ids: readonly number[]) {
+    if (ids.length === 0) return [];
+    return db
+      .select()
       .from(trainingPlans)
-      .where(and(inArray(trainingPlans.id, [...ids]), planVisibleTo(caller)));
-    return new Set(rows.map((row) => row.id));
+      .where(and(isAnyOf(trainingPlans.id, ids), planVisibleTo(caller)));
   },
 
   /** The trainings of several plans with their names, in the order they were sent. */

@@ -137,12 +137,8 @@ export class TrainingPlanService {
   /** Plans by id for loaders, in the order asked; null where missing or not visible. */
   async findVisibleByIds(actor: Actor, ids: readonly number[]): Promise<(TrainingPlanDto | null)[]> {
     const caller = requireUser(actor);
-    // One visibility query for the whole batch, not one per plan.
-    const [rows, visible] = await Promise.all([
-      trainingPlanRepository.findByIds(this.deps.db, ids),
-      trainingPlanRepository.visibleIds(this.deps.db, caller, ids),
-    ]);
-    const dtos = await this.toDtos(rows.filter((row) => visible.has(row.id)));
+    // The visibility rule is part of the one query for the whole batch.
+    const dtos = await this.toDtos(await trainingPlanRepository.findVisible(this.deps.db, caller, ids));
     const byId = new Map(dtos.map((dto) => [dto.id, dto]));
     return ids.map((id) => byId.get(id) ?? null);
   }

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
+import { isAnyOf } from "../../platform/db/id-lists.js";
 import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { privateContentVisibleTo } from "../exercises/content-visibility.js";
@@ -26,15 +27,35 @@ export function trainingVisibleTo(caller: UserActor | null): SQL | undefined {
 }
 
 
+/** What a training's exercise line reads as (its exercise's name joined). */
+const lineFields = {
+  id: trainingExercises.id,
+  exerciseId: trainingExercises.exerciseId,
+  exerciseName: exercises.name,
+  sets: trainingExercises.sets,
+  repetitions: trainingExercises.repetitions,
+  weight: trainingExercises.weightKg,
+  restSeconds: trainingExercises.restSeconds,
+  order: trainingExercises.order,
+  notes: trainingExercises.notes,
+};
+export type TrainingLine = Omit<Awaited<ReturnType<typeof trainingRepository.exercisesOf>>[number], "trainingId">;
+
+/** The lines of the training of the enclosing query's row, as a JSON array of lineFields objects in their order. */
+const linesAsJson = sql`select coalesce(json_agg(json_build_object(${sql.join(
+  Object.entries(lineFields).map(([name, column]) => sql`${sql.raw(`'${name}'`)}, ${column}`),
+  sql`, `,
+)}) order by ${trainingExercises.position}), '[]')
+  from ${trainingExercises} join ${exercises} on ${exercises.id} = ${trainingExercises.exerciseId}
+  where ${trainingExercises.trainingId} = ${trainings.id}`;
+
+/** A json value: postgres.js decodes it; a driver that does not gives its text. */
+const fromJson = (value: unknown): unknown => (typeof value === "string" ? JSON.parse(value) : value);
+
 export const trainingRepository = {
   async findById(db: Db, id: number) {
     const [row] = await db.select().from(trainings).where(eq(trainings.id, id));
     return row ?? null;
-  },
-
-  async findByIds(db: Db, ids: readonly number[]) {
-    if (ids.length === 0) return [];
-    return db.select().from(trainings).where(inArray(trainings.id, [...ids]));
   },
 
   async visibleIds(db: Db, caller: UserActor | null, ids: readonly number[]): Promise<Set<number>> {
@@ -56,22 +77,24 @@ export const trainingRepository = {
   async exercisesOf(db: Db, trainingIds: readonly number[]) {
     if (trainingIds.length === 0) return [];
     return db
-      .select({
-        id: trainingExercises.id,
-        trainingId: trainingExercises.trainingId,
-        exerciseId: trainingExercises.exerciseId,
-        exerciseName: exercises.name,
-        sets: trainingExercises.sets,
-        repetitions: trainingExercises.repetitions,
-        weight: trainingExercises.weightKg,
-        restSeconds: trainingExercises.restSeconds,
-        order: trainingExercises.order,
-        notes: trainingExercises.notes,
-      })
+      .select({ trainingId: trainingExercises.trainingId, ...lineFields })
       .from(trainingExercises)
       .innerJoin(exercises, eq(exercises.id, trainingExercises.exerciseId))
       .where(inArray(trainingExercises.trainingId, [...trainingIds]))
       .orderBy(asc(trainingExercises.trainingId), asc(trainingExercises.position));
+  },
+
+  /**
+   * The trainings of `ids` the caller may see, each with its exercise lines (as exercisesOf reads them), in one
+   * statement: the lines come as one JSON array per training, built by PostgreSQL.
+   */
+  async findVisibleWithLines(db: Db, caller: UserActor | null, ids: readonly number[]) {
+    if (ids.length === 0) return [];
+    const rows = await db
+      .select({ training: trainings, lines: sql<unknown>`(${linesAsJson})` })
+      .from(trainings)
+      .where(and(isAnyOf(trainings.id, ids), trainingVisibleTo(caller)));
+    return rows.map(({ training, lines }) => ({ training, lines: fromJson(lines) as TrainingLine[] }));
   },
 
   async exerciseCounts(db: Db, trainingIds: readonly number[]) {

@@ -8,7 +8,7 @@ import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
 import { EXERCISE_NOT_FOUND, type ExerciseService } from "../exercises/exercise.service.js";
 import type { TrainingInput, TrainingListQuery } from "./training.inputs.js";
-import { trainingRepository, type TrainingRow } from "./training.repository.js";
+import { trainingRepository, type TrainingLine, type TrainingRow } from "./training.repository.js";
 
 export const TRAINING_NOT_FOUND = "Treino não encontrado";
 const TRAINING_IN_USE = "Treino está em uso em planos de treino";
@@ -132,15 +132,10 @@ export class TrainingService {
     return row;
   }
 
-  /** Trainings by id for loaders, in the order asked; null where missing or not visible to the caller. */
+  /** Trainings by id for loaders, in the order asked; null where missing or not visible to the caller (one statement). */
   async findVisibleByIds(actor: Actor, ids: readonly number[]): Promise<(TrainingDto | null)[]> {
-    const caller = actor.kind === "user" ? actor : null;
-    const [rows, visible] = await Promise.all([
-      trainingRepository.findByIds(this.deps.db, ids),
-      trainingRepository.visibleIds(this.deps.db, caller, ids),
-    ]);
-    const dtos = await this.toDtos(rows.filter((row) => visible.has(row.id)));
-    const byId = new Map(dtos.map((dto) => [dto.id, dto]));
+    const found = await trainingRepository.findVisibleWithLines(this.deps.db, actor.kind === "user" ? actor : null, ids);
+    const byId = new Map(found.map(({ training, lines }) => [training.id, toDto(training, lines)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 
@@ -189,16 +184,7 @@ export class TrainingService {
 
   private async toDtos(rows: TrainingRow[]): Promise<TrainingDto[]> {
     const lines = await trainingRepository.exercisesOf(this.deps.db, rows.map((row) => row.id));
-    return rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      description: row.description,
-      createdBy: row.createdBy,
-      isPublic: row.isPublic,
-      exercises: lines.filter((line) => line.trainingId === row.id).map(({ trainingId: _t, ...line }) => line),
-      createdAt: row.createdAt,
-      updatedAt: row.updatedAt,
-    }));
+    return rows.map((row) => toDto(row, lines.filter((line) => line.trainingId === row.id).map(({ trainingId: _t, ...line }) => line)));
   }
 
   private async toListItems(rows: TrainingRow[]): Promise<TrainingListItemDto[]> {
@@ -221,6 +207,19 @@ export class TrainingService {
     requireOwnerOrAdmin(caller, row.createdBy);
     return row;
   }
+}
+
+function toDto(row: TrainingRow, lines: TrainingLine[]): TrainingDto {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    createdBy: row.createdBy,
+    isPublic: row.isPublic,
+    exercises: lines,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
 }
 
 /** The exercises a training holds: each must exist and be visible to its author (contract §4). */
