@@ -76,6 +76,31 @@ export interface AssignmentFilter {
   endDate?: string;
 }
 
+/** What a plan's scheduled training reads as (the training's name joined). */
+const planTrainingFields = {
+  id: planTrainings.id,
+  trainingId: planTrainings.trainingId,
+  trainingName: trainings.name,
+  dayOfWeek: planTrainings.dayOfWeek,
+  order: planTrainings.order,
+};
+export type PlanTrainingLine = Omit<Awaited<ReturnType<typeof trainingPlanRepository.trainingsOf>>[number], "planId">;
+
+/**
+ * The trainings of the enclosing query's plan, as a JSON array of planTrainingFields objects in their order. Selected
+ * as `sql\`(${trainingsAsJson})\``: drizzle writes the columns of a one-table select's own fields unqualified, and
+ * only those written directly in the field, not inside a fragment it holds.
+ */
+const trainingsAsJson = sql`select coalesce(json_agg(json_build_object(${sql.join(
+  Object.entries(planTrainingFields).map(([name, column]) => sql`${sql.raw(`'${name}'`)}, ${column}`),
+  sql`, `,
+)}) order by ${planTrainings.position}), '[]')
+  from ${planTrainings} join ${trainings} on ${trainings.id} = ${planTrainings.trainingId}
+  where ${planTrainings.planId} = ${trainingPlans.id}`;
+
+/** A json value: postgres.js decodes it; a driver that does not gives its text. */
+const fromJson = (value: unknown): unknown => (typeof value === "string" ? JSON.parse(value) : value);
+
 export const trainingPlanRepository = {
   async findById(db: Db, id: number) {
     const [row] = await db.select().from(trainingPlans).where(eq(trainingPlans.id, id));
@@ -90,27 +115,27 @@ export const trainingPlanRepository = {
     return Boolean(row);
   },
 
-  /** The plans of `ids` the caller may see, in one statement (loaders). */
-  async findVisible(db: Db, caller: UserActor, ids: readonly number[]) {
+  /** The plan with its trainings (as trainingsOf reads them), in one statement; null when missing. */
+  async findWithTrainings(db: Db, id: number) {
+    const [row] = await db.select({ plan: trainingPlans, trainings: sql<unknown>`(${trainingsAsJson})` }).from(trainingPlans).where(eq(trainingPlans.id, id));
+    return row ? { plan: row.plan, trainings: fromJson(row.trainings) as PlanTrainingLine[] } : null;
+  },
+
+  /** The plans of `ids` the caller may see, each with its trainings (as trainingsOf reads them), in one statement (loaders). */
+  async findVisibleWithTrainings(db: Db, caller: UserActor, ids: readonly number[]) {
     if (ids.length === 0) return [];
-    return db
-      .select()
+    const rows = await db
+      .select({ plan: trainingPlans, trainings: sql<unknown>`(${trainingsAsJson})` })
       .from(trainingPlans)
       .where(and(isAnyOf(trainingPlans.id, ids), planVisibleTo(caller)));
+    return rows.map((row) => ({ plan: row.plan, trainings: fromJson(row.trainings) as PlanTrainingLine[] }));
   },
 
   /** The trainings of several plans with their names, in the order they were sent. */
   async trainingsOf(db: Db, planIds: readonly number[]) {
     if (planIds.length === 0) return [];
     return db
-      .select({
-        id: planTrainings.id,
-        planId: planTrainings.planId,
-        trainingId: planTrainings.trainingId,
-        trainingName: trainings.name,
-        dayOfWeek: planTrainings.dayOfWeek,
-        order: planTrainings.order,
-      })
+      .select({ planId: planTrainings.planId, ...planTrainingFields })
       .from(planTrainings)
       .innerJoin(trainings, eq(trainings.id, planTrainings.trainingId))
       .where(inArray(planTrainings.planId, [...planIds]))

@@ -8,7 +8,7 @@ import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
 import { TRAINING_NOT_FOUND, type TrainingService } from "../trainings/training.service.js";
 import type { PlanInput, PlanListQuery } from "./training-plan.inputs.js";
-import { trainingPlanRepository, type PlanRow } from "./training-plan.repository.js";
+import { trainingPlanRepository, type PlanRow, type PlanTrainingLine } from "./training-plan.repository.js";
 
 export const PLAN_NOT_FOUND = "Plano de treino não encontrado";
 export const TRAINERS_ONLY = "Apenas personal trainers podem criar planos de treino";
@@ -116,7 +116,10 @@ export class TrainingPlanService {
 
   async get(actor: Actor, id: number): Promise<TrainingPlanDto> {
     const caller = requireUser(actor);
-    return (await this.toDtos([await this.loadVisible(caller, id)]))[0];
+    const found = await trainingPlanRepository.findWithTrainings(this.deps.db, id);
+    if (!found) throw notFound(PLAN_NOT_FOUND);
+    if (!(await this.isVisible(caller, found.plan))) throw forbidden();
+    return toDto(found.plan, found.trainings);
   }
 
   async list(actor: Actor, readQuery: InputReader<PlanListQuery>): Promise<Page<TrainingPlanDto>> {
@@ -137,9 +140,9 @@ export class TrainingPlanService {
   /** Plans by id for loaders, in the order asked; null where missing or not visible. */
   async findVisibleByIds(actor: Actor, ids: readonly number[]): Promise<(TrainingPlanDto | null)[]> {
     const caller = requireUser(actor);
-    // The visibility rule is part of the one query for the whole batch.
-    const dtos = await this.toDtos(await trainingPlanRepository.findVisible(this.deps.db, caller, ids));
-    const byId = new Map(dtos.map((dto) => [dto.id, dto]));
+    // The visibility rule and the plans' trainings are part of the one query for the whole batch.
+    const found = await trainingPlanRepository.findVisibleWithTrainings(this.deps.db, caller, ids);
+    const byId = new Map(found.map(({ plan, trainings }) => [plan.id, toDto(plan, trainings)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 
@@ -154,19 +157,7 @@ export class TrainingPlanService {
   /** Plans with their trainings, in two queries whatever the number of plans. */
   async toDtos(rows: PlanRow[]): Promise<TrainingPlanDto[]> {
     const items = await trainingPlanRepository.trainingsOf(this.deps.db, rows.map((row) => row.id));
-    return rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      description: row.description,
-      createdBy: row.createdBy,
-      createdAt: row.createdAt,
-      updatedAt: row.updatedAt,
-      trainings: items.filter((item) => item.planId === row.id).map(({ planId: _p, ...item }) => item),
-      isPublic: row.isPublic,
-      difficulty: row.difficulty,
-      goal: row.goal,
-      duration: row.durationWeeks,
-    }));
+    return rows.map((row) => toDto(row, items.filter((item) => item.planId === row.id).map(({ planId: _p, ...item }) => item)));
   }
 
   private async isVisible(caller: UserActor, row: PlanRow): Promise<boolean> {
@@ -179,6 +170,22 @@ export class TrainingPlanService {
     requireOwnerOrAdmin(caller, row.createdBy);
     return row;
   }
+}
+
+function toDto(row: PlanRow, trainings: PlanTrainingLine[]): TrainingPlanDto {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    trainings,
+    isPublic: row.isPublic,
+    difficulty: row.difficulty,
+    goal: row.goal,
+    duration: row.durationWeeks,
+  };
 }
 
 /** The trainings a plan schedules: each must exist and be visible to its author (contract §5). */

@@ -41,7 +41,11 @@ const lineFields = {
 };
 export type TrainingLine = Omit<Awaited<ReturnType<typeof trainingRepository.exercisesOf>>[number], "trainingId">;
 
-/** The lines of the training of the enclosing query's row, as a JSON array of lineFields objects in their order. */
+/**
+ * The lines of the training of the enclosing query's row, as a JSON array of lineFields objects in their order.
+ * Selected as `sql\`(${linesAsJson})\``: drizzle writes the columns of a one-table select's own fields unqualified,
+ * and only those written directly in the field, not inside a fragment it holds.
+ */
 const linesAsJson = sql`select coalesce(json_agg(json_build_object(${sql.join(
   Object.entries(lineFields).map(([name, column]) => sql`${sql.raw(`'${name}'`)}, ${column}`),
   sql`, `,
