@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lt, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, lt, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { lockForTransaction } from "../../platform/db/advisory-locks.js";
 import type { Db } from "../../platform/db/database.js";
 import { idArray, isAnyOf } from "../../platform/db/id-lists.js";
@@ -93,12 +93,26 @@ function trainingExecutionConditions(filter: TrainingExecutionFilter): SQL[] {
   return conditions;
 }
 
+/** The columns of a training execution its listings show. */
+const summaryColumns = {
+  id: trainingExecutions.id,
+  trainingId: trainingExecutions.trainingId,
+  trainingName: trainingExecutions.trainingName,
+  userId: trainingExecutions.userId,
+  startTime: trainingExecutions.startTime,
+  endTime: trainingExecutions.endTime,
+  durationSeconds: trainingExecutions.durationSeconds,
+  completed: trainingExecutions.completed,
+  notes: trainingExecutions.notes,
+};
+export type TrainingExecutionSummaryRow = Pick<TrainingExecutionRow, keyof typeof summaryColumns>;
+
 /** One user's page of training executions as read for several users at once: whether it may be read, its page and total. */
 export interface TrainingExecutionPageOf {
   userId: number;
   /** False when no user has the id. */
   found: boolean;
-  rows: TrainingExecutionRow[];
+  rows: TrainingExecutionSummaryRow[];
   total: number;
 }
 
@@ -227,30 +241,32 @@ export const executionRepository = {
     const readable = isAnyOf(askedId, readableIds);
     const order = ordering(TRAINING_EXECUTION_SORTS, request, trainingExecutions.id);
     const ofAsked = and(eq(trainingExecutions.userId, askedId), readable, ...trainingExecutionConditions(filter));
-    const columns = getTableColumns(trainingExecutions);
-    const page = db
-      .select({ ...columns, placeInPage: sql<number>`row_number() over (order by ${sql.join(order, sql`, `)})`.as("place_in_page") })
-      .from(trainingExecutions)
-      .where(ofAsked)
-      .orderBy(...order)
-      .limit(request.size)
-      .offset(request.page * request.size)
-      .as("page");
+    // The page of each user as one JSON array built by PostgreSQL: a row per user, not per execution, to carry and map.
+    const page = sql`(select coalesce(json_agg(json_build_object(${sql.join(
+      Object.entries(summaryColumns).map(([name, column]) => sql`${sql.raw(`'${name}'`)}, page.${sql.identifier(column.name)}`),
+      sql`, `,
+    )}) order by page.place_in_page), '[]') from (
+      select ${trainingExecutions}.*, row_number() over (order by ${sql.join(order, sql`, `)}) as place_in_page
+      from ${trainingExecutions} where ${ofAsked}
+      order by ${sql.join(order, sql`, `)} limit ${request.size} offset ${request.page * request.size}
+    ) page)`;
     const counted = db.select({ total: count().as("total") }).from(trainingExecutions).where(ofAsked).as("counted");
-    const execution = Object.fromEntries(Object.keys(columns).map((key) => [key, page[key as keyof typeof columns]])) as { [K in keyof typeof columns]: (typeof page)[K] };
     const rows = await db
-      .select({ userId: askedId, found: sql<boolean>`${users.id} is not null`, total: counted.total, execution })
+      .select({ userId: askedId, found: sql<boolean>`${users.id} is not null`, total: counted.total, page: sql<unknown>`${page}` })
       .from(sql`unnest(${idArray(userIds)}) with ordinality as asked(id, position)`)
       .leftJoin(users, eq(users.id, askedId))
       .leftJoinLateral(counted, sql`true`)
-      .leftJoinLateral(page, sql`true`)
-      .orderBy(sql`asked.position`, page.placeInPage);
-    const pages = new Map<number, TrainingExecutionPageOf>();
-    for (const { userId, found, total, execution } of rows) {
-      const entry = pages.get(userId) ?? { userId, found, rows: [], total: Number(total) };
-      if (execution?.id != null) entry.rows.push(execution);
-      pages.set(userId, entry);
-    }
+      .orderBy(sql`asked.position`);
+    const pages = new Map(
+      rows.map(({ userId, found, total, page }) => {
+        const summaries = (fromJson(page) as (Omit<TrainingExecutionSummaryRow, "startTime" | "endTime"> & { startTime: string; endTime: string })[]).map((row) => ({
+          ...row,
+          startTime: new Date(row.startTime),
+          endTime: new Date(row.endTime),
+        }));
+        return [userId, { userId, found, rows: summaries, total: Number(total) }];
+      }),
+    );
     return userIds.map((id) => pages.get(id)!);
   },
 

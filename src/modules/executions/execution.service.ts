@@ -21,7 +21,7 @@ import type {
   UserExerciseExecutionListQuery,
   UserTrainingExecutionListQuery,
 } from "./execution.inputs.js";
-import { executionRepository, type ExerciseExecutionRow, type TrainingExecutionRow } from "./execution.repository.js";
+import { executionRepository, type ExerciseExecutionRow, type TrainingExecutionSummaryRow } from "./execution.repository.js";
 
 export const EXECUTION_NOT_FOUND = "Execução não encontrada";
 const NOT_IN_TRAINING = "Exercício não pertence a este treino";
@@ -247,7 +247,7 @@ export class ExecutionService {
   }
 }
 
-function summary(row: TrainingExecutionRow, withName: boolean): TrainingExecutionSummaryDto {
+function summary(row: TrainingExecutionSummaryRow, withName: boolean): TrainingExecutionSummaryDto {
   return {
     id: row.id,
     trainingId: row.trainingId,
