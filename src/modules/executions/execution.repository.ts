@@ -226,8 +226,8 @@ export const executionRepository = {
 
   /**
    * The same page of training executions for each of several users, in one statement whatever their number: over the
-   * ids asked (in that order), whether each user exists and, for those of `readableIds`, the page (a LATERAL join in
-   * the page's order, size and offset, along the user's index) and the user's total.
+   * ids asked (in that order), whether each user exists and, for those of `readableIds`, the page (a subquery per
+   * user in the page's order, size and offset, along the user's index) and the user's total (a LATERAL count).
    */
   async trainingExecutionPagesOf(
     db: Db,
