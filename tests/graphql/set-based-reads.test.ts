@@ -165,3 +165,13 @@ async function planOf(coach: MadeUser): Promise<number> {
   const res = await t.get("/api/training-plans/my-plans", { token: coach.token });
   return res.body.content[0].id;
 }
+
+describe("GraphQL answers", () => {
+  it("are never cached: cache-control no-store, for data and for errors", async () => {
+    const user = await makeTrainer(t);
+    for (const [query, token] of [["query { me { id } }", user.token], ["query { me { id } }", undefined], ["query { nope }", user.token]] as const) {
+      const res = await t.post("/graphql", { body: { query }, token });
+      expect(res.headers.get("cache-control"), `${query} ${token ? "signed in" : "anonymous"}`).toBe("no-store");
+    }
+  });
+});
