@@ -18,6 +18,15 @@ export const userRepository = {
     return db.select().from(users).where(inArray(users.id, [...ids]));
   },
 
+  /** What an author shows of themself (id, name, type, picture), for those of `ids` that exist. */
+  async findSummaries(db: Db, ids: readonly number[]) {
+    if (ids.length === 0) return [];
+    return db
+      .select({ id: users.id, name: users.name, userType: users.userType, profilePicture: users.profilePicture })
+      .from(users)
+      .where(isAnyOf(users.id, ids));
+  },
+
   /** The users of `ids` that exist, each with whether it is ACTIVE-linked to `partnerId` on either side, in one statement. */
   async findByIdsWithLinkTo(db: Db, ids: readonly number[], partnerId: number) {
     if (ids.length === 0) return [];

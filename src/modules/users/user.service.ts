@@ -48,8 +48,8 @@ export class UserService {
 
   /** Public summaries (id, name, type, picture) by id, in the order asked: what an author shows of themself. */
   async findSummariesByIds(ids: readonly number[]): Promise<(UserSummaryDto | null)[]> {
-    const rows = await userRepository.findByIds(this.deps.db, ids);
-    const byId = new Map(rows.map((row) => [row.id, { id: row.id, name: row.name, userType: row.userType, profilePicture: row.profilePicture }]));
+    const rows = await userRepository.findSummaries(this.deps.db, ids);
+    const byId = new Map(rows.map((row) => [row.id, row]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 
