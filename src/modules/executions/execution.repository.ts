@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gte, inArray, lt, sql, type AnyColumn, type 
 import { lockForTransaction } from "../../platform/db/advisory-locks.js";
 import type { Db } from "../../platform/db/database.js";
 import { idArray, isAnyOf } from "../../platform/db/id-lists.js";
+import { fromJson, jsonRows } from "../../platform/db/json.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { users } from "../users/user.table.js";
 import { executionSets, exerciseExecutions, trainingExecutions, trainingExerciseMonths } from "./execution.table.js";
@@ -35,8 +36,6 @@ export const EXERCISE_EXECUTION_SORTS: Record<string, AnyColumn> = {
 const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []));
 const iso = (date: Date) => date.toISOString();
-/** A json column: postgres.js decodes it; a driver that does not gives its text. */
-const fromJson = (value: unknown): unknown => (typeof value === "string" ? JSON.parse(value) : value);
 
 /** A training's statistics for one user, in the contract's shape less the training's own id and name. */
 export interface TrainingStatisticsFigures {
@@ -242,17 +241,18 @@ export const executionRepository = {
     const order = ordering(TRAINING_EXECUTION_SORTS, request, trainingExecutions.id);
     const ofAsked = and(eq(trainingExecutions.userId, askedId), readable, ...trainingExecutionConditions(filter));
     // The page of each user as one JSON array built by PostgreSQL: a row per user, not per execution, to carry and map.
-    const page = sql`(select coalesce(json_agg(json_build_object(${sql.join(
-      Object.entries(summaryColumns).map(([name, column]) => sql`${sql.raw(`'${name}'`)}, page.${sql.identifier(column.name)}`),
-      sql`, `,
-    )}) order by page.place_in_page), '[]') from (
-      select ${trainingExecutions}.*, row_number() over (order by ${sql.join(order, sql`, `)}) as place_in_page
-      from ${trainingExecutions} where ${ofAsked}
-      order by ${sql.join(order, sql`, `)} limit ${request.size} offset ${request.page * request.size}
-    ) page)`;
+    const page = jsonRows(
+      Object.fromEntries(Object.entries(summaryColumns).map(([name, column]) => [name, sql`page.${sql.identifier(column.name)}`])),
+      sql`from (
+        select ${trainingExecutions}.*, row_number() over (order by ${sql.join(order, sql`, `)}) as place_in_page
+        from ${trainingExecutions} where ${ofAsked}
+        order by ${sql.join(order, sql`, `)} limit ${request.size} offset ${request.page * request.size}
+      ) page`,
+      sql`page.place_in_page`,
+    );
     const counted = db.select({ total: count().as("total") }).from(trainingExecutions).where(ofAsked).as("counted");
     const rows = await db
-      .select({ userId: askedId, found: sql<boolean>`${users.id} is not null`, total: counted.total, page: sql<unknown>`${page}` })
+      .select({ userId: askedId, found: sql<boolean>`${users.id} is not null`, total: counted.total, page })
       .from(sql`unnest(${idArray(userIds)}) with ordinality as asked(id, position)`)
       .leftJoin(users, eq(users.id, askedId))
       .leftJoinLateral(counted, sql`true`)

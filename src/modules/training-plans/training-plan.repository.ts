@@ -3,6 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { isAnyOf } from "../../platform/db/id-lists.js";
+import { fromJson, jsonRows } from "../../platform/db/json.js";
 import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
 import type { Difficulty } from "../exercises/exercise.table.js";
@@ -86,20 +87,12 @@ const planTrainingFields = {
 };
 export type PlanTrainingLine = Omit<Awaited<ReturnType<typeof trainingPlanRepository.trainingsOf>>[number], "planId">;
 
-/**
- * The trainings of the enclosing query's plan, as a JSON array of planTrainingFields objects in their order. Selected
- * as `sql\`(${trainingsAsJson})\``: drizzle writes the columns of a one-table select's own fields unqualified, and
- * only those written directly in the field, not inside a fragment it holds.
- */
-const trainingsAsJson = sql`select coalesce(json_agg(json_build_object(${sql.join(
-  Object.entries(planTrainingFields).map(([name, column]) => sql`${sql.raw(`'${name}'`)}, ${column}`),
-  sql`, `,
-)}) order by ${planTrainings.position}), '[]')
-  from ${planTrainings} join ${trainings} on ${trainings.id} = ${planTrainings.trainingId}
-  where ${planTrainings.planId} = ${trainingPlans.id}`;
-
-/** A json value: postgres.js decodes it; a driver that does not gives its text. */
-const fromJson = (value: unknown): unknown => (typeof value === "string" ? JSON.parse(value) : value);
+/** The trainings of the enclosing query's plan, as a JSON array of planTrainingFields objects in their order. */
+const trainingsAsJson = jsonRows(
+  planTrainingFields,
+  sql`from ${planTrainings} join ${trainings} on ${trainings.id} = ${planTrainings.trainingId} where ${planTrainings.planId} = ${trainingPlans.id}`,
+  planTrainings.position,
+);
 
 export const trainingPlanRepository = {
   async findById(db: Db, id: number) {
@@ -117,7 +110,7 @@ export const trainingPlanRepository = {
 
   /** The plan with its trainings (as trainingsOf reads them), in one statement; null when missing. */
   async findWithTrainings(db: Db, id: number) {
-    const [row] = await db.select({ plan: trainingPlans, trainings: sql<unknown>`(${trainingsAsJson})` }).from(trainingPlans).where(eq(trainingPlans.id, id));
+    const [row] = await db.select({ plan: trainingPlans, trainings: trainingsAsJson }).from(trainingPlans).where(eq(trainingPlans.id, id));
     return row ? { plan: row.plan, trainings: fromJson(row.trainings) as PlanTrainingLine[] } : null;
   },
 
@@ -125,7 +118,7 @@ export const trainingPlanRepository = {
   async findVisibleWithTrainings(db: Db, caller: UserActor, ids: readonly number[]) {
     if (ids.length === 0) return [];
     const rows = await db
-      .select({ plan: trainingPlans, trainings: sql<unknown>`(${trainingsAsJson})` })
+      .select({ plan: trainingPlans, trainings: trainingsAsJson })
       .from(trainingPlans)
       .where(and(isAnyOf(trainingPlans.id, ids), planVisibleTo(caller)));
     return rows.map((row) => ({ plan: row.plan, trainings: fromJson(row.trainings) as PlanTrainingLine[] }));

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, or, sql, type AnyColumn, type SQL }
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { isAnyOf } from "../../platform/db/id-lists.js";
+import { fromJson, jsonRows } from "../../platform/db/json.js";
 import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { privateContentVisibleTo } from "../exercises/content-visibility.js";
@@ -41,20 +42,12 @@ const lineFields = {
 };
 export type TrainingLine = Omit<Awaited<ReturnType<typeof trainingRepository.exercisesOf>>[number], "trainingId">;
 
-/**
- * The lines of the training of the enclosing query's row, as a JSON array of lineFields objects in their order.
- * Selected as `sql\`(${linesAsJson})\``: drizzle writes the columns of a one-table select's own fields unqualified,
- * and only those written directly in the field, not inside a fragment it holds.
- */
-const linesAsJson = sql`select coalesce(json_agg(json_build_object(${sql.join(
-  Object.entries(lineFields).map(([name, column]) => sql`${sql.raw(`'${name}'`)}, ${column}`),
-  sql`, `,
-)}) order by ${trainingExercises.position}), '[]')
-  from ${trainingExercises} join ${exercises} on ${exercises.id} = ${trainingExercises.exerciseId}
-  where ${trainingExercises.trainingId} = ${trainings.id}`;
-
-/** A json value: postgres.js decodes it; a driver that does not gives its text. */
-const fromJson = (value: unknown): unknown => (typeof value === "string" ? JSON.parse(value) : value);
+/** The lines of the training of the enclosing query's row, as a JSON array of lineFields objects in their order. */
+const linesAsJson = jsonRows(
+  lineFields,
+  sql`from ${trainingExercises} join ${exercises} on ${exercises.id} = ${trainingExercises.exerciseId} where ${trainingExercises.trainingId} = ${trainings.id}`,
+  trainingExercises.position,
+);
 
 export const trainingRepository = {
   async findById(db: Db, id: number) {
@@ -95,7 +88,7 @@ export const trainingRepository = {
   async findVisibleWithLines(db: Db, caller: UserActor | null, ids: readonly number[]) {
     if (ids.length === 0) return [];
     const rows = await db
-      .select({ training: trainings, lines: sql<unknown>`(${linesAsJson})` })
+      .select({ training: trainings, lines: linesAsJson })
       .from(trainings)
       .where(and(isAnyOf(trainings.id, ids), trainingVisibleTo(caller)));
     return rows.map(({ training, lines }) => ({ training, lines: fromJson(lines) as TrainingLine[] }));
