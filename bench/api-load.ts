@@ -75,7 +75,12 @@ async function startAll(env: ServerEnv, tokens: { trainer: string }, trainer: Se
   const probes: Record<ServerKind, Parameters<typeof startServer>[2]> = {
     service: answers200("GET", "/healthz", {}),
     baseline: answers200("GET", `/users/${trainer.id}`, bearer(tokens.trainer)),
-    postgraphile: answers200("POST", "/graphql", { ...bearer(tokens.trainer), "content-type": "application/json" }, JSON.stringify({ query: "{ __typename }" })),
+    postgraphile: answers200(
+      "POST",
+      "/graphql",
+      { ...bearer(tokens.trainer), "content-type": "application/json" },
+      JSON.stringify({ query: "{ __typename }" }),
+    ),
   };
   // One after the other: each start (the service's build, PostGraphile's introspection) has the server core alone.
   const service = await startServer("service", env, probes.service);
@@ -104,7 +109,9 @@ async function checkAnswers(agent: http.Agent, servers: Servers, reads: Read[]) 
     const ours = canonical(read.reference.shape.service(JSON.parse(answer)));
     const theirs = canonical(read.reference.shape.postgraphile(JSON.parse(await send(agent, servers.postgraphile, read.reference.call))));
     if (ours !== theirs) {
-      throw new Error(`${read.label}: the service and PostGraphile answer differently\n  service:      ${ours.slice(0, 1500)}\n  PostGraphile: ${theirs.slice(0, 1500)}`);
+      throw new Error(
+        `${read.label}: the service and PostGraphile answer differently\n  service:      ${ours.slice(0, 1500)}\n  PostGraphile: ${theirs.slice(0, 1500)}`,
+      );
     }
     console.log(`  ${read.label}: ${answer.length} bytes; same rows as PostGraphile (${ours.length} bytes compared)`);
   }
@@ -243,7 +250,20 @@ async function main() {
       `\n=== ${CONCURRENCY} connections; median of ${ROUNDS} paired round(s) of ${secs(MEASURE_MS)}; ` +
         `÷ = the service's requests/s over the other's, round by round, median ===\n`,
     );
-    const header = ["read", "req/s", "p50 ms", "p99 ms", "baseline req/s", "÷ baseline", "PostGraphile req/s", "PostGraphile p99 ms", "÷ PostGraphile", "statements", "PostGraphile statements", "failed"];
+    const header = [
+      "read",
+      "req/s",
+      "p50 ms",
+      "p99 ms",
+      "baseline req/s",
+      "÷ baseline",
+      "PostGraphile req/s",
+      "PostGraphile p99 ms",
+      "÷ PostGraphile",
+      "statements",
+      "PostGraphile statements",
+      "failed",
+    ];
     let failed = 0;
     const rows = measured.map(({ read, rounds, statements: counted }) => {
       const of = (contender: Contender, pick: (s: Summary) => number) => median(rounds.map((r) => (r[contender] ? pick(r[contender]) : Number.NaN)));
@@ -271,7 +291,9 @@ async function main() {
       `peak RSS (VmHWM): service ${peak.service.toFixed(0)} MiB; baseline ${peak.baseline.toFixed(0)} MiB; PostGraphile ${peak.postgraphile.toFixed(0)} MiB`,
     );
     const busiest = Math.max(...measured.flatMap(({ rounds }) => rounds.flatMap((r) => Object.values(r).map((s) => s.clientBusy))));
-    console.log(`load generator CPU, busiest run: ${(busiest * 100).toFixed(0)}% of its core${busiest > 0.9 ? " — the client may have been the bottleneck" : ""}`);
+    console.log(
+      `load generator CPU, busiest run: ${(busiest * 100).toFixed(0)}% of its core${busiest > 0.9 ? " — the client may have been the bottleneck" : ""}`,
+    );
     if (failed > 0) throw new Error(`${failed} failed answers while measuring`);
   } finally {
     await cleanup();

@@ -14,7 +14,8 @@ function literal(value: unknown): string {
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (value instanceof Date) return quoted(value.toISOString());
   // An untyped array literal: PostgreSQL casts it to the array type the placeholder stands for.
-  if (Array.isArray(value)) return quoted(`{${value.map((item) => (typeof item === "number" ? String(item) : `"${String(item).replace(/["\\]/g, "\\$&")}"`)).join(",")}}`);
+  if (Array.isArray(value))
+    return quoted(`{${value.map((item) => (typeof item === "number" ? String(item) : `"${String(item).replace(/["\\]/g, "\\$&")}"`)).join(",")}}`);
   return quoted(String(value));
 }
 

@@ -119,7 +119,9 @@ function describe(example: Example): string[] {
     .map((name) => `${name}: ${request.headers[name]}`)
     .join(", ");
   const path = request.path.length > 200 ? `${request.path.slice(0, 200)}… (${request.path.length.toLocaleString("en")} characters)` : request.path;
-  const outcome = answer.error ? `no answer after ${Math.round(answer.elapsedMs)} ms: ${answer.error}` : `${answer.status} in ${Math.round(answer.elapsedMs)} ms: ${excerpt(answer.body, 200)}`;
+  const outcome = answer.error
+    ? `no answer after ${Math.round(answer.elapsedMs)} ms: ${answer.error}`
+    : `${answer.status} in ${Math.round(answer.elapsedMs)} ms: ${excerpt(answer.body, 200)}`;
   return [
     `  e.g. ${request.label} (as ${request.as}) — ${detail}`,
     `       ${request.method} ${path}${headers ? `  [${headers}]` : ""}`,
@@ -140,7 +142,10 @@ async function runAll(world: World, tasks: Array<() => FuzzRequest>, results: Re
       const answer = await send(world.agent, world.base, request, REQUEST_TIMEOUT_MS);
       inFlight.delete(request);
       results.record(request, answer, start);
-      if (verbose) console.log(`  ${answer.error ? "---" : answer.status} ${Math.round(answer.elapsedMs).toString().padStart(5)} ms  ${request.operation} — ${request.label} (as ${request.as})`);
+      if (verbose)
+        console.log(
+          `  ${answer.error ? "---" : answer.status} ${Math.round(answer.elapsedMs).toString().padStart(5)} ms  ${request.operation} — ${request.label} (as ${request.as})`,
+        );
       progress(++done);
     }
   };
@@ -167,7 +172,11 @@ async function main(): Promise<number> {
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     const culprit = [...inFlight][0];
     const request = culprit ?? { operation: "(none in flight)", label: "-", as: "-", method: "-", path: "-", headers: {} };
-    results.fail(request.operation, "app crash", { request, answer: { status: -1, contentType: "", body: Buffer.alloc(0), elapsedMs: 0, error: "process-level exception" }, detail: `${message}; ${inFlight.size} request(s) in flight` });
+    results.fail(request.operation, "app crash", {
+      request,
+      answer: { status: -1, contentType: "", body: Buffer.alloc(0), elapsedMs: 0, error: "process-level exception" },
+      detail: `${message}; ${inFlight.size} request(s) in flight`,
+    });
   };
   process.on("uncaughtException", crashed);
   process.on("unhandledRejection", crashed);
@@ -182,7 +191,12 @@ async function main(): Promise<number> {
   process.once("SIGTERM", interrupted);
   try {
     console.log(`service on ${world.base.origin}, ${world.database}; people and rows created in ${ms(performance.now() - bootStarted)} ms`);
-    const documentAnswer = await send(world.agent, world.base, { operation: "-", label: "-", as: "anonymous", method: "GET", path: "/api/openapi.json", headers: {} }, REQUEST_TIMEOUT_MS);
+    const documentAnswer = await send(
+      world.agent,
+      world.base,
+      { operation: "-", label: "-", as: "anonymous", method: "GET", path: "/api/openapi.json", headers: {} },
+      REQUEST_TIMEOUT_MS,
+    );
     if (documentAnswer.status !== 200) throw new Error(`GET /api/openapi.json answered ${documentAnswer.status}`);
     const allOperations = operationsOf(JSON.parse(documentAnswer.body.toString()));
     if (allOperations.length === 0) throw new Error("the OpenAPI document has no operations");
@@ -192,7 +206,9 @@ async function main(): Promise<number> {
     for (const op of operations) for (let i = 0; i < count; i++) tasks.push(() => variants.request(op, i));
     const graphql = graphqlRequests(world, Random.derive(seed, "graphql")).filter((request) => !only || request.operation.includes(only));
     tasks.push(...graphql.map((request) => () => request));
-    console.log(`operations: ${allOperations.length} in the document, ${operations.length} fuzzed × ${count} + ${graphql.length} GraphQL requests = ${tasks.length} requests`);
+    console.log(
+      `operations: ${allOperations.length} in the document, ${operations.length} fuzzed × ${count} + ${graphql.length} GraphQL requests = ${tasks.length} requests`,
+    );
 
     const started = performance.now();
     const loop = watchEventLoopDelay();
@@ -208,8 +224,18 @@ async function main(): Promise<number> {
 
     await judgeLate(world, results);
 
-    const health = await send(world.agent, world.base, { operation: "GET /healthz", label: "after the run", as: "anonymous", method: "GET", path: "/healthz", headers: {} }, REQUEST_TIMEOUT_MS);
-    if (health.status !== 200) results.fail("GET /healthz", "health", { request: { operation: "GET /healthz", label: "after the run", as: "anonymous", method: "GET", path: "/healthz", headers: {} }, answer: health, detail: "the service no longer answers" });
+    const health = await send(
+      world.agent,
+      world.base,
+      { operation: "GET /healthz", label: "after the run", as: "anonymous", method: "GET", path: "/healthz", headers: {} },
+      REQUEST_TIMEOUT_MS,
+    );
+    if (health.status !== 200)
+      results.fail("GET /healthz", "health", {
+        request: { operation: "GET /healthz", label: "after the run", as: "anonymous", method: "GET", path: "/healthz", headers: {} },
+        answer: health,
+        detail: "the service no longer answers",
+      });
     const mailed = await world.app.mailWorker.runOnce().then(
       (n) => `mail outbox drained (${n} left for the last delivery)`,
       (error: unknown) => `mail delivery failed: ${String(error)}`,
@@ -256,7 +282,10 @@ async function judgeLate(world: World, results: Results): Promise<void> {
       .filter((span) => span !== entry.span && span.start < entry.span.end && span.end > entry.span.start)
       .sort((a, b) => weight(b) - weight(a))
       .slice(0, 3)
-      .map((span) => `${span.request.operation} — ${span.request.label} (${Math.round(span.end - span.start)} ms${aloneMs(span) ? `, alone ${Math.round(aloneMs(span))} ms` : ""})`);
+      .map(
+        (span) =>
+          `${span.request.operation} — ${span.request.label} (${Math.round(span.end - span.start)} ms${aloneMs(span) ? `, alone ${Math.round(aloneMs(span))} ms` : ""})`,
+      );
     results.fail(entry.request.operation, `${entry.reason} alongside others`, { ...example, detail: `${verdict}; meanwhile: ${neighbours.join(" | ")}` });
   }
 }
@@ -269,9 +298,13 @@ function report(results: Results, elapsedMs: number, loopDelay: { p99: number; m
 
   console.log(`\n=== fuzz summary (seed ${seed}) ===`);
   console.log(`operations covered: ${operations} REST${[...results.sentPerOperation.keys()].some((op) => op.endsWith("/graphql")) ? " + GraphQL" : ""}`);
-  console.log(`requests: ${results.requests} in ${(elapsedMs / 1000).toFixed(1)} s (${(results.requests / (elapsedMs / 1000)).toFixed(1)}/s, concurrency ${concurrency})`);
+  console.log(
+    `requests: ${results.requests} in ${(elapsedMs / 1000).toFixed(1)} s (${(results.requests / (elapsedMs / 1000)).toFixed(1)}/s, concurrency ${concurrency})`,
+  );
   console.log(`statuses: ${statuses.join(", ")}`);
-  console.log(`latency: p50 ${ms(percentile(latencies, 50))} ms, p99 ${ms(percentile(latencies, 99))} ms, max ${ms(latencies[latencies.length - 1] ?? Number.NaN)} ms; event-loop delay p99 ${ms(loopDelay.p99)} ms, max ${ms(loopDelay.max)} ms`);
+  console.log(
+    `latency: p50 ${ms(percentile(latencies, 50))} ms, p99 ${ms(percentile(latencies, 99))} ms, max ${ms(latencies[latencies.length - 1] ?? Number.NaN)} ms; event-loop delay p99 ${ms(loopDelay.p99)} ms, max ${ms(loopDelay.max)} ms`,
+  );
   console.log(`after the run: /healthz ${results.failures.has("GET /healthz\u0000health") ? "DOWN" : "answers"}; ${mailed}`);
   const reasons = [...byReason.entries()].map(([reason, n]) => `${reason} ${n}`);
   console.log(`failures: ${results.failed} request(s) in ${results.failures.size} group(s)${reasons.length ? ` — ${reasons.join(", ")}` : ""}`);
@@ -310,7 +343,11 @@ function report(results: Results, elapsedMs: number, loopDelay: { p99: number; m
     console.log(`\nlogged by the service at error level (${world.serverErrors.length}):`);
     for (const [line, n] of [...logged.entries()].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`  ${n} × ${line}`);
   }
-  console.log(results.failures.size > 0 ? `\nFAILED (replay: FUZZ_SEED=${seed} FUZZ_COUNT=${count} FUZZ_ONLY="<operation>" npm run fuzz)` : "\nOK: no 5xx, nothing over 2 s, no stack trace or SQL text");
+  console.log(
+    results.failures.size > 0
+      ? `\nFAILED (replay: FUZZ_SEED=${seed} FUZZ_COUNT=${count} FUZZ_ONLY="<operation>" npm run fuzz)`
+      : "\nOK: no 5xx, nothing over 2 s, no stack trace or SQL text",
+  );
 }
 
 main().then(

@@ -109,8 +109,9 @@ interface SeedTimes {
  * skipped (2–6% depending on the student); then their exercise executions and sets, and the records of all that.
  */
 async function seedHistories(seed: postgres.Sql, world: World): Promise<SeedTimes> {
-  const [, trainingExecutions] = await timed(() =>
-    seed`
+  const [, trainingExecutions] = await timed(
+    () =>
+      seed`
       insert into training_executions (user_id, training_id, training_name, start_time, end_time, duration_seconds, completed, notes, created_at)
       select s.id, t.id, t.name, x.start_time, x.start_time + x.duration, extract(epoch from x.duration)::int, true, null, x.start_time + x.duration
       from unnest(${world.studentIds}::int[]) with ordinality as s(id, n)
@@ -164,14 +165,18 @@ async function observe(bench: BenchApp, agent: http.Agent, { target }: Endpoint)
   const stop = bench.database.observeQueries((text, params) => statements.push({ text, params }));
   try {
     const reply = await request(agent, target.base, target.method ?? "GET", target.path, target.headers, target.body);
-    if (reply.status !== 200 || (target.failOn && reply.body.includes(target.failOn))) throw new Error(`${target.path}: ${reply.status} ${reply.body.slice(0, 300)}`);
+    if (reply.status !== 200 || (target.failOn && reply.body.includes(target.failOn)))
+      throw new Error(`${target.path}: ${reply.status} ${reply.body.slice(0, 300)}`);
     return { reply, statements };
   } finally {
     stop();
   }
 }
 
-const loadAverage = () => loadavg().map((value) => value.toFixed(1)).join(" ");
+const loadAverage = () =>
+  loadavg()
+    .map((value) => value.toFixed(1))
+    .join(" ");
 
 /** Plan node types and what they read, in the plan's order: `Index Only Scan on training_executions (its_index)`. */
 function planNodes(plan: string[]): string {
@@ -213,8 +218,14 @@ async function main() {
     );
     const json = { "content-type": "application/json" };
     const email = "bench-trainer@example.com";
-    const registered = await request(agent, bench.base, "POST", "/api/users/register", json,
-      JSON.stringify({ name: "Bench Trainer", email, password: PASSWORD, userType: "PERSONAL", requestLocation: "WEB", confirmed: true }));
+    const registered = await request(
+      agent,
+      bench.base,
+      "POST",
+      "/api/users/register",
+      json,
+      JSON.stringify({ name: "Bench Trainer", email, password: PASSWORD, userType: "PERSONAL", requestLocation: "WEB", confirmed: true }),
+    );
     if (registered.status !== 201) throw new Error(`register failed: ${registered.status} ${registered.body}`);
     const login = await request(agent, bench.base, "POST", "/api/users/login", json, JSON.stringify({ email, password: PASSWORD }));
     if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.body}`);
@@ -238,11 +249,22 @@ async function main() {
 
     const headers = bearer(token);
     const endpoints: Endpoint[] = [
-      { label: "GET /api/personal/students/adherence?window=90&size=100", target: { base: bench.base, path: "/api/personal/students/adherence?window=90&size=100", headers }, targetMs: TARGETS_MS.reads },
+      {
+        label: "GET /api/personal/students/adherence?window=90&size=100",
+        target: { base: bench.base, path: "/api/personal/students/adherence?window=90&size=100", headers },
+        targetMs: TARGETS_MS.reads,
+      },
       { label: "GET /api/personal/dashboard", target: { base: bench.base, path: "/api/personal/dashboard", headers }, targetMs: TARGETS_MS.reads },
       {
         label: "POST /graphql trainerDashboard (every field)",
-        target: { base: bench.base, method: "POST", path: "/graphql", headers: { ...headers, ...json }, body: JSON.stringify({ query: DASHBOARD_QUERY }), failOn: '"errors"' },
+        target: {
+          base: bench.base,
+          method: "POST",
+          path: "/graphql",
+          headers: { ...headers, ...json },
+          body: JSON.stringify({ query: DASHBOARD_QUERY }),
+          failOn: '"errors"',
+        },
         targetMs: TARGETS_MS.reads,
       },
       {
@@ -281,7 +303,9 @@ async function main() {
       const summary = await closedLoop(target, MEASURE_MS, CONCURRENCY);
       results.set(label, { alone, summary });
       loads.set(label, loadAverage());
-      console.log(`  ${label}: 1 client p50 ${ms(alone.p50)} ms; ${CONCURRENCY} clients ${summary.count} requests, p50 ${ms(summary.p50)} ms, p99 ${ms(summary.p99)} ms, max ${ms(summary.max)} ms (load average ${loadAverage()})`);
+      console.log(
+        `  ${label}: 1 client p50 ${ms(alone.p50)} ms; ${CONCURRENCY} clients ${summary.count} requests, p50 ${ms(summary.p50)} ms, p99 ${ms(summary.p99)} ms, max ${ms(summary.max)} ms (load average ${loadAverage()})`,
+      );
     }
 
     // Every distinct statement of the four requests, explained with the parameters it was sent with.

@@ -23,9 +23,6 @@ const CHEAP_CONCURRENCY = 4;
 /** How long to wait, after the load, for logins still queued. */
 const DRAIN_MS = 15_000;
 
-
-
-
 interface Summary {
   count: number;
   p50: number;
@@ -103,7 +100,6 @@ async function loginLoad(agent: http.Agent, base: URL, credentials: { email: str
   const throughput = latencies.length / ((lastAnswerAt - started) / 1000);
   return { fired, latencies, statuses, throughput, unfinished: drained ? 0 : inFlight.size };
 }
-
 
 async function main() {
   // No `hasher` override: the production pool (bcrypt cost 10, one thread per core, bounded queue).
@@ -184,7 +180,10 @@ async function main() {
   console.log();
 
   const refused = logins.statuses.get(503) ?? 0;
-  const statusText = [...logins.statuses.entries()].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(", ");
+  const statusText = [...logins.statuses.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([status, n]) => `${status}×${n}`)
+    .join(", ");
   console.log(`logins fired: ${logins.fired}; answers: ${statusText}; refused (503): ${refused}; unanswered after drain: ${logins.unfinished}`);
   console.log(`cheap GET errors: baseline ${baseline.errors}, under load ${loaded.errors}`);
   console.log(

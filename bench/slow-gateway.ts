@@ -41,7 +41,14 @@ async function main() {
     let sequence = 0;
     const student = async () => {
       sequence += 1;
-      const body = { name: `Aluno ${sequence}`, email: `slow-${sequence}@example.com`, password: "bench-password-1", userType: "ALUNO", requestLocation: "WEB", confirmed: true };
+      const body = {
+        name: `Aluno ${sequence}`,
+        email: `slow-${sequence}@example.com`,
+        password: "bench-password-1",
+        userType: "ALUNO",
+        requestLocation: "WEB",
+        confirmed: true,
+      };
       const reply = await request(agent, bench.base, "POST", "/api/users/register", json(), JSON.stringify(body));
       if (reply.status !== 201) throw new Error(`register failed: ${reply.status} ${reply.body}`);
       return (JSON.parse(reply.body) as { token: string }).token;
@@ -70,9 +77,20 @@ async function main() {
         const body =
           method === "PIX"
             ? { planId, paymentMethod: "PIX" }
-            : { planId, paymentMethod: "CREDIT_CARD", cardNumber: "4242424242424242", cardHolderName: "ANA LIMA", cardExpirationMonth: "12", cardExpirationYear: "2099", cardCvv: "123" };
+            : {
+                planId,
+                paymentMethod: "CREDIT_CARD",
+                cardNumber: "4242424242424242",
+                cardHolderName: "ANA LIMA",
+                cardExpirationMonth: "12",
+                cardExpirationYear: "2099",
+                cardCvv: "123",
+              };
         const path = method === "PIX" ? "/api/payments/subscribe" : "/api/subscriptions";
-        return request(agent, bench.base, "POST", path, json(token), JSON.stringify(body)).then((reply) => ({ status: reply.status, ms: performance.now() - started }));
+        return request(agent, bench.base, "POST", path, json(token), JSON.stringify(body)).then((reply) => ({
+          status: reply.status,
+          ms: performance.now() - started,
+        }));
       };
       const checkouts = Promise.all(buyers.map(checkout));
       await (method === "PIX" ? pix.waitForRequests("/v1/pixQrCode/create", count) : stripe.waitForRequests("POST /v1/payment_intents", count));
@@ -86,11 +104,17 @@ async function main() {
       return { cheap, heldThroughout, checkout: answers.map((answer) => answer.ms).sort((a, b) => a - b) };
     };
 
-    console.log(`database: ${bench.databaseKind}; cores: ${availableParallelism()}; gateway answers after ${GATEWAY_DELAY_MS} ms; ${CHEAP_PROBES} sequential cheap reads per phase`);
+    console.log(
+      `database: ${bench.databaseKind}; cores: ${availableParallelism()}; gateway answers after ${GATEWAY_DELAY_MS} ms; ${CHEAP_PROBES} sequential cheap reads per phase`,
+    );
     await probe(); // warm-up
     const alone = await probe();
     const rows: Array<[string, number[], boolean | null, number[]]> = [["alone", alone, null, []]];
-    for (const [count, method] of [[1, "PIX"], [10, "PIX"], [10, "CREDIT_CARD"]] as const) {
+    for (const [count, method] of [
+      [1, "PIX"],
+      [10, "PIX"],
+      [10, "CREDIT_CARD"],
+    ] as const) {
       const phase = await whileCheckouts(count, method);
       rows.push([`while ${count} ${method} checkout${count > 1 ? "s" : ""} wait`, phase.cheap, phase.heldThroughout, phase.checkout]);
       await sleep(200);

@@ -187,7 +187,10 @@ interface Phase {
   load: string;
 }
 
-const loadAverage = () => loadavg().map((value) => value.toFixed(1)).join(" ");
+const loadAverage = () =>
+  loadavg()
+    .map((value) => value.toFixed(1))
+    .join(" ");
 
 async function measure(base: URL, token: string, endpoints: Array<[string, string]>): Promise<Map<string, Figures>> {
   const results = new Map<string, Figures>();
@@ -216,10 +219,22 @@ async function answers(agent: http.Agent, base: URL, token: string, urls: Record
     if (reply.status !== 200) throw new Error(`${url}: ${reply.status} ${reply.body}`);
     return JSON.parse(reply.body) as Record<string, unknown>;
   };
-  const statistics = (await get(urls.statistics)) as { totalExecutions: number; completedExecutions: number; totalVolume: number; exerciseStatistics: unknown[]; progressData: unknown[] };
+  const statistics = (await get(urls.statistics)) as {
+    totalExecutions: number;
+    completedExecutions: number;
+    totalVolume: number;
+    exerciseStatistics: unknown[];
+    progressData: unknown[];
+  };
   const progress = (await get(urls.progress)) as { progressData: unknown[]; personalRecord: { value: number; estimatedOneRepMax: number } | null };
   const records = (await get(urls.records)) as unknown as unknown[];
-  const metrics = (await get(urls.metrics)) as { totalTrainings: number; completedTrainings: number; totalExercises: number; totalTime: number; weeklyProgress: { trainingsCount: number }[] };
+  const metrics = (await get(urls.metrics)) as {
+    totalTrainings: number;
+    completedTrainings: number;
+    totalExercises: number;
+    totalTime: number;
+    weeklyProgress: { trainingsCount: number }[];
+  };
   return (
     `statistics: ${statistics.totalExecutions} executions (${statistics.completedExecutions} completed), volume ${statistics.totalVolume}, ` +
     `${statistics.exerciseStatistics.length} exercises, ${statistics.progressData.length} days; ` +
@@ -262,7 +277,9 @@ async function main() {
 
   try {
     const version = await scratch.create();
-    console.log(`PostgreSQL ${version}; scratch database ${scratch.name}; cores: ${availableParallelism()}; ${CONCURRENCY} concurrent clients, ${MEASURE_MS / 1000} s per endpoint after ${WARMUP_MS / 1000} s warm-up`);
+    console.log(
+      `PostgreSQL ${version}; scratch database ${scratch.name}; cores: ${availableParallelism()}; ${CONCURRENCY} concurrent clients, ${MEASURE_MS / 1000} s per endpoint after ${WARMUP_MS / 1000} s warm-up`,
+    );
 
     database = openDatabase({ databaseUrl: scratch.url });
     await database.migrate();
@@ -287,8 +304,14 @@ async function main() {
 
     // The student signs up and logs in through the API; everything else is seeded in SQL.
     const email = "bench-student-1@example.com";
-    const registered = await request(agent, base, "POST", "/api/users/register", { "content-type": "application/json" },
-      JSON.stringify({ name: "Bench Student 1", email, password: PASSWORD, userType: "ALUNO", requestLocation: "WEB", confirmed: true }));
+    const registered = await request(
+      agent,
+      base,
+      "POST",
+      "/api/users/register",
+      { "content-type": "application/json" },
+      JSON.stringify({ name: "Bench Student 1", email, password: PASSWORD, userType: "ALUNO", requestLocation: "WEB", confirmed: true }),
+    );
     if (registered.status !== 201) throw new Error(`register failed: ${registered.status} ${registered.body}`);
     const login = await request(agent, base, "POST", "/api/users/login", { "content-type": "application/json" }, JSON.stringify({ email, password: PASSWORD }));
     if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.body}`);
@@ -320,7 +343,13 @@ async function main() {
     );
     await checkConsistency(seed, studentId);
     const phases: Phase[] = [];
-    phases.push({ students: 1, seed: one, load: loadAverage(), results: await measure(base, token, endpoints), answers: await answers(agent, base, token, urls) });
+    phases.push({
+      students: 1,
+      seed: one,
+      load: loadAverage(),
+      results: await measure(base, token, endpoints),
+      answers: await answers(agent, base, token, urls),
+    });
     console.log(`  answers: ${phases[0].answers}`);
     await explainAll(seed, studentId, world, "1 student");
 
@@ -329,7 +358,9 @@ async function main() {
     const affordable = Math.max(1, Math.floor(SEED_BUDGET_MS / perStudent));
     const students = Math.min(WANTED_STUDENTS, affordable);
     if (students < WANTED_STUDENTS) {
-      console.log(`\n(seeding ${WANTED_STUDENTS} students would take about ${secs(perStudent * WANTED_STUDENTS)}; seeding ${students} to stay within ${secs(SEED_BUDGET_MS)})`);
+      console.log(
+        `\n(seeding ${WANTED_STUDENTS} students would take about ${secs(perStudent * WANTED_STUDENTS)}; seeding ${students} to stay within ${secs(SEED_BUDGET_MS)})`,
+      );
     }
     console.log(`\n# ${students} students`);
     await seed`
@@ -349,19 +380,36 @@ async function main() {
         `vacuum analyze ${secs(many.vacuumAnalyze)}); sizes with indexes: execution_sets ${size.sets}, exercise_executions ${size.executions}, database ${size.database}`,
     );
     await checkConsistency(seed, studentId);
-    phases.push({ students, seed: many, load: loadAverage(), results: await measure(base, token, endpoints), answers: await answers(agent, base, token, urls) });
+    phases.push({
+      students,
+      seed: many,
+      load: loadAverage(),
+      results: await measure(base, token, endpoints),
+      answers: await answers(agent, base, token, urls),
+    });
     console.log(`  answers: ${phases[1].answers}`);
     if (phases[1].answers !== phases[0].answers) console.log("  ! the first student's answers differ between the phases");
     await explainAll(seed, studentId, world, `${students} students`);
 
-    console.log(`\n=== Figures (first student: ${TRAINING_EXECUTIONS} training executions, ${TRAINING_EXECUTIONS * EXERCISES} exercise executions, ${TRAINING_EXECUTIONS * EXERCISES * SETS_PER_EXECUTION} sets; ${CONCURRENCY} clients; target p99 < ${TARGET_P99_MS} ms) ===\n`);
+    console.log(
+      `\n=== Figures (first student: ${TRAINING_EXECUTIONS} training executions, ${TRAINING_EXECUTIONS * EXERCISES} exercise executions, ${TRAINING_EXECUTIONS * EXERCISES * SETS_PER_EXECUTION} sets; ${CONCURRENCY} clients; target p99 < ${TARGET_P99_MS} ms) ===\n`,
+    );
     const header = ["endpoint", "students", "1 client p50", "req/s", "p50 ms", "p99 ms", "max ms", "target"];
     const rows: string[][] = [];
     for (const [label] of endpoints) {
       for (const phase of phases) {
         const { alone, loaded } = phase.results.get(label)!;
         const met = loaded.p99 < TARGET_P99_MS && loaded.errors === 0 ? "met" : "MISSED";
-        rows.push([label, String(phase.students), ms(alone.p50), loaded.rate.toFixed(0), ms(loaded.p50), ms(loaded.p99), ms(loaded.max), label === BASELINE ? "-" : met]);
+        rows.push([
+          label,
+          String(phase.students),
+          ms(alone.p50),
+          loaded.rate.toFixed(0),
+          ms(loaded.p50),
+          ms(loaded.p99),
+          ms(loaded.max),
+          label === BASELINE ? "-" : met,
+        ]);
       }
     }
     printTable(header, rows);

@@ -14,7 +14,14 @@ export interface Reply {
 export function request(agent: http.Agent, base: URL, method: string, url: string, headers: Record<string, string> = {}, body?: string): Promise<Reply> {
   return new Promise((resolve) => {
     const req = http.request(
-      { host: base.hostname, port: base.port, method, path: url, agent, headers: { ...headers, ...(body ? { "content-length": Buffer.byteLength(body) } : {}) } },
+      {
+        host: base.hostname,
+        port: base.port,
+        method,
+        path: url,
+        agent,
+        headers: { ...headers, ...(body ? { "content-length": Buffer.byteLength(body) } : {}) },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));

@@ -37,7 +37,12 @@ export function addAdherenceRoutes(routes: DocumentedRouter, services: Services)
       summary: "The trainer's ACTIVE students with their adherence, the lowest first unless sorted otherwise",
       auth: "required",
       success: 200,
-      query: { ...WINDOW, page: "page number (0)", size: "page size (20, at most 100)", sort: "adherence | studentName | lastTrainingAt, asc|desc (nulls last)" },
+      query: {
+        ...WINDOW,
+        page: "page number (0)",
+        size: "page size (20, at most 100)",
+        sort: "adherence | studentName | lastTrainingAt, asc|desc (nulls last)",
+      },
       response: pageOf(studentAdherenceSchema),
       errors: [400, 403],
     },

@@ -20,51 +20,140 @@ export function addCoachingRoutes(routes: DocumentedRouter, services: Services):
   });
 
   routes.add(
-    { method: "post", path: "/personal/students/invite", tag: TAG, summary: "Invite a student by e-mail", auth: "required", success: 201, body: inviteInput, errors: [400, 403, 404, 409, 422] },
+    {
+      method: "post",
+      path: "/personal/students/invite",
+      tag: TAG,
+      summary: "Invite a student by e-mail",
+      auth: "required",
+      success: 201,
+      body: inviteInput,
+      errors: [400, 403, 404, 409, 422],
+    },
     async (req, res) => {
       res.status(201).json(await coaching.invite(await userOf(services, req), bodyReader(req, inviteInput)));
     },
   );
   routes.add(
-    { method: "get", path: "/personal/invites", tag: TAG, summary: "Invites the trainer sent", auth: "required", success: 200, query: { status: "PENDING | ACCEPTED | REJECTED | EXPIRED", ...PAGING }, errors: [400, 403] },
+    {
+      method: "get",
+      path: "/personal/invites",
+      tag: TAG,
+      summary: "Invites the trainer sent",
+      auth: "required",
+      success: 200,
+      query: { status: "PENDING | ACCEPTED | REJECTED | EXPIRED", ...PAGING },
+      errors: [400, 403],
+    },
     async (req, res) => {
       res.json(await coaching.listSentInvites(await userOf(services, req), listReader(req, invitePaging, inviteFilter)));
     },
   );
   routes.add(
-    { method: "get", path: "/students/invites", tag: TAG, summary: "Invites the student received", auth: "required", success: 200, query: { status: "PENDING | ACCEPTED | REJECTED | EXPIRED", ...PAGING }, errors: [400, 403] },
+    {
+      method: "get",
+      path: "/students/invites",
+      tag: TAG,
+      summary: "Invites the student received",
+      auth: "required",
+      success: 200,
+      query: { status: "PENDING | ACCEPTED | REJECTED | EXPIRED", ...PAGING },
+      errors: [400, 403],
+    },
     async (req, res) => {
       res.json(await coaching.listReceivedInvites(await userOf(services, req), listReader(req, invitePaging, inviteFilter)));
     },
   );
-  routes.add({ method: "post", path: "/students/invites/:id/accept", tag: TAG, summary: "Accept an invite: the link becomes ACTIVE", auth: "required", success: 200, errors: [400, 403, 404, 409, 422] }, async (req, res) => {
-    const actor = await userOf(services, req);
-    res.json(await coaching.acceptInvite(actor, idParam(req)));
-  });
-  routes.add({ method: "post", path: "/students/invites/:id/reject", tag: TAG, summary: "Reject an invite", auth: "required", success: 200, errors: [400, 403, 404, 409] }, async (req, res) => {
-    const actor = await userOf(services, req);
-    res.json(await coaching.rejectInvite(actor, idParam(req)));
-  });
   routes.add(
-    { method: "get", path: "/personal/students", tag: TAG, summary: "The trainer's students (ACTIVE links unless status says otherwise)", auth: "required", success: 200, query: { name: "partial student name", status: "ACTIVE | INACTIVE", ...PAGING }, errors: [400, 403] },
+    {
+      method: "post",
+      path: "/students/invites/:id/accept",
+      tag: TAG,
+      summary: "Accept an invite: the link becomes ACTIVE",
+      auth: "required",
+      success: 200,
+      errors: [400, 403, 404, 409, 422],
+    },
+    async (req, res) => {
+      const actor = await userOf(services, req);
+      res.json(await coaching.acceptInvite(actor, idParam(req)));
+    },
+  );
+  routes.add(
+    {
+      method: "post",
+      path: "/students/invites/:id/reject",
+      tag: TAG,
+      summary: "Reject an invite",
+      auth: "required",
+      success: 200,
+      errors: [400, 403, 404, 409],
+    },
+    async (req, res) => {
+      const actor = await userOf(services, req);
+      res.json(await coaching.rejectInvite(actor, idParam(req)));
+    },
+  );
+  routes.add(
+    {
+      method: "get",
+      path: "/personal/students",
+      tag: TAG,
+      summary: "The trainer's students (ACTIVE links unless status says otherwise)",
+      auth: "required",
+      success: 200,
+      query: { name: "partial student name", status: "ACTIVE | INACTIVE", ...PAGING },
+      errors: [400, 403],
+    },
     async (req, res) => {
       res.json(await coaching.listStudents(await userOf(services, req), listReader(req, linkPaging, linkFilter)));
     },
   );
   routes.add(
-    { method: "get", path: "/students/personals", tag: TAG, summary: "The student's trainers", auth: "required", success: 200, query: { name: "partial trainer name", status: "ACTIVE | INACTIVE", ...PAGING }, errors: [400, 403] },
+    {
+      method: "get",
+      path: "/students/personals",
+      tag: TAG,
+      summary: "The student's trainers",
+      auth: "required",
+      success: 200,
+      query: { name: "partial trainer name", status: "ACTIVE | INACTIVE", ...PAGING },
+      errors: [400, 403],
+    },
     async (req, res) => {
       res.json(await coaching.listPersonals(await userOf(services, req), listReader(req, linkPaging, linkFilter)));
     },
   );
-  routes.add({ method: "delete", path: "/personal/students/:id", tag: TAG, summary: "End a link (id of the link)", auth: "required", success: 204, errors: [400, 403, 404] }, async (req, res) => {
-    const actor = await userOf(services, req);
-    await coaching.removeStudent(actor, idParam(req));
-    res.status(204).end();
-  });
-  routes.add({ method: "delete", path: "/students/personals/:id", tag: TAG, summary: "End a link (id of the link)", auth: "required", success: 204, errors: [400, 403, 404] }, async (req, res) => {
-    const actor = await userOf(services, req);
-    await coaching.removePersonal(actor, idParam(req));
-    res.status(204).end();
-  });
+  routes.add(
+    {
+      method: "delete",
+      path: "/personal/students/:id",
+      tag: TAG,
+      summary: "End a link (id of the link)",
+      auth: "required",
+      success: 204,
+      errors: [400, 403, 404],
+    },
+    async (req, res) => {
+      const actor = await userOf(services, req);
+      await coaching.removeStudent(actor, idParam(req));
+      res.status(204).end();
+    },
+  );
+  routes.add(
+    {
+      method: "delete",
+      path: "/students/personals/:id",
+      tag: TAG,
+      summary: "End a link (id of the link)",
+      auth: "required",
+      success: 204,
+      errors: [400, 403, 404],
+    },
+    async (req, res) => {
+      const actor = await userOf(services, req);
+      await coaching.removePersonal(actor, idParam(req));
+      res.status(204).end();
+    },
+  );
 }

@@ -12,7 +12,10 @@ const EXERCISES = "Exercises";
 const TRAININGS = "Trainings";
 const PLANS = "Training plans";
 const PAGING = { page: "page number (0)", size: "page size (20, at most 100)", sort: "field,asc|desc (repeatable)" };
-const EXERCISE_PARTS = { exercise: "JSON object: name, description, category, isPublic, difficulty, equipment, videoUrl, instructions[], muscleGroups[]", file: "optional image (JPG, PNG or GIF, at most 5 MB)" };
+const EXERCISE_PARTS = {
+  exercise: "JSON object: name, description, category, isPublic, difficulty, equipment, videoUrl, instructions[], muscleGroups[]",
+  file: "optional image (JPG, PNG or GIF, at most 5 MB)",
+};
 
 /** The multipart parts of an exercise, read when the service asks: the `exercise` JSON object and the `file` image. */
 function exerciseUpload(req: Request): ExerciseUpload {
@@ -28,11 +31,23 @@ function exerciseUpload(req: Request): ExerciseUpload {
 export function addContentRoutes(routes: DocumentedRouter, services: Services): void {
   const { exercises, trainings, trainingPlans, planAssignments } = services;
 
-  routes.add({ method: "get", path: "/exercises/categories", tag: EXERCISES, summary: "The ten categories, in order", auth: "none", success: 200 }, async (_req, res) => {
-    res.json(exercises.listCategories());
-  });
   routes.add(
-    { method: "get", path: "/exercises/my-exercises", tag: EXERCISES, summary: "Exercises the caller created", auth: "required", success: 200, query: PAGING, errors: [400] },
+    { method: "get", path: "/exercises/categories", tag: EXERCISES, summary: "The ten categories, in order", auth: "none", success: 200 },
+    async (_req, res) => {
+      res.json(exercises.listCategories());
+    },
+  );
+  routes.add(
+    {
+      method: "get",
+      path: "/exercises/my-exercises",
+      tag: EXERCISES,
+      summary: "Exercises the caller created",
+      auth: "required",
+      success: 200,
+      query: PAGING,
+      errors: [400],
+    },
     async (req, res) => {
       res.json(await exercises.listMine(await userOf(services, req), pageReader(req, exercisePaging)));
     },
@@ -45,7 +60,15 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
       summary: "Public exercises, plus those visible to the caller",
       auth: "optional",
       success: 200,
-      query: { category: "category", name: "partial, case-insensitive", createdBy: "user id", isPublic: "true | false", difficulty: "difficulty", equipment: "equipment", ...PAGING },
+      query: {
+        category: "category",
+        name: "partial, case-insensitive",
+        createdBy: "user id",
+        isPublic: "true | false",
+        difficulty: "difficulty",
+        equipment: "equipment",
+        ...PAGING,
+      },
       errors: [400],
     },
     async (req, res) => {
@@ -53,53 +76,152 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     },
   );
   routes.add(
-    { method: "post", path: "/exercises", tag: EXERCISES, summary: "Create an exercise (multipart)", auth: "required", success: 201, multipart: EXERCISE_PARTS, errors: [400, 403] },
+    {
+      method: "post",
+      path: "/exercises",
+      tag: EXERCISES,
+      summary: "Create an exercise (multipart)",
+      auth: "required",
+      success: 201,
+      multipart: EXERCISE_PARTS,
+      errors: [400, 403],
+    },
     async (req, res) => {
       res.status(201).json(await exercises.create(await userOf(services, req), exerciseUpload(req)));
     },
   );
-  routes.add({ method: "get", path: "/exercises/:id", tag: EXERCISES, summary: "One exercise (token optional for public ones)", auth: "optional", success: 200, errors: [400, 401, 403, 404] }, async (req, res) => {
-    const actor = await actorOf(services, req);
-    res.json(await exercises.get(actor, idParam(req)));
-  });
   routes.add(
-    { method: "put", path: "/exercises/:id", tag: EXERCISES, summary: "Replace an exercise (multipart; a new image replaces the old)", auth: "required", success: 200, multipart: EXERCISE_PARTS, errors: [400, 403, 404] },
+    {
+      method: "get",
+      path: "/exercises/:id",
+      tag: EXERCISES,
+      summary: "One exercise (token optional for public ones)",
+      auth: "optional",
+      success: 200,
+      errors: [400, 401, 403, 404],
+    },
+    async (req, res) => {
+      const actor = await actorOf(services, req);
+      res.json(await exercises.get(actor, idParam(req)));
+    },
+  );
+  routes.add(
+    {
+      method: "put",
+      path: "/exercises/:id",
+      tag: EXERCISES,
+      summary: "Replace an exercise (multipart; a new image replaces the old)",
+      auth: "required",
+      success: 200,
+      multipart: EXERCISE_PARTS,
+      errors: [400, 403, 404],
+    },
     async (req, res) => {
       const actor = await userOf(services, req);
       res.json(await exercises.update(actor, idParam(req), exerciseUpload(req)));
     },
   );
-  routes.add({ method: "delete", path: "/exercises/:id", tag: EXERCISES, summary: "Delete an exercise (409 when used in trainings)", auth: "required", success: 204, errors: [400, 403, 404, 409] }, async (req, res) => {
-    const actor = await userOf(services, req);
-    await exercises.delete(actor, idParam(req));
-    res.status(204).end();
-  });
-
-  routes.add({ method: "get", path: "/trainings/my-trainings", tag: TRAININGS, summary: "Trainings the caller created", auth: "required", success: 200, query: PAGING, errors: [400] }, async (req, res) => {
-    res.json(await trainings.listMine(await userOf(services, req), pageReader(req, trainingPaging)));
-  });
   routes.add(
-    { method: "get", path: "/trainings", tag: TRAININGS, summary: "Trainings visible to the caller", auth: "required", success: 200, query: { name: "partial", createdBy: "user id", isPublic: "true | false", ...PAGING }, errors: [400] },
+    {
+      method: "delete",
+      path: "/exercises/:id",
+      tag: EXERCISES,
+      summary: "Delete an exercise (409 when used in trainings)",
+      auth: "required",
+      success: 204,
+      errors: [400, 403, 404, 409],
+    },
+    async (req, res) => {
+      const actor = await userOf(services, req);
+      await exercises.delete(actor, idParam(req));
+      res.status(204).end();
+    },
+  );
+
+  routes.add(
+    {
+      method: "get",
+      path: "/trainings/my-trainings",
+      tag: TRAININGS,
+      summary: "Trainings the caller created",
+      auth: "required",
+      success: 200,
+      query: PAGING,
+      errors: [400],
+    },
+    async (req, res) => {
+      res.json(await trainings.listMine(await userOf(services, req), pageReader(req, trainingPaging)));
+    },
+  );
+  routes.add(
+    {
+      method: "get",
+      path: "/trainings",
+      tag: TRAININGS,
+      summary: "Trainings visible to the caller",
+      auth: "required",
+      success: 200,
+      query: { name: "partial", createdBy: "user id", isPublic: "true | false", ...PAGING },
+      errors: [400],
+    },
     async (req, res) => {
       res.json(await trainings.list(await userOf(services, req), listReader(req, trainingPaging, trainingFilter)));
     },
   );
-  routes.add({ method: "post", path: "/trainings", tag: TRAININGS, summary: "Create a training", auth: "required", success: 201, body: trainingInput, errors: [400, 403, 404] }, async (req, res) => {
-    res.status(201).json(await trainings.create(await userOf(services, req), bodyReader(req, trainingInput)));
-  });
-  routes.add({ method: "get", path: "/trainings/:id", tag: TRAININGS, summary: "One training", auth: "optional", success: 200, errors: [400, 401, 403, 404] }, async (req, res) => {
-    const actor = await actorOf(services, req);
-    res.json(await trainings.get(actor, idParam(req)));
-  });
-  routes.add({ method: "put", path: "/trainings/:id", tag: TRAININGS, summary: "Replace a training", auth: "required", success: 200, body: trainingInput, errors: [400, 403, 404] }, async (req, res) => {
-    const actor = await userOf(services, req);
-    res.json(await trainings.update(actor, idParam(req), bodyReader(req, trainingInput)));
-  });
-  routes.add({ method: "delete", path: "/trainings/:id", tag: TRAININGS, summary: "Delete a training (409 when in a plan)", auth: "required", success: 204, errors: [400, 403, 404, 409] }, async (req, res) => {
-    const actor = await userOf(services, req);
-    await trainings.delete(actor, idParam(req));
-    res.status(204).end();
-  });
+  routes.add(
+    {
+      method: "post",
+      path: "/trainings",
+      tag: TRAININGS,
+      summary: "Create a training",
+      auth: "required",
+      success: 201,
+      body: trainingInput,
+      errors: [400, 403, 404],
+    },
+    async (req, res) => {
+      res.status(201).json(await trainings.create(await userOf(services, req), bodyReader(req, trainingInput)));
+    },
+  );
+  routes.add(
+    { method: "get", path: "/trainings/:id", tag: TRAININGS, summary: "One training", auth: "optional", success: 200, errors: [400, 401, 403, 404] },
+    async (req, res) => {
+      const actor = await actorOf(services, req);
+      res.json(await trainings.get(actor, idParam(req)));
+    },
+  );
+  routes.add(
+    {
+      method: "put",
+      path: "/trainings/:id",
+      tag: TRAININGS,
+      summary: "Replace a training",
+      auth: "required",
+      success: 200,
+      body: trainingInput,
+      errors: [400, 403, 404],
+    },
+    async (req, res) => {
+      const actor = await userOf(services, req);
+      res.json(await trainings.update(actor, idParam(req), bodyReader(req, trainingInput)));
+    },
+  );
+  routes.add(
+    {
+      method: "delete",
+      path: "/trainings/:id",
+      tag: TRAININGS,
+      summary: "Delete a training (409 when in a plan)",
+      auth: "required",
+      success: 204,
+      errors: [400, 403, 404, 409],
+    },
+    async (req, res) => {
+      const actor = await userOf(services, req);
+      await trainings.delete(actor, idParam(req));
+      res.status(204).end();
+    },
+  );
 
   routes.add(
     {
@@ -109,7 +231,14 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
       summary: "Assignments: a trainer's, a student's own, or all (administrators)",
       auth: "required",
       success: 200,
-      query: { studentId: "user id", planId: "plan id", status: "PENDING | ACTIVE | COMPLETED | CANCELED", startDate: "YYYY-MM-DD", endDate: "YYYY-MM-DD", ...PAGING },
+      query: {
+        studentId: "user id",
+        planId: "plan id",
+        status: "PENDING | ACTIVE | COMPLETED | CANCELED",
+        startDate: "YYYY-MM-DD",
+        endDate: "YYYY-MM-DD",
+        ...PAGING,
+      },
       errors: [400],
     },
     async (req, res) => {
@@ -118,16 +247,36 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
   );
   for (const transition of ["accept", "cancel", "complete"] as const) {
     routes.add(
-      { method: "post", path: `/training-plans/assignments/:id/${transition}`, tag: PLANS, summary: `Assignment transition: ${transition}`, auth: "required", success: 200, errors: [400, 403, 404, 409] },
+      {
+        method: "post",
+        path: `/training-plans/assignments/:id/${transition}`,
+        tag: PLANS,
+        summary: `Assignment transition: ${transition}`,
+        auth: "required",
+        success: 200,
+        errors: [400, 403, 404, 409],
+      },
       async (req, res) => {
         const actor = await userOf(services, req);
         res.json(await planAssignments[transition](actor, idParam(req)));
       },
     );
   }
-  routes.add({ method: "get", path: "/training-plans/my-plans", tag: PLANS, summary: "Plans the trainer created", auth: "required", success: 200, query: PAGING, errors: [400, 403] }, async (req, res) => {
-    res.json(await trainingPlans.listMine(await userOf(services, req), pageReader(req, planPaging)));
-  });
+  routes.add(
+    {
+      method: "get",
+      path: "/training-plans/my-plans",
+      tag: PLANS,
+      summary: "Plans the trainer created",
+      auth: "required",
+      success: 200,
+      query: PAGING,
+      errors: [400, 403],
+    },
+    async (req, res) => {
+      res.json(await trainingPlans.listMine(await userOf(services, req), pageReader(req, planPaging)));
+    },
+  );
   routes.add(
     {
       method: "get",
@@ -143,24 +292,71 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
       res.json(await trainingPlans.list(await userOf(services, req), listReader(req, planPaging, planFilter)));
     },
   );
-  routes.add({ method: "post", path: "/training-plans", tag: PLANS, summary: "Create a plan (trainers)", auth: "required", success: 201, body: planInput, errors: [400, 403, 404] }, async (req, res) => {
-    res.status(201).json(await trainingPlans.create(await userOf(services, req), bodyReader(req, planInput)));
-  });
-  routes.add({ method: "get", path: "/training-plans/:id", tag: PLANS, summary: "One plan", auth: "required", success: 200, errors: [400, 403, 404] }, async (req, res) => {
-    const actor = await userOf(services, req);
-    res.json(await trainingPlans.get(actor, idParam(req)));
-  });
-  routes.add({ method: "put", path: "/training-plans/:id", tag: PLANS, summary: "Replace a plan", auth: "required", success: 200, body: planInput, errors: [400, 403, 404] }, async (req, res) => {
-    const actor = await userOf(services, req);
-    res.json(await trainingPlans.update(actor, idParam(req), bodyReader(req, planInput)));
-  });
-  routes.add({ method: "delete", path: "/training-plans/:id", tag: PLANS, summary: "Delete a plan (409 while assigned)", auth: "required", success: 204, errors: [400, 403, 404, 409] }, async (req, res) => {
-    const actor = await userOf(services, req);
-    await trainingPlans.delete(actor, idParam(req));
-    res.status(204).end();
-  });
   routes.add(
-    { method: "post", path: "/training-plans/:id/assign", tag: PLANS, summary: "Assign a plan to a linked student (another trainer's plan as the caller's own private copy)", auth: "required", success: 201, body: assignInput, errors: [400, 403, 404] },
+    {
+      method: "post",
+      path: "/training-plans",
+      tag: PLANS,
+      summary: "Create a plan (trainers)",
+      auth: "required",
+      success: 201,
+      body: planInput,
+      errors: [400, 403, 404],
+    },
+    async (req, res) => {
+      res.status(201).json(await trainingPlans.create(await userOf(services, req), bodyReader(req, planInput)));
+    },
+  );
+  routes.add(
+    { method: "get", path: "/training-plans/:id", tag: PLANS, summary: "One plan", auth: "required", success: 200, errors: [400, 403, 404] },
+    async (req, res) => {
+      const actor = await userOf(services, req);
+      res.json(await trainingPlans.get(actor, idParam(req)));
+    },
+  );
+  routes.add(
+    {
+      method: "put",
+      path: "/training-plans/:id",
+      tag: PLANS,
+      summary: "Replace a plan",
+      auth: "required",
+      success: 200,
+      body: planInput,
+      errors: [400, 403, 404],
+    },
+    async (req, res) => {
+      const actor = await userOf(services, req);
+      res.json(await trainingPlans.update(actor, idParam(req), bodyReader(req, planInput)));
+    },
+  );
+  routes.add(
+    {
+      method: "delete",
+      path: "/training-plans/:id",
+      tag: PLANS,
+      summary: "Delete a plan (409 while assigned)",
+      auth: "required",
+      success: 204,
+      errors: [400, 403, 404, 409],
+    },
+    async (req, res) => {
+      const actor = await userOf(services, req);
+      await trainingPlans.delete(actor, idParam(req));
+      res.status(204).end();
+    },
+  );
+  routes.add(
+    {
+      method: "post",
+      path: "/training-plans/:id/assign",
+      tag: PLANS,
+      summary: "Assign a plan to a linked student (another trainer's plan as the caller's own private copy)",
+      auth: "required",
+      success: 201,
+      body: assignInput,
+      errors: [400, 403, 404],
+    },
     async (req, res) => {
       const actor = await userOf(services, req);
       res.status(201).json(await planAssignments.assign(actor, idParam(req), bodyReader(req, assignInput)));

@@ -26,64 +26,161 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
   const { executions, statistics } = services;
 
   routes.add(
-    { method: "get", path: "/trainings/executions/user/:userId", tag: TAG, summary: "A user's training executions", auth: "required", success: 200, query: { trainingId: "training id", completed: "true | false", ...RANGE, ...PAGING }, errors: [400, 403, 404] },
+    {
+      method: "get",
+      path: "/trainings/executions/user/:userId",
+      tag: TAG,
+      summary: "A user's training executions",
+      auth: "required",
+      success: 200,
+      query: { trainingId: "training id", completed: "true | false", ...RANGE, ...PAGING },
+      errors: [400, 403, 404],
+    },
     async (req, res) => {
       const actor = await userOf(services, req);
-      res.json(await executions.listUserTrainingExecutions(actor, idParam(req, "userId"), listReader(req, trainingExecutionPaging, userTrainingExecutionFilter)));
+      res.json(
+        await executions.listUserTrainingExecutions(actor, idParam(req, "userId"), listReader(req, trainingExecutionPaging, userTrainingExecutionFilter)),
+      );
     },
   );
-  routes.add({ method: "get", path: "/trainings/executions/:id", tag: TAG, summary: "One training execution with its exercises and sets", auth: "required", success: 200, errors: [400, 403, 404] }, async (req, res) => {
-    const actor = await userOf(services, req);
-    res.json(await executions.getTrainingExecution(actor, idParam(req)));
-  });
   routes.add(
-    { method: "post", path: "/trainings/:id/execution", tag: TAG, summary: "Log a training execution", auth: "required", success: 201, body: trainingExecutionInput, errors: [400, 403, 404] },
+    {
+      method: "get",
+      path: "/trainings/executions/:id",
+      tag: TAG,
+      summary: "One training execution with its exercises and sets",
+      auth: "required",
+      success: 200,
+      errors: [400, 403, 404],
+    },
+    async (req, res) => {
+      const actor = await userOf(services, req);
+      res.json(await executions.getTrainingExecution(actor, idParam(req)));
+    },
+  );
+  routes.add(
+    {
+      method: "post",
+      path: "/trainings/:id/execution",
+      tag: TAG,
+      summary: "Log a training execution",
+      auth: "required",
+      success: 201,
+      body: trainingExecutionInput,
+      errors: [400, 403, 404],
+    },
     async (req, res) => {
       const actor = await userOf(services, req);
       res.status(201).json(await executions.logTraining(actor, idParam(req), bodyReader(req, trainingExecutionInput)));
     },
   );
   routes.add(
-    { method: "get", path: "/trainings/:id/executions", tag: TAG, summary: "Executions of a training (the caller's unless userId)", auth: "required", success: 200, query: { userId: "user id", completed: "true | false", ...RANGE, ...PAGING }, errors: [400, 403, 404] },
+    {
+      method: "get",
+      path: "/trainings/:id/executions",
+      tag: TAG,
+      summary: "Executions of a training (the caller's unless userId)",
+      auth: "required",
+      success: 200,
+      query: { userId: "user id", completed: "true | false", ...RANGE, ...PAGING },
+      errors: [400, 403, 404],
+    },
     async (req, res) => {
       const actor = await userOf(services, req);
       res.json(await executions.listTrainingExecutions(actor, idParam(req), listReader(req, trainingExecutionPaging, trainingExecutionFilter)));
     },
   );
   routes.add(
-    { method: "get", path: "/trainings/:id/statistics", tag: TAG, summary: "Statistics of a training's executions", auth: "required", success: 200, query: { userId: "user id", ...RANGE }, errors: [400, 403, 404] },
+    {
+      method: "get",
+      path: "/trainings/:id/statistics",
+      tag: TAG,
+      summary: "Statistics of a training's executions",
+      auth: "required",
+      success: 200,
+      query: { userId: "user id", ...RANGE },
+      errors: [400, 403, 404],
+    },
     async (req, res) => {
       const actor = await userOf(services, req);
       res.json(await statistics.trainingStatistics(actor, idParam(req), queryReader(req, statisticsFilter)));
     },
   );
 
-  routes.add({ method: "get", path: "/exercises/personal-records", tag: TAG, summary: "The caller's personal records, one per exercise", auth: "required", success: 200 }, async (req, res) => {
-    res.json(await statistics.listPersonalRecords(await userOf(services, req)));
-  });
   routes.add(
-    { method: "get", path: "/exercises/executions/user/:userId", tag: TAG, summary: "A user's exercise executions", auth: "required", success: 200, query: { exerciseId: "exercise id", ...RANGE, ...PAGING }, errors: [400, 403, 404] },
+    {
+      method: "get",
+      path: "/exercises/personal-records",
+      tag: TAG,
+      summary: "The caller's personal records, one per exercise",
+      auth: "required",
+      success: 200,
+    },
     async (req, res) => {
-      const actor = await userOf(services, req);
-      res.json(await executions.listUserExerciseExecutions(actor, idParam(req, "userId"), listReader(req, exerciseExecutionPaging, userExerciseExecutionFilter)));
+      res.json(await statistics.listPersonalRecords(await userOf(services, req)));
     },
   );
   routes.add(
-    { method: "post", path: "/exercises/:id/execution", tag: TAG, summary: "Log an exercise execution", auth: "required", success: 201, body: exerciseExecutionInput, errors: [400, 403, 404] },
+    {
+      method: "get",
+      path: "/exercises/executions/user/:userId",
+      tag: TAG,
+      summary: "A user's exercise executions",
+      auth: "required",
+      success: 200,
+      query: { exerciseId: "exercise id", ...RANGE, ...PAGING },
+      errors: [400, 403, 404],
+    },
+    async (req, res) => {
+      const actor = await userOf(services, req);
+      res.json(
+        await executions.listUserExerciseExecutions(actor, idParam(req, "userId"), listReader(req, exerciseExecutionPaging, userExerciseExecutionFilter)),
+      );
+    },
+  );
+  routes.add(
+    {
+      method: "post",
+      path: "/exercises/:id/execution",
+      tag: TAG,
+      summary: "Log an exercise execution",
+      auth: "required",
+      success: 201,
+      body: exerciseExecutionInput,
+      errors: [400, 403, 404],
+    },
     async (req, res) => {
       const actor = await userOf(services, req);
       res.status(201).json(await executions.logExercise(actor, idParam(req), bodyReader(req, exerciseExecutionInput)));
     },
   );
   routes.add(
-    { method: "get", path: "/exercises/:id/executions", tag: TAG, summary: "Executions of an exercise (the caller's unless userId)", auth: "required", success: 200, query: { userId: "user id", ...RANGE, ...PAGING }, errors: [400, 403, 404] },
+    {
+      method: "get",
+      path: "/exercises/:id/executions",
+      tag: TAG,
+      summary: "Executions of an exercise (the caller's unless userId)",
+      auth: "required",
+      success: 200,
+      query: { userId: "user id", ...RANGE, ...PAGING },
+      errors: [400, 403, 404],
+    },
     async (req, res) => {
       const actor = await userOf(services, req);
       res.json(await executions.listExerciseExecutions(actor, idParam(req), listReader(req, exerciseExecutionPaging, exerciseExecutionFilter)));
     },
   );
   routes.add(
-    { method: "get", path: "/exercises/:id/progress", tag: TAG, summary: "Progress on an exercise by DAY, WEEK or MONTH", auth: "required", success: 200, query: { interval: "DAY | WEEK | MONTH", userId: "user id", ...RANGE }, errors: [400, 403, 404] },
+    {
+      method: "get",
+      path: "/exercises/:id/progress",
+      tag: TAG,
+      summary: "Progress on an exercise by DAY, WEEK or MONTH",
+      auth: "required",
+      success: 200,
+      query: { interval: "DAY | WEEK | MONTH", userId: "user id", ...RANGE },
+      errors: [400, 403, 404],
+    },
     async (req, res) => {
       const actor = await userOf(services, req);
       res.json(await statistics.exerciseProgress(actor, idParam(req), queryReader(req, progressFilter)));

@@ -4,15 +4,7 @@ import type { Actor, UserActor } from "../src/platform/auth/actor.js";
 import { requireUser } from "../src/platform/auth/actor.js";
 import { invalidParameter } from "../src/platform/errors.js";
 import { parsePageRequest, type ListQuery, type PageRequest, type Paging } from "../src/platform/paging.js";
-import {
-  parseQuery,
-  queryId,
-  readerOf,
-  type DatedInputReader,
-  type DatedSchema,
-  type InputReader,
-  type RefusalMessage,
-} from "../src/platform/validation.js";
+import { parseQuery, queryId, readerOf, type DatedInputReader, type DatedSchema, type InputReader, type RefusalMessage } from "../src/platform/validation.js";
 import type { Services } from "../src/services.js";
 import type { RequestMeta } from "../src/modules/users/auth.service.js";
 

@@ -93,7 +93,9 @@ export function openApiDocument(operations: readonly OperationSpec[], serverUrl:
                 "multipart/form-data": {
                   schema: {
                     type: "object",
-                    properties: Object.fromEntries(Object.entries(op.multipart).map(([name, description]) => [name, { type: "string", format: "binary", description }])),
+                    properties: Object.fromEntries(
+                      Object.entries(op.multipart).map(([name, description]) => [name, { type: "string", format: "binary", description }]),
+                    ),
                   },
                 },
               },

@@ -11,7 +11,16 @@ export function addRecordRoutes(routes: DocumentedRouter, services: Services): v
   const { records } = services;
 
   routes.add(
-    { method: "get", path: "/exercises/:id/records", tag: TAG, summary: "The current record of each kind on an exercise (the caller's unless userId)", auth: "required", success: 200, query: { userId: "user id" }, errors: [400, 403, 404] },
+    {
+      method: "get",
+      path: "/exercises/:id/records",
+      tag: TAG,
+      summary: "The current record of each kind on an exercise (the caller's unless userId)",
+      auth: "required",
+      success: 200,
+      query: { userId: "user id" },
+      errors: [400, 403, 404],
+    },
     async (req, res) => {
       const actor = await userOf(services, req);
       res.json(await records.listCurrent(actor, idParam(req), queryReader(req, recordsFilter)));

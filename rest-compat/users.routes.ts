@@ -23,25 +23,59 @@ export function addUserRoutes(routes: DocumentedRouter, services: Services): voi
   const { auth, users } = services;
 
   routes.add(
-    { method: "post", path: "/users/register", tag: ACCOUNTS, summary: "Create an account", auth: "none", success: 201, body: registerInput, errors: [400, 409, 429] },
+    {
+      method: "post",
+      path: "/users/register",
+      tag: ACCOUNTS,
+      summary: "Create an account",
+      auth: "none",
+      success: 201,
+      body: registerInput,
+      errors: [400, 409, 429],
+    },
     async (req, res) => {
       res.status(201).json(await auth.register(bodyReader(req, registerInput), requestMeta(req)));
     },
   );
   routes.add(
-    { method: "post", path: "/users/login", tag: ACCOUNTS, summary: "Log in with e-mail and password", auth: "none", success: 200, body: loginInput, errors: [400, 404, 429] },
+    {
+      method: "post",
+      path: "/users/login",
+      tag: ACCOUNTS,
+      summary: "Log in with e-mail and password",
+      auth: "none",
+      success: 200,
+      body: loginInput,
+      errors: [400, 404, 429],
+    },
     async (req, res) => {
       res.json(await auth.login(bodyReader(req, loginInput), requestMeta(req)));
     },
   );
   routes.add(
-    { method: "post", path: "/users/firebase-login", tag: ACCOUNTS, summary: "Log in with an identity provider ID token", auth: "none", success: 200, body: firebaseLoginInput, errors: [400, 404, 429] },
+    {
+      method: "post",
+      path: "/users/firebase-login",
+      tag: ACCOUNTS,
+      summary: "Log in with an identity provider ID token",
+      auth: "none",
+      success: 200,
+      body: firebaseLoginInput,
+      errors: [400, 404, 429],
+    },
     async (req, res) => {
       res.json(await auth.firebaseLogin(bodyReader(req, firebaseLoginInput), requestMeta(req)));
     },
   );
   routes.add(
-    { method: "post", path: "/users/refresh-token", tag: ACCOUNTS, summary: "Exchange a valid token for a new one (the old one is revoked)", auth: "required", success: 200 },
+    {
+      method: "post",
+      path: "/users/refresh-token",
+      tag: ACCOUNTS,
+      summary: "Exchange a valid token for a new one (the old one is revoked)",
+      auth: "required",
+      success: 200,
+    },
     async (req, res) => {
       res.json(await auth.refresh(await actorOf(services, req)));
     },
@@ -53,13 +87,31 @@ export function addUserRoutes(routes: DocumentedRouter, services: Services): voi
     },
   );
   routes.add(
-    { method: "post", path: "/users/forgot-password", tag: ACCOUNTS, summary: "E-mail a password reset link", auth: "none", success: 200, body: forgotPasswordInput, errors: [400, 404, 429] },
+    {
+      method: "post",
+      path: "/users/forgot-password",
+      tag: ACCOUNTS,
+      summary: "E-mail a password reset link",
+      auth: "none",
+      success: 200,
+      body: forgotPasswordInput,
+      errors: [400, 404, 429],
+    },
     async (req, res) => {
       res.json(await auth.forgotPassword(bodyReader(req, forgotPasswordInput), requestMeta(req)));
     },
   );
   routes.add(
-    { method: "post", path: "/users/reset-password", tag: ACCOUNTS, summary: "Set a new password with the e-mailed token", auth: "none", success: 200, body: resetPasswordInput, errors: [400, 429] },
+    {
+      method: "post",
+      path: "/users/reset-password",
+      tag: ACCOUNTS,
+      summary: "Set a new password with the e-mailed token",
+      auth: "none",
+      success: 200,
+      body: resetPasswordInput,
+      errors: [400, 429],
+    },
     async (req, res) => {
       res.json(await auth.resetPassword(bodyReader(req, resetPasswordInput, shortPasswordMessage), requestMeta(req)));
     },
@@ -80,14 +132,20 @@ export function addUserRoutes(routes: DocumentedRouter, services: Services): voi
     },
   );
 
+  routes.add({ method: "get", path: "/users/profile", tag: PROFILE, summary: "The caller's profile", auth: "required", success: 200 }, async (req, res) => {
+    res.json(await users.getProfile(await userOf(services, req)));
+  });
   routes.add(
-    { method: "get", path: "/users/profile", tag: PROFILE, summary: "The caller's profile", auth: "required", success: 200 },
-    async (req, res) => {
-      res.json(await users.getProfile(await userOf(services, req)));
+    {
+      method: "put",
+      path: "/users/profile",
+      tag: PROFILE,
+      summary: "Update the caller's profile",
+      auth: "required",
+      success: 200,
+      body: profileInput,
+      errors: [400],
     },
-  );
-  routes.add(
-    { method: "put", path: "/users/profile", tag: PROFILE, summary: "Update the caller's profile", auth: "required", success: 200, body: profileInput, errors: [400] },
     async (req, res) => {
       res.json(await users.updateProfile(await userOf(services, req), bodyReader(req, profileInput)));
     },
@@ -99,14 +157,31 @@ export function addUserRoutes(routes: DocumentedRouter, services: Services): voi
     },
   );
   routes.add(
-    { method: "get", path: "/users/:id", tag: PROFILE, summary: "A user (self, administrators, linked trainer or student)", auth: "required", success: 200, errors: [400, 403, 404] },
+    {
+      method: "get",
+      path: "/users/:id",
+      tag: PROFILE,
+      summary: "A user (self, administrators, linked trainer or student)",
+      auth: "required",
+      success: 200,
+      errors: [400, 403, 404],
+    },
     async (req, res) => {
       const actor = await userOf(services, req);
       res.json(await users.getUser(actor, idParam(req)));
     },
   );
   routes.add(
-    { method: "patch", path: "/users/:id", tag: PROFILE, summary: "Change a user's name (self or administrator)", auth: "required", success: 200, body: renameInput, errors: [400, 403, 404] },
+    {
+      method: "patch",
+      path: "/users/:id",
+      tag: PROFILE,
+      summary: "Change a user's name (self or administrator)",
+      auth: "required",
+      success: 200,
+      body: renameInput,
+      errors: [400, 403, 404],
+    },
     async (req, res) => {
       const actor = await userOf(services, req);
       res.json(await users.rename(actor, idParam(req), bodyReader(req, renameInput, blankNameMessage)));

@@ -17,8 +17,7 @@ function newestSource(dir) {
 }
 
 const sourcesChanged = () =>
-  Math.max(...["src", "rest-compat"].map((d) => newestSource(path.join(root, d))), statSync(path.join(root, "package.json")).mtimeMs) >
-  statSync(entry).mtimeMs;
+  Math.max(...["src", "rest-compat"].map((d) => newestSource(path.join(root, d))), statSync(path.join(root, "package.json")).mtimeMs) > statSync(entry).mtimeMs;
 
 if (!existsSync(entry) || sourcesChanged()) {
   console.log("building…");

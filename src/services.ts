@@ -62,7 +62,16 @@ export function createServices(deps: ServiceDeps) {
   const subscriptionPlans = new SubscriptionPlanService({ db });
   const intents = new ChargeIntents({ db, clock, logger, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle });
   const gatewayFollowUps = new GatewayFollowUps({ db, clock, logger, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle, intents, users });
-  const subscriptions = new SubscriptionService({ db, clock, logger, subscriptionPlans, cardGateway: gateways.card, lifecycle, followUps: gatewayFollowUps, users });
+  const subscriptions = new SubscriptionService({
+    db,
+    clock,
+    logger,
+    subscriptionPlans,
+    cardGateway: gateways.card,
+    lifecycle,
+    followUps: gatewayFollowUps,
+    users,
+  });
   const checkouts = new CheckoutService({
     db,
     clock,
@@ -88,7 +97,14 @@ export function createServices(deps: ServiceDeps) {
     cardWebhookSecret: config.cardWebhookSecret,
   });
   const renewals = new RenewalService({ db, clock, logger, lifecycle, intents, followUps: gatewayFollowUps, users });
-  const coaching = new CoachingService({ db, clock, subscriptionPlans, users, freeTrainerMaxStudents: config.freeTrainerMaxStudents, webAppUrl: config.webAppUrl });
+  const coaching = new CoachingService({
+    db,
+    clock,
+    subscriptionPlans,
+    users,
+    freeTrainerMaxStudents: config.freeTrainerMaxStudents,
+    webAppUrl: config.webAppUrl,
+  });
 
   const exercises = new ExerciseService({ db, clock, storage: deps.storage });
   const trainings = new TrainingService({ db, clock, exercises });

@@ -53,15 +53,55 @@ export function apiReads(world: ApiWorld, tokens: Tokens): Read[] {
       label: "GraphQL trainingPlan(id) with trainings, exercises, creators",
       service: graphql(
         tokens.trainer,
-        `query Plan($id: Int!) { trainingPlan(id: $id) { name trainings { training { name exercises { exercise { name creator { name } } } } } } }`,
+        `
+          query Plan($id: Int!) {
+            trainingPlan(id: $id) {
+              name
+              trainings {
+                training {
+                  name
+                  exercises {
+                    exercise {
+                      name
+                      creator {
+                        name
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        `,
         { id: planId },
       ),
       reference: {
         call: graphql(
           tokens.trainer,
-          `query Plan($id: Int!) { trainingPlanByRowId(rowId: $id) { name
-            planTrainingsByPlanId(orderBy: [POSITION_ASC]) { nodes { trainingByTrainingId { name
-              trainingExercisesByTrainingId(orderBy: [POSITION_ASC]) { nodes { exerciseByExerciseId { name userByCreatedBy { name } } } } } } } } }`,
+          `
+            query Plan($id: Int!) {
+              trainingPlanByRowId(rowId: $id) {
+                name
+                planTrainingsByPlanId(orderBy: [POSITION_ASC]) {
+                  nodes {
+                    trainingByTrainingId {
+                      name
+                      trainingExercisesByTrainingId(orderBy: [POSITION_ASC]) {
+                        nodes {
+                          exerciseByExerciseId {
+                            name
+                            userByCreatedBy {
+                              name
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          `,
           { id: planId },
         ),
         shape: {
@@ -97,13 +137,47 @@ export function apiReads(world: ApiWorld, tokens: Tokens): Read[] {
     },
     {
       label: "GraphQL exercises(page: {size: 20}) with creators",
-      service: graphql(tokens.trainer, `query Exercises { exercises(page: { size: 20 }) { content { id name creator { name } } } }`),
+      service: graphql(
+        tokens.trainer,
+        `
+          query Exercises {
+            exercises(page: { size: 20 }) {
+              content {
+                id
+                name
+                creator {
+                  name
+                }
+              }
+            }
+          }
+        `,
+      ),
       reference: {
         // The service's default order: name, then id.
-        call: graphql(tokens.trainer, `query Exercises { allExercises(first: 20, orderBy: [NAME_ASC, PRIMARY_KEY_ASC]) { nodes { rowId name userByCreatedBy { name } } } }`),
+        call: graphql(
+          tokens.trainer,
+          `
+            query Exercises {
+              allExercises(first: 20, orderBy: [NAME_ASC, PRIMARY_KEY_ASC]) {
+                nodes {
+                  rowId
+                  name
+                  userByCreatedBy {
+                    name
+                  }
+                }
+              }
+            }
+          `,
+        ),
         shape: {
           service: (answer) =>
-            data<{ content: (Named & { id: number; creator: Named })[] }>(answer, "exercises").content.map((e) => ({ id: e.id, name: e.name, creator: e.creator.name })),
+            data<{ content: (Named & { id: number; creator: Named })[] }>(answer, "exercises").content.map((e) => ({
+              id: e.id,
+              name: e.name,
+              creator: e.creator.name,
+            })),
           postgraphile: (answer) =>
             nodes(data<{ nodes: (Named & { rowId: number; userByCreatedBy: Named })[] }>(answer, "allExercises")).map((e) => ({
               id: e.rowId,
@@ -117,17 +191,53 @@ export function apiReads(world: ApiWorld, tokens: Tokens): Read[] {
       label: "GraphQL myStudents(page: {size: 20}) with 5 executions each",
       service: graphql(
         tokens.trainer,
-        `query Dashboard { myStudents(page: { size: 20 }) { content { student { id name
-          executions(page: { size: 5 }) { content { id trainingName startTime duration completed } } } } } }`,
+        `
+          query Dashboard {
+            myStudents(page: { size: 20 }) {
+              content {
+                student {
+                  id
+                  name
+                  executions(page: { size: 5 }) {
+                    content {
+                      id
+                      trainingName
+                      startTime
+                      duration
+                      completed
+                    }
+                  }
+                }
+              }
+            }
+          }
+        `,
       ),
       reference: {
         // The service's orders: links by creation, newest first; executions by start, newest first (ties by id).
         call: graphql(
           tokens.trainer,
-          `query Dashboard($trainer: Int!) { allPersonalStudentLinks(first: 20, condition: { personalId: $trainer, status: "ACTIVE" },
-            orderBy: [CREATED_AT_DESC, PRIMARY_KEY_DESC]) { nodes { userByStudentId { rowId name
-              trainingExecutionsByUserId(first: 5, orderBy: [START_TIME_DESC, PRIMARY_KEY_DESC]) {
-                nodes { rowId trainingName startTime durationSeconds completed } } } } } }`,
+          `
+            query Dashboard($trainer: Int!) {
+              allPersonalStudentLinks(first: 20, condition: { personalId: $trainer, status: "ACTIVE" }, orderBy: [CREATED_AT_DESC, PRIMARY_KEY_DESC]) {
+                nodes {
+                  userByStudentId {
+                    rowId
+                    name
+                    trainingExecutionsByUserId(first: 5, orderBy: [START_TIME_DESC, PRIMARY_KEY_DESC]) {
+                      nodes {
+                        rowId
+                        trainingName
+                        startTime
+                        durationSeconds
+                        completed
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          `,
           { trainer: world.trainer.id },
         ),
         shape: {

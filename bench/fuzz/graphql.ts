@@ -30,16 +30,28 @@ export function graphqlRequests(world: World, rng: Random): FuzzRequest[] {
     ["2,000 copies of one field", { body: json({ query: `{ ${"me { id } ".repeat(2_000)}}` }) }],
     ["1,000 @include directives on one field", { body: json({ query: `{ __typename ${"@include(if: true) ".repeat(1_000)}}` }) }],
     ["string literal of 900 KB", { body: json({ query: `mutation { login(input: { email: "${"x".repeat(900_000)}", password: "x" }) { token } }` }) }],
-    ["variable of 900 KB", { body: json({ query: "query ($n: String) { exercises(filter: { name: $n }) { totalElements } }", variables: { n: "x".repeat(900_000) } }) }],
-    [`variable nested ${DEEP} deep`, { body: Buffer.from(`{"query":"query ($f: ExerciseFilter) { exercises(filter: $f) { totalElements } }","variables":{"f":${nestedObjects(DEEP)}}}`) }],
+    [
+      "variable of 900 KB",
+      { body: json({ query: "query ($n: String) { exercises(filter: { name: $n }) { totalElements } }", variables: { n: "x".repeat(900_000) } }) },
+    ],
+    [
+      `variable nested ${DEEP} deep`,
+      { body: Buffer.from(`{"query":"query ($f: ExerciseFilter) { exercises(filter: $f) { totalElements } }","variables":{"f":${nestedObjects(DEEP)}}}`) },
+    ],
     [`variables nested ${DEEP} deep (arrays)`, { body: Buffer.from(`{"query":"{ __typename }","variables":${nestedArrays(DEEP)}}`) }],
     ["Int variable 1e309", { body: Buffer.from(`{"query":${JSON.stringify(exerciseById)},"variables":{"id":1e309}}`) }],
     ["Int variable 2^31", { body: json({ query: exerciseById, variables: { id: 2 ** 31 } }) }],
     ["Int variable 1.5", { body: json({ query: exerciseById, variables: { id: 1.5 } }) }],
     ["Int variable abc", { body: json({ query: exerciseById, variables: { id: "abc" } }) }],
     ["Int literal of 20 digits", { body: json({ query: "{ exercise(id: 99999999999999999999) { id } }" }) }],
-    ["String id with U+0000 and RTL", { body: json({ query: 'query ($id: String!) { pixTransaction(id: $id) { id } }', variables: { id: "a\u0000\u202Eb" } }) }],
-    ["introspection nested through ofType", { body: json({ query: `{ __schema { types { fields { type ${"{ ofType ".repeat(30)}{ name }${" }".repeat(30)} } } } }` }) }],
+    [
+      "String id with U+0000 and RTL",
+      { body: json({ query: "query ($id: String!) { pixTransaction(id: $id) { id } }", variables: { id: "a\u0000\u202Eb" } }) },
+    ],
+    [
+      "introspection nested through ofType",
+      { body: json({ query: `{ __schema { types { fields { type ${"{ ofType ".repeat(30)}{ name }${" }".repeat(30)} } } } }` }) },
+    ],
     ["two anonymous operations", { body: json({ query: "{ __typename } { __typename }" }) }],
     ["unknown operationName", { body: json({ query: "query A { __typename }", operationName: "B".repeat(10_000) }) }],
     ["query is a number", { body: json({ query: 123 }) }],
@@ -54,7 +66,13 @@ export function graphqlRequests(world: World, rng: Random): FuzzRequest[] {
     ["multipart without a boundary", { body: Buffer.from("x"), type: "multipart/form-data" }],
     [
       "multipart whose operations is not JSON",
-      { body: multipartBody("gqlfuzz", [{ name: "operations", data: "{not json" }, { name: "map", data: "{}" }]), type: "multipart/form-data; boundary=gqlfuzz" },
+      {
+        body: multipartBody("gqlfuzz", [
+          { name: "operations", data: "{not json" },
+          { name: "map", data: "{}" },
+        ]),
+        type: "multipart/form-data; boundary=gqlfuzz",
+      },
     ],
     [
       "multipart map naming a missing file",

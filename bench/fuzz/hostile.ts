@@ -36,7 +36,7 @@ export function hostileString(rng: Random): { label: string; value: string } {
     ["Arabic-Indic digits", () => "١٢٣"],
     ["fullwidth digits", () => "１２３"],
     ["quote injection", () => "' OR '1'='1"],
-    ["backslashes and quotes", () => '\\"\\\\\'`'],
+    ["backslashes and quotes", () => "\\\"\\\\'`"],
     ["percent-encoded NUL", () => "%00"],
     ["HTML", () => "<script>alert(1)</script><img src=x onerror=alert(1)>"],
     ["template syntax", () => "${7*7}{{7*7}}#{7*7}"],
@@ -235,7 +235,17 @@ export function hostileQueryValue(rng: Random, name: string, enumValues: string[
     choices.push([`${value} with spaces`, encodeURIComponent(` ${value} `)]);
   }
   if (name === "sort") {
-    for (const sort of ["name,sideways", ",", ",,,", "__proto__,asc", "createdAt,desc,extra", `${"a".repeat(500)},asc`, "id%00,asc", "name;DROP TABLE users,asc", "createdAt,DESC"]) {
+    for (const sort of [
+      "name,sideways",
+      ",",
+      ",,,",
+      "__proto__,asc",
+      "createdAt,desc,extra",
+      `${"a".repeat(500)},asc`,
+      "id%00,asc",
+      "name;DROP TABLE users,asc",
+      "createdAt,DESC",
+    ]) {
       choices.push([`sort ${sort.slice(0, 40)}`, encodeURIComponent(sort)]);
     }
   }

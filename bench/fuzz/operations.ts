@@ -276,7 +276,9 @@ export class RestVariants {
 
   private baseParts(op: Operation): Array<{ name: string; filename?: string; type?: string; data: Buffer | string }> {
     return (op.multipartParts ?? []).map((name) =>
-      name === "file" ? { name, filename: "foto.png", type: "image/png", data: PNG } : { name, data: name === "exercise" ? JSON.stringify(exercisePart(true)) : "fuzz" },
+      name === "file"
+        ? { name, filename: "foto.png", type: "image/png", data: PNG }
+        : { name, data: name === "exercise" ? JSON.stringify(exercisePart(true)) : "fuzz" },
     );
   }
 
@@ -382,7 +384,10 @@ export class RestVariants {
       [`arrays nested ${DEEP} deep`, () => ({ body: nestedArrays(DEEP), type: json })],
       [`objects nested ${DEEP} deep`, () => ({ body: nestedObjects(DEEP), type: json })],
       ["2 MB body", () => ({ body: JSON.stringify({ pad: "x".repeat(2_000_000) }), type: json })],
-      ["invalid UTF-8 inside a string", () => ({ body: Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe, 0xc0, 0xaf, 0xed, 0xa0, 0x80]), Buffer.from('"}')]), type: json })],
+      [
+        "invalid UTF-8 inside a string",
+        () => ({ body: Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe, 0xc0, 0xaf, 0xed, 0xa0, 0x80]), Buffer.from('"}')]), type: json }),
+      ],
       ["UTF-16 body", () => ({ body: Buffer.from(text, "utf16le"), type: "application/json; charset=utf-16" })],
       ["charset latin1", () => ({ body: text, type: "application/json; charset=latin1" })],
       ["text/plain content type", () => ({ body: text, type: "text/plain" })],
@@ -412,7 +417,8 @@ export class RestVariants {
     const parts = this.baseParts(op);
     const valid = multipartBody(BOUNDARY, parts);
     const withParts = (list: typeof parts) => multipartBody(BOUNDARY, list);
-    const file = (data: Buffer | string, filename = "foto.png", type = "image/png") => withParts([...parts.filter((p) => p.name !== "file"), { name: "file", filename, type, data }]);
+    const file = (data: Buffer | string, filename = "foto.png", type = "image/png") =>
+      withParts([...parts.filter((p) => p.name !== "file"), { name: "file", filename, type, data }]);
     const choices: Array<[string, () => { body: Buffer; type?: string }]> = [
       ["missing boundary", () => ({ body: valid, type: "multipart/form-data" })],
       ["boundary mismatch", () => ({ body: valid, type: "multipart/form-data; boundary=another-boundary" })],
@@ -431,9 +437,21 @@ export class RestVariants {
       ["file name with path traversal", () => ({ body: file(PNG, "../../../../etc/passwd") })],
       ["file name with RTL override", () => ({ body: file(PNG, "foto\u202Egnp.exe") })],
       ["file name of 10,000 characters", () => ({ body: file(PNG, `${"a".repeat(10_000)}.png`) })],
-      ["three files", () => ({ body: withParts([...parts, { name: "file", filename: "a.png", type: "image/png", data: PNG }, { name: "file2", filename: "b.png", type: "image/png", data: PNG }]) })],
+      [
+        "three files",
+        () => ({
+          body: withParts([
+            ...parts,
+            { name: "file", filename: "a.png", type: "image/png", data: PNG },
+            { name: "file2", filename: "b.png", type: "image/png", data: PNG },
+          ]),
+        }),
+      ],
       ["30 fields", () => ({ body: withParts([...parts, ...Array.from({ length: 30 }, (_, i) => ({ name: `f${i}`, data: "x" }))]) })],
-      ["2 MB field", () => ({ body: withParts([...parts, { name: parts.find((p) => p.name !== "file")?.name ?? "note", data: "x".repeat(2 * 1024 * 1024) }]) })],
+      [
+        "2 MB field",
+        () => ({ body: withParts([...parts, { name: parts.find((p) => p.name !== "file")?.name ?? "note", data: "x".repeat(2 * 1024 * 1024) }]) }),
+      ],
       ["every part twice", () => ({ body: withParts([...parts, ...parts]) })],
       ["no parts named", () => ({ body: Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data\r\n\r\nx\r\n--${BOUNDARY}--\r\n`) })],
       ["JSON instead of multipart", () => ({ body: Buffer.from(JSON.stringify(exercisePart(true))), type: "application/json" })],
@@ -560,7 +578,11 @@ export class RestVariants {
     // The webhooks' valid credentials go on every variant but those attacking them, so the payload gets past the check.
     if (!draft.ownCredentials && op.template === "/webhooks/pix/payment") headers["x-webhook-secret"] = this.world.webhookSecret;
     if (!draft.ownCredentials && (op.template === "/payments/webhook" || op.template === "/webhooks/card")) {
-      headers[rng.chance(0.5) ? "card-signature" : "stripe-signature"] = signCardWebhook(draft.body ?? "", this.world.webhookSecret, Math.floor(Date.now() / 1000));
+      headers[rng.chance(0.5) ? "card-signature" : "stripe-signature"] = signCardWebhook(
+        draft.body ?? "",
+        this.world.webhookSecret,
+        Math.floor(Date.now() / 1000),
+      );
     }
     const path = op.template.replace(/\{(\w+)\}/g, (_, name: string) => draft.pathValues[name]);
     return {

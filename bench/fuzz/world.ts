@@ -122,7 +122,9 @@ export async function startWorld(concurrency: number): Promise<World> {
     await database?.close().catch(() => undefined);
     await pglite?.close().catch(() => undefined);
     if (admin) {
-      await admin.unsafe(`drop database if exists ${scratchName} with (force)`).catch((error: unknown) => console.error(`could not drop ${scratchName}:`, error));
+      await admin
+        .unsafe(`drop database if exists ${scratchName} with (force)`)
+        .catch((error: unknown) => console.error(`could not drop ${scratchName}:`, error));
       await admin.end({ timeout: 5 });
     }
     rmSync(dataDir, { recursive: true, force: true });
@@ -167,7 +169,13 @@ export async function startWorld(concurrency: number): Promise<World> {
       write(chunk, _encoding, callback) {
         for (const line of String(chunk).split("\n").filter(Boolean)) {
           try {
-            const entry = JSON.parse(line) as { msg?: string; method?: string; url?: string; job?: string; err?: { type?: string; message?: string; stack?: string } };
+            const entry = JSON.parse(line) as {
+              msg?: string;
+              method?: string;
+              url?: string;
+              job?: string;
+              err?: { type?: string; message?: string; stack?: string };
+            };
             const where = entry.job ? `job ${entry.job}` : entry.method ? `${entry.method} ${entry.url}` : (entry.msg ?? "?");
             // A failed query's message is the statement; what the database said is its cause, at the end of the stack.
             const causedBy = /\ncaused by: ([^\n]+)/.exec(entry.err?.stack ?? "")?.[1];
@@ -208,7 +216,13 @@ export async function startWorld(concurrency: number): Promise<World> {
 }
 
 /** One call of the seeding, which must answer `expected`. */
-async function call(world: World, method: string, url: string, expected: number, options: { as?: Role; json?: unknown; multipart?: Parameters<typeof multipartBody>[1] } = {}) {
+async function call(
+  world: World,
+  method: string,
+  url: string,
+  expected: number,
+  options: { as?: Role; json?: unknown; multipart?: Parameters<typeof multipartBody>[1] } = {},
+) {
   const headers: Record<string, string> = {};
   let body: Buffer | undefined;
   if (options.as) headers.authorization = `Bearer ${world.token(options.as)}`;
@@ -219,8 +233,14 @@ async function call(world: World, method: string, url: string, expected: number,
     headers["content-type"] = "multipart/form-data; boundary=fuzz-seed";
     body = multipartBody("fuzz-seed", options.multipart);
   }
-  const answer = await send(world.agent, world.base, { operation: "seed", label: "seed", as: options.as ?? "anonymous", method, path: `/api${url}`, headers, body }, SEED_TIMEOUT_MS);
-  if (answer.status !== expected) throw new Error(`seeding: ${method} ${url} answered ${answer.status} (expected ${expected}) ${answer.error ?? answer.body.toString().slice(0, 500)}`);
+  const answer = await send(
+    world.agent,
+    world.base,
+    { operation: "seed", label: "seed", as: options.as ?? "anonymous", method, path: `/api${url}`, headers, body },
+    SEED_TIMEOUT_MS,
+  );
+  if (answer.status !== expected)
+    throw new Error(`seeding: ${method} ${url} answered ${answer.status} (expected ${expected}) ${answer.error ?? answer.body.toString().slice(0, 500)}`);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   return JSON.parse(answer.body.toString() || "null") as any;
 }
@@ -256,11 +276,17 @@ async function seed(world: World, adminEmail: string) {
   const myExercise = await exercise("trainer", true);
   const otherExercise = await exercise("otherTrainer", false);
   const training = (as: Role, exerciseId: number, isPublic: boolean) =>
-    call(world, "POST", "/trainings", 201, { as, json: { name: "Treino fuzz", description: "Treino", isPublic, exercises: [{ exerciseId, sets: 3, repetitions: 10 }] } });
+    call(world, "POST", "/trainings", 201, {
+      as,
+      json: { name: "Treino fuzz", description: "Treino", isPublic, exercises: [{ exerciseId, sets: 3, repetitions: 10 }] },
+    });
   const myTraining = await training("trainer", myExercise.id, true);
   const otherTraining = await training("otherTrainer", otherExercise.id, false);
   const plan = (as: Role, trainingId: number) =>
-    call(world, "POST", "/training-plans", 201, { as, json: { name: "Plano fuzz", description: "Plano", trainings: [{ trainingId, dayOfWeek: "MONDAY", order: 0 }] } });
+    call(world, "POST", "/training-plans", 201, {
+      as,
+      json: { name: "Plano fuzz", description: "Plano", trainings: [{ trainingId, dayOfWeek: "MONDAY", order: 0 }] },
+    });
   const myPlan = await plan("trainer", myTraining.id);
   const otherPlan = await plan("otherTrainer", otherTraining.id);
 
@@ -271,7 +297,10 @@ async function seed(world: World, adminEmail: string) {
   const otherInvite = await invite("trainer", "otherStudent");
 
   const myAssignment = await call(world, "POST", `/training-plans/${myPlan.id}/assign`, 201, { as: "trainer", json: { studentId: people.student.id } });
-  const otherAssignment = await call(world, "POST", `/training-plans/${otherPlan.id}/assign`, 201, { as: "otherTrainer", json: { studentId: people.otherStudent.id } });
+  const otherAssignment = await call(world, "POST", `/training-plans/${otherPlan.id}/assign`, 201, {
+    as: "otherTrainer",
+    json: { studentId: people.otherStudent.id },
+  });
 
   const execution = (as: Role, trainingId: number, exerciseId: number) => {
     const end = Date.now() - 60_000;
@@ -287,13 +316,23 @@ async function seed(world: World, adminEmail: string) {
   };
   const myExecution = await execution("student", myTraining.id, myExercise.id);
   const otherExecution = await execution("otherStudent", otherTraining.id, otherExercise.id);
-  await call(world, "POST", `/exercises/${myExercise.id}/execution`, 201, { as: "student", json: { trainingId: myTraining.id, sets: [{ repetitions: 8, weight: 42.5, completed: true }] } });
+  await call(world, "POST", `/exercises/${myExercise.id}/execution`, 201, {
+    as: "student",
+    json: { trainingId: myTraining.id, sets: [{ repetitions: 8, weight: 42.5, completed: true }] },
+  });
 
   const plans: Array<{ id: number; userType: string }> = await call(world, "GET", "/subscription-plans", 200, { as: "student" });
   const studentPlan = plans.find((p) => p.userType === "ALUNO");
   const trainerPlan = plans.find((p) => p.userType === "PERSONAL");
   if (!studentPlan || !trainerPlan) throw new Error("seeding: the plan catalogue lacks a student or a trainer plan");
-  const card = { paymentMethod: "CREDIT_CARD", cardNumber: "4242424242424242", cardHolderName: "FUZZ", cardExpirationMonth: "12", cardExpirationYear: String(new Date().getUTCFullYear() + 3), cardCvv: "123" };
+  const card = {
+    paymentMethod: "CREDIT_CARD",
+    cardNumber: "4242424242424242",
+    cardHolderName: "FUZZ",
+    cardExpirationMonth: "12",
+    cardExpirationYear: String(new Date().getUTCFullYear() + 3),
+    cardCvv: "123",
+  };
   const subscribe = (as: Role) => call(world, "POST", "/subscriptions", 201, { as, json: { planId: studentPlan.id, ...card } });
   const mySubscription = await subscribe("student");
   const otherSubscription = await subscribe("otherStudent");

@@ -40,8 +40,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../platform/paging.js";
 const LIST_LENGTH_ESTIMATE = 5;
 
 // `http.status` sets the response status when thrown from a plugin hook (Apollo answers 500 otherwise).
-const refused = (message: string) =>
-  new GraphQLError(message, { extensions: { code: "GRAPHQL_VALIDATION_FAILED", http: { status: 400 } } });
+const refused = (message: string) => new GraphQLError(message, { extensions: { code: "GRAPHQL_VALIDATION_FAILED", http: { status: 400 } } });
 
 function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
   const fragments = new Map<string, FragmentDefinitionNode>();
@@ -131,12 +130,7 @@ function pageSizeOf(page: unknown): number {
  * default page size) under a paged field, LIST_LENGTH_ESTIMATE times under any other list. Fields skipped by
  * @skip/@include with these variables cost nothing. Linear in the document's size.
  */
-export function operationCost(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  operation: OperationDefinitionNode,
-  variables: Record<string, unknown>,
-): number {
+export function operationCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): number {
   const paged = pageTypes(schema);
   const fragmentCost = memoizedFragments(fragmentsOf(document), (fragment) => {
     const type = schema.getType(fragment.typeCondition.name.value);
@@ -144,8 +138,7 @@ export function operationCost(
   });
 
   const included = (node: SelectionNode) =>
-    getDirectiveValues(GraphQLSkipDirective, node, variables)?.if !== true &&
-    getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
+    getDirectiveValues(GraphQLSkipDirective, node, variables)?.if !== true && getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
 
   function selectionCost(set: SelectionSetNode, parent: GraphQLCompositeType): number {
     let cost = 0;

@@ -37,8 +37,7 @@ export interface Config {
   logLevel: string;
 }
 
-const GOOGLE_SECURETOKEN_JWKS =
-  "https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com";
+const GOOGLE_SECURETOKEN_JWKS = "https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com";
 
 const blankToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
 const optionalText = z.preprocess(blankToUndefined, z.string().optional());
@@ -47,41 +46,54 @@ const count = (fallback: number) => z.preprocess(blankToUndefined, z.coerce.numb
 const milliseconds = (fallback: number) => z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(fallback));
 const url = z.preprocess(blankToUndefined, z.url({ protocol: /^https?$/ }).optional());
 
-const envSchema = z.object({
-  NODE_ENV: z.preprocess(blankToUndefined, z.enum(["development", "production", "test"]).default("development")),
-  PORT: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
-  HOST: z.preprocess(blankToUndefined, z.string().default("0.0.0.0")),
-  DATA_DIR: z.preprocess(blankToUndefined, z.string().default("./data")),
-  DATABASE_URL: z.preprocess(blankToUndefined, z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional()),
-  JWT_SECRET: optionalText,
-  PUBLIC_BASE_URL: url,
-  WEB_APP_URL: url,
-  SMTP_URL: z.preprocess(blankToUndefined, z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional()),
-  MAIL_FROM: z.preprocess(blankToUndefined, z.string().default("Fitness <no-reply@fitness.local>")),
-  WEBHOOK_SECRET: optionalText,
-  PIX_WEBHOOK_SECRET: optionalText,
-  CARD_WEBHOOK_SECRET: optionalText,
-  STRIPE_SECRET_KEY: optionalText,
-  STRIPE_API_BASE: url,
-  PIX_API_URL: url,
-  PIX_API_KEY: optionalText,
-  PIX_DEV_MODE: flag,
-  ALLOW_SANDBOX_PAYMENTS: flag,
-  FIREBASE_PROJECT_ID: optionalText,
-  FIREBASE_JWKS_URL: z.preprocess(blankToUndefined, z.url({ protocol: /^https?$/ }).default(GOOGLE_SECURETOKEN_JWKS)),
-  ADMIN_EMAILS: optionalText,
-  AUTH_RATE_LIMIT_PER_MINUTE: count(10),
-  LOGIN_FAILURES_PER_EMAIL: count(5),
-  FREE_TRAINER_MAX_STUDENTS: count(2),
-  GRAPHQL_MAX_DEPTH: count(10),
-  GRAPHQL_MAX_COMPLEXITY: count(5000),
-  GRAPHQL_MAX_TOKENS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(1000)),
-  HTTP_HEADERS_TIMEOUT_MS: milliseconds(10_000),
-  HTTP_REQUEST_TIMEOUT_MS: milliseconds(60_000),
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000),
-  MAX_CONNECTIONS_PER_ADDRESS: count(32),
-  LOG_LEVEL: z.preprocess(blankToUndefined, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")),
-})
+const envSchema = z
+  .object({
+    NODE_ENV: z.preprocess(blankToUndefined, z.enum(["development", "production", "test"]).default("development")),
+    PORT: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
+    HOST: z.preprocess(blankToUndefined, z.string().default("0.0.0.0")),
+    DATA_DIR: z.preprocess(blankToUndefined, z.string().default("./data")),
+    DATABASE_URL: z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+        .optional(),
+    ),
+    JWT_SECRET: optionalText,
+    PUBLIC_BASE_URL: url,
+    WEB_APP_URL: url,
+    SMTP_URL: z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+        .optional(),
+    ),
+    MAIL_FROM: z.preprocess(blankToUndefined, z.string().default("Fitness <no-reply@fitness.local>")),
+    WEBHOOK_SECRET: optionalText,
+    PIX_WEBHOOK_SECRET: optionalText,
+    CARD_WEBHOOK_SECRET: optionalText,
+    STRIPE_SECRET_KEY: optionalText,
+    STRIPE_API_BASE: url,
+    PIX_API_URL: url,
+    PIX_API_KEY: optionalText,
+    PIX_DEV_MODE: flag,
+    ALLOW_SANDBOX_PAYMENTS: flag,
+    FIREBASE_PROJECT_ID: optionalText,
+    FIREBASE_JWKS_URL: z.preprocess(blankToUndefined, z.url({ protocol: /^https?$/ }).default(GOOGLE_SECURETOKEN_JWKS)),
+    ADMIN_EMAILS: optionalText,
+    AUTH_RATE_LIMIT_PER_MINUTE: count(10),
+    LOGIN_FAILURES_PER_EMAIL: count(5),
+    FREE_TRAINER_MAX_STUDENTS: count(2),
+    GRAPHQL_MAX_DEPTH: count(10),
+    GRAPHQL_MAX_COMPLEXITY: count(5000),
+    GRAPHQL_MAX_TOKENS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(1000)),
+    HTTP_HEADERS_TIMEOUT_MS: milliseconds(10_000),
+    HTTP_REQUEST_TIMEOUT_MS: milliseconds(60_000),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000),
+    MAX_CONNECTIONS_PER_ADDRESS: count(32),
+    LOG_LEVEL: z.preprocess(blankToUndefined, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")),
+  })
   // The headers are part of the request: Node refuses a headers timeout longer than the request's.
   .refine((e) => e.HTTP_HEADERS_TIMEOUT_MS <= e.HTTP_REQUEST_TIMEOUT_MS, {
     path: ["HTTP_HEADERS_TIMEOUT_MS"],

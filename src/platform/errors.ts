@@ -15,11 +15,7 @@ export class AppError extends Error {
   /** Extra response headers (Retry-After on 429). */
   readonly headers?: Record<string, string>;
 
-  constructor(
-    status: number,
-    message: string,
-    extra: { errors?: FieldError[]; details?: string; headers?: Record<string, string> } = {},
-  ) {
+  constructor(status: number, message: string, extra: { errors?: FieldError[]; details?: string; headers?: Record<string, string> } = {}) {
     super(message);
     this.name = "AppError";
     this.status = status;
@@ -36,8 +32,7 @@ export const TOO_MANY_REQUESTS = "Muitas requisições. Tente novamente mais tar
 export const REQUEST_TOO_LARGE = "Requisição muito grande";
 export const INVALID_MULTIPART = "Requisição multipart inválida";
 
-export const validationError = (errors: FieldError[], message = VALIDATION_FAILED) =>
-  new AppError(400, message, { errors });
+export const validationError = (errors: FieldError[], message = VALIDATION_FAILED) => new AppError(400, message, { errors });
 export const invalidParameter = (name: string) => new AppError(400, `Parâmetro inválido: ${name}`);
 export const unauthorized = () => new AppError(401, INVALID_TOKEN);
 export const forbidden = (message = ACCESS_DENIED) => new AppError(403, message);

@@ -42,8 +42,5 @@ function scrubQueryParams(value: Record<string, unknown>): Record<string, unknow
 }
 
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  return pino(
-    { level, redact: { paths: REDACTED_PATHS, censor: "[redacted]" }, serializers: { err: serializeError } },
-    destination,
-  );
+  return pino({ level, redact: { paths: REDACTED_PATHS, censor: "[redacted]" }, serializers: { err: serializeError } }, destination);
 }

@@ -144,12 +144,7 @@ function unstorableTextFields(value: unknown): string[] {
  * An id another system gives as text (a gateway's event or transaction id): 1…`max` characters of text PostgreSQL can
  * store, so a query with it cannot fail.
  */
-export const textId = (max: number) =>
-  z
-    .string()
-    .min(1)
-    .max(max)
-    .refine(isStorableText, "Caractere inválido");
+export const textId = (max: number) => z.string().min(1).max(max).refine(isStorableText, "Caractere inválido");
 
 /** A required string: trimmed, blank refused, at most `max` characters. */
 export const requiredText = (max: number) => z.string().trim().min(1, "Campo obrigatório").max(max);

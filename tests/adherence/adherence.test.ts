@@ -214,8 +214,22 @@ describe("GET /users/{id}/adherence: the figures", () => {
     await trained(t, gym, bia, "A", "2025-01-13T00:00:00Z"); // Monday 01-13, their first instant: the week's session
     await trained(t, gym, ana, "A", "2025-01-13T10:00:00Z", { completed: false }); // not completed: not a training done
 
-    expect(await adherenceOf(t, trainer, ana.id)).toMatchObject({ scheduled: 5, completed: 4, adherence: 0.8, lastTrainingAt: "2025-01-12T23:59:59.000Z", needsAttention: true, reasons: ["INACTIVE_7_DAYS"] });
-    expect(await adherenceOf(t, trainer, bia.id)).toMatchObject({ scheduled: 5, completed: 4, adherence: 0.8, lastTrainingAt: "2025-01-13T00:00:00.000Z", needsAttention: false, reasons: [] });
+    expect(await adherenceOf(t, trainer, ana.id)).toMatchObject({
+      scheduled: 5,
+      completed: 4,
+      adherence: 0.8,
+      lastTrainingAt: "2025-01-12T23:59:59.000Z",
+      needsAttention: true,
+      reasons: ["INACTIVE_7_DAYS"],
+    });
+    expect(await adherenceOf(t, trainer, bia.id)).toMatchObject({
+      scheduled: 5,
+      completed: 4,
+      adherence: 0.8,
+      lastTrainingAt: "2025-01-13T00:00:00.000Z",
+      needsAttention: false,
+      reasons: [],
+    });
   });
 
   it("answers null adherences and no attention for a user without a plan: a trainer, a student never assigned", async () => {

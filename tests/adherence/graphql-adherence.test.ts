@@ -12,7 +12,11 @@ describe("GraphQL User.adherence", () => {
   it("answers what REST answers, for every student of a list in one batch", async () => {
     const { trainer, students } = await trainerWithFourStudents(t);
     const batches = vi.spyOn(t.app.services.adherence, "ofUsers");
-    const body = await t.graphql(`{ myStudents(page: { sort: ["studentName,asc"] }) { content { student { id adherence(window: 7) { ${ADHERENCE_FIELDS} } } } } }`, {}, trainer.token);
+    const body = await t.graphql(
+      `{ myStudents(page: { sort: ["studentName,asc"] }) { content { student { id adherence(window: 7) { ${ADHERENCE_FIELDS} } } } } }`,
+      {},
+      trainer.token,
+    );
     expect(body.errors).toBeUndefined();
     expect(batches).toHaveBeenCalledTimes(1);
     vi.restoreAllMocks();
@@ -52,7 +56,11 @@ describe("GraphQL User.adherence", () => {
     // The student's trainer is a user it may read, but not its adherence.
     expect(body.data.me.personals).toEqual([{ personal: null }]);
     expect(body.errors).toHaveLength(1);
-    expect(body.errors![0]).toMatchObject({ message: "Acesso negado", path: ["me", "personals", 0, "personal", "adherence"], extensions: { code: "FORBIDDEN" } });
+    expect(body.errors![0]).toMatchObject({
+      message: "Acesso negado",
+      path: ["me", "personals", 0, "personal", "adherence"],
+      extensions: { code: "FORBIDDEN" },
+    });
 
     const refused = await t.graphql("{ me { id adherence(window: 14) { window } } }", {}, student.token);
     expect(refused.errors![0]).toMatchObject({ message: "Parâmetro inválido: window", path: ["me", "adherence"], extensions: { code: "BAD_USER_INPUT" } });

@@ -14,7 +14,19 @@ export const TRAINERS_ONLY = { message: "Apenas personal trainers podem acessar 
 export const invalidParameter = (name: string) => ({ message: `Parâmetro inválido: ${name}`, success: false });
 
 /** The fields of a student's adherence summary (GET /users/{id}/adherence adds weeks and assignments). */
-export const SUMMARY_KEYS = ["userId", "window", "from", "to", "scheduled", "completed", "adherence", "previousAdherence", "lastTrainingAt", "needsAttention", "reasons"];
+export const SUMMARY_KEYS = [
+  "userId",
+  "window",
+  "from",
+  "to",
+  "scheduled",
+  "completed",
+  "adherence",
+  "previousAdherence",
+  "lastTrainingAt",
+  "needsAttention",
+  "reasons",
+];
 
 export type Day = "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY";
 
@@ -58,7 +70,14 @@ export async function assigned(t: TestApp, gym: Gym, planId: number, student: Ma
  * The student logs a session of the gym's training `letter` started at `start` (an hour long): one set of 10 at 40 kg
  * unless another weight is given, completed unless told.
  */
-export async function trained(t: TestApp, gym: Gym, student: MadeUser, letter: string, start: string, options: { completed?: boolean; weight?: number } = {}): Promise<void> {
+export async function trained(
+  t: TestApp,
+  gym: Gym,
+  student: MadeUser,
+  letter: string,
+  start: string,
+  options: { completed?: boolean; weight?: number } = {},
+): Promise<void> {
   const { completed = true, weight = 40 } = options;
   await logTrainingExecution(
     t,

@@ -30,10 +30,47 @@ describe("GET /personal/students/adherence", () => {
     expect(res.body).toMatchObject({ totalElements: 4, totalPages: 1, number: 0, size: 20, first: true, last: true });
     const base = { window: 30, from: "2024-12-21", to: "2025-01-19", scheduled: 4, previousAdherence: null };
     expect(res.body.content).toEqual([
-      { ...base, userId: students.bruno.id, studentName: "Bruno", completed: 1, adherence: 0.25, lastTrainingAt: "2025-01-06T07:00:00.000Z", needsAttention: true, reasons: ["LOW_ADHERENCE", "INACTIVE_7_DAYS"] },
-      { ...base, userId: students.diego.id, studentName: "Diego", completed: 2, adherence: 0.5, lastTrainingAt: "2025-01-08T07:00:00.000Z", needsAttention: true, reasons: ["INACTIVE_7_DAYS"] },
-      { ...base, userId: students.carla.id, studentName: "Carla", completed: 4, adherence: 1, lastTrainingAt: "2025-01-16T07:00:00.000Z", needsAttention: false, reasons: [] },
-      { ...base, userId: students.ana.id, studentName: "Ana", scheduled: 0, completed: 0, adherence: null, lastTrainingAt: null, needsAttention: false, reasons: [] },
+      {
+        ...base,
+        userId: students.bruno.id,
+        studentName: "Bruno",
+        completed: 1,
+        adherence: 0.25,
+        lastTrainingAt: "2025-01-06T07:00:00.000Z",
+        needsAttention: true,
+        reasons: ["LOW_ADHERENCE", "INACTIVE_7_DAYS"],
+      },
+      {
+        ...base,
+        userId: students.diego.id,
+        studentName: "Diego",
+        completed: 2,
+        adherence: 0.5,
+        lastTrainingAt: "2025-01-08T07:00:00.000Z",
+        needsAttention: true,
+        reasons: ["INACTIVE_7_DAYS"],
+      },
+      {
+        ...base,
+        userId: students.carla.id,
+        studentName: "Carla",
+        completed: 4,
+        adherence: 1,
+        lastTrainingAt: "2025-01-16T07:00:00.000Z",
+        needsAttention: false,
+        reasons: [],
+      },
+      {
+        ...base,
+        userId: students.ana.id,
+        studentName: "Ana",
+        scheduled: 0,
+        completed: 0,
+        adherence: null,
+        lastTrainingAt: null,
+        needsAttention: false,
+        reasons: [],
+      },
     ]);
     expect(Object.keys(res.body.content[0]).sort()).toEqual([...SUMMARY_KEYS, "studentName"].sort());
   });
@@ -73,9 +110,18 @@ describe("GET /personal/students/adherence", () => {
     const student = await makeStudent(t);
     expect(await t.get("/api/personal/students/adherence")).toMatchObject({ status: 401, body: UNAUTHORIZED });
     expect(await t.get("/api/personal/students/adherence?window=14", { token: student.token })).toMatchObject({ status: 403, body: TRAINERS_ONLY });
-    expect(await t.get("/api/personal/students/adherence?window=14", { token: trainer.token })).toMatchObject({ status: 400, body: invalidParameter("window") });
-    expect(await t.get("/api/personal/students/adherence?sort=scheduled,asc", { token: trainer.token })).toMatchObject({ status: 400, body: invalidParameter("sort") });
-    expect(await t.get("/api/personal/students/adherence?sort=adherence,up", { token: trainer.token })).toMatchObject({ status: 400, body: invalidParameter("sort") });
+    expect(await t.get("/api/personal/students/adherence?window=14", { token: trainer.token })).toMatchObject({
+      status: 400,
+      body: invalidParameter("window"),
+    });
+    expect(await t.get("/api/personal/students/adherence?sort=scheduled,asc", { token: trainer.token })).toMatchObject({
+      status: 400,
+      body: invalidParameter("sort"),
+    });
+    expect(await t.get("/api/personal/students/adherence?sort=adherence,up", { token: trainer.token })).toMatchObject({
+      status: 400,
+      body: invalidParameter("sort"),
+    });
     expect((await t.get("/api/personal/students/adherence", { token: trainer.token })).body).toMatchObject({ content: [], totalElements: 0 });
   });
 });
@@ -140,11 +186,34 @@ describe("GET /personal/dashboard", () => {
       }));
     expect(recentRecords).toEqual([
       // 10 × 30: Epley 30 × (1 + 10/30) = 40.
-      ...of(yara, "2025-01-18T11:00:00.000Z", [["MAX_WEIGHT", 30], ["ESTIMATED_1RM", 40], ["BEST_SET_VOLUME", 300], ["BEST_SESSION_VOLUME", 300], ["MAX_REPS", 10], ["REP_MAX_3", 30], ["REP_MAX_5", 30], ["REP_MAX_10", 30]]),
+      ...of(yara, "2025-01-18T11:00:00.000Z", [
+        ["MAX_WEIGHT", 30],
+        ["ESTIMATED_1RM", 40],
+        ["BEST_SET_VOLUME", 300],
+        ["BEST_SESSION_VOLUME", 300],
+        ["MAX_REPS", 10],
+        ["REP_MAX_3", 30],
+        ["REP_MAX_5", 30],
+        ["REP_MAX_10", 30],
+      ]),
       // 10 × 50: Epley 66.666… → 66.67.
-      ...of(xavier, "2025-01-17T11:00:00.000Z", [["MAX_WEIGHT", 50], ["ESTIMATED_1RM", 66.67], ["BEST_SET_VOLUME", 500], ["BEST_SESSION_VOLUME", 500], ["REP_MAX_3", 50], ["REP_MAX_5", 50], ["REP_MAX_10", 50]]),
+      ...of(xavier, "2025-01-17T11:00:00.000Z", [
+        ["MAX_WEIGHT", 50],
+        ["ESTIMATED_1RM", 66.67],
+        ["BEST_SET_VOLUME", 500],
+        ["BEST_SESSION_VOLUME", 500],
+        ["REP_MAX_3", 50],
+        ["REP_MAX_5", 50],
+        ["REP_MAX_10", 50],
+      ]),
       // 10 × 45, the first 5 of its 7 make 20.
-      ...of(xavier, "2025-01-14T11:00:00.000Z", [["MAX_WEIGHT", 45], ["ESTIMATED_1RM", 60], ["BEST_SET_VOLUME", 450], ["BEST_SESSION_VOLUME", 450], ["REP_MAX_3", 45]]),
+      ...of(xavier, "2025-01-14T11:00:00.000Z", [
+        ["MAX_WEIGHT", 45],
+        ["ESTIMATED_1RM", 60],
+        ["BEST_SET_VOLUME", 450],
+        ["BEST_SESSION_VOLUME", 450],
+        ["REP_MAX_3", 45],
+      ]),
     ]);
   });
 
@@ -173,9 +242,17 @@ describe("cost", () => {
   it("reads the dashboard, the page of adherence and GraphQL trainerDashboard in as many SQL statements for 20 students as for 5", async () => {
     const measure = async (count: number) => {
       const trainer = await trainerWithStudents(t, count);
-      const dashboard = await statementsOf(t, async () => expect((await t.get("/api/personal/dashboard", { token: trainer.token })).body.students.active).toBe(count));
-      const page = await statementsOf(t, async () => expect((await t.get("/api/personal/students/adherence?size=100", { token: trainer.token })).body.content).toHaveLength(count));
-      const graphql = await statementsOf(t, async () => expect((await t.graphql("{ trainerDashboard { students { active } adherence30d } }", {}, trainer.token)).data.trainerDashboard.students.active).toBe(count));
+      const dashboard = await statementsOf(t, async () =>
+        expect((await t.get("/api/personal/dashboard", { token: trainer.token })).body.students.active).toBe(count),
+      );
+      const page = await statementsOf(t, async () =>
+        expect((await t.get("/api/personal/students/adherence?size=100", { token: trainer.token })).body.content).toHaveLength(count),
+      );
+      const graphql = await statementsOf(t, async () =>
+        expect((await t.graphql("{ trainerDashboard { students { active } adherence30d } }", {}, trainer.token)).data.trainerDashboard.students.active).toBe(
+          count,
+        ),
+      );
       return { dashboard, page, graphql };
     };
     const few = await measure(5);

@@ -1,17 +1,9 @@
 import { describe, expect, it } from "vitest";
-import {
-  buildPixBrCode,
-  crc16,
-  formatAmount,
-  isValidBrCode,
-  parseEmv,
-  PIX_GUI,
-} from "../../src/modules/billing/gateways/pix/br-code.js";
+import { buildPixBrCode, crc16, formatAmount, isValidBrCode, parseEmv, PIX_GUI } from "../../src/modules/billing/gateways/pix/br-code.js";
 
 /** The static BR Code of the Banco Central's BR Code manual (key, "Fulano de Tal", "BRASILIA", no amount). */
 const MANUAL_EXAMPLE =
-  "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR" +
-  "5913Fulano de Tal6008BRASILIA62070503***63041D3D";
+  "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR" + "5913Fulano de Tal6008BRASILIA62070503***63041D3D";
 
 const KEY = "123e4567-e12b-12d1-a456-426655440000";
 
@@ -45,9 +37,7 @@ describe("crc16 (CCITT-FALSE)", () => {
 
 describe("buildPixBrCode", () => {
   it("reproduces the BR Code manual's static example byte for byte", () => {
-    expect(buildPixBrCode({ key: KEY, merchantName: "Fulano de Tal", merchantCity: "BRASILIA" })).toBe(
-      MANUAL_EXAMPLE,
-    );
+    expect(buildPixBrCode({ key: KEY, merchantName: "Fulano de Tal", merchantCity: "BRASILIA" })).toBe(MANUAL_EXAMPLE);
   });
 
   it("lays out the EMV fields in order, with the PIX account and txid templates", () => {
@@ -93,9 +83,7 @@ describe("buildPixBrCode", () => {
   });
 
   it("folds the merchant name and city to ASCII and cuts them to 25 and 15 characters", () => {
-    const fields = fieldsOf(
-      build({ merchantName: "Academia Açaí & Saúde Ótima Ltda", merchantCity: "São José dos Campos" }),
-    );
+    const fields = fieldsOf(build({ merchantName: "Academia Açaí & Saúde Ótima Ltda", merchantCity: "São José dos Campos" }));
     expect(fields["59"]).toBe("Academia Acai & Saude Oti");
     expect(fields["59"]).toHaveLength(25);
     expect(fields["60"]).toBe("Sao Jose dos Ca");
@@ -123,7 +111,11 @@ describe("buildPixBrCode", () => {
       amountCents: 12990,
     });
     const fields = fieldsOf(payload);
-    expect(parseEmv(payload).map((f) => f.id).slice(0, 3)).toEqual(["00", "01", "26"]);
+    expect(
+      parseEmv(payload)
+        .map((f) => f.id)
+        .slice(0, 3),
+    ).toEqual(["00", "01", "26"]);
     expect(fields["01"]).toBe("12");
     expect(parseEmv(fields["26"])).toEqual([
       { id: "00", value: PIX_GUI },

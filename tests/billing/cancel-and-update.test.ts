@@ -22,10 +22,7 @@ async function profileOf(user: MadeUser) {
 
 /** The user's access as stored (readable after the clock has moved past the token's lifetime). */
 async function accessOf(userId: number) {
-  const [row] = await t.db
-    .select({ subscriptionType: users.subscriptionType, expiresAt: users.subscriptionExpiresAt })
-    .from(users)
-    .where(eq(users.id, userId));
+  const [row] = await t.db.select({ subscriptionType: users.subscriptionType, expiresAt: users.subscriptionExpiresAt }).from(users).where(eq(users.id, userId));
   return { subscriptionType: row.subscriptionType, expiresAt: row.expiresAt?.toISOString() ?? null };
 }
 

@@ -18,13 +18,27 @@ describe("POST /api/subscriptions by card, through Stripe", () => {
     const res = await t.post("/api/subscriptions", { token: ana.token, body: cardBody(await planId(t), CARD) });
 
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ userId: ana.id, planName: "Mensal", status: "ACTIVE", paymentMethod: "CREDIT_CARD", lastFourDigits: "4242", price: 49.9, currency: "BRL", canceledAt: null });
+    expect(res.body).toMatchObject({
+      userId: ana.id,
+      planName: "Mensal",
+      status: "ACTIVE",
+      paymentMethod: "CREDIT_CARD",
+      lastFourDigits: "4242",
+      price: 49.9,
+      currency: "BRL",
+      canceledAt: null,
+    });
     expect(res.body.endDate).toMatch(ISO);
     expect(res.body.renewalDate).toBe(res.body.endDate);
 
     const intents = [...stripe.paymentIntents.values()];
     expect(intents).toHaveLength(1);
-    expect(intents[0]).toMatchObject({ amount: 4990, currency: "brl", status: "succeeded", metadata: { subscriptionId: String(res.body.id), userId: String(ana.id) } });
+    expect(intents[0]).toMatchObject({
+      amount: 4990,
+      currency: "brl",
+      status: "succeeded",
+      metadata: { subscriptionId: String(res.body.id), userId: String(ana.id) },
+    });
     expect([...stripe.customers.values()]).toMatchObject([{ email: ana.email }]);
 
     const rows = await billingOf(t, ana.id);
@@ -127,7 +141,20 @@ describe("POST /api/payments/subscribe by card, through Stripe", () => {
 
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(
-      ["autoRenew", "createdAt", "endDate", "id", "paymentId", "paymentMethod", "startDate", "status", "subscriptionType", "updatedAt", "user", "userId"].sort(),
+      [
+        "autoRenew",
+        "createdAt",
+        "endDate",
+        "id",
+        "paymentId",
+        "paymentMethod",
+        "startDate",
+        "status",
+        "subscriptionType",
+        "updatedAt",
+        "user",
+        "userId",
+      ].sort(),
     );
     const gatewaySubs = [...stripe.subscriptions.values()];
     expect(gatewaySubs).toHaveLength(1);
@@ -211,7 +238,10 @@ describe("while a card is being charged", () => {
       expect(other.status).toBe(409);
       expect(other.body).toEqual(busy);
     }
-    const flow = await t.post("/api/payments/subscribe", { token: ana.token, body: { planId: plan, paymentMethod: "CREDIT_CARD", paymentMethodId: "pm_card_visa" } });
+    const flow = await t.post("/api/payments/subscribe", {
+      token: ana.token,
+      body: { planId: plan, paymentMethod: "CREDIT_CARD", paymentMethodId: "pm_card_visa" },
+    });
     expect([flow.status, flow.body]).toEqual([409, busy]);
     hold.release();
 
@@ -226,7 +256,11 @@ describe("while a card is being charged", () => {
 describe("a card charged while another subscription became ACTIVE", () => {
   it.each([
     ["POST /api/subscriptions", "/api/subscriptions", (plan: number) => cardBody(plan)],
-    ["POST /api/payments/subscribe", "/api/payments/subscribe", (plan: number) => ({ planId: plan, paymentMethod: "CREDIT_CARD", paymentMethodId: "pm_card_visa" })],
+    [
+      "POST /api/payments/subscribe",
+      "/api/payments/subscribe",
+      (plan: number) => ({ planId: plan, paymentMethod: "CREDIT_CARD", paymentMethodId: "pm_card_visa" }),
+    ],
   ])("(%s) is refunded at the gateway and answered 409, the subscription paid first kept", async (_label, path, body) => {
     const ana = await makeStudent(t);
     const plan = await planId(t);
@@ -270,8 +304,17 @@ describe("a checkout's payment settled by the gateway's event", () => {
     expect(metadata).toEqual({ subscriptionId: String(pending.subscriptionId), userId: String(ana.id), paymentKey: pending.idempotencyKey });
 
     // The gateway's event about that payment intent (the fake makes the intent itself only once released).
-    const event = FakeStripe.event("payment_intent.succeeded", { id: "pi_event_first", object: "payment_intent", amount_received: 4990, currency: "brl", metadata });
-    const delivery = await stripe.sendWebhook(`${t.baseUrl}/api/payments/webhook`, event, { secret: "card-flow-secret", timestampSeconds: Math.floor(t.clock.now().getTime() / 1000) });
+    const event = FakeStripe.event("payment_intent.succeeded", {
+      id: "pi_event_first",
+      object: "payment_intent",
+      amount_received: 4990,
+      currency: "brl",
+      metadata,
+    });
+    const delivery = await stripe.sendWebhook(`${t.baseUrl}/api/payments/webhook`, event, {
+      secret: "card-flow-secret",
+      timestampSeconds: Math.floor(t.clock.now().getTime() / 1000),
+    });
     expect(delivery.status).toBe(200);
     hold.release();
 
@@ -326,7 +369,10 @@ describe("gateway events about a Stripe subscription", () => {
     });
     const gatewayId = [...stripe.subscriptions.keys()][0];
     const deleted = FakeStripe.event("customer.subscription.deleted", { ...stripe.subscriptions.get(gatewayId)!, status: "canceled" });
-    const delivery = await stripe.sendWebhook(`${t.baseUrl}/api/payments/webhook`, deleted, { secret: "card-flow-secret", timestampSeconds: Math.floor(t.clock.now().getTime() / 1000) });
+    const delivery = await stripe.sendWebhook(`${t.baseUrl}/api/payments/webhook`, deleted, {
+      secret: "card-flow-secret",
+      timestampSeconds: Math.floor(t.clock.now().getTime() / 1000),
+    });
     expect(delivery).toEqual({ status: 200, body: "" });
 
     expect((await billingOf(t, ana.id)).subscriptions).toMatchObject([{ id: res.body.id, status: "CANCELED" }]);

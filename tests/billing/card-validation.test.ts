@@ -13,14 +13,12 @@ function fields(overrides: Partial<CardDetails>, now = NOW): string[] {
 }
 
 describe("luhnValid", () => {
-  it.each(["4242424242424242", "4000000000000002", "4000000000009995", "5555555555554444", "79927398713", "4242 4242 4242 4242"])(
-    "accepts %s",
-    (number) => expect(luhnValid(number)).toBe(true),
+  it.each(["4242424242424242", "4000000000000002", "4000000000009995", "5555555555554444", "79927398713", "4242 4242 4242 4242"])("accepts %s", (number) =>
+    expect(luhnValid(number)).toBe(true),
   );
 
-  it.each(["4242424242424241", "79927398710", "4242-4242-4242-4242", "4242abcd42424242", "", "   ", "0"])(
-    "refuses %j",
-    (number) => expect(luhnValid(number)).toBe(false),
+  it.each(["4242424242424241", "79927398710", "4242-4242-4242-4242", "4242abcd42424242", "", "   ", "0"])("refuses %j", (number) =>
+    expect(luhnValid(number)).toBe(false),
   );
 });
 
@@ -36,9 +34,7 @@ describe("cardProblems", () => {
   });
 
   it("refuses a Luhn-invalid number", () => {
-    expect(cardProblems(card({ number: "4242424242424241" }), NOW)).toEqual([
-      { field: "cardNumber", message: "Número do cartão inválido" },
-    ]);
+    expect(cardProblems(card({ number: "4242424242424241" }), NOW)).toEqual([{ field: "cardNumber", message: "Número do cartão inválido" }]);
   });
 
   it("refuses a number with anything but digits and spaces", () => {
@@ -48,15 +44,11 @@ describe("cardProblems", () => {
   });
 
   it.each(["42424242428", "42424242424242424242"])("refuses %s for its length (12 to 19 digits)", (number) => {
-    expect(cardProblems(card({ number }), NOW)).toEqual([
-      { field: "cardNumber", message: "Número do cartão deve ter entre 12 e 19 dígitos" },
-    ]);
+    expect(cardProblems(card({ number }), NOW)).toEqual([{ field: "cardNumber", message: "Número do cartão deve ter entre 12 e 19 dígitos" }]);
   });
 
   it("refuses a blank holder name", () => {
-    expect(cardProblems(card({ holderName: "   " }), NOW)).toEqual([
-      { field: "cardHolderName", message: "Nome do titular do cartão é obrigatório" },
-    ]);
+    expect(cardProblems(card({ holderName: "   " }), NOW)).toEqual([{ field: "cardHolderName", message: "Nome do titular do cartão é obrigatório" }]);
   });
 
   it.each(["00", "13", "1", "ab", "012"])("refuses month %j (MM, 01 to 12)", (expMonth) => {
@@ -68,12 +60,8 @@ describe("cardProblems", () => {
   });
 
   it("refuses a past month of this year on the month, a past year on the year", () => {
-    expect(cardProblems(card({ expMonth: "05", expYear: "2025" }), NOW)).toEqual([
-      { field: "cardExpirationMonth", message: "Cartão vencido" },
-    ]);
-    expect(cardProblems(card({ expMonth: "12", expYear: "2024" }), NOW)).toEqual([
-      { field: "cardExpirationYear", message: "Cartão vencido" },
-    ]);
+    expect(cardProblems(card({ expMonth: "05", expYear: "2025" }), NOW)).toEqual([{ field: "cardExpirationMonth", message: "Cartão vencido" }]);
+    expect(cardProblems(card({ expMonth: "12", expYear: "2024" }), NOW)).toEqual([{ field: "cardExpirationYear", message: "Cartão vencido" }]);
   });
 
   it("accepts a card through the last day of its expiry month", () => {
@@ -99,13 +87,7 @@ describe("cardProblems", () => {
 
   it("reports every problem of one card together, in field order", () => {
     const problems = cardProblems({ number: "1234", holderName: "", expMonth: "13", expYear: "25", cvv: "1" }, NOW);
-    expect(problems.map((p) => p.field)).toEqual([
-      "cardNumber",
-      "cardHolderName",
-      "cardExpirationMonth",
-      "cardExpirationYear",
-      "cardCvv",
-    ]);
+    expect(problems.map((p) => p.field)).toEqual(["cardNumber", "cardHolderName", "cardExpirationMonth", "cardExpirationYear", "cardCvv"]);
   });
 
   it("reports missing fields as required", () => {

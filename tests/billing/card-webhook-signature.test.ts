@@ -3,11 +3,7 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
-import {
-  CARD_WEBHOOK_TOLERANCE_SECONDS,
-  signCardWebhook,
-  verifyCardWebhook,
-} from "../../src/modules/billing/gateways/card/card-webhook-signature.js";
+import { CARD_WEBHOOK_TOLERANCE_SECONDS, signCardWebhook, verifyCardWebhook } from "../../src/modules/billing/gateways/card/card-webhook-signature.js";
 import { FakeStripe } from "../helpers/fake-stripe.js";
 
 const SECRET = "whsec_test_card_webhook_secret";

@@ -70,7 +70,8 @@ async function pendingSubscription() {
 const MONTH_DAYS = (from: Date, to: Date) => Math.round((to.getTime() - from.getTime()) / 86_400_000);
 
 describe("card webhook signature", () => {
-  const succeeded = (subscriptionId: number) => event("payment_intent.succeeded", { id: `pi_sig_${++sequence}`, amount_received: 4990, metadata: { subscriptionId: String(subscriptionId) } });
+  const succeeded = (subscriptionId: number) =>
+    event("payment_intent.succeeded", { id: `pi_sig_${++sequence}`, amount_received: 4990, metadata: { subscriptionId: String(subscriptionId) } });
 
   it.each(PATHS.flatMap((path) => ["Card-Signature", "Stripe-Signature"].map((headerName) => [path, headerName] as const)))(
     "accepts a correctly signed event on %s with header %s",
@@ -152,7 +153,9 @@ describe("card webhook events", () => {
 
   it("reads an amount past what a payment can hold as not given, recording the plan's price instead of failing every redelivery", async () => {
     const { ana, id } = await pendingSubscription();
-    await expectOk(event("payment_intent.succeeded", { id: "pi_huge_1", amount_received: 2_147_483_648, currency: "brl", metadata: { subscriptionId: String(id) } }));
+    await expectOk(
+      event("payment_intent.succeeded", { id: "pi_huge_1", amount_received: 2_147_483_648, currency: "brl", metadata: { subscriptionId: String(id) } }),
+    );
     expect((await subscriptionRow(t, id)).status).toBe("ACTIVE");
     expect((await billingOf(t, ana.id)).payments).toMatchObject([{ status: "COMPLETED", amountCents: 4990, transactionId: "pi_huge_1" }]);
     expect(t.logLines.join("")).not.toContain("card webhook failed");
@@ -214,7 +217,14 @@ describe("card webhook events", () => {
     const ana = await makeStudent(t);
     const res = await t.post("/api/subscriptions", { token: ana.token, body: cardBody(await planId(t)) });
     expect(res.status).toBe(201);
-    await expectOk(event("payment_intent.payment_failed", { id: "pi_failed_active", amount: 4990, metadata: { subscriptionId: String(res.body.id) }, last_payment_error: { code: "card_declined" } }));
+    await expectOk(
+      event("payment_intent.payment_failed", {
+        id: "pi_failed_active",
+        amount: 4990,
+        metadata: { subscriptionId: String(res.body.id) },
+        last_payment_error: { code: "card_declined" },
+      }),
+    );
 
     expect((await subscriptionRow(t, res.body.id)).status).toBe("FAILED");
     expect((await billingOf(t, ana.id)).payments.map((p) => p.status)).toEqual(["COMPLETED", "FAILED"]);
@@ -230,7 +240,9 @@ describe("card webhook events", () => {
     expect((await t.app.services.renewals.run()).failed).toBe(1);
     const failed = (await billingOf(t, ana.id)).payments[1];
 
-    await expectOk(event("payment_intent.payment_failed", { id: failed.transactionId, amount: 4990, metadata: { subscriptionId: String(res.body.id), renewal: "true" } }));
+    await expectOk(
+      event("payment_intent.payment_failed", { id: failed.transactionId, amount: 4990, metadata: { subscriptionId: String(res.body.id), renewal: "true" } }),
+    );
 
     expect(await subscriptionRow(t, res.body.id)).toMatchObject({ status: "ACTIVE", renewalFailures: 1 });
     expect((await billingOf(t, ana.id)).payments).toHaveLength(2);
@@ -257,13 +269,28 @@ describe("card webhook events", () => {
     ["the gateway subscription id", (gatewayId: string) => ({ subscription: gatewayId })],
     ["metadata.subscriptionId", (_gatewayId: string, id: number) => ({ metadata: { subscriptionId: String(id) } })],
     // Current gateway API versions: the subscription and its metadata only under parent.subscription_details.
-    ["parent.subscription_details.subscription", (gatewayId: string) => ({ parent: { type: "subscription_details", subscription_details: { subscription: gatewayId, metadata: null } } })],
-    ["parent.subscription_details.metadata.subscriptionId", (_gatewayId: string, id: number) => ({ parent: { type: "subscription_details", subscription_details: { metadata: { subscriptionId: String(id) } } } })],
+    [
+      "parent.subscription_details.subscription",
+      (gatewayId: string) => ({ parent: { type: "subscription_details", subscription_details: { subscription: gatewayId, metadata: null } } }),
+    ],
+    [
+      "parent.subscription_details.metadata.subscriptionId",
+      (_gatewayId: string, id: number) => ({ parent: { type: "subscription_details", subscription_details: { metadata: { subscriptionId: String(id) } } } }),
+    ],
   ])("invoice.payment_succeeded naming %s records one COMPLETED payment and PAID invoice, extends the period by one month, e-mails", async (_label, names) => {
     const { ana, row, gatewayId } = await gatewaySubscription();
     t.clock.advance(29 * 86_400_000);
 
-    await expectOk(event("invoice.payment_succeeded", { id: "in_cycle_1", object: "invoice", amount_paid: 4990, currency: "brl", billing_reason: "subscription_cycle", ...names(gatewayId, row.id) }));
+    await expectOk(
+      event("invoice.payment_succeeded", {
+        id: "in_cycle_1",
+        object: "invoice",
+        amount_paid: 4990,
+        currency: "brl",
+        billing_reason: "subscription_cycle",
+        ...names(gatewayId, row.id),
+      }),
+    );
 
     const after = await subscriptionRow(t, row.id);
     expect(after.status).toBe("ACTIVE");
@@ -288,7 +315,15 @@ describe("card webhook events", () => {
 
   it("invoice.payment_succeeded of the subscription's first invoice (paid at checkout) changes nothing", async () => {
     const { ana, row, gatewayId } = await gatewaySubscription();
-    await expectOk(event("invoice.payment_succeeded", { id: "in_first", amount_paid: 4990, currency: "brl", billing_reason: "subscription_create", subscription: gatewayId }));
+    await expectOk(
+      event("invoice.payment_succeeded", {
+        id: "in_first",
+        amount_paid: 4990,
+        currency: "brl",
+        billing_reason: "subscription_create",
+        subscription: gatewayId,
+      }),
+    );
     const rows = await billingOf(t, ana.id);
     expect(rows.payments).toHaveLength(1);
     expect((await subscriptionRow(t, row.id)).endDate).toEqual(row.endDate);

@@ -1,12 +1,7 @@
 import { extractText, getDocumentProxy, getMeta } from "unpdf";
 import { describe, expect, it } from "vitest";
 import { formatDateBr } from "../../src/platform/dates.js";
-import {
-  invoicePdfFileName,
-  renderInvoicePdf,
-  toWinAnsi,
-  type InvoicePdfData,
-} from "../../src/modules/billing/invoice-pdf.js";
+import { invoicePdfFileName, renderInvoicePdf, toWinAnsi, type InvoicePdfData } from "../../src/modules/billing/invoice-pdf.js";
 
 const invoice = (overrides: Partial<InvoicePdfData> = {}): InvoicePdfData => ({
   id: 1234,
@@ -112,11 +107,7 @@ describe("renderInvoicePdf", () => {
   });
 
   it("prints dates in UTC whatever the time of day", async () => {
-    const { text } = await read(
-      await renderInvoicePdf(
-        invoice({ issuedAt: new Date("2025-12-31T23:30:00Z"), dueDate: new Date("2026-01-01T00:15:00Z") }),
-      ),
-    );
+    const { text } = await read(await renderInvoicePdf(invoice({ issuedAt: new Date("2025-12-31T23:30:00Z"), dueDate: new Date("2026-01-01T00:15:00Z") })));
     expect(text).toMatch(/Emissão:\s*31\/12\/2025/);
     expect(text).toMatch(/Vencimento:\s*01\/01\/2026/);
   });

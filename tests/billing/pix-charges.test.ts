@@ -42,7 +42,9 @@ describe("PIX subscription requests of one user", () => {
       Array.from({ length: 20 }, (_, i) =>
         i % 2 === 0
           ? subscribeByPix(t, ana, "Mensal").then((res) => ({ status: res.status, pixId: res.body.pix?.id }))
-          : other.post("/api/payments/subscribe", { token: ana.token, body: { planId: plan, paymentMethod: "PIX" } }).then((res) => ({ status: res.status, pixId: res.body.id })),
+          : other
+              .post("/api/payments/subscribe", { token: ana.token, body: { planId: plan, paymentMethod: "PIX" } })
+              .then((res) => ({ status: res.status, pixId: res.body.id })),
       ),
     );
 

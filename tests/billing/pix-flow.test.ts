@@ -150,7 +150,20 @@ describe("POST /api/webhooks/pix/payment", () => {
     const current = await t.get("/api/payments/subscriptions/current", { token: ana.token });
     expect(current.status).toBe(200);
     expect(Object.keys(current.body).sort()).toEqual(
-      ["autoRenew", "createdAt", "endDate", "id", "paymentId", "paymentMethod", "startDate", "status", "subscriptionType", "updatedAt", "user", "userId"].sort(),
+      [
+        "autoRenew",
+        "createdAt",
+        "endDate",
+        "id",
+        "paymentId",
+        "paymentMethod",
+        "startDate",
+        "status",
+        "subscriptionType",
+        "updatedAt",
+        "user",
+        "userId",
+      ].sort(),
     );
     expect(current.body).toMatchObject({
       id: pix.subscriptionId,
@@ -169,7 +182,13 @@ describe("POST /api/webhooks/pix/payment", () => {
     const rows = await billingOf(t, ana.id);
     expect(rows.subscriptions).toHaveLength(1);
     expect(rows.payments).toHaveLength(1);
-    expect(rows.payments[0]).toMatchObject({ status: "COMPLETED", amountCents: 4990, paymentMethod: "PIX", transactionId: pix.id, subscriptionId: pix.subscriptionId });
+    expect(rows.payments[0]).toMatchObject({
+      status: "COMPLETED",
+      amountCents: 4990,
+      paymentMethod: "PIX",
+      transactionId: pix.id,
+      subscriptionId: pix.subscriptionId,
+    });
     expect(rows.invoices).toHaveLength(1);
     expect(rows.invoices[0]).toMatchObject({ status: "PAID", paymentId: rows.payments[0].id });
     expect(rows.invoices[0].paidAt).not.toBeNull();

@@ -38,7 +38,14 @@ describe("PIX through the HTTP gateway in dev mode", () => {
 
     const charge = fake.charges.get(res.body.id)!;
     expect(charge).toBeDefined();
-    expect(res.body).toMatchObject({ id: charge.id, amount: 49.9, currency: "BRL", status: "PENDING", brCode: charge.brCode, brCodeBase64: charge.brCodeBase64 });
+    expect(res.body).toMatchObject({
+      id: charge.id,
+      amount: 49.9,
+      currency: "BRL",
+      status: "PENDING",
+      brCode: charge.brCode,
+      brCodeBase64: charge.brCodeBase64,
+    });
     expect(isValidBrCode(res.body.brCode)).toBe(true);
     expect(res.body.expiresAt).toBe(charge.expiresAt);
 

@@ -21,7 +21,10 @@ describe("webhooks without WEBHOOK_SECRET", () => {
 
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (secret !== null) headers["x-webhook-secret"] = secret;
-    const res = await t.post("/api/webhooks/pix/payment", { headers, raw: JSON.stringify({ event: "billing.paid", data: { id: pix.body.id, status: "PAID" } }) });
+    const res = await t.post("/api/webhooks/pix/payment", {
+      headers,
+      raw: JSON.stringify({ event: "billing.paid", data: { id: pix.body.id, status: "PAID" } }),
+    });
 
     expect(res.status).toBe(403);
     expect(res.text).toBe("");
@@ -32,7 +35,11 @@ describe("webhooks without WEBHOOK_SECRET", () => {
   });
 
   it("refuses a card event signed with any secret: 400, empty body", async () => {
-    const raw = JSON.stringify({ id: "evt_unconfigured", type: "payment_intent.succeeded", data: { object: { id: "pi_1", metadata: { subscriptionId: "1" } } } });
+    const raw = JSON.stringify({
+      id: "evt_unconfigured",
+      type: "payment_intent.succeeded",
+      data: { object: { id: "pi_1", metadata: { subscriptionId: "1" } } },
+    });
     for (const path of ["/api/payments/webhook", "/api/webhooks/card"]) {
       const header = signCardWebhook(raw, "whatever", Math.floor(t.clock.now().getTime() / 1000));
       const res = await t.post(path, { headers: { "content-type": "application/json", "card-signature": header }, raw });

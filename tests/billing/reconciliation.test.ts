@@ -20,7 +20,14 @@ afterAll(async () => {
 });
 
 const SECRET = "reconciliation-webhook-secret";
-const env = { STRIPE_SECRET_KEY: stripe.secretKey, STRIPE_API_BASE: stripe.url, PIX_API_URL: pix.url, PIX_API_KEY: PIX_KEY, PIX_DEV_MODE: "true", WEBHOOK_SECRET: SECRET };
+const env = {
+  STRIPE_SECRET_KEY: stripe.secretKey,
+  STRIPE_API_BASE: stripe.url,
+  PIX_API_URL: pix.url,
+  PIX_API_KEY: PIX_KEY,
+  PIX_DEV_MODE: "true",
+  WEBHOOK_SECRET: SECRET,
+};
 const t = useTestApp(env);
 const restarted = useSecondInstance(t, env);
 beforeEach(() => {
@@ -36,8 +43,14 @@ async function crashes(on: boolean) {
   await t.db.execute(sql.raw("drop trigger if exists crash_on_settle on payments"));
   await t.db.execute(sql.raw("drop trigger if exists crash_on_pix on pix_transactions"));
   if (!on) return;
-  await t.db.execute(sql.raw("create or replace function crash_on_settle() returns trigger language plpgsql as $$ begin raise exception 'killed before the settlement committed'; end $$"));
-  await t.db.execute(sql.raw("create trigger crash_on_settle before update on payments for each row when (old.status = 'PENDING') execute function crash_on_settle()"));
+  await t.db.execute(
+    sql.raw(
+      "create or replace function crash_on_settle() returns trigger language plpgsql as $$ begin raise exception 'killed before the settlement committed'; end $$",
+    ),
+  );
+  await t.db.execute(
+    sql.raw("create trigger crash_on_settle before update on payments for each row when (old.status = 'PENDING') execute function crash_on_settle()"),
+  );
   await t.db.execute(sql.raw("create trigger crash_on_pix before insert on pix_transactions for each row execute function crash_on_settle()"));
 }
 
@@ -85,7 +98,10 @@ describe("a card checkout killed between the gateway's charge and its settlement
 
     const [intent] = [...stripe.paymentIntents.values()];
     const event = FakeStripe.event("payment_intent.succeeded", intent);
-    const delivery = await stripe.sendWebhook(`${restarted.baseUrl}/api/payments/webhook`, event, { secret: SECRET, timestampSeconds: Math.floor(t.clock.now().getTime() / 1000) });
+    const delivery = await stripe.sendWebhook(`${restarted.baseUrl}/api/payments/webhook`, event, {
+      secret: SECRET,
+      timestampSeconds: Math.floor(t.clock.now().getTime() / 1000),
+    });
     expect(delivery.status).toBe(200);
 
     expect(await reconcileLater()).toMatchObject({ reconciled: 0 });

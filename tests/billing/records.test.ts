@@ -270,9 +270,7 @@ describe("GET /api/invoices", () => {
     const { ana, mensal, trimestral, semestral, pix } = await seed();
     const res = await t.get("/api/invoices", { token: ana.token });
     expect(res.status).toBe(200);
-    const paymentIds = new Map(
-      (await t.db.select().from(payments).where(eq(payments.userId, ana.id))).map((p) => [p.subscriptionId, p.id] as const),
-    );
+    const paymentIds = new Map((await t.db.select().from(payments).where(eq(payments.userId, ana.id))).map((p) => [p.subscriptionId, p.id] as const));
     const paid = (subscription: { id: number; planName: string; price: number }, at: string) => ({
       id: expect.any(Number),
       userId: ana.id,

@@ -111,9 +111,7 @@ describe("SandboxCardGateway", () => {
   it("charges again with the customer and payment method of an earlier success (renewals)", async () => {
     const first = await gateway.charge(input({ card: card("5555555555554444") }));
     if (first.status !== "succeeded") throw new Error("expected success");
-    const renewal = await gateway.charge(
-      input({ customerId: first.customerId!, paymentMethodId: first.paymentMethodId!, metadata: { subscriptionId: "42" } }),
-    );
+    const renewal = await gateway.charge(input({ customerId: first.customerId!, paymentMethodId: first.paymentMethodId!, metadata: { subscriptionId: "42" } }));
     expect(renewal).toMatchObject({
       status: "succeeded",
       customerId: first.customerId,
@@ -184,7 +182,12 @@ describe("SandboxCardGateway.saveCard", () => {
 
   it("issues a payment method a later charge accepts, keeping only the last four digits", async () => {
     const saved = await save("5555555555554444", "cus_sandbox_1");
-    expect(saved).toEqual({ status: "succeeded", customerId: "cus_sandbox_1", paymentMethodId: expect.stringMatching(/^pm_sandbox_4444_[0-9a-f]+$/), lastFour: "4444" });
+    expect(saved).toEqual({
+      status: "succeeded",
+      customerId: "cus_sandbox_1",
+      paymentMethodId: expect.stringMatching(/^pm_sandbox_4444_[0-9a-f]+$/),
+      lastFour: "4444",
+    });
     if (saved.status !== "succeeded") throw new Error("expected success");
     expect(inspect(saved)).not.toContain("5555555555554444");
     const charged = await gateway.charge({ ...input(), paymentMethodId: saved.paymentMethodId });

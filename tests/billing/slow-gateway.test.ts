@@ -42,7 +42,9 @@ describe("a slow PIX gateway", () => {
     const buyers = await Promise.all(Array.from({ length: POOL_SIZE }, () => makeStudent(t)));
     const plan = await planId(t);
     const hold = pix.hold();
-    const checkouts = Promise.all(buyers.map((buyer) => t.post("/api/payments/subscribe", { token: buyer.token, body: { planId: plan, paymentMethod: "PIX" } })));
+    const checkouts = Promise.all(
+      buyers.map((buyer) => t.post("/api/payments/subscribe", { token: buyer.token, body: { planId: plan, paymentMethod: "PIX" } })),
+    );
 
     await cheapRequestWhileHeld(t, hold, pix.waitForRequests("/v1/pixQrCode/create", POOL_SIZE), buyers[0]);
 

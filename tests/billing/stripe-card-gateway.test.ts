@@ -168,19 +168,14 @@ describe("StripeCardGateway.charge", () => {
       if (first.status !== "succeeded") throw new Error("expected success");
       fake.requests.length = 0;
 
-      const renewal = await gateway.charge(
-        input({ customerId: first.customerId!, paymentMethodId: first.paymentMethodId!, description: "Renovação" }),
-      );
+      const renewal = await gateway.charge(input({ customerId: first.customerId!, paymentMethodId: first.paymentMethodId!, description: "Renovação" }));
       expect(renewal).toMatchObject({
         status: "succeeded",
         customerId: first.customerId,
         paymentMethodId: first.paymentMethodId,
         lastFour: "4242",
       });
-      expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
-        `GET /v1/payment_methods/${first.paymentMethodId}`,
-        "POST /v1/payment_intents",
-      ]);
+      expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v1/payment_methods/${first.paymentMethodId}`, "POST /v1/payment_intents"]);
     });
   });
 });
@@ -192,9 +187,7 @@ describe("StripeCardGateway.createSubscription", () => {
     ["SEMIANNUAL", "month", "6"],
     ["ANNUAL", "year", "1"],
   ] as const)("creates a %s subscription billed every %s × %s", async (interval, unit, count) => {
-    const result = await gateway.createSubscription(
-      subscriptionInput({ card: card("4242424242424242"), interval, planName: "Plano X", amountCents: 12990 }),
-    );
+    const result = await gateway.createSubscription(subscriptionInput({ card: card("4242424242424242"), interval, planName: "Plano X", amountCents: 12990 }));
 
     const [subscription] = [...fake.subscriptions.values()];
     const [customer] = [...fake.customers.values()];
@@ -304,7 +297,9 @@ describe("StripeCardGateway.findCharge", () => {
 
   it("finds a gateway subscription's first charge", async () => {
     const key = "5f0c-find-subscription";
-    const subscribed = await gateway.createSubscription(subscriptionInput({ paymentMethodId: "pm_card_visa", idempotencyKey: key, metadata: { subscriptionId: "42", paymentKey: key } }));
+    const subscribed = await gateway.createSubscription(
+      subscriptionInput({ paymentMethodId: "pm_card_visa", idempotencyKey: key, metadata: { subscriptionId: "42", paymentKey: key } }),
+    );
     expect(await gateway.findCharge(key)).toEqual(subscribed);
   });
 
@@ -312,7 +307,12 @@ describe("StripeCardGateway.findCharge", () => {
     const key = "5f0c-find-declined";
     const declined = await gateway.charge(input({ card: card("4000000000000002"), idempotencyKey: key, metadata: { subscriptionId: "42", paymentKey: key } }));
     expect(declined).toMatchObject({ status: "failed", failureCode: "card_declined" });
-    expect(await gateway.findCharge(key)).toMatchObject({ status: "failed", transactionId: declined.transactionId, failureCode: "card_declined", lastFour: "0002" });
+    expect(await gateway.findCharge(key)).toMatchObject({
+      status: "failed",
+      transactionId: declined.transactionId,
+      failureCode: "card_declined",
+      lastFour: "0002",
+    });
     expect(await gateway.findCharge("5f0c-never-charged")).toEqual({ status: "none" });
   });
 });
@@ -464,13 +464,7 @@ describe("card data handling", () => {
   });
 
   it("prints nothing while charging", async () => {
-    const spies = [
-      vi.spyOn(console, "log"),
-      vi.spyOn(console, "info"),
-      vi.spyOn(console, "warn"),
-      vi.spyOn(console, "error"),
-      vi.spyOn(console, "debug"),
-    ];
+    const spies = [vi.spyOn(console, "log"), vi.spyOn(console, "info"), vi.spyOn(console, "warn"), vi.spyOn(console, "error"), vi.spyOn(console, "debug")];
     try {
       await gateway.charge(input({ card: card("4000000000009995") }));
       await gateway.charge(input({ card: card("4242424242424242") }));

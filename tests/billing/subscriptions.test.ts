@@ -3,15 +3,7 @@ import { describe, expect, it } from "vitest";
 import { invoices, payments, pixTransactions, subscriptionPlans, subscriptions } from "../../src/modules/billing/billing.table.js";
 import { isValidBrCode } from "../../src/modules/billing/gateways/pix/br-code.js";
 import { users } from "../../src/modules/users/user.table.js";
-import {
-  billingCounts,
-  CARD_ACCEPTED,
-  CARD_DECLINED,
-  CARD_INSUFFICIENT_FUNDS,
-  cardFields,
-  planId,
-  subscribeByCard,
-} from "../factories/billing.js";
+import { billingCounts, CARD_ACCEPTED, CARD_DECLINED, CARD_INSUFFICIENT_FUNDS, cardFields, planId, subscribeByCard } from "../factories/billing.js";
 import { makeStudent, makeTrainer, type MadeUser } from "../factories/users.js";
 import { rowsOf } from "../helpers/database.js";
 import { useTestApp } from "../helpers/test-app.js";
@@ -221,13 +213,17 @@ describe("POST /api/subscriptions validation", () => {
     t.clock.set(START);
     const ana = await makeStudent(t);
     const plan = await planId(t, "Mensal");
-    const [lastYear] = await expectRefused(ana, { planId: plan, paymentMethod: "CREDIT_CARD", ...cardFields(t, { cardExpirationMonth: "12", cardExpirationYear: "2024" }) }, [
-      "cardExpirationYear",
-    ]);
+    const [lastYear] = await expectRefused(
+      ana,
+      { planId: plan, paymentMethod: "CREDIT_CARD", ...cardFields(t, { cardExpirationMonth: "12", cardExpirationYear: "2024" }) },
+      ["cardExpirationYear"],
+    );
     expect(lastYear.message).toBe("Cartão vencido");
-    const [lastMonth] = await expectRefused(ana, { planId: plan, paymentMethod: "CREDIT_CARD", ...cardFields(t, { cardExpirationMonth: "02", cardExpirationYear: "2025" }) }, [
-      "cardExpirationMonth",
-    ]);
+    const [lastMonth] = await expectRefused(
+      ana,
+      { planId: plan, paymentMethod: "CREDIT_CARD", ...cardFields(t, { cardExpirationMonth: "02", cardExpirationYear: "2025" }) },
+      ["cardExpirationMonth"],
+    );
     expect(lastMonth.message).toBe("Cartão vencido");
   });
 
@@ -271,10 +267,11 @@ describe("POST /api/subscriptions validation", () => {
 
   it("refuses card fields of the wrong type on those fields only", async () => {
     const ana = await makeStudent(t);
-    await expectRefused(ana, { planId: await planId(t, "Mensal"), paymentMethod: "CREDIT_CARD", ...cardFields(t, { cardNumber: 4242424242424242, cardCvv: 123 }) }, [
-      "cardNumber",
-      "cardCvv",
-    ]);
+    await expectRefused(
+      ana,
+      { planId: await planId(t, "Mensal"), paymentMethod: "CREDIT_CARD", ...cardFields(t, { cardNumber: 4242424242424242, cardCvv: 123 }) },
+      ["cardNumber", "cardCvv"],
+    );
   });
 
   it("refuses a missing planId and paymentMethod", async () => {

@@ -20,7 +20,6 @@ const MY_PERSONALS = `query ($filter: LinkFilter, $page: PageInput) { myPersonal
 const REMOVE_STUDENT = `mutation ($id: Int!) { removeStudent(linkId: $id) }`;
 const REMOVE_PERSONAL = `mutation ($id: Int!) { removePersonal(linkId: $id) }`;
 
-
 /** The one error of a GraphQL answer. */
 function onlyError(body: { errors?: GraphqlError[] }): GraphqlError {
   expect(body.errors).toHaveLength(1);
@@ -35,8 +34,7 @@ async function ok<T = any>(query: string, variables: Record<string, unknown>, us
 }
 
 /** The REST shape with the fields it leaves out as GraphQL's nulls. */
-const withNulls = (rest: Record<string, unknown>, fields: string) =>
-  Object.fromEntries(fields.split(" ").map((field) => [field, rest[field] ?? null]));
+const withNulls = (rest: Record<string, unknown>, fields: string) => Object.fromEntries(fields.split(" ").map((field) => [field, rest[field] ?? null]));
 
 describe("GraphQL inviteStudent", () => {
   it("invites like REST: the trainer's view of the PENDING invite, stored, e-mailed to the student", async () => {
@@ -149,7 +147,13 @@ describe("GraphQL sentInvites / receivedInvites", () => {
     const received = await ok(RECEIVED, {}, student);
     expect(received.receivedInvites.totalElements).toBe(1);
     const [invite] = received.receivedInvites.content;
-    expect(invite).toMatchObject({ id: inviteId, personalEmail: trainer.email, studentEmail: null, status: "PENDING", personal: { id: trainer.id, name: "Bruno Lima" } });
+    expect(invite).toMatchObject({
+      id: inviteId,
+      personalEmail: trainer.email,
+      studentEmail: null,
+      status: "PENDING",
+      personal: { id: trainer.id, name: "Bruno Lima" },
+    });
     const restReceived = await t.get("/api/students/invites", { token: student.token });
     expect(withNulls(invite, INVITE_FIELDS)).toEqual(withNulls(restReceived.body.content[0], INVITE_FIELDS));
 
@@ -365,10 +369,7 @@ describe("GraphQL myStudents / myPersonals / removeStudent / removePersonal", ()
     const student = await makeStudent(t);
     const linkId = await linkTrainerAndStudent(t, trainer, student);
     await t.deliverMail();
-    const results = await Promise.all([
-      t.graphql(REMOVE_STUDENT, { id: linkId }, trainer.token),
-      t.graphql(REMOVE_PERSONAL, { id: linkId }, student.token),
-    ]);
+    const results = await Promise.all([t.graphql(REMOVE_STUDENT, { id: linkId }, trainer.token), t.graphql(REMOVE_PERSONAL, { id: linkId }, student.token)]);
     const codes = results.map((body) => (body.errors ? body.errors[0].extensions.code : "OK")).sort();
     expect(codes).toEqual(["NOT_FOUND", "OK"]);
     expect(await t.deliverMail()).toBe(1);

@@ -1,19 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../helpers/test-app.js";
 import { makeStudent, makeTrainer, relogin } from "../factories/users.js";
-import {
-  DAY_MS,
-  INVITE_TTL_MS,
-  SENT_INVITE_KEYS,
-  inviteRows,
-  invited,
-  mailsTo,
-  pendingCount,
-  sendInvite,
-  sortedKeys,
-  statuses,
-  subscribe,
-} from "./support.js";
+import { DAY_MS, INVITE_TTL_MS, SENT_INVITE_KEYS, inviteRows, invited, mailsTo, pendingCount, sendInvite, sortedKeys, statuses, subscribe } from "./support.js";
 import { linkTrainerAndStudent } from "../factories/content.js";
 
 const t = useTestApp();

@@ -117,7 +117,11 @@ describe("GET /api/personal/students", () => {
 describe("GET /api/students/personals", () => {
   it("lists the student's ACTIVE links without the student's own e-mail and picture, filtered by trainer name", async () => {
     const student = await makeStudent(t, { name: "Ana Souza" });
-    const trainers = [await makeTrainer(t, { name: "Bruno Lima" }), await makeTrainer(t, { name: "Carla Brunetti" }), await makeTrainer(t, { name: "Davi Rocha" })];
+    const trainers = [
+      await makeTrainer(t, { name: "Bruno Lima" }),
+      await makeTrainer(t, { name: "Carla Brunetti" }),
+      await makeTrainer(t, { name: "Davi Rocha" }),
+    ];
     const links = [];
     for (const trainer of trainers) links.push(await linkTrainerAndStudent(t, trainer, student));
 

@@ -85,9 +85,7 @@ export function linkRows(t: TestApp) {
 }
 
 export async function pendingCount(t: TestApp, personalId: number): Promise<number> {
-  const [row] = rowsOf<{ n: number }>(
-    await t.db.execute(sql`select count(*)::int as n from invites where personal_id = ${personalId} and status = 'PENDING'`),
-  );
+  const [row] = rowsOf<{ n: number }>(await t.db.execute(sql`select count(*)::int as n from invites where personal_id = ${personalId} and status = 'PENDING'`));
   return row.n;
 }
 

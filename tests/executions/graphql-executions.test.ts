@@ -51,16 +51,21 @@ beforeEach(async () => {
 
 /** Treino A as REST and GraphQL both take it. */
 function inputA(start = "2026-03-17T10:00:00.000Z", seconds = 3725) {
-  return trainingExecutionBody(start, seconds, [
-    {
-      exerciseId: s.supino.id,
-      sets: [
-        { repetitions: 10, weight: 42.5, completed: true },
-        { repetitions: 8, weight: 33.75, completed: false },
-      ],
-    },
-    { exerciseId: s.remada.id, sets: [{ repetitions: 15, completed: true }], notes: "Sem carga" },
-  ], { notes: "Pelo GraphQL" });
+  return trainingExecutionBody(
+    start,
+    seconds,
+    [
+      {
+        exerciseId: s.supino.id,
+        sets: [
+          { repetitions: 10, weight: 42.5, completed: true },
+          { repetitions: 8, weight: 33.75, completed: false },
+        ],
+      },
+      { exerciseId: s.remada.id, sets: [{ repetitions: 15, completed: true }], notes: "Sem carga" },
+    ],
+    { notes: "Pelo GraphQL" },
+  );
 }
 
 describe("logTrainingExecution", () => {
@@ -77,8 +82,19 @@ describe("logTrainingExecution", () => {
       completed: true,
       notes: "Pelo GraphQL",
     });
-    expect(logged.exerciseExecutions[0]).toMatchObject({ exerciseName: "Supino reto", personalRecord: true, sets: [{ repetitions: 10, weight: 42.5, completed: true }, { repetitions: 8, weight: 33.75, completed: false }] });
-    expect(logged.exerciseExecutions[1]).toMatchObject({ exerciseName: "Remada curvada", personalRecord: false, sets: [{ repetitions: 15, weight: null, completed: true }] });
+    expect(logged.exerciseExecutions[0]).toMatchObject({
+      exerciseName: "Supino reto",
+      personalRecord: true,
+      sets: [
+        { repetitions: 10, weight: 42.5, completed: true },
+        { repetitions: 8, weight: 33.75, completed: false },
+      ],
+    });
+    expect(logged.exerciseExecutions[1]).toMatchObject({
+      exerciseName: "Remada curvada",
+      personalRecord: false,
+      sets: [{ repetitions: 15, weight: null, completed: true }],
+    });
 
     const rest = await t.get(`/api/trainings/executions/${logged.id}`, { token: s.student.token });
     expect(logged).toEqual(rest.body);
@@ -97,7 +113,13 @@ describe("logTrainingExecution", () => {
       exerciseExecutions: [
         { exerciseId: s.agachamento.id, sets: [{ repetitions: 5, completed: true }] },
         { exerciseId: s.supino.id, sets: [] },
-        { exerciseId: s.remada.id, sets: [{ repetitions: -1, weight: 2001, completed: true }, { repetitions: 10_001, weight: 42.125, completed: true }] },
+        {
+          exerciseId: s.remada.id,
+          sets: [
+            { repetitions: -1, weight: 2001, completed: true },
+            { repetitions: 10_001, weight: 42.125, completed: true },
+          ],
+        },
       ],
     };
     const gql = onlyError(await t.graphql(LOG_TRAINING, { trainingId: s.trainingA.id, input: invalid }, s.student.token));
@@ -107,12 +129,21 @@ describe("logTrainingExecution", () => {
     expect(gql.extensions).toMatchObject({ code: "BAD_USER_INPUT", status: 400 });
     expect(gql.extensions.errors).toEqual(rest.body.errors);
     expect(gql.extensions.errors.map((e: { field: string }) => e.field).sort()).toEqual(
-      ["endTime", "exerciseExecutions[1].sets", "exerciseExecutions[2].sets[0].repetitions", "exerciseExecutions[2].sets[0].weight", "exerciseExecutions[2].sets[1].repetitions", "exerciseExecutions[2].sets[1].weight"].sort(),
+      [
+        "endTime",
+        "exerciseExecutions[1].sets",
+        "exerciseExecutions[2].sets[0].repetitions",
+        "exerciseExecutions[2].sets[0].weight",
+        "exerciseExecutions[2].sets[1].repetitions",
+        "exerciseExecutions[2].sets[1].weight",
+      ].sort(),
     );
     // The exercise outside the training, once the rest is valid.
     const outside = { ...inputA(), exerciseExecutions: [{ exerciseId: s.agachamento.id, sets: [{ repetitions: 5, completed: true }] }] };
     const outsideError = onlyError(await t.graphql(LOG_TRAINING, { trainingId: s.trainingA.id, input: outside }, s.student.token));
-    expect(outsideError.extensions.errors).toEqual((await t.post(`/api/trainings/${s.trainingA.id}/execution`, { token: s.student.token, body: outside })).body.errors);
+    expect(outsideError.extensions.errors).toEqual(
+      (await t.post(`/api/trainings/${s.trainingA.id}/execution`, { token: s.student.token, body: outside })).body.errors,
+    );
     expect(outsideError.extensions.errors.map((e: { field: string }) => e.field)).toEqual(["exerciseExecutions[0].exerciseId"]);
 
     const denied = onlyError(await t.graphql(LOG_TRAINING, { trainingId: s.trainingA.id, input: inputA() }, stranger.token));
@@ -228,10 +259,21 @@ describe("a trainer's dashboard of a linked student", () => {
         t,
         s.student.token,
         s.trainingB.id,
-        trainingExecutionBody(`2026-03-1${i}T18:00:00Z`, 1200 + i, [
-          { exerciseId: s.agachamento.id, sets: [{ repetitions: 5, weight: 100 + i * 2.5, completed: true }] },
-          { exerciseId: s.supino.id, sets: [{ repetitions: 8, weight: 33.75, completed: true }, { repetitions: 8, weight: 45, completed: i % 2 === 0 }] },
-        ], { completed: i !== 3 }),
+        trainingExecutionBody(
+          `2026-03-1${i}T18:00:00Z`,
+          1200 + i,
+          [
+            { exerciseId: s.agachamento.id, sets: [{ repetitions: 5, weight: 100 + i * 2.5, completed: true }] },
+            {
+              exerciseId: s.supino.id,
+              sets: [
+                { repetitions: 8, weight: 33.75, completed: true },
+                { repetitions: 8, weight: 45, completed: i % 2 === 0 },
+              ],
+            },
+          ],
+          { completed: i !== 3 },
+        ),
       );
     }
     t.clock.set(new Date("2026-03-17T09:00:00.000Z"));
@@ -257,9 +299,21 @@ describe("a trainer's dashboard of a linked student", () => {
     ]);
 
     const metrics = (await t.get("/api/users/metrics", { token: s.student.token })).body;
-    expect(data.user.metrics).toEqual({ totalTrainings: metrics.totalTrainings, weeklyProgress: metrics.weeklyProgress.map((w: { date: string }) => ({ date: w.date })) });
+    expect(data.user.metrics).toEqual({
+      totalTrainings: metrics.totalTrainings,
+      weeklyProgress: metrics.weeklyProgress.map((w: { date: string }) => ({ date: w.date })),
+    });
     expect(data.user.metrics.totalTrainings).toBe(7);
-    expect(data.user.metrics.weeklyProgress.map((w: { date: string }) => w.date)).toEqual(["2026-01-26", "2026-02-02", "2026-02-09", "2026-02-16", "2026-02-23", "2026-03-02", "2026-03-09", "2026-03-16"]);
+    expect(data.user.metrics.weeklyProgress.map((w: { date: string }) => w.date)).toEqual([
+      "2026-01-26",
+      "2026-02-02",
+      "2026-02-09",
+      "2026-02-16",
+      "2026-02-23",
+      "2026-03-02",
+      "2026-03-09",
+      "2026-03-16",
+    ]);
 
     const statistics = (await t.get(`/api/trainings/${s.trainingA.id}/statistics?userId=${s.student.id}`, { token: s.trainer.token })).body;
     expect(data.training.statistics).toEqual({ totalVolume: statistics.totalVolume });
@@ -302,20 +356,32 @@ describe("a trainer's dashboard of a linked student", () => {
 
   it("refuses a trainer without an ACTIVE link with FORBIDDEN, as REST does", async () => {
     await history();
-    const unlinked = onlyError(
-      await t.graphql("query ($id: Int!) { user(id: $id) { executions { totalElements } } }", { id: s.student.id }, stranger.token),
-    );
+    const unlinked = onlyError(await t.graphql("query ($id: Int!) { user(id: $id) { executions { totalElements } } }", { id: s.student.id }, stranger.token));
     expect(unlinked).toMatchObject({ message: "Acesso negado", extensions: { code: "FORBIDDEN", status: 403 } });
 
     // Public content, so only the reading of another user's figures is refused.
     const exercise = await createExercise(t, stranger.token, { isPublic: true, name: "Rosca direta" });
     const training = await createTraining(t, stranger.token, [exercise.id], { isPublic: true, name: "Treino público" });
-    const stats = await t.graphql("query ($t: Int!, $id: Int!) { training(id: $t) { statistics(userId: $id) { totalVolume } } }", { t: training.id, id: s.student.id }, stranger.token);
+    const stats = await t.graphql(
+      "query ($t: Int!, $id: Int!) { training(id: $t) { statistics(userId: $id) { totalVolume } } }",
+      { t: training.id, id: s.student.id },
+      stranger.token,
+    );
     expect(onlyError(stats)).toMatchObject({ message: "Acesso negado", extensions: { code: "FORBIDDEN", status: 403 } });
-    expect(await t.get(`/api/trainings/${training.id}/statistics?userId=${s.student.id}`, { token: stranger.token })).toMatchObject({ status: 403, body: { message: "Acesso negado", success: false } });
-    const progress = await t.graphql("query ($e: Int!, $id: Int!) { exercise(id: $e) { progress(interval: WEEK, userId: $id) { progressData { date } } } }", { e: exercise.id, id: s.student.id }, stranger.token);
+    expect(await t.get(`/api/trainings/${training.id}/statistics?userId=${s.student.id}`, { token: stranger.token })).toMatchObject({
+      status: 403,
+      body: { message: "Acesso negado", success: false },
+    });
+    const progress = await t.graphql(
+      "query ($e: Int!, $id: Int!) { exercise(id: $e) { progress(interval: WEEK, userId: $id) { progressData { date } } } }",
+      { e: exercise.id, id: s.student.id },
+      stranger.token,
+    );
     expect(onlyError(progress)).toMatchObject({ message: "Acesso negado", extensions: { code: "FORBIDDEN", status: 403 } });
-    expect(await t.get(`/api/exercises/${exercise.id}/progress?userId=${s.student.id}`, { token: stranger.token })).toMatchObject({ status: 403, body: { message: "Acesso negado", success: false } });
+    expect(await t.get(`/api/exercises/${exercise.id}/progress?userId=${s.student.id}`, { token: stranger.token })).toMatchObject({
+      status: 403,
+      body: { message: "Acesso negado", success: false },
+    });
 
     // The linked trainer loses it all when the link is removed.
     expect((await t.delete(`/api/personal/students/${s.linkId}`, { token: s.trainer.token })).status).toBe(204);

@@ -97,9 +97,18 @@ describe("POST /api/trainings/{id}/execution", () => {
   });
 
   it("takes timestamps with offsets and answers them in UTC; an execution may be logged after the fact", async () => {
-    const res = await logA(s.student.token, bodyA({ startTime: "2025-01-05T07:00:00-03:00", endTime: "2025-01-05T08:30:00-03:00", completed: false, notes: undefined }));
+    const res = await logA(
+      s.student.token,
+      bodyA({ startTime: "2025-01-05T07:00:00-03:00", endTime: "2025-01-05T08:30:00-03:00", completed: false, notes: undefined }),
+    );
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ startTime: "2025-01-05T10:00:00.000Z", endTime: "2025-01-05T11:30:00.000Z", duration: 5400, completed: false, notes: null });
+    expect(res.body).toMatchObject({
+      startTime: "2025-01-05T10:00:00.000Z",
+      endTime: "2025-01-05T11:30:00.000Z",
+      duration: 5400,
+      completed: false,
+      notes: null,
+    });
   });
 
   it("accepts an execution that ends when it starts (duration 0)", async () => {
@@ -151,7 +160,14 @@ describe("POST /api/trainings/{id}/execution", () => {
       expect((await logA(s.student.token)).status).toBe(201);
       await moveAssignment(t, s.student.token, s.assignment.id, "accept");
       expect((await logA(s.student.token)).status).toBe(201);
-      expect((await t.post(`/api/trainings/${s.trainingB.id}/execution`, { token: s.student.token, body: bodyA({ exerciseExecutions: [{ exerciseId: s.agachamento.id, sets: [{ repetitions: 5, weight: 100, completed: true }] }] }) })).status).toBe(201);
+      expect(
+        (
+          await t.post(`/api/trainings/${s.trainingB.id}/execution`, {
+            token: s.student.token,
+            body: bodyA({ exerciseExecutions: [{ exerciseId: s.agachamento.id, sets: [{ repetitions: 5, weight: 100, completed: true }] }] }),
+          })
+        ).status,
+      ).toBe(201);
       expect((await executionCounts(t)).trainings).toBe(3);
     });
 
@@ -187,7 +203,10 @@ describe("POST /api/trainings/{id}/execution", () => {
 
     it("answers 401 without a token and 404 for an unknown training", async () => {
       expect(await t.post(`/api/trainings/${s.trainingA.id}/execution`, { body: bodyA() })).toMatchObject({ status: 401, body: UNAUTHORIZED });
-      expect(await t.post("/api/trainings/999999/execution", { token: s.student.token, body: bodyA() })).toMatchObject({ status: 404, body: TRAINING_NOT_FOUND });
+      expect(await t.post("/api/trainings/999999/execution", { token: s.student.token, body: bodyA() })).toMatchObject({
+        status: 404,
+        body: TRAINING_NOT_FOUND,
+      });
       expect(await t.post("/api/trainings/abc/execution", { token: s.student.token, body: bodyA() })).toMatchObject({
         status: 400,
         body: { message: "Parâmetro inválido: id", success: false },
@@ -236,7 +255,10 @@ describe("POST /api/trainings/{id}/execution", () => {
         }),
         ["notes", "exerciseExecutions[0].exerciseId", "exerciseExecutions[1].exerciseId", "exerciseExecutions[1].notes", "exerciseExecutions[2].exerciseId"],
       );
-      const longest = await logA(s.student.token, bodyA({ startTime: "2026-03-16T10:00:00.000Z", endTime: "2026-03-17T10:00:00.000Z", notes: "x".repeat(2000) }));
+      const longest = await logA(
+        s.student.token,
+        bodyA({ startTime: "2026-03-16T10:00:00.000Z", endTime: "2026-03-17T10:00:00.000Z", notes: "x".repeat(2000) }),
+      );
       expect(longest.status).toBe(201);
       expect(longest.body.duration).toBe(86_400);
     });
@@ -288,17 +310,25 @@ describe("POST /api/trainings/{id}/execution", () => {
         { weight: 10, completed: true },
         { repetitions: 5, weight: 10 },
       ];
-      await expectInvalid(bodyA({ exerciseExecutions: [{ exerciseId: s.supino.id, sets: [{ repetitions: 1, completed: true }] }, { exerciseId: s.remada.id, sets }] }), [
-        "exerciseExecutions[1].sets[0].repetitions",
-        "exerciseExecutions[1].sets[1].repetitions",
-        "exerciseExecutions[1].sets[2].weight",
-        "exerciseExecutions[1].sets[3].weight",
-        "exerciseExecutions[1].sets[4].completed",
-        "exerciseExecutions[1].sets[5].repetitions",
-        "exerciseExecutions[1].sets[5].weight",
-        "exerciseExecutions[1].sets[6].repetitions",
-        "exerciseExecutions[1].sets[7].completed",
-      ]);
+      await expectInvalid(
+        bodyA({
+          exerciseExecutions: [
+            { exerciseId: s.supino.id, sets: [{ repetitions: 1, completed: true }] },
+            { exerciseId: s.remada.id, sets },
+          ],
+        }),
+        [
+          "exerciseExecutions[1].sets[0].repetitions",
+          "exerciseExecutions[1].sets[1].repetitions",
+          "exerciseExecutions[1].sets[2].weight",
+          "exerciseExecutions[1].sets[3].weight",
+          "exerciseExecutions[1].sets[4].completed",
+          "exerciseExecutions[1].sets[5].repetitions",
+          "exerciseExecutions[1].sets[5].weight",
+          "exerciseExecutions[1].sets[6].repetitions",
+          "exerciseExecutions[1].sets[7].completed",
+        ],
+      );
     });
 
     it("takes the limits themselves: 0 and 10000 repetitions, 0 and 2000 kg, two decimals", async () => {
@@ -314,7 +344,11 @@ describe("POST /api/trainings/{id}/execution", () => {
     });
 
     it("answers 400 JSON inválido for a malformed body", async () => {
-      const res = await t.post(`/api/trainings/${s.trainingA.id}/execution`, { token: s.student.token, raw: "{", headers: { "content-type": "application/json" } });
+      const res = await t.post(`/api/trainings/${s.trainingA.id}/execution`, {
+        token: s.student.token,
+        raw: "{",
+        headers: { "content-type": "application/json" },
+      });
       expect(res).toMatchObject({ status: 400, body: { message: "JSON inválido", success: false } });
       expect(await executionCounts(t)).toEqual({ trainings: 0, exercises: 0, sets: 0 });
     });
@@ -390,15 +424,19 @@ describe("personalRecord", () => {
     expect(await flag([{ repetitions: 10, weight: 40, completed: true }])).toBe(true); // the first weighted one
     expect(await flag([{ repetitions: 8, weight: 40, completed: true }])).toBe(false); // equal is not a record
     expect(await flag([{ repetitions: 8, weight: 39.99, completed: true }])).toBe(false);
-    expect(await flag([
-      { repetitions: 3, weight: 60, completed: false },
-      { repetitions: 8, weight: 40, completed: true },
-    ])).toBe(false); // the heavier set was not completed
+    expect(
+      await flag([
+        { repetitions: 3, weight: 60, completed: false },
+        { repetitions: 8, weight: 40, completed: true },
+      ]),
+    ).toBe(false); // the heavier set was not completed
     expect(await flag([{ repetitions: 6, weight: 40.01, completed: true }])).toBe(true); // the uncompleted 60 never counted
-    expect(await flag([
-      { repetitions: 6, completed: true },
-      { repetitions: 2, weight: 42.5, completed: true },
-    ])).toBe(true);
+    expect(
+      await flag([
+        { repetitions: 6, completed: true },
+        { repetitions: 2, weight: 42.5, completed: true },
+      ]),
+    ).toBe(true);
 
     // Inside a training execution too, and in both directions.
     const inTraining = await logTrainingExecution(
@@ -417,10 +455,23 @@ describe("personalRecord", () => {
     const other = await makeUser(t, { userType: "PERSONAL" });
     const ownExercise = await createExercise(t, other.token);
     const ownTraining = await createTraining(t, other.token, [ownExercise.id]);
-    expect((await logExerciseExecution(t, other.token, ownExercise.id, ownTraining.id, [{ repetitions: 1, weight: 1, completed: true }])).personalRecord).toBe(true);
+    expect((await logExerciseExecution(t, other.token, ownExercise.id, ownTraining.id, [{ repetitions: 1, weight: 1, completed: true }])).personalRecord).toBe(
+      true,
+    );
     // And per exercise: remada's 30 does not stop supino's.
     const listed = await t.get(`/api/exercises/${s.supino.id}/executions?sort=id,asc&size=50`, { token: s.student.token });
-    expect(listed.body.content.map((item: { personalRecord: boolean }) => item.personalRecord)).toEqual([false, false, true, false, false, false, true, true, false, true]);
+    expect(listed.body.content.map((item: { personalRecord: boolean }) => item.personalRecord)).toEqual([
+      false,
+      false,
+      true,
+      false,
+      false,
+      false,
+      true,
+      true,
+      false,
+      true,
+    ]);
   });
 
   it("two exercises of one training execution with the same new best: only the first is a record", async () => {
@@ -440,14 +491,24 @@ describe("personalRecord", () => {
   it("10 concurrent logs of the same exercise with the same new best weight: exactly one is a record", async () => {
     await logExerciseExecution(t, s.student.token, s.supino.id, s.trainingA.id, [{ repetitions: 5, weight: 60, completed: true }]);
     const results = await Promise.all(
-      Array.from({ length: 10 }, () => t.post(`/api/exercises/${s.supino.id}/execution`, { token: s.student.token, body: { trainingId: s.trainingA.id, sets: [{ repetitions: 5, weight: 62.5, completed: true }] } })),
+      Array.from({ length: 10 }, () =>
+        t.post(`/api/exercises/${s.supino.id}/execution`, {
+          token: s.student.token,
+          body: { trainingId: s.trainingA.id, sets: [{ repetitions: 5, weight: 62.5, completed: true }] },
+        }),
+      ),
     );
     expect(results.map((res) => res.status)).toEqual(Array(10).fill(201));
     expect(results.filter((res) => res.body.personalRecord === true)).toHaveLength(1);
 
     // Mixed with training executions carrying the same weight: still one record among all of them.
     const mixed = await Promise.all([
-      ...Array.from({ length: 5 }, () => t.post(`/api/exercises/${s.supino.id}/execution`, { token: s.student.token, body: { trainingId: s.trainingA.id, sets: [{ repetitions: 1, weight: 65, completed: true }] } })),
+      ...Array.from({ length: 5 }, () =>
+        t.post(`/api/exercises/${s.supino.id}/execution`, {
+          token: s.student.token,
+          body: { trainingId: s.trainingA.id, sets: [{ repetitions: 1, weight: 65, completed: true }] },
+        }),
+      ),
       ...Array.from({ length: 5 }, () =>
         t.post(`/api/trainings/${s.trainingA.id}/execution`, {
           token: s.student.token,

@@ -3,7 +3,20 @@ import { useTestApp } from "../helpers/test-app.js";
 import { linkTrainerAndStudent } from "../factories/content.js";
 import { logExerciseExecution, logTrainingExecution, trainingExecutionBody } from "../factories/executions.js";
 import { makeStudent, makeTrainer, makeUser, type MadeUser, relogin } from "../factories/users.js";
-import { asRead, DENIED, EXECUTION_NOT_FOUND, EXERCISE_NOT_FOUND, invalidParameter, ISO, makeScene, PAGE_KEYS, TRAINING_NOT_FOUND, UNAUTHORIZED, USER_NOT_FOUND, type Scene } from "./support.js";
+import {
+  asRead,
+  DENIED,
+  EXECUTION_NOT_FOUND,
+  EXERCISE_NOT_FOUND,
+  invalidParameter,
+  ISO,
+  makeScene,
+  PAGE_KEYS,
+  TRAINING_NOT_FOUND,
+  UNAUTHORIZED,
+  USER_NOT_FOUND,
+  type Scene,
+} from "./support.js";
 
 const t = useTestApp({ ADMIN_EMAILS: "boss@example.com", FREE_TRAINER_MAX_STUDENTS: "10" });
 
@@ -181,7 +194,10 @@ describe("GET /api/trainings/executions/user/{userId}", () => {
       t,
       s.student.token,
       s.trainingB.id,
-      trainingExecutionBody("2026-03-03T10:00:00Z", 900, [{ exerciseId: s.agachamento.id, sets: [{ repetitions: 5, weight: 100, completed: true }] }], { completed: false, notes: "Cansada" }),
+      trainingExecutionBody("2026-03-03T10:00:00Z", 900, [{ exerciseId: s.agachamento.id, sets: [{ repetitions: 5, weight: 100, completed: true }] }], {
+        completed: false,
+        notes: "Cansada",
+      }),
     );
     const a2 = await logA("2026-03-04T10:00:00Z");
     await logA("2026-03-04T10:00:00Z", 60, true, s.trainer);
@@ -240,7 +256,10 @@ describe("exercise executions", () => {
   /** supino on its own at `at` (the clock), and Treino A ending at `trainingEnd`. */
   async function history() {
     t.clock.set(new Date("2026-03-05T08:00:00.000Z"));
-    const alone1 = await logExerciseExecution(t, s.student.token, s.supino.id, s.trainingB.id, [{ repetitions: 8, weight: 50, completed: true }], { duration: 300, notes: "Sozinho" });
+    const alone1 = await logExerciseExecution(t, s.student.token, s.supino.id, s.trainingB.id, [{ repetitions: 8, weight: 50, completed: true }], {
+      duration: 300,
+      notes: "Sozinho",
+    });
     const inA = await logA("2026-03-06T23:30:00Z", 3600); // its exercises are dated at endTime: 2026-03-07 00:30
     t.clock.set(new Date("2026-03-08T09:00:00.000Z"));
     const alone2 = await logExerciseExecution(t, s.student.token, s.remada.id, s.trainingA.id, [{ repetitions: 8, completed: false }]);
@@ -248,7 +267,6 @@ describe("exercise executions", () => {
     await relogin(t, s.student, s.trainer, boss, stranger, otherTrainer);
     return { alone1, inA, alone2, supinoInA: inA.exerciseExecutions[0].id, remadaInA: inA.exerciseExecutions[1].id };
   }
-
 
   it("GET /api/exercises/{id}/executions: the caller's executions of that exercise, both kinds, with filters and paging", async () => {
     const h = await history();
@@ -331,7 +349,10 @@ describe("exercise executions", () => {
 
     expect((await t.delete(`/api/personal/students/${s.linkId}`, { token: s.trainer.token })).status).toBe(204);
     expect(await t.get(url, { token: s.trainer.token })).toMatchObject({ status: 403, body: DENIED });
-    expect(await t.get(`/api/exercises/${s.supino.id}/executions?userId=${s.student.id}`, { token: s.trainer.token })).toMatchObject({ status: 403, body: DENIED });
+    expect(await t.get(`/api/exercises/${s.supino.id}/executions?userId=${s.student.id}`, { token: s.trainer.token })).toMatchObject({
+      status: 403,
+      body: DENIED,
+    });
   });
 });
 

@@ -25,7 +25,12 @@ describe("training statistics across months", () => {
     const { student, trainingA, supino, remada } = scene;
     // One session on the 10th and one on the 25th of January to April 2026; supino weight grows by 2.5 kg a session.
     const sessions: { start: string; supinoKg: number }[] = [];
-    for (const [month, days] of [["01", [10, 25]], ["02", [10, 25]], ["03", [10, 25]], ["04", [10, 25]]] as const) {
+    for (const [month, days] of [
+      ["01", [10, 25]],
+      ["02", [10, 25]],
+      ["03", [10, 25]],
+      ["04", [10, 25]],
+    ] as const) {
       for (const day of days) sessions.push({ start: `2026-${month}-${String(day).padStart(2, "0")}T12:00:00Z`, supinoKg: 40 + 2.5 * sessions.length });
     }
     for (const session of sessions) {
@@ -34,8 +39,20 @@ describe("training statistics across months", () => {
         student.token,
         trainingA.id,
         trainingExecutionBody(session.start, 3600, [
-          { exerciseId: supino.id, sets: [{ repetitions: 10, weight: session.supinoKg, completed: true }, { repetitions: 8, completed: true }] },
-          { exerciseId: remada.id, sets: [{ repetitions: 12, weight: 33.75, completed: true }, { repetitions: 12, weight: 50, completed: false }] },
+          {
+            exerciseId: supino.id,
+            sets: [
+              { repetitions: 10, weight: session.supinoKg, completed: true },
+              { repetitions: 8, completed: true },
+            ],
+          },
+          {
+            exerciseId: remada.id,
+            sets: [
+              { repetitions: 12, weight: 33.75, completed: true },
+              { repetitions: 12, weight: 50, completed: false },
+            ],
+          },
         ]),
       );
     }

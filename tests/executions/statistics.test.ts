@@ -19,8 +19,14 @@ beforeEach(async () => {
   otherTrainer = await makeTrainer(t, { name: "Diego Personal" });
 });
 
-const logTraining = (training: Record<string, any>, start: string, seconds: number, items: ExerciseInTraining[], completed = true, user: MadeUser = s.student) =>
-  logTrainingExecution(t, user.token, training.id, trainingExecutionBody(start, seconds, items, { completed }));
+const logTraining = (
+  training: Record<string, any>,
+  start: string,
+  seconds: number,
+  items: ExerciseInTraining[],
+  completed = true,
+  user: MadeUser = s.student,
+) => logTrainingExecution(t, user.token, training.id, trainingExecutionBody(start, seconds, items, { completed }));
 
 /** Logs `exercise` on its own at `at` (moving the test clock there, with a token of that moment, and back). */
 async function logAlone(at: string, exercise: Record<string, any>, sets: SetBody[], duration?: number, user: MadeUser = s.student) {
@@ -31,7 +37,8 @@ async function logAlone(at: string, exercise: Record<string, any>, sets: SetBody
   return logged;
 }
 
-const byExercise = (stats: { exerciseStatistics: { exerciseId: number }[] }, id: number) => stats.exerciseStatistics.find((item) => item.exerciseId === id) as Record<string, any> | undefined;
+const byExercise = (stats: { exerciseStatistics: { exerciseId: number }[] }, id: number) =>
+  stats.exerciseStatistics.find((item) => item.exerciseId === id) as Record<string, any> | undefined;
 
 describe("GET /api/trainings/{id}/statistics", () => {
   /**
@@ -43,25 +50,85 @@ describe("GET /api/trainings/{id}/statistics", () => {
    */
   async function fourExecutions(user: MadeUser = s.student) {
     const { supino, remada, trainingA } = s;
-    await logTraining(trainingA, "2026-03-02T10:00:00Z", 3600, [
-      { exerciseId: supino.id, sets: [{ repetitions: 10, weight: 42.5, completed: true }, { repetitions: 8, weight: 33.75, completed: true }, { repetitions: 6, weight: 45, completed: false }] },
-      { exerciseId: remada.id, sets: [{ repetitions: 12, completed: true }, { repetitions: 10, weight: 30, completed: true }] },
-    ], true, user);
-    await logTraining(trainingA, "2026-03-02T18:00:00Z", 2701, [
-      { exerciseId: supino.id, sets: [{ repetitions: 5, weight: 50, completed: true }, { repetitions: 5, weight: 50, completed: false }] },
-      { exerciseId: remada.id, sets: [{ repetitions: 15, weight: 27.5, completed: true }] },
-    ], false, user);
-    await logTraining(trainingA, "2026-03-04T23:30:00Z", 2700, [
-      { exerciseId: supino.id, sets: [{ repetitions: 3, weight: 52.25, completed: true }, { repetitions: 12, weight: null, completed: true }] },
-      { exerciseId: remada.id, sets: [{ repetitions: 8, weight: 33.75, completed: false }] },
-    ], true, user);
-    await logTraining(trainingA, "2026-03-10T07:00:00Z", 1800, [{ exerciseId: supino.id, sets: [{ repetitions: 1, weight: 60.25, completed: true }] }], true, user);
+    await logTraining(
+      trainingA,
+      "2026-03-02T10:00:00Z",
+      3600,
+      [
+        {
+          exerciseId: supino.id,
+          sets: [
+            { repetitions: 10, weight: 42.5, completed: true },
+            { repetitions: 8, weight: 33.75, completed: true },
+            { repetitions: 6, weight: 45, completed: false },
+          ],
+        },
+        {
+          exerciseId: remada.id,
+          sets: [
+            { repetitions: 12, completed: true },
+            { repetitions: 10, weight: 30, completed: true },
+          ],
+        },
+      ],
+      true,
+      user,
+    );
+    await logTraining(
+      trainingA,
+      "2026-03-02T18:00:00Z",
+      2701,
+      [
+        {
+          exerciseId: supino.id,
+          sets: [
+            { repetitions: 5, weight: 50, completed: true },
+            { repetitions: 5, weight: 50, completed: false },
+          ],
+        },
+        { exerciseId: remada.id, sets: [{ repetitions: 15, weight: 27.5, completed: true }] },
+      ],
+      false,
+      user,
+    );
+    await logTraining(
+      trainingA,
+      "2026-03-04T23:30:00Z",
+      2700,
+      [
+        {
+          exerciseId: supino.id,
+          sets: [
+            { repetitions: 3, weight: 52.25, completed: true },
+            { repetitions: 12, weight: null, completed: true },
+          ],
+        },
+        { exerciseId: remada.id, sets: [{ repetitions: 8, weight: 33.75, completed: false }] },
+      ],
+      true,
+      user,
+    );
+    await logTraining(
+      trainingA,
+      "2026-03-10T07:00:00Z",
+      1800,
+      [{ exerciseId: supino.id, sets: [{ repetitions: 1, weight: 60.25, completed: true }] }],
+      true,
+      user,
+    );
   }
 
   /** Noise that must not count: Treino B, another user's Treino A, and supino logged on its own. */
   async function noise() {
     await logTraining(s.trainingB, "2026-03-02T12:00:00Z", 999, [{ exerciseId: s.supino.id, sets: [{ repetitions: 100, weight: 100, completed: true }] }]);
-    await logTraining(s.trainingA, "2026-03-02T12:00:00Z", 999, [{ exerciseId: s.supino.id, sets: [{ repetitions: 100, weight: 100, completed: true }] }], true, s.trainer);
+    await logTraining(
+      s.trainingA,
+      "2026-03-02T12:00:00Z",
+      999,
+      [{ exerciseId: s.supino.id, sets: [{ repetitions: 100, weight: 100, completed: true }] }],
+      true,
+      s.trainer,
+    );
   }
 
   it("computes every figure from completed sets, the mean duration of all executions and one progress entry per UTC day", async () => {
@@ -131,7 +198,14 @@ describe("GET /api/trainings/{id}/statistics", () => {
     expect(late).toMatchObject({ totalExecutions: 1, completedExecutions: 1, averageDuration: 1800, totalVolume: 60.25 });
 
     const none = (await t.get(`${url}?startDate=2026-04-01`, { token: s.student.token })).body;
-    expect(none).toMatchObject({ trainingId: s.trainingA.id, totalExecutions: 0, completedExecutions: 0, totalVolume: 0, exerciseStatistics: [], progressData: [] });
+    expect(none).toMatchObject({
+      trainingId: s.trainingA.id,
+      totalExecutions: 0,
+      completedExecutions: 0,
+      totalVolume: 0,
+      exerciseStatistics: [],
+      progressData: [],
+    });
   });
 
   it("gives a linked student's figures to their trainer and administrators by userId; 403 to others", async () => {
@@ -165,7 +239,11 @@ describe("GET /api/trainings/{id}/statistics", () => {
     const remadaSets: SetBody[] = [];
     for (let i = 0; i < 10; i++) {
       const supinoSets = setsOf(100, { repetitions: 1, weight: 0.1, completed: true });
-      const remada = [{ repetitions: 3, weight: 33.33, completed: true }, { repetitions: 7, weight: 0.07, completed: true }, { repetitions: 9, weight: 99.99, completed: false }];
+      const remada = [
+        { repetitions: 3, weight: 33.33, completed: true },
+        { repetitions: 7, weight: 0.07, completed: true },
+        { repetitions: 9, weight: 99.99, completed: false },
+      ];
       all.push(...supinoSets);
       remadaSets.push(...remada);
       const day = i < 5 ? "2026-03-09" : "2026-03-10";
@@ -200,7 +278,9 @@ describe("GET /api/trainings/{id}/statistics", () => {
     ]);
 
     const progress = (await t.get(`/api/exercises/${s.supino.id}/progress?interval=MONTH`, { token: s.student.token })).body;
-    expect(progress.progressData).toEqual([{ date: "2026-03-01", maxWeight: 0.1, totalVolume: 100, totalSets: 1000, totalReps: 1000, estimatedOneRepMax: 0.1 }]);
+    expect(progress.progressData).toEqual([
+      { date: "2026-03-01", maxWeight: 0.1, totalVolume: 100, totalSets: 1000, totalReps: 1000, estimatedOneRepMax: 0.1 },
+    ]);
   });
 });
 
@@ -219,18 +299,42 @@ describe("GET /api/exercises/{id}/progress", () => {
   async function history() {
     const { supino, trainingA, trainingB, agachamento } = s;
     await logTraining(trainingA, "2021-01-03T10:00:00Z", 1800, [{ exerciseId: supino.id, sets: [{ repetitions: 4, weight: 20, completed: true }] }]);
-    await logAlone("2026-03-02T09:00:00Z", supino, [{ repetitions: 8, weight: 40, completed: true }, { repetitions: 8, weight: 45, completed: false }]);
-    await logAlone("2026-03-02T15:00:00Z", supino, [{ repetitions: 10, weight: 33.75, completed: true }, { repetitions: 10, completed: true }]);
-    await logTraining(trainingA, "2026-03-03T10:00:00Z", 1800, [{ exerciseId: supino.id, sets: [{ repetitions: 5, weight: 50, completed: true }, { repetitions: 10, completed: true }] }]);
+    await logAlone("2026-03-02T09:00:00Z", supino, [
+      { repetitions: 8, weight: 40, completed: true },
+      { repetitions: 8, weight: 45, completed: false },
+    ]);
+    await logAlone("2026-03-02T15:00:00Z", supino, [
+      { repetitions: 10, weight: 33.75, completed: true },
+      { repetitions: 10, completed: true },
+    ]);
+    await logTraining(trainingA, "2026-03-03T10:00:00Z", 1800, [
+      {
+        exerciseId: supino.id,
+        sets: [
+          { repetitions: 5, weight: 50, completed: true },
+          { repetitions: 10, completed: true },
+        ],
+      },
+    ]);
     await logAlone("2026-03-08T23:59:59.000Z", supino, [{ repetitions: 3, weight: 52.5, completed: true }]);
-    await logAlone("2026-03-09T00:00:00.000Z", supino, [{ repetitions: 12, weight: 42.5, completed: true }, { repetitions: 1, weight: 55, completed: false }]);
+    await logAlone("2026-03-09T00:00:00.000Z", supino, [
+      { repetitions: 12, weight: 42.5, completed: true },
+      { repetitions: 1, weight: 55, completed: false },
+    ]);
     await logTraining(trainingB, "2026-03-31T23:00:00Z", 4200, [
       { exerciseId: agachamento.id, sets: [{ repetitions: 5, weight: 100, completed: true }] },
       { exerciseId: supino.id, sets: [{ repetitions: 1, weight: 57.5, completed: true }] },
     ]);
     await logAlone("2026-04-02T10:00:00Z", supino, [{ repetitions: 2, weight: 57.5, completed: true }]);
     // Not the student's: never counted.
-    await logTraining(trainingA, "2026-03-02T10:00:00Z", 60, [{ exerciseId: supino.id, sets: [{ repetitions: 5, weight: 200, completed: true }] }], true, s.trainer);
+    await logTraining(
+      trainingA,
+      "2026-03-02T10:00:00Z",
+      60,
+      [{ exerciseId: supino.id, sets: [{ repetitions: 5, weight: 200, completed: true }] }],
+      true,
+      s.trainer,
+    );
   }
 
   const DAYS = [
@@ -302,26 +406,55 @@ describe("GET /api/exercises/{id}/progress", () => {
     ]);
     expect(await t.get(`${url}&userId=${s.student.id}`, { token: otherTrainer.token })).toMatchObject({ status: 403, body: DENIED });
     expect(await t.get("/api/exercises/999999/progress", { token: s.student.token })).toMatchObject({ status: 404, body: EXERCISE_NOT_FOUND });
-    expect(await t.get(`/api/exercises/${s.supino.id}/progress?interval=YEAR`, { token: s.student.token })).toMatchObject({ status: 400, body: invalidParameter("interval") });
-    expect(await t.get(`/api/exercises/${s.supino.id}/progress?endDate=2026-3-1`, { token: s.student.token })).toMatchObject({ status: 400, body: invalidParameter("endDate") });
+    expect(await t.get(`/api/exercises/${s.supino.id}/progress?interval=YEAR`, { token: s.student.token })).toMatchObject({
+      status: 400,
+      body: invalidParameter("interval"),
+    });
+    expect(await t.get(`/api/exercises/${s.supino.id}/progress?endDate=2026-3-1`, { token: s.student.token })).toMatchObject({
+      status: 400,
+      body: invalidParameter("endDate"),
+    });
     expect(await t.get(`/api/exercises/${s.supino.id}/progress`)).toMatchObject({ status: 401, body: UNAUTHORIZED });
     // No executions yet: no buckets.
-    expect((await t.get(`/api/exercises/${s.remada.id}/progress`, { token: s.student.token })).body).toMatchObject({ exerciseId: s.remada.id, exerciseName: "Remada curvada", progressData: [] });
+    expect((await t.get(`/api/exercises/${s.remada.id}/progress`, { token: s.student.token })).body).toMatchObject({
+      exerciseId: s.remada.id,
+      exerciseName: "Remada curvada",
+      progressData: [],
+    });
   });
 });
 
 describe("GET /api/exercises/personal-records", () => {
   it("gives one record per exercise: the highest completed weight and when it was first reached", async () => {
-    await logAlone("2026-03-02T09:00:00Z", s.supino, [{ repetitions: 5, weight: 50, completed: true }, { repetitions: 1, weight: 70, completed: false }]);
+    await logAlone("2026-03-02T09:00:00Z", s.supino, [
+      { repetitions: 5, weight: 50, completed: true },
+      { repetitions: 1, weight: 70, completed: false },
+    ]);
     await logAlone("2026-03-04T09:00:00Z", s.supino, [{ repetitions: 3, weight: 50, completed: true }]);
     await logAlone("2026-03-05T09:00:00Z", s.supino, [{ repetitions: 10, weight: 48, completed: true }]);
-    await logAlone("2026-03-05T10:00:00Z", s.remada, [{ repetitions: 10, completed: true }, { repetitions: 10, weight: 30, completed: false }]);
+    await logAlone("2026-03-05T10:00:00Z", s.remada, [
+      { repetitions: 10, completed: true },
+      { repetitions: 10, weight: 30, completed: false },
+    ]);
     await logTraining(s.trainingB, "2026-03-06T18:00:00Z", 3600, [
-      { exerciseId: s.agachamento.id, sets: [{ repetitions: 5, weight: 100, completed: true }, { repetitions: 5, weight: 102.5, completed: false }] },
+      {
+        exerciseId: s.agachamento.id,
+        sets: [
+          { repetitions: 5, weight: 100, completed: true },
+          { repetitions: 5, weight: 102.5, completed: false },
+        ],
+      },
       { exerciseId: s.supino.id, sets: [{ repetitions: 8, weight: 45, completed: true }] },
     ]);
     // Somebody else's heavier supino is not the student's record.
-    await logTraining(s.trainingA, "2026-03-06T18:00:00Z", 60, [{ exerciseId: s.supino.id, sets: [{ repetitions: 1, weight: 150, completed: true }] }], true, s.trainer);
+    await logTraining(
+      s.trainingA,
+      "2026-03-06T18:00:00Z",
+      60,
+      [{ exerciseId: s.supino.id, sets: [{ repetitions: 1, weight: 150, completed: true }] }],
+      true,
+      s.trainer,
+    );
 
     const res = await t.get("/api/exercises/personal-records", { token: s.student.token });
     expect(res.status).toBe(200);
@@ -331,7 +464,13 @@ describe("GET /api/exercises/personal-records", () => {
     const supino = res.body.find((item: { exerciseId: number }) => item.exerciseId === s.supino.id);
     const agachamento = res.body.find((item: { exerciseId: number }) => item.exerciseId === s.agachamento.id);
     expect(supino).toMatchObject({ exerciseId: s.supino.id, exerciseName: "Supino reto", value: 50, unit: "kg", date: "2026-03-02T09:00:00.000Z" });
-    expect(agachamento).toMatchObject({ exerciseId: s.agachamento.id, exerciseName: "Agachamento livre", value: 100, unit: "kg", date: "2026-03-06T19:00:00.000Z" });
+    expect(agachamento).toMatchObject({
+      exerciseId: s.agachamento.id,
+      exerciseName: "Agachamento livre",
+      value: 100,
+      unit: "kg",
+      date: "2026-03-06T19:00:00.000Z",
+    });
     // The best Epley estimates: 48 × 40/30 = 64 (beats 50 × 35/30 = 58.33); 100 × 35/30 = 116.666….
     expect(supino.estimatedOneRepMax).toBe(64);
     expect(agachamento.estimatedOneRepMax).toBe(116.67);
@@ -344,7 +483,9 @@ describe("GET /api/exercises/personal-records", () => {
 
   it("dates a record by the earliest execution reaching it, also one logged after the fact", async () => {
     await logAlone("2026-03-10T09:00:00Z", s.supino, [{ repetitions: 5, weight: 55.55, completed: true }]);
-    const later = await logTraining(s.trainingA, "2026-03-01T08:00:00Z", 600, [{ exerciseId: s.supino.id, sets: [{ repetitions: 5, weight: 55.55, completed: true }] }]);
+    const later = await logTraining(s.trainingA, "2026-03-01T08:00:00Z", 600, [
+      { exerciseId: s.supino.id, sets: [{ repetitions: 5, weight: 55.55, completed: true }] },
+    ]);
     expect(later.exerciseExecutions[0].personalRecord).toBe(false); // equal to an earlier-logged weight
     const [record] = (await t.get("/api/exercises/personal-records", { token: s.student.token })).body;
     expect(record).toMatchObject({ value: 55.55, unit: "kg", date: "2026-03-01T08:10:00.000Z" });
@@ -353,7 +494,10 @@ describe("GET /api/exercises/personal-records", () => {
   it("gives an empty list to a user with no weighted executions", async () => {
     expect((await t.get("/api/exercises/personal-records", { token: s.student.token })).body).toEqual([]);
     // Executions without a completed weighted set hold no record either.
-    await logAlone("2026-03-10T10:00:00.000Z", s.supino, [{ repetitions: 10, completed: true }, { repetitions: 5, weight: 50, completed: false }]);
+    await logAlone("2026-03-10T10:00:00.000Z", s.supino, [
+      { repetitions: 10, completed: true },
+      { repetitions: 5, weight: 50, completed: false },
+    ]);
     await logTraining(s.trainingA, "2026-03-11T10:00:00Z", 1800, [{ exerciseId: s.remada.id, sets: [{ repetitions: 12, completed: true }] }]);
     const res = await t.get("/api/exercises/personal-records", { token: s.student.token });
     expect(res.status).toBe(200);
@@ -369,10 +513,16 @@ describe("GET /api/users/metrics", () => {
     // T1: Sunday before the 8 weeks — in the totals, not in weeklyProgress.
     await logTraining(trainingA, "2026-01-25T22:00:00Z", 3600, [{ exerciseId: supino.id, sets: [{ repetitions: 5, weight: 40, completed: true }] }]);
     // T2: the first second of the oldest week; not completed.
-    await logTraining(trainingA, "2026-01-26T00:00:00Z", 1200, [
-      { exerciseId: supino.id, sets: [{ repetitions: 5, weight: 42.5, completed: true }] },
-      { exerciseId: remada.id, sets: [{ repetitions: 10, completed: false }] },
-    ], false);
+    await logTraining(
+      trainingA,
+      "2026-01-26T00:00:00Z",
+      1200,
+      [
+        { exerciseId: supino.id, sets: [{ repetitions: 5, weight: 42.5, completed: true }] },
+        { exerciseId: remada.id, sets: [{ repetitions: 10, completed: false }] },
+      ],
+      false,
+    );
     // T3: starts on Sunday 15 March, ends on Monday: dated by its start, week of 9 March.
     await logTraining(trainingB, "2026-03-15T23:30:00Z", 3600, [{ exerciseId: agachamento.id, sets: [{ repetitions: 5, weight: 100, completed: true }] }]);
     // T4: this week.
@@ -385,7 +535,14 @@ describe("GET /api/users/metrics", () => {
     await logAlone("2026-03-17T10:00:00Z", supino, [{ repetitions: 1, weight: 45, completed: true }], 450);
     await logAlone("2026-03-17T11:00:00Z", agachamento, [{ repetitions: 10, completed: true }]);
     // Another user's executions count nowhere.
-    await logTraining(trainingA, "2026-03-16T09:00:00Z", 5000, [{ exerciseId: supino.id, sets: [{ repetitions: 1, weight: 10, completed: true }] }], true, s.trainer);
+    await logTraining(
+      trainingA,
+      "2026-03-16T09:00:00Z",
+      5000,
+      [{ exerciseId: supino.id, sets: [{ repetitions: 1, weight: 10, completed: true }] }],
+      true,
+      s.trainer,
+    );
 
     // Weight history from the profile: every PUT that sets weight, oldest first.
     t.clock.set(new Date("2026-02-01T09:00:00.000Z"));
@@ -426,7 +583,9 @@ describe("GET /api/users/metrics", () => {
     expect(records[2]).toMatchObject({ exerciseName: "Supino reto", value: 45, unit: "kg", date: "2026-03-17T10:00:00.000Z" });
     // The same records as GET /exercises/personal-records.
     const own = (await t.get("/api/exercises/personal-records", { token: s.student.token })).body;
-    expect(res.body.personalRecords.map((r: any) => [r.exerciseName, r.value, r.date]).sort()).toEqual(own.map((r: any) => [r.exerciseName, r.value, r.date]).sort());
+    expect(res.body.personalRecords.map((r: any) => [r.exerciseName, r.value, r.date]).sort()).toEqual(
+      own.map((r: any) => [r.exerciseName, r.value, r.date]).sort(),
+    );
   });
 
   it("moves its 8 weeks with the clock, keeping Mondays even when the clock is on a Monday or Sunday", async () => {
@@ -444,7 +603,16 @@ describe("GET /api/users/metrics", () => {
     t.clock.set(new Date("2027-01-06T12:00:00.000Z"));
     const relogged = await t.post("/api/users/login", { body: { email: s.student.email, password: s.student.password } });
     weeks = (await t.get("/api/users/metrics", { token: relogged.body.token })).body.weeklyProgress;
-    expect(weeks.map((w: { date: string }) => w.date)).toEqual(["2026-11-16", "2026-11-23", "2026-11-30", "2026-12-07", "2026-12-14", "2026-12-21", "2026-12-28", "2027-01-04"]);
+    expect(weeks.map((w: { date: string }) => w.date)).toEqual([
+      "2026-11-16",
+      "2026-11-23",
+      "2026-11-30",
+      "2026-12-07",
+      "2026-12-14",
+      "2026-12-21",
+      "2026-12-28",
+      "2027-01-04",
+    ]);
   });
 
   it("answers zeros and empty lists for a user with no history, and 401 without a token", async () => {
@@ -492,7 +660,15 @@ describe("hand arithmetic", () => {
       { repetitions: 6, weight: 45, completed: false },
       { repetitions: 12, completed: true },
     ];
-    expect(figures(sets)).toEqual({ totalSets: 3, totalReps: 30, volumeCents: 69_500, weightSumCents: 7625, weightedSets: 2, maxWeightCents: 4250, oneRepMaxCents: 5667 });
+    expect(figures(sets)).toEqual({
+      totalSets: 3,
+      totalReps: 30,
+      volumeCents: 69_500,
+      weightSumCents: 7625,
+      weightedSets: 2,
+      maxWeightCents: 4250,
+      oneRepMaxCents: 5667,
+    });
     expect(cents(0.1) * 1000).toBe(10_000);
   });
 });

@@ -15,7 +15,6 @@ export const USER_NOT_FOUND = { message: "Usuário não encontrado", success: fa
 export const UNAUTHORIZED = { message: "Token inválido ou expirado", success: false };
 export const invalidParameter = (name: string) => ({ message: `Parâmetro inválido: ${name}`, success: false });
 
-
 /**
  * A trainer with an ACTIVE link to a student, three exercises and two trainings of the trainer
  * (A: supino + remada; B: agachamento + supino) in one plan assigned to the student (PENDING unless `accept`).
@@ -62,7 +61,6 @@ export async function executionCounts(t: TestApp) {
   );
   return row;
 }
-
 
 // ---- Hand arithmetic in integer hundredths of a kilogram, so the expectations never drift either. ----
 

@@ -49,8 +49,13 @@ const FULL = {
   instructions: ["Segure a barra", "Empurre para cima"],
   muscleGroups: ["TRICEPS"],
 };
-const REPLACEMENT = { name: "Elevação lateral", description: "Eleve os halteres até a linha dos ombros", category: "OMBRO", equipment: "HALTERES", instructions: ["Eleve"] };
-
+const REPLACEMENT = {
+  name: "Elevação lateral",
+  description: "Eleve os halteres até a linha dos ombros",
+  category: "OMBRO",
+  equipment: "HALTERES",
+  instructions: ["Eleve"],
+};
 
 function onlyError(body: { errors?: GraphqlError[] }): GraphqlError {
   expect(body.errors).toHaveLength(1);
@@ -136,7 +141,13 @@ describe("GraphQL exercises(filter, page) and myExercises", () => {
     const trainer = await makeTrainer(t);
     const student = await makeStudent(t);
     await linkTrainerAndStudent(t, trainer, student);
-    await createExercise(t, trainer.token, { name: "Supino reto", category: "PEITO", isPublic: true, videoUrl: "https://v.example.com/s", instructions: ["a"] });
+    await createExercise(t, trainer.token, {
+      name: "Supino reto",
+      category: "PEITO",
+      isPublic: true,
+      videoUrl: "https://v.example.com/s",
+      instructions: ["a"],
+    });
     await createExercise(t, trainer.token, { name: "Supino inclinado", category: "PEITO" });
     await createExercise(t, student.token, { name: "Remada do aluno", category: "COSTAS" });
     await createExercise(t, (await makeTrainer(t)).token, { name: "Remada de outro", category: "COSTAS" });
@@ -260,7 +271,17 @@ describe("GraphQL createExercise", () => {
 
   it("takes null in the nullable input fields as not given", async () => {
     const trainer = await makeTrainer(t);
-    const input = { name: "Prancha", description: "Segure", category: "ABDOMEN", isPublic: null, difficulty: null, equipment: null, videoUrl: null, instructions: null, muscleGroups: null };
+    const input = {
+      name: "Prancha",
+      description: "Segure",
+      category: "ABDOMEN",
+      isPublic: null,
+      difficulty: null,
+      equipment: null,
+      videoUrl: null,
+      instructions: null,
+      muscleGroups: null,
+    };
     const body = await gql(CREATE, { input }, trainer);
     expect(body.errors).toBeUndefined();
     expect(body.data.createExercise).toMatchObject({ isPublic: false, difficulty: null, equipment: null, videoUrl: null, instructions: [], muscleGroups: [] });

@@ -43,7 +43,12 @@ describe("GET /api/exercises/categories", () => {
 describe("GET /api/exercises/{id}", () => {
   it("answers a public exercise without a token with the full Exercise", async () => {
     const trainer = await makeTrainer(t);
-    const created = await createExercise(t, trainer.token, { isPublic: true, videoUrl: "https://v.example.com/a", instructions: ["Um"], muscleGroups: ["OMBRO"] }, pngPart());
+    const created = await createExercise(
+      t,
+      trainer.token,
+      { isPublic: true, videoUrl: "https://v.example.com/a", instructions: ["Um"], muscleGroups: ["OMBRO"] },
+      pngPart(),
+    );
     const res = await getOne(null, created.id);
     expect(res.status).toBe(200);
     expect(res.body).toEqual(created);
@@ -295,8 +300,20 @@ describe("GET /api/exercises", () => {
       const other = await makeTrainer(t);
       const made = {
         supino: await createExercise(t, trainer.token, { name: "Supino reto", category: "PEITO", isPublic: true, difficulty: "INICIANTE", equipment: "BARRA" }),
-        inclinado: await createExercise(t, trainer.token, { name: "SUPINO inclinado", category: "PEITO", isPublic: false, difficulty: "AVANCADO", equipment: "HALTERES" }),
-        remada: await createExercise(t, trainer.token, { name: "Remada baixa", category: "COSTAS", isPublic: true, difficulty: "INTERMEDIARIO", equipment: "CABO" }),
+        inclinado: await createExercise(t, trainer.token, {
+          name: "SUPINO inclinado",
+          category: "PEITO",
+          isPublic: false,
+          difficulty: "AVANCADO",
+          equipment: "HALTERES",
+        }),
+        remada: await createExercise(t, trainer.token, {
+          name: "Remada baixa",
+          category: "COSTAS",
+          isPublic: true,
+          difficulty: "INTERMEDIARIO",
+          equipment: "CABO",
+        }),
         percent: await createExercise(t, other.token, { name: "Carga 100% máxima", category: "PERNAS", isPublic: true }),
         underscore: await createExercise(t, other.token, { name: "remada_unilateral", category: "COSTAS", isPublic: true }),
         plain: await createExercise(t, other.token, { name: "Remadaxunilateral", category: "COSTAS", isPublic: true, equipment: "HALTERES" }),

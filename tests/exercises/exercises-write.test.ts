@@ -55,7 +55,8 @@ const REPLACEMENT = {
   muscleGroups: ["BICEPS"],
 };
 
-const post = (user: MadeUser | null, raw: FormData | string, headers?: Record<string, string>) => t.post("/api/exercises", { token: user?.token, raw, headers });
+const post = (user: MadeUser | null, raw: FormData | string, headers?: Record<string, string>) =>
+  t.post("/api/exercises", { token: user?.token, raw, headers });
 const put = (user: MadeUser | null, id: number | string, raw: FormData) => t.put(`/api/exercises/${id}`, { token: user?.token, raw });
 const remove = (user: MadeUser | null, id: number | string) => t.delete(`/api/exercises/${id}`, { token: user?.token });
 
@@ -179,7 +180,10 @@ describe("POST /api/exercises", () => {
 
   it.each([
     ["a text file named .jpg and declared image/jpeg", { bytes: Buffer.from("isto não é uma imagem\n"), filename: "foto.jpg", type: "image/jpeg" }],
-    ["an SVG declared image/png", { bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), filename: "a.png", type: "image/png" }],
+    [
+      "an SVG declared image/png",
+      { bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), filename: "a.png", type: "image/png" },
+    ],
     ["an empty file", { bytes: Buffer.alloc(0), filename: "vazio.png", type: "image/png" }],
   ])("refuses %s with 400 and writes nothing", async (_label, file) => {
     const trainer = await makeTrainer(t);
@@ -292,7 +296,10 @@ describe("POST /api/exercises", () => {
 
     it("reports every problem of the part together", async () => {
       const trainer = await makeTrainer(t);
-      const res = await post(trainer, exerciseForm({ name: " ", description: "d".repeat(2001), category: "X", videoUrl: "ftp://x", muscleGroups: ["PEITO", "PEITO"] }));
+      const res = await post(
+        trainer,
+        exerciseForm({ name: " ", description: "d".repeat(2001), category: "X", videoUrl: "ftp://x", muscleGroups: ["PEITO", "PEITO"] }),
+      );
       expect(res.status).toBe(400);
       expect(res.body.message).toBe("Validation failed");
       expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(["category", "description", "muscleGroups", "name", "videoUrl"]);

@@ -21,7 +21,11 @@ export const pngPart = (filename = "foto.png", type = "image/png"): FilePart => 
 export const jpegPart = (filename = "foto.jpg", type = "image/jpeg"): FilePart => ({ bytes: JPEG, filename, type });
 export const gifPart = (filename = "foto.gif", type = "image/gif"): FilePart => ({ bytes: GIF, filename, type });
 /** A PNG padded with trailing bytes to exactly `size` bytes (still a PNG by its signature and first chunk). */
-export const pngOfSize = (size: number): FilePart => ({ bytes: Buffer.concat([PNG, Buffer.alloc(size - PNG.length, 0)]), filename: "big.png", type: "image/png" });
+export const pngOfSize = (size: number): FilePart => ({
+  bytes: Buffer.concat([PNG, Buffer.alloc(size - PNG.length, 0)]),
+  filename: "big.png",
+  type: "image/png",
+});
 
 export const INVALID_IMAGE = { message: "Arquivo inválido. Apenas imagens JPG, PNG ou GIF são permitidas", success: false };
 export const TOO_LARGE = { message: "Tamanho máximo de arquivo excedido (5MB)", success: false };

@@ -33,7 +33,6 @@ export async function subscribeByCard(t: TestApp, user: MadeUser, plan: number, 
   return t.post("/api/subscriptions", { token: user.token, body: { planId: plan, paymentMethod: "CREDIT_CARD", ...cardFields(t, card) } });
 }
 
-
 /** Row counts of the billing tables. */
 export async function billingCounts(t: TestApp) {
   const [row] = rowsOf<{ subscriptions: number; payments: number; invoices: number; pix: number }>(

@@ -27,7 +27,12 @@ export interface TrainingExecutionBody {
 export const setsOf = (count: number, set: SetBody): SetBody[] => Array.from({ length: count }, () => ({ ...set }));
 
 /** A training execution body from `start` lasting `seconds`, completed unless told otherwise. */
-export function trainingExecutionBody(start: string | Date, seconds: number, exerciseExecutions: ExerciseInTraining[], overrides: Partial<TrainingExecutionBody> = {}): TrainingExecutionBody {
+export function trainingExecutionBody(
+  start: string | Date,
+  seconds: number,
+  exerciseExecutions: ExerciseInTraining[],
+  overrides: Partial<TrainingExecutionBody> = {},
+): TrainingExecutionBody {
   const startTime = new Date(start);
   return {
     startTime: startTime.toISOString(),

@@ -30,8 +30,7 @@ export async function makeUser(
 }
 
 export const makeStudent = (t: TestApp, overrides: Parameters<typeof makeUser>[1] = {}) => makeUser(t, { ...overrides, userType: "ALUNO" });
-export const makeTrainer = (t: TestApp, overrides: Parameters<typeof makeUser>[1] = {}) =>
-  makeUser(t, { ...overrides, userType: "PERSONAL" });
+export const makeTrainer = (t: TestApp, overrides: Parameters<typeof makeUser>[1] = {}) => makeUser(t, { ...overrides, userType: "PERSONAL" });
 
 /** Fresh tokens at the current test clock (tokens live 24 hours of that clock), written back into each user. */
 export async function relogin(t: TestApp, ...people: Array<Pick<MadeUser, "email" | "password" | "token">>): Promise<void> {

@@ -6,7 +6,8 @@ import { useTestApp } from "../helpers/test-app.js";
 const t = useTestApp({ ADMIN_EMAILS: "boss@example.com", FREE_TRAINER_MAX_STUDENTS: "10" });
 
 const card = { cardNumber: "4242424242424242", cardHolderName: "Ana Souza", cardExpirationMonth: "12", cardExpirationYear: "2099", cardCvv: "123" };
-const SUBSCRIPTION_FIELDS = "id userId userName planId planName status startDate endDate renewalDate canceledAt price currency paymentMethod lastFourDigits autoRenew";
+const SUBSCRIPTION_FIELDS =
+  "id userId userName planId planName status startDate endDate renewalDate canceledAt price currency paymentMethod lastFourDigits autoRenew";
 
 async function planId(token: string, name: string) {
   const res = await t.get("/api/subscription-plans", { token });
@@ -114,7 +115,10 @@ describe("billing over GraphQL", () => {
   it("answers pixTransaction with an id no transaction can have as REST does: BAD_USER_INPUT, Parâmetro inválido: id", async () => {
     const ana = await makeStudent(t);
     const query = `query($id: String!) { pixTransaction(id: $id) { id status } }`;
-    for (const [id, path] of [["pix\u0000id", "pix%00id"], ["p".repeat(201), "p".repeat(201)]]) {
+    for (const [id, path] of [
+      ["pix\u0000id", "pix%00id"],
+      ["p".repeat(201), "p".repeat(201)],
+    ]) {
       const res = await t.graphql(query, { id }, ana.token);
       expect(res.data).toBeNull();
       expect(res.errors![0]).toMatchObject({ message: "Parâmetro inválido: id", extensions: { code: "BAD_USER_INPUT", status: 400 } });

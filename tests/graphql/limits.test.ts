@@ -47,9 +47,7 @@ describe("GraphQL depth limit", () => {
   });
 
   it("follows named and inline fragments when measuring depth", async () => {
-    const named = await postGraphql(
-      `mutation { register(input: ${registerInput(1)}) { ...Session } } fragment Session on AuthPayload { user { id } }`,
-    );
+    const named = await postGraphql(`mutation { register(input: ${registerInput(1)}) { ...Session } } fragment Session on AuthPayload { user { id } }`);
     const inline = await postGraphql(`mutation { register(input: ${registerInput(2)}) { ... on AuthPayload { user { id } } } }`);
     for (const res of [named, inline]) {
       expect(res.status).toBe(400);
@@ -88,9 +86,7 @@ describe("GraphQL complexity limit", () => {
     const res = await postGraphql(query, made.token);
     expect(res.status).toBe(400);
     expect(res.body.data).toBeUndefined();
-    expect(res.body.errors).toEqual([
-      { message: expect.stringContaining("complexidade"), extensions: { code: "GRAPHQL_VALIDATION_FAILED", status: 400 } },
-    ]);
+    expect(res.body.errors).toEqual([{ message: expect.stringContaining("complexidade"), extensions: { code: "GRAPHQL_VALIDATION_FAILED", status: 400 } }]);
   });
 
   it("counts the fields a fragment brings into every alias", async () => {
@@ -186,7 +182,11 @@ describe("GraphQL over HTTP", () => {
       postGraphql("{ me { id } }", "bad-token"),
       t.post("/graphql", { body: { query: "query ($id: Int!) { user(id: $id) { id } }", variables: { id: 999_999 } }, token: made.token }),
       t.post("/graphql", { body: { query: 'mutation { login(input: {email: "x", password: "y"}) { token } }' } }),
-      t.post("/graphql", { body: { query: 'mutation { register(input: {name: "", email: "x", password: "1", userType: ALUNO, requestLocation: WEB, confirmed: true}) { token } }' } }),
+      t.post("/graphql", {
+        body: {
+          query: 'mutation { register(input: {name: "", email: "x", password: "1", userType: ALUNO, requestLocation: WEB, confirmed: true}) { token } }',
+        },
+      }),
       postGraphql(`mutation { register(input: ${registerInput(1)}) { user { id } } }`),
       t.post("/graphql", { body: {} }),
       t.post("/graphql", { raw: "{", headers: { "content-type": "application/json" } }),

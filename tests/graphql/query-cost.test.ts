@@ -134,7 +134,10 @@ describe("the size of a document", () => {
       await t.post("/graphql", { body: { query: wide }, token: trainer.token }),
       await t.get(`/graphql?query=${encodeURIComponent(wide)}`, { token: trainer.token }),
       // Issue 10's 400 aliases of 100 exercises with their author.
-      await t.post("/graphql", { body: { query: `{ ${aliases(400, "exercises(page: {size: 100}) { content { creator { name } } }")} }` }, token: trainer.token }),
+      await t.post("/graphql", {
+        body: { query: `{ ${aliases(400, "exercises(page: {size: 100}) { content { creator { name } } }")} }` },
+        token: trainer.token,
+      }),
     ];
     for (const res of answers) {
       expect(res.status).toBe(400);

@@ -18,7 +18,10 @@ it("the schema is built from every @Resolver class the modules declare, each onc
   const declared = getMetadataStorage().resolverClasses.map((resolver) => resolver.target);
 
   const names = (classes: readonly { name: string }[]) => classes.map((cls) => cls.name).sort();
-  expect(declared.filter((cls) => !exported.has(cls)).map((cls) => cls.name), "@Resolver classes no *.resolver.ts exports").toEqual([]);
+  expect(
+    declared.filter((cls) => !exported.has(cls)).map((cls) => cls.name),
+    "@Resolver classes no *.resolver.ts exports",
+  ).toEqual([]);
   expect(names(graphqlResolvers), "resolvers in src/graphql-schema.ts").toEqual(names([...new Set(declared)]));
   expect(new Set(graphqlResolvers).size).toBe(graphqlResolvers.length);
 });

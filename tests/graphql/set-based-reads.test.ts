@@ -93,14 +93,19 @@ describe("the statements of a read do not depend on the number of parents", () =
         const student = await makeStudent(t, { name: `Aluno ${String(students.length).padStart(2, "0")}` });
         await linkTrainerAndStudent(t, coach, student);
         // Logging needs the training visible to the student: its trainer's private training through an assignment.
-        const assigned = await t.post(`/api/training-plans/${(await planOf(coach))}/assign`, { token: coach.token, body: { studentId: student.id } });
+        const assigned = await t.post(`/api/training-plans/${await planOf(coach)}/assign`, { token: coach.token, body: { studentId: student.id } });
         expect(assigned.status).toBe(201);
         // One more than the page: the page stops at 5, the total counts 6 (fewer for every third student).
         const executions = students.length % 3 === 0 ? 2 : 6;
         for (let k = 0; k < executions; k += 1) {
-          const body = trainingExecutionBody(new Date(Date.UTC(2026, 0, 1 + k, 8)), 1800 + k, [{ exerciseId: exercise.id, sets: [{ repetitions: 10, weight: 20, completed: true }] }], {
-            completed: k % 2 === 0,
-          });
+          const body = trainingExecutionBody(
+            new Date(Date.UTC(2026, 0, 1 + k, 8)),
+            1800 + k,
+            [{ exerciseId: exercise.id, sets: [{ repetitions: 10, weight: 20, completed: true }] }],
+            {
+              completed: k % 2 === 0,
+            },
+          );
           await logTrainingExecution(t, student.token, training.id, body);
         }
         students.push(student);
@@ -143,7 +148,12 @@ describe("the statements of a read do not depend on the number of parents", () =
     await linkTrainerAndStudent(t, coach, student);
     const exercise = await createExercise(t, student.token, { name: "Prancha" });
     const training = await createTraining(t, student.token, [exercise.id], { name: "Treino da aluna" });
-    await logTrainingExecution(t, student.token, training.id, trainingExecutionBody("2026-01-05T08:00:00.000Z", 600, [{ exerciseId: exercise.id, sets: [{ repetitions: 1, completed: true }] }]));
+    await logTrainingExecution(
+      t,
+      student.token,
+      training.id,
+      trainingExecutionBody("2026-01-05T08:00:00.000Z", 600, [{ exerciseId: exercise.id, sets: [{ repetitions: 1, completed: true }] }]),
+    );
 
     // The student's own executions and its trainer's (readable profile, executions not hers to read) in one batch.
     const body: GqlBody = await t.graphql(
@@ -155,7 +165,12 @@ describe("the statements of a read do not depend on the number of parents", () =
     // The trainer's page is refused on its own (its nullable parent turns null), as the one-user read refuses it.
     expect(body.data.myPersonals).toEqual({ content: [{ personal: null }] });
     expect(body.errors).toEqual([
-      { message: "Acesso negado", locations: expect.any(Array), path: ["myPersonals", "content", 0, "personal", "executions"], extensions: { code: "FORBIDDEN", status: 403 } },
+      {
+        message: "Acesso negado",
+        locations: expect.any(Array),
+        path: ["myPersonals", "content", 0, "personal", "executions"],
+        extensions: { code: "FORBIDDEN", status: 403 },
+      },
     ]);
   });
 });
@@ -169,7 +184,11 @@ async function planOf(coach: MadeUser): Promise<number> {
 describe("GraphQL answers", () => {
   it("are never cached: cache-control no-store, for data and for errors", async () => {
     const user = await makeTrainer(t);
-    for (const [query, token] of [["query { me { id } }", user.token], ["query { me { id } }", undefined], ["query { nope }", user.token]] as const) {
+    for (const [query, token] of [
+      ["query { me { id } }", user.token],
+      ["query { me { id } }", undefined],
+      ["query { nope }", user.token],
+    ] as const) {
       const res = await t.post("/graphql", { body: { query }, token });
       expect(res.headers.get("cache-control"), `${query} ${token ? "signed in" : "anonymous"}`).toBe("no-store");
     }

@@ -48,11 +48,7 @@ const registration = {
 };
 
 // A complete 1×1 PNG: the type is judged from these bytes.
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
-  "base64",
-);
-
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
 
 /** The one error of a GraphQL answer. */
 function onlyError(body: { errors?: GraphqlError[] }): GraphqlError {
@@ -318,9 +314,7 @@ describe("GraphQL profile", () => {
       height: 181.5,
       weight: 82.25,
     });
-    const history = rowsOf<{ n: number }>(
-      await t.db.execute(sql`select count(*)::int as n from weight_history where user_id = ${made.id}`),
-    );
+    const history = rowsOf<{ n: number }>(await t.db.execute(sql`select count(*)::int as n from weight_history where user_id = ${made.id}`));
     expect(history[0].n).toBe(1);
     const cleared = await t.graphql(UPDATE_PROFILE, { input: { phone: null } }, made.token);
     expect(cleared.data.updateProfile).toMatchObject({ phone: null, height: 181.5 });
@@ -415,7 +409,11 @@ describe("GraphQL updateProfilePhoto (multipart)", () => {
 
   it.each([
     ["no boundary", "multipart/form-data", "abc"],
-    ["operations that are not JSON", "multipart/form-data; boundary=x", '--x\r\nContent-Disposition: form-data; name="operations"\r\n\r\nnot-json\r\n--x--\r\n'],
+    [
+      "operations that are not JSON",
+      "multipart/form-data; boundary=x",
+      '--x\r\nContent-Disposition: form-data; name="operations"\r\n\r\nnot-json\r\n--x--\r\n',
+    ],
     ["no map", "multipart/form-data; boundary=x", '--x\r\nContent-Disposition: form-data; name="operations"\r\n\r\n{"query":"{ me { id } }"}\r\n--x--\r\n'],
     ["a body cut off inside the part headers", "multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-da"],
     ["no parts at all", "multipart/form-data; boundary=x", "--x--\r\n"],

@@ -250,9 +250,7 @@ export class FakeStripe {
 
   /** Recorded requests with this method whose path matches. */
   requestsTo(method: string, path: string | RegExp): FakeStripeRequest[] {
-    return this.requests.filter(
-      (r) => r.method === method && (typeof path === "string" ? r.path === path : path.test(r.path)),
-    );
+    return this.requests.filter((r) => r.method === method && (typeof path === "string" ? r.path === path : path.test(r.path)));
   }
 
   /** A Stripe-shaped event `{id, object:"event", type, data:{object}}`. */
@@ -356,7 +354,10 @@ export class FakeStripe {
     if (failure && (!failure.request || failure.request === `${method} ${url.pathname}`)) {
       failure.remaining -= 1;
       if (failure.remaining <= 0) this.failures.shift();
-      const error = failure.status >= 500 ? { type: "api_error", message: "An unknown error occurred (fake outage)." } : { type: "invalid_request_error", message: "Refused by the fake." };
+      const error =
+        failure.status >= 500
+          ? { type: "api_error", message: "An unknown error occurred (fake outage)." }
+          : { type: "invalid_request_error", message: "Refused by the fake." };
       send(failure.status, JSON.stringify({ error }));
       return;
     }
@@ -608,7 +609,15 @@ export class FakeStripe {
         : null,
     };
     if (params.confirm !== "true") {
-      const intent = { ...this.base("pi", "payment_intent"), amount, currency, customer: customerId, payment_method: pmId, status: "requires_confirmation", ...extra };
+      const intent = {
+        ...this.base("pi", "payment_intent"),
+        amount,
+        currency,
+        customer: customerId,
+        payment_method: pmId,
+        status: "requires_confirmation",
+        ...extra,
+      };
       this.paymentIntents.set(intent.id, intent);
       return intent;
     }
@@ -680,10 +689,14 @@ export class FakeStripe {
       intent = this.paymentIntents.get(str(obj(error.body.payment_intent).id) ?? "") ?? {};
     }
     if (intent.status === "requires_action" && params.payment_behavior === "error_if_incomplete") {
-      throw cardError("subscription_payment_intent_requires_action", "Payment for this subscription requires additional user action before it can be completed successfully.", {
-        decline_code: "authentication_required",
-        payment_intent: intent,
-      });
+      throw cardError(
+        "subscription_payment_intent_requires_action",
+        "Payment for this subscription requires additional user action before it can be completed successfully.",
+        {
+          decline_code: "authentication_required",
+          payment_intent: intent,
+        },
+      );
     }
     const paid = intent.status === "succeeded";
     const now = Math.floor(Date.now() / 1000);
@@ -796,7 +809,8 @@ export class FakeStripe {
     const intentId = str(params.payment_intent) ?? [...this.paymentIntents.values()].find((pi) => chargeId && pi.latest_charge === chargeId)?.id;
     if (!intentId) throw invalidRequest("One of the following params should be provided for this request: payment_intent or charge.", "payment_intent");
     const intent = this.paymentIntents.get(String(intentId)) ?? this.fail(noSuch("payment_intent", String(intentId), "payment_intent"));
-    if (intent.status !== "succeeded") throw invalidRequest(`This PaymentIntent (${String(intentId)}) does not have a successful charge to refund.`, "payment_intent", "charge_not_refundable");
+    if (intent.status !== "succeeded")
+      throw invalidRequest(`This PaymentIntent (${String(intentId)}) does not have a successful charge to refund.`, "payment_intent", "charge_not_refundable");
     const refunded = [...this.refunds.values()].filter((r) => r.payment_intent === intentId).reduce((sum, r) => sum + Number(r.amount), 0);
     const amount = int(params.amount, "amount", false) ?? Number(intent.amount_received) - refunded;
     if (amount < 1 || refunded + amount > Number(intent.amount_received)) {

@@ -96,7 +96,9 @@ describe("configuration", () => {
   });
 
   it("refuses a headers timeout longer than the request timeout, naming it", () => {
-    expect(() => loadConfig({ DATA_DIR: tempDir(), HTTP_HEADERS_TIMEOUT_MS: "70000" })).toThrow(/HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS/);
+    expect(() => loadConfig({ DATA_DIR: tempDir(), HTTP_HEADERS_TIMEOUT_MS: "70000" })).toThrow(
+      /HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS/,
+    );
   });
 
   it("starts in production with every secret set", () => {

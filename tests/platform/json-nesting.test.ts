@@ -59,7 +59,10 @@ describe("JSON nested too deep", () => {
 
   it.each(HOSTILE)("answers 400 to a GraphQL request whose variables carry %s, running nothing", async (_label, deep) => {
     const input = registration("ana@example.com", deep);
-    const res = await postJson("/graphql", `{"query":"mutation ($input: RegisterInput!) { register(input: $input) { userId } }","variables":{"input":${input}}}`);
+    const res = await postJson(
+      "/graphql",
+      `{"query":"mutation ($input: RegisterInput!) { register(input: $input) { userId } }","variables":{"input":${input}}}`,
+    );
     expect(res.status).toBe(400);
     expect(res.body).toEqual(TOO_DEEP);
     expect(await userCount()).toBe(0);
@@ -92,7 +95,13 @@ describe("JSON nested too deep", () => {
     const trainer = await makeTrainer(t);
     const res = await t.post("/api/trainings", {
       token: trainer.token,
-      body: { name: "Treino", exercises: [{ exerciseId: 1, sets: 3 }, { exerciseId: 2, sets: 3, notes: "a\u0000b" }] },
+      body: {
+        name: "Treino",
+        exercises: [
+          { exerciseId: 1, sets: 3 },
+          { exerciseId: 2, sets: 3, notes: "a\u0000b" },
+        ],
+      },
     });
     expect(res.status).toBe(400);
     expect(res.body.errors).toContainEqual({ field: "exercises[1].notes", message: "Caractere inválido" });

@@ -48,7 +48,7 @@ describe("mail outbox delivery", () => {
     expect(mail.from).toBe("no-reply@fitness.local");
     expect(mail.subject).toBe("Confirme seu e-mail");
     expect(mail.text).toContain("Olá, Gabi Nunes!");
-    expect(mail.html).toContain("<a href=\"https://app.fitness.test/confirm-email?token=");
+    expect(mail.html).toContain('<a href="https://app.fitness.test/confirm-email?token=');
 
     const sent = await onlyMessage();
     expect(sent).toMatchObject({ status: "SENT", attempts: 1, lastError: null });

@@ -24,13 +24,17 @@ beforeEach(async () => {
   s = await makeScene(t, { accept: true });
 });
 
-const at = (date: string, sets: SetBody[], user: MadeUser = s.student, exerciseId: number = s.supino.id) => async () => {
-  t.clock.set(new Date(date));
-  await logExerciseExecution(t, user.token, exerciseId, s.trainingA.id, sets);
-};
-const training = (start: string, exercises: { exerciseId: number; sets: SetBody[] }[], user: MadeUser = s.student) => async () => {
-  await logTrainingExecution(t, user.token, s.trainingB.id, trainingExecutionBody(start, 1800, exercises));
-};
+const at =
+  (date: string, sets: SetBody[], user: MadeUser = s.student, exerciseId: number = s.supino.id) =>
+  async () => {
+    t.clock.set(new Date(date));
+    await logExerciseExecution(t, user.token, exerciseId, s.trainingA.id, sets);
+  };
+const training =
+  (start: string, exercises: { exerciseId: number; sets: SetBody[] }[], user: MadeUser = s.student) =>
+  async () => {
+    await logTrainingExecution(t, user.token, s.trainingB.id, trainingExecutionBody(start, 1800, exercises));
+  };
 
 /**
  * A history logged in the order of its dates, with what makes records subtle: ties (between executions and within

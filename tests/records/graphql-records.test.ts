@@ -46,7 +46,10 @@ describe("GraphQL records", () => {
     const training = dataOf(
       await t.graphql(
         `mutation ($trainingId: Int!, $input: TrainingExecutionInput!) { logTrainingExecution(trainingId: $trainingId, input: $input) { id newRecords { ${NEW_RECORD_FIELDS} } } }`,
-        { trainingId: s.trainingA.id, input: trainingExecutionBody("2026-03-17T10:00:00Z", 600, [{ exerciseId: s.remada.id, sets: [{ repetitions: 12, completed: true }] }]) },
+        {
+          trainingId: s.trainingA.id,
+          input: trainingExecutionBody("2026-03-17T10:00:00Z", 600, [{ exerciseId: s.remada.id, sets: [{ repetitions: 12, completed: true }] }]),
+        },
         s.student.token,
       ),
     ).logTrainingExecution;
@@ -59,7 +62,9 @@ describe("GraphQL records", () => {
         s.student.token,
       ),
     ).logExerciseExecution;
-    expect(exercise.newRecords.map((record: { kind: string; value: number; previousValue: number | null }) => [record.kind, record.value, record.previousValue])).toEqual([
+    expect(
+      exercise.newRecords.map((record: { kind: string; value: number; previousValue: number | null }) => [record.kind, record.value, record.previousValue]),
+    ).toEqual([
       ["MAX_WEIGHT", 10, null],
       ["BEST_SET_VOLUME", 150, null], // 15 repetitions: no estimate
       ["BEST_SESSION_VOLUME", 150, null],
@@ -79,17 +84,29 @@ describe("GraphQL records", () => {
     expect(rest).toHaveLength(7);
     const own = dataOf(await t.graphql(`query ($id: Int!) { exercise(id: $id) { records { ${RECORD_FIELDS} } } }`, { id: s.supino.id }, s.student.token));
     expect(own.exercise.records).toEqual(rest);
-    const asTrainer = dataOf(await t.graphql(`query ($id: Int!, $userId: Int) { exercise(id: $id) { records(userId: $userId) { ${RECORD_FIELDS} } } }`, { id: s.supino.id, userId: s.student.id }, s.trainer.token));
+    const asTrainer = dataOf(
+      await t.graphql(
+        `query ($id: Int!, $userId: Int) { exercise(id: $id) { records(userId: $userId) { ${RECORD_FIELDS} } } }`,
+        { id: s.supino.id, userId: s.student.id },
+        s.trainer.token,
+      ),
+    );
     expect(asTrainer.exercise.records).toEqual(rest);
 
-    const all = dataOf(await t.graphql(`query ($id: Int!) { user(id: $id) { records { exerciseName kind value unit } } }`, { id: s.student.id }, s.trainer.token)).user.records;
+    const all = dataOf(
+      await t.graphql(`query ($id: Int!) { user(id: $id) { records { exerciseName kind value unit } } }`, { id: s.student.id }, s.trainer.token),
+    ).user.records;
     // By exercise name, then in kind order.
     expect(all.map((record: { exerciseName: string; kind: string }) => `${record.exerciseName} ${record.kind}`)).toEqual([
       "Remada curvada MAX_REPS",
       ...["MAX_WEIGHT", "ESTIMATED_1RM", "BEST_SET_VOLUME", "BEST_SESSION_VOLUME", "MAX_REPS", "REP_MAX_3", "REP_MAX_5"].map((kind) => `Supino reto ${kind}`),
     ]);
     const some = dataOf(
-      await t.graphql(`query ($id: Int!, $exerciseId: Int) { user(id: $id) { records(exerciseId: $exerciseId, kinds: [MAX_REPS, MAX_WEIGHT]) { kind value unit } } }`, { id: s.student.id, exerciseId: s.supino.id }, s.student.token),
+      await t.graphql(
+        `query ($id: Int!, $exerciseId: Int) { user(id: $id) { records(exerciseId: $exerciseId, kinds: [MAX_REPS, MAX_WEIGHT]) { kind value unit } } }`,
+        { id: s.student.id, exerciseId: s.supino.id },
+        s.student.token,
+      ),
     ).user.records;
     expect(some).toEqual([
       { kind: "MAX_WEIGHT", value: 50, unit: "kg" },
@@ -103,7 +120,11 @@ describe("GraphQL records", () => {
     // An unlinked trainer asking for the student's records on its own exercise.
     const outsider = await makeTrainer(t);
     const ownExercise = await createExercise(t, outsider.token);
-    const other = await t.graphql(`query ($id: Int!) { exercise(id: $id) { name records(userId: ${s.student.id}) { kind } } }`, { id: ownExercise.id }, outsider.token);
+    const other = await t.graphql(
+      `query ($id: Int!) { exercise(id: $id) { name records(userId: ${s.student.id}) { kind } } }`,
+      { id: ownExercise.id },
+      outsider.token,
+    );
     expect(other.errors!.map((error) => [error.extensions.code, error.path])).toEqual([["FORBIDDEN", ["exercise", "records"]]]);
   });
 
@@ -132,7 +153,8 @@ describe("GraphQL records", () => {
     expect(three.data.me.students.map((link: { student: { records: unknown[] } }) => link.student.records.length)).toEqual([3, 0, 0]);
     expect(three.statements).toBe(one.statements);
 
-    const exercises = (name: string) => `query { exercises(filter: { createdBy: ${s.trainer.id}, name: "${name}" }) { content { name records(userId: ${s.student.id}) { kind } } } }`;
+    const exercises = (name: string) =>
+      `query { exercises(filter: { createdBy: ${s.trainer.id}, name: "${name}" }) { content { name records(userId: ${s.student.id}) { kind } } } }`;
     const single = await measured(exercises("Supino"), s.trainer.token);
     expect(single.data.exercises.content).toHaveLength(1);
     const every = await measured(exercises(""), s.trainer.token);

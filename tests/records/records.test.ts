@@ -20,7 +20,13 @@ async function logAt(at: string, sets: SetBody[], user: MadeUser = s.student, ex
   return logExerciseExecution(t, user.token, exerciseId, s.trainingA.id, sets);
 }
 
-const newRecord = (exerciseId: number, kind: string, value: number, previousValue: number | null, unit = "kg") => ({ exerciseId, kind, value, unit, previousValue });
+const newRecord = (exerciseId: number, kind: string, value: number, previousValue: number | null, unit = "kg") => ({
+  exerciseId,
+  kind,
+  value,
+  unit,
+  previousValue,
+});
 
 const recordsOf = (exerciseId: number, query = "", token = s.student.token) => t.get(`/api/exercises/${exerciseId}/records${query}`, { token });
 const historyOf = (exerciseId: number, query = "", token = s.student.token) => t.get(`/api/exercises/${exerciseId}/records/history${query}`, { token });
@@ -85,7 +91,12 @@ describe("records claimed by logging (contract §12.1)", () => {
 
     const current = await recordsOf(id);
     expect(current.status).toBe(200);
-    const at = (log: { id: number; executedAt: string }, setIndex: number | null) => ({ exerciseExecutionId: log.id, trainingExecutionId: null, achievedAt: log.executedAt, setIndex });
+    const at = (log: { id: number; executedAt: string }, setIndex: number | null) => ({
+      exerciseExecutionId: log.id,
+      trainingExecutionId: null,
+      achievedAt: log.executedAt,
+      setIndex,
+    });
     const base = { exerciseId: id, exerciseName: "Supino reto" };
     expect(current.body).toEqual([
       { ...base, kind: "MAX_WEIGHT", value: 62.5, unit: "kg", reps: 1, weight: 62.5, ...at(l5, 0), previousValue: 60 },
@@ -107,7 +118,11 @@ describe("records claimed by logging (contract §12.1)", () => {
     const all = await historyOf(s.supino.id, "?size=100");
     expect(all.status).toBe(200);
     expect(all.body).toMatchObject({ totalElements: 19, number: 0, size: 100 });
-    const events = all.body.content.map((record: { exerciseExecutionId: number; kind: string; value: number }) => [record.exerciseExecutionId, record.kind, record.value]);
+    const events = all.body.content.map((record: { exerciseExecutionId: number; kind: string; value: number }) => [
+      record.exerciseExecutionId,
+      record.kind,
+      record.value,
+    ]);
     expect(events).toEqual([
       [l5.id, "MAX_WEIGHT", 62.5],
       [l5.id, "ESTIMATED_1RM", 65.07],
@@ -130,10 +145,19 @@ describe("records claimed by logging (contract §12.1)", () => {
       [l1.id, "REP_MAX_10", 40],
     ]);
     // Each event carries the best it beat; a first record none.
-    expect(all.body.content.at(-1)).toMatchObject({ kind: "REP_MAX_10", reps: 10, weight: 40, setIndex: 0, previousValue: null, achievedAt: "2026-03-01T10:00:00.000Z" });
+    expect(all.body.content.at(-1)).toMatchObject({
+      kind: "REP_MAX_10",
+      reps: 10,
+      weight: 40,
+      setIndex: 0,
+      previousValue: null,
+      achievedAt: "2026-03-01T10:00:00.000Z",
+    });
 
     const reps = (await historyOf(s.supino.id, "?kind=MAX_REPS")).body;
-    expect(reps.content.map((record: { value: number; previousValue: number | null; unit: string }) => [record.value, record.previousValue, record.unit])).toEqual([
+    expect(
+      reps.content.map((record: { value: number; previousValue: number | null; unit: string }) => [record.value, record.previousValue, record.unit]),
+    ).toEqual([
       [20, 13, "reps"],
       [13, 10, "reps"],
       [10, null, "reps"],
@@ -143,7 +167,13 @@ describe("records claimed by logging (contract §12.1)", () => {
 
     const second = (await historyOf(s.supino.id, "?size=5&page=1")).body;
     expect(second).toMatchObject({ totalElements: 19, totalPages: 4, number: 1, numberOfElements: 5, first: false, last: false });
-    expect(second.content.map((record: { kind: string }) => record.kind)).toEqual(["BEST_SESSION_VOLUME", "REP_MAX_3", "REP_MAX_5", "REP_MAX_10", "BEST_SET_VOLUME"]);
+    expect(second.content.map((record: { kind: string }) => record.kind)).toEqual([
+      "BEST_SESSION_VOLUME",
+      "REP_MAX_3",
+      "REP_MAX_5",
+      "REP_MAX_10",
+      "BEST_SET_VOLUME",
+    ]);
     expect((await historyOf(s.remada.id)).body).toMatchObject({ totalElements: 0, content: [] });
   });
 
@@ -154,7 +184,13 @@ describe("records claimed by logging (contract §12.1)", () => {
       s.trainingB.id,
       trainingExecutionBody("2026-03-10T18:00:00Z", 3600, [
         // Equal sets: the first one is the record.
-        { exerciseId: s.supino.id, sets: [{ repetitions: 5, weight: 50, completed: true }, { repetitions: 5, weight: 50, completed: true }] },
+        {
+          exerciseId: s.supino.id,
+          sets: [
+            { repetitions: 5, weight: 50, completed: true },
+            { repetitions: 5, weight: 50, completed: true },
+          ],
+        },
         { exerciseId: s.agachamento.id, sets: [{ repetitions: 3, weight: 100, completed: true }] },
         { exerciseId: s.supino.id, sets: [{ repetitions: 5, weight: 52.5, completed: true }] },
       ]),
@@ -184,11 +220,27 @@ describe("records claimed by logging (contract §12.1)", () => {
 
     const current = (await recordsOf(s.supino.id)).body;
     const byKind = Object.fromEntries(current.map((record: { kind: string }) => [record.kind, record]));
-    expect(byKind.MAX_WEIGHT).toMatchObject({ value: 52.5, exerciseExecutionId: second.id, trainingExecutionId: logged.id, achievedAt: "2026-03-10T19:00:00.000Z", setIndex: 0 });
+    expect(byKind.MAX_WEIGHT).toMatchObject({
+      value: 52.5,
+      exerciseExecutionId: second.id,
+      trainingExecutionId: logged.id,
+      achievedAt: "2026-03-10T19:00:00.000Z",
+      setIndex: 0,
+    });
     expect(byKind.BEST_SESSION_VOLUME).toMatchObject({ value: 500, exerciseExecutionId: first.id, setIndex: null }); // 262.5 < 500
     expect(byKind.MAX_REPS).toMatchObject({ value: 5, exerciseExecutionId: first.id, setIndex: 0 });
-    expect((await recordsOf(s.agachamento.id)).body[0]).toMatchObject({ exerciseName: "Agachamento livre", kind: "MAX_WEIGHT", exerciseExecutionId: squat.id, trainingExecutionId: logged.id });
-    expect((await historyOf(s.supino.id, "?kind=MAX_WEIGHT")).body.content.map((record: { value: number; exerciseExecutionId: number }) => [record.value, record.exerciseExecutionId])).toEqual([
+    expect((await recordsOf(s.agachamento.id)).body[0]).toMatchObject({
+      exerciseName: "Agachamento livre",
+      kind: "MAX_WEIGHT",
+      exerciseExecutionId: squat.id,
+      trainingExecutionId: logged.id,
+    });
+    expect(
+      (await historyOf(s.supino.id, "?kind=MAX_WEIGHT")).body.content.map((record: { value: number; exerciseExecutionId: number }) => [
+        record.value,
+        record.exerciseExecutionId,
+      ]),
+    ).toEqual([
       [52.5, second.id],
       [50, first.id],
     ]);
@@ -277,7 +329,10 @@ describe("who reads records (contract §7)", () => {
     for (const path of ["records", "records/history"]) {
       expect(await t.get(`/api/exercises/999999/${path}`, { token: s.student.token })).toMatchObject({ status: 404, body: EXERCISE_NOT_FOUND });
       expect(await t.get(`/api/exercises/abc/${path}`, { token: s.student.token })).toMatchObject({ status: 400, body: invalidParameter("id") });
-      expect(await t.get(`/api/exercises/${s.supino.id}/${path}?userId=abc`, { token: s.student.token })).toMatchObject({ status: 400, body: invalidParameter("userId") });
+      expect(await t.get(`/api/exercises/${s.supino.id}/${path}?userId=abc`, { token: s.student.token })).toMatchObject({
+        status: 400,
+        body: invalidParameter("userId"),
+      });
       expect(await t.get(`/api/exercises/${s.supino.id}/${path}`)).toMatchObject({ status: 401, body: UNAUTHORIZED });
     }
     expect(await historyOf(s.supino.id, "?kind=HEAVIEST")).toMatchObject({ status: 400, body: invalidParameter("kind") });

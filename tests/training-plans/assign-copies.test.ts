@@ -77,9 +77,7 @@ describe("assigning another trainer's public plan", () => {
     const [trainingCopy] = await t.db.select().from(trainings).where(eq(trainings.id, monday.trainingId));
     expect(trainingCopy).toMatchObject({ name: "Peito da Alice", description: "Empurrar", createdBy: assigner.id, isPublic: false });
     const lines = await t.db.select().from(trainingExercises).where(eq(trainingExercises.trainingId, monday.trainingId));
-    expect(lines).toEqual([
-      expect.objectContaining({ exerciseId, sets: 4, repetitions: 8, weightKg: 42.5, restSeconds: 90, order: 1, notes: "Devagar" }),
-    ]);
+    expect(lines).toEqual([expect.objectContaining({ exerciseId, sets: 4, repetitions: 8, weightKg: 42.5, restSeconds: 90, order: 1, notes: "Devagar" })]);
     const [stored] = await t.db.select().from(planAssignments).where(eq(planAssignments.id, res.body.id));
     expect(stored.planId).toBe(copyId);
     // The original stays as it was, without assignments.
@@ -114,7 +112,9 @@ describe("assigning another trainer's public plan", () => {
     expect(trainingAfter.status).toBe(200);
     expect(trainingAfter.body).toEqual(trainingBefore);
     const listed = await t.get("/api/training-plans/assignments", { token: student.token });
-    expect(listed.body.content).toEqual([expect.objectContaining({ id: assignment.id, planId: assignment.planId, planName: "Hipertrofia da Alice", status: "ACTIVE" })]);
+    expect(listed.body.content).toEqual([
+      expect.objectContaining({ id: assignment.id, planId: assignment.planId, planName: "Hipertrofia da Alice", status: "ACTIVE" }),
+    ]);
   });
 
   it("lets the author delete the original while another trainer assigns it on another instance: the delete always succeeds", async () => {
@@ -145,7 +145,10 @@ describe("assigning another trainer's public plan", () => {
     const plansBefore = await t.db.select({ id: trainingPlans.id }).from(trainingPlans).orderBy(asc(trainingPlans.id));
     expect((await assignPlan(t, assigner.token, own.id, student.id)).planId).toBe(own.id);
     expect(await t.db.select({ id: trainingPlans.id }).from(trainingPlans).orderBy(asc(trainingPlans.id))).toEqual(plansBefore);
-    const assignerTrainings = await t.db.select({ id: trainings.id }).from(trainings).where(inArray(trainings.createdBy, [assigner.id]));
+    const assignerTrainings = await t.db
+      .select({ id: trainings.id })
+      .from(trainings)
+      .where(inArray(trainings.createdBy, [assigner.id]));
     // Its own training and one copy of the author's per copied plan.
     expect(assignerTrainings).toHaveLength(3);
   });

@@ -13,7 +13,20 @@ const HOUR_MS = 60 * 60 * 1000;
 const DENIED = { message: "Acesso negado", success: false };
 const INVALID_TRANSITION = { message: "Transição de status inválida", success: false };
 const STUDENT_NOT_FOUND = { message: "Aluno não encontrado", success: false };
-const ASSIGNMENT_KEYS = ["assignedAt", "endDate", "id", "notes", "personalId", "personalName", "planId", "planName", "startDate", "status", "studentId", "studentName"];
+const ASSIGNMENT_KEYS = [
+  "assignedAt",
+  "endDate",
+  "id",
+  "notes",
+  "personalId",
+  "personalName",
+  "planId",
+  "planName",
+  "startDate",
+  "status",
+  "studentId",
+  "studentName",
+];
 /** The test day: assignments start here unless told otherwise. */
 const TODAY = new Date("2026-12-01T10:00:00.000Z");
 
@@ -26,7 +39,6 @@ async function statusOf(id: number) {
   const [row] = await t.db.select({ status: planAssignments.status }).from(planAssignments).where(eq(planAssignments.id, id));
   return row.status;
 }
-
 
 const idsOf = (body: { content: { id: number }[] }) => body.content.map((item) => item.id);
 
@@ -66,11 +78,23 @@ describe("POST /api/training-plans/{id}/assign", () => {
       notes: "Foco na técnica",
     });
     const [row] = await t.db.select().from(planAssignments).where(eq(planAssignments.id, res.body.id));
-    expect(row).toMatchObject({ planId: plan.id, studentId: student.id, personalId: trainer.id, status: "PENDING", startDate: "2026-12-01", endDate: "2026-12-28" });
+    expect(row).toMatchObject({
+      planId: plan.id,
+      studentId: student.id,
+      personalId: trainer.id,
+      status: "PENDING",
+      startDate: "2026-12-01",
+      endDate: "2026-12-28",
+    });
   });
 
   it("starts on the given date; a 1-week plan ends six days later; no duration means no endDate", async () => {
-    const oneWeek = await createPlan(t, trainer.token, plan.trainings.map((item: { trainingId: number }) => item.trainingId), { duration: 1 });
+    const oneWeek = await createPlan(
+      t,
+      trainer.token,
+      plan.trainings.map((item: { trainingId: number }) => item.trainingId),
+      { duration: 1 },
+    );
     const given = await assignPlan(t, trainer.token, oneWeek.id, student.id, { startDate: "2027-02-25" });
     expect(given).toMatchObject({ startDate: "2027-02-25", endDate: "2027-03-03", notes: null });
     const long = await assignPlan(t, trainer.token, plan.id, student.id, { startDate: "2028-02-01" });
@@ -279,7 +303,10 @@ describe("assignment transitions", () => {
     const missing = await post("accept", student, 424_242);
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ message: "Atribuição não encontrada", success: false });
-    expect((await t.post("/api/training-plans/assignments/abc/accept", { token: student.token })).body).toEqual({ message: "Parâmetro inválido: id", success: false });
+    expect((await t.post("/api/training-plans/assignments/abc/accept", { token: student.token })).body).toEqual({
+      message: "Parâmetro inválido: id",
+      success: false,
+    });
     expect((await t.post(`/api/training-plans/assignments/${assignment.id}/accept`)).status).toBe(401);
     expect(await statusOf(assignment.id)).toBe("PENDING");
   });

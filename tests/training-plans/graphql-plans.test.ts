@@ -31,13 +31,15 @@ const CREATE_TRAINING = `mutation ($input: TrainingInput!) { createTraining(inpu
 const UPDATE_TRAINING = `mutation ($id: Int!, $input: TrainingInput!) { updateTraining(id: $id, input: $input) { ${TRAINING_FIELDS} } }`;
 const DELETE_TRAINING = "mutation ($id: Int!) { deleteTraining(id: $id) }";
 const TRAINING = `query ($id: Int!) { training(id: $id) { ${TRAINING_FIELDS} } }`;
-const TRAININGS = "query ($filter: TrainingFilter, $page: PageInput) { trainings(filter: $filter, page: $page) { content { id name exerciseCount exercises { id } } totalElements totalPages number size } }";
+const TRAININGS =
+  "query ($filter: TrainingFilter, $page: PageInput) { trainings(filter: $filter, page: $page) { content { id name exerciseCount exercises { id } } totalElements totalPages number size } }";
 const MY_TRAININGS = "query { myTrainings { content { id name } totalElements } }";
 const CREATE_PLAN = `mutation ($input: TrainingPlanInput!) { createTrainingPlan(input: $input) { ${PLAN_FIELDS} } }`;
 const UPDATE_PLAN = `mutation ($id: Int!, $input: TrainingPlanInput!) { updateTrainingPlan(id: $id, input: $input) { ${PLAN_FIELDS} } }`;
 const DELETE_PLAN = "mutation ($id: Int!) { deleteTrainingPlan(id: $id) }";
 const PLAN = `query ($id: Int!) { trainingPlan(id: $id) { ${PLAN_FIELDS} } }`;
-const PLANS = "query ($filter: TrainingPlanFilter, $page: PageInput) { trainingPlans(filter: $filter, page: $page) { content { id name } totalElements totalPages number size } }";
+const PLANS =
+  "query ($filter: TrainingPlanFilter, $page: PageInput) { trainingPlans(filter: $filter, page: $page) { content { id name } totalElements totalPages number size } }";
 const MY_PLANS = "query { myPlans { content { id name } totalElements } }";
 const ASSIGN = `mutation ($planId: Int!, $studentId: Int!, $startDate: LocalDate, $notes: String) {
   assignTrainingPlan(planId: $planId, studentId: $studentId, startDate: $startDate, notes: $notes) { ${ASSIGNMENT_FIELDS} } }`;
@@ -57,14 +59,23 @@ beforeEach(async () => {
 describe("trainings over GraphQL", () => {
   it("creates, reads, updates and deletes a training with the REST shape", async () => {
     const [a, b] = [await createExercise(t, trainer.token, { name: "Supino" }), await createExercise(t, trainer.token, { name: "Remada" })];
-    const input = { name: "Treino A", description: "Peito e costas", exercises: [{ exerciseId: b.id, sets: 4, weight: 32.5 }, { exerciseId: a.id, sets: 3, repetitions: 12, order: 1 }] };
+    const input = {
+      name: "Treino A",
+      description: "Peito e costas",
+      exercises: [
+        { exerciseId: b.id, sets: 4, weight: 32.5 },
+        { exerciseId: a.id, sets: 3, repetitions: 12, order: 1 },
+      ],
+    };
     const created = dataOf(await t.graphql(CREATE_TRAINING, { input }, trainer.token)).createTraining;
     const rest = await t.get(`/api/trainings/${created.id}`, { token: trainer.token });
     expect(created).toEqual(rest.body);
     expect(created.exercises.map((line: { exerciseName: string }) => line.exerciseName)).toEqual(["Remada", "Supino"]);
     expect(dataOf(await t.graphql(TRAINING, { id: created.id }, trainer.token)).training).toEqual(rest.body);
 
-    const updated = dataOf(await t.graphql(UPDATE_TRAINING, { id: created.id, input: { name: "Treino B", exercises: [{ exerciseId: a.id, sets: 1 }] } }, trainer.token)).updateTraining;
+    const updated = dataOf(
+      await t.graphql(UPDATE_TRAINING, { id: created.id, input: { name: "Treino B", exercises: [{ exerciseId: a.id, sets: 1 }] } }, trainer.token),
+    ).updateTraining;
     expect(updated).toEqual((await t.get(`/api/trainings/${created.id}`, { token: trainer.token })).body);
     expect(updated.exercises).toHaveLength(1);
 
@@ -85,13 +96,34 @@ describe("trainings over GraphQL", () => {
     expect(published.extensions).toEqual({ code: "FORBIDDEN", status: 403 });
 
     const invalid = onlyError(
-      await t.graphql(CREATE_TRAINING, { input: { name: " ", exercises: [{ exerciseId: own.id, sets: 3 }, { exerciseId: own.id, sets: 0, order: 1001 }] } }, student.token),
+      await t.graphql(
+        CREATE_TRAINING,
+        {
+          input: {
+            name: " ",
+            exercises: [
+              { exerciseId: own.id, sets: 3 },
+              { exerciseId: own.id, sets: 0, order: 1001 },
+            ],
+          },
+        },
+        student.token,
+      ),
     );
     expect(invalid.message).toBe("Validation failed");
     expect(invalid.extensions.code).toBe("BAD_USER_INPUT");
     expect(invalid.extensions.status).toBe(400);
     expect(invalid.extensions.errors.map((error: { field: string }) => error.field).sort()).toEqual(["exercises[1].order", "exercises[1].sets", "name"]);
-    const restInvalid = await t.post("/api/trainings", { token: student.token, body: { name: " ", exercises: [{ exerciseId: own.id, sets: 3 }, { exerciseId: own.id, sets: 0, order: 1001 }] } });
+    const restInvalid = await t.post("/api/trainings", {
+      token: student.token,
+      body: {
+        name: " ",
+        exercises: [
+          { exerciseId: own.id, sets: 3 },
+          { exerciseId: own.id, sets: 0, order: 1001 },
+        ],
+      },
+    });
     expect(invalid.extensions.errors).toEqual(restInvalid.body.errors);
 
     const training = await createTraining(t, trainer.token, [(await createExercise(t, trainer.token)).id]);
@@ -152,14 +184,23 @@ describe("training plans over GraphQL", () => {
   });
 
   it("creates, reads, updates, lists and deletes a plan with the REST shape", async () => {
-    const input = { name: "Plano GQL", description: "Três dias", trainings: [{ trainingId, dayOfWeek: "FRIDAY", order: 2 }], goal: "FORCA", difficulty: "AVANCADO", duration: 6 };
+    const input = {
+      name: "Plano GQL",
+      description: "Três dias",
+      trainings: [{ trainingId, dayOfWeek: "FRIDAY", order: 2 }],
+      goal: "FORCA",
+      difficulty: "AVANCADO",
+      duration: 6,
+    };
     const created = dataOf(await t.graphql(CREATE_PLAN, { input }, trainer.token)).createTrainingPlan;
     const rest = await t.get(`/api/training-plans/${created.id}`, { token: trainer.token });
     expect(created).toEqual(rest.body);
     expect(created.trainings).toEqual([{ id: expect.any(Number), trainingId, trainingName: "Treino base", dayOfWeek: "FRIDAY", order: 2 }]);
     expect(dataOf(await t.graphql(PLAN, { id: created.id }, trainer.token)).trainingPlan).toEqual(rest.body);
 
-    const updated = dataOf(await t.graphql(UPDATE_PLAN, { id: created.id, input: { ...input, name: "Renomeado", isPublic: true } }, trainer.token)).updateTrainingPlan;
+    const updated = dataOf(
+      await t.graphql(UPDATE_PLAN, { id: created.id, input: { ...input, name: "Renomeado", isPublic: true } }, trainer.token),
+    ).updateTrainingPlan;
     expect(updated).toEqual((await t.get(`/api/training-plans/${created.id}`, { token: trainer.token })).body);
     expect(updated).toMatchObject({ name: "Renomeado", isPublic: true });
 
@@ -188,7 +229,9 @@ describe("training plans over GraphQL", () => {
     expect(invisible.message).toBe("Treino não encontrado");
     expect(invisible.extensions).toEqual({ code: "NOT_FOUND", status: 404 });
 
-    const invalid = onlyError(await t.graphql(CREATE_PLAN, { input: planBody([trainingId], { description: " ", duration: 105, trainings: [] }) }, trainer.token));
+    const invalid = onlyError(
+      await t.graphql(CREATE_PLAN, { input: planBody([trainingId], { description: " ", duration: 105, trainings: [] }) }, trainer.token),
+    );
     expect(invalid.message).toBe("Validation failed");
     expect(invalid.extensions).toMatchObject({ code: "BAD_USER_INPUT", status: 400 });
     expect(invalid.extensions.errors.map((error: { field: string }) => error.field).sort()).toEqual(["description", "duration", "trainings"]);
@@ -261,10 +304,12 @@ describe("assignments over GraphQL", () => {
   let plan: Record<string, any>;
   beforeEach(async () => {
     t.clock.set(new Date("2026-12-01T08:00:00.000Z"));
-    await Promise.all([trainer, student].map(async (user) => {
-      const res = await t.post("/api/users/login", { body: { email: user.email, password: user.password } });
-      user.token = res.body.token;
-    }));
+    await Promise.all(
+      [trainer, student].map(async (user) => {
+        const res = await t.post("/api/users/login", { body: { email: user.email, password: user.password } });
+        user.token = res.body.token;
+      }),
+    );
     const training = await createTraining(t, trainer.token, [(await createExercise(t, trainer.token)).id]);
     plan = await createPlan(t, trainer.token, [training.id], { name: "Quatro semanas", duration: 4 });
   });
@@ -299,7 +344,11 @@ describe("assignments over GraphQL", () => {
     expect(dataOf(await t.graphql(ACCEPT, { id: assigned.id }, student.token)).acceptAssignment).toEqual({ ...assigned, status: "ACTIVE" });
     expect(dataOf(await t.graphql(COMPLETE, { id: assigned.id }, trainer.token)).completeAssignment).toEqual({ ...assigned, status: "COMPLETED" });
     const second = await assignPlan(t, trainer.token, plan.id, student.id, { startDate: "2027-01-04" });
-    expect(dataOf(await t.graphql(CANCEL, { id: second.id }, student.token)).cancelAssignment).toMatchObject({ id: second.id, status: "CANCELED", endDate: "2027-01-31" });
+    expect(dataOf(await t.graphql(CANCEL, { id: second.id }, student.token)).cancelAssignment).toMatchObject({
+      id: second.id,
+      status: "CANCELED",
+      endDate: "2027-01-31",
+    });
 
     const page = dataOf(await t.graphql(ASSIGNMENTS, { filter: { status: "COMPLETED" } }, student.token)).planAssignments;
     expect(page).toEqual({ content: [{ ...assigned, status: "COMPLETED" }], totalElements: 1 });
@@ -345,7 +394,9 @@ describe("assignments over GraphQL", () => {
     await assignPlan(t, trainer.token, plan.id, other.id);
     const query = `query ($id: Int!) { trainingPlan(id: $id) { assignments { studentName status student { name } personal { name } plan { name } } } }`;
     const ofStudent = dataOf(await t.graphql(query, { id: plan.id }, student.token)).trainingPlan.assignments;
-    expect(ofStudent).toEqual([{ studentName: "Ana Aluna", status: "PENDING", student: { name: "Ana Aluna" }, personal: { name: "Bruno Personal" }, plan: { name: "Quatro semanas" } }]);
+    expect(ofStudent).toEqual([
+      { studentName: "Ana Aluna", status: "PENDING", student: { name: "Ana Aluna" }, personal: { name: "Bruno Personal" }, plan: { name: "Quatro semanas" } },
+    ]);
     const ofTrainer = dataOf(await t.graphql(query, { id: plan.id }, trainer.token)).trainingPlan.assignments;
     expect(ofTrainer.map((item: { studentName: string }) => item.studentName)).toEqual(["Davi Aluno", "Ana Aluna"]);
   });

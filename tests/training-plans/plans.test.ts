@@ -246,7 +246,13 @@ describe("PUT /api/training-plans/{id}", () => {
     t.clock.advance(60_000);
     const res = await t.put(`/api/training-plans/${plan.id}`, {
       token: trainer.token,
-      body: { name: "Renomeado", description: "Nova descrição", trainings: [{ trainingId: trainingIds[2], dayOfWeek: "SATURDAY", order: 3 }], isPublic: true, difficulty: "AVANCADO" },
+      body: {
+        name: "Renomeado",
+        description: "Nova descrição",
+        trainings: [{ trainingId: trainingIds[2], dayOfWeek: "SATURDAY", order: 3 }],
+        isPublic: true,
+        difficulty: "AVANCADO",
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({

@@ -61,7 +61,10 @@ describe("POST /api/trainings", () => {
       { exerciseId: ex[3].id, sets: 3 },
       { exerciseId: ex[1].id, sets: 50, repetitions: 10_000, weight: 2000, restSeconds: 86_400, order: 1000, notes: "  Até a falha  " },
     ];
-    const res = await t.post("/api/trainings", { token: trainer.token, body: { name: "  Peito A  ", description: "Treino de peito", isPublic: true, exercises: lines } });
+    const res = await t.post("/api/trainings", {
+      token: trainer.token,
+      body: { name: "  Peito A  ", description: "Treino de peito", isPublic: true, exercises: lines },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       id: expect.any(Number),
@@ -70,9 +73,39 @@ describe("POST /api/trainings", () => {
       createdBy: trainer.id,
       isPublic: true,
       exercises: [
-        { id: expect.any(Number), exerciseId: ex[2].id, exerciseName: "Flexão", sets: 4, repetitions: 12, weight: 0, restSeconds: 60, order: 1, notes: "Pegada fechada" },
-        { id: expect.any(Number), exerciseId: ex[0].id, exerciseName: "Supino reto", sets: 5, repetitions: 5, weight: 82.5, restSeconds: 180, order: 0, notes: null },
-        { id: expect.any(Number), exerciseId: ex[3].id, exerciseName: "Crossover", sets: 3, repetitions: null, weight: null, restSeconds: null, order: null, notes: null },
+        {
+          id: expect.any(Number),
+          exerciseId: ex[2].id,
+          exerciseName: "Flexão",
+          sets: 4,
+          repetitions: 12,
+          weight: 0,
+          restSeconds: 60,
+          order: 1,
+          notes: "Pegada fechada",
+        },
+        {
+          id: expect.any(Number),
+          exerciseId: ex[0].id,
+          exerciseName: "Supino reto",
+          sets: 5,
+          repetitions: 5,
+          weight: 82.5,
+          restSeconds: 180,
+          order: 0,
+          notes: null,
+        },
+        {
+          id: expect.any(Number),
+          exerciseId: ex[3].id,
+          exerciseName: "Crossover",
+          sets: 3,
+          repetitions: null,
+          weight: null,
+          restSeconds: null,
+          order: null,
+          notes: null,
+        },
         {
           id: expect.any(Number),
           exerciseId: ex[1].id,
@@ -103,7 +136,16 @@ describe("POST /api/trainings", () => {
   it("lets a student create a private training with its own exercises and public ones", async () => {
     const mine = await createExercise(t, student.token, { name: "Agachamento livre" });
     const open = await createExercise(t, trainer.token, { name: "Remada", isPublic: true });
-    const res = await t.post("/api/trainings", { token: student.token, body: { name: "Meu treino", exercises: [{ exerciseId: mine.id, sets: 3 }, { exerciseId: open.id, sets: 2 }] } });
+    const res = await t.post("/api/trainings", {
+      token: student.token,
+      body: {
+        name: "Meu treino",
+        exercises: [
+          { exerciseId: mine.id, sets: 3 },
+          { exerciseId: open.id, sets: 2 },
+        ],
+      },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ name: "Meu treino", description: null, createdBy: student.id, isPublic: false });
     expect(res.body.exercises.map((line: { exerciseName: string }) => line.exerciseName)).toEqual(["Agachamento livre", "Remada"]);
@@ -137,7 +179,10 @@ describe("POST /api/trainings", () => {
 
   it("keeps a weight of two decimals exactly, and reads it back so", async () => {
     const exercise = await createExercise(t, trainer.token);
-    const exercises = [{ exerciseId: exercise.id, sets: 3, weight: 0.01 }, { exerciseId: exercise.id, sets: 3, weight: 1999.99 }];
+    const exercises = [
+      { exerciseId: exercise.id, sets: 3, weight: 0.01 },
+      { exerciseId: exercise.id, sets: 3, weight: 1999.99 },
+    ];
     const res = await t.post("/api/trainings", { token: trainer.token, body: trainingBody([], { exercises }) });
     expect(res.status).toBe(201);
     expect(res.body.exercises.map((line: { weight: number }) => line.weight)).toEqual([0.01, 1999.99]);
@@ -174,7 +219,9 @@ describe("POST /api/trainings", () => {
     ])("refuses %s with 400 at that JSON path and writes nothing", async (_label, change, field) => {
       const body: Record<string, unknown> = trainingBody([exerciseId], change);
       if (Array.isArray(body.exercises)) {
-        body.exercises = body.exercises.map((item: Record<string, unknown>) => ("exerciseId" in item && item.exerciseId === 0 ? { ...item, exerciseId } : item));
+        body.exercises = body.exercises.map((item: Record<string, unknown>) =>
+          "exerciseId" in item && item.exerciseId === 0 ? { ...item, exerciseId } : item,
+        );
       }
       const res = await t.post("/api/trainings", { token: trainer.token, body });
       expect(res.status).toBe(400);
@@ -187,7 +234,13 @@ describe("POST /api/trainings", () => {
     it("reports every problem of the body together", async () => {
       const res = await t.post("/api/trainings", {
         token: trainer.token,
-        body: { name: "", exercises: [{ exerciseId, sets: 0, repetitions: -1 }, { exerciseId, sets: 3, weight: 2001, restSeconds: 86_401, order: 1001 }] },
+        body: {
+          name: "",
+          exercises: [
+            { exerciseId, sets: 0, repetitions: -1 },
+            { exerciseId, sets: 3, weight: 2001, restSeconds: 86_401, order: 1001 },
+          ],
+        },
       });
       expect(res.status).toBe(400);
       expect(fieldsOf(res.body)).toEqual(
@@ -286,12 +339,24 @@ describe("GET /api/trainings/{id}", () => {
 
 describe("PUT /api/trainings/{id}", () => {
   it("lets the creator replace everything, the exercise list included", async () => {
-    const [a, b, c] = [await createExercise(t, trainer.token, { name: "A" }), await createExercise(t, trainer.token, { name: "B" }), await createExercise(t, trainer.token, { name: "C" })];
+    const [a, b, c] = [
+      await createExercise(t, trainer.token, { name: "A" }),
+      await createExercise(t, trainer.token, { name: "B" }),
+      await createExercise(t, trainer.token, { name: "C" }),
+    ];
     const training = await createTraining(t, trainer.token, [a.id, b.id]);
     t.clock.advance(60_000);
     const res = await t.put(`/api/trainings/${training.id}`, {
       token: trainer.token,
-      body: { name: "Novo nome", description: "Nova descrição", isPublic: true, exercises: [{ exerciseId: c.id, sets: 2, weight: 10 }, { exerciseId: a.id, sets: 1 }] },
+      body: {
+        name: "Novo nome",
+        description: "Nova descrição",
+        isPublic: true,
+        exercises: [
+          { exerciseId: c.id, sets: 2, weight: 10 },
+          { exerciseId: a.id, sets: 1 },
+        ],
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -332,7 +397,10 @@ describe("PUT /api/trainings/{id}", () => {
     expect(missing.body).toEqual(TRAINING_NOT_FOUND);
 
     const training = await createTraining(t, student.token, [exercise.id]);
-    const invalid = await t.put(`/api/trainings/${training.id}`, { token: student.token, body: { name: "ok", exercises: [{ exerciseId: exercise.id, sets: 51 }] } });
+    const invalid = await t.put(`/api/trainings/${training.id}`, {
+      token: student.token,
+      body: { name: "ok", exercises: [{ exerciseId: exercise.id, sets: 51 }] },
+    });
     expect(invalid.status).toBe(400);
     expect(fieldsOf(invalid.body)).toEqual(["exercises[0].sets"]);
 
@@ -447,7 +515,13 @@ describe("GET /api/trainings", () => {
     expect(await names("isPublic=true")).toEqual(["Costas", "Peito 100%"]);
     expect(await names(`isPublic=false&createdBy=${trainer.id}`)).toEqual(["Peito e tríceps"]);
 
-    for (const [query, param] of [["isPublic=talvez", "isPublic"], ["createdBy=abc", "createdBy"], ["page=-1", "page"], ["size=0", "size"], ["sort=password,asc", "sort"]]) {
+    for (const [query, param] of [
+      ["isPublic=talvez", "isPublic"],
+      ["createdBy=abc", "createdBy"],
+      ["page=-1", "page"],
+      ["size=0", "size"],
+      ["sort=password,asc", "sort"],
+    ]) {
       const res = await t.get(`/api/trainings?${query}`, { token: trainer.token });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ message: `Parâmetro inválido: ${param}`, success: false });
@@ -467,7 +541,14 @@ describe("GET /api/trainings", () => {
     expect(second.body.content.map((item: { name: string }) => item.name)).toEqual(["Treino 20", "Treino 21", "Treino 22", "Treino 23", "Treino 24"]);
     const small = await t.get("/api/trainings?sort=name,desc&size=10&page=2", { token: trainer.token });
     expect(small.body.content.map((item: { name: string }) => item.name)).toEqual(["Treino 04", "Treino 03", "Treino 02", "Treino 01", "Treino 00"]);
-    expect(small.body.pageable).toEqual({ sort: { sorted: true, unsorted: false, empty: false }, pageNumber: 2, pageSize: 10, offset: 20, paged: true, unpaged: false });
+    expect(small.body.pageable).toEqual({
+      sort: { sorted: true, unsorted: false, empty: false },
+      pageNumber: 2,
+      pageSize: 10,
+      offset: 20,
+      paged: true,
+      unpaged: false,
+    });
     const clamped = await t.get("/api/trainings?size=500", { token: trainer.token });
     expect(clamped.body).toMatchObject({ size: 100, numberOfElements: 25, totalPages: 1 });
     const beyond = await t.get("/api/trainings?page=5", { token: trainer.token });

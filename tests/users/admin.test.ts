@@ -233,21 +233,25 @@ describe("npm run admin -- grant <email>", () => {
   }, 60_000);
 
   // On PostgreSQL the CLI can reach the very database the running test app uses (this worker's clone).
-  it.runIf(process.env.DATABASE_URL)("grants on the service's database: the user's next token is an administrator's", async () => {
-    const ana = await makeUser(t, { email: "ana@example.com", password: "segredo1" });
-    const bia = await makeUser(t, { email: "bia@example.com" });
-    expect((await t.get(`/api/users/${bia.id}`, { token: ana.token })).status).toBe(403);
+  it.runIf(process.env.DATABASE_URL)(
+    "grants on the service's database: the user's next token is an administrator's",
+    async () => {
+      const ana = await makeUser(t, { email: "ana@example.com", password: "segredo1" });
+      const bia = await makeUser(t, { email: "bia@example.com" });
+      expect((await t.get(`/api/users/${bia.id}`, { token: ana.token })).status).toBe(403);
 
-    const workerDb = inject("pgTemplate")!.replace(/_tpl$/, `_w${process.env.VITEST_POOL_ID ?? "0"}`);
-    const run = await adminCli(["grant", "ana@example.com"], { DATABASE_URL: withDatabase(process.env.DATABASE_URL!, workerDb) });
-    expect(run.code).toBe(0);
-    expect(await isAdmin(ana.id)).toBe(true);
+      const workerDb = inject("pgTemplate")!.replace(/_tpl$/, `_w${process.env.VITEST_POOL_ID ?? "0"}`);
+      const run = await adminCli(["grant", "ana@example.com"], { DATABASE_URL: withDatabase(process.env.DATABASE_URL!, workerDb) });
+      expect(run.code).toBe(0);
+      expect(await isAdmin(ana.id)).toBe(true);
 
-    // The flag is read from the database on every call, so even the token issued before works as an administrator's.
-    expect((await t.get(`/api/users/${bia.id}`, { token: ana.token })).status).toBe(200);
-    const login = await t.post("/api/users/login", { body: { email: "ana@example.com", password: "segredo1" } });
-    expect(decodeJwt(login.body.token).payload.role).toBe("ADMIN");
-  }, 60_000);
+      // The flag is read from the database on every call, so even the token issued before works as an administrator's.
+      expect((await t.get(`/api/users/${bia.id}`, { token: ana.token })).status).toBe(200);
+      const login = await t.post("/api/users/login", { body: { email: "ana@example.com", password: "segredo1" } });
+      expect(decodeJwt(login.body.token).payload.role).toBe("ADMIN");
+    },
+    60_000,
+  );
 });
 
 describe("ADMIN_EMAILS at start-up", () => {
@@ -277,7 +281,9 @@ describe("ADMIN_EMAILS at start-up", () => {
     try {
       const until = Date.now() + 45_000;
       for (;;) {
-        const ready = await fetch(`${base}/readyz`).then((r) => r.status === 200).catch(() => false);
+        const ready = await fetch(`${base}/readyz`)
+          .then((r) => r.status === 200)
+          .catch(() => false);
         if (ready) break;
         if (Date.now() > until || child.exitCode !== null) throw new Error(`service did not start:\n${output}`);
         await new Promise((r) => setTimeout(r, 200));

@@ -185,9 +185,7 @@ describe("POST /api/users/login", () => {
 
   it("keeps the stored hash a bcrypt hash that does not contain the password", async () => {
     await makeUser(t, { email: "ana@example.com", password: "segredo1" });
-    const [row] = rowsOf<{ password_hash: string }>(
-      await t.db.execute(sql`select password_hash from users where email = 'ana@example.com'`),
-    );
+    const [row] = rowsOf<{ password_hash: string }>(await t.db.execute(sql`select password_hash from users where email = 'ana@example.com'`));
     expect(row.password_hash).toMatch(/^\$2[aby]\$\d{2}\$/);
     expect(row.password_hash).not.toContain("segredo1");
   });

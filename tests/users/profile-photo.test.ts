@@ -176,9 +176,17 @@ describe("POST /api/users/{userId}/update-profile-photo", () => {
   });
 
   it.each([
-    ["no boundary", "multipart/form-data", "--x\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.png\"\r\n\r\nabc\r\n--x--\r\n"],
-    ["a boundary the body never uses", "multipart/form-data; boundary=expected", "--other\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nabc\r\n--other--\r\n"],
-    ["a body cut off inside the file part", "multipart/form-data; boundary=cut", `--cut\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n${PNG.subarray(0, 20).toString("latin1")}`],
+    ["no boundary", "multipart/form-data", '--x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nabc\r\n--x--\r\n'],
+    [
+      "a boundary the body never uses",
+      "multipart/form-data; boundary=expected",
+      '--other\r\nContent-Disposition: form-data; name="file"\r\n\r\nabc\r\n--other--\r\n',
+    ],
+    [
+      "a body cut off inside the file part",
+      "multipart/form-data; boundary=cut",
+      `--cut\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n${PNG.subarray(0, 20).toString("latin1")}`,
+    ],
     ["a body cut off inside the part headers", "multipart/form-data; boundary=cut", "--cut\r\nContent-Disposition: form-da"],
     ["an empty body", "multipart/form-data; boundary=empty", ""],
   ])("answers a malformed multipart body (%s) with 4xx in the error shape, never 500", async (_label, contentType, body) => {

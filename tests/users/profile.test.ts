@@ -338,15 +338,12 @@ describe("GET /api/users/{id}", () => {
     expect(res.body).toEqual({ message: "Usuário não encontrado", success: false });
   });
 
-  it.each([["abc"], ["0"], ["-1"], ["1.5"], ["1e3"], ["99999999999"], ["2147483648"]])(
-    "answers 400 Parâmetro inválido: id for the id %s",
-    async (id) => {
-      const student = await makeStudent(t);
-      const res = await t.get(`/api/users/${id}`, { token: student.token });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({ message: "Parâmetro inválido: id", success: false });
-    },
-  );
+  it.each([["abc"], ["0"], ["-1"], ["1.5"], ["1e3"], ["99999999999"], ["2147483648"]])("answers 400 Parâmetro inválido: id for the id %s", async (id) => {
+    const student = await makeStudent(t);
+    const res = await t.get(`/api/users/${id}`, { token: student.token });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ message: "Parâmetro inválido: id", success: false });
+  });
 
   it("answers 400 Parâmetro inválido: id, renaming nobody, for an id whose percent-encoding is broken", async () => {
     const student = await makeStudent(t);

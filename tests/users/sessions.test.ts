@@ -34,10 +34,7 @@ function authenticatedCalls(user: MadeUser): Array<[string, (headers: Record<str
     ["PUT /api/users/profile", (headers) => ({ method: "PUT", url: "/api/users/profile", headers, body: { name: "Hacked" } })],
     ["GET /api/users/{id}", (headers) => ({ method: "GET", url: `/api/users/${user.id}`, headers })],
     ["PATCH /api/users/{id}", (headers) => ({ method: "PATCH", url: `/api/users/${user.id}`, headers, body: { name: "Hacked" } })],
-    [
-      "POST /api/users/{id}/update-profile-photo",
-      (headers) => ({ method: "POST", url: `/api/users/${user.id}/update-profile-photo`, headers, raw: photo() }),
-    ],
+    ["POST /api/users/{id}/update-profile-photo", (headers) => ({ method: "POST", url: `/api/users/${user.id}/update-profile-photo`, headers, raw: photo() })],
     ["POST /api/users/refresh-token", (headers) => ({ method: "POST", url: "/api/users/refresh-token", headers })],
     ["POST /api/users/logout", (headers) => ({ method: "POST", url: "/api/users/logout", headers })],
   ];

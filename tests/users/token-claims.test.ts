@@ -26,7 +26,10 @@ describe("a correctly signed token with claims the service never issues", () => 
     const user = await makeUser(t);
     const token = signed({ ...decodeJwt(user.token).payload, ...changes });
 
-    for (const [method, url] of [["GET", "/api/users/profile"], ["POST", "/api/users/logout"]]) {
+    for (const [method, url] of [
+      ["GET", "/api/users/profile"],
+      ["POST", "/api/users/logout"],
+    ]) {
       const rest = await t.request(method, url, { token });
       expect({ url, status: rest.status, body: rest.body }).toEqual({ url, status: 401, body: INVALID });
     }

@@ -29,7 +29,9 @@ const summaryFields = {
 /** A student's adherence with its weeks and assignments (GET /users/{id}/adherence, GraphQL User.adherence). */
 export const adherenceSchema = z.object({
   ...summaryFields,
-  weeks: z.array(z.object({ weekStart: day.describe("Monday"), scheduled: z.number().int(), completed: z.number().int() })).describe("the ISO weeks the window touches, oldest first"),
+  weeks: z
+    .array(z.object({ weekStart: day.describe("Monday"), scheduled: z.number().int(), completed: z.number().int() }))
+    .describe("the ISO weeks the window touches, oldest first"),
   assignments: z
     .array(
       z.object({
@@ -41,7 +43,9 @@ export const adherenceSchema = z.object({
         adherence: share,
       }),
     )
-    .describe("the ACTIVE and COMPLETED assignments scheduling days of the window, the earliest started first; a week's done sessions of a training go to them in that order"),
+    .describe(
+      "the ACTIVE and COMPLETED assignments scheduling days of the window, the earliest started first; a week's done sessions of a training go to them in that order",
+    ),
 });
 export type AdherenceDto = z.output<typeof adherenceSchema>;
 

@@ -8,7 +8,13 @@ export const DEFAULT_ADHERENCE_WINDOW = 30;
 
 /** A window: a GraphQL Int, or its text in a query string; 30 days when not given. */
 const windowDays = z
-  .union([z.number(), z.string().regex(/^\d{1,3}$/).transform(Number)])
+  .union([
+    z.number(),
+    z
+      .string()
+      .regex(/^\d{1,3}$/)
+      .transform(Number),
+  ])
   .pipe(z.union(ADHERENCE_WINDOWS.map((days) => z.literal(days))))
   .default(DEFAULT_ADHERENCE_WINDOW);
 

@@ -194,7 +194,12 @@ export const adherenceRepository = {
   },
 
   /** The students' figures in the order asked (nulls last, then by name), a page of them or all of them. */
-  async summaries(db: Db, students: AdherenceStudents, days: AdherenceDays, request: Pick<PageRequest, "sort"> & Partial<PageRequest>): Promise<AdherenceSummaryRow[]> {
+  async summaries(
+    db: Db,
+    students: AdherenceStudents,
+    days: AdherenceDays,
+    request: Pick<PageRequest, "sort"> & Partial<PageRequest>,
+  ): Promise<AdherenceSummaryRow[]> {
     const order = [
       ...request.sort.map((s) => sql`${STUDENT_ADHERENCE_SORTS[s.field]} ${sql.raw(s.direction)} nulls last`),
       sql`student_name asc`,

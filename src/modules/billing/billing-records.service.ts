@@ -101,7 +101,10 @@ export class BillingRecordsService {
 
   private async paymentDtos(rows: PaymentRow[]): Promise<PaymentDto[]> {
     const names = await this.names(rows);
-    const invoiceIds = await invoiceRepository.invoiceIdsByPayment(this.deps.db, rows.map((row) => row.id));
+    const invoiceIds = await invoiceRepository.invoiceIdsByPayment(
+      this.deps.db,
+      rows.map((row) => row.id),
+    );
     return rows.map((row) =>
       toPaymentDto(row, {
         userName: names.userName(row.userId),
@@ -113,6 +116,8 @@ export class BillingRecordsService {
 
   private async invoiceDtos(rows: InvoiceRow[]): Promise<InvoiceDto[]> {
     const names = await this.names(rows);
-    return rows.map((row) => toInvoiceDto(row, { userName: names.userName(row.userId), planName: names.planName(row.subscriptionId), invoiceUrl: this.invoiceUrl(row.id) }));
+    return rows.map((row) =>
+      toInvoiceDto(row, { userName: names.userName(row.userId), planName: names.planName(row.subscriptionId), invoiceUrl: this.invoiceUrl(row.id) }),
+    );
   }
 }

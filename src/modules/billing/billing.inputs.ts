@@ -39,7 +39,13 @@ function checkCard(value: { paymentMethod?: unknown } & { [K in keyof CardFields
   const flagged = new Set(ctx.issues.map((issue) => issue.path?.[0]));
   const text = (field: keyof CardFields) => (typeof value[field] === "string" ? (value[field] as string) : undefined);
   const problems = cardProblems(
-    { number: text("cardNumber"), holderName: text("cardHolderName"), expMonth: text("cardExpirationMonth"), expYear: text("cardExpirationYear"), cvv: text("cardCvv") },
+    {
+      number: text("cardNumber"),
+      holderName: text("cardHolderName"),
+      expMonth: text("cardExpirationMonth"),
+      expYear: text("cardExpirationYear"),
+      cvv: text("cardCvv"),
+    },
     now,
   );
   for (const problem of problems) {
@@ -129,4 +135,7 @@ export const invoiceFilter = paymentFilter.extend({ status: z.enum(INVOICE_STATU
 export type InvoiceListQuery = ListQuery<z.output<typeof invoiceFilter>>;
 
 /** Payment and invoice listings, newest first unless another order is asked. */
-export const recordPaging: Paging = { sortable: ["id", "createdAt", "updatedAt", "amount", "status"], fallbackSort: [{ field: "createdAt", direction: "desc" }] };
+export const recordPaging: Paging = {
+  sortable: ["id", "createdAt", "updatedAt", "amount", "status"],
+  fallbackSort: [{ field: "createdAt", direction: "desc" }],
+};

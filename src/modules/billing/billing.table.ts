@@ -29,7 +29,10 @@ export const subscriptionPlans = pgTable(
     priceCents: integer("price_cents").notNull(),
     currency: varchar("currency", { length: 3 }).notNull().default("BRL"),
     interval: text("interval").$type<PlanInterval>().notNull(),
-    features: jsonb("features").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    features: jsonb("features")
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     maxStudents: integer("max_students"),
     /** The user's subscriptionType while this plan gives access (PREMIUM_MENSAL, PERSONAL_BASIC, …). */
     subscriptionType: text("subscription_type").notNull(),
@@ -83,9 +86,13 @@ export const subscriptions = pgTable(
   },
   (t) => [
     // One ACTIVE subscription per user, enforced by the database.
-    uniqueIndex("subscriptions_one_active_per_user").on(t.userId).where(sql`${t.status} = 'ACTIVE'`),
+    uniqueIndex("subscriptions_one_active_per_user")
+      .on(t.userId)
+      .where(sql`${t.status} = 'ACTIVE'`),
     index("subscriptions_user_idx").on(t.userId, t.createdAt),
-    index("subscriptions_renewal_idx").on(t.endDate).where(sql`${t.status} in ('ACTIVE', 'CANCELED')`),
+    index("subscriptions_renewal_idx")
+      .on(t.endDate)
+      .where(sql`${t.status} in ('ACTIVE', 'CANCELED')`),
     index("subscriptions_gateway_subscription_idx").on(t.gatewaySubscriptionId),
     uniqueIndex("subscriptions_charge_key").on(t.chargeKey),
     check("subscriptions_status_check", sql`${t.status} in (${oneOf(SUBSCRIPTION_STATUSES)})`),
@@ -123,7 +130,9 @@ export const payments = pgTable(
     uniqueIndex("payments_transaction_key").on(t.transactionId),
     uniqueIndex("payments_idempotency_key").on(t.idempotencyKey),
     // Payments waiting on a gateway (an unsettled charge, a refund to make): what the follow-up job looks at.
-    index("payments_unsettled_idx").on(t.createdAt).where(sql`${t.status} in ('PENDING', 'REFUND_DUE')`),
+    index("payments_unsettled_idx")
+      .on(t.createdAt)
+      .where(sql`${t.status} in ('PENDING', 'REFUND_DUE')`),
     check("payments_status_check", sql`${t.status} in (${oneOf(PAYMENT_STATUSES)})`),
     check("payments_amount_check", sql`${t.amountCents} >= 0`),
   ],
@@ -179,7 +188,9 @@ export const pixTransactions = pgTable(
   },
   (t) => [
     index("pix_transactions_subscription_idx").on(t.subscriptionId),
-    index("pix_transactions_cancel_due_idx").on(t.userId).where(sql`${t.gatewayCancelDue}`),
+    index("pix_transactions_cancel_due_idx")
+      .on(t.userId)
+      .where(sql`${t.gatewayCancelDue}`),
     check("pix_transactions_status_check", sql`${t.status} in (${oneOf(PIX_STATUSES)})`),
   ],
 );

@@ -79,7 +79,8 @@ export class Payment {
   @Field(() => String, { nullable: true }) planName!: string | null;
   @Field(() => Float) amount!: number;
   @Field(() => String) currency!: string;
-  @Field(() => String, { description: "PENDING, COMPLETED, FAILED, REFUND_DUE (received for a subscription no longer wanted; being returned) or REFUNDED" }) status!: string;
+  @Field(() => String, { description: "PENDING, COMPLETED, FAILED, REFUND_DUE (received for a subscription no longer wanted; being returned) or REFUNDED" })
+  status!: string;
   @Field(() => PaymentMethodEnum) paymentMethod!: string;
   @Field(() => String, { nullable: true }) lastFourDigits!: string | null;
   @Field(() => String, { nullable: true }) transactionId!: string | null;

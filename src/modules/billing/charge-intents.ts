@@ -71,7 +71,9 @@ export class ChargeIntents {
     const input = { ...request.input, idempotencyKey: key, metadata: { ...request.input.metadata, paymentKey: key } };
     let outcome: CardChargeOutcome;
     try {
-      outcome = request.recurring ? await this.deps.cardGateway.createSubscription({ ...input, interval: request.input.interval, planName: request.input.planName }) : await this.deps.cardGateway.charge(input);
+      outcome = request.recurring
+        ? await this.deps.cardGateway.createSubscription({ ...input, interval: request.input.interval, planName: request.input.planName })
+        : await this.deps.cardGateway.charge(input);
     } catch (error) {
       this.deps.logger.error({ err: error, paymentId: payment.id }, "payment gateway call failed");
       await this.abandonCard(payment.id, !(error instanceof CardGatewayError) || error.chargeMayHaveHappened);
@@ -129,7 +131,11 @@ export class ChargeIntents {
    * for the same subscription gets the same charge) and records it with the subscription's PENDING invoice. A
    * gateway failure is a 502 and removes the subscription: nobody holds a QR code of it, so nothing can be paid.
    */
-  async chargePix(intent: SubscriptionRow, planName: string, customer: PixChargeInput["customer"]): Promise<{ subscription: SubscriptionRow; pix: PixTransactionRow }> {
+  async chargePix(
+    intent: SubscriptionRow,
+    planName: string,
+    customer: PixChargeInput["customer"],
+  ): Promise<{ subscription: SubscriptionRow; pix: PixTransactionRow }> {
     let charge: PixCharge;
     try {
       charge = await this.deps.pixGateway.createCharge({

@@ -167,7 +167,10 @@ export class CheckoutService {
       const now = clock.now();
       const same = await this.samePendingCheckout(tx, caller.id, plan, method, now);
       if (same) {
-        const subscription = same.subscription.autoRenew === autoRenew ? same.subscription : await subscriptionRepository.updateSubscription(tx, same.subscription.id, { autoRenew, updatedAt: now });
+        const subscription =
+          same.subscription.autoRenew === autoRenew
+            ? same.subscription
+            : await subscriptionRepository.updateSubscription(tx, same.subscription.id, { autoRenew, updatedAt: now });
         return { ...same, subscription };
       }
       const subscription = await subscriptionRepository.insertSubscription(tx, {

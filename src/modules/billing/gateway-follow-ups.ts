@@ -110,8 +110,7 @@ export class GatewayFollowUps {
         if (status === "PAID") {
           await this.deps.intents.settlePixPaid(charge.id);
           await this.refund(await paymentRepository.findRefundsDue(this.deps.db, charge.userId));
-        }
-        else if (status === "PENDING") throw new Error(`PIX gateway left charge ${charge.id} PENDING after canceling it`);
+        } else if (status === "PENDING") throw new Error(`PIX gateway left charge ${charge.id} PENDING after canceling it`);
         else await pixTransactionRepository.clearPixCancelDue(this.deps.db, charge.id);
         settled += 1;
       } catch (error) {

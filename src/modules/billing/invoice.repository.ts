@@ -40,23 +40,29 @@ export const invoiceRepository = {
 
   /** The invoices a payment paid become REFUNDED with it. */
   async refundInvoicesOf(db: Db, paymentId: number, now: Date) {
-    await db.update(invoices).set({ status: "REFUNDED" satisfies InvoiceStatus, updatedAt: now }).where(eq(invoices.paymentId, paymentId));
+    await db
+      .update(invoices)
+      .set({ status: "REFUNDED" satisfies InvoiceStatus, updatedAt: now })
+      .where(eq(invoices.paymentId, paymentId));
   },
 
   /** Invoice id by payment id. */
   async invoiceIdsByPayment(db: Db, paymentIds: number[]) {
     if (paymentIds.length === 0) return new Map<number, number>();
-    const rows = await db
-      .select({ id: invoices.id, paymentId: invoices.paymentId })
-      .from(invoices)
-      .where(inArray(invoices.paymentId, paymentIds));
+    const rows = await db.select({ id: invoices.id, paymentId: invoices.paymentId }).from(invoices).where(inArray(invoices.paymentId, paymentIds));
     return new Map(rows.map((row) => [row.paymentId as number, row.id]));
   },
 
   async listInvoices(db: Db, filter: RecordFilter, request: PageRequest) {
     const where = recordConditions(invoices, filter);
     const [rows, [total]] = await Promise.all([
-      db.select().from(invoices).where(where).orderBy(...recordOrder(invoices, request)).limit(request.size).offset(request.page * request.size),
+      db
+        .select()
+        .from(invoices)
+        .where(where)
+        .orderBy(...recordOrder(invoices, request))
+        .limit(request.size)
+        .offset(request.page * request.size),
       db.select({ n: count() }).from(invoices).where(where),
     ]);
     return { rows, total: total.n };

@@ -175,7 +175,14 @@ export class PaymentEventsService {
         if (intent && transactionId) {
           const customerId = idOf(object.customer);
           const gatewaySubscriptionId = idOf(object.subscription) ?? idOf(record(record(object.parent)?.subscription_details)?.subscription);
-          const outcome = { status: "succeeded" as const, transactionId, lastFour, customerId, paymentMethodId: idOf(object.payment_method), gatewaySubscriptionId };
+          const outcome = {
+            status: "succeeded" as const,
+            transactionId,
+            lastFour,
+            customerId,
+            paymentMethodId: idOf(object.payment_method),
+            gatewaySubscriptionId,
+          };
           await this.deps.lifecycle.settleCardPayment(tx, intent, subscription, outcome);
           return;
         }
@@ -191,7 +198,12 @@ export class PaymentEventsService {
         if (transactionId && (await paymentRepository.findPaymentByTransaction(tx, transactionId))) return;
         const intent = await this.pendingIntentOf(tx, object, subscription);
         if (intent) {
-          await this.deps.lifecycle.settleCardPayment(tx, intent, subscription, { status: "failed", transactionId, lastFour, failureCode: failureCodeOf(object) });
+          await this.deps.lifecycle.settleCardPayment(tx, intent, subscription, {
+            status: "failed",
+            transactionId,
+            lastFour,
+            failureCode: failureCodeOf(object),
+          });
           return;
         }
         const failure = {
@@ -210,7 +222,8 @@ export class PaymentEventsService {
         return;
       }
       case "customer.subscription.deleted":
-        if (subscription.status === "ACTIVE" || subscription.status === "PENDING") await this.deps.lifecycle.cancel(tx, subscription, true, "Cancelada no gateway");
+        if (subscription.status === "ACTIVE" || subscription.status === "PENDING")
+          await this.deps.lifecycle.cancel(tx, subscription, true, "Cancelada no gateway");
         return;
       case "customer.subscription.created":
       case "customer.subscription.updated":

@@ -75,7 +75,13 @@ export const paymentRepository = {
   async listPayments(db: Db, filter: RecordFilter, request: PageRequest) {
     const where = recordConditions(payments, filter);
     const [rows, [total]] = await Promise.all([
-      db.select().from(payments).where(where).orderBy(...recordOrder(payments, request)).limit(request.size).offset(request.page * request.size),
+      db
+        .select()
+        .from(payments)
+        .where(where)
+        .orderBy(...recordOrder(payments, request))
+        .limit(request.size)
+        .offset(request.page * request.size),
       db.select({ n: count() }).from(payments).where(where),
     ]);
     return { rows, total: total.n };

@@ -19,7 +19,12 @@ export const pixTransactionRepository = {
   },
 
   async findPixTransactionOfSubscription(db: Db, subscriptionId: number) {
-    const [row] = await db.select().from(pixTransactions).where(eq(pixTransactions.subscriptionId, subscriptionId)).orderBy(desc(pixTransactions.createdAt)).limit(1);
+    const [row] = await db
+      .select()
+      .from(pixTransactions)
+      .where(eq(pixTransactions.subscriptionId, subscriptionId))
+      .orderBy(desc(pixTransactions.createdAt))
+      .limit(1);
     return row ?? null;
   },
 

@@ -31,7 +31,15 @@ export interface RenewalRunResult {
  */
 export class RenewalService {
   constructor(
-    private readonly deps: { db: Db; clock: Clock; logger: Logger; lifecycle: SubscriptionLifecycle; intents: ChargeIntents; followUps: GatewayFollowUps; users: UserService },
+    private readonly deps: {
+      db: Db;
+      clock: Clock;
+      logger: Logger;
+      lifecycle: SubscriptionLifecycle;
+      intents: ChargeIntents;
+      followUps: GatewayFollowUps;
+      users: UserService;
+    },
   ) {}
 
   async run(): Promise<RenewalRunResult> {
@@ -94,7 +102,10 @@ export class RenewalService {
   }
 
   private async charge(payment: PaymentRow, subscription: SubscriptionRow): Promise<keyof RenewalRunResult> {
-    const [user, plan] = await Promise.all([this.deps.users.findById(subscription.userId), subscriptionPlanRepository.findById(this.deps.db, subscription.planId)]);
+    const [user, plan] = await Promise.all([
+      this.deps.users.findById(subscription.userId),
+      subscriptionPlanRepository.findById(this.deps.db, subscription.planId),
+    ]);
     const request = {
       recurring: false as const,
       input: {

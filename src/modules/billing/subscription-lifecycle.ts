@@ -32,8 +32,7 @@ export interface ReceivedPayment {
 
 /** What a card gateway answered for a charge we asked for (or what its events and its records say of it). */
 export type CardChargeOutcome =
-  | (Extract<CardChargeResult, { status: "succeeded" }> & { gatewaySubscriptionId?: string | null })
-  | Extract<CardChargeResult, { status: "failed" }>;
+  (Extract<CardChargeResult, { status: "succeeded" }> & { gatewaySubscriptionId?: string | null }) | Extract<CardChargeResult, { status: "failed" }>;
 
 /**
  * The state changes every path shares (checkout, webhooks, renewals): a paid period, a failed charge, the
@@ -75,7 +74,12 @@ export class SubscriptionLifecycle {
    * replaces the user's other PENDING ones. When the money was already recorded under the gateway's transaction id
    * (an event that did not name our payment), the PENDING payment is dropped instead of counting it twice.
    */
-  async settleCardPayment(tx: Db, payment: PaymentRow, subscription: SubscriptionRow | null, outcome: CardChargeOutcome): Promise<"applied" | "refund-due" | "refused" | "recorded-already"> {
+  async settleCardPayment(
+    tx: Db,
+    payment: PaymentRow,
+    subscription: SubscriptionRow | null,
+    outcome: CardChargeOutcome,
+  ): Promise<"applied" | "refund-due" | "refused" | "recorded-already"> {
     const now = this.clock.now();
     if (outcome.transactionId) {
       const recorded = await paymentRepository.findPaymentByTransaction(tx, outcome.transactionId);
@@ -87,17 +91,35 @@ export class SubscriptionLifecycle {
     if (!subscription) {
       // Its subscription was deleted meanwhile: the payment alone is kept, and money is returned.
       const settled = outcome.status === "succeeded" ? { status: "REFUND_DUE" as const } : { status: "FAILED" as const, failureReason: outcome.failureCode };
-      await paymentRepository.updatePayment(tx, payment.id, { ...settled, transactionId: outcome.transactionId, lastFourDigits: outcome.lastFour, updatedAt: now });
+      await paymentRepository.updatePayment(tx, payment.id, {
+        ...settled,
+        transactionId: outcome.transactionId,
+        lastFourDigits: outcome.lastFour,
+        updatedAt: now,
+      });
       return outcome.status === "succeeded" ? "refund-due" : "refused";
     }
     if (outcome.status === "failed") {
-      const failure = { paymentId: payment.id, amountCents: payment.amountCents, paymentMethod: payment.paymentMethod, transactionId: outcome.transactionId, lastFourDigits: outcome.lastFour, reason: outcome.failureCode };
+      const failure = {
+        paymentId: payment.id,
+        amountCents: payment.amountCents,
+        paymentMethod: payment.paymentMethod,
+        transactionId: outcome.transactionId,
+        lastFourDigits: outcome.lastFour,
+        reason: outcome.failureCode,
+      };
       await this.recordFailure(tx, subscription, failure, subscription.status === "ACTIVE" ? "renewal" : "first");
       return "refused";
     }
     const first = subscription.status !== "ACTIVE";
     const charged = first ? await this.withGatewayIds(tx, subscription, outcome) : subscription;
-    const received = { paymentId: payment.id, amountCents: payment.amountCents, paymentMethod: payment.paymentMethod, transactionId: outcome.transactionId, lastFourDigits: outcome.lastFour };
+    const received = {
+      paymentId: payment.id,
+      amountCents: payment.amountCents,
+      paymentMethod: payment.paymentMethod,
+      transactionId: outcome.transactionId,
+      lastFourDigits: outcome.lastFour,
+    };
     const settled = await this.settlePayment(tx, charged, received);
     if (settled === "applied" && first) await this.replacePending(tx, subscription.userId, { keep: subscription.id });
     return settled;
@@ -163,11 +185,24 @@ export class SubscriptionLifecycle {
   async recordFailure(
     tx: Db,
     subscription: SubscriptionRow,
-    failure: { amountCents: number; paymentMethod: PaymentMethod; transactionId: string | null; lastFourDigits: string | null; reason: string; paymentId?: number },
+    failure: {
+      amountCents: number;
+      paymentMethod: PaymentMethod;
+      transactionId: string | null;
+      lastFourDigits: string | null;
+      reason: string;
+      paymentId?: number;
+    },
     kind: "first" | "renewal",
   ): Promise<SubscriptionRow> {
     const now = this.clock.now();
-    const outcome = { status: "FAILED" as const, lastFourDigits: failure.lastFourDigits, transactionId: failure.transactionId, failureReason: failure.reason, updatedAt: now };
+    const outcome = {
+      status: "FAILED" as const,
+      lastFourDigits: failure.lastFourDigits,
+      transactionId: failure.transactionId,
+      failureReason: failure.reason,
+      updatedAt: now,
+    };
     if (failure.paymentId !== undefined) {
       await paymentRepository.updatePayment(tx, failure.paymentId, outcome);
     } else {
@@ -220,7 +255,12 @@ export class SubscriptionLifecycle {
           });
     const invoiceId = received.invoiceId ?? (kind === "first" ? await invoiceRepository.findPendingInvoiceId(tx, subscription.id) : null);
     if (invoiceId) {
-      await invoiceRepository.updateInvoice(tx, invoiceId, { status: status === "COMPLETED" ? "PAID" : "CANCELED", paidAt: now, paymentId: payment.id, updatedAt: now });
+      await invoiceRepository.updateInvoice(tx, invoiceId, {
+        status: status === "COMPLETED" ? "PAID" : "CANCELED",
+        paidAt: now,
+        paymentId: payment.id,
+        updatedAt: now,
+      });
     } else if (status === "COMPLETED") {
       await invoiceRepository.insertInvoice(tx, {
         userId: subscription.userId,

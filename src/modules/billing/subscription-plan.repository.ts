@@ -29,6 +29,9 @@ export const subscriptionPlanRepository = {
 
   async findByIds(db: Db, ids: readonly number[]) {
     if (ids.length === 0) return [];
-    return db.select().from(subscriptionPlans).where(inArray(subscriptionPlans.id, [...ids]));
+    return db
+      .select()
+      .from(subscriptionPlans)
+      .where(inArray(subscriptionPlans.id, [...ids]));
   },
 };

@@ -15,6 +15,5 @@ export const coachingMails = {
     mail(to, "Convite aceito", [`Olá, ${trainerName}!`, `${studentName} aceitou seu convite e agora é seu aluno(a).`]),
   inviteRejected: (to: string, trainerName: string, studentName: string) =>
     mail(to, "Convite recusado", [`Olá, ${trainerName}!`, `${studentName} recusou seu convite.`]),
-  linkRemoved: (to: string, name: string, otherName: string) =>
-    mail(to, "Vínculo encerrado", [`Olá, ${name}!`, `O vínculo com ${otherName} foi encerrado.`]),
+  linkRemoved: (to: string, name: string, otherName: string) => mail(to, "Vínculo encerrado", [`Olá, ${name}!`, `O vínculo com ${otherName} foi encerrado.`]),
 };

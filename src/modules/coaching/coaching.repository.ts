@@ -69,11 +69,7 @@ export const coachingRepository = {
   },
 
   async findInvite(db: Db, id: number, now: Date) {
-    const [row] = await db
-      .select(inviteColumns(now))
-      .from(invites)
-      .innerJoin(trainer, eq(trainer.id, invites.personalId))
-      .where(eq(invites.id, id));
+    const [row] = await db.select(inviteColumns(now)).from(invites).innerJoin(trainer, eq(trainer.id, invites.personalId)).where(eq(invites.id, id));
     return row ?? null;
   },
 
@@ -106,7 +102,14 @@ export const coachingRepository = {
     const [row] = await db
       .select({ id: invites.id })
       .from(invites)
-      .where(and(eq(invites.personalId, personalId), eq(invites.studentId, studentId), eq(invites.status, "PENDING"), sql`${invites.expiresAt} > ${now.toISOString()}::timestamptz`));
+      .where(
+        and(
+          eq(invites.personalId, personalId),
+          eq(invites.studentId, studentId),
+          eq(invites.status, "PENDING"),
+          sql`${invites.expiresAt} > ${now.toISOString()}::timestamptz`,
+        ),
+      );
     return Boolean(row);
   },
 
@@ -249,8 +252,13 @@ export const coachingRepository = {
     const rows = await db
       .select({ id: personalStudentLinks.studentId })
       .from(personalStudentLinks)
-      .where(and(eq(personalStudentLinks.personalId, personalId), inArray(personalStudentLinks.studentId, [...studentIds]), eq(personalStudentLinks.status, "ACTIVE")));
+      .where(
+        and(
+          eq(personalStudentLinks.personalId, personalId),
+          inArray(personalStudentLinks.studentId, [...studentIds]),
+          eq(personalStudentLinks.status, "ACTIVE"),
+        ),
+      );
     return new Set(rows.map((row) => row.id));
   },
 };
-

@@ -109,7 +109,11 @@ export class CoachingService {
           expiresAt,
         });
         const sender = await users.findById(trainer.id, tx);
-        await enqueueMail(tx, coachingMails.inviteSent(student.email, student.name, sender?.name ?? "", input.message ?? null, expiresAt, this.deps.webAppUrl), now);
+        await enqueueMail(
+          tx,
+          coachingMails.inviteSent(student.email, student.name, sender?.name ?? "", input.message ?? null, expiresAt, this.deps.webAppUrl),
+          now,
+        );
         return inviteId;
       });
       return toSentInvite((await coachingRepository.findInvite(db, id, clock.now()))!);
@@ -122,7 +126,10 @@ export class CoachingService {
   /** The invites a trainer sent. */
   async listSentInvites(actor: Actor, readQuery: InputReader<InviteListQuery>): Promise<Page<SentInviteDto>> {
     const trainer = requireTrainer(actor);
-    const { filter: { status }, page: request } = readQuery();
+    const {
+      filter: { status },
+      page: request,
+    } = readQuery();
     const { rows, total } = await coachingRepository.listInvites(this.deps.db, { personalId: trainer.id, status }, request, this.deps.clock.now());
     return toPage(rows.map(toSentInvite), total, request);
   }
@@ -130,7 +137,10 @@ export class CoachingService {
   /** The invites a student received. */
   async listReceivedInvites(actor: Actor, readQuery: InputReader<InviteListQuery>): Promise<Page<ReceivedInviteDto>> {
     const student = requireStudent(actor);
-    const { filter: { status }, page: request } = readQuery();
+    const {
+      filter: { status },
+      page: request,
+    } = readQuery();
     const { rows, total } = await coachingRepository.listInvites(this.deps.db, { studentId: student.id, status }, request, this.deps.clock.now());
     return toPage(rows.map(toReceivedInvite), total, request);
   }
@@ -184,17 +194,31 @@ export class CoachingService {
   /** A trainer's links to students (ACTIVE unless `status` says otherwise), by student name. */
   async listStudents(actor: Actor, readQuery: InputReader<LinkListQuery>): Promise<Page<LinkDto>> {
     const trainer = requireTrainer(actor);
-    const { filter: { status, name }, page: request } = readQuery();
+    const {
+      filter: { status, name },
+      page: request,
+    } = readQuery();
     const { rows, total } = await coachingRepository.listLinks(this.deps.db, { personalId: trainer.id, status: status ?? "ACTIVE", name }, request);
-    return toPage(rows.map((row) => toLink(row, "trainer")), total, request);
+    return toPage(
+      rows.map((row) => toLink(row, "trainer")),
+      total,
+      request,
+    );
   }
 
   /** A student's links to trainers (ACTIVE unless `status` says otherwise), by trainer name. */
   async listPersonals(actor: Actor, readQuery: InputReader<LinkListQuery>): Promise<Page<LinkDto>> {
     const student = requireStudent(actor);
-    const { filter: { status, name }, page: request } = readQuery();
+    const {
+      filter: { status, name },
+      page: request,
+    } = readQuery();
     const { rows, total } = await coachingRepository.listLinks(this.deps.db, { studentId: student.id, status: status ?? "ACTIVE", name }, request);
-    return toPage(rows.map((row) => toLink(row, "student")), total, request);
+    return toPage(
+      rows.map((row) => toLink(row, "student")),
+      total,
+      request,
+    );
   }
 
   /** A trainer ends an ACTIVE link to a student; the student is told. */

@@ -29,10 +29,14 @@ export const invites = pgTable(
   },
   (t) => [
     // One PENDING invite per trainer and student.
-    uniqueIndex("invites_one_pending_per_pair").on(t.personalId, t.studentId).where(sql`${t.status} = 'PENDING'`),
+    uniqueIndex("invites_one_pending_per_pair")
+      .on(t.personalId, t.studentId)
+      .where(sql`${t.status} = 'PENDING'`),
     index("invites_personal_idx").on(t.personalId, t.createdAt),
     index("invites_student_idx").on(t.studentId, t.createdAt),
-    index("invites_pending_expiry_idx").on(t.expiresAt).where(sql`${t.status} = 'PENDING'`),
+    index("invites_pending_expiry_idx")
+      .on(t.expiresAt)
+      .where(sql`${t.status} = 'PENDING'`),
     check("invites_status_check", sql`${t.status} in (${oneOf(INVITE_STATUSES)})`),
   ],
 );

@@ -24,7 +24,9 @@ export const trainerDashboardSchema = z.object({
   }),
   assignments: z.object({ pending: z.number().int(), active: z.number().int() }).describe("the trainer's assignments by status"),
   adherence30d: z.number().nullable().describe("the mean of the ACTIVE students' 30-day adherence that is not null (3 decimals); null when none is"),
-  sessionsThisWeek: z.object({ scheduled: z.number().int(), completed: z.number().int() }).describe("the ACTIVE students' sessions of this ISO week up to today"),
+  sessionsThisWeek: z
+    .object({ scheduled: z.number().int(), completed: z.number().int() })
+    .describe("the ACTIVE students' sessions of this ISO week up to today"),
   needsAttention: z
     .array(z.object({ studentId: z.number().int(), studentName: z.string(), reasons: z.array(z.enum(ATTENTION_REASONS)) }))
     .describe("the ACTIVE students needing attention, the lowest 30-day adherence first"),

@@ -46,7 +46,9 @@ export class DashboardService {
       assignments,
       adherence30d: adherence.meanAdherence,
       sessionsThisWeek: adherence.sessionsThisWeek,
-      needsAttention: adherence.students.filter((student) => student.needsAttention).map(({ userId, studentName, reasons }) => ({ studentId: userId, studentName, reasons })),
+      needsAttention: adherence.students
+        .filter((student) => student.needsAttention)
+        .map(({ userId, studentName, reasons }) => ({ studentId: userId, studentName, reasons })),
       recentRecords: await this.recentRecordsOf(adherence.students),
       subscription: subscription && { planName: subscription.planName, status: subscription.status, endDate: subscription.endDate?.toISOString() ?? null },
     };

@@ -15,7 +15,11 @@ export function executionLoaders(services: Services, actor: Actor) {
   return {
     /** `User.executions(filter, page)`: the same page of every user of the list, per distinct arguments. */
     executionsOfUser: loadersByArguments((args: { filter?: ExecutionFilter; page?: PageInput }, userIds: readonly number[]) =>
-      services.executions.listUserTrainingExecutionsOf(actor, userIds, listReader(trainingExecutionPaging, userTrainingExecutionFilter, args.filter, args.page)),
+      services.executions.listUserTrainingExecutionsOf(
+        actor,
+        userIds,
+        listReader(trainingExecutionPaging, userTrainingExecutionFilter, args.filter, args.page),
+      ),
     ),
   };
 }

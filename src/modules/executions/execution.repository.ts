@@ -250,7 +250,11 @@ export const executionRepository = {
       ) page`,
       sql`page.place_in_page`,
     );
-    const counted = db.select({ total: count().as("total") }).from(trainingExecutions).where(ofAsked).as("counted");
+    const counted = db
+      .select({ total: count().as("total") })
+      .from(trainingExecutions)
+      .where(ofAsked)
+      .as("counted");
     const rows = await db
       .select({ userId: askedId, found: sql<boolean>`${users.id} is not null`, total: counted.total, page })
       .from(sql`unnest(${idArray(userIds)}) with ordinality as asked(id, position)`)
@@ -259,11 +263,13 @@ export const executionRepository = {
       .orderBy(sql`asked.position`);
     const pages = new Map(
       rows.map(({ userId, found, total, page }) => {
-        const summaries = (fromJson(page) as (Omit<TrainingExecutionSummaryRow, "startTime" | "endTime"> & { startTime: string; endTime: string })[]).map((row) => ({
-          ...row,
-          startTime: new Date(row.startTime),
-          endTime: new Date(row.endTime),
-        }));
+        const summaries = (fromJson(page) as (Omit<TrainingExecutionSummaryRow, "startTime" | "endTime"> & { startTime: string; endTime: string })[]).map(
+          (row) => ({
+            ...row,
+            startTime: new Date(row.startTime),
+            endTime: new Date(row.endTime),
+          }),
+        );
         return [userId, { userId, found, rows: summaries, total: Number(total) }];
       }),
     );
@@ -447,4 +453,3 @@ export const executionRepository = {
     );
   },
 };
-

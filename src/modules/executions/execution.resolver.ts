@@ -6,12 +6,7 @@ import { LocalDate } from "../../graphql/scalars.js";
 import { Exercise } from "../exercises/exercise.types.js";
 import { Training } from "../trainings/training.types.js";
 import { User } from "../users/user.types.js";
-import {
-  exerciseExecutionInput,
-  progressFilter,
-  statisticsFilter,
-  trainingExecutionInput,
-} from "./execution.inputs.js";
+import { exerciseExecutionInput, progressFilter, statisticsFilter, trainingExecutionInput } from "./execution.inputs.js";
 import {
   ExecutionFilter,
   ExerciseExecutionInput,
@@ -40,14 +35,22 @@ export class ExecutionResolver {
   }
 
   @Mutation(() => TrainingExecution)
-  logTrainingExecution(@Arg("trainingId", () => Int) trainingId: number, @Arg("input", () => TrainingExecutionInput) input: TrainingExecutionInput, @Ctx() ctx: Context) {
+  logTrainingExecution(
+    @Arg("trainingId", () => Int) trainingId: number,
+    @Arg("input", () => TrainingExecutionInput) input: TrainingExecutionInput,
+    @Ctx() ctx: Context,
+  ) {
     // The schema reads instants as REST's ISO 8601 text.
     const sent = { ...input, startTime: input.startTime.toISOString(), endTime: input.endTime.toISOString() };
     return ctx.services.executions.logTraining(ctx.actor, trainingId, inputReader(trainingExecutionInput, sent));
   }
 
   @Mutation(() => ExerciseExecution)
-  logExerciseExecution(@Arg("exerciseId", () => Int) exerciseId: number, @Arg("input", () => ExerciseExecutionInput) input: ExerciseExecutionInput, @Ctx() ctx: Context) {
+  logExerciseExecution(
+    @Arg("exerciseId", () => Int) exerciseId: number,
+    @Arg("input", () => ExerciseExecutionInput) input: ExerciseExecutionInput,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.executions.logExercise(ctx.actor, exerciseId, inputReader(exerciseExecutionInput, input));
   }
 }
@@ -101,6 +104,10 @@ export class ExerciseProgressResolver {
     @Arg("to", () => LocalDate, { nullable: true }) to: string | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.statistics.exerciseProgress(ctx.actor, exercise.id, argumentsReader(progressFilter, { interval, userId, startDate: from, endDate: to }));
+    return ctx.services.statistics.exerciseProgress(
+      ctx.actor,
+      exercise.id,
+      argumentsReader(progressFilter, { interval, userId, startDate: from, endDate: to }),
+    );
   }
 }

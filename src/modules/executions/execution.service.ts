@@ -11,7 +11,16 @@ import type { LoggedExercise, RecordService } from "../records/records.service.j
 import type { TrainingService } from "../trainings/training.service.js";
 import { USER_NOT_FOUND } from "../users/auth.service.js";
 import type { UserService } from "../users/user.service.js";
-import { hundredths, setAggregates, toHundredths, toExerciseExecutionDto, toSetDto, type ExerciseExecutionDto, type TrainingExecutionDto, type TrainingExecutionSummaryDto } from "./execution.dto.js";
+import {
+  hundredths,
+  setAggregates,
+  toHundredths,
+  toExerciseExecutionDto,
+  toSetDto,
+  type ExerciseExecutionDto,
+  type TrainingExecutionDto,
+  type TrainingExecutionSummaryDto,
+} from "./execution.dto.js";
 import type {
   ExerciseExecutionInput,
   ExerciseExecutionListQuery,
@@ -47,7 +56,9 @@ export class ExecutionService {
     const { db, clock } = this.deps;
     const training = await this.deps.trainings.getExecutable(caller, trainingId);
     const names = new Map(training.exercises.map((line) => [line.exerciseId, line.exerciseName]));
-    const strangers = input.exerciseExecutions.flatMap((item, i) => (names.has(item.exerciseId) ? [] : [{ field: `exerciseExecutions[${i}].exerciseId`, message: NOT_IN_TRAINING }]));
+    const strangers = input.exerciseExecutions.flatMap((item, i) =>
+      names.has(item.exerciseId) ? [] : [{ field: `exerciseExecutions[${i}].exerciseId`, message: NOT_IN_TRAINING }],
+    );
     if (strangers.length > 0) throw validationError(strangers);
 
     const startTime = new Date(input.startTime);
@@ -125,7 +136,11 @@ export class ExecutionService {
   }
 
   /** One user's executions of a training (the caller's unless `userId`). */
-  async listTrainingExecutions(actor: Actor, trainingId: number, readQuery: InputReader<TrainingExecutionListQuery>): Promise<Page<TrainingExecutionSummaryDto>> {
+  async listTrainingExecutions(
+    actor: Actor,
+    trainingId: number,
+    readQuery: InputReader<TrainingExecutionListQuery>,
+  ): Promise<Page<TrainingExecutionSummaryDto>> {
     const caller = requireUser(actor);
     const { filter, page: request } = readQuery();
     await this.deps.trainings.getExisting(trainingId);
@@ -136,11 +151,19 @@ export class ExecutionService {
       { userId, trainingId, completed: filter.completed, ...dayRange(filter.startDate, filter.endDate) },
       request,
     );
-    return toPage(rows.map((row) => summary(row, false)), total, request);
+    return toPage(
+      rows.map((row) => summary(row, false)),
+      total,
+      request,
+    );
   }
 
   /** A user's training executions, of every training unless `trainingId`: 404 for no such user, 403 unless the caller may read its activity. */
-  async listUserTrainingExecutions(actor: Actor, userId: number, readQuery: InputReader<UserTrainingExecutionListQuery>): Promise<Page<TrainingExecutionSummaryDto>> {
+  async listUserTrainingExecutions(
+    actor: Actor,
+    userId: number,
+    readQuery: InputReader<UserTrainingExecutionListQuery>,
+  ): Promise<Page<TrainingExecutionSummaryDto>> {
     const [page] = await this.listUserTrainingExecutionsOf(actor, [userId], readQuery);
     if (page instanceof AppError) throw page;
     return page;
@@ -169,7 +192,11 @@ export class ExecutionService {
     return pages.map(({ userId, found, rows, total }) => {
       if (!found) return notFound(USER_NOT_FOUND);
       if (!readable.has(userId)) return forbidden();
-      return toPage(rows.map((row) => summary(row, true)), total, request);
+      return toPage(
+        rows.map((row) => summary(row, true)),
+        total,
+        request,
+      );
     });
   }
 
@@ -204,9 +231,18 @@ export class ExecutionService {
 
   private async exercisePage(filter: Parameters<typeof executionRepository.listExerciseExecutions>[1], request: PageRequest, shape: "short" | "named") {
     const { rows, total } = await executionRepository.listExerciseExecutions(this.deps.db, filter, request);
-    const sets = await executionRepository.setsOf(this.deps.db, rows.map((row) => row.id));
+    const sets = await executionRepository.setsOf(
+      this.deps.db,
+      rows.map((row) => row.id),
+    );
     return toPage(
-      rows.map((row) => toExerciseExecutionDto(row, sets.filter((set) => set.exerciseExecutionId === row.id), shape)),
+      rows.map((row) =>
+        toExerciseExecutionDto(
+          row,
+          sets.filter((set) => set.exerciseExecutionId === row.id),
+          shape,
+        ),
+      ),
       total,
       request,
     );
@@ -215,7 +251,10 @@ export class ExecutionService {
   private async insertExerciseExecution(
     tx: Db,
     userId: number,
-    item: Omit<ExerciseExecutionRow, "id" | "userId" | "createdAt" | "personalRecord" | "completedSets" | "totalReps" | "volume" | "maxWeight" | "weightSum" | "weightedSets" | "bestOneRepMax"> & { sets: SetInput[] },
+    item: Omit<
+      ExerciseExecutionRow,
+      "id" | "userId" | "createdAt" | "personalRecord" | "completedSets" | "totalReps" | "volume" | "maxWeight" | "weightSum" | "weightedSets" | "bestOneRepMax"
+    > & { sets: SetInput[] },
   ): Promise<ExerciseExecutionRow> {
     const aggregates = setAggregates(item.sets);
     const previousBest = item.exerciseId === null ? null : await executionRepository.bestWeight(tx, userId, item.exerciseId);
@@ -224,7 +263,11 @@ export class ExecutionService {
     return executionRepository.insertExerciseExecution(
       tx,
       { ...fields, userId, personalRecord, ...aggregates, createdAt: this.deps.clock.now() },
-      sets.map((set) => ({ repetitions: set.repetitions, weight: set.weight === null || set.weight === undefined ? null : set.weight.toFixed(2), completed: set.completed })),
+      sets.map((set) => ({
+        repetitions: set.repetitions,
+        weight: set.weight === null || set.weight === undefined ? null : set.weight.toFixed(2),
+        completed: set.completed,
+      })),
     );
   }
 
@@ -232,7 +275,10 @@ export class ExecutionService {
     const { db } = this.deps;
     const found = (await executionRepository.findTrainingExecution(db, id))!;
     const items = await executionRepository.exerciseExecutionsOf(db, [id]);
-    const sets = await executionRepository.setsOf(db, items.map((item) => item.id));
+    const sets = await executionRepository.setsOf(
+      db,
+      items.map((item) => item.id),
+    );
     return {
       ...summary(found.execution, true),
       userName: found.userName,

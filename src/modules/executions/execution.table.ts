@@ -33,7 +33,9 @@ export const trainingExecutions = pgTable(
     index("training_executions_training_stats_idx").on(t.trainingId, t.userId, t.startTime, t.durationSeconds, t.completed, t.volume),
     // Adherence counts many students' completed sessions per week and training, and finds each one's latest, from the
     // index alone.
-    index("training_executions_user_completed_idx").on(t.userId, t.startTime, t.trainingId).where(sql`${t.completed}`),
+    index("training_executions_user_completed_idx")
+      .on(t.userId, t.startTime, t.trainingId)
+      .where(sql`${t.completed}`),
     check("training_executions_duration_check", sql`${t.durationSeconds} >= 0`),
   ],
 );
@@ -99,7 +101,9 @@ export const exerciseExecutions = pgTable(
     index("exercise_executions_user_exercise_record_idx").on(t.userId, t.exerciseId, t.maxWeight.desc().nullsLast(), t.executedAt, t.id),
     index("exercise_executions_user_exercise_one_rep_max_idx").on(t.userId, t.exerciseId, t.bestOneRepMax),
     // Exercise executions logged on their own (metrics' time), without reading the far more numerous ones of trainings.
-    index("exercise_executions_user_standalone_idx").on(t.userId, t.executedAt, t.durationSeconds).where(sql`${t.trainingExecutionId} is null`),
+    index("exercise_executions_user_standalone_idx")
+      .on(t.userId, t.executedAt, t.durationSeconds)
+      .where(sql`${t.trainingExecutionId} is null`),
   ],
 );
 

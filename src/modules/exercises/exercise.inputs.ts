@@ -4,7 +4,11 @@ import { filterId, optionalFlag, queryBoolean, requiredText } from "../../platfo
 import { EXERCISE_SORTS } from "./exercise.repository.js";
 import { DIFFICULTIES, EQUIPMENT, EXERCISE_CATEGORIES } from "./exercise.table.js";
 
-export const httpUrl = z.string().trim().max(2048).pipe(z.url({ protocol: /^https?$/, error: "URL inválida (use http ou https)" }));
+export const httpUrl = z
+  .string()
+  .trim()
+  .max(2048)
+  .pipe(z.url({ protocol: /^https?$/, error: "URL inválida (use http ou https)" }));
 
 /** An exercise as its author creates or replaces it (a replacement gives every field). */
 export const exerciseInput = z.object({
@@ -43,4 +47,3 @@ export const exerciseFilter = z.object({
   equipment: z.enum(EQUIPMENT).optional(),
 });
 export type ExerciseListQuery = ListQuery<z.output<typeof exerciseFilter>>;
-

@@ -36,7 +36,6 @@ export function exerciseVisibleTo(caller: UserActor | null): SQL | undefined {
   return or(eq(exercises.isPublic, true), privateContentVisibleTo(caller, exercises.createdBy, trainingIdsHoldingExercise(exercises.id)));
 }
 
-
 export const exerciseRepository = {
   async findById(db: Db, id: number) {
     const [row] = await db.select().from(exercises).where(eq(exercises.id, id));
@@ -104,7 +103,13 @@ export const exerciseRepository = {
     const where = and(...conditions);
     const order = [...request.sort.map((s) => (s.direction === "asc" ? asc : desc)(EXERCISE_SORTS[s.field])), asc(exercises.id)];
     const [rows, [total]] = await Promise.all([
-      db.select().from(exercises).where(where).orderBy(...order).limit(request.size).offset(request.page * request.size),
+      db
+        .select()
+        .from(exercises)
+        .where(where)
+        .orderBy(...order)
+        .limit(request.size)
+        .offset(request.page * request.size),
       db.select({ n: count() }).from(exercises).where(where),
     ]);
     return { rows, total: total.n };

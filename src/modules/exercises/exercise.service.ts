@@ -136,7 +136,10 @@ export class ExerciseService {
     if (await exerciseRepository.isInTraining(this.deps.db, id)) throw conflict(EXERCISE_IN_USE);
     // The image the row holds when it goes (a concurrent replacement may have changed it since loadOwn); a training
     // that took it up in the meantime keeps it through the foreign key.
-    const imageUrl = await unlessForeignKeyRefuses(() => exerciseRepository.delete(this.deps.db, id), () => conflict(EXERCISE_IN_USE));
+    const imageUrl = await unlessForeignKeyRefuses(
+      () => exerciseRepository.delete(this.deps.db, id),
+      () => conflict(EXERCISE_IN_USE),
+    );
     await this.deps.storage.remove(imageUrl);
   }
 

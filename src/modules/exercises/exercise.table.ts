@@ -28,8 +28,14 @@ export const exercises = pgTable(
     difficulty: text("difficulty").$type<Difficulty>(),
     equipment: text("equipment").$type<Equipment>(),
     videoUrl: varchar("video_url", { length: 2048 }),
-    instructions: jsonb("instructions").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
-    muscleGroups: jsonb("muscle_groups").$type<ExerciseCategory[]>().notNull().default(sql`'[]'::jsonb`),
+    instructions: jsonb("instructions")
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    muscleGroups: jsonb("muscle_groups")
+      .$type<ExerciseCategory[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -41,7 +41,13 @@ export const recordsRepository = {
     await db
       .update(exerciseRecords)
       .set({ current: false })
-      .where(and(eq(exerciseRecords.userId, userId), eq(exerciseRecords.current, true), sql`(${exerciseRecords.exerciseId}, ${exerciseRecords.kind}) in (${sql.join(beaten, sql`, `)})`));
+      .where(
+        and(
+          eq(exerciseRecords.userId, userId),
+          eq(exerciseRecords.current, true),
+          sql`(${exerciseRecords.exerciseId}, ${exerciseRecords.kind}) in (${sql.join(beaten, sql`, `)})`,
+        ),
+      );
     await db.insert(exerciseRecords).values(rows);
   },
 

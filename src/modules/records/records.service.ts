@@ -139,7 +139,12 @@ export class RecordService {
       const userId = userOf(request);
       if (!readable.has(userId)) return forbidden();
       return records
-        .filter(({ userId: owner, record }) => owner === userId && (request.exerciseId === undefined || record.exerciseId === request.exerciseId) && (request.kinds?.includes(record.kind) ?? true))
+        .filter(
+          ({ userId: owner, record }) =>
+            owner === userId &&
+            (request.exerciseId === undefined || record.exerciseId === request.exerciseId) &&
+            (request.kinds?.includes(record.kind) ?? true),
+        )
         .map(({ record }) => record)
         .sort(byExerciseAndKind);
     });

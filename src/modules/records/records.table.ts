@@ -6,7 +6,16 @@ import { exercises } from "../exercises/exercise.table.js";
 import { users } from "../users/user.table.js";
 
 /** The record kinds of contract §12.1, in the order a user's records of an exercise are listed. */
-export const RECORD_KINDS = ["MAX_WEIGHT", "ESTIMATED_1RM", "BEST_SET_VOLUME", "BEST_SESSION_VOLUME", "MAX_REPS", "REP_MAX_3", "REP_MAX_5", "REP_MAX_10"] as const;
+export const RECORD_KINDS = [
+  "MAX_WEIGHT",
+  "ESTIMATED_1RM",
+  "BEST_SET_VOLUME",
+  "BEST_SESSION_VOLUME",
+  "MAX_REPS",
+  "REP_MAX_3",
+  "REP_MAX_5",
+  "REP_MAX_10",
+] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
 /**
@@ -45,7 +54,9 @@ export const exerciseRecords = pgTable(
   },
   (t) => [
     // One current record per kind, read by key (a user's exercise, or every exercise of a list of users).
-    uniqueIndex("exercise_records_current_idx").on(t.userId, t.exerciseId, t.kind).where(sql`${t.current}`),
+    uniqueIndex("exercise_records_current_idx")
+      .on(t.userId, t.exerciseId, t.kind)
+      .where(sql`${t.current}`),
     // History pages in their order (newest execution first, one execution's records in the order written), of every
     // kind and of one kind, read backwards: (achieved_at, exercise_execution_id) descending, id ascending.
     index("exercise_records_history_idx").on(t.userId, t.exerciseId, t.achievedAt, t.exerciseExecutionId, t.id.desc().nullsFirst()),

@@ -69,7 +69,11 @@ export class PlanAssignmentService {
     const caller = requireUser(actor);
     const { filter, page: request } = readQuery();
     // The scope comes last so a filter can narrow it but never widen it.
-    const scope: { personalId?: number; studentId?: number } = caller.isAdmin ? {} : caller.userType === "PERSONAL" ? { personalId: caller.id } : { studentId: caller.id };
+    const scope: { personalId?: number; studentId?: number } = caller.isAdmin
+      ? {}
+      : caller.userType === "PERSONAL"
+        ? { personalId: caller.id }
+        : { studentId: caller.id };
     // A student asking for another student's assignments gets none (the filter narrows; it is not dropped).
     if (scope.studentId !== undefined && filter.studentId !== undefined && filter.studentId !== scope.studentId) return toPage([], 0, request);
     const { rows, total } = await trainingPlanRepository.listAssignments(this.deps.db, { ...filter, ...scope }, request);
@@ -127,4 +131,3 @@ export class PlanAssignmentService {
 function addDays(isoDay: string, days: number): string {
   return new Date(new Date(`${isoDay}T00:00:00.000Z`).getTime() + days * DAY_MS).toISOString().slice(0, 10);
 }
-

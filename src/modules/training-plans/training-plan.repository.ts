@@ -9,7 +9,15 @@ import type { PageRequest } from "../../platform/paging.js";
 import type { Difficulty } from "../exercises/exercise.table.js";
 import { trainings } from "../trainings/training.table.js";
 import { users } from "../users/user.table.js";
-import { LIVE_ASSIGNMENT_STATUSES, planAssignments, planTrainings, trainingPlans, type AssignmentStatus, type DayOfWeek, type Goal } from "./training-plan.table.js";
+import {
+  LIVE_ASSIGNMENT_STATUSES,
+  planAssignments,
+  planTrainings,
+  trainingPlans,
+  type AssignmentStatus,
+  type DayOfWeek,
+  type Goal,
+} from "./training-plan.table.js";
 
 export type PlanRow = typeof trainingPlans.$inferSelect;
 
@@ -182,7 +190,13 @@ export const trainingPlanRepository = {
     const where = and(...conditions);
     const order = [...request.sort.map((s) => (s.direction === "asc" ? asc : desc)(PLAN_SORTS[s.field])), asc(trainingPlans.id)];
     const [rows, [total]] = await Promise.all([
-      db.select().from(trainingPlans).where(where).orderBy(...order).limit(request.size).offset(request.page * request.size),
+      db
+        .select()
+        .from(trainingPlans)
+        .where(where)
+        .orderBy(...order)
+        .limit(request.size)
+        .offset(request.page * request.size),
       db.select({ n: count() }).from(trainingPlans).where(where),
     ]);
     return { rows, total: total.n };

@@ -94,7 +94,12 @@ export class TrainingPlanService {
     const original = await trainingPlanRepository.lock(tx, planId);
     if (!original || original.createdBy === trainerId) return original;
     const items = await trainingPlanRepository.trainingsOf(tx, [planId]);
-    const trainingCopies = await this.deps.trainings.copyForOwner(tx, items.map((item) => item.trainingId), trainerId, now);
+    const trainingCopies = await this.deps.trainings.copyForOwner(
+      tx,
+      items.map((item) => item.trainingId),
+      trainerId,
+      now,
+    );
     const copy = await trainingPlanRepository.insert(tx, {
       name: original.name,
       description: original.description,
@@ -156,8 +161,16 @@ export class TrainingPlanService {
 
   /** Plans with their trainings, in two queries whatever the number of plans. */
   async toDtos(rows: PlanRow[]): Promise<TrainingPlanDto[]> {
-    const items = await trainingPlanRepository.trainingsOf(this.deps.db, rows.map((row) => row.id));
-    return rows.map((row) => toDto(row, items.filter((item) => item.planId === row.id).map(({ planId: _p, ...item }) => item)));
+    const items = await trainingPlanRepository.trainingsOf(
+      this.deps.db,
+      rows.map((row) => row.id),
+    );
+    return rows.map((row) =>
+      toDto(
+        row,
+        items.filter((item) => item.planId === row.id).map(({ planId: _p, ...item }) => item),
+      ),
+    );
   }
 
   private async isVisible(caller: UserActor, row: PlanRow): Promise<boolean> {
@@ -206,5 +219,8 @@ function fieldsOf(input: PlanInput) {
 
 /** A plan's trainings; a training deleted since the visibility check is one not found, as the check says. */
 function writeTrainings(tx: Db, planId: number, input: PlanInput): Promise<void> {
-  return unlessForeignKeyRefuses(() => trainingPlanRepository.replaceTrainings(tx, planId, input.trainings), () => notFound(TRAINING_NOT_FOUND));
+  return unlessForeignKeyRefuses(
+    () => trainingPlanRepository.replaceTrainings(tx, planId, input.trainings),
+    () => notFound(TRAINING_NOT_FOUND),
+  );
 }

@@ -90,7 +90,9 @@ export const planAssignments = pgTable(
     index("plan_assignments_student_idx").on(t.studentId, t.status),
     index("plan_assignments_personal_idx").on(t.personalId, t.assignedAt),
     index("plan_assignments_plan_idx").on(t.planId, t.status),
-    index("plan_assignments_active_end_idx").on(t.endDate).where(sql`${t.status} = 'ACTIVE'`),
+    index("plan_assignments_active_end_idx")
+      .on(t.endDate)
+      .where(sql`${t.status} = 'ACTIVE'`),
     check("plan_assignments_status_check", sql`${t.status} in (${oneOf(ASSIGNMENT_STATUSES)})`),
   ],
 );

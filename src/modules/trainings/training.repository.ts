@@ -27,7 +27,6 @@ export function trainingVisibleTo(caller: UserActor | null): SQL | undefined {
   return or(eq(trainings.isPublic, true), privateContentVisibleTo(caller, trainings.createdBy, sql`${trainings.id}`));
 }
 
-
 /** What a training's exercise line reads as (its exercise's name joined). */
 const lineFields = {
   id: trainingExercises.id,
@@ -67,7 +66,12 @@ export const trainingRepository = {
   /** The trainings, kept from edits and deletes (FOR SHARE) for the rest of the transaction. */
   async lockForShare(db: Db, ids: readonly number[]) {
     if (ids.length === 0) return [];
-    return db.select().from(trainings).where(inArray(trainings.id, [...ids])).orderBy(asc(trainings.id)).for("share");
+    return db
+      .select()
+      .from(trainings)
+      .where(inArray(trainings.id, [...ids]))
+      .orderBy(asc(trainings.id))
+      .for("share");
   },
 
   /** The exercise lines of several trainings with their exercise names, in the order they were sent. */
@@ -152,7 +156,13 @@ export const trainingRepository = {
     const where = and(...conditions);
     const order = [...request.sort.map((s) => (s.direction === "asc" ? asc : desc)(TRAINING_SORTS[s.field])), asc(trainings.id)];
     const [rows, [total]] = await Promise.all([
-      db.select().from(trainings).where(where).orderBy(...order).limit(request.size).offset(request.page * request.size),
+      db
+        .select()
+        .from(trainings)
+        .where(where)
+        .orderBy(...order)
+        .limit(request.size)
+        .offset(request.page * request.size),
       db.select({ n: count() }).from(trainings).where(where),
     ]);
     return { rows, total: total.n };

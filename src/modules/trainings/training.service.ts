@@ -90,7 +90,10 @@ export class TrainingService {
     await this.loadOwn(caller, id);
     if (await trainingRepository.isScheduled(this.deps.db, id)) throw conflict(TRAINING_IN_USE);
     // Taken up by a plan in the meantime, its foreign key keeps it (executions only lose their link to it).
-    await unlessForeignKeyRefuses(() => trainingRepository.delete(this.deps.db, id), () => conflict(TRAINING_IN_USE));
+    await unlessForeignKeyRefuses(
+      () => trainingRepository.delete(this.deps.db, id),
+      () => conflict(TRAINING_IN_USE),
+    );
   }
 
   async get(actor: Actor, id: number): Promise<TrainingDto> {
@@ -151,7 +154,10 @@ export class TrainingService {
    */
   async copyForOwner(tx: Db, ids: readonly number[], ownerId: number, now: Date): Promise<Map<number, number>> {
     const originals = (await trainingRepository.lockForShare(tx, ids)).filter((row) => row.createdBy !== ownerId);
-    const lines = await trainingRepository.exercisesOf(tx, originals.map((row) => row.id));
+    const lines = await trainingRepository.exercisesOf(
+      tx,
+      originals.map((row) => row.id),
+    );
     const copies = new Map<number, number>();
     for (const original of originals) {
       const copy = await trainingRepository.insert(tx, {
@@ -183,12 +189,23 @@ export class TrainingService {
   }
 
   private async toDtos(rows: TrainingRow[]): Promise<TrainingDto[]> {
-    const lines = await trainingRepository.exercisesOf(this.deps.db, rows.map((row) => row.id));
-    return rows.map((row) => toDto(row, lines.filter((line) => line.trainingId === row.id).map(({ trainingId: _t, ...line }) => line)));
+    const lines = await trainingRepository.exercisesOf(
+      this.deps.db,
+      rows.map((row) => row.id),
+    );
+    return rows.map((row) =>
+      toDto(
+        row,
+        lines.filter((line) => line.trainingId === row.id).map(({ trainingId: _t, ...line }) => line),
+      ),
+    );
   }
 
   private async toListItems(rows: TrainingRow[]): Promise<TrainingListItemDto[]> {
-    const counts = await trainingRepository.exerciseCounts(this.deps.db, rows.map((row) => row.id));
+    const counts = await trainingRepository.exerciseCounts(
+      this.deps.db,
+      rows.map((row) => row.id),
+    );
     return rows.map((row) => ({
       id: row.id,
       name: row.name,
@@ -241,5 +258,8 @@ function linesOf(input: TrainingInput) {
 
 /** A training's exercise lines; an exercise deleted since the visibility check is one not found, as the check says. */
 function writeLines(tx: Db, trainingId: number, input: TrainingInput): Promise<void> {
-  return unlessForeignKeyRefuses(() => trainingRepository.replaceExercises(tx, trainingId, linesOf(input)), () => notFound(EXERCISE_NOT_FOUND));
+  return unlessForeignKeyRefuses(
+    () => trainingRepository.replaceExercises(tx, trainingId, linesOf(input)),
+    () => notFound(EXERCISE_NOT_FOUND),
+  );
 }

@@ -15,7 +15,10 @@ export const userRepository = {
 
   async findByIds(db: Db, ids: readonly number[]) {
     if (ids.length === 0) return [];
-    return db.select().from(users).where(inArray(users.id, [...ids]));
+    return db
+      .select()
+      .from(users)
+      .where(inArray(users.id, [...ids]));
   },
 
   /** What an author shows of themself (id, name, type, picture), for those of `ids` that exist. */
@@ -72,7 +75,15 @@ export const userRepository = {
     return db
       .update(users)
       .set({ isAdmin: true })
-      .where(and(inArray(users.email, emails.map((e) => e.toLowerCase())), eq(users.isAdmin, false)))
+      .where(
+        and(
+          inArray(
+            users.email,
+            emails.map((e) => e.toLowerCase()),
+          ),
+          eq(users.isAdmin, false),
+        ),
+      )
       .returning({ id: users.id, email: users.email });
   },
 
@@ -114,14 +125,7 @@ export const userRepository = {
     const [row] = await db
       .update(oneTimeTokens)
       .set({ usedAt: now })
-      .where(
-        and(
-          eq(oneTimeTokens.tokenHash, tokenHash),
-          eq(oneTimeTokens.purpose, purpose),
-          isNull(oneTimeTokens.usedAt),
-          gt(oneTimeTokens.expiresAt, now),
-        ),
-      )
+      .where(and(eq(oneTimeTokens.tokenHash, tokenHash), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now)))
       .returning({ userId: oneTimeTokens.userId });
     return row?.userId ?? null;
   },

@@ -2,15 +2,7 @@ import { Arg, Ctx, Int, Mutation, Query, Resolver } from "type-graphql";
 import type { Context } from "../../graphql-api.js";
 import { argumentsReader, inputReader } from "../../graphql/arguments.js";
 import { GraphQLUpload, readUpload, type FileUpload } from "../../graphql/upload.js";
-import {
-  AuthPayload,
-  LoginInput,
-  MessagePayload,
-  ProfileInput,
-  RegisterInput,
-  TokenPayload,
-  User,
-} from "./user.types.js";
+import { AuthPayload, LoginInput, MessagePayload, ProfileInput, RegisterInput, TokenPayload, User } from "./user.types.js";
 import {
   blankNameMessage,
   confirmEmailInput,
@@ -68,11 +60,7 @@ export class UserResolver {
   }
 
   @Mutation(() => MessagePayload)
-  resetPassword(
-    @Arg("token", () => String) token: string,
-    @Arg("password", () => String) password: string,
-    @Ctx() ctx: Context,
-  ) {
+  resetPassword(@Arg("token", () => String) token: string, @Arg("password", () => String) password: string, @Ctx() ctx: Context) {
     return ctx.services.auth.resetPassword(inputReader(resetPasswordInput, { token, password }, shortPasswordMessage), ctx.meta);
   }
 
@@ -92,11 +80,7 @@ export class UserResolver {
   }
 
   @Mutation(() => User, { description: "GraphQL multipart upload of a JPG, PNG or GIF (max 5 MB)" })
-  updateProfilePhoto(
-    @Arg("userId", () => Int) userId: number,
-    @Arg("file", () => GraphQLUpload) file: Promise<FileUpload>,
-    @Ctx() ctx: Context,
-  ) {
+  updateProfilePhoto(@Arg("userId", () => Int) userId: number, @Arg("file", () => GraphQLUpload) file: Promise<FileUpload>, @Ctx() ctx: Context) {
     return ctx.services.users.updatePhoto(ctx.actor, userId, () => readUpload(file));
   }
 }

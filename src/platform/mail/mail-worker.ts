@@ -18,9 +18,7 @@ export const retryDelayMs = (attempts: number) => Math.min(30_000 * 2 ** (attemp
  * at the same time.
  */
 export class MailWorker {
-  constructor(
-    private readonly deps: { db: Db; clock: Clock; transport: MailTransport; from: string; logger: Logger },
-  ) {}
+  constructor(private readonly deps: { db: Db; clock: Clock; transport: MailTransport; from: string; logger: Logger }) {}
 
   /** Delivers what is due now; returns how many messages were sent. */
   async runOnce(): Promise<number> {

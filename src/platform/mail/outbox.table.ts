@@ -16,13 +16,17 @@ export const mailOutbox = pgTable(
     status: text("status").$type<(typeof OUTBOX_STATUSES)[number]>().notNull().default("PENDING"),
     attempts: integer("attempts").notNull().default(0),
     // Also the lease: a worker that takes a message pushes this forward so no other worker takes it meanwhile.
-    nextAttemptAt: instant("next_attempt_at").notNull().default(sql`now()`),
+    nextAttemptAt: instant("next_attempt_at")
+      .notNull()
+      .default(sql`now()`),
     lastError: text("last_error"),
     createdAt: createdAt(),
     sentAt: instant("sent_at"),
   },
   (t) => [
-    index("mail_outbox_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'PENDING'`),
+    index("mail_outbox_due_idx")
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'PENDING'`),
     check("mail_outbox_status_check", sql`${t.status} in (${oneOf(OUTBOX_STATUSES)})`),
   ],
 );

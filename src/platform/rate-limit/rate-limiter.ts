@@ -104,10 +104,7 @@ export class RateLimiter {
 
   /** Seconds until the window that refused a reservation ends (it may have ended meanwhile: then 1). */
   private async retryAfterOf(key: string, now: Date, rule: RateLimitRule): Promise<number> {
-    const [row] = await this.db
-      .select({ windowStart: rateLimitCounters.windowStart })
-      .from(rateLimitCounters)
-      .where(eq(rateLimitCounters.key, key));
+    const [row] = await this.db.select({ windowStart: rateLimitCounters.windowStart }).from(rateLimitCounters).where(eq(rateLimitCounters.key, key));
     return row ? this.retryAfter(now, row.windowStart, rule) : 1;
   }
 
@@ -116,5 +113,4 @@ export class RateLimiter {
   }
 }
 
-const tooManyRequests = (retryAfterSeconds: number) =>
-  new AppError(429, TOO_MANY_REQUESTS, { headers: { "Retry-After": String(retryAfterSeconds) } });
+const tooManyRequests = (retryAfterSeconds: number) => new AppError(429, TOO_MANY_REQUESTS, { headers: { "Retry-After": String(retryAfterSeconds) } });

@@ -54,8 +54,7 @@ export interface CardSubscriptionInput extends CardChargeInput {
 }
 
 export type CardSubscriptionResult =
-  | (Extract<CardChargeResult, { status: "succeeded" }> & { gatewaySubscriptionId: string })
-  | Extract<CardChargeResult, { status: "failed" }>;
+  (Extract<CardChargeResult, { status: "succeeded" }> & { gatewaySubscriptionId: string }) | Extract<CardChargeResult, { status: "failed" }>;
 
 /** A card kept at the gateway for later charges (renewals), without charging it now. */
 export interface CardSaveInput {

@@ -64,12 +64,7 @@ function isEvent(value: unknown): value is CardWebhookEvent {
  * The event of a correctly signed webhook, or null: missing or garbled header, no matching `v1`, a timestamp
  * more than 5 minutes from `nowSeconds` either way, an empty secret, a body that is not an event.
  */
-export function verifyCardWebhook(
-  rawBody: Buffer | string,
-  header: string | undefined,
-  secret: string,
-  nowSeconds: number,
-): CardWebhookEvent | null {
+export function verifyCardWebhook(rawBody: Buffer | string, header: string | undefined, secret: string, nowSeconds: number): CardWebhookEvent | null {
   if (!header || secret.trim() === "" || rawBody.length === 0) return null;
   const parsed = parseSignatureHeader(header);
   if (!parsed) return null;
@@ -79,14 +74,7 @@ export function verifyCardWebhook(
     // receivedAt is in milliseconds: the SDK measures the age as floor(receivedAt / 1000) - t.
     // The SDK gets the header rebuilt from what was read above (it does not trim spaces around entries).
     const canonical = [`t=${parsed.timestamp}`, ...parsed.signatures.map((s) => `v1=${s}`)].join(",");
-    event = Stripe.webhooks.constructEvent(
-      rawBody,
-      canonical,
-      secret,
-      CARD_WEBHOOK_TOLERANCE_SECONDS,
-      undefined,
-      Math.floor(nowSeconds) * 1000,
-    );
+    event = Stripe.webhooks.constructEvent(rawBody, canonical, secret, CARD_WEBHOOK_TOLERANCE_SECONDS, undefined, Math.floor(nowSeconds) * 1000);
   } catch {
     return null; // bad signature, unparsable JSON: the receiver answers 400 with an empty body
   }

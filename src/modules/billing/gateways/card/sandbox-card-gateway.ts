@@ -42,9 +42,7 @@ const PROBLEM_CODES: Readonly<Record<CardField, string>> = {
   cardCvv: "invalid_cvc",
 };
 
-type Outcome =
-  | { ok: true; lastFour: string; paymentMethodId: string }
-  | { ok: false; lastFour: string | null; failureCode: string };
+type Outcome = { ok: true; lastFour: string; paymentMethodId: string } | { ok: false; lastFour: string | null; failureCode: string };
 
 function randomId(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString("hex")}`;

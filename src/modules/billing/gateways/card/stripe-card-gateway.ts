@@ -153,22 +153,22 @@ export class StripeCardGateway implements CardGateway {
       const subscription = await flow.step("subscription", () =>
         this.#stripe.subscriptions.create(
           {
-          customer: customerId,
-          items: [
-            {
-              price_data: {
-                currency: "brl",
-                product: product.id,
-                unit_amount: input.amountCents,
-                recurring: RECURRING[input.interval],
+            customer: customerId,
+            items: [
+              {
+                price_data: {
+                  currency: "brl",
+                  product: product.id,
+                  unit_amount: input.amountCents,
+                  recurring: RECURRING[input.interval],
+                },
               },
-            },
-          ],
-          description: input.description,
-          metadata: input.metadata,
-          payment_behavior: "error_if_incomplete",
-          // Since API 2025-03-31 an invoice names its payments in `payments` (Invoice.payment_intent is gone).
-          expand: ["latest_invoice.payments"],
+            ],
+            description: input.description,
+            metadata: input.metadata,
+            payment_behavior: "error_if_incomplete",
+            // Since API 2025-03-31 an invoice names its payments in `payments` (Invoice.payment_intent is gone).
+            expand: ["latest_invoice.payments"],
           },
           flow.requestOptions("subscription"),
         ),
@@ -377,9 +377,7 @@ class Flow {
 function redact(text: string, secrets: (string | null)[]): string {
   let out = text;
   for (const secret of secrets) if (secret) out = out.split(secret).join("[removido]");
-  return out
-    .replace(/\b(?:sk|rk|pk|whsec)_[A-Za-z0-9_*]+/g, "[chave removida]")
-    .replace(/\d(?:[ -]?\d){11,18}/g, "[número removido]");
+  return out.replace(/\b(?:sk|rk|pk|whsec)_[A-Za-z0-9_*]+/g, "[chave removida]").replace(/\d(?:[ -]?\d){11,18}/g, "[número removido]");
 }
 
 /**

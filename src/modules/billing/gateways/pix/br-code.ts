@@ -88,8 +88,7 @@ export function buildPixBrCode(input: BrCodeInput): string {
     throw new RangeError(`txid must be 1 to ${MAX_TXID} letters or digits`);
   }
 
-  const account =
-    input.key !== undefined ? tlv("00", PIX_GUI) + tlv("01", input.key) : tlv("00", PIX_GUI) + tlv("25", input.url);
+  const account = input.key !== undefined ? tlv("00", PIX_GUI) + tlv("01", input.key) : tlv("00", PIX_GUI) + tlv("25", input.url);
 
   const body =
     tlv("00", "01") +

@@ -100,18 +100,14 @@ export class HttpPixGateway implements PixGateway {
     };
     const data = this.dataOf(await this.call("POST", "/v1/pixQrCode/create", body, input.idempotencyKey), chargeSchema);
     if (data.amount !== input.amountCents) {
-      throw new PixGatewayError(
-        `PIX gateway created charge ${data.id} for ${data.amount} cents instead of ${input.amountCents}`,
-      );
+      throw new PixGatewayError(`PIX gateway created charge ${data.id} for ${data.amount} cents instead of ${input.amountCents}`);
     }
     return {
       id: data.id,
       amountCents: data.amount,
       status: toPixStatus(data.status),
       brCode: data.brCode,
-      brCodeBase64: data.brCodeBase64.startsWith("data:")
-        ? data.brCodeBase64
-        : `data:image/png;base64,${data.brCodeBase64}`,
+      brCodeBase64: data.brCodeBase64.startsWith("data:") ? data.brCodeBase64 : `data:image/png;base64,${data.brCodeBase64}`,
       expiresAt: new Date(data.expiresAt),
       createdAt: new Date(data.createdAt),
     };
@@ -177,17 +173,11 @@ export class HttpPixGateway implements PixGateway {
     try {
       json = text === "" ? {} : JSON.parse(text);
     } catch {
-      throw new PixGatewayError(
-        `PIX gateway ${what} answered HTTP ${status} with a body that is not JSON: ${this.clip(text)}`,
-        { status },
-      );
+      throw new PixGatewayError(`PIX gateway ${what} answered HTTP ${status} with a body that is not JSON: ${this.clip(text)}`, { status });
     }
     const envelope = envelopeSchema.safeParse(json);
     if (!envelope.success) {
-      throw new PixGatewayError(
-        `PIX gateway ${what} answered HTTP ${status} with an unexpected body: ${this.clip(text)}`,
-        { status },
-      );
+      throw new PixGatewayError(`PIX gateway ${what} answered HTTP ${status} with an unexpected body: ${this.clip(text)}`, { status });
     }
     return envelope.data;
   }
