@@ -18,9 +18,12 @@
  *   npm run bench:api
  *   DATABASE_URL=postgres://user@host:5432/any npm run bench:api
  *   BENCH_SECONDS=2 BENCH_ROUNDS=1 npm run bench:api     # smoke run
+ *   BENCH_READS='exercises/\{id\}|plan' npm run bench:api  # only the reads whose label matches (case-insensitive)
+ *   BENCH_CPU_PROF=/tmp/prof npm run bench:api           # a fresh service per read, run with --cpu-prof, its profile
+ *                                                        # (/tmp/prof/<n>/) summarized after the read (bench/api/cpu-profile.ts)
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import http from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
@@ -28,6 +31,7 @@ import postgres from "postgres";
 import { AccessTokens } from "../src/platform/auth/access-tokens.js";
 import { systemClock } from "../src/platform/clock.js";
 import { openDatabase } from "../src/platform/db/database.js";
+import { printProfileSummary, summarizeProfile } from "./api/cpu-profile.js";
 import { apiReads, baselineCall, type Call, type Read } from "./api/reads.js";
 import { seedApiWorld, type SeededUser } from "./api/seed.js";
 import { answers200, pinning, pinThisProcessToClientCore, startServer, type ServerEnv, type ServerKind, type ServerProcess } from "./api/servers.js";
@@ -41,6 +45,8 @@ const WARMUP_MS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2) * 1000;
 /** Statements are counted over this many requests in a row, several times; the fewest per request is kept. */
 const COUNTED_REQUESTS = 20;
 const COUNTED_BATCHES = 3;
+const READS = process.env.BENCH_READS ? new RegExp(process.env.BENCH_READS, "i") : null;
+const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
 
 type Contender = "service" | "baseline" | "postgraphile";
 
@@ -212,7 +218,7 @@ async function main() {
     const accessTokens = new AccessTokens(jwtSecret, systemClock);
     const tokenOf = (user: SeededUser) => accessTokens.issue({ ...user, isAdmin: false, sessionVersion: 1 }).token;
     const tokens = { trainer: tokenOf(world.trainer), student: tokenOf(world.students[0]) };
-    const reads = apiReads(world, tokens);
+    const reads = apiReads(world, tokens).filter((read) => !READS || READS.test(read.label));
     const baseline = baselineCall(world, tokens);
 
     // 1. Answers and statement counts, on instances whose connections go through the counting proxy.
@@ -240,11 +246,34 @@ async function main() {
     servers = await startAll({ databaseUrl: scratch.url, jwtSecret, dataDir }, tokens, world.trainer);
     const running = servers as Servers;
     const measured: Measured[] = [];
-    for (const read of reads) {
+    let servicePeak = 0;
+    for (const [index, read] of reads.entries()) {
       console.log(`\n# ${read.label}`);
+      const profileDir = CPU_PROFILE_DIR && path.join(CPU_PROFILE_DIR, String(index + 1));
+      if (profileDir) {
+        // A service of its own, so its profile holds this read alone.
+        mkdirSync(profileDir, { recursive: true });
+        await running.service.stop();
+        running.service = await startServer(
+          "service",
+          { databaseUrl: scratch.url, jwtSecret, dataDir, cpuProfileDir: profileDir },
+          answers200("GET", "/healthz", {}),
+        );
+      }
+      const startUpMs = performance.now() - running.service.startedAt;
       measured.push({ read, rounds: await measure(read, running, baseline), statements: statements.get(read)! });
+      servicePeak = Math.max(servicePeak, running.service.peakRssMiB());
+      if (profileDir) {
+        await running.service.stop();
+        // The main thread's profile (worker threads write their own, smaller ones), less the start-up.
+        const [main] = readdirSync(profileDir)
+          .filter((name) => name.endsWith(".cpuprofile"))
+          .sort((a, b) => a.localeCompare(b));
+        console.log(`  profile ${path.join(profileDir, main)} (the first ${secs(startUpMs)}, the start-up, left out)`);
+        printProfileSummary(summarizeProfile(path.join(profileDir, main), startUpMs));
+      }
     }
-    const peak = { service: running.service.peakRssMiB(), baseline: running.baseline.peakRssMiB(), postgraphile: running.postgraphile.peakRssMiB() };
+    const peak = { service: servicePeak, baseline: running.baseline.peakRssMiB(), postgraphile: running.postgraphile.peakRssMiB() };
 
     console.log(
       `\n=== ${CONCURRENCY} connections; median of ${ROUNDS} paired round(s) of ${secs(MEASURE_MS)}; ` +

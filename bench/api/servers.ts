@@ -30,6 +30,8 @@ export interface ServerProcess {
   name: string;
   base: URL;
   pid: number;
+  /** performance.now() when the process was spawned. */
+  startedAt: number;
   /** Peak resident set size so far (VmHWM), in MiB. */
   peakRssMiB(): number;
   stop(): Promise<void>;
@@ -39,6 +41,8 @@ export interface ServerEnv {
   databaseUrl: string;
   jwtSecret: string;
   dataDir: string;
+  /** The service runs with `--cpu-prof`, writing its profile here when it stops. */
+  cpuProfileDir?: string;
 }
 
 export type ServerKind = "service" | "baseline" | "postgraphile";
@@ -52,7 +56,7 @@ export async function startServer(kind: ServerKind, env: ServerEnv, probe: Probe
   const common = { ...process.env, DATABASE_URL: env.databaseUrl, JWT_SECRET: env.jwtSecret, PORT: String(port) };
   const commands: Record<ServerKind, { args: string[]; env: NodeJS.ProcessEnv }> = {
     service: {
-      args: ["scripts/start.mjs"],
+      args: [...(env.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${env.cpuProfileDir}`] : []), "scripts/start.mjs"],
       env: {
         ...common,
         NODE_ENV: "production",
@@ -70,6 +74,7 @@ export async function startServer(kind: ServerKind, env: ServerEnv, probe: Probe
   };
   const { args, env: childEnv } = commands[kind];
   const [file, argv] = pinning ? ["taskset", ["-c", pinning.server, process.execPath, ...args]] : [process.execPath, args];
+  const startedAt = performance.now();
   const child = spawn(file, argv, { cwd: root, env: childEnv, stdio: ["ignore", "inherit", "inherit"] });
   const exited = new Promise<never>((_, reject) => child.once("exit", (code) => reject(new Error(`${kind} exited with ${code} before serving`))));
   exited.catch(() => undefined);
@@ -78,6 +83,7 @@ export async function startServer(kind: ServerKind, env: ServerEnv, probe: Probe
     name: kind,
     base,
     pid: child.pid!,
+    startedAt,
     peakRssMiB: () => peakRssMiB(child.pid!),
     stop: () => stop(child),
   };
