@@ -1,6 +1,8 @@
 import { loadConfig } from "./platform/config.js";
 import { openDatabase } from "./platform/db/database.js";
+import { openInstanceBus } from "./platform/instance-bus.js";
 import { grantAdministrators } from "./modules/users/auth.service.js";
+import { usersChanged } from "./modules/users/session-cache.js";
 
 /** `npm run admin -- grant <email>`: makes an existing account an administrator. */
 const [command, email] = process.argv.slice(2);
@@ -12,7 +14,9 @@ const config = loadConfig();
 const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 try {
   await database.migrate();
-  const { unknown } = await grantAdministrators(database.db, [email]);
+  // Running instances kept the account's sessions: they are told to read them again.
+  const bus = await openInstanceBus(database.busCarrier());
+  const { unknown } = await grantAdministrators(database.db, [email], (ids) => usersChanged(bus, ids)).finally(() => bus.close());
   const normalized = email.trim().toLowerCase();
   if (unknown.length > 0) {
     console.error(`no account with e-mail ${normalized}`);

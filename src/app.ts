@@ -12,6 +12,7 @@ import { createPasswordHasher, type PasswordHasher } from "./platform/auth/passw
 import type { Clock } from "./platform/clock.js";
 import type { Config } from "./platform/config.js";
 import type { DatabaseHandle } from "./platform/db/database.js";
+import { openInstanceBus, type InstanceBus } from "./platform/instance-bus.js";
 import { JobScheduler } from "./platform/jobs/scheduler.js";
 import type { Logger } from "./platform/logger.js";
 import { createMailTransport, type MailTransport } from "./platform/mail/mail-transport.js";
@@ -36,9 +37,11 @@ export interface AppDeps {
 export interface App {
   express: Express;
   services: Services;
+  /** Messages between the instances of the service on this database. */
+  bus: InstanceBus;
   mailWorker: MailWorker;
   jobs: JobScheduler;
-  /** Stops GraphQL, the jobs and the worker threads (the database belongs to the caller). */
+  /** Stops GraphQL, the jobs, the instance bus, the mail transport and its own password hasher (the database and a hasher handed in belong to the caller). */
   close(): Promise<void>;
 }
 
@@ -47,10 +50,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const { config, database, clock, logger } = deps;
   const db = database.db;
   const hasher = deps.hasher ?? createPasswordHasher();
+  const bus = await openInstanceBus(database.busCarrier());
   const storage = new FileStorage(deps.uploadsDir ?? path.join(config.dataDir, "uploads"), config.publicBaseUrl);
   const identity = deps.identity ?? createFirebaseVerifier(config.firebaseProjectId, config.firebaseJwksUrl);
   const gateways = deps.gateways ?? createGateways(config, clock);
-  const services = createServices({ db, clock, config, logger, hasher, storage, identity, gateways });
+  const services = createServices({ db, clock, config, logger, hasher, storage, identity, gateways, bus });
 
   const transport = deps.mailTransport ?? createMailTransport(config.smtpUrl, path.join(config.dataDir, "mail"));
   const mailWorker = new MailWorker({ db, clock, transport, from: config.mailFrom, logger });
@@ -123,12 +127,14 @@ export async function createApp(deps: AppDeps): Promise<App> {
   return {
     express: app,
     services,
+    bus,
     mailWorker,
     jobs,
     async close() {
       await jobs.stop();
       await graphql.stop();
-      await hasher.close();
+      await bus.close();
+      if (!deps.hasher) await hasher.close();
       transport.close();
     },
   };

@@ -4,6 +4,7 @@ import type { PasswordHasher } from "./platform/auth/password-hasher.js";
 import type { Clock } from "./platform/clock.js";
 import type { Config } from "./platform/config.js";
 import type { Db } from "./platform/db/database.js";
+import type { InstanceBus } from "./platform/instance-bus.js";
 import type { Logger } from "./platform/logger.js";
 import { RateLimiter } from "./platform/rate-limit/rate-limiter.js";
 import type { FileStorage } from "./platform/storage/file-storage.js";
@@ -28,6 +29,7 @@ import { PlanAssignmentService } from "./modules/training-plans/plan-assignment.
 import { TrainingPlanService } from "./modules/training-plans/training-plan.service.js";
 import { TrainingService } from "./modules/trainings/training.service.js";
 import { AuthService } from "./modules/users/auth.service.js";
+import { SessionCache } from "./modules/users/session-cache.js";
 import { UserService } from "./modules/users/user.service.js";
 
 export interface ServiceDeps {
@@ -39,6 +41,7 @@ export interface ServiceDeps {
   storage: FileStorage;
   identity: IdentityVerifier;
   gateways: Gateways;
+  bus: InstanceBus;
 }
 
 /** The composition root: every domain service, wired by hand (no container). */
@@ -52,6 +55,7 @@ export function createServices(deps: ServiceDeps) {
     tokens: new AccessTokens(config.jwtSecret, clock),
     identity: deps.identity,
     rateLimiter,
+    sessions: new SessionCache(deps.bus, clock),
     webAppUrl: config.webAppUrl,
     adminEmails: config.adminEmails,
     limits: { perMinute: config.authRateLimitPerMinute, loginFailuresPerEmail: config.loginFailuresPerEmail },

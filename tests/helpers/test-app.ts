@@ -113,8 +113,8 @@ export class TestApp {
 
   async stop(): Promise<void> {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
-    // Not app.close(): the password hasher's threads are shared by every app of this worker.
-    await this.app.jobs.stop();
+    // The password hasher handed in (its threads are shared by every app of this worker) stays open.
+    await this.app.close();
     await this.closeDatabase();
     if (!this.sibling) await this.smtp.stop();
     rmSync(this.dataDir, { recursive: true, force: true });

@@ -44,12 +44,13 @@ export async function startUnmigratedApp(): Promise<UnmigratedApp> {
       callback();
     },
   });
+  const hasher = createPasswordHasher({ cost: 4, threads: 1 });
   const app = await createApp({
     config,
     database,
     clock: new ManualClock(),
     logger: createLogger(config.logLevel, sink),
-    hasher: createPasswordHasher({ cost: 4, threads: 1 }),
+    hasher,
   });
   server.on("request", app.express);
   return {
@@ -58,6 +59,7 @@ export async function startUnmigratedApp(): Promise<UnmigratedApp> {
     async stop() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await app.close();
+      await hasher.close();
       await pglite.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

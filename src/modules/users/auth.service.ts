@@ -14,6 +14,7 @@ import { toUserDto, type MessageDto, type SessionDto, type UserRow } from "./use
 import type { ConfirmEmailInput, FirebaseLoginInput, ForgotPasswordInput, LoginInput, RegisterInput, ResetPasswordInput } from "./user.inputs.js";
 import { confirmationMail, passwordResetMail } from "./user.mails.js";
 import { userRepository } from "./user.repository.js";
+import type { SessionCache } from "./session-cache.js";
 import type { OneTimeTokenPurpose } from "./user.table.js";
 import { DAY_MS } from "../../platform/dates.js";
 
@@ -37,6 +38,7 @@ export interface AuthServiceDeps {
   tokens: AccessTokens;
   identity: IdentityVerifier;
   rateLimiter: RateLimiter;
+  sessions: SessionCache;
   webAppUrl: string;
   adminEmails: readonly string[];
   limits: { perMinute: number; loginFailuresPerEmail: number };
@@ -131,6 +133,7 @@ export class AuthService {
     // Only the refresh that revokes the token gets a successor: racing refreshes of one token give one new token.
     const revoked = await userRepository.revokeToken(this.deps.db, caller.tokenId, caller.id, caller.tokenExpiresAt);
     if (!revoked) throw unauthorized();
+    await this.deps.sessions.tokenRevoked(caller.id, caller.tokenId);
     // The successor keeps the presented token's session version: a password reset racing this refresh revokes both.
     return { token: this.issueToken({ ...user, sessionVersion: caller.sessionVersion }), success: true };
   }
@@ -138,6 +141,7 @@ export class AuthService {
   async logout(actor: Actor): Promise<MessageDto> {
     const caller = requireUser(actor);
     await userRepository.revokeToken(this.deps.db, caller.tokenId, caller.id, caller.tokenExpiresAt);
+    await this.deps.sessions.tokenRevoked(caller.id, caller.tokenId);
     return { message: "Logout realizado com sucesso", success: true };
   }
 
@@ -165,15 +169,16 @@ export class AuthService {
     const input = readInput();
     const { db, clock, hasher } = this.deps;
     const passwordHash = await hasher.hash(input.password);
-    const changed = await db.transaction(async (tx) => {
+    const userId = await db.transaction(async (tx) => {
       const now = clock.now();
-      const userId = await userRepository.consumeOneTimeToken(tx, "PASSWORD_RESET", sha256(input.token), now);
-      if (userId === null) return false;
+      const owner = await userRepository.consumeOneTimeToken(tx, "PASSWORD_RESET", sha256(input.token), now);
+      if (owner === null) return null;
       // The link reached the mailbox, so the address is confirmed too.
-      await userRepository.updateAndRevokeSessions(tx, userId, { passwordHash, emailConfirmed: true, updatedAt: now });
-      return true;
+      await userRepository.updateAndRevokeSessions(tx, owner, { passwordHash, emailConfirmed: true, updatedAt: now });
+      return owner;
     });
-    if (!changed) throw new AppError(400, INVALID_TOKEN);
+    if (userId === null) throw new AppError(400, INVALID_TOKEN);
+    await this.deps.sessions.usersChanged([userId]);
     return { message: "Senha redefinida com sucesso", success: true };
   }
 
@@ -194,7 +199,8 @@ export class AuthService {
 
   /**
    * The caller behind a bearer token: signature, algorithm and expiry checked, then revocation (logout,
-   * refresh) and the session version (password reset) against the database. Missing header → anonymous.
+   * refresh) and the session version (password reset) against the database, or against what the session cache
+   * kept of it. Missing header → anonymous.
    */
   async authenticate(authorization: string | undefined): Promise<Actor> {
     if (authorization === undefined || authorization === "") return { kind: "anonymous" };
@@ -202,7 +208,8 @@ export class AuthService {
     if (!match) throw unauthorized();
     const claims = this.deps.tokens.verify(match[1]);
     if (!claims) throw unauthorized();
-    const user = await userRepository.findSessionUser(this.deps.db, Number(claims.sub), claims.jti);
+    const userId = Number(claims.sub);
+    const user = await this.deps.sessions.get(userId, claims.jti, () => userRepository.findSessionUser(this.deps.db, userId, claims.jti));
     if (!user || user.revoked || user.sessionVersion !== claims.ver) throw unauthorized();
     return {
       kind: "user",
@@ -217,7 +224,7 @@ export class AuthService {
 
   /** Makes the listed e-mails administrators (ADMIN_EMAILS at start-up). */
   grantAdmin(emails: readonly string[]): Promise<AdminGrant> {
-    return grantAdministrators(this.deps.db, emails);
+    return grantAdministrators(this.deps.db, emails, (ids) => this.deps.sessions.usersChanged(ids));
   }
 
   /** Drops revocations of tokens that have expired anyway. */
@@ -274,12 +281,14 @@ export interface AdminGrant {
 }
 
 /**
- * Makes the accounts with these e-mails administrators, e-mails compared as stored (trimmed, lower-case). Also what
- * `npm run admin -- grant` runs, which has no whole service to call.
+ * Makes the accounts with these e-mails administrators, e-mails compared as stored (trimmed, lower-case), and hands
+ * the ids it changed to `announce` (their sessions carry the admin flag). Also what `npm run admin -- grant` runs,
+ * which has no whole service to call.
  */
-export async function grantAdministrators(db: Db, emails: readonly string[]): Promise<AdminGrant> {
+export async function grantAdministrators(db: Db, emails: readonly string[], announce: (userIds: number[]) => Promise<void>): Promise<AdminGrant> {
   const wanted = emails.map((e) => e.trim().toLowerCase()).filter(Boolean);
   const changed = await userRepository.grantAdmin(db, wanted);
+  await announce(changed.map((row) => row.id));
   const existing = await Promise.all(wanted.map((email) => userRepository.findByEmail(db, email)));
   return {
     granted: changed.map((row) => row.email),

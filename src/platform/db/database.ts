@@ -8,6 +8,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import type { BusCarrier } from "../instance-bus.js";
 import { MIGRATION_LOCK_ID } from "./advisory-locks.js";
 import { migrationsFolder } from "./paths.js";
 
@@ -27,6 +28,8 @@ export interface DatabaseHandle {
    * (tests count queries; bench:intelligence also explains them).
    */
   observeQueries(listener: (statement: string, params: unknown[]) => void): () => void;
+  /** LISTEN/NOTIFY as the instance bus's carrier: every instance on this database hears every payload. */
+  busCarrier(): BusCarrier;
   close(): Promise<void>;
 }
 
@@ -74,7 +77,92 @@ function openPostgres(url: string, max: number): DatabaseHandle {
     },
     isReady: () => migrationsApplied(db),
     observeQueries: observers.observeQueries,
+    busCarrier: () => postgresCarrier(url, client, BUS_CHANNEL),
     close: () => client.end({ timeout: 5 }),
+  };
+}
+
+/** The PostgreSQL channel the instance bus's payloads travel on (its topics are inside them). */
+const BUS_CHANNEL = "instance_bus";
+
+/** Waits between attempts to LISTEN again after the connection was lost, doubling up to the last. */
+const RELISTEN_DELAYS_MS = [100, 200, 400, 800, 1600, 3200];
+
+/**
+ * LISTEN on a connection of its own (the pool's connections come and go), NOTIFY through the pool. When the listening
+ * connection closes (a restart, a network cut, an administrator's pg_terminate_backend) the carrier says it is not
+ * live at once and LISTENs again, on a new connection, until that succeeds. The listening connections are named
+ * after the channel, so PostgreSQL's list of sessions tells how many instances listen.
+ */
+function postgresCarrier(url: string, pool: postgres.Sql, channel: string): BusCarrier {
+  const quoted = `"${channel.replace(/"/g, '""')}"`;
+  let deliver: (payload: string) => void = () => undefined;
+  let live: (live: boolean) => void = () => undefined;
+  let closed = false;
+  let listening: Promise<void> | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let attempt = 0;
+  /** The listening connection's backend, left out of the peers. */
+  let ownPid = 0;
+  const onnotify = (name: string, payload: string) => {
+    if (name === channel) deliver(payload);
+  };
+  const listener = postgres(url, {
+    max: 1,
+    max_lifetime: null,
+    fetch_types: false,
+    onnotice: () => undefined,
+    connection: { application_name: channel },
+    // What postgres.js's own `listen` is built on, absent from its types; its `listen` hides the connection's loss.
+    ...({ onnotify } as object),
+    onclose: () => {
+      if (closed) return;
+      live(false);
+      listenSoon();
+    },
+  });
+  const listen = () =>
+    (listening ??= listener
+      .unsafe(`listen ${quoted}; select pg_backend_pid() as pid`, [], { prepare: false })
+      .simple()
+      .then(
+        (results) => {
+          ownPid = Number((results as unknown as { pid: number }[][])[1][0].pid);
+          attempt = 0;
+          live(true);
+        },
+        () => listenSoon(),
+      )
+      .finally(() => (listening = undefined)));
+  const listenSoon = () => {
+    if (closed || retry || listening) return;
+    const delay = RELISTEN_DELAYS_MS[Math.min(attempt++, RELISTEN_DELAYS_MS.length - 1)];
+    retry = setTimeout(() => {
+      retry = undefined;
+      void listen();
+    }, delay);
+    retry.unref();
+  };
+  return {
+    async open(onPayload, onLive) {
+      deliver = onPayload;
+      live = onLive;
+      await listen();
+    },
+    async send(payload) {
+      await pool`select pg_notify(${channel}, ${payload})`;
+    },
+    async peers() {
+      const [row] = await pool<{ n: number }[]>`
+        select count(*)::int as n from pg_stat_activity
+        where datname = current_database() and application_name = ${channel} and pid <> ${ownPid}`;
+      return row.n;
+    },
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      await listener.end({ timeout: 5 });
+    },
   };
 }
 
@@ -123,8 +211,29 @@ function openPglite(options: DatabaseOptions): DatabaseHandle {
     migrate: () => migratePglite(drizzlePglite(pglite), { migrationsFolder }),
     isReady: () => migrationsApplied(db),
     observeQueries: observers.observeQueries,
+    busCarrier: () => pgliteCarrier(pglite, BUS_CHANNEL),
     close: async () => {
       if (owned) await pglite.close();
+    },
+  };
+}
+
+/** PGlite is this process's database: its notifications are delivered in-process and never lost. */
+function pgliteCarrier(pglite: PGlite, channel: string): BusCarrier {
+  let unlisten: (() => Promise<void>) | undefined;
+  return {
+    async open(deliver, live) {
+      unlisten = await pglite.listen(channel, deliver);
+      live(true);
+    },
+    async send(payload) {
+      await pglite.query("select pg_notify($1, $2)", [channel, payload]);
+    },
+    // Its notifications are delivered before the NOTIFY's query resolves.
+    peers: async () => 0,
+    async close() {
+      // The database may be closed already: its owner stops it after the app.
+      if (!pglite.closed) await unlisten?.();
     },
   };
 }
