@@ -202,7 +202,7 @@ async function main() {
         `${pinning ? `servers on core ${pinning.server}, load generator on core ${pinning.client}` : "not pinned (needs 2 cores and taskset)"}; ` +
         `${CONCURRENCY} connections, ${ROUNDS} paired round(s) of ${secs(MEASURE_MS)} after ${secs(WARMUP_MS)} of warm-up per server and read`,
     );
-    const database = openDatabase({ databaseUrl: scratch.url });
+    const database = await openDatabase({ databaseUrl: scratch.url });
     await database.migrate();
     await database.close();
     const seed = postgres(scratch.url, { max: 1, onnotice: () => undefined, connection: { work_mem: "512MB", maintenance_work_mem: "512MB" } });

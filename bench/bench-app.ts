@@ -29,7 +29,7 @@ export async function startBenchApp(env: Record<string, string> = {}): Promise<B
   const dataDir = mkdtempSync(path.join(tmpdir(), "fitness-bench-"));
   const scratch = process.env.DATABASE_URL ? scratchDatabase("fitness_bench") : undefined;
   await scratch?.create();
-  const database = scratch ? openDatabase({ databaseUrl: scratch.url }) : openDatabase({ pglite: new PGlite() });
+  const database = await openDatabase(scratch ? { databaseUrl: scratch.url } : { pglite: new PGlite() });
   await database.migrate();
 
   const server = http.createServer();

@@ -281,7 +281,7 @@ async function main() {
       `PostgreSQL ${version}; scratch database ${scratch.name}; cores: ${availableParallelism()}; ${CONCURRENCY} concurrent clients, ${MEASURE_MS / 1000} s per endpoint after ${WARMUP_MS / 1000} s warm-up`,
     );
 
-    database = openDatabase({ databaseUrl: scratch.url });
+    database = await openDatabase({ databaseUrl: scratch.url });
     await database.migrate();
     seed = postgres(scratch.url, { max: 1, onnotice: () => undefined, connection: { work_mem: "512MB", maintenance_work_mem: "512MB" } });
 

@@ -11,7 +11,7 @@ if (command !== "grant" || !email) {
   process.exit(2);
 }
 const config = loadConfig();
-const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 try {
   await database.migrate();
   // Running instances kept the account's sessions: they are told to read them again.

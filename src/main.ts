@@ -20,7 +20,7 @@ async function main() {
     throw error;
   }
   const logger = createLogger(config.logLevel);
-  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await database.migrate();
   logger.info({ database: database.kind }, "migrations applied");
 

@@ -144,7 +144,7 @@ export async function startWorld(concurrency: number): Promise<World> {
     }
     // PGlite in memory: migrating one on disk takes twice as long, and the data is thrown away anyway.
     if (!databaseUrl) pglite = new PGlite();
-    database = openDatabase({ databaseUrl, pglite });
+    database = await openDatabase({ databaseUrl, pglite });
     await database.migrate();
 
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -33,7 +33,7 @@ async function open(): Promise<DatabaseHandle> {
     workerUrl = withDatabase(url, name);
     return openDatabase({ databaseUrl: workerUrl, maxConnections: 10 });
   }
-  const handle = openDatabase({ pglite: new PGlite() });
+  const handle = await openDatabase({ pglite: new PGlite() });
   await handle.migrate();
   return handle;
 }
@@ -45,7 +45,7 @@ async function open(): Promise<DatabaseHandle> {
 export async function anotherConnectionToWorkerDatabase(): Promise<{ handle: DatabaseHandle; close(): Promise<void> }> {
   const handle = await workerDatabase();
   if (!workerUrl) return { handle, close: async () => undefined };
-  const own = openDatabase({ databaseUrl: workerUrl, maxConnections: 10 });
+  const own = await openDatabase({ databaseUrl: workerUrl, maxConnections: 10 });
   return { handle: own, close: () => own.close() };
 }
 

@@ -22,7 +22,7 @@ export default async function setup(project: TestProject) {
   await dropLeftovers(admin);
   const template = `${PREFIX}${process.pid}_tpl`;
   await admin.unsafe(`create database "${template}"`);
-  const handle = openDatabase({ databaseUrl: withDatabase(url, template), maxConnections: 1 });
+  const handle = await openDatabase({ databaseUrl: withDatabase(url, template), maxConnections: 1 });
   await handle.migrate();
   await handle.close();
   project.provide("pgTemplate", template);

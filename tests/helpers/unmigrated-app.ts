@@ -25,7 +25,7 @@ export interface UnmigratedApp {
  */
 export async function startUnmigratedApp(): Promise<UnmigratedApp> {
   const pglite = new PGlite();
-  const database = openDatabase({ pglite });
+  const database = await openDatabase({ pglite });
   const dataDir = mkdtempSync(path.join(tmpdir(), "fitness-unmigrated-"));
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

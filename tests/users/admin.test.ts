@@ -155,7 +155,7 @@ function adminCli(args: string[], env: Record<string, string>): Promise<Run> {
 
 /** Puts accounts straight into the embedded database under `dataDir` (password "segredo1"). */
 async function seedAccounts(dataDir: string, emails: string[]) {
-  const database = openDatabase({ dataDir });
+  const database = await openDatabase({ dataDir });
   try {
     await database.migrate();
     const passwordHash = bcrypt.hashSync("segredo1", 4);
@@ -168,7 +168,7 @@ async function seedAccounts(dataDir: string, emails: string[]) {
 }
 
 async function adminFlags(dataDir: string): Promise<Record<string, boolean>> {
-  const database = openDatabase({ dataDir });
+  const database = await openDatabase({ dataDir });
   try {
     const rows = await database.db.select({ email: users.email, isAdmin: users.isAdmin }).from(users);
     return Object.fromEntries(rows.map((row) => [row.email, row.isAdmin]));

@@ -1,10 +1,8 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
@@ -41,12 +39,15 @@ export interface DatabaseOptions {
   maxConnections?: number;
 }
 
-export function openDatabase(options: DatabaseOptions): DatabaseHandle {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options.maxConnections ?? 10) : openPglite(options);
+/** PostgreSQL at `databaseUrl`, else PGlite, whose code is loaded only then. */
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.maxConnections ?? 10);
+  const { openPglite } = await import("./pglite-database.js");
+  return openPglite(options);
 }
 
 /** Drizzle's query logger, fanned out to whoever observes the statements (nobody, outside tests). */
-function queryObservers() {
+export function queryObservers() {
   const listeners = new Set<(statement: string, params: unknown[]) => void>();
   return {
     logger: { logQuery: (statement: string, params: unknown[]) => listeners.forEach((listener) => listener(statement, params)) },
@@ -83,7 +84,7 @@ function openPostgres(url: string, max: number): DatabaseHandle {
 }
 
 /** The PostgreSQL channel the instance bus's payloads travel on (its topics are inside them). */
-const BUS_CHANNEL = "instance_bus";
+export const BUS_CHANNEL = "instance_bus";
 
 /** Waits between attempts to LISTEN again after the connection was lost, doubling up to the last. */
 const RELISTEN_DELAYS_MS = [100, 200, 400, 800, 1600, 3200];
@@ -194,52 +195,8 @@ function preparingStatements(client: postgres.Sql): postgres.Sql {
   });
 }
 
-function openPglite(options: DatabaseOptions): DatabaseHandle {
-  let client = options.pglite;
-  const owned = !client;
-  if (!client) {
-    const dir = path.join(options.dataDir ?? "./data", "pglite");
-    mkdirSync(dir, { recursive: true });
-    client = new PGlite(dir);
-  }
-  const observers = queryObservers();
-  const db = drizzlePglite(client, { logger: observers.logger }) as unknown as Db;
-  const pglite = client;
-  return {
-    db,
-    kind: "pglite",
-    migrate: () => migratePglite(drizzlePglite(pglite), { migrationsFolder }),
-    isReady: () => migrationsApplied(db),
-    observeQueries: observers.observeQueries,
-    busCarrier: () => pgliteCarrier(pglite, BUS_CHANNEL),
-    close: async () => {
-      if (owned) await pglite.close();
-    },
-  };
-}
-
-/** PGlite is this process's database: its notifications are delivered in-process and never lost. */
-function pgliteCarrier(pglite: PGlite, channel: string): BusCarrier {
-  let unlisten: (() => Promise<void>) | undefined;
-  return {
-    async open(deliver, live) {
-      unlisten = await pglite.listen(channel, deliver);
-      live(true);
-    },
-    async send(payload) {
-      await pglite.query("select pg_notify($1, $2)", [channel, payload]);
-    },
-    // Its notifications are delivered before the NOTIFY's query resolves.
-    peers: async () => 0,
-    async close() {
-      // The database may be closed already: its owner stops it after the app.
-      if (!pglite.closed) await unlisten?.();
-    },
-  };
-}
-
 /** Ready when every migration of `drizzle/` is recorded as applied. */
-async function migrationsApplied(db: Db): Promise<boolean> {
+export async function migrationsApplied(db: Db): Promise<boolean> {
   try {
     const result = await db.execute(sql`select count(*)::int as applied from drizzle.__drizzle_migrations`);
     const rows = Array.isArray(result) ? result : (result as unknown as { rows: { applied: number }[] }).rows;

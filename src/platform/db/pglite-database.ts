@@ -1,0 +1,53 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import type { BusCarrier } from "../instance-bus.js";
+import { BUS_CHANNEL, migrationsApplied, queryObservers, type DatabaseHandle, type DatabaseOptions, type Db } from "./database.js";
+import { migrationsFolder } from "./paths.js";
+
+/** The embedded database (no DATABASE_URL): loaded by `openDatabase` only when it is the one used. */
+export function openPglite(options: DatabaseOptions): DatabaseHandle {
+  let client = options.pglite;
+  const owned = !client;
+  if (!client) {
+    const dir = path.join(options.dataDir ?? "./data", "pglite");
+    mkdirSync(dir, { recursive: true });
+    client = new PGlite(dir);
+  }
+  const observers = queryObservers();
+  const db = drizzlePglite(client, { logger: observers.logger }) as unknown as Db;
+  const pglite = client;
+  return {
+    db,
+    kind: "pglite",
+    migrate: () => migratePglite(drizzlePglite(pglite), { migrationsFolder }),
+    isReady: () => migrationsApplied(db),
+    observeQueries: observers.observeQueries,
+    busCarrier: () => pgliteCarrier(pglite, BUS_CHANNEL),
+    close: async () => {
+      if (owned) await pglite.close();
+    },
+  };
+}
+
+/** PGlite is this process's database: its notifications are delivered in-process and never lost. */
+function pgliteCarrier(pglite: PGlite, channel: string): BusCarrier {
+  let unlisten: (() => Promise<void>) | undefined;
+  return {
+    async open(deliver, live) {
+      unlisten = await pglite.listen(channel, deliver);
+      live(true);
+    },
+    async send(payload) {
+      await pglite.query("select pg_notify($1, $2)", [channel, payload]);
+    },
+    // Its notifications are delivered before the NOTIFY's query resolves.
+    peers: async () => 0,
+    async close() {
+      // The database may be closed already: its owner stops it after the app.
+      if (!pglite.closed) await unlisten?.();
+    },
+  };
+}
