@@ -12,8 +12,9 @@
  * checks that every read answers, that the service and PostGraphile answer the same rows (else it stops), and counts
  * the SQL statements per request of each read. Then, on fresh instances connected directly, it measures each read
  * with 32 closed-loop connections from a load-generator process on the other core, in paired rounds alternating the
- * service, the baseline and (for GraphQL reads) PostGraphile, and prints requests/s, p50, p99, the median ratios, the
- * statements per request and the service's peak RSS. Drops the database at the end. Any failed answer fails the run.
+ * service, the baseline and (for GraphQL reads) PostGraphile, and prints requests/s, p50, p99, the server's CPU time
+ * per request (steadier than requests/s when other work shares the machine), the median ratios, the statements per
+ * request and the service's peak RSS. Drops the database at the end. Any failed answer fails the run.
  *
  *   npm run bench:api
  *   DATABASE_URL=postgres://user@host:5432/any npm run bench:api
@@ -50,6 +51,9 @@ const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BE
 
 type Contender = "service" | "baseline" | "postgraphile";
 
+/** A closed-loop run, with the server's CPU time per answer: steadier than requests/s on a machine others share. */
+type Measurement = Summary & { serverCpuMsPerRequest: number };
+
 interface Servers {
   service: ServerProcess;
   baseline: ServerProcess;
@@ -59,7 +63,7 @@ interface Servers {
 interface Measured {
   read: Read;
   /** One entry per round, per contender measured. */
-  rounds: Partial<Record<Contender, Summary>>[];
+  rounds: Partial<Record<Contender, Measurement>>[];
   statements: { service: number; postgraphile?: number };
 }
 
@@ -152,7 +156,9 @@ const median = (values: number[]) => {
 const perSecond = (value: number) => (Number.isFinite(value) ? value.toFixed(0) : "-");
 const ratio = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : "-");
 const count = (value: number | undefined) => (value === undefined ? "-" : Number.isInteger(value) ? String(value) : value.toFixed(2));
-const describe = (s: Summary) => `${perSecond(s.rate)} req/s, p50 ${ms(s.p50)} ms, p99 ${ms(s.p99)} ms, client CPU ${(s.clientBusy * 100).toFixed(0)}%`;
+const describe = (s: Measurement) =>
+  `${perSecond(s.rate)} req/s, p50 ${ms(s.p50)} ms, p99 ${ms(s.p99)} ms, server CPU ${cpuPerRequest(s.serverCpuMsPerRequest)} ms/req, client CPU ${(s.clientBusy * 100).toFixed(0)}%`;
+const cpuPerRequest = (value: number) => (Number.isFinite(value) ? value.toFixed(3) : "-");
 
 async function measure(read: Read, servers: Servers, baseline: Call): Promise<Measured["rounds"]> {
   const entrants = contenders(read, servers, baseline);
@@ -161,8 +167,12 @@ async function measure(read: Read, servers: Servers, baseline: Call): Promise<Me
   for (let round = 0; round < ROUNDS; round++) {
     // Alternating the order cancels a drift of the machine (other load coming or going) within a pair.
     const order = round % 2 === 0 ? entrants : [...entrants].reverse();
-    const results: Partial<Record<Contender, Summary>> = {};
-    for (const [contender, server, call] of order) results[contender] = await closedLoop(target(server, call), MEASURE_MS, CONCURRENCY);
+    const results: Partial<Record<Contender, Measurement>> = {};
+    for (const [contender, server, call] of order) {
+      const cpuBefore = server.cpuMs();
+      const summary = await closedLoop(target(server, call), MEASURE_MS, CONCURRENCY);
+      results[contender] = { ...summary, serverCpuMsPerRequest: (server.cpuMs() - cpuBefore) / summary.count };
+    }
     rounds.push(results);
     const line = order.map(([contender]) => `${contender} ${describe(results[contender]!)}`).join(" | ");
     console.log(`    round ${round + 1}: ${line} (load average ${loadavg()[0].toFixed(1)})`);
@@ -284,7 +294,9 @@ async function main() {
       "req/s",
       "p50 ms",
       "p99 ms",
+      "CPU ms/req",
       "baseline req/s",
+      "baseline CPU ms/req",
       "÷ baseline",
       "PostGraphile req/s",
       "PostGraphile p99 ms",
@@ -295,7 +307,7 @@ async function main() {
     ];
     let failed = 0;
     const rows = measured.map(({ read, rounds, statements: counted }) => {
-      const of = (contender: Contender, pick: (s: Summary) => number) => median(rounds.map((r) => (r[contender] ? pick(r[contender]) : Number.NaN)));
+      const of = (contender: Contender, pick: (s: Measurement) => number) => median(rounds.map((r) => (r[contender] ? pick(r[contender]) : Number.NaN)));
       const versus = (other: Contender) => median(rounds.map((r) => (r[other] ? r.service!.rate / r[other].rate : Number.NaN)));
       const errors = rounds.reduce((sum, r) => sum + Object.values(r).reduce((n, s) => n + s.errors, 0), 0);
       failed += errors;
@@ -304,7 +316,9 @@ async function main() {
         perSecond(of("service", (s) => s.rate)),
         ms(of("service", (s) => s.p50)),
         ms(of("service", (s) => s.p99)),
+        cpuPerRequest(of("service", (s) => s.serverCpuMsPerRequest)),
         perSecond(of("baseline", (s) => s.rate)),
+        cpuPerRequest(of("baseline", (s) => s.serverCpuMsPerRequest)),
         ratio(versus("baseline")),
         perSecond(of("postgraphile", (s) => s.rate)),
         ms(of("postgraphile", (s) => s.p99)),

@@ -34,6 +34,8 @@ export interface ServerProcess {
   startedAt: number;
   /** Peak resident set size so far (VmHWM), in MiB. */
   peakRssMiB(): number;
+  /** CPU time (user + system) used so far, in ms, 10 ms resolution; NaN without /proc. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -85,6 +87,7 @@ export async function startServer(kind: ServerKind, env: ServerEnv, probe: Probe
     pid: child.pid!,
     startedAt,
     peakRssMiB: () => peakRssMiB(child.pid!),
+    cpuMs: () => cpuMs(child.pid!),
     stop: () => stop(child),
   };
 }
@@ -107,6 +110,13 @@ async function waitUntilServing(kind: ServerKind, base: URL, probe: Probe) {
 function peakRssMiB(pid: number): number {
   const status = existsSync(`/proc/${pid}/status`) ? readFileSync(`/proc/${pid}/status`, "utf8") : "";
   return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? Number.NaN) / 1024;
+}
+
+/** utime + stime of /proc/<pid>/stat (fields 14 and 15, after the parenthesized name), in clock ticks of 10 ms. */
+function cpuMs(pid: number): number {
+  const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, "utf8") : "";
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return stat ? (Number(fields[11]) + Number(fields[12])) * 10 : Number.NaN;
 }
 
 async function stop(child: ChildProcess) {
