@@ -49,6 +49,13 @@ export interface ServerEnv {
 
 export type ServerKind = "service" | "baseline" | "postgraphile";
 
+/** The arguments `npm start` gives node (package.json's `start`: V8 options, then scripts/start.mjs). */
+function startScriptArguments(): string[] {
+  const [command, ...args] = (JSON.parse(readFileSync(`${root}package.json`, "utf8")) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+  if (command !== "node") throw new Error(`package.json's start script does not run node: ${command}`);
+  return args;
+}
+
 /** A request that answers 200 once the server serves. */
 export type Probe = (agent: http.Agent, base: URL) => Promise<boolean>;
 
@@ -58,7 +65,7 @@ export async function startServer(kind: ServerKind, env: ServerEnv, probe: Probe
   const common = { ...process.env, DATABASE_URL: env.databaseUrl, JWT_SECRET: env.jwtSecret, PORT: String(port) };
   const commands: Record<ServerKind, { args: string[]; env: NodeJS.ProcessEnv }> = {
     service: {
-      args: [...(env.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${env.cpuProfileDir}`] : []), "scripts/start.mjs"],
+      args: [...(env.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${env.cpuProfileDir}`] : []), ...startScriptArguments()],
       env: {
         ...common,
         NODE_ENV: "production",
