@@ -48,13 +48,16 @@ export function createPasswordHasher(options: PasswordHasherOptions = {}): Passw
   // About 1.5 s of queued work at ~80 ms a hash: past that a login is refused at once (503, Retry-After)
   // rather than left waiting longer than a client would.
   const maxQueue = options.maxQueue ?? threads * 16;
+  // Threads start when first needed (each is an isolate of its own, ~10 MB): an instance that only serves reads has none.
   const idle: Worker[] = [];
   const busy = new Map<Worker, { id: number; pending: Pending }>();
+  let started = 0;
   const queue: Pending[] = [];
   let nextId = 1;
   let closed = false;
 
   const spawn = () => {
+    started++;
     const worker = new Worker(WORKER_SOURCE, { eval: true });
     worker.unref();
     worker.on("message", (message: { id: number; result?: string | boolean; error?: string }) => {
@@ -70,6 +73,7 @@ export function createPasswordHasher(options: PasswordHasherOptions = {}): Passw
       const current = busy.get(worker);
       busy.delete(worker);
       current?.pending.reject(error);
+      started--;
       if (!closed) release(spawn());
     });
     return worker;
@@ -87,13 +91,11 @@ export function createPasswordHasher(options: PasswordHasherOptions = {}): Passw
     worker.postMessage({ id, job: pending.job });
   };
 
-  for (let i = 0; i < threads; i++) idle.push(spawn());
-
   const run = (job: Job) =>
     new Promise<string | boolean>((resolve, reject) => {
       if (closed) return reject(new Error("password hasher is closed"));
       const pending = { job, resolve, reject };
-      const worker = idle.pop();
+      const worker = idle.pop() ?? (started < threads ? spawn() : undefined);
       if (worker) return dispatch(worker, pending);
       if (queue.length >= maxQueue) {
         return reject(new AppError(503, "Serviço sobrecarregado. Tente novamente em instantes.", { headers: { "Retry-After": "1" } }));
