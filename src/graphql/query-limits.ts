@@ -15,6 +15,7 @@ import {
   isIntrospectionType,
   Kind,
   SchemaMetaFieldDef,
+  visit,
   TypeMetaFieldDef,
   TypeNameMetaFieldDef,
   type ASTVisitor,
@@ -186,7 +187,59 @@ function fieldDefinition(schema: GraphQLSchema, parent: GraphQLCompositeType, na
   return isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
 }
 
-/** Refuses operations whose estimated cost (`operationCost`) passes `maxComplexity`; runs once variables are known. */
+/** Distinct variable values whose cost one operation keeps; past that, costs are computed and not kept. */
+const MAX_KEPT_COSTS_PER_OPERATION = 100;
+
+interface KeptCosts {
+  /** The variables a cost can depend on: those inside a `page` argument or an @skip / @include condition. */
+  variables: string[];
+  costs: Map<string, number>;
+}
+
+/**
+ * Costs computed so far, per document and operation, by the values of the variables that can change them. Apollo
+ * hands the same DocumentNode for the same query text (its document store), so a document asked again with other
+ * ids is not measured again; a document Apollo forgets is forgotten here too.
+ */
+const keptCosts = new WeakMap<DocumentNode, Map<OperationDefinitionNode, KeptCosts>>();
+
+function costDependsOn(operation: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>): string[] {
+  const names = new Set<string>();
+  const collect = (node: OperationDefinitionNode | FragmentDefinitionNode) =>
+    visit(node, {
+      Argument(argument) {
+        if (argument.name.value !== "page") return;
+        visit(argument.value, { Variable: (variable) => void names.add(variable.name.value) });
+      },
+      Directive(directive) {
+        if (directive.name.value !== GraphQLSkipDirective.name && directive.name.value !== GraphQLIncludeDirective.name) return;
+        visit(directive, { Variable: (variable) => void names.add(variable.name.value) });
+      },
+    });
+  collect(operation);
+  // Any fragment may be spread: the document's are few, and more variables than needed only keep more costs apart.
+  fragments.forEach(collect);
+  return [...names].sort();
+}
+
+function keptOperationCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): number {
+  let byOperation = keptCosts.get(document);
+  if (!byOperation) keptCosts.set(document, (byOperation = new Map()));
+  let kept = byOperation.get(operation);
+  if (!kept) byOperation.set(operation, (kept = { variables: costDependsOn(operation, fragmentsOf(document)), costs: new Map() }));
+  const key = JSON.stringify(kept.variables.map((name) => variables[name] ?? null));
+  let cost = kept.costs.get(key);
+  if (cost === undefined) {
+    cost = operationCost(schema, document, operation, variables);
+    if (kept.costs.size < MAX_KEPT_COSTS_PER_OPERATION) kept.costs.set(key, cost);
+  }
+  return cost;
+}
+
+/**
+ * Refuses operations whose estimated cost (`operationCost`) passes `maxComplexity`; runs once variables are known,
+ * measuring a document once per operation and values of the variables its cost depends on.
+ */
 export function complexityLimit(maxComplexity: number): ApolloServerPlugin {
   return {
     async requestDidStart() {
@@ -199,7 +252,7 @@ export function complexityLimit(maxComplexity: number): ApolloServerPlugin {
             // A variable of the wrong type is the client's mistake, answered as execution would answer it.
             throw new GraphQLError(variables.errors[0].message, { extensions: { code: "BAD_USER_INPUT", http: { status: 400 } } });
           }
-          const complexity = operationCost(schema, document, operation, variables.coerced);
+          const complexity = keptOperationCost(schema, document, operation, variables.coerced);
           if (complexity > maxComplexity) {
             // Stacked fragments can reach astronomical estimates: those are not worth printing.
             const measured = Number.isSafeInteger(complexity) ? ` (tem ${complexity})` : "";

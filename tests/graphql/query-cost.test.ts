@@ -123,6 +123,27 @@ describe("the cost of paged fields", () => {
   });
 });
 
+describe("a document asked again", () => {
+  // Costs are kept per document and per values of the variables they depend on: a cheap answer never stands for a costly one.
+  it("is measured again for other values of its page sizes and conditions, in fragments too, whichever came first", async () => {
+    const trainer = await makeTrainer(t);
+    const send = (query: string, variables: Record<string, unknown>) => t.post("/graphql", { body: { query, variables }, token: trainer.token });
+    const bySize = `query ($size: Int, $name: String) { ${aliases(17, "exercises(filter: {name: $name}, page: {size: $size}) { content { creator { name } } }")} }`;
+    expectRan(await send(bySize, { size: 10, name: "a" }));
+    expectRefusedAsTooCostly(await send(bySize, { size: 100, name: "a" }));
+    expectRan(await send(bySize, { size: 10, name: "b" }));
+
+    const inFragment = `query ($size: Int) { ...Many } fragment Many on Query { ${aliases(17, "exercises(page: {size: $size}) { content { creator { name } } }")} }`;
+    expectRan(await send(inFragment, { size: 10 }));
+    expectRefusedAsTooCostly(await send(inFragment, { size: 100 }));
+
+    const nested = `query ($all: Boolean!, $size: Int) { me { id } ${aliases(17, "exercises(page: {size: $size}) @include(if: $all) { content { creator { name } } }")} }`;
+    expectRan(await send(nested, { all: false, size: 100 }));
+    expectRan(await send(nested, { all: true, size: 10 }));
+    expectRefusedAsTooCostly(await send(nested, { all: true, size: 100 }));
+  });
+});
+
 describe("the size of a document", () => {
   it("refuses a document past GRAPHQL_MAX_TOKENS with 400 GRAPHQL_PARSE_FAILED, by POST and GET, before anything runs", async () => {
     const trainer = await makeTrainer(t);
