@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, inArray, or, sql, type AnyColumn, type SQL }
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { isAnyOf } from "../../platform/db/id-lists.js";
+import { preparedStatement } from "../../platform/db/prepared.js";
 import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { trainingIdsHoldingExercise } from "../trainings/training.fragments.js";
@@ -36,9 +37,17 @@ export function exerciseVisibleTo(caller: UserActor | null): SQL | undefined {
   return or(eq(exercises.isPublic, true), privateContentVisibleTo(caller, exercises.createdBy, trainingIdsHoldingExercise(exercises.id)));
 }
 
+const exerciseById = preparedStatement((db) =>
+  db
+    .select()
+    .from(exercises)
+    .where(eq(exercises.id, sql.placeholder("id")))
+    .prepare("exercise_by_id"),
+);
+
 export const exerciseRepository = {
   async findById(db: Db, id: number) {
-    const [row] = await db.select().from(exercises).where(eq(exercises.id, id));
+    const [row] = await exerciseById(db).execute({ id });
     return row ?? null;
   },
 
