@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import type { Bound } from "../../platform/db/prepared.js";
 import { personalStudentLinks } from "./coaching.table.js";
 
 /*
@@ -7,7 +8,7 @@ import { personalStudentLinks } from "./coaching.table.js";
  */
 
 /** The ids of the students ACTIVE-linked to a trainer, as an SQL subquery. */
-export function linkedStudentIds(personalId: number): SQL {
+export function linkedStudentIds(personalId: Bound<number>): SQL {
   return sql`select ${personalStudentLinks.studentId} from ${personalStudentLinks} where ${personalStudentLinks.personalId} = ${personalId} and ${personalStudentLinks.status} = 'ACTIVE'`;
 }
 

@@ -3,6 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import { lockForTransaction } from "../../platform/db/advisory-locks.js";
 import type { Db } from "../../platform/db/database.js";
 import { pageWithTotal, totalBeforePaging } from "../../platform/db/pages.js";
+import { preparedStatement } from "../../platform/db/prepared.js";
 import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { users } from "../users/user.table.js";
@@ -238,11 +239,9 @@ export const coachingRepository = {
   },
 
   /** True when `personalId` is the ACTIVE-linked trainer of `studentId`. */
+  /** Asked on every read of a student's history by a trainer: a prepared statement. */
   async isTrainerOf(db: Db, personalId: number, studentId: number) {
-    const [row] = await db
-      .select({ id: personalStudentLinks.id })
-      .from(personalStudentLinks)
-      .where(and(eq(personalStudentLinks.personalId, personalId), eq(personalStudentLinks.studentId, studentId), eq(personalStudentLinks.status, "ACTIVE")));
+    const [row] = await activeLink(db).execute({ personalId, studentId });
     return Boolean(row);
   },
 
@@ -262,3 +261,17 @@ export const coachingRepository = {
     return new Set(rows.map((row) => row.id));
   },
 };
+
+const activeLink = preparedStatement((db) =>
+  db
+    .select({ id: personalStudentLinks.id })
+    .from(personalStudentLinks)
+    .where(
+      and(
+        eq(personalStudentLinks.personalId, sql.placeholder("personalId")),
+        eq(personalStudentLinks.studentId, sql.placeholder("studentId")),
+        eq(personalStudentLinks.status, "ACTIVE"),
+      ),
+    )
+    .prepare("active_link"),
+);

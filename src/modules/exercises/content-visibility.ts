@@ -1,5 +1,5 @@
 import { sql, type AnyColumn, type SQL } from "drizzle-orm";
-import type { UserActor } from "../../platform/auth/actor.js";
+import type { Bound } from "../../platform/db/prepared.js";
 import { linkedStudentIds } from "../coaching/coaching.fragments.js";
 import { liveAssignmentIncludes } from "../training-plans/training-plan.fragments.js";
 
@@ -11,7 +11,7 @@ import { liveAssignmentIncludes } from "../training-plans/training-plan.fragment
  * fragments from their own modules (coaching.fragments, training-plan.fragments): each of those rules lives in one
  * place and the whole condition stays inside one query, which a service call per row could not.
  */
-export function privateContentVisibleTo(caller: UserActor, createdBy: AnyColumn, trainingIdsHolding: SQL): SQL {
+export function privateContentVisibleTo(caller: { id: Bound<number> }, createdBy: AnyColumn, trainingIdsHolding: SQL): SQL {
   return sql`(
     ${createdBy} = ${caller.id}
     or ${createdBy} in (${linkedStudentIds(caller.id)})

@@ -1,10 +1,10 @@
-import { and, asc, count, desc, eq, inArray, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, inArray, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { isAnyOf } from "../../platform/db/id-lists.js";
-import { preparedStatement } from "../../platform/db/prepared.js";
-import { containsText } from "../../platform/db/text-search.js";
-import type { PageRequest } from "../../platform/paging.js";
+import { preparedStatement, preparedStatements, type Bound } from "../../platform/db/prepared.js";
+import { containsPattern } from "../../platform/db/text-search.js";
+import type { PageRequest, SortOrder } from "../../platform/paging.js";
 import { trainingIdsHoldingExercise } from "../trainings/training.fragments.js";
 import { privateContentVisibleTo } from "./content-visibility.js";
 import { exercises, type Difficulty, type Equipment, type ExerciseCategory } from "./exercise.table.js";
@@ -31,11 +31,52 @@ export const EXERCISE_SORTS: Record<string, AnyColumn> = {
 };
 
 /** The visibility rule of an exercise, as a SQL condition (undefined: everything is visible). */
-export function exerciseVisibleTo(caller: UserActor | null): SQL | undefined {
+export function exerciseVisibleTo(caller: { id: Bound<number>; isAdmin: boolean } | null): SQL | undefined {
   if (caller?.isAdmin) return undefined;
   if (!caller) return eq(exercises.isPublic, true);
   return or(eq(exercises.isPublic, true), privateContentVisibleTo(caller, exercises.createdBy, trainingIdsHoldingExercise(exercises.id)));
 }
+
+/** What shapes a listing's statement: who asks, the filters present, the order; the values are bound. */
+interface ListShape {
+  caller: "anonymous" | "user" | "admin";
+  filters: (keyof ExerciseFilter)[];
+  sort: SortOrder[];
+}
+
+const FILTERS: (keyof ExerciseFilter)[] = ["category", "name", "createdBy", "isPublic", "difficulty", "equipment"];
+/** A filter applies when given; a text one (category, name, difficulty, equipment) when not empty either. */
+const applies = (filter: ExerciseFilter, key: keyof ExerciseFilter) =>
+  key === "createdBy" || key === "isPublic" ? filter[key] !== undefined : Boolean(filter[key]);
+
+const exercisePage = preparedStatements(
+  (shape: ListShape) => `${shape.caller} ${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")}`,
+  (db, shape) => {
+    const value = (name: string) => sql.placeholder(name);
+    const caller = shape.caller === "anonymous" ? null : { id: value("callerId"), isAdmin: shape.caller === "admin" };
+    const conditions: Record<keyof ExerciseFilter, SQL> = {
+      category: eq(exercises.category, value("category")),
+      name: ilike(exercises.name, value("name")),
+      createdBy: eq(exercises.createdBy, value("createdBy")),
+      isPublic: eq(exercises.isPublic, value("isPublic")),
+      difficulty: eq(exercises.difficulty, value("difficulty")),
+      equipment: eq(exercises.equipment, value("equipment")),
+    };
+    const where = and(exerciseVisibleTo(caller), ...shape.filters.map((key) => conditions[key]));
+    const order = [...shape.sort.map((s) => (s.direction === "asc" ? asc : desc)(EXERCISE_SORTS[s.field])), asc(exercises.id)];
+    return {
+      rows: db
+        .select()
+        .from(exercises)
+        .where(where)
+        .orderBy(...order)
+        .limit(value("limit"))
+        .offset(value("offset"))
+        .prepare("exercise_page"),
+      total: db.select({ n: count() }).from(exercises).where(where).prepare("exercise_count"),
+    };
+  },
+);
 
 const exerciseById = preparedStatement((db) =>
   db
@@ -102,25 +143,20 @@ export const exerciseRepository = {
   },
 
   async list(db: Db, caller: UserActor | null, filter: ExerciseFilter, request: PageRequest) {
-    const conditions: (SQL | undefined)[] = [exerciseVisibleTo(caller)];
-    if (filter.category) conditions.push(eq(exercises.category, filter.category));
-    if (filter.name) conditions.push(containsText(exercises.name, filter.name));
-    if (filter.createdBy !== undefined) conditions.push(eq(exercises.createdBy, filter.createdBy));
-    if (filter.isPublic !== undefined) conditions.push(eq(exercises.isPublic, filter.isPublic));
-    if (filter.difficulty) conditions.push(eq(exercises.difficulty, filter.difficulty));
-    if (filter.equipment) conditions.push(eq(exercises.equipment, filter.equipment));
-    const where = and(...conditions);
-    const order = [...request.sort.map((s) => (s.direction === "asc" ? asc : desc)(EXERCISE_SORTS[s.field])), asc(exercises.id)];
-    const [rows, [total]] = await Promise.all([
-      db
-        .select()
-        .from(exercises)
-        .where(where)
-        .orderBy(...order)
-        .limit(request.size)
-        .offset(request.page * request.size),
-      db.select({ n: count() }).from(exercises).where(where),
-    ]);
+    const shape: ListShape = {
+      caller: !caller ? "anonymous" : caller.isAdmin ? "admin" : "user",
+      filters: FILTERS.filter((key) => applies(filter, key)),
+      sort: request.sort,
+    };
+    const statements = exercisePage(db, shape);
+    const values = {
+      ...filter,
+      name: filter.name && containsPattern(filter.name),
+      callerId: caller?.id,
+      limit: request.size,
+      offset: request.page * request.size,
+    };
+    const [rows, [total]] = await Promise.all([statements.rows.execute(values), statements.total.execute(values)]);
     return { rows, total: total.n };
   },
 };

@@ -1,4 +1,5 @@
 import { inArray, sql, type SQL } from "drizzle-orm";
+import type { Bound } from "../../platform/db/prepared.js";
 import { oneOf } from "../../platform/db/columns.js";
 import { DAYS_OF_WEEK, LIVE_ASSIGNMENT_STATUSES, planAssignments, planTrainings } from "./training-plan.table.js";
 
@@ -12,7 +13,7 @@ import { DAYS_OF_WEEK, LIVE_ASSIGNMENT_STATUSES, planAssignments, planTrainings 
  * True (as SQL) when a PENDING or ACTIVE assignment of the student includes one of `trainingIds` (a subquery or a
  * column): what lets a student see and execute a plan's trainings and their exercises (contract §4, §7).
  */
-export function liveAssignmentIncludes(studentId: number, trainingIds: SQL): SQL {
+export function liveAssignmentIncludes(studentId: Bound<number>, trainingIds: SQL): SQL {
   return sql`exists (
     select 1 from ${planAssignments} join ${planTrainings} on ${planTrainings.planId} = ${planAssignments.planId}
     where ${planAssignments.studentId} = ${studentId} and ${inArray(planAssignments.status, [...LIVE_ASSIGNMENT_STATUSES])}

@@ -3,6 +3,7 @@ import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { isAnyOf } from "../../platform/db/id-lists.js";
 import { fromJson, jsonRows } from "../../platform/db/json.js";
+import { preparedStatement } from "../../platform/db/prepared.js";
 import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { privateContentVisibleTo } from "../exercises/content-visibility.js";
@@ -48,9 +49,17 @@ const linesAsJson = jsonRows(
   trainingExercises.position,
 );
 
+const trainingById = preparedStatement((db) =>
+  db
+    .select()
+    .from(trainings)
+    .where(eq(trainings.id, sql.placeholder("id")))
+    .prepare("training_by_id"),
+);
+
 export const trainingRepository = {
   async findById(db: Db, id: number) {
-    const [row] = await db.select().from(trainings).where(eq(trainings.id, id));
+    const [row] = await trainingById(db).execute({ id });
     return row ?? null;
   },
 

@@ -1,15 +1,48 @@
 import { and, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import { isAnyOf } from "../../platform/db/id-lists.js";
+import { preparedStatement } from "../../platform/db/prepared.js";
 import { linkPartnerIds } from "../coaching/coaching.fragments.js";
 import { oneTimeTokens, revokedTokens, users, weightHistory, type OneTimeTokenPurpose } from "./user.table.js";
 
 export type NewUser = typeof users.$inferInsert;
 export type UserChanges = Partial<Omit<NewUser, "id" | "createdAt">>;
 
+const userById = preparedStatement((db) =>
+  db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder("id")))
+    .prepare("user_by_id"),
+);
+
+/** The session-cache misses of every authenticated request. */
+const sessionUser = preparedStatement((db) =>
+  db
+    .select({
+      id: users.id,
+      userType: users.userType,
+      isAdmin: users.isAdmin,
+      sessionVersion: users.sessionVersion,
+      revoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.jti} = ${sql.placeholder("jti")})`,
+    })
+    .from(users)
+    .where(eq(users.id, sql.placeholder("id")))
+    .prepare("session_user"),
+);
+
+const weightsOf = preparedStatement((db) =>
+  db
+    .select({ weightKg: weightHistory.weightKg, recordedAt: weightHistory.recordedAt })
+    .from(weightHistory)
+    .where(eq(weightHistory.userId, sql.placeholder("userId")))
+    .orderBy(weightHistory.recordedAt, weightHistory.id)
+    .prepare("weight_history"),
+);
+
 export const userRepository = {
   async findById(db: Db, id: number) {
-    const [row] = await db.select().from(users).where(eq(users.id, id));
+    const [row] = await userById(db).execute({ id });
     return row ?? null;
   },
 
@@ -89,16 +122,7 @@ export const userRepository = {
 
   /** The user behind a token, with whether that token's id was revoked, in one round trip. */
   async findSessionUser(db: Db, id: number, jti: string) {
-    const [row] = await db
-      .select({
-        id: users.id,
-        userType: users.userType,
-        isAdmin: users.isAdmin,
-        sessionVersion: users.sessionVersion,
-        revoked: sql<boolean>`exists (select 1 from ${revokedTokens} where ${revokedTokens.jti} = ${jti})`,
-      })
-      .from(users)
-      .where(eq(users.id, id));
+    const [row] = await sessionUser(db).execute({ id, jti });
     return row ?? null;
   },
 
@@ -146,9 +170,5 @@ export async function setSubscriptionAccess(db: Db, userId: number, subscription
 
 /** Every weight a user recorded through the profile, oldest first (metrics' weight history). */
 export async function weightHistoryOf(db: Db, userId: number) {
-  return db
-    .select({ weightKg: weightHistory.weightKg, recordedAt: weightHistory.recordedAt })
-    .from(weightHistory)
-    .where(eq(weightHistory.userId, userId))
-    .orderBy(weightHistory.recordedAt, weightHistory.id);
+  return weightsOf(db).execute({ userId });
 }

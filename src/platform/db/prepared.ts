@@ -1,4 +1,8 @@
+import type { Placeholder } from "drizzle-orm";
 import type { Db } from "./database.js";
+
+/** A value in an SQL fragment, or the placeholder a prepared statement binds it to. */
+export type Bound<T> = T | Placeholder;
 
 /**
  * A statement whose SQL text Drizzle builds once per database (or transaction), then runs with the values bound at
