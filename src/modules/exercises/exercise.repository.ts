@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { isAnyOf } from "../../platform/db/id-lists.js";
@@ -44,6 +44,8 @@ interface ListShape {
   sort: SortOrder[];
 }
 
+const callerKind = (caller: UserActor | null): ListShape["caller"] => (!caller ? "anonymous" : caller.isAdmin ? "admin" : "user");
+
 const FILTERS: (keyof ExerciseFilter)[] = ["category", "name", "createdBy", "isPublic", "difficulty", "equipment"];
 /** A filter applies when given; a text one (category, name, difficulty, equipment) when not empty either. */
 const applies = (filter: ExerciseFilter, key: keyof ExerciseFilter) =>
@@ -78,6 +80,24 @@ const exercisePage = preparedStatements(
   },
 );
 
+/** The loaders' batches: the ids bind as one array, so one text serves every batch of a kind of caller. */
+const visibleExercises = preparedStatements(
+  (caller: ListShape["caller"]) => caller,
+  (db, caller) => db.select().from(exercises).where(visibleAmong(caller)).prepare("visible_exercises"),
+);
+
+const visibleExerciseIds = preparedStatements(
+  (caller: ListShape["caller"]) => caller,
+  (db, caller) => db.select({ id: exercises.id }).from(exercises).where(visibleAmong(caller)).prepare("visible_exercise_ids"),
+);
+
+/** The exercises among the bound `ids` that a caller of this kind (bound `callerId`) may see. */
+const visibleAmong = (caller: ListShape["caller"]) =>
+  and(
+    isAnyOf(exercises.id, sql.placeholder("ids")),
+    exerciseVisibleTo(caller === "anonymous" ? null : { id: sql.placeholder("callerId"), isAdmin: caller === "admin" }),
+  );
+
 const exerciseById = preparedStatement((db) =>
   db
     .select()
@@ -95,19 +115,13 @@ export const exerciseRepository = {
   /** The exercises of `ids` that the caller may see, in one statement. */
   async findVisible(db: Db, caller: UserActor | null, ids: readonly number[]) {
     if (ids.length === 0) return [];
-    return db
-      .select()
-      .from(exercises)
-      .where(and(isAnyOf(exercises.id, ids), exerciseVisibleTo(caller)));
+    return visibleExercises(db, callerKind(caller)).execute({ ids, callerId: caller?.id });
   },
 
   /** The ids among `ids` that the caller may see. */
   async visibleIds(db: Db, caller: UserActor | null, ids: readonly number[]): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    const rows = await db
-      .select({ id: exercises.id })
-      .from(exercises)
-      .where(and(inArray(exercises.id, [...ids]), exerciseVisibleTo(caller)));
+    const rows = await visibleExerciseIds(db, callerKind(caller)).execute({ ids, callerId: caller?.id });
     return new Set(rows.map((row) => row.id));
   },
 
@@ -144,7 +158,7 @@ export const exerciseRepository = {
 
   async list(db: Db, caller: UserActor | null, filter: ExerciseFilter, request: PageRequest) {
     const shape: ListShape = {
-      caller: !caller ? "anonymous" : caller.isAdmin ? "admin" : "user",
+      caller: callerKind(caller),
       filters: FILTERS.filter((key) => applies(filter, key)),
       sort: request.sort,
     };

@@ -8,6 +8,24 @@ import { oneTimeTokens, revokedTokens, users, weightHistory, type OneTimeTokenPu
 export type NewUser = typeof users.$inferInsert;
 export type UserChanges = Partial<Omit<NewUser, "id" | "createdAt">>;
 
+/** Any number of ids binds as one array: one statement text whatever the count. */
+const usersByIds = preparedStatement((db) =>
+  db
+    .select()
+    .from(users)
+    .where(isAnyOf(users.id, sql.placeholder("ids")))
+    .prepare("users_by_ids"),
+);
+
+/** The authors the GraphQL loaders batch (a page's creators). */
+const userSummaries = preparedStatement((db) =>
+  db
+    .select({ id: users.id, name: users.name, userType: users.userType, profilePicture: users.profilePicture })
+    .from(users)
+    .where(isAnyOf(users.id, sql.placeholder("ids")))
+    .prepare("user_summaries"),
+);
+
 const userById = preparedStatement((db) =>
   db
     .select()
@@ -48,19 +66,13 @@ export const userRepository = {
 
   async findByIds(db: Db, ids: readonly number[]) {
     if (ids.length === 0) return [];
-    return db
-      .select()
-      .from(users)
-      .where(inArray(users.id, [...ids]));
+    return usersByIds(db).execute({ ids });
   },
 
   /** What an author shows of themself (id, name, type, picture), for those of `ids` that exist. */
   async findSummaries(db: Db, ids: readonly number[]) {
     if (ids.length === 0) return [];
-    return db
-      .select({ id: users.id, name: users.name, userType: users.userType, profilePicture: users.profilePicture })
-      .from(users)
-      .where(isAnyOf(users.id, ids));
+    return userSummaries(db).execute({ ids });
   },
 
   /** The users of `ids` that exist, each with whether it is ACTIVE-linked to `partnerId` on either side, in one statement. */
