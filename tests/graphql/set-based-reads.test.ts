@@ -73,6 +73,8 @@ describe("the statements of a read do not depend on the number of parents", () =
   it("an exercise page: 5 exercises by 5 authors, then 20 by 20", async () => {
     const reader = await makeTrainer(t, { name: "Leitor" });
     const first = await authorsWithExercises(5, "B");
+    // The token's first use reads its session (kept afterwards): not a statement of the page's relations.
+    await t.graphql("{ me { id } }", {}, reader.token);
     const five = await measure(EXERCISE_PAGE, reader.token);
     expect(five.data.exercises.content).toHaveLength(5);
     const all = [...first, ...(await authorsWithExercises(15, "C"))];
