@@ -1,7 +1,7 @@
 import "reflect-metadata";
 import path from "node:path";
 import cors from "cors";
-import express, { type Express } from "express";
+import express, { type Express, type Response } from "express";
 import helmet from "helmet";
 import { collectDefaultMetrics, Histogram, Registry } from "prom-client";
 import { restApi } from "../rest-compat/index.js";
@@ -13,6 +13,7 @@ import type { Clock } from "./platform/clock.js";
 import type { Config } from "./platform/config.js";
 import type { DatabaseHandle } from "./platform/db/database.js";
 import { openInstanceBus, type InstanceBus } from "./platform/instance-bus.js";
+import { withIsoInstants } from "./platform/http/json-answer.js";
 import { JobScheduler } from "./platform/jobs/scheduler.js";
 import type { Logger } from "./platform/logger.js";
 import { createMailTransport, type MailTransport } from "./platform/mail/mail-transport.js";
@@ -84,6 +85,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const graphql = await graphqlApi(services, logger, config);
 
   const app = express();
+  // Every JSON answer of this app has its dates written as ISO strings first: the same text, a fraction of the CPU.
+  const sendJson = app.response.json;
+  app.response.json = function json(this: Response, body?: unknown) {
+    return sendJson.call(this, withIsoInstants(body));
+  };
   app.disable("x-powered-by");
   app.set("query parser", "extended");
   app.use(helmet({ contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: "cross-origin" } }));
