@@ -1,12 +1,13 @@
-import { and, asc, count, desc, eq, ilike, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { isAnyOf } from "../../platform/db/id-lists.js";
-import { preparedStatement, preparedStatements, type Bound } from "../../platform/db/prepared.js";
+import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
 import { containsPattern } from "../../platform/db/text-search.js";
 import type { PageRequest, SortOrder } from "../../platform/paging.js";
 import { trainingIdsHoldingExercise } from "../trainings/training.fragments.js";
-import { privateContentVisibleTo } from "./content-visibility.js";
+import { preparedReader, readerKind, type ReaderKind } from "./content-visibility.js";
+import { exerciseVisibleTo } from "./exercise.fragments.js";
 import { exercises, type Difficulty, type Equipment, type ExerciseCategory } from "./exercise.table.js";
 
 export type ExerciseRow = typeof exercises.$inferSelect;
@@ -30,21 +31,12 @@ export const EXERCISE_SORTS: Record<string, AnyColumn> = {
   updatedAt: exercises.updatedAt,
 };
 
-/** The visibility rule of an exercise, as a SQL condition (undefined: everything is visible). */
-export function exerciseVisibleTo(caller: { id: Bound<number>; isAdmin: boolean } | null): SQL | undefined {
-  if (caller?.isAdmin) return undefined;
-  if (!caller) return eq(exercises.isPublic, true);
-  return or(eq(exercises.isPublic, true), privateContentVisibleTo(caller, exercises.createdBy, trainingIdsHoldingExercise(exercises.id)));
-}
-
 /** What shapes a listing's statement: who asks, the filters present, the order; the values are bound. */
 interface ListShape {
-  caller: "anonymous" | "user" | "admin";
+  caller: ReaderKind;
   filters: (keyof ExerciseFilter)[];
   sort: SortOrder[];
 }
-
-const callerKind = (caller: UserActor | null): ListShape["caller"] => (!caller ? "anonymous" : caller.isAdmin ? "admin" : "user");
 
 const FILTERS: (keyof ExerciseFilter)[] = ["category", "name", "createdBy", "isPublic", "difficulty", "equipment"];
 /** A filter applies when given; a text one (category, name, difficulty, equipment) when not empty either. */
@@ -55,7 +47,7 @@ const exercisePage = preparedStatements(
   (shape: ListShape) => `${shape.caller} ${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")}`,
   (db, shape) => {
     const value = (name: string) => sql.placeholder(name);
-    const caller = shape.caller === "anonymous" ? null : { id: value("callerId"), isAdmin: shape.caller === "admin" };
+    const caller = preparedReader(shape.caller);
     const conditions: Record<keyof ExerciseFilter, SQL> = {
       category: eq(exercises.category, value("category")),
       name: ilike(exercises.name, value("name")),
@@ -82,21 +74,17 @@ const exercisePage = preparedStatements(
 
 /** The loaders' batches: the ids bind as one array, so one text serves every batch of a kind of caller. */
 const visibleExercises = preparedStatements(
-  (caller: ListShape["caller"]) => caller,
+  (caller: ReaderKind) => caller,
   (db, caller) => db.select().from(exercises).where(visibleAmong(caller)).prepare("visible_exercises"),
 );
 
 const visibleExerciseIds = preparedStatements(
-  (caller: ListShape["caller"]) => caller,
+  (caller: ReaderKind) => caller,
   (db, caller) => db.select({ id: exercises.id }).from(exercises).where(visibleAmong(caller)).prepare("visible_exercise_ids"),
 );
 
 /** The exercises among the bound `ids` that a caller of this kind (bound `callerId`) may see. */
-const visibleAmong = (caller: ListShape["caller"]) =>
-  and(
-    isAnyOf(exercises.id, sql.placeholder("ids")),
-    exerciseVisibleTo(caller === "anonymous" ? null : { id: sql.placeholder("callerId"), isAdmin: caller === "admin" }),
-  );
+const visibleAmong = (caller: ReaderKind) => and(isAnyOf(exercises.id, sql.placeholder("ids")), exerciseVisibleTo(preparedReader(caller)));
 
 const exerciseById = preparedStatement((db) =>
   db
@@ -115,13 +103,13 @@ export const exerciseRepository = {
   /** The exercises of `ids` that the caller may see, in one statement. */
   async findVisible(db: Db, caller: UserActor | null, ids: readonly number[]) {
     if (ids.length === 0) return [];
-    return visibleExercises(db, callerKind(caller)).execute({ ids, callerId: caller?.id });
+    return visibleExercises(db, readerKind(caller)).execute({ ids, callerId: caller?.id });
   },
 
   /** The ids among `ids` that the caller may see. */
   async visibleIds(db: Db, caller: UserActor | null, ids: readonly number[]): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    const rows = await visibleExerciseIds(db, callerKind(caller)).execute({ ids, callerId: caller?.id });
+    const rows = await visibleExerciseIds(db, readerKind(caller)).execute({ ids, callerId: caller?.id });
     return new Set(rows.map((row) => row.id));
   },
 
@@ -158,7 +146,7 @@ export const exerciseRepository = {
 
   async list(db: Db, caller: UserActor | null, filter: ExerciseFilter, request: PageRequest) {
     const shape: ListShape = {
-      caller: callerKind(caller),
+      caller: readerKind(caller),
       filters: FILTERS.filter((key) => applies(filter, key)),
       sort: request.sort,
     };

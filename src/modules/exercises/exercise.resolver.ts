@@ -5,7 +5,7 @@ import { PageInput } from "../../graphql/page.js";
 import { GraphQLUpload, readUpload, type FileUpload } from "../../graphql/upload.js";
 import { UserSummary } from "../users/user.types.js";
 import { exerciseFilter, exerciseInput, exercisePaging } from "./exercise.inputs.js";
-import type { ExerciseUpload } from "./exercise.service.js";
+import type { ExerciseDto, ExerciseUpload } from "./exercise.service.js";
 import { ExerciseCategoryEnum, ExerciseFilter, ExerciseInput, ExercisePage, Exercise } from "./exercise.types.js";
 
 /** The exercise input parsed by the schema the REST multipart's `exercise` part is parsed with. */
@@ -67,7 +67,7 @@ export class ExerciseResolver {
   }
 
   @FieldResolver(() => UserSummary, { nullable: true, description: "The author" })
-  creator(@Root() exercise: Exercise, @Ctx() ctx: Context) {
-    return ctx.loaders.authorById.load(exercise.createdBy);
+  creator(@Root() exercise: ExerciseDto, @Ctx() ctx: Context) {
+    return exercise.creator !== undefined ? exercise.creator : ctx.loaders.authorById.load(exercise.createdBy);
   }
 }

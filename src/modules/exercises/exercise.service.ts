@@ -9,7 +9,9 @@ import type { FileStorage, UploadedFile } from "../../platform/storage/file-stor
 import type { InputReader } from "../../platform/validation.js";
 import type { ExerciseInput, ExerciseListQuery } from "./exercise.inputs.js";
 import { exerciseRepository, type ExerciseRow } from "./exercise.repository.js";
+import { exerciseRowFromJson } from "./exercise.fragments.js";
 import { EXERCISE_CATEGORIES } from "./exercise.table.js";
+import type { UserSummaryDto } from "../users/user.dto.js";
 
 export const EXERCISE_NOT_FOUND = "Exercício não encontrado";
 const EXERCISE_IN_USE = "Exercício está em uso em treinos";
@@ -29,6 +31,8 @@ export interface ExerciseDto {
   videoUrl: string | null;
   instructions: string[];
   muscleGroups: string[];
+  /** Read ahead with the exercise when a GraphQL selection asks for it (ExerciseInclude); absent otherwise. */
+  creator?: UserSummaryDto | null;
 }
 
 /** List items leave out videoUrl, instructions and muscleGroups. */
@@ -56,6 +60,13 @@ export const toExerciseDto = (row: ExerciseRow): ExerciseDto => ({
   instructions: row.instructions,
   muscleGroups: row.muscleGroups,
 });
+
+/** An exercise as exerciseJson carries it inside a tree read in one statement, with its `creator` when included. */
+export function exerciseFromJson(json: Record<string, unknown>): ExerciseDto {
+  const dto = toExerciseDto(exerciseRowFromJson(json));
+  if (json.creator !== undefined) dto.creator = json.creator as UserSummaryDto | null;
+  return dto;
+}
 
 const toListItem = (row: ExerciseRow): ExerciseListItemDto => {
   const { videoUrl: _v, instructions: _i, muscleGroups: _m, ...item } = toExerciseDto(row);

@@ -3,6 +3,9 @@ import { alias } from "drizzle-orm/pg-core";
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { isAnyOf } from "../../platform/db/id-lists.js";
+import { preparedStatements, type Bound } from "../../platform/db/prepared.js";
+import { preparedReader, readerKind, type ContentReader, type ReaderKind } from "../exercises/content-visibility.js";
+import { trainingJson, type TrainingInclude } from "../trainings/training.fragments.js";
 import { fromJson, jsonRows } from "../../platform/db/json.js";
 import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
@@ -40,7 +43,7 @@ export const ASSIGNMENT_SORTS: Record<string, AnyColumn> = {
 };
 
 /** Public plans for every signed-in user; private ones for their creator, administrators and assignees (contract §5). */
-export function planVisibleTo(caller: UserActor): SQL | undefined {
+export function planVisibleTo(caller: { id: Bound<number>; isAdmin: boolean }): SQL | undefined {
   if (caller.isAdmin) return undefined;
   return or(
     eq(trainingPlans.isPublic, true),
@@ -95,11 +98,35 @@ const planTrainingFields = {
 };
 export type PlanTrainingLine = Omit<Awaited<ReturnType<typeof trainingPlanRepository.trainingsOf>>[number], "planId">;
 
-/** The trainings of the enclosing query's plan, as a JSON array of planTrainingFields objects in their order. */
-const trainingsAsJson = jsonRows(
-  planTrainingFields,
-  sql`from ${planTrainings} join ${trainings} on ${trainings.id} = ${planTrainings.trainingId} where ${planTrainings.planId} = ${trainingPlans.id}`,
-  planTrainings.position,
+/** The relations read along with a plan: its trainings (each with what TrainingInclude names). */
+export interface PlanInclude {
+  training?: TrainingInclude;
+}
+
+/**
+ * The trainings of the enclosing query's plan, as a JSON array of planTrainingFields objects in their order, each with
+ * its `training` (trainingJson: null when the reader may not see it) when included.
+ */
+function trainingsJson(reader: ContentReader, include: PlanInclude) {
+  return jsonRows(
+    include.training ? { ...planTrainingFields, training: trainingJson(reader, include.training) } : planTrainingFields,
+    sql`from ${planTrainings} join ${trainings} on ${trainings.id} = ${planTrainings.trainingId} where ${planTrainings.planId} = ${trainingPlans.id}`,
+    planTrainings.position,
+  );
+}
+const trainingsAsJson = trainingsJson(null, {});
+
+/** A plan, whether the reader may see it, and its trainings with what `include` names: a whole tree in one statement. */
+const planTree = preparedStatements(
+  ({ reader, include }: { reader: ReaderKind; include: PlanInclude }) => `${reader} ${JSON.stringify(include)}`,
+  (db, { reader, include }) => {
+    const bound = preparedReader(reader)!;
+    return db
+      .select({ plan: trainingPlans, visible: sql<boolean>`${planVisibleTo(bound) ?? sql`true`}`, trainings: trainingsJson(bound, include) })
+      .from(trainingPlans)
+      .where(eq(trainingPlans.id, sql.placeholder("id")))
+      .prepare("plan_tree");
+  },
 );
 
 export const trainingPlanRepository = {
@@ -116,10 +143,13 @@ export const trainingPlanRepository = {
     return Boolean(row);
   },
 
-  /** The plan with its trainings (as trainingsOf reads them), in one statement; null when missing. */
-  async findWithTrainings(db: Db, id: number) {
-    const [row] = await db.select({ plan: trainingPlans, trainings: trainingsAsJson }).from(trainingPlans).where(eq(trainingPlans.id, id));
-    return row ? { plan: row.plan, trainings: fromJson(row.trainings) as PlanTrainingLine[] } : null;
+  /**
+   * The plan, whether the caller may see it, and its trainings (as trainingsOf reads them, each with its `training`
+   * JSON object when `include` names it), in one statement; null when missing.
+   */
+  async findTree(db: Db, caller: UserActor, id: number, include: PlanInclude) {
+    const [row] = await planTree(db, { reader: readerKind(caller), include }).execute({ id, callerId: caller.id });
+    return row ? { plan: row.plan, visible: row.visible, trainings: fromJson(row.trainings) as (PlanTrainingLine & { training?: unknown })[] } : null;
   },
 
   /** The plans of `ids` the caller may see, each with its trainings (as trainingsOf reads them), in one statement (loaders). */

@@ -1,10 +1,14 @@
-import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import type { GraphQLResolveInfo } from "graphql";
+import { Arg, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql-api.js";
 import { inputReader, listReader, pageReader } from "../../graphql/arguments.js";
+import { Selection } from "../../graphql/look-ahead.js";
 import { PageInput } from "../../graphql/page.js";
 import { LocalDate } from "../../graphql/scalars.js";
+import { trainingInclude } from "../trainings/training.graphql.js";
 import { Training } from "../trainings/training.types.js";
 import { UserSummary, User } from "../users/user.types.js";
+import type { PlanTrainingDto } from "./training-plan.service.js";
 import { assignInput, assignmentFilter, assignmentPaging, planFilter, planInput, planPaging } from "./training-plan.inputs.js";
 import {
   PlanAssignmentFilter,
@@ -21,8 +25,9 @@ import {
 @Resolver(() => TrainingPlan)
 export class TrainingPlanResolver {
   @Query(() => TrainingPlan)
-  trainingPlan(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
-    return ctx.services.trainingPlans.get(ctx.actor, id);
+  trainingPlan(@Arg("id", () => Int) id: number, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    // The trainings (their exercises, their authors) the selection asks for come in the plan's one statement.
+    return ctx.services.trainingPlans.get(ctx.actor, id, { training: trainingInclude(Selection.of(info).path("trainings", "training")) });
   }
 
   @Query(() => TrainingPlanPage)
@@ -104,8 +109,8 @@ export class TrainingPlanResolver {
 @Resolver(() => PlanTraining)
 export class PlanTrainingRelationsResolver {
   @FieldResolver(() => Training, { nullable: true, description: "Null when the training is not visible to the caller" })
-  training(@Root() item: PlanTraining, @Ctx() ctx: Context) {
-    return ctx.loaders.trainingById.load(item.trainingId);
+  training(@Root() item: PlanTrainingDto, @Ctx() ctx: Context) {
+    return item.training !== undefined ? item.training : ctx.loaders.trainingById.load(item.trainingId);
   }
 }
 

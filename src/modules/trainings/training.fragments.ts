@@ -1,12 +1,67 @@
-import { sql, type AnyColumn, type SQL } from "drizzle-orm";
-import { trainingExercises } from "./training.table.js";
+import { eq, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { jsonRows, rowFromJson, rowJson } from "../../platform/db/json.js";
+import { privateContentVisibleTo, type ContentReader } from "../exercises/content-visibility.js";
+import { exerciseJson, type ExerciseInclude } from "../exercises/exercise.fragments.js";
+import { exercises } from "../exercises/exercise.table.js";
+import { trainingExercises, trainings } from "./training.table.js";
 
 /*
  * The training rules other modules' queries embed, as SQL fragments: the exercises module, below trainings in the
- * service graph, asks which trainings hold an exercise without a service cycle.
+ * service graph, asks which trainings hold an exercise without a service cycle; a plan read as one tree carries its
+ * trainings as the JSON below, under the same visibility rule as a training read alone.
  */
 
 /** The ids of the trainings that hold an exercise (a column or an id), as an SQL subquery. */
 export function trainingIdsHoldingExercise(exerciseId: AnyColumn | number): SQL {
   return sql`select ${trainingExercises.trainingId} from ${trainingExercises} where ${trainingExercises.exerciseId} = ${exerciseId}`;
 }
+
+/** The visibility rule of a training, as a SQL condition (undefined: everything). */
+export function trainingVisibleTo(caller: ContentReader): SQL | undefined {
+  if (caller?.isAdmin) return undefined;
+  if (!caller) return eq(trainings.isPublic, true);
+  return or(eq(trainings.isPublic, true), privateContentVisibleTo(caller, trainings.createdBy, sql`${trainings.id}`));
+}
+
+/** What a training's exercise line reads as (its exercise's name joined). */
+export const lineFields = {
+  id: trainingExercises.id,
+  exerciseId: trainingExercises.exerciseId,
+  exerciseName: exercises.name,
+  sets: trainingExercises.sets,
+  repetitions: trainingExercises.repetitions,
+  weight: trainingExercises.weightKg,
+  restSeconds: trainingExercises.restSeconds,
+  order: trainingExercises.order,
+  notes: trainingExercises.notes,
+};
+
+/** The relations read along with a training: its lines' exercises. */
+export interface TrainingInclude {
+  exercise?: ExerciseInclude;
+}
+
+/**
+ * The lines of the enclosing query's `trainings` row, as a JSON array of lineFields objects in their order, each with
+ * its `exercise` (exerciseJson) when included.
+ */
+export function linesJson(caller: ContentReader, include: TrainingInclude): SQL {
+  return jsonRows(
+    include.exercise ? { ...lineFields, exercise: exerciseJson(caller, include.exercise) } : lineFields,
+    sql`from ${trainingExercises} join ${exercises} on ${exercises.id} = ${trainingExercises.exerciseId} where ${trainingExercises.trainingId} = ${trainings.id}`,
+    trainingExercises.position,
+  );
+}
+
+/**
+ * The enclosing query's `trainings` row as a JSON object (its columns and its `lines`), or null when the caller may
+ * not see it: what the training loader would have answered.
+ */
+export function trainingJson(caller: ContentReader, include: TrainingInclude): SQL {
+  const object = rowJson(trainings, { lines: linesJson(caller, include) });
+  const visible = trainingVisibleTo(caller);
+  return visible ? sql`case when ${visible} then ${object} end` : object;
+}
+
+/** A training row as trainingJson wrote it (its instants back to Dates; `lines` left as they came). */
+export const trainingRowFromJson = (json: Record<string, unknown>) => rowFromJson(trainings, json);

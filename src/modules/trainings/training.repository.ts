@@ -2,13 +2,14 @@ import { and, asc, count, desc, eq, inArray, or, sql, type AnyColumn, type SQL }
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { isAnyOf } from "../../platform/db/id-lists.js";
-import { fromJson, jsonRows } from "../../platform/db/json.js";
-import { preparedStatement } from "../../platform/db/prepared.js";
+import { fromJson } from "../../platform/db/json.js";
+import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
 import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
-import { privateContentVisibleTo } from "../exercises/content-visibility.js";
+import { preparedReader, readerKind, type ReaderKind } from "../exercises/content-visibility.js";
 import { exercises } from "../exercises/exercise.table.js";
 import { liveAssignmentIncludes, planIdsScheduling } from "../training-plans/training-plan.fragments.js";
+import { lineFields, linesJson, trainingVisibleTo } from "./training.fragments.js";
 import { trainingExercises, trainings } from "./training.table.js";
 
 export type TrainingRow = typeof trainings.$inferSelect;
@@ -21,33 +22,10 @@ export const TRAINING_SORTS: Record<string, AnyColumn> = {
   updatedAt: trainings.updatedAt,
 };
 
-/** The visibility rule of a training, as a SQL condition (undefined: everything). */
-export function trainingVisibleTo(caller: UserActor | null): SQL | undefined {
-  if (caller?.isAdmin) return undefined;
-  if (!caller) return eq(trainings.isPublic, true);
-  return or(eq(trainings.isPublic, true), privateContentVisibleTo(caller, trainings.createdBy, sql`${trainings.id}`));
-}
-
-/** What a training's exercise line reads as (its exercise's name joined). */
-const lineFields = {
-  id: trainingExercises.id,
-  exerciseId: trainingExercises.exerciseId,
-  exerciseName: exercises.name,
-  sets: trainingExercises.sets,
-  repetitions: trainingExercises.repetitions,
-  weight: trainingExercises.weightKg,
-  restSeconds: trainingExercises.restSeconds,
-  order: trainingExercises.order,
-  notes: trainingExercises.notes,
-};
 export type TrainingLine = Omit<Awaited<ReturnType<typeof trainingRepository.exercisesOf>>[number], "trainingId">;
 
-/** The lines of the training of the enclosing query's row, as a JSON array of lineFields objects in their order. */
-const linesAsJson = jsonRows(
-  lineFields,
-  sql`from ${trainingExercises} join ${exercises} on ${exercises.id} = ${trainingExercises.exerciseId} where ${trainingExercises.trainingId} = ${trainings.id}`,
-  trainingExercises.position,
-);
+/** The lines of the training of the enclosing query's row, without their exercises. */
+const linesAsJson = linesJson(null, {});
 
 const trainingById = preparedStatement((db) =>
   db
@@ -55,6 +33,20 @@ const trainingById = preparedStatement((db) =>
     .from(trainings)
     .where(eq(trainings.id, sql.placeholder("id")))
     .prepare("training_by_id"),
+);
+
+/** The trainings among the bound `ids` that a reader of this kind (bound `callerId`) may see. */
+const visibleAmong = (kind: ReaderKind) => and(isAnyOf(trainings.id, sql.placeholder("ids")), trainingVisibleTo(preparedReader(kind)));
+
+/** The loaders' batches: the ids bind as one array, so one text serves every batch of a kind of reader. */
+const visibleTrainingsWithLines = preparedStatements(
+  (kind: ReaderKind) => kind,
+  (db, kind) => db.select({ training: trainings, lines: linesAsJson }).from(trainings).where(visibleAmong(kind)).prepare("visible_trainings_with_lines"),
+);
+
+const visibleTrainingIds = preparedStatements(
+  (kind: ReaderKind) => kind,
+  (db, kind) => db.select({ id: trainings.id }).from(trainings).where(visibleAmong(kind)).prepare("visible_training_ids"),
 );
 
 export const trainingRepository = {
@@ -65,10 +57,7 @@ export const trainingRepository = {
 
   async visibleIds(db: Db, caller: UserActor | null, ids: readonly number[]): Promise<Set<number>> {
     if (ids.length === 0) return new Set();
-    const rows = await db
-      .select({ id: trainings.id })
-      .from(trainings)
-      .where(and(inArray(trainings.id, [...ids]), trainingVisibleTo(caller)));
+    const rows = await visibleTrainingIds(db, readerKind(caller)).execute({ ids, callerId: caller?.id });
     return new Set(rows.map((row) => row.id));
   },
 
@@ -100,10 +89,7 @@ export const trainingRepository = {
    */
   async findVisibleWithLines(db: Db, caller: UserActor | null, ids: readonly number[]) {
     if (ids.length === 0) return [];
-    const rows = await db
-      .select({ training: trainings, lines: linesAsJson })
-      .from(trainings)
-      .where(and(isAnyOf(trainings.id, ids), trainingVisibleTo(caller)));
+    const rows = await visibleTrainingsWithLines(db, readerKind(caller)).execute({ ids, callerId: caller?.id });
     return rows.map(({ training, lines }) => ({ training, lines: fromJson(lines) as TrainingLine[] }));
   },
 

@@ -5,6 +5,7 @@ import { PageInput } from "../../graphql/page.js";
 import { Exercise } from "../exercises/exercise.types.js";
 import { UserSummary } from "../users/user.types.js";
 import { trainingFilter, trainingInput, trainingPaging } from "./training.inputs.js";
+import type { TrainingExerciseDto } from "./training.service.js";
 import { TrainingExercise, TrainingFilter, TrainingInput, TrainingPage, Training } from "./training.types.js";
 
 /** Trainings over GraphQL: the same service as REST. */
@@ -54,7 +55,7 @@ export class TrainingResolver {
 @Resolver(() => TrainingExercise)
 export class TrainingExerciseRelationsResolver {
   @FieldResolver(() => Exercise, { nullable: true, description: "Null when the exercise is not visible to the caller" })
-  exercise(@Root() line: TrainingExercise, @Ctx() ctx: Context) {
-    return ctx.loaders.exerciseById.load(line.exerciseId);
+  exercise(@Root() line: TrainingExerciseDto, @Ctx() ctx: Context) {
+    return line.exercise !== undefined ? line.exercise : ctx.loaders.exerciseById.load(line.exerciseId);
   }
 }

@@ -6,7 +6,8 @@ import type { Db } from "../../platform/db/database.js";
 import { conflict, forbidden, notFound, unauthorized } from "../../platform/errors.js";
 import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
-import { EXERCISE_NOT_FOUND, type ExerciseService } from "../exercises/exercise.service.js";
+import { EXERCISE_NOT_FOUND, exerciseFromJson, type ExerciseDto, type ExerciseService } from "../exercises/exercise.service.js";
+import { trainingRowFromJson } from "./training.fragments.js";
 import type { TrainingInput, TrainingListQuery } from "./training.inputs.js";
 import { trainingRepository, type TrainingLine, type TrainingRow } from "./training.repository.js";
 
@@ -23,6 +24,8 @@ export interface TrainingExerciseDto {
   restSeconds: number | null;
   order: number | null;
   notes: string | null;
+  /** Read ahead with the training when a GraphQL selection asks for it (TrainingInclude); absent otherwise. */
+  exercise?: ExerciseDto | null;
 }
 
 export interface TrainingDto {
@@ -237,6 +240,16 @@ function toDto(row: TrainingRow, lines: TrainingLine[]): TrainingDto {
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
+}
+
+type LineJson = TrainingExerciseDto & { exercise?: Record<string, unknown> | null };
+
+/** A training as trainingJson carries it inside a tree read in one statement, its lines' exercises when included. */
+export function trainingFromJson(json: Record<string, unknown>): TrainingDto {
+  const lines = (json.lines as LineJson[]).map(({ exercise, ...line }): TrainingExerciseDto =>
+    exercise === undefined ? line : { ...line, exercise: exercise && exerciseFromJson(exercise) },
+  );
+  return toDto(trainingRowFromJson(json), lines);
 }
 
 /** The exercises a training holds: each must exist and be visible to its author (contract §4). */

@@ -1,4 +1,5 @@
-import { sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { getTableColumns, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
 
 /**
  * A JSON array built by PostgreSQL, one object of `fields` per row of `from` (the subquery's from, joins and where) in
@@ -17,3 +18,28 @@ export function jsonRows(fields: Record<string, AnyColumn | SQL>, from: SQL, ord
 
 /** A json value as read: postgres.js decodes it; a driver that does not gives its text. */
 export const fromJson = (value: unknown): unknown => (typeof value === "string" ? JSON.parse(value) : value);
+
+/**
+ * Every column of `table`'s row in the enclosing query (plus `extra` values), as one JSON object keyed by the row's
+ * property names: a row carried inside a tree that PostgreSQL builds in one statement. `rowFromJson` reads it back.
+ */
+export function rowJson(table: PgTable, extra: Record<string, SQL> = {}): SQL {
+  const pairs = [...Object.entries(getTableColumns(table)), ...Object.entries(extra)].map(([key, value]) => sql`${sql.raw(`'${key}'`)}, ${value}`);
+  return sql`json_build_object(${sql.join(pairs, sql`, `)})`;
+}
+
+const instantKeys = new WeakMap<PgTable, string[]>();
+
+/** A row `rowJson` wrote, as Drizzle maps the table's rows: its instants (JSON strings) back to Dates. */
+export function rowFromJson<Table extends PgTable>(table: Table, json: Record<string, unknown>): Table["$inferSelect"] {
+  let keys = instantKeys.get(table);
+  if (!keys) {
+    keys = Object.entries(getTableColumns(table))
+      .filter(([, column]) => column.dataType === "date")
+      .map(([key]) => key);
+    instantKeys.set(table, keys);
+  }
+  const row: Record<string, unknown> = { ...json };
+  for (const key of keys) if (typeof row[key] === "string") row[key] = new Date(row[key]);
+  return row as Table["$inferSelect"];
+}

@@ -1,0 +1,36 @@
+import { eq, or, sql, type SQL } from "drizzle-orm";
+import { rowFromJson, rowJson } from "../../platform/db/json.js";
+import { trainingIdsHoldingExercise } from "../trainings/training.fragments.js";
+import { authorJson } from "../users/user.fragments.js";
+import { privateContentVisibleTo, type ContentReader } from "./content-visibility.js";
+import { exercises } from "./exercise.table.js";
+
+/*
+ * The exercise rules other modules' statements embed, as SQL: who may see an exercise, and an exercise as the JSON a
+ * tree read in one statement carries (a training's lines, a plan's trainings) with the same rule applied.
+ */
+
+/** The visibility rule of an exercise, as a SQL condition (undefined: everything is visible). */
+export function exerciseVisibleTo(caller: ContentReader): SQL | undefined {
+  if (caller?.isAdmin) return undefined;
+  if (!caller) return eq(exercises.isPublic, true);
+  return or(eq(exercises.isPublic, true), privateContentVisibleTo(caller, exercises.createdBy, trainingIdsHoldingExercise(exercises.id)));
+}
+
+/** The relations read along with an exercise. */
+export interface ExerciseInclude {
+  creator?: boolean;
+}
+
+/**
+ * The enclosing query's `exercises` row as a JSON object (its columns, and `creator` when included), or null when the
+ * caller may not see it: what the exercise loader, then the author loader, would have answered.
+ */
+export function exerciseJson(caller: ContentReader, include: ExerciseInclude): SQL {
+  const object = rowJson(exercises, include.creator ? { creator: authorJson(exercises.createdBy) } : {});
+  const visible = exerciseVisibleTo(caller);
+  return visible ? sql`case when ${visible} then ${object} end` : object;
+}
+
+/** An exercise row as exerciseJson wrote it (its instants back to Dates; `creator` left as it came). */
+export const exerciseRowFromJson = (json: Record<string, unknown>) => rowFromJson(exercises, json);

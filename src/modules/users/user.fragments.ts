@@ -1,0 +1,16 @@
+import { eq, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { users } from "./user.table.js";
+
+/*
+ * The user shapes other modules' statements embed, as SQL: a tree read in one statement (a plan's trainings'
+ * exercises' authors) carries each author as the JSON object the author loader would have answered.
+ */
+
+const author = alias(users, "author");
+
+/** The author `userId` (a column of the enclosing query) as a UserSummaryDto JSON object, null when missing. */
+export function authorJson(userId: AnyColumn): SQL {
+  return sql`(select json_build_object('id', ${author.id}, 'name', ${author.name}, 'userType', ${author.userType}, 'profilePicture', ${author.profilePicture})
+    from ${users} ${author} where ${eq(author.id, userId)})`;
+}
