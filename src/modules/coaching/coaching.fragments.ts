@@ -1,4 +1,4 @@
-import { sql, type SQL } from "drizzle-orm";
+import { sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { Bound } from "../../platform/db/prepared.js";
 import { personalStudentLinks } from "./coaching.table.js";
 
@@ -13,6 +13,16 @@ export function linkedStudentIds(personalId: Bound<number>): SQL {
 }
 
 /** The ids of the users ACTIVE-linked to a user on either side (its students and its trainers), as an SQL subquery. */
-export function linkPartnerIds(userId: number): SQL {
+export function linkPartnerIds(userId: Bound<number>): SQL {
   return sql`${linkedStudentIds(userId)} union all select ${personalStudentLinks.personalId} from ${personalStudentLinks} where ${personalStudentLinks.studentId} = ${userId} and ${personalStudentLinks.status} = 'ACTIVE'`;
+}
+
+/**
+ * True (as SQL) when `reader` may read the activity (executions, statistics, records) of the user `userId`: the user
+ * itself, an administrator, or its ACTIVE-linked trainer (contract §7). CoachingService.activityReadableAmong answers
+ * the same rule for ids known in advance.
+ */
+export function activityReadableBy(reader: { id: Bound<number>; isAdmin: boolean }, userId: AnyColumn | SQL): SQL {
+  if (reader.isAdmin) return sql`true`;
+  return sql`(${userId} = ${reader.id} or ${userId} in (${linkedStudentIds(reader.id)}))`;
 }

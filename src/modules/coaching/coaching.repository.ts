@@ -1,10 +1,10 @@
-import { and, asc, count, desc, eq, inArray, lte, ne, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, inArray, lte, ne, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { lockForTransaction } from "../../platform/db/advisory-locks.js";
 import type { Db } from "../../platform/db/database.js";
 import { pageWithTotal, totalBeforePaging } from "../../platform/db/pages.js";
-import { preparedStatement } from "../../platform/db/prepared.js";
-import { containsText } from "../../platform/db/text-search.js";
+import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
+import { containsPattern } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { users } from "../users/user.table.js";
 import { invites, personalStudentLinks, type InviteStatus, type LinkStatus } from "./coaching.table.js";
@@ -59,9 +59,58 @@ export const LINK_SORTS = {
   studentName: student.name,
 } as const;
 
-function ordering(columns: Record<string, AnyColumn>, request: PageRequest, tieBreaker: AnyColumn) {
+function ordering(columns: Record<string, AnyColumn>, request: Pick<PageRequest, "sort">, tieBreaker: AnyColumn) {
   return [...request.sort.map((s) => (s.direction === "asc" ? asc : desc)(columns[s.field])), desc(tieBreaker)];
 }
+
+interface LinkFilter {
+  personalId?: number;
+  studentId?: number;
+  status: LinkStatus;
+  name?: string;
+}
+
+/** What shapes a page of links' statement: the filters present and the order; the values are bound. */
+interface LinkPageShape {
+  filters: (keyof LinkFilter)[];
+  sort: PageRequest["sort"];
+}
+
+const LINK_FILTERS: (keyof LinkFilter)[] = ["personalId", "studentId", "status", "name"];
+
+const linkPage = preparedStatements(
+  (shape: LinkPageShape) => `${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")}`,
+  (db, shape) => {
+    const value = (name: string) => sql.placeholder(name);
+    const conditions: Record<keyof LinkFilter, SQL> = {
+      personalId: eq(personalStudentLinks.personalId, value("personalId")),
+      studentId: eq(personalStudentLinks.studentId, value("studentId")),
+      status: eq(personalStudentLinks.status, value("status")),
+      // The name searched is the other party's: a trainer looks for students, a student for trainers.
+      name: ilike(shape.filters.includes("personalId") ? student.name : trainer.name, value("name")),
+    };
+    const where = and(...shape.filters.map((key) => conditions[key]));
+    return {
+      rows: db
+        .select({ ...linkColumns, total: totalBeforePaging() })
+        .from(personalStudentLinks)
+        .innerJoin(trainer, eq(trainer.id, personalStudentLinks.personalId))
+        .innerJoin(student, eq(student.id, personalStudentLinks.studentId))
+        .where(where)
+        .orderBy(...ordering(LINK_SORTS, shape, personalStudentLinks.id))
+        .limit(value("limit"))
+        .offset(value("offset"))
+        .prepare("link_page"),
+      total: db
+        .select({ n: count() })
+        .from(personalStudentLinks)
+        .innerJoin(trainer, eq(trainer.id, personalStudentLinks.personalId))
+        .innerJoin(student, eq(student.id, personalStudentLinks.studentId))
+        .where(where)
+        .prepare("link_count"),
+    };
+  },
+);
 
 export const coachingRepository = {
   /** Serializes every change to one trainer's students (invites, accepts) for the rest of the transaction. */
@@ -198,31 +247,14 @@ export const coachingRepository = {
     return rows.length > 0;
   },
 
-  async listLinks(db: Db, filter: { personalId?: number; studentId?: number; status: LinkStatus; name?: string }, request: PageRequest) {
-    const conditions: SQL[] = [eq(personalStudentLinks.status, filter.status)];
-    if (filter.personalId !== undefined) conditions.push(eq(personalStudentLinks.personalId, filter.personalId));
-    if (filter.studentId !== undefined) conditions.push(eq(personalStudentLinks.studentId, filter.studentId));
-    // The name searched is the other party's: a trainer looks for students, a student for trainers.
-    if (filter.name) conditions.push(containsText(filter.personalId !== undefined ? student.name : trainer.name, filter.name));
-    const where = and(...conditions);
-    const rows = await db
-      .select({ ...linkColumns, total: totalBeforePaging() })
-      .from(personalStudentLinks)
-      .innerJoin(trainer, eq(trainer.id, personalStudentLinks.personalId))
-      .innerJoin(student, eq(student.id, personalStudentLinks.studentId))
-      .where(where)
-      .orderBy(...ordering(LINK_SORTS, request, personalStudentLinks.id))
-      .limit(request.size)
-      .offset(request.page * request.size);
-    return pageWithTotal(rows, request, async () => {
-      const [counted] = await db
-        .select({ n: count() })
-        .from(personalStudentLinks)
-        .innerJoin(trainer, eq(trainer.id, personalStudentLinks.personalId))
-        .innerJoin(student, eq(student.id, personalStudentLinks.studentId))
-        .where(where);
-      return counted.n;
-    });
+  async listLinks(db: Db, filter: LinkFilter, request: PageRequest) {
+    const shape: LinkPageShape = {
+      filters: LINK_FILTERS.filter((key) => (key === "name" ? Boolean(filter.name) : filter[key] !== undefined)),
+      sort: request.sort,
+    };
+    const statements = linkPage(db, shape);
+    const values = { ...filter, name: filter.name && containsPattern(filter.name), limit: request.size, offset: request.page * request.size };
+    return pageWithTotal(await statements.rows.execute(values), request, async () => (await statements.total.execute(values))[0].n);
   },
 
   /** ACTIVE links of several users at once (GraphQL User.students / User.personals loaders). */

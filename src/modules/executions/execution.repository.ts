@@ -1,7 +1,9 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { lockForTransaction } from "../../platform/db/advisory-locks.js";
 import type { Db } from "../../platform/db/database.js";
-import { idArray, isAnyOf } from "../../platform/db/id-lists.js";
+import { idArray } from "../../platform/db/id-lists.js";
+import { preparedStatements, type Bound } from "../../platform/db/prepared.js";
+import { activityReadableBy } from "../coaching/coaching.fragments.js";
 import { fromJson, jsonRows } from "../../platform/db/json.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { users } from "../users/user.table.js";
@@ -71,21 +73,24 @@ export function wholeMonths(range: Period): { from: string | null; until: string
   return { from: from === null ? null : day(from), until: until === null ? null : day(until), empty: from !== null && until !== null && from >= until };
 }
 
-function period(column: AnyColumn, range: Period): SQL[] {
+function period(column: AnyColumn, range: Bounds<Period>): SQL[] {
   const conditions: SQL[] = [];
   if (range.from) conditions.push(gte(column, range.from));
   if (range.until) conditions.push(lt(column, range.until));
   return conditions;
 }
 
-function ordering(columns: Record<string, AnyColumn>, request: PageRequest, tieBreaker: AnyColumn) {
+function ordering(columns: Record<string, AnyColumn>, request: Pick<PageRequest, "sort">, tieBreaker: AnyColumn) {
   return [...request.sort.map((s) => (s.direction === "asc" ? asc : desc)(columns[s.field])), desc(tieBreaker)];
 }
+
+/** Each value given, or the placeholder a prepared statement binds it to. */
+type Bounds<T> = { [K in keyof T]?: Bound<NonNullable<T[K]>> };
 
 /** What a listing of one user's training executions may narrow to, besides the user. */
 export type TrainingExecutionFilter = { trainingId?: number; completed?: boolean } & Period;
 
-function trainingExecutionConditions(filter: TrainingExecutionFilter): SQL[] {
+function trainingExecutionConditions(filter: Bounds<TrainingExecutionFilter>): SQL[] {
   const conditions: SQL[] = period(trainingExecutions.startTime, filter);
   if (filter.trainingId !== undefined) conditions.push(eq(trainingExecutions.trainingId, filter.trainingId));
   if (filter.completed !== undefined) conditions.push(eq(trainingExecutions.completed, filter.completed));
@@ -111,9 +116,54 @@ export interface TrainingExecutionPageOf {
   userId: number;
   /** False when no user has the id. */
   found: boolean;
+  /** False when the caller may not read the user's activity (its page is then empty). */
+  readable: boolean;
   rows: TrainingExecutionSummaryRow[];
   total: number;
 }
+
+/** What shapes the statement of several users' pages: who reads, the filters present, the order; the values are bound. */
+interface PagesShape {
+  admin: boolean;
+  filters: (keyof TrainingExecutionFilter)[];
+  sort: PageRequest["sort"];
+}
+
+const PAGE_FILTERS: (keyof TrainingExecutionFilter)[] = ["trainingId", "completed", "from", "until"];
+
+const trainingExecutionPages = preparedStatements(
+  (shape: PagesShape) => `${shape.admin} ${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")}`,
+  (db, shape) => {
+    const value = (name: string) => sql.placeholder(name);
+    const askedId = sql<number>`asked.id`;
+    const readable = activityReadableBy({ id: value("callerId"), isAdmin: shape.admin }, askedId);
+    const bound: Bounds<TrainingExecutionFilter> = Object.fromEntries(shape.filters.map((key) => [key, value(key)]));
+    const order = ordering(TRAINING_EXECUTION_SORTS, { sort: shape.sort }, trainingExecutions.id);
+    const ofAsked = and(eq(trainingExecutions.userId, askedId), readable, ...trainingExecutionConditions(bound));
+    // The page of each user as one JSON array built by PostgreSQL: a row per user, not per execution, to carry and map.
+    const page = jsonRows(
+      Object.fromEntries(Object.entries(summaryColumns).map(([name, column]) => [name, sql`page.${sql.identifier(column.name)}`])),
+      sql`from (
+        select ${trainingExecutions}.*, row_number() over (order by ${sql.join(order, sql`, `)}) as place_in_page
+        from ${trainingExecutions} where ${ofAsked}
+        order by ${sql.join(order, sql`, `)} limit ${value("limit")} offset ${value("offset")}
+      ) page`,
+      sql`page.place_in_page`,
+    );
+    const counted = db
+      .select({ total: count().as("total") })
+      .from(trainingExecutions)
+      .where(ofAsked)
+      .as("counted");
+    return db
+      .select({ userId: askedId, found: sql<boolean>`${users.id} is not null`, readable: sql<boolean>`${readable}`, total: counted.total, page })
+      .from(sql`unnest(${idArray(value("userIds"))}) with ordinality as asked(id, position)`)
+      .leftJoin(users, eq(users.id, askedId))
+      .leftJoinLateral(counted, sql`true`)
+      .orderBy(sql`asked.position`)
+      .prepare("training_execution_pages");
+  },
+);
 
 export const executionRepository = {
   /** Serializes one user's logging, so two concurrent logs never both claim the same personal record. */
@@ -224,45 +274,33 @@ export const executionRepository = {
   },
 
   /**
-   * The same page of training executions for each of several users, in one statement whatever their number: over the
-   * ids asked (in that order), whether each user exists and, for those of `readableIds`, the page (a subquery per
-   * user in the page's order, size and offset, along the user's index) and the user's total (a LATERAL count).
+   * The same page of training executions for each of several users, in one prepared statement whatever their number:
+   * over the ids asked (in that order), whether each user exists, whether the caller may read its activity (coaching's
+   * rule, inside the statement), and for those it may, the page (a subquery per user in the page's order, size and
+   * offset, along the user's index) and the user's total (a LATERAL count).
    */
   async trainingExecutionPagesOf(
     db: Db,
+    caller: { id: number; isAdmin: boolean },
     userIds: readonly number[],
-    readableIds: readonly number[],
     filter: TrainingExecutionFilter,
     request: PageRequest,
   ): Promise<TrainingExecutionPageOf[]> {
     if (userIds.length === 0) return [];
-    const askedId = sql<number>`asked.id`;
-    const readable = isAnyOf(askedId, readableIds);
-    const order = ordering(TRAINING_EXECUTION_SORTS, request, trainingExecutions.id);
-    const ofAsked = and(eq(trainingExecutions.userId, askedId), readable, ...trainingExecutionConditions(filter));
-    // The page of each user as one JSON array built by PostgreSQL: a row per user, not per execution, to carry and map.
-    const page = jsonRows(
-      Object.fromEntries(Object.entries(summaryColumns).map(([name, column]) => [name, sql`page.${sql.identifier(column.name)}`])),
-      sql`from (
-        select ${trainingExecutions}.*, row_number() over (order by ${sql.join(order, sql`, `)}) as place_in_page
-        from ${trainingExecutions} where ${ofAsked}
-        order by ${sql.join(order, sql`, `)} limit ${request.size} offset ${request.page * request.size}
-      ) page`,
-      sql`page.place_in_page`,
-    );
-    const counted = db
-      .select({ total: count().as("total") })
-      .from(trainingExecutions)
-      .where(ofAsked)
-      .as("counted");
-    const rows = await db
-      .select({ userId: askedId, found: sql<boolean>`${users.id} is not null`, total: counted.total, page })
-      .from(sql`unnest(${idArray(userIds)}) with ordinality as asked(id, position)`)
-      .leftJoin(users, eq(users.id, askedId))
-      .leftJoinLateral(counted, sql`true`)
-      .orderBy(sql`asked.position`);
+    const shape: PagesShape = {
+      admin: caller.isAdmin,
+      filters: PAGE_FILTERS.filter((key) => filter[key] !== undefined),
+      sort: request.sort,
+    };
+    const rows = await trainingExecutionPages(db, shape).execute({
+      ...filter,
+      userIds,
+      callerId: caller.id,
+      limit: request.size,
+      offset: request.page * request.size,
+    });
     const pages = new Map(
-      rows.map(({ userId, found, total, page }) => {
+      rows.map(({ userId, found, readable, total, page }) => {
         const summaries = (fromJson(page) as (Omit<TrainingExecutionSummaryRow, "startTime" | "endTime"> & { startTime: string; endTime: string })[]).map(
           (row) => ({
             ...row,
@@ -270,7 +308,7 @@ export const executionRepository = {
             endTime: new Date(row.endTime),
           }),
         );
-        return [userId, { userId, found, rows: summaries, total: Number(total) }];
+        return [userId, { userId, found, readable, rows: summaries, total: Number(total) }];
       }),
     );
     return userIds.map((id) => pages.get(id)!);

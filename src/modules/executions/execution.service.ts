@@ -171,8 +171,8 @@ export class ExecutionService {
 
   /**
    * The same page of several users' executions (GraphQL User.executions under a list of users), in the order asked:
-   * each user's page, or its 404 or 403 as the one-user listing answers it. Two statements whatever the number of
-   * users: whose activity the caller may read (coaching's rule, for all of them at once), then every page.
+   * each user's page, or its 404 or 403 as the one-user listing answers it. One statement whatever the number of
+   * users: whose activity the caller may read (coaching's rule, inside it) and every page.
    */
   async listUserTrainingExecutionsOf(
     actor: Actor,
@@ -181,17 +181,16 @@ export class ExecutionService {
   ): Promise<(Page<TrainingExecutionSummaryDto> | AppError)[]> {
     const caller = requireUser(actor);
     const { filter, page: request } = readQuery();
-    const readable = await this.deps.coaching.activityReadableAmong(caller, userIds);
     const pages = await executionRepository.trainingExecutionPagesOf(
       this.deps.db,
+      caller,
       userIds,
-      [...readable],
       { trainingId: filter.trainingId, completed: filter.completed, ...dayRange(filter.startDate, filter.endDate) },
       request,
     );
-    return pages.map(({ userId, found, rows, total }) => {
+    return pages.map(({ found, readable, rows, total }) => {
       if (!found) return notFound(USER_NOT_FOUND);
-      if (!readable.has(userId)) return forbidden();
+      if (!readable) return forbidden();
       return toPage(
         rows.map((row) => summary(row, true)),
         total,

@@ -1,8 +1,6 @@
 import DataLoader from "dataloader";
-import type { Selection } from "../../graphql/look-ahead.js";
 import type { Actor } from "../../platform/auth/actor.js";
 import type { Services } from "../../services.js";
-import type { ExerciseInclude } from "./exercise.fragments.js";
 import { ExerciseResolver } from "./exercise.resolver.js";
 
 /** Every resolver of this module: src/graphql-schema.ts builds the schema from each module's list. */
@@ -14,7 +12,3 @@ export function exerciseLoaders(services: Services, actor: Actor) {
     exerciseById: new DataLoader((ids: readonly number[]) => services.exercises.findVisibleByIds(actor, ids)),
   };
 }
-
-/** The relations a selection of Exercise asks for, read ahead with it (undefined: the exercise itself is not selected). */
-export const exerciseInclude = (selection: Selection | undefined): ExerciseInclude | undefined =>
-  selection && { creator: selection.field("creator") !== undefined };

@@ -2,12 +2,16 @@ import { and, asc, count, desc, eq, ilike, sql, type AnyColumn, type SQL } from 
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { isAnyOf } from "../../platform/db/id-lists.js";
+import { fromJson } from "../../platform/db/json.js";
+import { pageWithTotal, totalBeforePaging } from "../../platform/db/pages.js";
 import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
 import { containsPattern } from "../../platform/db/text-search.js";
 import type { PageRequest, SortOrder } from "../../platform/paging.js";
 import { trainingIdsHoldingExercise } from "../trainings/training.fragments.js";
 import { preparedReader, readerKind, type ReaderKind } from "./content-visibility.js";
-import { exerciseVisibleTo } from "./exercise.fragments.js";
+import { exerciseVisibleTo, type ExerciseInclude } from "./exercise.fragments.js";
+import type { UserSummaryDto } from "../users/user.dto.js";
+import { authorJson } from "../users/user.fragments.js";
 import { exercises, type Difficulty, type Equipment, type ExerciseCategory } from "./exercise.table.js";
 
 export type ExerciseRow = typeof exercises.$inferSelect;
@@ -31,11 +35,12 @@ export const EXERCISE_SORTS: Record<string, AnyColumn> = {
   updatedAt: exercises.updatedAt,
 };
 
-/** What shapes a listing's statement: who asks, the filters present, the order; the values are bound. */
+/** What shapes a listing's statement: who asks, the filters present, the order, the authors read along; the values are bound. */
 interface ListShape {
   caller: ReaderKind;
   filters: (keyof ExerciseFilter)[];
   sort: SortOrder[];
+  creator: boolean;
 }
 
 const FILTERS: (keyof ExerciseFilter)[] = ["category", "name", "createdBy", "isPublic", "difficulty", "equipment"];
@@ -44,7 +49,7 @@ const applies = (filter: ExerciseFilter, key: keyof ExerciseFilter) =>
   key === "createdBy" || key === "isPublic" ? filter[key] !== undefined : Boolean(filter[key]);
 
 const exercisePage = preparedStatements(
-  (shape: ListShape) => `${shape.caller} ${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")}`,
+  (shape: ListShape) => `${shape.caller} ${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")} ${shape.creator}`,
   (db, shape) => {
     const value = (name: string) => sql.placeholder(name);
     const caller = preparedReader(shape.caller);
@@ -60,7 +65,7 @@ const exercisePage = preparedStatements(
     const order = [...shape.sort.map((s) => (s.direction === "asc" ? asc : desc)(EXERCISE_SORTS[s.field])), asc(exercises.id)];
     return {
       rows: db
-        .select()
+        .select({ exercise: exercises, total: totalBeforePaging(), ...(shape.creator ? { creator: authorJson(exercises.createdBy) } : {}) })
         .from(exercises)
         .where(where)
         .orderBy(...order)
@@ -144,8 +149,10 @@ export const exerciseRepository = {
     return row?.imageUrl ?? null;
   },
 
-  async list(db: Db, caller: UserActor | null, filter: ExerciseFilter, request: PageRequest) {
+  /** A page of the exercises the caller may see, each with its `creator` when `include` names it, and their total. */
+  async list(db: Db, caller: UserActor | null, filter: ExerciseFilter, request: PageRequest, include: ExerciseInclude = {}) {
     const shape: ListShape = {
+      creator: include.creator === true,
       caller: readerKind(caller),
       filters: FILTERS.filter((key) => applies(filter, key)),
       sort: request.sort,
@@ -158,7 +165,7 @@ export const exerciseRepository = {
       limit: request.size,
       offset: request.page * request.size,
     };
-    const [rows, [total]] = await Promise.all([statements.rows.execute(values), statements.total.execute(values)]);
-    return { rows, total: total.n };
+    const { rows, total } = await pageWithTotal(await statements.rows.execute(values), request, async () => (await statements.total.execute(values))[0].n);
+    return { rows: rows.map((row) => (shape.creator ? { ...row.exercise, creator: fromJson(row.creator) as UserSummaryDto | null } : row.exercise)), total };
   },
 };

@@ -1,9 +1,12 @@
-import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import type { GraphQLResolveInfo } from "graphql";
+import { Arg, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql-api.js";
 import { inputReader, listReader, pageReader } from "../../graphql/arguments.js";
+import { Selection } from "../../graphql/look-ahead.js";
 import { PageInput } from "../../graphql/page.js";
 import { GraphQLUpload, readUpload, type FileUpload } from "../../graphql/upload.js";
 import { UserSummary } from "../users/user.types.js";
+import { exerciseInclude } from "./exercise.include.js";
 import { exerciseFilter, exerciseInput, exercisePaging } from "./exercise.inputs.js";
 import type { ExerciseDto, ExerciseUpload } from "./exercise.service.js";
 import { ExerciseCategoryEnum, ExerciseFilter, ExerciseInput, ExercisePage, Exercise } from "./exercise.types.js";
@@ -27,8 +30,11 @@ export class ExerciseResolver {
     @Arg("filter", () => ExerciseFilter, { nullable: true }) filter: ExerciseFilter | undefined,
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
   ) {
-    return ctx.services.exercises.list(ctx.actor, listReader(exercisePaging, exerciseFilter, filter, page));
+    // The authors the selection asks for come in the page's statement.
+    const include = exerciseInclude(Selection.of(info).path("content")) ?? {};
+    return ctx.services.exercises.list(ctx.actor, listReader(exercisePaging, exerciseFilter, filter, page), include);
   }
 
   @Query(() => ExercisePage)

@@ -9,7 +9,7 @@ import type { FileStorage, UploadedFile } from "../../platform/storage/file-stor
 import type { InputReader } from "../../platform/validation.js";
 import type { ExerciseInput, ExerciseListQuery } from "./exercise.inputs.js";
 import { exerciseRepository, type ExerciseRow } from "./exercise.repository.js";
-import { exerciseRowFromJson } from "./exercise.fragments.js";
+import { exerciseRowFromJson, type ExerciseInclude } from "./exercise.fragments.js";
 import { EXERCISE_CATEGORIES } from "./exercise.table.js";
 import type { UserSummaryDto } from "../users/user.dto.js";
 
@@ -68,9 +68,10 @@ export function exerciseFromJson(json: Record<string, unknown>): ExerciseDto {
   return dto;
 }
 
-const toListItem = (row: ExerciseRow): ExerciseListItemDto => {
+/** A list item: the DTO without its detail fields, with the `creator` read along when there is one. */
+const toListItem = (row: ExerciseRow & { creator?: UserSummaryDto | null }): ExerciseListItemDto => {
   const { videoUrl: _v, instructions: _i, muscleGroups: _m, ...item } = toExerciseDto(row);
-  return item;
+  return row.creator === undefined ? item : { ...item, creator: row.creator };
 };
 
 /** The exercise library: who may create, see, change and delete exercises, and their images. */
@@ -173,10 +174,11 @@ export class ExerciseService {
   }
 
   /** Public exercises, plus those visible to the caller when signed in. */
-  async list(actor: Actor, readQuery: InputReader<ExerciseListQuery>): Promise<Page<ExerciseListItemDto>> {
+  /** A page of the exercises the caller may see; `include` names the relations read in the same statement. */
+  async list(actor: Actor, readQuery: InputReader<ExerciseListQuery>, include: ExerciseInclude = {}): Promise<Page<ExerciseListItemDto>> {
     const caller = actor.kind === "user" ? actor : null;
     const { filter, page: request } = readQuery();
-    const { rows, total } = await exerciseRepository.list(this.deps.db, caller, filter, request);
+    const { rows, total } = await exerciseRepository.list(this.deps.db, caller, filter, request, include);
     return toPage(rows.map(toListItem), total, request);
   }
 

@@ -5,7 +5,7 @@ import { inputReader, listReader, pageReader } from "../../graphql/arguments.js"
 import { Selection } from "../../graphql/look-ahead.js";
 import { PageInput } from "../../graphql/page.js";
 import { LocalDate } from "../../graphql/scalars.js";
-import { trainingInclude } from "../trainings/training.graphql.js";
+import { trainingInclude } from "../trainings/training.include.js";
 import { Training } from "../trainings/training.types.js";
 import { UserSummary, User } from "../users/user.types.js";
 import type { PlanTrainingDto } from "./training-plan.service.js";

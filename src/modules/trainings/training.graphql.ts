@@ -1,9 +1,6 @@
 import DataLoader from "dataloader";
-import type { Selection } from "../../graphql/look-ahead.js";
 import type { Actor } from "../../platform/auth/actor.js";
 import type { Services } from "../../services.js";
-import { exerciseInclude } from "../exercises/exercise.graphql.js";
-import type { TrainingInclude } from "./training.fragments.js";
 import { TrainingExerciseRelationsResolver, TrainingResolver } from "./training.resolver.js";
 
 /** Every resolver of this module: src/graphql-schema.ts builds the schema from each module's list. */
@@ -15,7 +12,3 @@ export function trainingLoaders(services: Services, actor: Actor) {
     trainingById: new DataLoader((ids: readonly number[]) => services.trainings.findVisibleByIds(actor, ids)),
   };
 }
-
-/** The relations a selection of Training asks for, read ahead with it (undefined: the training itself is not selected). */
-export const trainingInclude = (selection: Selection | undefined): TrainingInclude | undefined =>
-  selection && { exercise: exerciseInclude(selection.path("exercises", "exercise")) };

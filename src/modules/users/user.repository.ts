@@ -17,6 +17,15 @@ const usersByIds = preparedStatement((db) =>
     .prepare("users_by_ids"),
 );
 
+/** The users the GraphQL loaders batch, each with whether it is ACTIVE-linked to the bound `partnerId`. */
+const usersWithLinkTo = preparedStatement((db) =>
+  db
+    .select({ user: users, linked: sql<boolean>`${users.id} in (${linkPartnerIds(sql.placeholder("partnerId"))})` })
+    .from(users)
+    .where(isAnyOf(users.id, sql.placeholder("ids")))
+    .prepare("users_with_link_to"),
+);
+
 /** The authors the GraphQL loaders batch (a page's creators). */
 const userSummaries = preparedStatement((db) =>
   db
@@ -78,10 +87,7 @@ export const userRepository = {
   /** The users of `ids` that exist, each with whether it is ACTIVE-linked to `partnerId` on either side, in one statement. */
   async findByIdsWithLinkTo(db: Db, ids: readonly number[], partnerId: number) {
     if (ids.length === 0) return [];
-    return db
-      .select({ user: users, linked: sql<boolean>`${users.id} in (${linkPartnerIds(partnerId)})` })
-      .from(users)
-      .where(isAnyOf(users.id, ids));
+    return usersWithLinkTo(db).execute({ ids, partnerId });
   },
 
   async findByEmail(db: Db, email: string) {
