@@ -1,6 +1,6 @@
 import { sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { Bound } from "../../platform/db/prepared.js";
-import { personalStudentLinks } from "./coaching.table.js";
+import { invites, personalStudentLinks } from "./coaching.table.js";
 
 /*
  * The link rules other modules' queries embed, as SQL fragments: what "ACTIVE-linked" means stays written here once,
@@ -25,4 +25,22 @@ export function linkPartnerIds(userId: Bound<number>): SQL {
 export function activityReadableBy(reader: { id: Bound<number>; isAdmin: boolean }, userId: AnyColumn | SQL): SQL {
   if (reader.isAdmin) return sql`true`;
   return sql`(${userId} = ${reader.id} or ${userId} in (${linkedStudentIds(reader.id)}))`;
+}
+
+/*
+ * Who hears of an invite or link in the change feed (contract §13.3): both parties. As rows (entity id, user id), for
+ * the feed's records written by other modules whose changes show in these DTOs (a name, a picture).
+ */
+
+/** Both parties of each ACTIVE link `userId` is a party to (their link DTOs show its name and picture). */
+export function activeLinkPartiesWith(userId: number): SQL {
+  const l = personalStudentLinks;
+  return sql`select ${l.id}, party.user_id from ${l} cross join lateral (values (${l.personalId}), (${l.studentId})) as party(user_id)
+    where (${l.personalId} = ${userId} or ${l.studentId} = ${userId}) and ${l.status} = 'ACTIVE'`;
+}
+
+/** Both parties of each invite `trainerId` sent (their DTOs show the trainer's name, e-mail and picture). */
+export function invitePartiesOfTrainer(trainerId: number): SQL {
+  return sql`select ${invites.id}, party.user_id from ${invites} cross join lateral (values (${invites.personalId}), (${invites.studentId})) as party(user_id)
+    where ${invites.personalId} = ${trainerId}`;
 }

@@ -1,6 +1,7 @@
 import { eq, or, sql, type SQL } from "drizzle-orm";
 import { rowFromJson, rowJson } from "../../platform/db/json.js";
-import { trainingIdsHoldingExercise } from "../trainings/training.fragments.js";
+import type { Bound } from "../../platform/db/prepared.js";
+import { liveExerciseIdsOf, livePartiesOfExercises, trainingIdsHoldingExercise } from "../trainings/training.fragments.js";
 import { authorJson } from "../users/user.fragments.js";
 import { privateContentVisibleTo, type ContentReader } from "./content-visibility.js";
 import { exercises } from "./exercise.table.js";
@@ -34,3 +35,19 @@ export function exerciseJson(caller: ContentReader, include: ExerciseInclude): S
 
 /** An exercise row as exerciseJson wrote it (its instants back to Dates; `creator` left as it came). */
 export const exerciseRowFromJson = (json: Record<string, unknown>) => rowFromJson(exercises, json);
+
+/*
+ * Who hears of exercises in the change feed (contract §13.3): an exercise is in the feed of its creator and of both
+ * parties of each PENDING or ACTIVE assignment whose plan schedules a training holding it.
+ */
+
+/** The exercises in `userId`'s feed, as an id subquery. */
+export function exercisesInFeedOf(userId: Bound<number>): SQL {
+  return sql`select ${exercises.id} from ${exercises} where ${exercises.createdBy} = ${userId} union ${liveExerciseIdsOf(userId)}`;
+}
+
+/** (exercise id, user id): who hears of the exercises of `exerciseIds` (a subquery). */
+export function exerciseFeedAudience(exerciseIds: SQL): SQL {
+  return sql`select ${exercises.id}, ${exercises.createdBy} from ${exercises} where ${exercises.id} in (${exerciseIds})
+    union all ${livePartiesOfExercises(exerciseIds)}`;
+}

@@ -1,7 +1,11 @@
 import { inArray, sql, type SQL } from "drizzle-orm";
 import type { Bound } from "../../platform/db/prepared.js";
 import { oneOf } from "../../platform/db/columns.js";
-import { DAYS_OF_WEEK, LIVE_ASSIGNMENT_STATUSES, planAssignments, planTrainings } from "./training-plan.table.js";
+import { DAYS_OF_WEEK, LIVE_ASSIGNMENT_STATUSES, planAssignments, planTrainings, trainingPlans } from "./training-plan.table.js";
+
+/** The parties of an assignment, as a lateral row source `party(user_id)` to cross join with plan_assignments. */
+const parties = sql`cross join lateral (values (${planAssignments.studentId}), (${planAssignments.personalId})) as party(user_id)`;
+const isLive = sql`${planAssignments.status} in (${oneOf(LIVE_ASSIGNMENT_STATUSES)})`;
 
 /*
  * The plan rules other modules' queries embed, as SQL fragments: what a live assignment gives and what a plan
@@ -37,4 +41,72 @@ export const planLineIsoWeekday: SQL = sql`array_position(array[${oneOf(DAYS_OF_
 export function lastScheduledDay(today: string): SQL {
   return sql`least(${today}::date, ${planAssignments.endDate},
     case when ${planAssignments.status} = 'COMPLETED' then (${planAssignments.updatedAt} at time zone 'UTC')::date end)`;
+}
+
+/*
+ * Who hears of plans, their trainings and exercises, and assignments in the change feed (contract §13.3). A plan, and
+ * every training it schedules with their exercises, is in the feed of its creator and of both parties (student and
+ * trainer) of its PENDING or ACTIVE assignments; an assignment in the feed of both its parties, whatever its status.
+ * Audiences are rows (entity id, user id); "in the feed of" are id subqueries.
+ */
+
+/** (plan id, user id): both parties of every PENDING or ACTIVE assignment of the plans in `planIds` (a subquery). */
+export function livePartiesOfPlans(planIds: SQL): SQL {
+  return sql`select ${planAssignments.planId}, party.user_id from ${planAssignments} ${parties} where ${planAssignments.planId} in (${planIds}) and ${isLive}`;
+}
+
+/** (training id, user id): both parties of every PENDING or ACTIVE assignment whose plan schedules one of `trainingIds`. */
+export function livePartiesOfTrainings(trainingIds: SQL): SQL {
+  return sql`select ${planTrainings.trainingId}, party.user_id from ${planTrainings}
+    join ${planAssignments} on ${planAssignments.planId} = ${planTrainings.planId} ${parties}
+    where ${planTrainings.trainingId} in (${trainingIds}) and ${isLive}`;
+}
+
+/** The plans of the PENDING or ACTIVE assignments `userId` is a party to, as an id subquery. */
+export function livePlanIdsOf(userId: Bound<number>): SQL {
+  return sql`select ${planAssignments.planId} from ${planAssignments}
+    where (${planAssignments.studentId} = ${userId} or ${planAssignments.personalId} = ${userId}) and ${isLive}`;
+}
+
+/** The trainings those plans schedule, as an id subquery. */
+export function liveTrainingIdsOf(userId: Bound<number>): SQL {
+  return sql`select ${planTrainings.trainingId} from ${planTrainings} where ${planTrainings.planId} in (${livePlanIdsOf(userId)})`;
+}
+
+/** The trainings `planIds` (a subquery) schedule, as an id subquery. */
+export function trainingIdsOfPlans(planIds: SQL): SQL {
+  return sql`select ${planTrainings.trainingId} from ${planTrainings} where ${planTrainings.planId} in (${planIds})`;
+}
+
+/** (assignment id, user id): both parties of every assignment `userId` is a party to (their DTOs show its name). */
+export function assignmentPartiesWith(userId: number): SQL {
+  return sql`select ${planAssignments.id}, party.user_id from ${planAssignments} ${parties}
+    where ${planAssignments.studentId} = ${userId} or ${planAssignments.personalId} = ${userId}`;
+}
+
+/** The plans in `userId`'s feed, as an id subquery. */
+export function plansInFeedOf(userId: Bound<number>): SQL {
+  return sql`select ${trainingPlans.id} from ${trainingPlans} where ${trainingPlans.createdBy} = ${userId} union ${livePlanIdsOf(userId)}`;
+}
+
+/** (plan id, user id): who hears of the plans of `planIds` (a subquery). */
+export function planFeedAudience(planIds: SQL): SQL {
+  return sql`select ${trainingPlans.id}, ${trainingPlans.createdBy} from ${trainingPlans} where ${trainingPlans.id} in (${planIds})
+    union all ${livePartiesOfPlans(planIds)}`;
+}
+
+/** (training id, user id): each training the plan of each (plan id, user id) row of `pairs` schedules, for that user. */
+export function planTrainingsFor(pairs: SQL): SQL {
+  return sql`select ${planTrainings.trainingId}, pair.user_id from (${pairs}) as pair(plan_id, user_id)
+    join ${planTrainings} on ${planTrainings.planId} = pair.plan_id`;
+}
+
+/** (assignment id, user id): both parties of every assignment of the plans in `planIds` (their DTOs show the plan's name). */
+export function assignmentPartiesOfPlans(planIds: SQL): SQL {
+  return sql`select ${planAssignments.id}, party.user_id from ${planAssignments} ${parties} where ${planAssignments.planId} in (${planIds})`;
+}
+
+/** The assignments `userId` is a party to, as an id subquery. */
+export function assignmentsInFeedOf(userId: number): SQL {
+  return sql`select ${planAssignments.id} from ${planAssignments} where ${planAssignments.studentId} = ${userId} or ${planAssignments.personalId} = ${userId}`;
 }

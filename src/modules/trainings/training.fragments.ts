@@ -1,8 +1,10 @@
 import { eq, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { jsonRows, rowFromJson, rowJson } from "../../platform/db/json.js";
+import type { Bound } from "../../platform/db/prepared.js";
 import { privateContentVisibleTo, type ContentReader } from "../exercises/content-visibility.js";
 import { exerciseJson, type ExerciseInclude } from "../exercises/exercise.fragments.js";
 import { exercises } from "../exercises/exercise.table.js";
+import { livePartiesOfTrainings, liveTrainingIdsOf } from "../training-plans/training-plan.fragments.js";
 import { trainingExercises, trainings } from "./training.table.js";
 
 /*
@@ -65,3 +67,50 @@ export function trainingJson(caller: ContentReader, include: TrainingInclude): S
 
 /** A training row as trainingJson wrote it (its instants back to Dates; `lines` left as they came). */
 export const trainingRowFromJson = (json: Record<string, unknown>) => rowFromJson(trainings, json);
+
+/*
+ * Who hears of trainings and exercises in the change feed (contract §13.3): a training is in the feed of its creator
+ * and of both parties of each PENDING or ACTIVE assignment whose plan schedules it; the exercises of those trainings
+ * in the parties' feeds too. Audiences are rows (entity id, user id); "in the feed of" are id subqueries.
+ */
+
+/** The exercises the trainings of `trainingIds` (a subquery) hold, as an id subquery. */
+export function exerciseIdsOfTrainings(trainingIds: SQL): SQL {
+  return sql`select ${trainingExercises.exerciseId} from ${trainingExercises} where ${trainingExercises.trainingId} in (${trainingIds})`;
+}
+
+/** The trainings in `userId`'s feed, as an id subquery. */
+export function trainingsInFeedOf(userId: Bound<number>): SQL {
+  return sql`select ${trainings.id} from ${trainings} where ${trainings.createdBy} = ${userId} union ${liveTrainingIdsOf(userId)}`;
+}
+
+/** (training id, user id): who hears of the trainings of `trainingIds` (a subquery). */
+export function trainingFeedAudience(trainingIds: SQL): SQL {
+  return sql`select ${trainings.id}, ${trainings.createdBy} from ${trainings} where ${trainings.id} in (${trainingIds})
+    union all ${livePartiesOfTrainings(trainingIds)}`;
+}
+
+/** (exercise id, user id): the parties of live assignments whose plans schedule a training holding one of `exerciseIds`. */
+export function livePartiesOfExercises(exerciseIds: SQL): SQL {
+  const holding = sql`select ${trainingExercises.trainingId} from ${trainingExercises} where ${trainingExercises.exerciseId} in (${exerciseIds})`;
+  return sql`select ${trainingExercises.exerciseId}, live.user_id from ${trainingExercises}
+    join (${livePartiesOfTrainings(holding)}) as live(training_id, user_id) on live.training_id = ${trainingExercises.trainingId}
+    where ${trainingExercises.exerciseId} in (${exerciseIds})`;
+}
+
+/** The exercises of the trainings of `userId`'s live assignments, as an id subquery. */
+export function liveExerciseIdsOf(userId: Bound<number>): SQL {
+  return exerciseIdsOfTrainings(liveTrainingIdsOf(userId));
+}
+
+/** (exercise id, user id): each exercise of the trainings of `trainingIds`, for each party of a live assignment scheduling that training. */
+export function livePartiesOfTheirExercises(trainingIds: SQL): SQL {
+  return sql`select ${trainingExercises.exerciseId}, live.user_id from ${trainingExercises}
+    join (${livePartiesOfTrainings(trainingIds)}) as live(training_id, user_id) on live.training_id = ${trainingExercises.trainingId}`;
+}
+
+/** (exercise id, user id): each exercise the training of each (training id, user id) row of `pairs` holds, for that user. */
+export function exercisesFor(pairs: SQL): SQL {
+  return sql`select ${trainingExercises.exerciseId}, pair.user_id from (${pairs}) as pair(training_id, user_id)
+    join ${trainingExercises} on ${trainingExercises.trainingId} = pair.training_id`;
+}
