@@ -1,6 +1,8 @@
 import { and, asc, desc, eq, inArray, isNotNull, lt, lte, or, sql } from "drizzle-orm";
 import { users } from "../users/user.table.js";
 import type { Db } from "../../platform/db/database.js";
+import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
+import { recordChanges } from "../sync/change-feed.recorder.js";
 import { pixTransactions, subscriptionPlans, subscriptions, type SubscriptionStatus } from "./billing.table.js";
 
 export type NewSubscription = typeof subscriptions.$inferInsert;
@@ -65,19 +67,42 @@ export const subscriptionRepository = {
       .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, statuses)));
   },
 
+  /*
+   * Every write of a subscription row goes through the three functions below, which record it in the change feed
+   * (contract §13.3: a user hears of their own subscriptions) in the same transaction: `db` is the caller's
+   * transaction. Checkouts, settlements, cancellations, renewals, webhooks and follow-ups all reach the rows here.
+   */
+
   async insertSubscription(db: Db, values: NewSubscription) {
     const [row] = await db.insert(subscriptions).values(values).returning();
+    await recordChanges(db, row.createdAt, { entity: "subscription", ids: [row.id], userIds: [row.userId] });
     return row;
   },
 
   /** Deletes a subscription nothing was charged or issued for yet (a checkout the gateway refused to start). */
   async deleteSubscription(db: Db, id: number) {
-    await db.delete(subscriptions).where(eq(subscriptions.id, id));
+    const [row] = await db.delete(subscriptions).where(eq(subscriptions.id, id)).returning({ userId: subscriptions.userId });
+    if (row) await recordChanges(db, undefined, { entity: "subscription", ids: [id], userIds: [row.userId] });
   },
 
   async updateSubscription(db: Db, id: number, changes: SubscriptionChanges) {
     const [row] = await db.update(subscriptions).set(changes).where(eq(subscriptions.id, id)).returning();
+    if (row) await recordChanges(db, changes.updatedAt ?? undefined, { entity: "subscription", ids: [id], userIds: [row.userId] });
     return row;
+  },
+
+  /** Those of `ids` that are `userId`'s (the change feed's subscriptions). */
+  async findSubscriptionsOf(db: Db, userId: number, ids: readonly number[]) {
+    if (ids.length === 0) return [];
+    return db
+      .select()
+      .from(subscriptions)
+      .where(and(isAnyOf(subscriptions.id, ids), eq(subscriptions.userId, userId)));
+  },
+
+  /** Up to `limit` ids above `afterId` of `userId`'s subscriptions, ascending. */
+  subscriptionIdsAfter(db: Db, userId: number, afterId: number, limit: number): Promise<number[]> {
+    return idsAbove(db, sql`select ${subscriptions.id} from ${subscriptions} where ${subscriptions.userId} = ${userId}`, afterId, limit);
   },
 
   /** ACTIVE subscriptions whose period ends before `horizon` (renewal candidates). */

@@ -17,6 +17,7 @@ import type { SubscriptionLifecycle } from "./subscription-lifecycle.js";
 import { subscriptionPlanRepository } from "./subscription-plan.repository.js";
 import type { SubscriptionPlanService } from "./subscription-plan.service.js";
 import { subscriptionRepository } from "./subscription.repository.js";
+import type { FeedSource } from "../sync/change-feed.recorder.js";
 
 export const SUBSCRIPTION_NOT_FOUND = "Assinatura não encontrada";
 export const ALREADY_CANCELED = "Esta assinatura já está cancelada";
@@ -77,19 +78,21 @@ export class SubscriptionService {
     }
     // A new card is saved at the gateway (not charged) and becomes what the renewals charge.
     const newCard = input.cardNumber != null ? await this.saveCard(subscription, cardDetailsOf(input)) : null;
-    const updated = await subscriptionRepository.updateSubscription(this.deps.db, id, {
-      ...(input.autoRenew !== undefined ? { autoRenew: input.autoRenew } : {}),
-      ...(input.paymentMethod ? { paymentMethod: input.paymentMethod } : {}),
-      ...(newCard
-        ? {
-            paymentMethod: "CREDIT_CARD" as const,
-            gatewayCustomerId: newCard.customerId,
-            gatewayPaymentMethodId: newCard.paymentMethodId,
-            lastFourDigits: newCard.lastFour,
-          }
-        : {}),
-      updatedAt: this.deps.clock.now(),
-    });
+    const updated = await this.deps.db.transaction((tx) =>
+      subscriptionRepository.updateSubscription(tx, id, {
+        ...(input.autoRenew !== undefined ? { autoRenew: input.autoRenew } : {}),
+        ...(input.paymentMethod ? { paymentMethod: input.paymentMethod } : {}),
+        ...(newCard
+          ? {
+              paymentMethod: "CREDIT_CARD" as const,
+              gatewayCustomerId: newCard.customerId,
+              gatewayPaymentMethodId: newCard.paymentMethodId,
+              lastFourDigits: newCard.lastFour,
+            }
+          : {}),
+        updatedAt: this.deps.clock.now(),
+      }),
+    );
     return this.toDto(updated);
   }
 
@@ -137,6 +140,15 @@ export class SubscriptionService {
     const row = await subscriptionRepository.findSubscription(this.deps.db, canceled.id);
     return this.toCheckoutDto(row!);
   }
+
+  /** The change feed's subscriptions (contract §13.3): the reader's own, as GET /subscriptions/{id} answers them. */
+  readonly feed: FeedSource<SubscriptionDto> = {
+    load: async (reader, ids) => {
+      const dtos = await this.toDtos(await subscriptionRepository.findSubscriptionsOf(this.deps.db, reader.id, ids));
+      return new Map(dtos.map((dto) => [dto.id, dto]));
+    },
+    idsAfter: (reader, afterId, limit) => subscriptionRepository.subscriptionIdsAfter(this.deps.db, reader.id, afterId, limit),
+  };
 
   /** A subscription in the contract's shape. */
   async toDto(row: SubscriptionRow): Promise<SubscriptionDto> {

@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, ilike, inArray, lte, ne, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, inArray, lte, ne, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { lockForTransaction } from "../../platform/db/advisory-locks.js";
+import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
 import type { Db } from "../../platform/db/database.js";
 import { pageWithTotal, totalBeforePaging } from "../../platform/db/pages.js";
 import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
@@ -136,16 +137,58 @@ export const coachingRepository = {
     await db.update(invites).set({ status, updatedAt: now }).where(eq(invites.id, id));
   },
 
-  /** Persists EXPIRED for invites past their expiry (all of them, or one pair's); returns how many. */
+  /** Persists EXPIRED for invites past their expiry (all of them, or one pair's); returns them. */
   async expireInvites(db: Db, now: Date, pair?: { personalId: number; studentId: number }) {
     const conditions = [eq(invites.status, "PENDING"), lte(invites.expiresAt, now)];
     if (pair) conditions.push(eq(invites.personalId, pair.personalId), eq(invites.studentId, pair.studentId));
-    const rows = await db
+    return db
       .update(invites)
       .set({ status: "EXPIRED", updatedAt: now })
       .where(and(...conditions))
-      .returning({ id: invites.id });
-    return rows.length;
+      .returning({ id: invites.id, personalId: invites.personalId, studentId: invites.studentId });
+  },
+
+  /** Those of `ids` `userId` is a party to, as of `now` (the change feed's invites). */
+  async findInvitesOf(db: Db, userId: number, ids: readonly number[], now: Date) {
+    if (ids.length === 0) return [];
+    return db
+      .select(inviteColumns(now))
+      .from(invites)
+      .innerJoin(trainer, eq(trainer.id, invites.personalId))
+      .where(and(isAnyOf(invites.id, ids), or(eq(invites.personalId, userId), eq(invites.studentId, userId))));
+  },
+
+  /** Up to `limit` ids above `afterId` of the invites `userId` is a party to, ascending. */
+  inviteIdsAfter(db: Db, userId: number, afterId: number, limit: number): Promise<number[]> {
+    return idsAbove(db, sql`select ${invites.id} from ${invites} where ${invites.personalId} = ${userId} or ${invites.studentId} = ${userId}`, afterId, limit);
+  },
+
+  /** Those of `ids` that are ACTIVE and `userId` is a party to (the change feed's links). */
+  async findActiveLinksOf(db: Db, userId: number, ids: readonly number[]) {
+    if (ids.length === 0) return [];
+    return db
+      .select(linkColumns)
+      .from(personalStudentLinks)
+      .innerJoin(trainer, eq(trainer.id, personalStudentLinks.personalId))
+      .innerJoin(student, eq(student.id, personalStudentLinks.studentId))
+      .where(
+        and(
+          isAnyOf(personalStudentLinks.id, ids),
+          eq(personalStudentLinks.status, "ACTIVE"),
+          or(eq(personalStudentLinks.personalId, userId), eq(personalStudentLinks.studentId, userId)),
+        ),
+      );
+  },
+
+  /** Up to `limit` ids above `afterId` of the ACTIVE links `userId` is a party to, ascending. */
+  activeLinkIdsAfter(db: Db, userId: number, afterId: number, limit: number): Promise<number[]> {
+    const l = personalStudentLinks;
+    return idsAbove(
+      db,
+      sql`select ${l.id} from ${l} where (${l.personalId} = ${userId} or ${l.studentId} = ${userId}) and ${l.status} = 'ACTIVE'`,
+      afterId,
+      limit,
+    );
   },
 
   async hasPendingInvite(db: Db, personalId: number, studentId: number, now: Date) {

@@ -13,6 +13,7 @@ import type { InviteInput, InviteListQuery, LinkListQuery } from "./coaching.inp
 import { coachingMails } from "./coaching.mails.js";
 import { coachingRepository, type InviteRecord, type LinkRecord } from "./coaching.repository.js";
 import { DAY_MS } from "../../platform/dates.js";
+import { recordChanges, type ChangeTo, type FeedSource } from "../sync/change-feed.recorder.js";
 
 export const INVITE_TTL_MS = 7 * DAY_MS;
 const INVITE_NOT_FOUND = "Convite não encontrado";
@@ -93,7 +94,7 @@ export class CoachingService {
         // Under the lock accepts take too: an invite racing the acceptance of the previous one sees the link.
         if (await coachingRepository.isTrainerOf(tx, trainer.id, student.id)) throw conflict(ALREADY_LINKED);
         const now = clock.now();
-        await coachingRepository.expireInvites(tx, now, { personalId: trainer.id, studentId: student.id });
+        const expired = await coachingRepository.expireInvites(tx, now, { personalId: trainer.id, studentId: student.id });
         if (await coachingRepository.hasPendingInvite(tx, trainer.id, student.id, now)) throw conflict(PENDING_INVITE_EXISTS);
         const limit = await this.studentLimit(tx, trainer.id);
         if (limit !== null && (await coachingRepository.countStudentSlotsUsed(tx, trainer.id, now)) >= limit) {
@@ -108,6 +109,7 @@ export class CoachingService {
           createdAt: now,
           expiresAt,
         });
+        await recordChanges(tx, now, ...invitesOf([...expired, { id: inviteId, personalId: trainer.id, studentId: student.id }]));
         const sender = await users.findById(trainer.id, tx);
         await enqueueMail(
           tx,
@@ -167,6 +169,8 @@ export class CoachingService {
       }
       await coachingRepository.setInviteStatus(tx, id, "ACCEPTED", now);
       const activated = await coachingRepository.activateLink(tx, invite.personalId, invite.studentId, now);
+      const parties = [invite.personalId, invite.studentId];
+      await recordChanges(tx, now, { entity: "invite", ids: [id], userIds: parties }, { entity: "link", ids: [activated], userIds: parties });
       const [trainer, me] = await Promise.all([this.deps.users.findById(invite.personalId, tx), this.deps.users.findById(invite.studentId, tx)]);
       if (trainer && me) await enqueueMail(tx, coachingMails.inviteAccepted(trainer.email, trainer.name, me.name), now);
       return activated;
@@ -185,6 +189,7 @@ export class CoachingService {
       const current = await coachingRepository.findInvite(tx, id, now);
       if (current?.status !== "PENDING") throw conflict(INVITE_CLOSED);
       await coachingRepository.setInviteStatus(tx, id, "REJECTED", now);
+      await recordChanges(tx, now, ...invitesOf([invite]));
       const [trainer, me] = await Promise.all([this.deps.users.findById(invite.personalId, tx), this.deps.users.findById(invite.studentId, tx)]);
       if (trainer && me) await enqueueMail(tx, coachingMails.inviteRejected(trainer.email, trainer.name, me.name), now);
     });
@@ -282,9 +287,32 @@ export class CoachingService {
   }
 
   /** The sweep: persists EXPIRED for invites past their expiry (they already read as EXPIRED). */
-  expireInvites(): Promise<number> {
-    return coachingRepository.expireInvites(this.deps.db, this.deps.clock.now());
+  async expireInvites(): Promise<number> {
+    const now = this.deps.clock.now();
+    return this.deps.db.transaction(async (tx) => {
+      const expired = await coachingRepository.expireInvites(tx, now);
+      await recordChanges(tx, now, ...invitesOf(expired));
+      return expired.length;
+    });
   }
+
+  /** The change feed's invites (contract §13.3): those the reader sent or received, as its listing shows them. */
+  readonly inviteFeed: FeedSource<SentInviteDto | ReceivedInviteDto> = {
+    load: async (reader, ids) => {
+      const rows = await coachingRepository.findInvitesOf(this.deps.db, reader.id, ids, this.deps.clock.now());
+      return new Map(rows.map((row) => [row.id, row.personalId === reader.id ? toSentInvite(row) : toReceivedInvite(row)]));
+    },
+    idsAfter: (reader, afterId, limit) => coachingRepository.inviteIdsAfter(this.deps.db, reader.id, afterId, limit),
+  };
+
+  /** The change feed's links (contract §13.3): the reader's ACTIVE ones, as its listing shows them (a removed link reads as DELETE). */
+  readonly linkFeed: FeedSource<LinkDto> = {
+    load: async (reader, ids) => {
+      const rows = await coachingRepository.findActiveLinksOf(this.deps.db, reader.id, ids);
+      return new Map(rows.map((row) => [row.id, toLink(row, row.personalId === reader.id ? "trainer" : "student")]));
+    },
+    idsAfter: (reader, afterId, limit) => coachingRepository.activeLinkIdsAfter(this.deps.db, reader.id, afterId, limit),
+  };
 
   private async removeLink(caller: UserActor, linkId: number, side: "personal" | "student"): Promise<void> {
     const { db, clock } = this.deps;
@@ -295,6 +323,7 @@ export class CoachingService {
       const now = clock.now();
       // Only one of several simultaneous removals ends the link (and sends the e-mail); the others find it gone.
       if (!(await coachingRepository.deactivateLink(tx, linkId, now))) throw notFound(LINK_NOT_FOUND);
+      await recordChanges(tx, now, { entity: "link", ids: [linkId], userIds: [link.personalId, link.studentId] });
       const [to, toName, byName] =
         side === "personal" ? [link.studentEmail, link.studentName, link.personalName] : [link.personalEmail, link.personalName, link.studentName];
       await enqueueMail(tx, coachingMails.linkRemoved(to, toName, byName), now);
@@ -322,6 +351,11 @@ export class CoachingService {
   requireSide(actor: Actor, side: "personal" | "student"): UserActor {
     return side === "personal" ? requireTrainer(actor) : requireStudent(actor);
   }
+}
+
+/** The change feed's records of invites: each for both its parties. */
+function invitesOf(rows: { id: number; personalId: number; studentId: number }[]): ChangeTo[] {
+  return rows.map((row) => ({ entity: "invite", ids: [row.id], userIds: [row.personalId, row.studentId] }));
 }
 
 function toSentInvite(row: InviteRecord): SentInviteDto {

@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, lt, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { lockForTransaction } from "../../platform/db/advisory-locks.js";
 import type { Db } from "../../platform/db/database.js";
-import { idArray } from "../../platform/db/id-lists.js";
+import { idArray, idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
 import { preparedStatements, type Bound } from "../../platform/db/prepared.js";
 import { activityReadableBy } from "../coaching/coaching.fragments.js";
 import { fromJson, jsonRows } from "../../platform/db/json.js";
@@ -235,6 +235,35 @@ export const executionRepository = {
     return row ?? null;
   },
 
+  /** Those of `ids` that are `userId`'s, with the user's name (the change feed's training executions). */
+  async findTrainingExecutionsOf(db: Db, userId: number, ids: readonly number[]) {
+    if (ids.length === 0) return [];
+    return db
+      .select({ execution: trainingExecutions, userName: users.name })
+      .from(trainingExecutions)
+      .innerJoin(users, eq(users.id, trainingExecutions.userId))
+      .where(and(isAnyOf(trainingExecutions.id, ids), eq(trainingExecutions.userId, userId)));
+  },
+
+  /** Those of `ids` that are `userId`'s (the change feed's exercise executions). */
+  async findExerciseExecutionsOf(db: Db, userId: number, ids: readonly number[]) {
+    if (ids.length === 0) return [];
+    return db
+      .select()
+      .from(exerciseExecutions)
+      .where(and(isAnyOf(exerciseExecutions.id, ids), eq(exerciseExecutions.userId, userId)));
+  },
+
+  /** Up to `limit` ids above `afterId` of `userId`'s training executions, ascending. */
+  trainingExecutionIdsAfter(db: Db, userId: number, afterId: number, limit: number): Promise<number[]> {
+    return idsAbove(db, sql`select ${trainingExecutions.id} from ${trainingExecutions} where ${trainingExecutions.userId} = ${userId}`, afterId, limit);
+  },
+
+  /** Up to `limit` ids above `afterId` of `userId`'s exercise executions, ascending. */
+  exerciseExecutionIdsAfter(db: Db, userId: number, afterId: number, limit: number): Promise<number[]> {
+    return idsAbove(db, sql`select ${exerciseExecutions.id} from ${exerciseExecutions} where ${exerciseExecutions.userId} = ${userId}`, afterId, limit);
+  },
+
   async findExerciseExecution(db: Db, id: number) {
     const [row] = await db.select().from(exerciseExecutions).where(eq(exerciseExecutions.id, id));
     return row ?? null;
@@ -245,7 +274,7 @@ export const executionRepository = {
     return db
       .select()
       .from(exerciseExecutions)
-      .where(inArray(exerciseExecutions.trainingExecutionId, [...trainingExecutionIds]))
+      .where(isAnyOf(exerciseExecutions.trainingExecutionId, trainingExecutionIds))
       .orderBy(asc(exerciseExecutions.id));
   },
 
@@ -254,7 +283,7 @@ export const executionRepository = {
     return db
       .select()
       .from(executionSets)
-      .where(inArray(executionSets.exerciseExecutionId, [...exerciseExecutionIds]))
+      .where(isAnyOf(executionSets.exerciseExecutionId, exerciseExecutionIds))
       .orderBy(asc(executionSets.exerciseExecutionId), asc(executionSets.position));
   },
 

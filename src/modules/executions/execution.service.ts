@@ -30,7 +30,8 @@ import type {
   UserExerciseExecutionListQuery,
   UserTrainingExecutionListQuery,
 } from "./execution.inputs.js";
-import { executionRepository, type ExerciseExecutionRow, type TrainingExecutionSummaryRow } from "./execution.repository.js";
+import { executionRepository, type ExerciseExecutionRow, type TrainingExecutionRow, type TrainingExecutionSummaryRow } from "./execution.repository.js";
+import { recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
 
 export const EXECUTION_NOT_FOUND = "Execução não encontrada";
 const NOT_IN_TRAINING = "Exercício não pertence a este treino";
@@ -95,6 +96,12 @@ export class ExecutionService {
         logged.push({ execution: row, sets: item.sets });
       }
       await executionRepository.setSessionVolume(tx, execution.id, hundredths(sessionVolume));
+      await recordChanges(
+        tx,
+        execution.createdAt,
+        { entity: "trainingExecution", ids: [execution.id], userIds: [caller.id] },
+        { entity: "exerciseExecution", ids: logged.map((item) => item.execution.id), userIds: [caller.id] },
+      );
       return { id: execution.id, newRecords: await this.deps.records.claim(tx, logged) };
     });
     return { ...(await this.trainingExecutionDto(id)), newRecords };
@@ -120,6 +127,7 @@ export class ExecutionService {
         notes: input.notes ?? null,
         sets: input.sets,
       });
+      await recordChanges(tx, inserted.createdAt, { entity: "exerciseExecution", ids: [inserted.id], userIds: [caller.id] });
       return { row: inserted, newRecords: await this.deps.records.claim(tx, [{ execution: inserted, sets: input.sets }]) };
     });
     const sets = await executionRepository.setsOf(db, [row.id]);
@@ -270,25 +278,61 @@ export class ExecutionService {
     );
   }
 
+  /** The change feed's training executions (contract §13.3): the reader's own, as GET /trainings/executions/{id} answers them. */
+  readonly trainingExecutionFeed: FeedSource<TrainingExecutionDto> = {
+    load: async (reader, ids) => {
+      const dtos = await this.trainingExecutionDtos(await executionRepository.findTrainingExecutionsOf(this.deps.db, reader.id, ids));
+      return new Map(dtos.map((dto) => [dto.id, dto]));
+    },
+    idsAfter: (reader, afterId, limit) => executionRepository.trainingExecutionIdsAfter(this.deps.db, reader.id, afterId, limit),
+  };
+
+  /** The change feed's exercise executions: the reader's own, as GET /exercises/executions/user/{userId} lists them. */
+  readonly exerciseExecutionFeed: FeedSource<ExerciseExecutionDto> = {
+    load: async (reader, ids) => {
+      const { db } = this.deps;
+      const rows = await executionRepository.findExerciseExecutionsOf(db, reader.id, ids);
+      const sets = groupBy(
+        await executionRepository.setsOf(
+          db,
+          rows.map((row) => row.id),
+        ),
+        (set) => set.exerciseExecutionId,
+      );
+      return new Map(rows.map((row) => [row.id, toExerciseExecutionDto(row, sets.get(row.id) ?? [], "named")]));
+    },
+    idsAfter: (reader, afterId, limit) => executionRepository.exerciseExecutionIdsAfter(this.deps.db, reader.id, afterId, limit),
+  };
+
   private async trainingExecutionDto(id: number): Promise<TrainingExecutionDto> {
+    const [dto] = await this.trainingExecutionDtos([(await executionRepository.findTrainingExecution(this.deps.db, id))!]);
+    return dto;
+  }
+
+  /** Training executions with their exercises and sets, in two more statements whatever their number. */
+  private async trainingExecutionDtos(found: { execution: TrainingExecutionRow; userName: string }[]): Promise<TrainingExecutionDto[]> {
     const { db } = this.deps;
-    const found = (await executionRepository.findTrainingExecution(db, id))!;
-    const items = await executionRepository.exerciseExecutionsOf(db, [id]);
+    const items = await executionRepository.exerciseExecutionsOf(
+      db,
+      found.map(({ execution }) => execution.id),
+    );
     const sets = await executionRepository.setsOf(
       db,
       items.map((item) => item.id),
     );
-    return {
-      ...summary(found.execution, true),
-      userName: found.userName,
-      exerciseExecutions: items.map((item) => ({
+    const setsByItem = groupBy(sets, (set) => set.exerciseExecutionId);
+    const itemsByExecution = groupBy(items, (item) => item.trainingExecutionId);
+    return found.map(({ execution, userName }) => ({
+      ...summary(execution, true),
+      userName,
+      exerciseExecutions: (itemsByExecution.get(execution.id) ?? []).map((item) => ({
         id: item.id,
         exerciseId: item.exerciseId,
         exerciseName: item.exerciseName,
         personalRecord: item.personalRecord,
-        sets: sets.filter((set) => set.exerciseExecutionId === item.id).map(toSetDto),
+        sets: (setsByItem.get(item.id) ?? []).map(toSetDto),
       })),
-    };
+    }));
   }
 }
 
@@ -304,4 +348,15 @@ function summary(row: TrainingExecutionSummaryRow, withName: boolean): TrainingE
     completed: row.completed,
     notes: row.notes,
   };
+}
+
+function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
 }

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, ilike, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
-import { isAnyOf } from "../../platform/db/id-lists.js";
+import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
 import { fromJson } from "../../platform/db/json.js";
 import { pageWithTotal, totalBeforePaging } from "../../platform/db/pages.js";
 import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
@@ -9,7 +9,7 @@ import { containsPattern } from "../../platform/db/text-search.js";
 import type { PageRequest, SortOrder } from "../../platform/paging.js";
 import { trainingIdsHoldingExercise } from "../trainings/training.fragments.js";
 import { preparedReader, readerKind, type ReaderKind } from "./content-visibility.js";
-import { exerciseVisibleTo, type ExerciseInclude } from "./exercise.fragments.js";
+import { exerciseVisibleTo, exercisesInFeedOf, type ExerciseInclude } from "./exercise.fragments.js";
 import type { UserSummaryDto } from "../users/user.dto.js";
 import { authorJson } from "../users/user.fragments.js";
 import { exercises, type Difficulty, type Equipment, type ExerciseCategory } from "./exercise.table.js";
@@ -147,6 +147,30 @@ export const exerciseRepository = {
   async delete(db: Db, id: number): Promise<string | null> {
     const [row] = await db.delete(exercises).where(eq(exercises.id, id)).returning({ imageUrl: exercises.imageUrl });
     return row?.imageUrl ?? null;
+  },
+
+  /** Those of `ids` in the change feed of `userId`. */
+  async findInFeedOf(db: Db, userId: number, ids: readonly number[]) {
+    if (ids.length === 0) return [];
+    return db
+      .select()
+      .from(exercises)
+      .where(and(isAnyOf(exercises.id, ids), sql`${exercises.id} in (${exercisesInFeedOf(userId)})`));
+  },
+
+  /** Up to `limit` ids above `afterId` in the change feed of `userId`, ascending. */
+  idsInFeedAfter(db: Db, userId: number, afterId: number, limit: number): Promise<number[]> {
+    return idsAbove(db, exercisesInFeedOf(userId), afterId, limit);
+  },
+
+  /** Locks the exercises of `ids` (a subquery) FOR SHARE, in id order, until the end of the transaction. */
+  async lockForShare(db: Db, ids: SQL) {
+    await db
+      .select({ id: exercises.id })
+      .from(exercises)
+      .where(sql`${exercises.id} in (${ids})`)
+      .orderBy(asc(exercises.id))
+      .for("share");
   },
 
   /** A page of the exercises the caller may see, each with its `creator` when `include` names it, and their total. */

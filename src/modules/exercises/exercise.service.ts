@@ -9,9 +9,13 @@ import type { FileStorage, UploadedFile } from "../../platform/storage/file-stor
 import type { InputReader } from "../../platform/validation.js";
 import type { ExerciseInput, ExerciseListQuery } from "./exercise.inputs.js";
 import { exerciseRepository, type ExerciseRow } from "./exercise.repository.js";
-import { exerciseRowFromJson, type ExerciseInclude } from "./exercise.fragments.js";
+import { exerciseFeedAudience, exerciseRowFromJson, type ExerciseInclude } from "./exercise.fragments.js";
 import { EXERCISE_CATEGORIES } from "./exercise.table.js";
 import type { UserSummaryDto } from "../users/user.dto.js";
+import { sql, type SQL } from "drizzle-orm";
+import { recordAudience, recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
+import { trainingFeedAudience, trainingIdsHoldingExercise } from "../trainings/training.fragments.js";
+import { exerciseExecutionsOfExercise, trainingExecutionsHoldingExercise } from "../executions/execution.fragments.js";
 
 export const EXERCISE_NOT_FOUND = "Exercício não encontrado";
 const EXERCISE_IN_USE = "Exercício está em uso em treinos";
@@ -90,13 +94,17 @@ export class ExerciseService {
     const imageUrl = file ? await this.deps.storage.saveImage(file) : null;
     const now = this.deps.clock.now();
     try {
-      const row = await exerciseRepository.insert(this.deps.db, {
-        ...fieldsOf(input),
-        imageUrl,
-        imageVersion: imageUrl ? 1 : 0,
-        createdBy: caller.id,
-        createdAt: now,
-        updatedAt: now,
+      const row = await this.deps.db.transaction(async (tx) => {
+        const created = await exerciseRepository.insert(tx, {
+          ...fieldsOf(input),
+          imageUrl,
+          imageVersion: imageUrl ? 1 : 0,
+          createdBy: caller.id,
+          createdAt: now,
+          updatedAt: now,
+        });
+        await recordChanges(tx, now, { entity: "exercise", ids: [created.id], userIds: [caller.id] });
+        return created;
       });
       return toExerciseDto(row);
     } catch (error) {
@@ -122,13 +130,20 @@ export class ExerciseService {
         const current = await exerciseRepository.findByIdForUpdate(tx, id);
         if (!current) return null;
         const version = current.imageVersion + 1;
+        const now = this.deps.clock.now();
         const changes = {
           ...fieldsOf(input),
           ...(stored ? { imageUrl: `${stored}?v=${version}`, imageVersion: version } : {}),
-          updatedAt: this.deps.clock.now(),
+          updatedAt: now,
         };
         const updated = await exerciseRepository.update(tx, id, changes);
-        return updated ? { updated, previousImageUrl: current.imageUrl } : null;
+        if (!updated) return null;
+        // Under the row lock, so an assignment that gives the exercise to a student either committed before (and is
+        // in the audience) or waits for this commit (and records the exercise itself): TrainingPlanService.lockContent.
+        await recordAudience(tx, now, "exercise", exerciseFeedAudience(sql`${id}`));
+        // A training shows its exercises' names.
+        if (updated.name !== current.name) await recordAudience(tx, now, "training", trainingFeedAudience(trainingIdsHoldingExercise(id)));
+        return { updated, previousImageUrl: current.imageUrl };
       });
     } catch (error) {
       await storage.remove(stored);
@@ -149,7 +164,17 @@ export class ExerciseService {
     // The image the row holds when it goes (a concurrent replacement may have changed it since loadOwn); a training
     // that took it up in the meantime keeps it through the foreign key.
     const imageUrl = await unlessForeignKeyRefuses(
-      () => exerciseRepository.delete(this.deps.db, id),
+      () =>
+        this.deps.db.transaction(async (tx) => {
+          // Locked first: executions logged meanwhile are in the audience below or wait for the delete (their foreign key).
+          if (!(await exerciseRepository.findByIdForUpdate(tx, id))) return null;
+          const now = this.deps.clock.now();
+          await recordAudience(tx, now, "exercise", exerciseFeedAudience(sql`${id}`));
+          // Executions keep their history with a null exerciseId.
+          await recordAudience(tx, now, "exerciseExecution", exerciseExecutionsOfExercise(id));
+          await recordAudience(tx, now, "trainingExecution", trainingExecutionsHoldingExercise(id));
+          return exerciseRepository.delete(tx, id);
+        }),
       () => conflict(EXERCISE_IN_USE),
     );
     await this.deps.storage.remove(imageUrl);
@@ -201,6 +226,20 @@ export class ExerciseService {
   async ensureVisible(caller: UserActor, ids: readonly number[]): Promise<void> {
     const visible = await exerciseRepository.visibleIds(this.deps.db, caller, ids);
     if (ids.some((id) => !visible.has(id))) throw notFound(EXERCISE_NOT_FOUND);
+  }
+
+  /** The change feed's exercises (contract §13.3): those the reader created or has through a live assignment. */
+  readonly feed: FeedSource<ExerciseDto> = {
+    load: async (reader, ids) => new Map((await exerciseRepository.findInFeedOf(this.deps.db, reader.id, ids)).map((row) => [row.id, toExerciseDto(row)])),
+    idsAfter: (reader, afterId, limit) => exerciseRepository.idsInFeedAfter(this.deps.db, reader.id, afterId, limit),
+  };
+
+  /**
+   * Keeps the exercises from edits and deletes (FOR SHARE) until the end of the caller's transaction `tx`: a write
+   * that gives them to new readers of the change feed records them as they are when it commits.
+   */
+  async lockForShare(tx: Db, ids: SQL): Promise<void> {
+    await exerciseRepository.lockForShare(tx, ids);
   }
 
   private async loadOwn(caller: UserActor, id: number): Promise<ExerciseRow> {

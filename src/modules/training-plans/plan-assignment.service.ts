@@ -12,6 +12,8 @@ import { trainingPlanRepository, type AssignmentRecord } from "./training-plan.r
 import type { AssignmentStatus } from "./training-plan.table.js";
 import { PLAN_NOT_FOUND, TRAINERS_ONLY, type TrainingPlanService } from "./training-plan.service.js";
 import { DAY_MS } from "../../platform/dates.js";
+import { sql, type SQL } from "drizzle-orm";
+import { recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
 
 const STUDENT_NOT_LINKED = "Aluno não vinculado a este personal";
 const ASSIGNMENT_NOT_FOUND = "Atribuição não encontrada";
@@ -48,8 +50,9 @@ export class PlanAssignmentService {
       // got there first, after the visibility check above, leaves no plan); another trainer's plan is copied.
       const plan = await this.deps.plans.planToAssign(tx, trainer.id, planId, now);
       if (!plan) throw notFound(PLAN_NOT_FOUND);
+      await this.deps.plans.lockContent(tx, plan.id);
       const endDate = plan.durationWeeks ? addDays(startDate, plan.durationWeeks * 7 - 1) : null;
-      return trainingPlanRepository.insertAssignment(tx, {
+      const assignmentId = await trainingPlanRepository.insertAssignment(tx, {
         planId: plan.id,
         studentId: student.id,
         personalId: trainer.id,
@@ -60,6 +63,10 @@ export class PlanAssignmentService {
         notes: input.notes ?? null,
         updatedAt: now,
       });
+      // Both parties hear of the assignment, and of the plan's content it gives them.
+      await recordChanges(tx, now, { entity: "planAssignment", ids: [assignmentId], userIds: [student.id, trainer.id] });
+      await this.deps.plans.recordContent(tx, now, contentPairs([{ planId: plan.id, studentId: student.id, personalId: trainer.id }]));
+      return assignmentId;
     });
     return (await trainingPlanRepository.findAssignment(db, id))!;
   }
@@ -106,10 +113,20 @@ export class PlanAssignmentService {
   }
 
   /** The daily job: ACTIVE assignments whose endDate has passed become COMPLETED. */
-  completeEnded(): Promise<number> {
+  async completeEnded(): Promise<number> {
     const now = this.deps.clock.now();
-    return trainingPlanRepository.completeEnded(this.deps.db, now.toISOString().slice(0, 10), now);
+    return this.deps.db.transaction(async (tx) => {
+      const completed = await trainingPlanRepository.completeEnded(tx, now.toISOString().slice(0, 10), now);
+      await this.recordEnded(tx, now, completed);
+      return completed.length;
+    });
   }
+
+  /** The change feed's assignments (contract §13.3): those the reader is a party to, whatever their status. */
+  readonly feed: FeedSource<PlanAssignmentDto> = {
+    load: async (reader, ids) => new Map((await trainingPlanRepository.findAssignmentsOf(this.deps.db, reader.id, ids)).map((row) => [row.id, row])),
+    idsAfter: (reader, afterId, limit) => trainingPlanRepository.assignmentIdsAfter(this.deps.db, reader.id, afterId, limit),
+  };
 
   private async transition(actor: Actor, id: number, kind: keyof typeof TRANSITIONS): Promise<PlanAssignmentDto> {
     const caller = requireUser(actor);
@@ -117,9 +134,28 @@ export class PlanAssignmentService {
     const assignment = await trainingPlanRepository.findAssignment(this.deps.db, id);
     if (!assignment) throw notFound(ASSIGNMENT_NOT_FOUND);
     if (!this.isParty(caller, assignment, rule.by)) throw forbidden();
-    const moved = await trainingPlanRepository.transition(this.deps.db, id, rule.from, rule.to, this.deps.clock.now());
+    const moved = await this.deps.db.transaction(async (tx) => {
+      const now = this.deps.clock.now();
+      if (!(await trainingPlanRepository.transition(tx, id, rule.from, rule.to, now))) return false;
+      if (rule.to === "ACTIVE") {
+        await recordChanges(tx, now, { entity: "planAssignment", ids: [id], userIds: [assignment.studentId, assignment.personalId] });
+      } else {
+        await this.recordEnded(tx, now, [assignment]);
+      }
+      return true;
+    });
     if (!moved) throw conflict(INVALID_TRANSITION);
     return (await trainingPlanRepository.findAssignment(this.deps.db, id))!;
+  }
+
+  /**
+   * The change feed's records of assignments that stopped being live (CANCELED, COMPLETED): the assignment for both
+   * parties, and the plan's content it gave them, read as DELETE unless they still see it otherwise.
+   */
+  private async recordEnded(tx: Db, now: Date, ended: { id: number; planId: number; studentId: number; personalId: number }[]): Promise<void> {
+    if (ended.length === 0) return;
+    await recordChanges(tx, now, ...ended.map((row) => ({ entity: "planAssignment" as const, ids: [row.id], userIds: [row.studentId, row.personalId] })));
+    await this.deps.plans.recordContent(tx, now, contentPairs(ended));
   }
 
   /** The party a transition belongs to (or an administrator). */
@@ -130,4 +166,11 @@ export class PlanAssignmentService {
 
 function addDays(isoDay: string, days: number): string {
   return new Date(new Date(`${isoDay}T00:00:00.000Z`).getTime() + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** (plan id, user id) for both parties of each assignment, as SQL rows. */
+function contentPairs(assignments: { planId: number; studentId: number; personalId: number }[]): SQL {
+  const planIds = assignments.flatMap((row) => [row.planId, row.planId]);
+  const userIds = assignments.flatMap((row) => [row.studentId, row.personalId]);
+  return sql`select * from unnest(${sql.param(planIds)}::int[], ${sql.param(userIds)}::int[])`;
 }

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gte, inArray, lte, or, sql, type AnyColumn, 
 import { alias } from "drizzle-orm/pg-core";
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
-import { isAnyOf } from "../../platform/db/id-lists.js";
+import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
 import { preparedStatements, type Bound } from "../../platform/db/prepared.js";
 import { preparedReader, readerKind, type ContentReader, type ReaderKind } from "../exercises/content-visibility.js";
 import { trainingJson, type TrainingInclude } from "../trainings/training.fragments.js";
@@ -21,6 +21,7 @@ import {
   type DayOfWeek,
   type Goal,
 } from "./training-plan.table.js";
+import { assignmentsInFeedOf, plansInFeedOf } from "./training-plan.fragments.js";
 
 export type PlanRow = typeof trainingPlans.$inferSelect;
 
@@ -162,6 +163,38 @@ export const trainingPlanRepository = {
     return rows.map((row) => ({ plan: row.plan, trainings: fromJson(row.trainings) as PlanTrainingLine[] }));
   },
 
+  /** Those of `ids` in the change feed of `userId`, each with its trainings (as trainingsOf reads them), in one statement. */
+  async findInFeedWithTrainings(db: Db, userId: number, ids: readonly number[]) {
+    if (ids.length === 0) return [];
+    const rows = await db
+      .select({ plan: trainingPlans, trainings: trainingsAsJson })
+      .from(trainingPlans)
+      .where(and(isAnyOf(trainingPlans.id, ids), sql`${trainingPlans.id} in (${plansInFeedOf(userId)})`));
+    return rows.map((row) => ({ plan: row.plan, trainings: fromJson(row.trainings) as PlanTrainingLine[] }));
+  },
+
+  /** Up to `limit` ids above `afterId` in the change feed of `userId`, ascending. */
+  idsInFeedAfter(db: Db, userId: number, afterId: number, limit: number): Promise<number[]> {
+    return idsAbove(db, plansInFeedOf(userId), afterId, limit);
+  },
+
+  /** Those of `ids` `userId` is a party to (the change feed's assignments). */
+  async findAssignmentsOf(db: Db, userId: number, ids: readonly number[]) {
+    if (ids.length === 0) return [];
+    return db
+      .select(assignmentColumns)
+      .from(planAssignments)
+      .innerJoin(trainingPlans, eq(trainingPlans.id, planAssignments.planId))
+      .innerJoin(planStudent, eq(planStudent.id, planAssignments.studentId))
+      .innerJoin(planTrainer, eq(planTrainer.id, planAssignments.personalId))
+      .where(and(isAnyOf(planAssignments.id, ids), or(eq(planAssignments.studentId, userId), eq(planAssignments.personalId, userId))));
+  },
+
+  /** Up to `limit` ids above `afterId` of the assignments `userId` is a party to, ascending. */
+  assignmentIdsAfter(db: Db, userId: number, afterId: number, limit: number): Promise<number[]> {
+    return idsAbove(db, assignmentsInFeedOf(userId), afterId, limit);
+  },
+
   /** The trainings of several plans with their names, in the order they were sent. */
   async trainingsOf(db: Db, planIds: readonly number[]) {
     if (planIds.length === 0) return [];
@@ -270,14 +303,13 @@ export const trainingPlanRepository = {
     return row;
   },
 
-  /** Completes ACTIVE assignments whose endDate is before `today` (YYYY-MM-DD). */
+  /** Completes ACTIVE assignments whose endDate is before `today` (YYYY-MM-DD); answers them. */
   async completeEnded(db: Db, today: string, now: Date) {
-    const rows = await db
+    return db
       .update(planAssignments)
       .set({ status: "COMPLETED", updatedAt: now })
       .where(and(eq(planAssignments.status, "ACTIVE"), sql`${planAssignments.endDate} < ${today}::date`))
-      .returning({ id: planAssignments.id });
-    return rows.length;
+      .returning({ id: planAssignments.id, planId: planAssignments.planId, studentId: planAssignments.studentId, personalId: planAssignments.personalId });
   },
 
   async listAssignments(db: Db, filter: AssignmentFilter, request: PageRequest) {

@@ -11,6 +11,10 @@ import type { PlanInput, PlanListQuery } from "./training-plan.inputs.js";
 import { trainingPlanRepository, type PlanInclude, type PlanRow } from "./training-plan.repository.js";
 
 export type { PlanInclude };
+import { sql, type SQL } from "drizzle-orm";
+import { recordAudience, recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
+import { exercisesFor } from "../trainings/training.fragments.js";
+import { assignmentPartiesOfPlans, livePartiesOfPlans, planFeedAudience, planTrainingsFor, trainingIdsOfPlans } from "./training-plan.fragments.js";
 
 export const PLAN_NOT_FOUND = "Plano de treino não encontrado";
 export const TRAINERS_ONLY = "Apenas personal trainers podem criar planos de treino";
@@ -53,6 +57,7 @@ export class TrainingPlanService {
       const now = clock.now();
       const row = await trainingPlanRepository.insert(tx, { ...fieldsOf(input), createdBy: trainer.id, createdAt: now, updatedAt: now });
       await writeTrainings(tx, row.id, input);
+      await recordChanges(tx, now, { entity: "trainingPlan", ids: [row.id], userIds: [trainer.id] });
       return row.id;
     });
     return (await this.toDtos([(await trainingPlanRepository.findById(db, id))!]))[0];
@@ -65,9 +70,19 @@ export class TrainingPlanService {
     await this.deps.trainings.ensureVisible(caller, trainingIdsOf(input));
     const { db, clock } = this.deps;
     const updated = await db.transaction(async (tx) => {
-      const row = await trainingPlanRepository.update(tx, id, { ...fieldsOf(input), updatedAt: clock.now() });
-      if (!row) throw notFound(PLAN_NOT_FOUND);
+      const now = clock.now();
+      const before = await trainingPlanRepository.lock(tx, id);
+      if (!before) throw notFound(PLAN_NOT_FOUND);
+      const row = (await trainingPlanRepository.update(tx, id, { ...fieldsOf(input), updatedAt: now }))!;
+      const plan = sql`${id}`;
+      // The parties of its live assignments see its trainings and their exercises: those it drops (read as DELETE
+      // unless they still see them otherwise) and those it takes up (kept as they are until this commits).
+      await this.recordContent(tx, now, livePartiesOfPlans(plan));
       await writeTrainings(tx, id, input);
+      await this.lockContent(tx, id);
+      await this.recordContent(tx, now, livePartiesOfPlans(plan));
+      // An assignment shows its plan's name.
+      if (row.name !== before.name) await recordAudience(tx, now, "planAssignment", assignmentPartiesOfPlans(plan));
       return row;
     });
     return (await this.toDtos([updated]))[0];
@@ -78,8 +93,13 @@ export class TrainingPlanService {
     const caller = requireUser(actor);
     await this.loadOwn(caller, id);
     await this.deps.db.transaction(async (tx) => {
-      await trainingPlanRepository.lock(tx, id);
+      if (!(await trainingPlanRepository.lock(tx, id))) return;
       if (await trainingPlanRepository.hasLiveAssignments(tx, id)) throw conflict(PLAN_ASSIGNED);
+      const now = this.deps.clock.now();
+      const plan = sql`${id}`;
+      await recordAudience(tx, now, "trainingPlan", planFeedAudience(plan));
+      // Its finished assignments go with it.
+      await recordAudience(tx, now, "planAssignment", assignmentPartiesOfPlans(plan));
       await trainingPlanRepository.delete(tx, id);
     });
   }
@@ -181,6 +201,36 @@ export class TrainingPlanService {
         items.filter((item) => item.planId === row.id).map(({ planId: _p, ...item }) => item),
       ),
     );
+  }
+
+  /** The change feed's plans (contract §13.3): those the reader created or has a live assignment of. */
+  readonly feed: FeedSource<TrainingPlanDto> = {
+    load: async (reader, ids) =>
+      new Map(
+        (await trainingPlanRepository.findInFeedWithTrainings(this.deps.db, reader.id, ids)).map(({ plan, trainings }) => [plan.id, toDto(plan, trainings)]),
+      ),
+    idsAfter: (reader, afterId, limit) => trainingPlanRepository.idsInFeedAfter(this.deps.db, reader.id, afterId, limit),
+  };
+
+  /**
+   * Records in the change feed, for each (plan id, user id) row of `pairs`, the plan, the trainings it schedules and
+   * their exercises: what a live assignment gives its parties, recorded when it starts giving it and when it stops
+   * (read then as DELETE, unless the user still sees them otherwise).
+   */
+  async recordContent(tx: Db, now: Date, pairs: SQL): Promise<void> {
+    await recordAudience(tx, now, "trainingPlan", pairs);
+    const trainings = planTrainingsFor(pairs);
+    await recordAudience(tx, now, "training", trainings);
+    await recordAudience(tx, now, "exercise", exercisesFor(trainings));
+  }
+
+  /**
+   * Keeps the trainings a plan schedules and their exercises from edits (FOR SHARE) until the end of `tx`, which gives
+   * them to new readers of the change feed: an edit committed before is seen here, one waiting finds them in its
+   * audience. Taken after the plan's own row lock (plan, then trainings, then exercises: every writer's order).
+   */
+  async lockContent(tx: Db, planId: number): Promise<void> {
+    await this.deps.trainings.lockForShareWithExercises(tx, trainingIdsOfPlans(sql`${planId}`));
   }
 
   private async isVisible(caller: UserActor, row: PlanRow): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
-import { isAnyOf } from "../../platform/db/id-lists.js";
+import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
 import { fromJson } from "../../platform/db/json.js";
 import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
 import { containsText } from "../../platform/db/text-search.js";
@@ -9,7 +9,7 @@ import type { PageRequest } from "../../platform/paging.js";
 import { preparedReader, readerKind, type ReaderKind } from "../exercises/content-visibility.js";
 import { exercises } from "../exercises/exercise.table.js";
 import { liveAssignmentIncludes, planIdsScheduling } from "../training-plans/training-plan.fragments.js";
-import { lineFields, linesJson, trainingVisibleTo } from "./training.fragments.js";
+import { lineFields, linesJson, trainingsInFeedOf, trainingVisibleTo } from "./training.fragments.js";
 import { trainingExercises, trainings } from "./training.table.js";
 
 export type TrainingRow = typeof trainings.$inferSelect;
@@ -110,6 +110,37 @@ export const trainingRepository = {
       .from(trainings)
       .where(and(eq(trainings.id, id), sql`exists (${planIdsScheduling(id)})`));
     return Boolean(row);
+  },
+
+  /** The row, locked until the end of the caller's transaction (null when missing). */
+  async findByIdForUpdate(db: Db, id: number) {
+    const [row] = await db.select().from(trainings).where(eq(trainings.id, id)).for("update");
+    return row ?? null;
+  },
+
+  /** Locks the trainings of `ids` (a subquery) FOR SHARE, in id order, until the end of the transaction. */
+  async lockForShareAmong(db: Db, ids: SQL) {
+    await db
+      .select({ id: trainings.id })
+      .from(trainings)
+      .where(sql`${trainings.id} in (${ids})`)
+      .orderBy(asc(trainings.id))
+      .for("share");
+  },
+
+  /** Those of `ids` in the change feed of `userId`, each with its exercise lines (as exercisesOf reads them), in one statement. */
+  async findInFeedWithLines(db: Db, userId: number, ids: readonly number[]) {
+    if (ids.length === 0) return [];
+    const rows = await db
+      .select({ training: trainings, lines: linesAsJson })
+      .from(trainings)
+      .where(and(isAnyOf(trainings.id, ids), sql`${trainings.id} in (${trainingsInFeedOf(userId)})`));
+    return rows.map(({ training, lines }) => ({ training, lines: fromJson(lines) as TrainingLine[] }));
+  },
+
+  /** Up to `limit` ids above `afterId` in the change feed of `userId`, ascending. */
+  idsInFeedAfter(db: Db, userId: number, afterId: number, limit: number): Promise<number[]> {
+    return idsAbove(db, trainingsInFeedOf(userId), afterId, limit);
   },
 
   async insert(db: Db, values: typeof trainings.$inferInsert) {

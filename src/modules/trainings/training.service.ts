@@ -10,6 +10,11 @@ import { EXERCISE_NOT_FOUND, exerciseFromJson, type ExerciseDto, type ExerciseSe
 import { trainingRowFromJson } from "./training.fragments.js";
 import type { TrainingInput, TrainingListQuery } from "./training.inputs.js";
 import { trainingRepository, type TrainingLine, type TrainingRow } from "./training.repository.js";
+import { sql, type SQL } from "drizzle-orm";
+import { recordAudience, recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
+import { planFeedAudience, planIdsScheduling } from "../training-plans/training-plan.fragments.js";
+import { exerciseExecutionsOfTraining, trainingExecutionsOfTraining } from "../executions/execution.fragments.js";
+import { exerciseIdsOfTrainings, livePartiesOfTheirExercises, trainingFeedAudience } from "./training.fragments.js";
 
 export const TRAINING_NOT_FOUND = "Treino não encontrado";
 const TRAINING_IN_USE = "Treino está em uso em planos de treino";
@@ -62,6 +67,7 @@ export class TrainingService {
         updatedAt: now,
       });
       await writeLines(tx, row.id, input);
+      await recordChanges(tx, now, { entity: "training", ids: [row.id], userIds: [caller.id] });
       return row.id;
     });
     return (await this.toDtos([(await trainingRepository.findById(db, id))!]))[0];
@@ -75,14 +81,25 @@ export class TrainingService {
     await this.deps.exercises.ensureVisible(caller, exerciseIdsOf(input));
     const { db, clock } = this.deps;
     const updated = await db.transaction(async (tx) => {
-      const row = await trainingRepository.update(tx, id, {
+      const now = clock.now();
+      const before = await trainingRepository.findByIdForUpdate(tx, id);
+      if (!before) throw notFound(TRAINING_NOT_FOUND);
+      const row = (await trainingRepository.update(tx, id, {
         name: input.name,
         description: input.description ?? null,
         isPublic: input.isPublic,
-        updatedAt: clock.now(),
-      });
-      if (!row) throw notFound(TRAINING_NOT_FOUND);
+        updatedAt: now,
+      }))!;
+      const training = sql`${id}`;
+      // The parties of live assignments scheduling it see its exercises: those it drops (read as DELETE unless they
+      // still see them otherwise) and those it takes up (kept as they are until this commits: lockForShare).
+      await recordAudience(tx, now, "exercise", livePartiesOfTheirExercises(training));
       await writeLines(tx, id, input);
+      await this.deps.exercises.lockForShare(tx, exerciseIdsOfTrainings(training));
+      await recordAudience(tx, now, "exercise", livePartiesOfTheirExercises(training));
+      await recordAudience(tx, now, "training", trainingFeedAudience(training));
+      // A plan shows its trainings' names.
+      if (row.name !== before.name) await recordAudience(tx, now, "trainingPlan", planFeedAudience(planIdsScheduling(id)));
       return row;
     });
     return (await this.toDtos([updated]))[0];
@@ -94,7 +111,17 @@ export class TrainingService {
     if (await trainingRepository.isScheduled(this.deps.db, id)) throw conflict(TRAINING_IN_USE);
     // Taken up by a plan in the meantime, its foreign key keeps it (executions only lose their link to it).
     await unlessForeignKeyRefuses(
-      () => trainingRepository.delete(this.deps.db, id),
+      () =>
+        this.deps.db.transaction(async (tx) => {
+          // Locked first: executions logged meanwhile are in the audience below or wait for the delete (their foreign key).
+          if (!(await trainingRepository.findByIdForUpdate(tx, id))) return;
+          const now = this.deps.clock.now();
+          await recordAudience(tx, now, "training", trainingFeedAudience(sql`${id}`));
+          // Executions keep their history with a null trainingId.
+          await recordAudience(tx, now, "trainingExecution", trainingExecutionsOfTraining(id));
+          await recordAudience(tx, now, "exerciseExecution", exerciseExecutionsOfTraining(id));
+          await trainingRepository.delete(tx, id);
+        }),
       () => conflict(TRAINING_IN_USE),
     );
   }
@@ -188,7 +215,25 @@ export class TrainingService {
       );
       copies.set(original.id, copy.id);
     }
+    await recordChanges(tx, now, { entity: "training", ids: [...copies.values()], userIds: [ownerId] });
     return copies;
+  }
+
+  /** The change feed's trainings (contract §13.3): those the reader created or has through a live assignment. */
+  readonly feed: FeedSource<TrainingDto> = {
+    load: async (reader, ids) =>
+      new Map((await trainingRepository.findInFeedWithLines(this.deps.db, reader.id, ids)).map(({ training, lines }) => [training.id, toDto(training, lines)])),
+    idsAfter: (reader, afterId, limit) => trainingRepository.idsInFeedAfter(this.deps.db, reader.id, afterId, limit),
+  };
+
+  /**
+   * Keeps the trainings of `ids` (a subquery) and their exercises from edits and deletes (FOR SHARE) until the end of
+   * the caller's transaction `tx`: a write giving them to new readers of the change feed records them as they are
+   * when it commits, and an edit waiting for it finds those readers in its audience.
+   */
+  async lockForShareWithExercises(tx: Db, ids: SQL): Promise<void> {
+    await trainingRepository.lockForShareAmong(tx, ids);
+    await this.deps.exercises.lockForShare(tx, exerciseIdsOfTrainings(ids));
   }
 
   private async toDtos(rows: TrainingRow[]): Promise<TrainingDto[]> {

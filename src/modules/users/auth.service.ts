@@ -17,6 +17,7 @@ import { userRepository } from "./user.repository.js";
 import type { SessionCache } from "./session-cache.js";
 import type { OneTimeTokenPurpose } from "./user.table.js";
 import { DAY_MS } from "../../platform/dates.js";
+import { recordChanges } from "../sync/change-feed.recorder.js";
 
 export const USER_NOT_FOUND = "Usuário não encontrado";
 const INVALID_CREDENTIALS = "Credenciais inválidas";
@@ -80,6 +81,7 @@ export class AuthService {
           const link = `${this.deps.webAppUrl}/confirm-email?token=${token}`;
           await enqueueMail(tx, confirmationMail(created.email, created.name, link), now);
         }
+        await recordChanges(tx, now, { entity: "profile", ids: [created.id], userIds: [created.id] });
         return created;
       });
       return this.session(user);
@@ -175,6 +177,7 @@ export class AuthService {
       if (owner === null) return null;
       // The link reached the mailbox, so the address is confirmed too.
       await userRepository.updateAndRevokeSessions(tx, owner, { passwordHash, emailConfirmed: true, updatedAt: now });
+      await recordChanges(tx, now, { entity: "profile", ids: [owner], userIds: [owner] });
       return owner;
     });
     if (userId === null) throw new AppError(400, INVALID_TOKEN);
@@ -191,6 +194,7 @@ export class AuthService {
       const userId = await userRepository.consumeOneTimeToken(tx, "EMAIL_CONFIRMATION", sha256(input.token), now);
       if (userId === null) return false;
       await userRepository.update(tx, userId, { emailConfirmed: true, updatedAt: now });
+      await recordChanges(tx, now, { entity: "profile", ids: [userId], userIds: [userId] });
       return true;
     });
     if (!confirmed) throw new AppError(400, INVALID_TOKEN);

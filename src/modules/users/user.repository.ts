@@ -95,6 +95,12 @@ export const userRepository = {
     return row ?? null;
   },
 
+  /** The row, locked as lockForUpdate locks it (null when missing). */
+  async findForUpdate(db: Db, id: number) {
+    const [row] = await db.select().from(users).where(eq(users.id, id)).for("no key update");
+    return row ?? null;
+  },
+
   /** Locks the user's row until the transaction ends (not against rows that merely reference it). */
   async lockForUpdate(db: Db, id: number) {
     await db.select({ id: users.id }).from(users).where(eq(users.id, id)).for("no key update");

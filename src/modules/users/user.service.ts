@@ -9,6 +9,11 @@ import { USER_NOT_FOUND } from "./auth.service.js";
 import { toUserDto, type UserDto, type UserRow, type UserSummaryDto } from "./user.dto.js";
 import type { ProfileInput, RenameInput } from "./user.inputs.js";
 import { setSubscriptionAccess, userRepository, weightHistoryOf, type UserChanges } from "./user.repository.js";
+import { recordAudience, recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
+import { activeLinkPartiesWith, invitePartiesOfTrainer } from "../coaching/coaching.fragments.js";
+import { assignmentPartiesWith } from "../training-plans/training-plan.fragments.js";
+import { trainingExecutionsOf } from "../executions/execution.fragments.js";
+import { subscriptionsOf } from "../billing/billing.fragments.js";
 
 const STUDENT_NOT_FOUND = "Aluno não encontrado";
 
@@ -88,8 +93,9 @@ export class UserService {
   }
 
   /** What a subscription gives its user (contract §8): the type and until when; `db` is billing's transaction. */
-  setSubscriptionAccess(userId: number, subscriptionType: string, expiresAt: Date | null, now: Date, db: Db = this.deps.db): Promise<void> {
-    return setSubscriptionAccess(db, userId, subscriptionType, expiresAt, now);
+  async setSubscriptionAccess(userId: number, subscriptionType: string, expiresAt: Date | null, now: Date, db: Db = this.deps.db): Promise<void> {
+    await setSubscriptionAccess(db, userId, subscriptionType, expiresAt, now);
+    await recordChanges(db, now, { entity: "profile", ids: [userId], userIds: [userId] });
   }
 
   /** Changes the caller's profile; a weight set here is also a point of their weight history. */
@@ -106,9 +112,11 @@ export class UserService {
     if (input.weight !== undefined) changes.weightKg = input.weight;
     const updated = await db.transaction(async (tx) => {
       const now = clock.now();
+      const before = await userRepository.findForUpdate(tx, caller.id);
       const row = await userRepository.update(tx, caller.id, { ...changes, updatedAt: now });
       // Every weight set here is also a point of the metrics' weight history (contract §3).
       if (row && typeof input.weight === "number") await userRepository.addWeight(tx, caller.id, input.weight, now);
+      if (before && row) await recordProfileChange(tx, now, before, row);
       return row;
     });
     if (!updated) throw unauthorized();
@@ -120,7 +128,13 @@ export class UserService {
     const caller = requireUser(actor);
     const input = readInput();
     await this.loadEditable(caller, id);
-    const updated = await userRepository.update(this.deps.db, id, { name: input.name, updatedAt: this.deps.clock.now() });
+    const updated = await this.deps.db.transaction(async (tx) => {
+      const now = this.deps.clock.now();
+      const before = await userRepository.findForUpdate(tx, id);
+      const row = await userRepository.update(tx, id, { name: input.name, updatedAt: now });
+      if (before && row) await recordProfileChange(tx, now, before, row);
+      return row;
+    });
     if (!updated) throw notFound(USER_NOT_FOUND);
     return toUserDto(updated);
   }
@@ -136,7 +150,13 @@ export class UserService {
     if (!file) throw validationError([{ field: "file", message: "Arquivo obrigatório" }]);
     const { storage } = this.deps;
     const url = await storage.saveImage(file);
-    const updated = await userRepository.update(this.deps.db, id, { profilePicture: url, updatedAt: this.deps.clock.now() });
+    const updated = await this.deps.db.transaction(async (tx) => {
+      const now = this.deps.clock.now();
+      const before = await userRepository.findForUpdate(tx, id);
+      const row = await userRepository.update(tx, id, { profilePicture: url, updatedAt: now });
+      if (before && row) await recordProfileChange(tx, now, before, row);
+      return row;
+    });
     if (!updated) {
       await storage.remove(url);
       throw notFound(USER_NOT_FOUND);
@@ -144,6 +164,16 @@ export class UserService {
     await storage.remove(user.profilePicture);
     return toUserDto(updated);
   }
+
+  /** The change feed's profiles: the reader's own, as GET /users/profile answers it. */
+  readonly profileFeed: FeedSource<UserDto> = {
+    load: async (reader, ids) => {
+      if (!ids.includes(reader.id)) return new Map();
+      const user = await userRepository.findById(this.deps.db, reader.id);
+      return new Map(user ? [[user.id, toUserDto(user)]] : []);
+    },
+    idsAfter: async (reader, afterId, limit) => (reader.id > afterId && limit > 0 ? [reader.id] : []),
+  };
 
   private async load(id: number): Promise<UserRow> {
     const user = await userRepository.findById(this.deps.db, id);
@@ -161,4 +191,21 @@ export class UserService {
 /** Who may read a user (contract §3): the user, administrators, and the other party of an ACTIVE trainer-student link. */
 function canRead(caller: UserActor, user: UserRow, linked: boolean): boolean {
   return isOwnerOrAdmin(caller, user.id) || (caller.userType !== user.userType && linked);
+}
+
+/**
+ * The change feed's records of a profile change (contract §13.3): the profile for its user and, when the name or the
+ * picture changed, what shows them in other users' feeds too: ACTIVE links, the invites a trainer sent, assignments,
+ * and (the name) the user's training executions and subscriptions.
+ */
+async function recordProfileChange(tx: Db, now: Date, before: UserRow, after: UserRow): Promise<void> {
+  await recordChanges(tx, now, { entity: "profile", ids: [after.id], userIds: [after.id] });
+  const renamed = before.name !== after.name;
+  if (!renamed && before.profilePicture === after.profilePicture) return;
+  await recordAudience(tx, now, "link", activeLinkPartiesWith(after.id));
+  if (after.userType === "PERSONAL") await recordAudience(tx, now, "invite", invitePartiesOfTrainer(after.id));
+  if (!renamed) return;
+  await recordAudience(tx, now, "planAssignment", assignmentPartiesWith(after.id));
+  await recordAudience(tx, now, "trainingExecution", trainingExecutionsOf(after.id));
+  await recordAudience(tx, now, "subscription", subscriptionsOf(after.id));
 }
