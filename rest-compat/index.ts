@@ -13,6 +13,7 @@ import { addContentRoutes } from "./content.routes.js";
 import { addDashboardRoutes } from "./dashboard.routes.js";
 import { addExecutionRoutes } from "./executions.routes.js";
 import { addRecordRoutes } from "./records.routes.js";
+import { addSyncRoutes } from "./sync.routes.js";
 import { addUserRoutes } from "./users.routes.js";
 
 /** The REST compatibility layer mounted at /api: JSON parsing, every module's routes, docs, the error shape. */
@@ -26,6 +27,7 @@ export function restApi(services: Services, logger: Logger, publicBaseUrl: strin
   addContentRoutes(routes, services);
   addAdherenceRoutes(routes, services);
   addDashboardRoutes(routes, services);
+  addSyncRoutes(routes, services);
   const document = openApiDocument(routes.operations, publicBaseUrl);
 
   const api = Router();

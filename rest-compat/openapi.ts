@@ -10,6 +10,7 @@ const STATUS_TEXT: Record<number, string> = {
   403: "Acesso negado",
   404: "Not found",
   409: "Conflict",
+  410: "Gone",
   413: "Requisição muito grande",
   422: "Unprocessable",
   429: "Muitas requisições. Tente novamente mais tarde.",

@@ -68,6 +68,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   jobs.every("invite-expiry", 10 * 60_000, () => services.coaching.expireInvites());
   // Daily in effect: an assignment completes the day after its endDate; running hourly only catches it sooner.
   jobs.every("assignment-completion", 60 * 60_000, () => services.planAssignments.completeEnded());
+  // Changes older than the 90 days the change feed keeps them (contract §13.3).
+  jobs.every("change-feed-pruning", 60 * 60_000, () => services.changeFeed.prune());
   jobs.every("session-cleanup", 60 * 60_000, async () => {
     await services.auth.purgeExpiredRevocations();
     await services.rateLimiter.purge(new Date(clock.now().getTime() - 24 * 60 * 60_000));

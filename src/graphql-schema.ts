@@ -10,6 +10,7 @@ import { dashboardResolvers } from "./modules/dashboard/dashboard.graphql.js";
 import { executionResolvers } from "./modules/executions/execution.graphql.js";
 import { exerciseResolvers } from "./modules/exercises/exercise.graphql.js";
 import { recordResolvers } from "./modules/records/records.graphql.js";
+import { changeFeedResolvers } from "./modules/sync/change-feed.graphql.js";
 import { trainingPlanResolvers } from "./modules/training-plans/training-plan.graphql.js";
 import { trainingResolvers } from "./modules/trainings/training.graphql.js";
 import { userResolvers } from "./modules/users/user.graphql.js";
@@ -27,6 +28,7 @@ export const graphqlResolvers = [
   ...recordResolvers,
   ...adherenceResolvers,
   ...dashboardResolvers,
+  ...changeFeedResolvers,
 ] as const;
 
 let schema: GraphQLSchema | undefined;

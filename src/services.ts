@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { AccessTokens } from "./platform/auth/access-tokens.js";
 import type { IdentityVerifier } from "./platform/auth/identity-provider.js";
 import type { PasswordHasher } from "./platform/auth/password-hasher.js";
@@ -28,6 +29,7 @@ import { RecordService } from "./modules/records/records.service.js";
 import { PlanAssignmentService } from "./modules/training-plans/plan-assignment.service.js";
 import { TrainingPlanService } from "./modules/training-plans/training-plan.service.js";
 import { TrainingService } from "./modules/trainings/training.service.js";
+import { ChangeFeedService } from "./modules/sync/change-feed.service.js";
 import { AuthService } from "./modules/users/auth.service.js";
 import { SessionCache } from "./modules/users/session-cache.js";
 import { UserService } from "./modules/users/user.service.js";
@@ -119,6 +121,23 @@ export function createServices(deps: ServiceDeps) {
   const statistics = new StatisticsService({ db, clock, executions, users, exercises, trainings });
   const adherence = new AdherenceService({ db, clock, users, coaching });
   const dashboard = new DashboardService({ clock, coaching, planAssignments, adherence, subscriptions, records });
+  const changeFeed = new ChangeFeedService({
+    db,
+    clock,
+    cursorKey: createHash("sha256").update(`change-feed-cursor:${config.jwtSecret}`).digest("hex"),
+    sources: {
+      profile: users.profileFeed,
+      exercise: exercises.feed,
+      training: trainings.feed,
+      trainingPlan: trainingPlans.feed,
+      planAssignment: planAssignments.feed,
+      link: coaching.linkFeed,
+      invite: coaching.inviteFeed,
+      trainingExecution: executions.trainingExecutionFeed,
+      exerciseExecution: executions.exerciseExecutionFeed,
+      subscription: subscriptions.feed,
+    },
+  });
 
   return {
     auth,
@@ -141,6 +160,7 @@ export function createServices(deps: ServiceDeps) {
     records,
     adherence,
     dashboard,
+    changeFeed,
   };
 }
 

@@ -4,3 +4,5 @@ import { DateTimeISOResolver, LocalDateResolver } from "graphql-scalars";
 export const DateTime = DateTimeISOResolver;
 /** YYYY-MM-DD. */
 export const LocalDate = LocalDateResolver;
+/** A JSON object, passed as it is (the change feed's REST DTOs). */
+export { JSONObjectResolver as JSONObject } from "graphql-scalars";

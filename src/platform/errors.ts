@@ -53,6 +53,8 @@ export function graphqlCodeFor(status: number): string {
       return "NOT_FOUND";
     case 409:
       return "CONFLICT";
+    case 410:
+      return "GONE";
     case 422:
       return "UNPROCESSABLE";
     case 429:

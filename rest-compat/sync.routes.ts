@@ -1,0 +1,29 @@
+import { changeFeedSchema } from "../src/modules/sync/change-feed.dto.js";
+import { changeFeedQuery } from "../src/modules/sync/change-feed.inputs.js";
+import type { Services } from "../src/services.js";
+import { queryReader, userOf } from "./http.js";
+import type { DocumentedRouter } from "./routes.js";
+
+/** Offline sync (contract §13.3): the change feed. */
+export function addSyncRoutes(routes: DocumentedRouter, services: Services): void {
+  routes.add(
+    {
+      method: "get",
+      path: "/sync/changes",
+      tag: "Sync",
+      summary:
+        "What changed for the caller since a cursor (each change once, in commit order, a lost sight as DELETE), or without `since` every entity the caller sees, then a cursor",
+      auth: "required",
+      success: 200,
+      query: {
+        since: "the cursor of the last page read; none: an initial sync (400 when it does not parse, 410 when older than the 90 days changes are kept)",
+        limit: "changes per page: 1 to 500 (100)",
+      },
+      response: changeFeedSchema,
+      errors: [400, 410],
+    },
+    async (req, res) => {
+      res.json(await services.changeFeed.changes(await userOf(services, req), queryReader(req, changeFeedQuery)));
+    },
+  );
+}

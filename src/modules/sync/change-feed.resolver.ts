@@ -1,0 +1,20 @@
+import { Arg, Ctx, Int, Query, Resolver } from "type-graphql";
+import type { Context } from "../../graphql-api.js";
+import { argumentsReader } from "../../graphql/arguments.js";
+import { changeFeedQuery } from "./change-feed.inputs.js";
+import { ChangeFeedPage } from "./change-feed.types.js";
+
+/** The change feed over GraphQL: the same service as REST's GET /sync/changes. */
+@Resolver()
+export class ChangeFeedResolver {
+  @Query(() => ChangeFeedPage, {
+    description: "What changed for the signed-in user since a cursor, or (without `since`) everything it sees, then a cursor",
+  })
+  changes(
+    @Arg("since", () => String, { nullable: true, description: "the cursor of the last page read" }) since: string | null,
+    @Arg("limit", () => Int, { nullable: true, description: "changes per page: 1 to 500 (100)" }) limit: number | null,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.changeFeed.changes(ctx.actor, argumentsReader(changeFeedQuery, { since, limit }));
+  }
+}
