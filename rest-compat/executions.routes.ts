@@ -16,6 +16,7 @@ import type { DocumentedRouter } from "./routes.js";
 
 const TAG = "Executions and statistics";
 const PAGING = { page: "page number (0)", size: "page size (20, at most 100)", sort: "field,asc|desc" };
+const CLIENT_ID_LOGGED = "The clientId was logged before: the execution logged first (and the records it set), whatever this body says";
 const RANGE = { startDate: "YYYY-MM-DD (inclusive, UTC)", endDate: "YYYY-MM-DD (inclusive, UTC)" };
 
 /**
@@ -66,12 +67,14 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
       summary: "Log a training execution",
       auth: "required",
       success: 201,
+      alsoAnswers: { 200: CLIENT_ID_LOGGED },
       body: trainingExecutionInput,
       errors: [400, 403, 404],
     },
     async (req, res) => {
       const actor = await userOf(services, req);
-      res.status(201).json(await executions.logTraining(actor, idParam(req), bodyReader(req, trainingExecutionInput)));
+      const { execution, created } = await executions.logTraining(actor, idParam(req), bodyReader(req, trainingExecutionInput));
+      res.status(created ? 201 : 200).json(execution);
     },
   );
   routes.add(
@@ -146,12 +149,14 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
       summary: "Log an exercise execution",
       auth: "required",
       success: 201,
+      alsoAnswers: { 200: CLIENT_ID_LOGGED },
       body: exerciseExecutionInput,
       errors: [400, 403, 404],
     },
     async (req, res) => {
       const actor = await userOf(services, req);
-      res.status(201).json(await executions.logExercise(actor, idParam(req), bodyReader(req, exerciseExecutionInput)));
+      const { execution, created } = await executions.logExercise(actor, idParam(req), bodyReader(req, exerciseExecutionInput));
+      res.status(created ? 201 : 200).json(execution);
     },
   );
   routes.add(

@@ -74,6 +74,7 @@ export function openApiDocument(operations: readonly OperationSpec[], serverUrl:
         ...(op.response ? { content: { "application/json": { schema: z.toJSONSchema(op.response, { io: "output", unrepresentable: "any" }) } } } : {}),
       },
     };
+    for (const [status, description] of Object.entries(op.alsoAnswers ?? {})) responses[status] = { ...(responses[op.success] as object), description };
     const errors = new Set([...(op.errors ?? []), ...(op.auth === "required" ? [401] : [])]);
     for (const status of [...errors].sort()) {
       responses[status] = { description: STATUS_TEXT[status] ?? "Error", content: { "application/json": { schema: errorBody } } };

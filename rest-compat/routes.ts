@@ -13,6 +13,8 @@ export interface OperationSpec {
   /** `none`: no token; `optional`: a token widens what is visible; `required`: 401 without one. */
   auth: "none" | "optional" | "required";
   success: number;
+  /** Other success statuses, answered with the same body as `success`: status → when. */
+  alsoAnswers?: Record<number, string>;
   /** JSON request body. */
   body?: z.ZodType;
   /** JSON answer of the success status. */

@@ -23,10 +23,10 @@ function onlyError(body: GqlBody): GraphqlError {
   return body.errors![0];
 }
 
-const EXECUTION_FIELDS = `id trainingId trainingName userId userName startTime endTime duration completed notes
+const EXECUTION_FIELDS = `id trainingId trainingName userId userName startTime endTime duration completed notes clientId
   exerciseExecutions { id exerciseId exerciseName personalRecord sets { repetitions weight completed } }`;
 const LOG_TRAINING = `mutation ($trainingId: Int!, $input: TrainingExecutionInput!) { logTrainingExecution(trainingId: $trainingId, input: $input) { ${EXECUTION_FIELDS} } }`;
-const EXERCISE_EXECUTION_FIELDS = "id exerciseId userId trainingId sets { repetitions weight completed } notes executedAt duration personalRecord";
+const EXERCISE_EXECUTION_FIELDS = "id exerciseId userId trainingId sets { repetitions weight completed } notes executedAt duration personalRecord clientId";
 const LOG_EXERCISE = `mutation ($exerciseId: Int!, $input: ExerciseExecutionInput!) { logExerciseExecution(exerciseId: $exerciseId, input: $input) { ${EXERCISE_EXECUTION_FIELDS} } }`;
 const TRAINING_EXECUTION = `query ($id: Int!) { trainingExecution(id: $id) { ${EXECUTION_FIELDS} } }`;
 const PERSONAL_RECORDS = "query { personalRecords { exerciseId exerciseName value unit date estimatedOneRepMax } }";
@@ -190,6 +190,7 @@ describe("logExerciseExecution", () => {
       executedAt: "2026-03-18T15:00:00.500Z",
       duration: 240,
       personalRecord: true,
+      clientId: null,
     });
     const again = await t.post(`/api/exercises/${s.supino.id}/execution`, { token: s.student.token, body: input });
     expect(again.body.personalRecord).toBe(false);

@@ -22,8 +22,8 @@ const t = useTestApp({ ADMIN_EMAILS: "boss@example.com", FREE_TRAINER_MAX_STUDEN
 
 const NOW = new Date("2026-03-18T12:00:00.000Z");
 /** The short form of a training execution in a training's listing; the user listing adds trainingName. */
-const SHORT_KEYS = ["completed", "duration", "endTime", "id", "notes", "startTime", "trainingId", "userId"];
-const EXERCISE_EXECUTION_KEYS = ["duration", "executedAt", "exerciseId", "id", "notes", "personalRecord", "sets", "trainingId", "userId"];
+const SHORT_KEYS = ["clientId", "completed", "duration", "endTime", "id", "notes", "startTime", "trainingId", "userId"];
+const EXERCISE_EXECUTION_KEYS = ["clientId", "duration", "executedAt", "exerciseId", "id", "notes", "personalRecord", "sets", "trainingId", "userId"];
 
 let s: Scene;
 let boss: MadeUser;
@@ -109,6 +109,7 @@ describe("GET /api/trainings/{id}/executions", () => {
       duration: 1800,
       completed: true,
       notes: null,
+      clientId: null,
     });
 
     const pages = [];
@@ -217,6 +218,7 @@ describe("GET /api/trainings/executions/user/{userId}", () => {
       duration: 900,
       completed: false,
       notes: "Cansada",
+      clientId: null,
     });
     const get = async (query: string) => idsOf((await t.get(`${url}?sort=startTime,asc&${query}`, { token: s.student.token })).body);
     expect(await get(`trainingId=${s.trainingA.id}`)).toEqual([a1.id, a2.id]);
@@ -283,6 +285,7 @@ describe("exercise executions", () => {
       trainingId: s.trainingB.id,
       sets: [{ repetitions: 8, weight: 50, completed: true }],
       notes: "Sozinho",
+      clientId: null,
       executedAt: "2026-03-05T08:00:00.000Z",
       duration: 300,
       personalRecord: true,
@@ -330,6 +333,7 @@ describe("exercise executions", () => {
       sets: [{ repetitions: 8, weight: null, completed: false }],
       duration: null,
       notes: null,
+      clientId: null,
       personalRecord: false,
     });
 

@@ -20,6 +20,8 @@ export interface TrainingExecutionSummaryDto {
   duration: number;
   completed: boolean;
   notes: string | null;
+  /** The client's id of the log (contract §13.2), null when it gave none. */
+  clientId: string | null;
 }
 
 export interface TrainingExecutionDto extends TrainingExecutionSummaryDto {
@@ -41,8 +43,16 @@ export interface ExerciseExecutionDto {
   executedAt: Date;
   duration: number | null;
   personalRecord: boolean;
+  /** The client's id of a log on its own (contract §13.2), null when it gave none (always, inside a training execution). */
+  clientId: string | null;
   /** The records the log set: in the logging answer only. */
   newRecords?: NewRecordDto[];
+}
+
+/** A logging answer: the execution, and whether this call wrote it (false: its client id was logged before, contract §13.2). */
+export interface Logged<T> {
+  execution: T;
+  created: boolean;
 }
 
 export const toSetDto = (set: typeof executionSets.$inferSelect): SetDto => ({
@@ -64,6 +74,7 @@ export function toExerciseExecutionDto(row: ExerciseExecutionRow, sets: (typeof 
     executedAt: row.executedAt,
     duration: row.durationSeconds,
     personalRecord: row.personalRecord,
+    clientId: row.clientId,
   };
 }
 

@@ -13,6 +13,15 @@ export const setInput = z.object({
 });
 export type SetInput = z.output<typeof setInput>;
 
+/**
+ * The id a client gives a log before sending it (contract §13.2): a UUID (any version), kept in lower case as
+ * PostgreSQL writes it back.
+ */
+export const clientIdField = z
+  .string()
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "UUID inválido")
+  .transform((value) => value.toLowerCase());
+
 const sets = z.array(setInput).min(1, "Informe ao menos uma série").max(100);
 /** A session of a training: when it ran, and the sets done of each of its exercises. */
 export const trainingExecutionInput = z
@@ -21,6 +30,7 @@ export const trainingExecutionInput = z
     endTime: isoInstant,
     notes: optionalText(2000),
     completed: z.boolean(),
+    clientId: clientIdField.nullish(),
     exerciseExecutions: z
       .array(z.object({ exerciseId: entityId, sets, notes: optionalText(2000) }))
       .min(1, "Informe ao menos um exercício")
@@ -39,6 +49,7 @@ export const exerciseExecutionInput = z.object({
   sets,
   notes: optionalText(2000),
   duration: z.number().int().min(0).max(MAX_DURATION_SECONDS).nullish(),
+  clientId: clientIdField.nullish(),
 });
 export type ExerciseExecutionInput = z.output<typeof exerciseExecutionInput>;
 

@@ -108,6 +108,7 @@ const summaryColumns = {
   durationSeconds: trainingExecutions.durationSeconds,
   completed: trainingExecutions.completed,
   notes: trainingExecutions.notes,
+  clientId: trainingExecutions.clientId,
 };
 export type TrainingExecutionSummaryRow = Pick<TrainingExecutionRow, keyof typeof summaryColumns>;
 
@@ -179,9 +180,39 @@ export const executionRepository = {
     return num(row?.best);
   },
 
-  async insertTrainingExecution(db: Db, values: typeof trainingExecutions.$inferInsert) {
-    const [row] = await db.insert(trainingExecutions).values(values).returning();
-    return row;
+  /**
+   * Inserts a training execution; with a client id the user already used, nothing (null): the unique index decides,
+   * so of two logs sent at once with one client id, one is inserted and the other waits for it and gets null.
+   */
+  async insertTrainingExecution(db: Db, values: typeof trainingExecutions.$inferInsert): Promise<TrainingExecutionRow | null> {
+    const insert = db.insert(trainingExecutions).values(values);
+    const [row] = await (
+      values.clientId
+        ? insert.onConflictDoNothing({
+            target: [trainingExecutions.userId, trainingExecutions.clientId],
+            where: sql`${trainingExecutions.clientId} is not null`,
+          })
+        : insert
+    ).returning();
+    return row ?? null;
+  },
+
+  /** The id of the user's training execution logged with this client id, if any. */
+  async trainingExecutionIdByClientId(db: Db, userId: number, clientId: string): Promise<number | null> {
+    const [row] = await db
+      .select({ id: trainingExecutions.id })
+      .from(trainingExecutions)
+      .where(and(eq(trainingExecutions.userId, userId), eq(trainingExecutions.clientId, clientId)));
+    return row?.id ?? null;
+  },
+
+  /** The user's exercise execution logged on its own with this client id, if any. */
+  async exerciseExecutionByClientId(db: Db, userId: number, clientId: string): Promise<ExerciseExecutionRow | null> {
+    const [row] = await db
+      .select()
+      .from(exerciseExecutions)
+      .where(and(eq(exerciseExecutions.userId, userId), eq(exerciseExecutions.clientId, clientId)));
+    return row ?? null;
   },
 
   /** Adds one exercise execution of a training session to its month's statistics. */
@@ -220,8 +251,18 @@ export const executionRepository = {
     await db.update(trainingExecutions).set({ volume }).where(eq(trainingExecutions.id, trainingExecutionId));
   },
 
-  async insertExerciseExecution(db: Db, values: NewExerciseExecution, sets: NewSet[]) {
-    const [row] = await db.insert(exerciseExecutions).values(values).returning();
+  /** Inserts an exercise execution and its sets; with a client id the user already used, nothing (null), as above. */
+  async insertExerciseExecution(db: Db, values: NewExerciseExecution, sets: NewSet[]): Promise<ExerciseExecutionRow | null> {
+    const insert = db.insert(exerciseExecutions).values(values);
+    const [row] = await (
+      values.clientId
+        ? insert.onConflictDoNothing({
+            target: [exerciseExecutions.userId, exerciseExecutions.clientId],
+            where: sql`${exerciseExecutions.clientId} is not null`,
+          })
+        : insert
+    ).returning();
+    if (!row) return null;
     await db.insert(executionSets).values(sets.map((set, position) => ({ ...set, exerciseExecutionId: row.id, userId: values.userId, position })));
     return row;
   },

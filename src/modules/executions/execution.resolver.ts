@@ -34,24 +34,24 @@ export class ExecutionResolver {
     return ctx.services.statistics.listPersonalRecords(ctx.actor);
   }
 
-  @Mutation(() => TrainingExecution)
-  logTrainingExecution(
+  @Mutation(() => TrainingExecution, { description: "A clientId the caller logged before answers the execution logged first" })
+  async logTrainingExecution(
     @Arg("trainingId", () => Int) trainingId: number,
     @Arg("input", () => TrainingExecutionInput) input: TrainingExecutionInput,
     @Ctx() ctx: Context,
   ) {
     // The schema reads instants as REST's ISO 8601 text.
     const sent = { ...input, startTime: input.startTime.toISOString(), endTime: input.endTime.toISOString() };
-    return ctx.services.executions.logTraining(ctx.actor, trainingId, inputReader(trainingExecutionInput, sent));
+    return (await ctx.services.executions.logTraining(ctx.actor, trainingId, inputReader(trainingExecutionInput, sent))).execution;
   }
 
-  @Mutation(() => ExerciseExecution)
-  logExerciseExecution(
+  @Mutation(() => ExerciseExecution, { description: "A clientId the caller logged before answers the execution logged first" })
+  async logExerciseExecution(
     @Arg("exerciseId", () => Int) exerciseId: number,
     @Arg("input", () => ExerciseExecutionInput) input: ExerciseExecutionInput,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.executions.logExercise(ctx.actor, exerciseId, inputReader(exerciseExecutionInput, input));
+    return (await ctx.services.executions.logExercise(ctx.actor, exerciseId, inputReader(exerciseExecutionInput, input))).execution;
   }
 }
 

@@ -18,6 +18,7 @@ import {
   toExerciseExecutionDto,
   toSetDto,
   type ExerciseExecutionDto,
+  type Logged,
   type TrainingExecutionDto,
   type TrainingExecutionSummaryDto,
 } from "./execution.dto.js";
@@ -50,10 +51,19 @@ export interface ExecutionServiceDeps {
 export class ExecutionService {
   constructor(private readonly deps: ExecutionServiceDeps) {}
 
-  /** Logs a session of a training the caller may execute; every exercise also becomes an exercise execution dated at endTime. */
-  async logTraining(actor: Actor, trainingId: number, readInput: InputReader<TrainingExecutionInput>): Promise<TrainingExecutionDto> {
+  /**
+   * Logs a session of a training the caller may execute; every exercise also becomes an exercise execution dated at
+   * endTime. With a `clientId` the caller already logged, the execution logged first, whatever this body says
+   * (contract §13.2): read first, and decided by the unique index when two logs with one client id run at once.
+   */
+  async logTraining(actor: Actor, trainingId: number, readInput: InputReader<TrainingExecutionInput>): Promise<Logged<TrainingExecutionDto>> {
     const caller = requireUser(actor);
     const input = readInput();
+    const clientId = input.clientId ?? null;
+    if (clientId) {
+      const first = await this.trainingLoggedAs(caller.id, clientId);
+      if (first) return { execution: first, created: false };
+    }
     const { db, clock } = this.deps;
     const training = await this.deps.trainings.getExecutable(caller, trainingId);
     const names = new Map(training.exercises.map((line) => [line.exerciseId, line.exerciseName]));
@@ -64,7 +74,7 @@ export class ExecutionService {
 
     const startTime = new Date(input.startTime);
     const endTime = new Date(input.endTime);
-    const { id, newRecords } = await db.transaction(async (tx) => {
+    const logged = await db.transaction(async (tx) => {
       await executionRepository.lockUser(tx, caller.id);
       const execution = await executionRepository.insertTrainingExecution(tx, {
         userId: caller.id,
@@ -75,12 +85,15 @@ export class ExecutionService {
         durationSeconds: Math.round((endTime.getTime() - startTime.getTime()) / 1000),
         completed: input.completed,
         notes: input.notes ?? null,
+        clientId,
         createdAt: clock.now(),
       });
+      // Another log with this client id got there first (it committed while this one waited for the user's lock).
+      if (!execution) return null;
       let sessionVolume = 0n;
       const logged: LoggedExercise[] = [];
       for (const item of input.exerciseExecutions) {
-        const row = await this.insertExerciseExecution(tx, caller.id, {
+        const row = (await this.insertExerciseExecution(tx, caller.id, {
           exerciseId: item.exerciseId,
           exerciseName: names.get(item.exerciseId)!,
           trainingId,
@@ -89,8 +102,9 @@ export class ExecutionService {
           executedAt: endTime,
           durationSeconds: null,
           notes: item.notes ?? null,
+          clientId: null,
           sets: item.sets,
-        });
+        }))!;
         await executionRepository.addToTrainingMonth(tx, row, trainingId, startTime);
         sessionVolume += toHundredths(row.volume);
         logged.push({ execution: row, sets: item.sets });
@@ -104,17 +118,26 @@ export class ExecutionService {
       );
       return { id: execution.id, newRecords: await this.deps.records.claim(tx, logged) };
     });
-    return { ...(await this.trainingExecutionDto(id)), newRecords };
+    if (!logged) return { execution: await this.loggedBefore(this.trainingLoggedAs(caller.id, clientId!)), created: false };
+    return { execution: { ...(await this.trainingExecutionDto(logged.id)), newRecords: logged.newRecords }, created: true };
   }
 
-  /** Logs one exercise of a training the caller may execute, dated now; a personal record when it beats every earlier weight. */
-  async logExercise(actor: Actor, exerciseId: number, readInput: InputReader<ExerciseExecutionInput>): Promise<ExerciseExecutionDto> {
+  /**
+   * Logs one exercise of a training the caller may execute, dated now; a personal record when it beats every earlier
+   * weight. A `clientId` the caller already logged answers the first execution, as for a training execution.
+   */
+  async logExercise(actor: Actor, exerciseId: number, readInput: InputReader<ExerciseExecutionInput>): Promise<Logged<ExerciseExecutionDto>> {
     const caller = requireUser(actor);
     const input = readInput();
+    const clientId = input.clientId ?? null;
+    if (clientId) {
+      const first = await this.exerciseLoggedAs(caller.id, clientId);
+      if (first) return { execution: first, created: false };
+    }
     const { db, clock } = this.deps;
     const exercise = await this.deps.exercises.get(caller, exerciseId);
     const training = await this.deps.trainings.getExecutable(caller, input.trainingId);
-    const { row, newRecords } = await db.transaction(async (tx) => {
+    const logged = await db.transaction(async (tx) => {
       await executionRepository.lockUser(tx, caller.id);
       const inserted = await this.insertExerciseExecution(tx, caller.id, {
         exerciseId,
@@ -125,13 +148,16 @@ export class ExecutionService {
         executedAt: clock.now(),
         durationSeconds: input.duration ?? null,
         notes: input.notes ?? null,
+        clientId,
         sets: input.sets,
       });
+      if (!inserted) return null;
       await recordChanges(tx, inserted.createdAt, { entity: "exerciseExecution", ids: [inserted.id], userIds: [caller.id] });
       return { row: inserted, newRecords: await this.deps.records.claim(tx, [{ execution: inserted, sets: input.sets }]) };
     });
-    const sets = await executionRepository.setsOf(db, [row.id]);
-    return { ...toExerciseExecutionDto(row, sets, "short"), newRecords };
+    if (!logged) return { execution: await this.loggedBefore(this.exerciseLoggedAs(caller.id, clientId!)), created: false };
+    const sets = await executionRepository.setsOf(db, [logged.row.id]);
+    return { execution: { ...toExerciseExecutionDto(logged.row, sets, "short"), newRecords: logged.newRecords }, created: true };
   }
 
   /** One training execution with its exercises and sets (its user, administrators, the user's trainer). */
@@ -262,7 +288,7 @@ export class ExecutionService {
       ExerciseExecutionRow,
       "id" | "userId" | "createdAt" | "personalRecord" | "completedSets" | "totalReps" | "volume" | "maxWeight" | "weightSum" | "weightedSets" | "bestOneRepMax"
     > & { sets: SetInput[] },
-  ): Promise<ExerciseExecutionRow> {
+  ): Promise<ExerciseExecutionRow | null> {
     const aggregates = setAggregates(item.sets);
     const previousBest = item.exerciseId === null ? null : await executionRepository.bestWeight(tx, userId, item.exerciseId);
     const personalRecord = aggregates.maxWeight !== null && (previousBest === null || Number(aggregates.maxWeight) > previousBest);
@@ -303,6 +329,29 @@ export class ExecutionService {
     },
     idsAfter: (reader, afterId, limit) => executionRepository.exerciseExecutionIdsAfter(this.deps.db, reader.id, afterId, limit),
   };
+
+  /** The user's training execution logged with this client id, answered as its logging call answered it (its records included). */
+  private async trainingLoggedAs(userId: number, clientId: string): Promise<TrainingExecutionDto | null> {
+    const id = await executionRepository.trainingExecutionIdByClientId(this.deps.db, userId, clientId);
+    if (id === null) return null;
+    const execution = await this.trainingExecutionDto(id);
+    return { ...execution, newRecords: await this.deps.records.setByExecutions(execution.exerciseExecutions.map((item) => item.id)) };
+  }
+
+  /** The user's exercise execution logged on its own with this client id, as its logging call answered it. */
+  private async exerciseLoggedAs(userId: number, clientId: string): Promise<ExerciseExecutionDto | null> {
+    const row = await executionRepository.exerciseExecutionByClientId(this.deps.db, userId, clientId);
+    if (!row) return null;
+    const sets = await executionRepository.setsOf(this.deps.db, [row.id]);
+    return { ...toExerciseExecutionDto(row, sets, "short"), newRecords: await this.deps.records.setByExecutions([row.id]) };
+  }
+
+  /** The execution whose client id this log's insert conflicted with: committed, so there to read. */
+  private async loggedBefore<T>(found: Promise<T | null>): Promise<T> {
+    const execution = await found;
+    if (execution === null) throw new Error("an execution conflicted on its client id but cannot be read");
+    return execution;
+  }
 
   private async trainingExecutionDto(id: number): Promise<TrainingExecutionDto> {
     const [dto] = await this.trainingExecutionDtos([(await executionRepository.findTrainingExecution(this.deps.db, id))!]);
@@ -347,6 +396,7 @@ function summary(row: TrainingExecutionSummaryRow, withName: boolean): TrainingE
     duration: row.durationSeconds,
     completed: row.completed,
     notes: row.notes,
+    clientId: row.clientId,
   };
 }
 

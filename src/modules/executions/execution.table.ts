@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, date, index, integer, numeric, pgTable, primaryKey, serial, varchar } from "drizzle-orm/pg-core";
+import { boolean, check, date, index, integer, numeric, pgTable, primaryKey, serial, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
 import { createdAt, instant } from "../../platform/db/columns.js";
 import { exercises } from "../exercises/exercise.table.js";
 import { trainings } from "../trainings/training.table.js";
@@ -25,10 +25,16 @@ export const trainingExecutions = pgTable(
     notes: varchar("notes", { length: 2000 }),
     /** Σ volume of its exercises' completed sets, so daily figures read one row per session. */
     volume: numeric("volume", { precision: 14, scale: 2 }).notNull().default("0"),
+    /** The id the client gave the log (contract §13.2): one execution per user and client id, however often it is sent. */
+    clientId: uuid("client_id"),
     createdAt: createdAt(),
   },
   // The trailing columns make the statistics and metrics reads index-only (no visit to scattered heap pages).
   (t) => [
+    // A log sent again with its client id finds the first one here; two sent at once cannot both be inserted.
+    uniqueIndex("training_executions_user_client_id_idx")
+      .on(t.userId, t.clientId)
+      .where(sql`${t.clientId} is not null`),
     index("training_executions_user_start_cover_idx").on(t.userId, t.startTime, t.completed, t.durationSeconds),
     index("training_executions_training_stats_idx").on(t.trainingId, t.userId, t.startTime, t.durationSeconds, t.completed, t.volume),
     // Adherence counts many students' completed sessions per week and training, and finds each one's latest, from the
@@ -71,10 +77,15 @@ export const exerciseExecutions = pgTable(
     weightedSets: integer("weighted_sets").notNull(),
     /** Highest Epley estimate over the completed weighted sets of 1 to 12 repetitions (records.values.ts). */
     bestOneRepMax: numeric("best_one_rep_max", { precision: 10, scale: 2 }),
+    /** The client's id of an exercise logged on its own (contract §13.2); the exercises of a training execution have none. */
+    clientId: uuid("client_id"),
     createdAt: createdAt(),
   },
   // Trailing columns make progress and training statistics index-only scans; records read one index entry per exercise.
   (t) => [
+    uniqueIndex("exercise_executions_user_client_id_idx")
+      .on(t.userId, t.clientId)
+      .where(sql`${t.clientId} is not null`),
     index("exercise_executions_user_exercise_progress_idx").on(
       t.userId,
       t.exerciseId,

@@ -35,6 +35,7 @@ export class TrainingExecution {
   @Field(() => Int, { description: "seconds" }) duration!: number;
   @Field(() => Boolean) completed!: boolean;
   @Field(() => String, { nullable: true }) notes!: string | null;
+  @Field(() => String, { nullable: true, description: "The client's id of the log (a UUID), null when it gave none" }) clientId!: string | null;
   @Field(() => [TrainingExerciseExecution], { nullable: true }) exerciseExecutions?: TrainingExerciseExecution[];
   @Field(() => [NewRecord], { nullable: true, description: "The records the log set; null outside logTrainingExecution" }) newRecords?: NewRecord[];
 }
@@ -52,6 +53,7 @@ export class ExerciseExecution {
   @Field(() => DateTime) executedAt!: Date;
   @Field(() => Int, { nullable: true, description: "seconds" }) duration!: number | null;
   @Field(() => Boolean) personalRecord!: boolean;
+  @Field(() => String, { nullable: true, description: "The client's id of a log on its own (a UUID), null when it gave none" }) clientId!: string | null;
   @Field(() => [NewRecord], { nullable: true, description: "The records the log set; null outside logExerciseExecution" }) newRecords?: NewRecord[];
 }
 
@@ -166,6 +168,7 @@ export class TrainingExecutionInput {
   @Field(() => Boolean) completed!: boolean;
   @Field(() => String, { nullable: true }) notes?: string;
   @Field(() => [ExerciseInExecutionInput]) exerciseExecutions!: ExerciseInExecutionInput[];
+  @Field(() => String, { nullable: true, description: "A UUID the client gives the log: sent again, the execution logged first answers" }) clientId?: string;
 }
 
 @InputType("ExerciseExecutionInput")
@@ -174,6 +177,7 @@ export class ExerciseExecutionInput {
   @Field(() => [SetInput]) sets!: SetInput[];
   @Field(() => String, { nullable: true }) notes?: string;
   @Field(() => Int, { nullable: true, description: "seconds" }) duration?: number;
+  @Field(() => String, { nullable: true, description: "A UUID the client gives the log: sent again, the execution logged first answers" }) clientId?: string;
 }
 
 @InputType("ExecutionFilter")

@@ -51,6 +51,21 @@ export const recordsRepository = {
     await db.insert(exerciseRecords).values(rows);
   },
 
+  /** The record events these exercise executions set, in the order they were written (as the logging answer listed them). */
+  async setByExecutions(db: Db, exerciseExecutionIds: readonly number[]) {
+    if (exerciseExecutionIds.length === 0) return [];
+    return db
+      .select({
+        exerciseId: exerciseRecords.exerciseId,
+        kind: exerciseRecords.kind,
+        value: exerciseRecords.value,
+        previousValue: exerciseRecords.previousValue,
+      })
+      .from(exerciseRecords)
+      .where(inArray(exerciseRecords.exerciseExecutionId, [...exerciseExecutionIds]))
+      .orderBy(asc(exerciseRecords.id));
+  },
+
   /** The current records of these users, on the given exercises and of the given kinds (all when not given). */
   async listCurrent(db: Db, userIds: readonly number[], exerciseIds?: readonly number[], kinds?: readonly RecordKind[]) {
     if (userIds.length === 0) return [];

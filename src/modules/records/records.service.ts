@@ -86,6 +86,21 @@ export class RecordService {
     }));
   }
 
+  /**
+   * The records a log set when it was written, as its answer listed them (a log sent again with its client id answers
+   * them again, contract §13.2): whether beaten since or not; those of an exercise deleted since are gone with it.
+   */
+  async setByExecutions(exerciseExecutionIds: readonly number[]): Promise<NewRecordDto[]> {
+    const rows = await recordsRepository.setByExecutions(this.deps.db, exerciseExecutionIds);
+    return rows.map((row) => ({
+      exerciseId: row.exerciseId,
+      kind: row.kind,
+      value: Number(row.value),
+      unit: unitOf(row.kind),
+      previousValue: row.previousValue === null ? null : Number(row.previousValue),
+    }));
+  }
+
   /** A user's current record of each kind on an exercise (the caller's unless `userId`), in the kinds' order. */
   async listCurrent(actor: Actor, exerciseId: number, readFilter: InputReader<RecordsFilter>): Promise<RecordDto[]> {
     const caller = requireUser(actor);
