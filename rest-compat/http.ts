@@ -20,6 +20,14 @@ export function actorOf(services: Services, req: Request): Promise<Actor> {
   return actor;
 }
 
+/** The caller's user id when its token is valid, else null (the request itself answers 401 where a user is needed). */
+export function callerIdOf(services: Services, req: Request): Promise<number | null> {
+  return actorOf(services, req).then(
+    (actor) => (actor.kind === "user" ? actor.id : null),
+    () => null,
+  );
+}
+
 /** The signed-in caller, or 401 `Token inválido ou expirado`. */
 export async function userOf(services: Services, req: Request): Promise<UserActor> {
   return requireUser(await actorOf(services, req));

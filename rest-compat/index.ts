@@ -1,4 +1,5 @@
 import { Router } from "express";
+import { idempotencyKeys } from "../src/platform/http/idempotency.js";
 import { jsonBody } from "../src/platform/http/json-body.js";
 import type { Logger } from "../src/platform/logger.js";
 import type { Services } from "../src/services.js";
@@ -15,8 +16,9 @@ import { addExecutionRoutes } from "./executions.routes.js";
 import { addRecordRoutes } from "./records.routes.js";
 import { addSyncRoutes } from "./sync.routes.js";
 import { addUserRoutes } from "./users.routes.js";
+import { callerIdOf } from "./http.js";
 
-/** The REST compatibility layer mounted at /api: JSON parsing, every module's routes, docs, the error shape. */
+/** The REST compatibility layer mounted at /api: JSON parsing, idempotency keys, every module's routes, docs, the error shape. */
 export function restApi(services: Services, logger: Logger, publicBaseUrl: string): Router {
   const routes = new DocumentedRouter();
   addUserRoutes(routes, services);
@@ -28,11 +30,13 @@ export function restApi(services: Services, logger: Logger, publicBaseUrl: strin
   addAdherenceRoutes(routes, services);
   addDashboardRoutes(routes, services);
   addSyncRoutes(routes, services);
-  const document = openApiDocument(routes.operations, publicBaseUrl);
+  const document = openApiDocument(routes.operations, publicBaseUrl, WEBHOOK_PATHS);
 
   const api = Router();
   api.post(WEBHOOK_PATHS, rawWebhookBody);
   api.use(jsonBody());
+  // Every write but the webhooks takes Idempotency-Key (contract §13.1), once its body parsed.
+  api.use(idempotencyKeys({ rules: services.idempotency, userIdOf: (req) => callerIdOf(services, req), except: WEBHOOK_PATHS, logger }));
   api.get("/openapi.json", (_req, res) => {
     res.json(document);
   });

@@ -50,8 +50,31 @@ export function pageOf(item: z.ZodType) {
   });
 }
 
+/** Contract §13.1: the header every write takes, and what it adds to the write's answers. */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "Makes the write safe to retry (IETF httpapi Idempotency-Key draft): 1 to 255 printable ASCII characters (a UUID v4 is best), " +
+    "bare or as a quoted Structured Field string, else 400 `Parâmetro inválido: Idempotency-Key`. The key is the caller's (a valid " +
+    "token's user; without one, the key of this method and path) for 24 hours. The first request runs and its answer (status, " +
+    "body, Content-Type, Location) is kept, unless it is a 5xx or 429; the same key with the same method, path, query and body " +
+    "bytes answers it again byte for byte with `Idempotent-Replayed: true`, and nothing runs twice. A multipart retry must send " +
+    "the same bytes (the same boundary).",
+  schema: { type: "string", minLength: 1, maxLength: 257, pattern: "^[\\x20-\\x7E]+$" },
+};
+const REPLAYED_HEADER = {
+  description: "`true` on an answer sent again for an Idempotency-Key; absent on the first",
+  schema: { type: "string", const: "true" },
+};
+const IDEMPOTENCY_ANSWERS: Record<number, string> = {
+  409: "Requisição em andamento para esta chave de idempotência (the key's first request still runs)",
+  422: "Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body)",
+};
+
 /** The OpenAPI 3.1 document of the REST layer, built from the routers' own operation list and zod inputs. */
-export function openApiDocument(operations: readonly OperationSpec[], serverUrl: string) {
+export function openApiDocument(operations: readonly OperationSpec[], serverUrl: string, idempotencyExempt: readonly string[] = []) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
     const path = op.path.replace(/:(\w+)/g, "{$1}");
@@ -75,15 +98,24 @@ export function openApiDocument(operations: readonly OperationSpec[], serverUrl:
       },
     };
     for (const [status, description] of Object.entries(op.alsoAnswers ?? {})) responses[status] = { ...(responses[op.success] as object), description };
+    const keyed = op.method !== "get" && !idempotencyExempt.includes(op.path);
     const errors = new Set([...(op.errors ?? []), ...(op.auth === "required" ? [401] : [])]);
-    for (const status of [...errors].sort()) {
-      responses[status] = { description: STATUS_TEXT[status] ?? "Error", content: { "application/json": { schema: errorBody } } };
+    if (keyed) {
+      for (const status of [op.success, ...Object.keys(op.alsoAnswers ?? {}).map(Number)]) {
+        responses[status] = { ...(responses[status] as object), headers: { "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" } } };
+      }
+    }
+    for (const status of [...new Set([...errors, ...(keyed ? [400, 409, 422] : [])])].sort()) {
+      const own = errors.has(status) ? (STATUS_TEXT[status] ?? "Error") : undefined;
+      const idempotency = keyed ? IDEMPOTENCY_ANSWERS[status] : undefined;
+      const description = own && idempotency ? `${own}; or ${idempotency}` : (own ?? idempotency ?? "Parâmetro inválido: Idempotency-Key");
+      responses[status] = { description, content: { "application/json": { schema: errorBody } } };
     }
     (paths[path] ??= {})[op.method] = {
       tags: [op.tag],
       summary: op.summary,
       ...(op.auth === "none" ? { security: [] } : op.auth === "optional" ? { security: [{}, { bearer: [] }] } : {}),
-      parameters: [...pathParams, ...queryParams],
+      parameters: [...pathParams, ...queryParams, ...(keyed ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : [])],
       ...(op.body
         ? { requestBody: { required: true, content: { "application/json": { schema: z.toJSONSchema(op.body, { io: "input", unrepresentable: "any" }) } } } }
         : {}),
@@ -115,7 +147,11 @@ export function openApiDocument(operations: readonly OperationSpec[], serverUrl:
       description: "Every documented REST path under /api. Errors are {message, success:false, errors?, details?}. GraphQL lives at /graphql.",
     },
     servers: [{ url: `${serverUrl}/api` }],
-    components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } },
+    components: {
+      securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+      parameters: { IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER },
+      headers: { IdempotentReplayed: REPLAYED_HEADER },
+    },
     security: [{ bearer: [] }],
     paths,
   };

@@ -13,6 +13,7 @@ import type { Clock } from "./platform/clock.js";
 import type { Config } from "./platform/config.js";
 import type { DatabaseHandle } from "./platform/db/database.js";
 import { openInstanceBus, type InstanceBus } from "./platform/instance-bus.js";
+import { tapIdempotentRequests } from "./platform/http/idempotency.js";
 import { withIsoInstants } from "./platform/http/json-answer.js";
 import { JobScheduler } from "./platform/jobs/scheduler.js";
 import type { Logger } from "./platform/logger.js";
@@ -70,6 +71,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   jobs.every("assignment-completion", 60 * 60_000, () => services.planAssignments.completeEnded());
   // Changes older than the 90 days the change feed keeps them (contract §13.3).
   jobs.every("change-feed-pruning", 60 * 60_000, () => services.changeFeed.prune());
+  // Keys are free again once their 24 hours are over; this only deletes their rows.
+  jobs.every("idempotency-expiry", 60 * 60_000, () => services.idempotency.purgeExpired());
   jobs.every("session-cleanup", 60 * 60_000, async () => {
     await services.auth.purgeExpiredRevocations();
     await services.rateLimiter.purge(new Date(clock.now().getTime() - 24 * 60 * 60_000));
@@ -93,9 +96,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
     return sendJson.call(this, withIsoInstants(body));
   };
   app.disable("x-powered-by");
+  // First, before any body byte arrives: a write with an Idempotency-Key gets its body hashed as it comes.
+  app.use(tapIdempotentRequests());
   app.set("query parser", "extended");
   app.use(helmet({ contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: "cross-origin" } }));
-  app.use(cors({ exposedHeaders: ["Retry-After", "Content-Disposition"], maxAge: 600 }));
+  app.use(cors({ exposedHeaders: ["Retry-After", "Content-Disposition", "Idempotent-Replayed"], maxAge: 600 }));
   app.use((req, res, next) => {
     const stop = requestDuration.startTimer({ method: req.method });
     res.on("finish", () => stop({ route: req.route?.path ?? (res.statusCode === 404 ? "unmatched" : req.baseUrl || req.path), status: res.statusCode }));

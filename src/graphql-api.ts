@@ -18,6 +18,7 @@ import type { RequestMeta } from "./modules/users/auth.service.js";
 import { userLoaders } from "./modules/users/user.graphql.js";
 import type { Actor } from "./platform/auth/actor.js";
 import type { Config } from "./platform/config.js";
+import { idempotencyKeys, type KeptAnswer } from "./platform/http/idempotency.js";
 import { jsonBody } from "./platform/http/json-body.js";
 import type { Logger } from "./platform/logger.js";
 import type { Services } from "./services.js";
@@ -82,6 +83,12 @@ export async function graphqlApi(services: Services, logger: Logger, config: Con
     },
     graphqlMultipart(),
     jsonBody(),
+    idempotencyKeys({
+      rules: services.idempotency,
+      userIdOf: async (req) => userIdOf(await graphqlActor(services, req.headers.authorization)),
+      judgedStatus,
+      logger,
+    }),
     expressMiddleware(apollo, {
       context: async ({ req }): Promise<Context> => {
         const actor = await graphqlActor(services, req.headers.authorization);
@@ -90,6 +97,23 @@ export async function graphqlApi(services: Services, logger: Logger, config: Con
     }),
   );
   return { router, stop: () => apollo.stop() };
+}
+
+const userIdOf = (actor: Actor) => (actor.kind === "user" ? actor.id : null);
+
+/**
+ * The status an idempotency key judges a GraphQL answer by: Apollo answers 200 to an operation whose resolver failed
+ * on the server's side, with the status in the error's extensions; that answer is not kept, so a retry runs again.
+ */
+function judgedStatus(answer: KeptAnswer): number {
+  if (answer.status >= 500 || !(answer.contentType ?? "").includes("json")) return answer.status;
+  try {
+    const body = JSON.parse(answer.body.toString("utf8")) as { errors?: { extensions?: { status?: unknown } }[] };
+    const failed = (body.errors ?? []).some((error) => typeof error.extensions?.status === "number" && error.extensions.status >= 500);
+    return failed ? 500 : answer.status;
+  } catch {
+    return answer.status;
+  }
 }
 
 /**

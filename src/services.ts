@@ -33,6 +33,7 @@ import { ChangeFeedService } from "./modules/sync/change-feed.service.js";
 import { AuthService } from "./modules/users/auth.service.js";
 import { SessionCache } from "./modules/users/session-cache.js";
 import { UserService } from "./modules/users/user.service.js";
+import { IdempotencyService } from "./modules/sync/idempotency.service.js";
 
 export interface ServiceDeps {
   db: Db;
@@ -138,6 +139,7 @@ export function createServices(deps: ServiceDeps) {
       subscription: subscriptions.feed,
     },
   });
+  const idempotency = new IdempotencyService({ db, clock, logger });
 
   return {
     auth,
@@ -161,6 +163,7 @@ export function createServices(deps: ServiceDeps) {
     adherence,
     dashboard,
     changeFeed,
+    idempotency,
   };
 }
 

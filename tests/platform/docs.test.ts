@@ -33,6 +33,27 @@ describe("REST documentation", () => {
     expect(res.body.paths["/users/{userId}/update-profile-photo"].post.requestBody.content).toHaveProperty("multipart/form-data");
   });
 
+  it("documents Idempotency-Key on every write but the payment webhooks, with its 409 and 422 and the replay header", async () => {
+    const res = await t.get("/api/openapi.json");
+    expect(res.body.components.parameters.IdempotencyKey).toMatchObject({ name: "Idempotency-Key", in: "header", required: false });
+    const webhooks = ["/webhooks/pix/payment", "/payments/webhook", "/webhooks/card"];
+    let writes = 0;
+    for (const [path, item] of Object.entries(res.body.paths as Record<string, Record<string, any>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const refs = (operation.parameters as { $ref?: string }[]).map((parameter) => parameter.$ref);
+        const keyed = method !== "get" && !webhooks.includes(path);
+        expect(refs.includes("#/components/parameters/IdempotencyKey"), `${method} ${path}`).toBe(keyed);
+        if (!keyed) continue;
+        writes += 1;
+        expect(Object.keys(operation.responses), `${method} ${path}`).toEqual(expect.arrayContaining(["400", "409", "422"]));
+        const success = Object.keys(operation.responses).find((status) => status.startsWith("2"))!;
+        expect(operation.responses[success].headers["Idempotent-Replayed"]).toEqual({ $ref: "#/components/headers/IdempotentReplayed" });
+      }
+    }
+    expect(writes).toBeGreaterThan(30);
+    expect(res.body.paths["/exercises/{id}/execution"].post.responses["200"].description).toContain("clientId");
+  });
+
   it("serves the interactive docs page with its assets from the service itself", async () => {
     const page = await t.get("/api/docs");
     expect(page.status).toBe(200);

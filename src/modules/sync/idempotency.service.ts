@@ -1,0 +1,216 @@
+import { createHash, randomUUID } from "node:crypto";
+import type { Clock } from "../../platform/clock.js";
+import type { Db } from "../../platform/db/database.js";
+import { AppError, conflict, invalidParameter } from "../../platform/errors.js";
+import type { IdempotencyClaim, IdempotencyRules, KeptAnswer, KeptRequest, RequestPrint } from "../../platform/http/idempotency.js";
+import type { Logger } from "../../platform/logger.js";
+import { idempotencyRepository, type IdempotencyRow } from "./idempotency.repository.js";
+
+export const IDEMPOTENCY_IN_FLIGHT = "Requisição em andamento para esta chave de idempotência";
+export const IDEMPOTENCY_KEY_REUSED = "Chave de idempotência já usada com outra requisição";
+
+/** How long a key holds its answer (contract §13.1), from its first request. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
+/**
+ * A running claim is held this long past its last sign of life: a process that dies mid-request frees its keys
+ * within a minute, and a request alive that long (a slow payment gateway) pushes its lease on every HEARTBEAT_MS.
+ */
+export const CLAIM_LEASE_MS = 60_000;
+export const HEARTBEAT_MS = 20_000;
+/** A request still running after this is stuck: its lease is no longer pushed on, and a retry may take the key. */
+export const MAX_RUNNING_MS = 10 * 60_000;
+const DELETE_BATCH = 5_000;
+
+export interface IdempotencyServiceDeps {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** A request asking for a key: the key, who calls, and what it calls. */
+export interface KeyRequest {
+  key: string;
+  userId: number | null;
+  method: string;
+  /** The path as sent, without the query string. */
+  path: string;
+}
+
+/**
+ * Idempotency keys (contract §13.1, after the IETF httpapi Idempotency-Key draft and Stripe's practice): whose a key
+ * is, what request it stands for, how it is claimed, kept and replayed, and when it expires. The HTTP side is
+ * src/platform/http/idempotency.ts.
+ */
+export class IdempotencyService implements IdempotencyRules {
+  constructor(private readonly deps: IdempotencyServiceDeps) {}
+
+  /**
+   * The key of the header's values: 1 to 255 printable ASCII characters, sent once, as a bare value or as the draft's
+   * Structured Field string (`"…"`, whose content is the key); anything else is 400 `Parâmetro inválido: Idempotency-Key`.
+   */
+  keyOf(values: readonly string[] | undefined): string | null {
+    if (values === undefined) return null;
+    if (values.length !== 1) throw invalidParameter("Idempotency-Key");
+    const key = unquoted(values[0]);
+    if (key === null || !/^[\x20-\x7e]{1,255}$/.test(key)) throw invalidParameter("Idempotency-Key");
+    return key;
+  }
+
+  /**
+   * Whose the key is: the signed-in user's, whatever it calls; for a caller without a token, one key per method and
+   * path (anonymous callers cannot be told apart, so their keys should be random, as the draft advises).
+   */
+  scopeOf(request: Pick<KeyRequest, "userId" | "method" | "path">): string {
+    if (request.userId !== null) return `user:${request.userId}`;
+    return `anonymous:${createHash("sha256").update(`${request.method} ${request.path}`).digest("base64url")}`;
+  }
+
+  /** What a key stands for: the method, the path with its query string, and every byte of the body as sent. */
+  fingerprintOf(print: RequestPrint): string {
+    return createHash("sha256").update(`${print.method}\n${print.url}\n${print.body.bytes}\n`).update(print.body.sha256).digest("hex");
+  }
+
+  /** Whether an answer of this status is kept: not a server failure (a retry runs again), nor 429 (it says: retry later). */
+  keeps(status: number): boolean {
+    return status < 500 && status !== 429;
+  }
+
+  /**
+   * Claims the key for this request (atomically, on whatever instance), or finds the request that finished with
+   * it; 409 `Requisição em andamento…` while another request holds it.
+   */
+  async begin(request: KeyRequest): Promise<{ claim: IdempotencyClaim } | { kept: KeptRequest }> {
+    const { db, clock } = this.deps;
+    const scope = this.scopeOf(request);
+    // A row that vanishes between the claim and the read (released after a 5xx, or pruned) is claimed again.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const now = clock.now();
+      const owner = randomUUID();
+      const claimed = await idempotencyRepository.claim(
+        db,
+        {
+          scope,
+          key: request.key,
+          userId: request.userId,
+          owner,
+          leaseUntil: new Date(now.getTime() + CLAIM_LEASE_MS),
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + IDEMPOTENCY_TTL_MS),
+        },
+        now,
+      );
+      if (claimed) return { claim: new Claim(this, this.deps, scope, request.key, owner) };
+      const row = await idempotencyRepository.find(db, scope, request.key);
+      if (!row) continue;
+      if (row.state === "RUNNING") throw conflict(IDEMPOTENCY_IN_FLIGHT);
+      return { kept: this.keptRequest(row) };
+    }
+    throw conflict(IDEMPOTENCY_IN_FLIGHT);
+  }
+
+  /** Deletes the keys past their 24 hours (they are free from then on anyway); how many. */
+  async purgeExpired(): Promise<number> {
+    const now = this.deps.clock.now();
+    let deleted = 0;
+    for (;;) {
+      const batch = await idempotencyRepository.deleteExpired(this.deps.db, now, DELETE_BATCH);
+      deleted += batch;
+      if (batch < DELETE_BATCH) return deleted;
+    }
+  }
+
+  private keptRequest(row: IdempotencyRow): KeptRequest {
+    return {
+      answerFor: (print) => {
+        if (this.fingerprintOf(print) !== row.fingerprint) throw new AppError(422, IDEMPOTENCY_KEY_REUSED);
+        return { status: row.status!, contentType: row.contentType, location: row.location, body: row.body ?? Buffer.alloc(0) };
+      },
+    };
+  }
+}
+
+/** A key held by a running request: its lease pushed on while it runs, then its answer kept, or the key let go. */
+class Claim implements IdempotencyClaim {
+  private readonly heartbeat: NodeJS.Timeout;
+  private beats = 0;
+  private settled = false;
+
+  constructor(
+    private readonly rules: IdempotencyService,
+    private readonly deps: IdempotencyServiceDeps,
+    private readonly scope: string,
+    private readonly key: string,
+    private readonly owner: string,
+  ) {
+    this.heartbeat = setInterval(() => void this.extend(), HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  async finish(answer: KeptAnswer, print: RequestPrint, judgedStatus: number): Promise<void> {
+    if (!this.rules.keeps(judgedStatus)) return this.release(`status ${judgedStatus}`);
+    if (!this.stop()) return;
+    const kept = await idempotencyRepository.complete(this.deps.db, this.scope, this.key, this.owner, {
+      fingerprint: this.rules.fingerprintOf(print),
+      status: answer.status,
+      contentType: answer.contentType,
+      location: answer.location,
+      body: answer.body,
+    });
+    if (!kept) this.deps.logger.warn({ scope: this.scope }, "idempotency key lost before its answer was kept (its lease ran out)");
+  }
+
+  async release(reason: string): Promise<void> {
+    if (!this.stop()) return;
+    this.deps.logger.debug({ scope: this.scope, reason }, "idempotency key released");
+    await idempotencyRepository.release(this.deps.db, this.scope, this.key, this.owner);
+  }
+
+  /** Stops the heartbeat; false when the claim was settled already. */
+  private stop(): boolean {
+    clearInterval(this.heartbeat);
+    if (this.settled) return false;
+    this.settled = true;
+    return true;
+  }
+
+  private async extend(): Promise<void> {
+    this.beats += 1;
+    if (this.beats * HEARTBEAT_MS > MAX_RUNNING_MS) {
+      clearInterval(this.heartbeat);
+      this.deps.logger.warn({ scope: this.scope }, "request still running after its idempotency key's longest lease");
+      return;
+    }
+    try {
+      const held = await idempotencyRepository.extend(
+        this.deps.db,
+        this.scope,
+        this.key,
+        this.owner,
+        new Date(this.deps.clock.now().getTime() + CLAIM_LEASE_MS),
+      );
+      if (!held) clearInterval(this.heartbeat);
+    } catch (error) {
+      this.deps.logger.error({ err: error }, "idempotency key lease not extended");
+    }
+  }
+}
+
+/**
+ * The content of a Structured Field string (RFC 8941 §3.3.3: printable ASCII between double quotes, `\"` and `\\`
+ * escaped), or a bare value as it is; null for a value that starts a string and does not end it properly.
+ */
+function unquoted(value: string): string | null {
+  if (!value.startsWith('"')) return value;
+  let out = "";
+  for (let i = 1; i < value.length; i++) {
+    const c = value[i];
+    if (c === "\\") {
+      const next = value[++i];
+      if (next !== '"' && next !== "\\") return null;
+      out += next;
+    } else if (c === '"') {
+      return i === value.length - 1 ? out : null;
+    } else out += c;
+  }
+  return null;
+}
