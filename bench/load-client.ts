@@ -4,6 +4,7 @@
  *
  * Receives one LoadRequest over IPC, answers with one LoadResult and exits.
  */
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import { request } from "./support.js";
 
@@ -15,6 +16,12 @@ export interface LoadRequest {
   body?: string;
   /** An answer whose body contains this is an error too (e.g. `"errors"` for GraphQL, which answers them with 200). */
   failOn?: string;
+  /** The status of a good answer (200 unless given: 201 for a write that creates). */
+  okStatus?: number;
+  /** A header given a fresh random value (a UUID) on every request: an Idempotency-Key. */
+  freshHeader?: string;
+  /** Headers of each caller (caller i takes entry i modulo their number), over `headers`: one user per caller. */
+  callerHeaders?: Record<string, string>[];
   durationMs: number;
   concurrency: number;
 }
@@ -29,7 +36,19 @@ export interface LoadResult {
   cpuMs: number;
 }
 
-async function run({ base, method, path, headers, body, failOn, durationMs, concurrency }: LoadRequest): Promise<LoadResult> {
+async function run({
+  base,
+  method,
+  path,
+  headers,
+  body,
+  failOn,
+  okStatus = 200,
+  freshHeader,
+  callerHeaders,
+  durationMs,
+  concurrency,
+}: LoadRequest): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const target = new URL(base);
   const latencies: number[] = [];
@@ -38,18 +57,20 @@ async function run({ base, method, path, headers, body, failOn, durationMs, conc
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const until = started + durationMs;
-  const caller = async () => {
+  const caller = async (index: number) => {
+    const own = { ...headers, ...(callerHeaders?.[index % callerHeaders.length] ?? {}) };
     while (performance.now() < until) {
+      const sending = freshHeader ? { ...own, [freshHeader]: randomUUID() } : own;
       const sent = performance.now();
-      const reply = await request(agent, target, method, path, headers, body);
+      const reply = await request(agent, target, method, path, sending, body);
       latencies.push(performance.now() - sent);
-      if (reply.status !== 200 || (failOn !== undefined && reply.body.includes(failOn))) {
+      if (reply.status !== okStatus || (failOn !== undefined && reply.body.includes(failOn))) {
         errors++;
         firstError ||= `${reply.status} ${reply.body.slice(0, 200)}`;
       }
     }
   };
-  await Promise.all(Array.from({ length: concurrency }, caller));
+  await Promise.all(Array.from({ length: concurrency }, (_, index) => caller(index)));
   const elapsed = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
   agent.destroy();

@@ -63,6 +63,12 @@ export interface LoadTarget {
   body?: string;
   /** An answer whose body contains this counts as an error too. */
   failOn?: string;
+  /** The status of a good answer (200 unless given). */
+  okStatus?: number;
+  /** A header given a fresh random value on every request (an Idempotency-Key). */
+  freshHeader?: string;
+  /** Each caller's own headers (one user per caller), over `headers`. */
+  callerHeaders?: Record<string, string>[];
 }
 
 export interface Summary {
@@ -83,12 +89,24 @@ export interface Summary {
  */
 export async function closedLoop(target: LoadTarget, durationMs: number, concurrency: number): Promise<Summary> {
   const client = fork(new URL("./load-client.ts", import.meta.url), { execArgv: ["--import", "tsx"], stdio: "inherit" });
-  const { method = "GET", path, headers = {}, body, failOn } = target;
+  const { method = "GET", path, headers = {}, body, failOn, okStatus, freshHeader, callerHeaders } = target;
   const { latencies, errors, firstError, elapsed, cpuMs } = await new Promise<LoadResult>((resolve, reject) => {
     client.once("message", (message) => resolve(message as LoadResult));
     client.once("error", reject);
     client.once("exit", (code) => reject(new Error(`load client exited with ${code}`)));
-    client.send({ base: target.base.toString(), method, path, headers, body, failOn, durationMs, concurrency } satisfies LoadRequest);
+    client.send({
+      base: target.base.toString(),
+      method,
+      path,
+      headers,
+      body,
+      failOn,
+      okStatus,
+      freshHeader,
+      callerHeaders,
+      durationMs,
+      concurrency,
+    } satisfies LoadRequest);
   });
   if (errors > 0) console.log(`  ! ${errors} failed answers on ${method} ${path}, first: ${firstError}`);
   latencies.sort((a, b) => a - b);
