@@ -35,11 +35,13 @@ export interface Operation {
   query: Array<{ name: string; enumValues: string[] }>;
   jsonSchema?: JsonSchema;
   multipartParts?: string[];
+  /** The operation takes the Idempotency-Key header (contract §13.1). */
+  idempotencyKey: boolean;
 }
 
 interface OpenApiOperation {
   security?: Array<Record<string, unknown>>;
-  parameters?: Array<{ name: string; in: string; description?: string }>;
+  parameters?: Array<{ name: string; in: string; description?: string; $ref?: string }>;
   requestBody?: { content: Record<string, { schema: JsonSchema }> };
 }
 
@@ -61,6 +63,7 @@ export function operationsOf(document: { paths?: Record<string, Record<string, O
           .map((p) => ({ name: p.name, enumValues: /^\w+(?: \| \w+)+$/.test(p.description ?? "") ? p.description!.split(" | ") : [] })),
         jsonSchema: spec.requestBody?.content["application/json"]?.schema,
         multipartParts: Object.keys(spec.requestBody?.content["multipart/form-data"]?.schema.properties ?? {}),
+        idempotencyKey: parameters.some((p) => p.$ref === "#/components/parameters/IdempotencyKey"),
       });
     }
   }
@@ -145,7 +148,7 @@ interface Draft {
   ownCredentials?: boolean;
 }
 
-type Kind = "valid" | "auth" | "path" | "query" | "query shape" | "body" | "property" | "property set" | "multipart" | "multipart part";
+type Kind = "valid" | "auth" | "path" | "query" | "query shape" | "body" | "property" | "property set" | "multipart" | "multipart part" | "idempotency key";
 
 /**
  * The hostile variants of the REST operations. Variant `i` of an operation is a function of (seed, operation, i)
@@ -163,6 +166,7 @@ export class RestVariants {
     if (op.pathParams.length > 0) kinds.push("path", "path");
     if (this.baseBody(op, new Random(0)) !== undefined) kinds.push("property", "property", "property", "property set", "body");
     if (op.multipartParts) kinds.push("multipart", "multipart", "multipart part", "multipart part");
+    if (op.idempotencyKey) kinds.push("idempotency key");
     return kinds;
   }
 
@@ -320,6 +324,22 @@ export class RestVariants {
         return this.hostileMultipart(op, draft, rng);
       case "multipart part":
         return this.hostilePart(op, draft, rng);
+      case "idempotency key": {
+        // Malformed keys, and one key this operation's variants share (a replay, or 422 for another body).
+        const [label, key] = rng.pick([
+          ["empty", ""],
+          ["of 256 characters", "k".repeat(256)],
+          ["of 8 KB", "k".repeat(8_000)],
+          ["not ASCII", "chave-\u00e9"],
+          ["a quoted string left open", '"fuzz'],
+          ["a quoted string with escapes", '"fu\\"zz\\\\"'],
+          ["shared by the operation's variants", `fuzz-${op.key}`],
+          ["fresh", `fuzz-${rng.below(1e9)}-${rng.below(1e9)}`],
+        ] as const);
+        draft.headers["idempotency-key"] = key;
+        draft.labels.push(`Idempotency-Key ${label}`);
+        return;
+      }
     }
   }
 
