@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { IDEMPOTENCY_TTL_MS } from "../../src/modules/sync/idempotency.service.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { relogin } from "../factories/users.js";
+import { createExercise } from "../factories/content.js";
 import { executionCounts, makeScene, type Scene } from "../executions/support.js";
 import { DAY_MS, INVALID_KEY, IN_FLIGHT, REUSED, countOf, expectFresh, expectReplay, keyRows, keyed, rawRequest, until } from "./idempotency-support.js";
 
@@ -135,6 +136,14 @@ describe("Idempotency-Key on POST /exercises/{id}/execution", () => {
     expect(theirs.status).toBe(201);
     expectFresh(theirs);
     expect(theirs.body.userId).toBe(s.trainer.id);
+  });
+
+  it("answers a retried DELETE with the first one's answer, not the 404 of a second delete", async () => {
+    const made = await createExercise(t, s.trainer.token, { name: "Para apagar" });
+    const first = await t.delete(`/api/exercises/${made.id}`, { token: s.trainer.token, headers: keyed("drop") });
+    expect(first.status).toBe(204);
+    expectReplay(await t.delete(`/api/exercises/${made.id}`, { token: s.trainer.token, headers: keyed("drop") }), first);
+    expect((await t.delete(`/api/exercises/${made.id}`, { token: s.trainer.token })).status).toBe(404);
   });
 
   it("reads the draft's quoted form of the key as the key itself", async () => {

@@ -93,7 +93,8 @@ export function tapIdempotentRequests(): RequestHandler {
 export function idempotencyKeys(options: IdempotencyOptions): RequestHandler {
   const { rules, logger } = options;
   return async (req, res, next) => {
-    if (!WRITE_METHODS.has(req.method) || options.except?.includes(req.path)) return next();
+    if (req.headers[IDEMPOTENCY_KEY_HEADER] === undefined || !WRITE_METHODS.has(req.method) || options.except?.includes(req.path)) return next();
+    // Each line of the header apart (req.headers joins repeated ones with ", "), so a repeated header is refused.
     const key = rules.keyOf(req.headersDistinct[IDEMPOTENCY_KEY_HEADER]);
     if (key === null) return next();
     const tap = taps.get(req);
