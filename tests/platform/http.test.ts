@@ -100,21 +100,22 @@ describe("CORS", () => {
       headers: {
         origin: "https://app.fitness.test",
         "access-control-request-method": "POST",
-        "access-control-request-headers": "content-type,authorization",
+        "access-control-request-headers": "content-type,authorization,idempotency-key",
       },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(res.headers.get("access-control-allow-methods")).toContain("POST");
     expect(res.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("authorization");
+    expect(res.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("idempotency-key");
     expect(res.headers.get("access-control-max-age")).toBe("600");
   });
 
-  it("lets a browser read Retry-After and Content-Disposition on a cross-origin answer", async () => {
+  it("lets a browser read Retry-After, Content-Disposition and Idempotent-Replayed on a cross-origin answer", async () => {
     const res = await t.post("/api/users/login", { headers: { origin: "https://app.fitness.test" }, body: { email: "x@example.com", password: "segredo1" } });
     expect(res.status).toBe(404);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
-    expect(res.headers.get("access-control-expose-headers")).toBe("Retry-After,Content-Disposition");
+    expect(res.headers.get("access-control-expose-headers")).toBe("Retry-After,Content-Disposition,Idempotent-Replayed");
   });
 });
 
