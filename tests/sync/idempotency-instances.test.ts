@@ -8,7 +8,18 @@ import { makeStudent, makeTrainer } from "../factories/users.js";
 import { cardBody, planId } from "../billing/support.js";
 import { executionCounts, makeScene, type Scene } from "../executions/support.js";
 import { emptyUploadsBeforeEach, pngPart } from "../exercises/support.js";
-import { IN_FLIGHT, countOf, expectFresh, expectReplay, heldUpload, keyed, multipartBytes, sendWithoutReading, until, untilKeyState } from "./idempotency-support.js";
+import {
+  IN_FLIGHT,
+  countOf,
+  expectFresh,
+  expectReplay,
+  heldUpload,
+  keyed,
+  multipartBytes,
+  sendWithoutReading,
+  until,
+  untilKeyState,
+} from "./idempotency-support.js";
 
 // Contract §13.1 across instances (a key claimed on one is honoured by every other) and over connections that drop.
 const stripe: FakeStripe = await startFakeStripe();

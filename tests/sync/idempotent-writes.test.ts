@@ -7,7 +7,19 @@ import { makeStudent, makeTrainer } from "../factories/users.js";
 import { cardBody, planId } from "../billing/support.js";
 import { executionCounts, makeScene } from "../executions/support.js";
 import { emptyUploadsBeforeEach, GIF, pngPart, storedFiles } from "../exercises/support.js";
-import { IN_FLIGHT, REUSED, countOf, expectFresh, expectReplay, heldUpload, keyRows, keyed, multipartBytes, until, untilKeyState } from "./idempotency-support.js";
+import {
+  IN_FLIGHT,
+  REUSED,
+  countOf,
+  expectFresh,
+  expectReplay,
+  heldUpload,
+  keyRows,
+  keyed,
+  multipartBytes,
+  until,
+  untilKeyState,
+} from "./idempotency-support.js";
 
 // Contract §13.1 on writes with effects beyond a row: an upload, a card charge, an e-mail; and GraphQL.
 const stripe: FakeStripe = await startFakeStripe();
