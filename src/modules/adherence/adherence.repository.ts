@@ -2,7 +2,7 @@ import { count, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { linkedStudentIds } from "../coaching/coaching.fragments.js";
-import { trainingExecutions } from "../executions/execution.table.js";
+import { dayNumber, isoWeekNumber, trainingExecutions } from "../executions/execution.table.js";
 import { lastScheduledDay, planLineIsoWeekday } from "../training-plans/training-plan.fragments.js";
 import { planAssignments, planTrainings, SCHEDULING_ASSIGNMENT_STATUSES, trainingPlans } from "../training-plans/training-plan.table.js";
 import { users } from "../users/user.table.js";
@@ -56,119 +56,170 @@ function studentCondition(students: AdherenceStudents): SQL {
 /** completed / scheduled rounded to 3 decimals, null when nothing is scheduled (contract §12.2). */
 const ratio = (completed: SQL, scheduled: SQL) => sql`case when ${scheduled} > 0 then round(${completed}::numeric / ${scheduled}, 3)::float8 end`;
 
+/** A day (YYYY-MM-DD) as its day number (SQL): days from Monday 0001-01-01, so that its ISO week is the number over 7. */
+const day = (isoDay: string) => dayNumber(sql`${isoDay}::date`);
+/** A day's ISO week, numbered as the executions' index numbers them (SQL). */
+const weekOf = (isoDay: string) => sql`(${day(isoDay)} / 7)`;
+
 /**
- * The schedule and what was done of it, set-based over every student at once (contract §12.2), as CTEs:
+ * The sessions a pair's lines hold in week `week` within a range (SQL): those whose first week of the range is at most
+ * `week`, less those whose last week is before it. `froms` and `tos` are sorted arrays of the lines' first and last
+ * weeks (lines with sessions in the range only), so `width_bucket` counts them by binary search; a range without
+ * lines is null.
+ */
+const sessionsInWeek = (week: SQL, froms: SQL, tos: SQL) => sql`coalesce(width_bucket(${week}, ${froms}), 0) - coalesce(width_bucket(${week} - 1, ${tos}), 0)`;
+
+/**
+ * The schedule and what was done of it, set-based over every student at once (contract §12.2), as CTEs. Days and ISO
+ * weeks are numbers (`dayNumber`: day 7w is the Monday of week w), and no day or week is expanded:
  * - spans: each ACTIVE or COMPLETED assignment's days from the previous window's start to its last scheduled day;
- * - sessions: one row per plan line and date of its weekday in a span (its first such date, then every 7 days);
- * - matched: per student, ISO week and training, the sessions in the window, in the previous window and in today's
- *   week, beside the completed executions of that training the student started in that week (UTC).
- * A week's done sessions of a training are the lesser of the two, counted for each range on its own.
+ * - lines: each plan line of a span, with the weeks whose session (its weekday, day 7w + weekday) falls in each range
+ *   (the window, the previous window, today's week so far): a range [lo, hi] of days holds the weeks
+ *   (lo − weekday + 6) / 7 … (hi − weekday) / 7, so a line's sessions in it are counted in closed form;
+ * - pairs: per student and training, its lines' first and last weeks in each range, as sorted arrays;
+ * - completed: per pair, the completed executions of that training by the student per ISO week, read from the
+ *   executions' index in week order (an index range per pair, a few dozen entries), each week's done sessions the
+ *   lesser of its executions and the pair's sessions that week, counted for each range on its own.
  */
 function scheduleOf(students: AdherenceStudents, days: AdherenceDays): SQL {
+  /** A week's done sessions of a pair in a range: its executions, at most the pair's sessions that week. */
+  const done = (range: "window" | "previous" | "week") =>
+    sql`least(d.executions, ${sessionsInWeek(sql`d.week`, sql.raw(`p.${range}_froms`), sql.raw(`p.${range}_tos`))})`;
   return sql`
     students as (
       select ${users.id} as student_id, ${users.name} as student_name from ${users} where ${studentCondition(students)}
     ),
     spans as (
       select ${planAssignments.id} as assignment_id, ${planAssignments.studentId} as student_id, ${planAssignments.planId} as plan_id,
-        ${planAssignments.status} as status, ${planAssignments.startDate} as start_date,
-        greatest(${planAssignments.startDate}, ${days.previousFrom}::date) as first_day,
-        ${lastScheduledDay(days.today)} as last_day
+        ${planAssignments.status} as status, ${planAssignments.startDate} as start_date, ${dayNumber(planAssignments.startDate)} as start_day,
+        ${dayNumber(sql`greatest(${planAssignments.startDate}, ${days.previousFrom}::date)`)} as first_day,
+        ${dayNumber(lastScheduledDay(days.today))} as last_day
       from ${planAssignments}
       where ${planAssignments.studentId} in (select student_id from students)
         and ${inArray(planAssignments.status, [...SCHEDULING_ASSIGNMENT_STATUSES])}
     ),
-    sessions as (
-      select sp.assignment_id, sp.student_id, sp.start_date, ${planTrainings.trainingId} as training_id, first_session.day + 7 * k as day
+    lines as (
+      select sp.assignment_id, sp.student_id, sp.start_date, ${planTrainings.trainingId} as training_id,
+        (greatest(sp.first_day, ${day(days.from)}) - d.weekday + 6) / 7 as window_from,
+        (sp.last_day - d.weekday) / 7 as window_to,
+        (sp.first_day - d.weekday + 6) / 7 as previous_from,
+        (least(sp.last_day, ${day(days.previousTo)}) - d.weekday) / 7 as previous_to,
+        (greatest(sp.first_day, ${day(days.weekStart)}) - d.weekday + 6) / 7 as week_from
       from spans sp
       join ${planTrainings} on ${planTrainings.planId} = sp.plan_id
-      cross join lateral (select sp.first_day + (${planLineIsoWeekday} - extract(isodow from sp.first_day)::int + 7) % 7 as day) first_session
-      cross join lateral generate_series(0, (sp.last_day - first_session.day) / 7) k
-      where first_session.day <= sp.last_day
+      cross join lateral (select ${planLineIsoWeekday} - 1 as weekday) d
+      where sp.first_day <= sp.last_day
     ),
-    weekly as (
-      select student_id, training_id, date_trunc('week', day::timestamp)::date as week,
-        count(*) filter (where day >= ${days.from}::date) as scheduled,
-        count(*) filter (where day <= ${days.previousTo}::date) as previous_scheduled,
-        count(*) filter (where day >= ${days.weekStart}::date) as week_scheduled
-      from sessions
-      group by 1, 2, 3
-    ),
-    done as (
-      select e.user_id as student_id, e.training_id, date_trunc('week', e.start_time at time zone 'UTC')::date as week, count(*) as executions
-      from ${trainingExecutions} e
-      where e.user_id in (select student_id from students) and e.completed
-        and e.start_time >= date_trunc('week', ${days.previousFrom}::timestamp) at time zone 'UTC'
-        and e.start_time < (${days.weekStart}::date + 7)::timestamp at time zone 'UTC'
-      group by 1, 2, 3
-    ),
-    matched as (
-      select w.*, coalesce(d.executions, 0) as executions
-      from weekly w left join done d on d.student_id = w.student_id and d.training_id = w.training_id and d.week = w.week
-    ),
-    figures as (
+    scheduled as (
       select student_id,
-        sum(scheduled)::int as scheduled, sum(least(scheduled, executions))::int as completed,
-        sum(previous_scheduled)::int as previous_scheduled, sum(least(previous_scheduled, executions))::int as previous_completed,
-        sum(week_scheduled)::int as week_scheduled, sum(least(week_scheduled, executions))::int as week_completed
-      from matched
+        sum(greatest(0, window_to - window_from + 1))::int as scheduled,
+        sum(greatest(0, previous_to - previous_from + 1))::int as previous_scheduled,
+        sum(greatest(0, window_to - week_from + 1))::int as week_scheduled
+      from lines
       group by student_id
+    ),
+    pairs as (
+      select student_id, training_id,
+        array_agg(window_from order by window_from) filter (where window_from <= window_to) as window_froms,
+        array_agg(window_to order by window_to) filter (where window_from <= window_to) as window_tos,
+        array_agg(previous_from order by previous_from) filter (where previous_from <= previous_to) as previous_froms,
+        array_agg(previous_to order by previous_to) filter (where previous_from <= previous_to) as previous_tos,
+        array_agg(week_from order by week_from) filter (where week_from <= window_to) as week_froms,
+        array_agg(window_to order by window_to) filter (where week_from <= window_to) as week_tos
+      from lines
+      group by student_id, training_id
+    ),
+    completed as (
+      select p.student_id,
+        sum(f.completed)::int as completed, sum(f.previous_completed)::int as previous_completed, sum(f.week_completed)::int as week_completed
+      from pairs p
+      cross join lateral (
+        select sum(${done("window")}) as completed, sum(${done("previous")}) as previous_completed, sum(${done("week")}) as week_completed
+        from (
+          select ${isoWeekNumber(trainingExecutions.startTime)} as week, count(*) as executions
+          from ${trainingExecutions}
+          where ${trainingExecutions.userId} = p.student_id and ${trainingExecutions.completed} and ${trainingExecutions.trainingId} = p.training_id
+            and ${isoWeekNumber(trainingExecutions.startTime)} between ${weekOf(days.previousFrom)} and ${weekOf(days.today)}
+          group by 1
+        ) d
+      ) f
+      group by p.student_id
     ),
     assigned as (
       select student_id, bool_or(status = 'ACTIVE') as has_active_assignment from spans group by student_id
     ),
     summaries as (
       select s.student_id, s.student_name,
-        coalesce(f.scheduled, 0) as scheduled, coalesce(f.completed, 0) as completed,
-        ${ratio(sql`f.completed`, sql`f.scheduled`)} as adherence,
-        ${ratio(sql`f.previous_completed`, sql`f.previous_scheduled`)} as previous_adherence,
-        coalesce(f.week_scheduled, 0) as week_scheduled, coalesce(f.week_completed, 0) as week_completed,
+        coalesce(f.scheduled, 0) as scheduled, coalesce(c.completed, 0) as completed,
+        ${ratio(sql`coalesce(c.completed, 0)`, sql`f.scheduled`)} as adherence,
+        ${ratio(sql`coalesce(c.previous_completed, 0)`, sql`f.previous_scheduled`)} as previous_adherence,
+        coalesce(f.week_scheduled, 0) as week_scheduled, coalesce(c.week_completed, 0) as week_completed,
         (
           select max(e.start_time) from ${trainingExecutions} e
           where e.user_id = s.student_id and e.completed and e.start_time < (${days.today}::date + 1)::timestamp at time zone 'UTC'
         ) as last_training_at,
         coalesce(a.has_active_assignment, false) as has_active_assignment
-      from students s left join figures f on f.student_id = s.student_id left join assigned a on a.student_id = s.student_id
+      from students s
+      left join scheduled f on f.student_id = s.student_id
+      left join completed c on c.student_id = s.student_id
+      left join assigned a on a.student_id = s.student_id
     )`;
 }
 
 /**
  * The window's ISO weeks per student, and each assignment's share: a week's done sessions of a training go to the
- * assignments scheduling it, the earliest started first, so the assignments add up to the student's figures.
+ * assignments scheduling it, the earliest started first, so the assignments add up to the student's figures. Only
+ * the window's weeks (at most 14) are expanded, one row per line and week.
  */
 function breakdownOf(days: AdherenceDays): SQL {
   return sql`
     window_weeks as (
-      select w::date as week from generate_series(date_trunc('week', ${days.from}::timestamp), ${days.today}::timestamp, interval '1 week') w
+      select week from generate_series(${weekOf(days.from)}, ${weekOf(days.today)}) week
+    ),
+    sessions as (
+      select l.assignment_id, l.student_id, l.start_date, l.training_id, ww.week
+      from lines l join window_weeks ww on ww.week between l.window_from and l.window_to
+    ),
+    done as (
+      select ${trainingExecutions.userId} as student_id, ${trainingExecutions.trainingId} as training_id,
+        ${isoWeekNumber(trainingExecutions.startTime)} as week, count(*) as executions
+      from ${trainingExecutions}
+      where ${trainingExecutions.userId} = any(array(select student_id from students)) and ${trainingExecutions.completed}
+        and ${isoWeekNumber(trainingExecutions.startTime)} between ${weekOf(days.from)} and ${weekOf(days.today)}
+      group by 1, 2, 3
+    ),
+    weekly as (
+      select s.student_id, s.training_id, s.week, count(*) as scheduled, coalesce(min(d.executions), 0) as executions
+      from sessions s left join done d on d.student_id = s.student_id and d.training_id = s.training_id and d.week = s.week
+      group by s.student_id, s.training_id, s.week
     ),
     student_weeks as (
-      select s.student_id, ww.week, coalesce(sum(m.scheduled), 0)::int as scheduled, coalesce(sum(least(m.scheduled, m.executions)), 0)::int as completed
-      from students s cross join window_weeks ww left join matched m on m.student_id = s.student_id and m.week = ww.week
+      select s.student_id, ww.week, coalesce(sum(w.scheduled), 0)::int as scheduled, coalesce(sum(least(w.scheduled, w.executions)), 0)::int as completed
+      from students s cross join window_weeks ww left join weekly w on w.student_id = s.student_id and w.week = ww.week
       group by s.student_id, ww.week
     ),
     weeks_of as (
       select student_id,
-        json_agg(json_build_object('weekStart', to_char(week, 'YYYY-MM-DD'), 'scheduled', scheduled, 'completed', completed) order by week) as weeks
+        json_agg(json_build_object('weekStart', to_char('0001-01-01'::date + 7 * week, 'YYYY-MM-DD'), 'scheduled', scheduled, 'completed', completed) order by week) as weeks
       from student_weeks
       group by student_id
     ),
     assignment_weekly as (
-      select assignment_id, student_id, start_date, training_id, date_trunc('week', day::timestamp)::date as week, count(*) as scheduled
+      select assignment_id, student_id, start_date, training_id, week, count(*) as scheduled
       from sessions
-      where day >= ${days.from}::date
       group by 1, 2, 3, 4, 5
     ),
     assignment_done as (
       select a.assignment_id, a.scheduled,
-        greatest(0, least(a.scheduled, least(m.scheduled, m.executions)
+        greatest(0, least(a.scheduled, least(w.scheduled, w.executions)
           - (sum(a.scheduled) over (partition by a.student_id, a.training_id, a.week order by a.start_date, a.assignment_id) - a.scheduled))) as completed
-      from assignment_weekly a join matched m on m.student_id = a.student_id and m.training_id = a.training_id and m.week = a.week
+      from assignment_weekly a join weekly w on w.student_id = a.student_id and w.training_id = a.training_id and w.week = a.week
     ),
     assignment_figures as (
       select sp.assignment_id, sp.student_id, sp.plan_id, sp.start_date,
         coalesce(sum(ad.scheduled), 0)::int as scheduled, coalesce(sum(ad.completed), 0)::int as completed
       from spans sp left join assignment_done ad on ad.assignment_id = sp.assignment_id
-      where sp.last_day >= ${days.from}::date and sp.start_date <= sp.last_day
+      where sp.last_day >= ${day(days.from)} and sp.start_day <= sp.last_day
       group by sp.assignment_id, sp.student_id, sp.plan_id, sp.start_date
     ),
     assignments_of as (

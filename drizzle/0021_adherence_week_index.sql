@@ -1,0 +1,2 @@
+DROP INDEX "training_executions_user_completed_idx";--> statement-breakpoint
+CREATE INDEX "training_executions_user_training_week_idx" ON "training_executions" USING btree ("user_id","completed","training_id",((("start_time" at time zone 'UTC')::date - '0001-01-01'::date) / 7),"start_time");
