@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
+import { idArray } from "../../platform/db/id-lists.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { exercises } from "../exercises/exercise.table.js";
 import { exerciseRecords, type RecordKind } from "./records.table.js";
@@ -75,13 +76,25 @@ export const recordsRepository = {
     return selectRecords(db).where(and(...conditions));
   },
 
-  /** The record events of these users achieved in [from, until), newest first (one execution's in kind order), at most `limit`. */
+  /**
+   * The record events of these users achieved in [from, until), newest first (one execution's in kind order), at most
+   * `limit`: each user's first `limit` read from the index in that order (a LATERAL scan per user, stopped at the
+   * limit, however long its history), the first `limit` of those, then only their rows.
+   */
   async listRecent(db: Db, userIds: readonly number[], from: Date, until: Date, limit: number) {
     if (userIds.length === 0) return [];
+    const newest = sql`select c.id from unnest(${idArray(userIds)}) as u(id)
+      cross join lateral (
+        select r.id, r.achieved_at, r.exercise_execution_id from ${exerciseRecords} r
+        where r.user_id = u.id and r.achieved_at >= ${from.toISOString()}::timestamptz and r.achieved_at < ${until.toISOString()}::timestamptz
+        order by r.achieved_at desc, r.exercise_execution_id desc, r.id asc
+        limit ${limit}
+      ) c
+      order by c.achieved_at desc, c.exercise_execution_id desc, c.id asc
+      limit ${limit}`;
     return selectRecords(db)
-      .where(and(inArray(exerciseRecords.userId, [...userIds]), gte(exerciseRecords.achievedAt, from), lt(exerciseRecords.achievedAt, until)))
-      .orderBy(desc(exerciseRecords.achievedAt), desc(exerciseRecords.exerciseExecutionId), asc(exerciseRecords.id))
-      .limit(limit);
+      .where(sql`${exerciseRecords.id} in (${newest})`)
+      .orderBy(desc(exerciseRecords.achievedAt), desc(exerciseRecords.exerciseExecutionId), asc(exerciseRecords.id));
   },
 
   /** A page of one user's record events on an exercise, of one kind or all: newest execution first, each one's in kind order. */

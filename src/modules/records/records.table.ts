@@ -61,8 +61,9 @@ export const exerciseRecords = pgTable(
     // kind and of one kind, read backwards: (achieved_at, exercise_execution_id) descending, id ascending.
     index("exercise_records_history_idx").on(t.userId, t.exerciseId, t.achievedAt, t.exerciseExecutionId, t.id.desc().nullsFirst()),
     index("exercise_records_kind_history_idx").on(t.userId, t.exerciseId, t.kind, t.achievedAt, t.exerciseExecutionId, t.id.desc().nullsFirst()),
-    // A trainer's dashboard reads the records its students set in the last days, newest first.
-    index("exercise_records_user_achieved_idx").on(t.userId, t.achievedAt),
+    // A trainer's dashboard reads the records its students set in the last days, newest first (one execution's in the
+    // order written): each student's newest, read backwards in that order from the index alone, up to the number shown.
+    index("exercise_records_user_recent_idx").on(t.userId, t.achievedAt, t.exerciseExecutionId, t.id.desc().nullsFirst()),
     // Deleting exercise executions (with their user) finds their records without a scan.
     index("exercise_records_execution_idx").on(t.exerciseExecutionId),
     check("exercise_records_kind_check", sql`${t.kind} in (${oneOf(RECORD_KINDS)})`),

@@ -1,0 +1,2 @@
+DROP INDEX "exercise_records_user_achieved_idx";--> statement-breakpoint
+CREATE INDEX "exercise_records_user_recent_idx" ON "exercise_records" USING btree ("user_id","achieved_at","exercise_execution_id","id" DESC NULLS FIRST);
