@@ -76,14 +76,15 @@ const sessionsInWeek = (week: SQL, froms: SQL, tos: SQL) => sql`coalesce(width_b
  * - lines: each plan line of a span, with the weeks whose session (its weekday, day 7w + weekday) falls in each range
  *   (the window, the previous window, today's week so far): a range [lo, hi] of days holds the weeks
  *   (lo − weekday + 6) / 7 … (hi − weekday) / 7, so a line's sessions in it are counted in closed form;
- * - pairs: per student and training, its lines' first and last weeks in each range, as sorted arrays;
+ * - pairs: per student and training, its lines' first and last weeks in the window and in the previous one, as sorted
+ *   arrays, and its sessions in today's week;
  * - completed: per pair, the completed executions of that training by the student per ISO week, read from the
  *   executions' index in week order (an index range per pair, a few dozen entries), each week's done sessions the
  *   lesser of its executions and the pair's sessions that week, counted for each range on its own.
  */
 function scheduleOf(students: AdherenceStudents, days: AdherenceDays): SQL {
   /** A week's done sessions of a pair in a range: its executions, at most the pair's sessions that week. */
-  const done = (range: "window" | "previous" | "week") =>
+  const done = (range: "window" | "previous") =>
     sql`least(d.executions, ${sessionsInWeek(sql`d.week`, sql.raw(`p.${range}_froms`), sql.raw(`p.${range}_tos`))})`;
   return sql`
     students as (
@@ -124,8 +125,7 @@ function scheduleOf(students: AdherenceStudents, days: AdherenceDays): SQL {
         array_agg(window_to order by window_to) filter (where window_from <= window_to) as window_tos,
         array_agg(previous_from order by previous_from) filter (where previous_from <= previous_to) as previous_froms,
         array_agg(previous_to order by previous_to) filter (where previous_from <= previous_to) as previous_tos,
-        array_agg(week_from order by week_from) filter (where week_from <= window_to) as week_froms,
-        array_agg(window_to order by window_to) filter (where week_from <= window_to) as week_tos
+        count(*) filter (where week_from <= window_to) as week_sessions
       from lines
       group by student_id, training_id
     ),
@@ -134,7 +134,8 @@ function scheduleOf(students: AdherenceStudents, days: AdherenceDays): SQL {
         sum(f.completed)::int as completed, sum(f.previous_completed)::int as previous_completed, sum(f.week_completed)::int as week_completed
       from pairs p
       cross join lateral (
-        select sum(${done("window")}) as completed, sum(${done("previous")}) as previous_completed, sum(${done("week")}) as week_completed
+        select sum(${done("window")}) as completed, sum(${done("previous")}) as previous_completed,
+          sum(least(d.executions, p.week_sessions)) filter (where d.week = ${weekOf(days.today)}) as week_completed
         from (
           select ${isoWeekNumber(trainingExecutions.startTime)} as week, count(*) as executions
           from ${trainingExecutions}
