@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import { idArray } from "../../platform/db/id-lists.js";
+import { preparedStatement } from "../../platform/db/prepared.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { exercises } from "../exercises/exercise.table.js";
 import { exerciseRecords, type RecordKind } from "./records.table.js";
@@ -24,6 +25,19 @@ const recordColumns = {
 };
 const selectRecords = (db: Db) => db.select(recordColumns).from(exerciseRecords).innerJoin(exercises, eq(exercises.id, exerciseRecords.exerciseId));
 export type RecordRow = Awaited<ReturnType<typeof selectRecords>>[number];
+
+/** One user's current records on one exercise (REST GET /exercises/{id}/records), built once and bound at each call. */
+const currentOfUserOnExercise = preparedStatement((db) =>
+  selectRecords(db)
+    .where(
+      and(
+        eq(exerciseRecords.userId, sql.placeholder("userId")),
+        eq(exerciseRecords.exerciseId, sql.placeholder("exerciseId")),
+        eq(exerciseRecords.current, true),
+      ),
+    )
+    .prepare("current_records_of_user_on_exercise"),
+);
 
 export const recordsRepository = {
   /** The current value of every kind a user holds on these exercises. */
@@ -65,6 +79,11 @@ export const recordsRepository = {
       .from(exerciseRecords)
       .where(inArray(exerciseRecords.exerciseExecutionId, [...exerciseExecutionIds]))
       .orderBy(asc(exerciseRecords.id));
+  },
+
+  /** A user's current record of each kind it holds on an exercise. */
+  listCurrentOn(db: Db, userId: number, exerciseId: number): Promise<RecordRow[]> {
+    return currentOfUserOnExercise(db).execute({ userId, exerciseId });
   },
 
   /** The current records of these users, on the given exercises and of the given kinds (all when not given). */

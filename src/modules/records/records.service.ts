@@ -108,7 +108,7 @@ export class RecordService {
     await this.deps.exercises.getExisting(exerciseId);
     const userId = filter.userId ?? caller.id;
     await this.deps.coaching.ensureMayReadActivity(caller, userId);
-    const rows = await recordsRepository.listCurrent(this.deps.db, [userId], [exerciseId]);
+    const rows = await recordsRepository.listCurrentOn(this.deps.db, userId, exerciseId);
     return rows.map(toRecordDto).sort(byExerciseAndKind);
   }
 
