@@ -173,6 +173,30 @@ async function observe(bench: BenchApp, agent: http.Agent, { target }: Endpoint)
   }
 }
 
+/**
+ * CPU time used so far, in ms: by this process (the app; the load comes from another process) and by the scratch
+ * database's backends when PostgreSQL runs on this machine (their /proc schedstat; null when not readable). On a
+ * shared machine a request's CPU time is steadier than its latency, which waits for every other process too.
+ */
+async function cpuTime(seed: postgres.Sql): Promise<{ app: number; database: number | null }> {
+  const { user, system } = process.cpuUsage();
+  const backends = await seed<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`;
+  let database: number | null = 0;
+  for (const { pid } of backends) {
+    try {
+      database += Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
+    } catch {
+      database = null;
+      break;
+    }
+  }
+  return { app: (user + system) / 1000, database };
+}
+
+/** CPU ms per request between two readings, "-" where unknown. */
+const perRequest = (before: number | null, after: number | null, requests: number) =>
+  before === null || after === null || requests === 0 ? "-" : ((after - before) / requests).toFixed(2);
+
 const loadAverage = () =>
   loadavg()
     .map((value) => value.toFixed(1))
@@ -295,13 +319,20 @@ async function main() {
     console.log(`  dashboard: ${observed.get(endpoints[1].label)!.reply.body.slice(0, 600)}`);
 
     console.log(`\n# load, ${STUDENTS} ACTIVE students`);
-    const results = new Map<string, { alone: Summary; summary: Summary }>();
+    const results = new Map<string, { alone: Summary; summary: Summary; appCpu: string; databaseCpu: string }>();
     const loads = new Map<string, string>();
     for (const { label, target } of endpoints) {
       await closedLoop(target, WARMUP_MS, CONCURRENCY);
       const alone = await closedLoop(target, SERIAL_MS, 1);
+      const cpuBefore = await cpuTime(seed);
       const summary = await closedLoop(target, MEASURE_MS, CONCURRENCY);
-      results.set(label, { alone, summary });
+      const cpuAfter = await cpuTime(seed);
+      results.set(label, {
+        alone,
+        summary,
+        appCpu: perRequest(cpuBefore.app, cpuAfter.app, summary.count),
+        databaseCpu: perRequest(cpuBefore.database, cpuAfter.database, summary.count),
+      });
       loads.set(label, loadAverage());
       console.log(
         `  ${label}: 1 client p50 ${ms(alone.p50)} ms; ${CONCURRENCY} clients ${summary.count} requests, p50 ${ms(summary.p50)} ms, p99 ${ms(summary.p99)} ms, max ${ms(summary.max)} ms (load average ${loadAverage()})`,
@@ -326,11 +357,33 @@ async function main() {
 
     console.log(`\n=== Figures (${STUDENTS} ACTIVE students, ${CONCURRENCY} clients) ===\n`);
     printTable(
-      ["endpoint", "1 client p50", "req/s", "p50 ms", "p99 ms", "max ms", "target", `statements (${FEW_STUDENTS} / ${STUDENTS} students)`],
+      [
+        "endpoint",
+        "1 client p50",
+        "req/s",
+        "p50 ms",
+        "p99 ms",
+        "max ms",
+        "target",
+        `statements (${FEW_STUDENTS} / ${STUDENTS} students)`,
+        "app CPU ms/req",
+        "PostgreSQL CPU ms/req",
+      ],
       endpoints.map(({ label, targetMs }) => {
-        const { alone, summary } = results.get(label)!;
+        const { alone, summary, appCpu, databaseCpu } = results.get(label)!;
         const met = summary.p99 < targetMs && summary.errors === 0 ? `met (< ${targetMs})` : `MISSED (< ${targetMs})`;
-        return [label, ms(alone.p50), summary.rate.toFixed(0), ms(summary.p50), ms(summary.p99), ms(summary.max), met, statementCounts.get(label)!.join(" / ")];
+        return [
+          label,
+          ms(alone.p50),
+          summary.rate.toFixed(0),
+          ms(summary.p50),
+          ms(summary.p99),
+          ms(summary.max),
+          met,
+          statementCounts.get(label)!.join(" / "),
+          appCpu,
+          databaseCpu,
+        ];
       }),
     );
     console.log("\nStatements explained (execution time of one run, plan nodes):");
