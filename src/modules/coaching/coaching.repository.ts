@@ -217,19 +217,16 @@ export const coachingRepository = {
     return links.n;
   },
 
-  /** A trainer's PENDING invites not yet past their expiry. */
-  async countLivePendingInvites(db: Db, personalId: number, now: Date) {
-    const [pending] = await db
-      .select({ n: count() })
-      .from(invites)
-      .where(and(eq(invites.personalId, personalId), eq(invites.status, "PENDING"), sql`${invites.expiresAt} > ${now.toISOString()}::timestamptz`));
-    return pending.n;
+  /** A trainer's ACTIVE links and live PENDING invites, in one statement. */
+  async countSeatsTaken(db: Db, personalId: number, now: Date): Promise<{ active: number; pendingInvites: number }> {
+    const [row] = await seatsTaken(db).execute({ personalId, now: now.toISOString() });
+    return row;
   },
 
   /** ACTIVE links plus live PENDING invites: what counts against a trainer's student limit. */
   async countStudentSlotsUsed(db: Db, personalId: number, now: Date) {
-    const links = await coachingRepository.countActiveStudents(db, personalId);
-    return links + (await coachingRepository.countLivePendingInvites(db, personalId, now));
+    const { active, pendingInvites } = await coachingRepository.countSeatsTaken(db, personalId, now);
+    return active + pendingInvites;
   },
 
   async listInvites(db: Db, filter: { personalId?: number; studentId?: number; status?: InviteStatus }, request: PageRequest, now: Date) {
@@ -336,6 +333,22 @@ export const coachingRepository = {
     return new Set(rows.map((row) => row.id));
   },
 };
+
+/** A trainer's ACTIVE links, with its live PENDING invites counted beside them (an uncorrelated subquery). */
+const seatsTaken = preparedStatement((db) =>
+  db
+    .select({
+      active: count(),
+      pendingInvites: sql<number>`(
+        select count(*) from ${invites}
+        where ${invites.personalId} = ${sql.placeholder("personalId")} and ${invites.status} = 'PENDING'
+          and ${invites.expiresAt} > ${sql.placeholder("now")}::timestamptz
+      )`.mapWith(Number),
+    })
+    .from(personalStudentLinks)
+    .where(and(eq(personalStudentLinks.personalId, sql.placeholder("personalId")), eq(personalStudentLinks.status, "ACTIVE")))
+    .prepare("seats_taken"),
+);
 
 const activeLink = preparedStatement((db) =>
   db

@@ -278,10 +278,9 @@ export class CoachingService {
    */
   async seatsOf(trainerId: number): Promise<TrainerSeats> {
     const { db, clock } = this.deps;
-    const [active, limit, pendingInvites] = await Promise.all([
-      coachingRepository.countActiveStudents(db, trainerId),
+    const [{ active, pendingInvites }, limit] = await Promise.all([
+      coachingRepository.countSeatsTaken(db, trainerId, clock.now()),
       this.studentLimit(db, trainerId),
-      coachingRepository.countLivePendingInvites(db, trainerId, clock.now()),
     ]);
     return { active, limit, pendingInvites };
   }
