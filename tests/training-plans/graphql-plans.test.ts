@@ -490,7 +490,7 @@ describe("DataLoader: nested relations cost the same number of statements whatev
     }
     console.info(`DataLoader proof (assignments): ${five.statements} statements for 5, ${twenty.statements} for 20`);
     expect(twenty.statements).toBe(five.statements);
-  });
+  }, 120_000); // seeds 25 plans of 150 exercises over HTTP: past the default 30 s on a saturated machine
 
   it("shows a plan's assignments in every state to its trainer", async () => {
     const { coach } = await seed(1);
