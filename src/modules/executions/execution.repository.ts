@@ -364,6 +364,9 @@ export const executionRepository = {
     };
     const rows = await trainingExecutionPages(db, shape).execute({
       ...filter,
+      // A placeholder carries no column encoder, and postgres.js as Drizzle sets it up sends a Date as is: ISO text.
+      from: filter.from?.toISOString(),
+      until: filter.until?.toISOString(),
       userIds,
       callerId: caller.id,
       limit: request.size,
