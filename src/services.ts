@@ -139,7 +139,7 @@ export function createServices(deps: ServiceDeps) {
       subscription: subscriptions.feed,
     },
   });
-  const idempotency = new IdempotencyService({ db, clock, logger });
+  const idempotency = new IdempotencyService({ db, clock, logger, secret: config.jwtSecret });
 
   return {
     auth,

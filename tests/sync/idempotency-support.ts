@@ -12,7 +12,13 @@ export const HOUR_MS = 60 * 60_000;
 export const DAY_MS = 24 * HOUR_MS;
 
 /** The header of a request that sends `key`. */
-export const keyed = (key: string, headers: Record<string, string> = {}) => ({ ...headers, "idempotency-key": key });
+/** Every key a test sent, so that keyRows can name a stored row by the client's key it stands for. */
+const sentKeys = new Set<string>();
+
+export const keyed = (key: string, headers: Record<string, string> = {}) => {
+  sentKeys.add(key);
+  return { ...headers, "idempotency-key": key };
+};
 
 /**
  * `again` is `first` sent back from the key's store: the same status, Content-Type, Location and body bytes, marked
@@ -40,9 +46,17 @@ export interface KeyRow {
   user_id: number | null;
 }
 
-/** The rows of idempotency_keys, oldest claim first. */
-export async function keyRows(t: TestApp): Promise<KeyRow[]> {
-  return rowsOf<KeyRow>(await t.db.execute(sql`select scope, key, state, status, user_id from idempotency_keys order by created_at, key`));
+/**
+ * The rows of idempotency_keys, oldest claim first, each `key` the client's key its stored digest stands for (among the
+ * keys sent with `keyed` or given here); a row whose digest matches none keeps what is stored.
+ */
+export async function keyRows(t: TestApp, ...alsoSent: string[]): Promise<KeyRow[]> {
+  const stored = rowsOf<KeyRow>(await t.db.execute(sql`select scope, key, state, status, user_id from idempotency_keys order by created_at, key`));
+  const candidates = [...sentKeys, ...alsoSent];
+  return stored.map((row) => {
+    const sent = candidates.find((key) => t.app.services.idempotency.sealOf(row.scope, key).storedKey === row.key);
+    return { ...row, key: sent ?? row.key };
+  });
 }
 
 export async function countOf(t: TestApp, table: string): Promise<number> {
@@ -61,7 +75,7 @@ export async function until(check: () => Promise<boolean>, what: string, timeout
 
 /** Until the key's row is in `state`. */
 export const untilKeyState = (t: TestApp, key: string, state: "RUNNING" | "DONE") =>
-  until(async () => (await keyRows(t)).some((row) => row.key === key && row.state === state), `key ${key} ${state}`);
+  until(async () => (await keyRows(t, key)).some((row) => row.key === key && row.state === state), `key ${key} ${state}`);
 
 /** A multipart form as the bytes a client sends, with its Content-Type (its boundary): a retry sends the same bytes. */
 export async function multipartBytes(form: FormData): Promise<{ bytes: Buffer; contentType: string }> {

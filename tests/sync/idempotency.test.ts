@@ -65,7 +65,7 @@ describe("Idempotency-Key on POST /exercises/{id}/execution", () => {
   it("answers 409 while another request holds the key, and runs the retry once that claim is abandoned (its lease over)", async () => {
     // Another instance's claim under way, as it writes it (src/modules/sync/idempotency.repository.ts).
     await t.db.execute(sql`insert into idempotency_keys (scope, key, user_id, state, owner, lease_until, created_at, expires_at)
-      values (${`user:${s.student.id}`}, 'held', ${s.student.id}, 'RUNNING', ${randomUUID()}, ${new Date(NOW.getTime() + 60_000).toISOString()}::timestamptz,
+      values (${`user:${s.student.id}`}, ${t.app.services.idempotency.sealOf(`user:${s.student.id}`, "held").storedKey}, ${s.student.id}, 'RUNNING', ${randomUUID()}, ${new Date(NOW.getTime() + 60_000).toISOString()}::timestamptz,
         ${NOW.toISOString()}::timestamptz, ${new Date(NOW.getTime() + DAY_MS).toISOString()}::timestamptz)`);
     const busy = await log("held");
     expect(busy.status).toBe(409);
@@ -220,6 +220,20 @@ describe("Idempotency-Key without a token", () => {
     expectFresh(login);
   });
 
+  it("keeps neither the key, nor the token a login answered, nor a digest of its password in the database", async () => {
+    const body = { email: s.student.email, password: s.student.password };
+    const first = await t.post("/api/users/login", { body, headers: keyed("login-key-7") });
+    expect(first.status).toBe(200);
+    const token = (first.body as { token: string }).token;
+    const [row] = await rowsOfKeys();
+    const stored = JSON.stringify(row);
+    expect(row.body.length).toBeGreaterThan(token.length);
+    for (const secret of [token, token.split(".")[2], "login-key-7", s.student.password])
+      expect(stored.includes(secret) || row.body.includes(Buffer.from(secret)), secret).toBe(false);
+    // What the client holds still opens it: the retry gets the same token.
+    expectReplay(await t.post("/api/users/login", { body, headers: keyed("login-key-7") }), first);
+  });
+
   it("counts a call with an unusable token as one without a token", async () => {
     const body = { email: s.student.email, password: s.student.password };
     const first = await t.post("/api/users/login", { body, token: "not-a-token", headers: keyed("stale") });
@@ -228,6 +242,13 @@ describe("Idempotency-Key without a token", () => {
     expect((await keyRows(t)).map((row) => row.user_id)).toEqual([null]);
   });
 });
+
+/** Every stored column of idempotency_keys, the body as bytes. */
+async function rowsOfKeys(): Promise<({ body: Buffer } & Record<string, unknown>)[]> {
+  const result = await t.db.execute(sql`select * from idempotency_keys`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows) as Record<string, unknown>[];
+  return rows.map((row) => ({ ...row, body: Buffer.from(row.body as Uint8Array) }));
+}
 
 describe("a claim that runs long", () => {
   afterEach(() => {
@@ -243,7 +264,7 @@ describe("a claim that runs long", () => {
     const leaseUntil = async () =>
       (
         await t.db
-          .execute(sql`select lease_until from idempotency_keys where key = 'slow'`)
+          .execute(sql`select lease_until from idempotency_keys where key = ${idempotency.sealOf(`user:${s.student.id}`, "slow").storedKey}`)
           .then((result) =>
             (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows).map((row) =>
               new Date((row as { lease_until: string }).lease_until).getTime(),

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { AppError, conflict, invalidParameter } from "../../platform/errors.js";
@@ -25,6 +25,8 @@ export interface IdempotencyServiceDeps {
   db: Db;
   clock: Clock;
   logger: Logger;
+  /** The server's secret the stored keys, fingerprints and answers are derived from (never stored itself). */
+  secret: string;
 }
 
 /** A request asking for a key: the key, who calls, and what it calls. */
@@ -42,7 +44,11 @@ export interface KeyRequest {
  * src/platform/http/idempotency.ts.
  */
 export class IdempotencyService implements IdempotencyRules {
-  constructor(private readonly deps: IdempotencyServiceDeps) {}
+  private readonly secret: Buffer;
+
+  constructor(private readonly deps: IdempotencyServiceDeps) {
+    this.secret = createHash("sha256").update(`idempotency:${deps.secret}`).digest();
+  }
 
   /**
    * The key of the header's values: 1 to 255 printable ASCII characters, sent once, as a bare value or as the draft's
@@ -65,9 +71,24 @@ export class IdempotencyService implements IdempotencyRules {
     return `anonymous:${createHash("sha256").update(`${request.method} ${request.path}`).digest("base64url")}`;
   }
 
-  /** What a key stands for: the method, the path with its query string, and every byte of the body as sent. */
+  /**
+   * What a key stands for: the method, the path with its query string, and every byte of the body as sent. Keyed by
+   * the server's secret, as a bare hash of a login's body could be matched against guessed passwords.
+   */
   fingerprintOf(print: RequestPrint): string {
-    return createHash("sha256").update(`${print.method}\n${print.url}\n${print.body.bytes}\n`).update(print.body.sha256).digest("hex");
+    return createHmac("sha256", this.secret).update(`${print.method}\n${print.url}\n${print.body.bytes}\n`).update(print.body.sha256).digest("hex");
+  }
+
+  /**
+   * How the client's key is stored: the database holds neither the key nor what its answer said in the clear (a login's
+   * or registration's answer is a token, others hold personal data). The row is found by a keyed digest of the key, and
+   * its answer's body sealed (AES-256-GCM) with a second key derived from the client's key, which only the client and
+   * the request holding it know: the database alone reads nothing back. A new server secret leaves the old rows
+   * unfound (their requests would run again), as they expire within 24 hours anyway.
+   */
+  sealOf(scope: string, key: string): AnswerSeal {
+    const derive = (purpose: string) => createHmac("sha256", this.secret).update(`${purpose}\0${scope}\0${key}`).digest();
+    return new AnswerSeal(derive("row").toString("hex"), derive("seal"));
   }
 
   /** Whether an answer of this status is kept: not a server failure (a retry runs again), nor 429 (it says: retry later). */
@@ -82,6 +103,7 @@ export class IdempotencyService implements IdempotencyRules {
   async begin(request: KeyRequest): Promise<{ claim: IdempotencyClaim } | { kept: KeptRequest }> {
     const { db, clock } = this.deps;
     const scope = this.scopeOf(request);
+    const seal = this.sealOf(scope, request.key);
     // A row that vanishes between the claim and the read (released after a 5xx, or pruned) is claimed again.
     for (let attempt = 0; attempt < 3; attempt++) {
       const now = clock.now();
@@ -90,7 +112,7 @@ export class IdempotencyService implements IdempotencyRules {
         db,
         {
           scope,
-          key: request.key,
+          key: seal.storedKey,
           userId: request.userId,
           owner,
           leaseUntil: new Date(now.getTime() + CLAIM_LEASE_MS),
@@ -99,11 +121,11 @@ export class IdempotencyService implements IdempotencyRules {
         },
         now,
       );
-      if (claimed) return { claim: new Claim(this, this.deps, scope, request.key, owner) };
-      const row = await idempotencyRepository.find(db, scope, request.key);
+      if (claimed) return { claim: new Claim(this, this.deps, scope, seal, owner) };
+      const row = await idempotencyRepository.find(db, scope, seal.storedKey);
       if (!row) continue;
       if (row.state === "RUNNING") throw conflict(IDEMPOTENCY_IN_FLIGHT);
-      return { kept: this.keptRequest(row) };
+      return { kept: this.keptRequest(row, seal) };
     }
     throw conflict(IDEMPOTENCY_IN_FLIGHT);
   }
@@ -119,13 +141,40 @@ export class IdempotencyService implements IdempotencyRules {
     }
   }
 
-  private keptRequest(row: IdempotencyRow): KeptRequest {
+  private keptRequest(row: IdempotencyRow, seal: AnswerSeal): KeptRequest {
     return {
       answerFor: (print) => {
         if (this.fingerprintOf(print) !== row.fingerprint) throw new AppError(422, IDEMPOTENCY_KEY_REUSED);
-        return { status: row.status!, contentType: row.contentType, location: row.location, body: row.body ?? Buffer.alloc(0) };
+        return { status: row.status!, contentType: row.contentType, location: row.location, body: seal.open(row.body) };
       },
     };
+  }
+}
+
+/** One key's stored name and the cipher of its answer's body: a random IV, then the GCM tag, then the ciphertext. */
+class AnswerSeal {
+  private static readonly IV_BYTES = 12;
+  private static readonly TAG_BYTES = 16;
+
+  constructor(
+    readonly storedKey: string,
+    private readonly cipherKey: Buffer,
+  ) {}
+
+  close(body: Buffer): Buffer {
+    const iv = randomBytes(AnswerSeal.IV_BYTES);
+    const cipher = createCipheriv("aes-256-gcm", this.cipherKey, iv);
+    const sealed = Buffer.concat([cipher.update(body), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), sealed]);
+  }
+
+  open(stored: Buffer | null): Buffer {
+    if (!stored || stored.length === 0) return Buffer.alloc(0);
+    const iv = stored.subarray(0, AnswerSeal.IV_BYTES);
+    const tag = stored.subarray(AnswerSeal.IV_BYTES, AnswerSeal.IV_BYTES + AnswerSeal.TAG_BYTES);
+    const decipher = createDecipheriv("aes-256-gcm", this.cipherKey, iv);
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(stored.subarray(AnswerSeal.IV_BYTES + AnswerSeal.TAG_BYTES)), decipher.final()]);
   }
 }
 
@@ -139,7 +188,7 @@ class Claim implements IdempotencyClaim {
     private readonly rules: IdempotencyService,
     private readonly deps: IdempotencyServiceDeps,
     private readonly scope: string,
-    private readonly key: string,
+    private readonly seal: AnswerSeal,
     private readonly owner: string,
   ) {
     this.heartbeat = setInterval(() => void this.extend(), HEARTBEAT_MS);
@@ -149,12 +198,12 @@ class Claim implements IdempotencyClaim {
   async finish(answer: KeptAnswer, print: RequestPrint, judgedStatus: number): Promise<void> {
     if (!this.rules.keeps(judgedStatus)) return this.release(`status ${judgedStatus}`);
     if (!this.stop()) return;
-    const kept = await idempotencyRepository.complete(this.deps.db, this.scope, this.key, this.owner, {
+    const kept = await idempotencyRepository.complete(this.deps.db, this.scope, this.seal.storedKey, this.owner, {
       fingerprint: this.rules.fingerprintOf(print),
       status: answer.status,
       contentType: answer.contentType,
       location: answer.location,
-      body: answer.body,
+      body: this.seal.close(answer.body),
     });
     if (!kept) this.deps.logger.warn({ scope: this.scope }, "idempotency key lost before its answer was kept (its lease ran out)");
   }
@@ -162,7 +211,7 @@ class Claim implements IdempotencyClaim {
   async release(reason: string): Promise<void> {
     if (!this.stop()) return;
     this.deps.logger.debug({ scope: this.scope, reason }, "idempotency key released");
-    await idempotencyRepository.release(this.deps.db, this.scope, this.key, this.owner);
+    await idempotencyRepository.release(this.deps.db, this.scope, this.seal.storedKey, this.owner);
   }
 
   /** Stops the heartbeat; false when the claim was settled already. */
@@ -184,7 +233,7 @@ class Claim implements IdempotencyClaim {
       const held = await idempotencyRepository.extend(
         this.deps.db,
         this.scope,
-        this.key,
+        this.seal.storedKey,
         this.owner,
         new Date(this.deps.clock.now().getTime() + CLAIM_LEASE_MS),
       );

@@ -22,6 +22,7 @@ export const idempotencyKeys = pgTable(
   {
     /** Whose key: `user:<id>`, or for a call without a token `anonymous:` and a digest of its method and path. */
     scope: text("scope").notNull(),
+    /** A keyed digest (hex) of the client's key: the key itself is never stored (IdempotencyService.sealOf). */
     key: varchar("key", { length: 255 }).notNull(),
     /** The user of a `user:` scope, so the user's keys (and the answers they hold) go with the user. */
     userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
@@ -30,11 +31,12 @@ export const idempotencyKeys = pgTable(
     owner: uuid("owner"),
     /** A RUNNING claim not extended past this is abandoned (its process died) and the next request takes the key. */
     leaseUntil: instant("lease_until"),
-    /** SHA-256 (hex) of the method, path and query, and body bytes of the request that finished with the key. */
+    /** HMAC-SHA-256 (hex) of the method, path and query, and body bytes of the request that finished with the key. */
     fingerprint: varchar("fingerprint", { length: 64 }),
     status: integer("status"),
     contentType: text("content_type"),
     location: text("location"),
+    /** The answer's body, sealed with a key derived from the client's key: unreadable from the database alone. */
     body: bytea("body"),
     createdAt: instant("created_at").notNull(),
     /** created_at + 24 h: past it the key is free again, whether or not the pruning job has deleted the row yet. */
