@@ -11,8 +11,10 @@ import { createFirebaseVerifier, type IdentityVerifier } from "./platform/auth/i
 import { createPasswordHasher, type PasswordHasher } from "./platform/auth/password-hasher.js";
 import type { Clock } from "./platform/clock.js";
 import type { Config } from "./platform/config.js";
-import type { DatabaseHandle } from "./platform/db/database.js";
+import { keepingAfterCommitHooks } from "./platform/db/after-commit.js";
+import { BUS_CHANNEL, databaseIdentity, type DatabaseHandle } from "./platform/db/database.js";
 import { openInstanceBus, type InstanceBus } from "./platform/instance-bus.js";
+import { redisCarrier } from "./platform/redis-bus-carrier.js";
 import { tapIdempotentRequests } from "./platform/http/idempotency.js";
 import { withIsoInstants } from "./platform/http/json-answer.js";
 import { JobScheduler } from "./platform/jobs/scheduler.js";
@@ -50,9 +52,9 @@ export interface App {
 /** Builds the whole service on the given database: REST under /api, GraphQL at /graphql, health, metrics, uploads. */
 export async function createApp(deps: AppDeps): Promise<App> {
   const { config, database, clock, logger } = deps;
-  const db = database.db;
+  const db = keepingAfterCommitHooks(database.db, (error) => logger.error({ err: error }, "work after a commit failed"));
   const hasher = deps.hasher ?? createPasswordHasher();
-  const bus = await openInstanceBus(database.busCarrier());
+  const bus = await openInstanceBus(config.redisUrl ? redisCarrier(config.redisUrl, `${BUS_CHANNEL}:${await databaseIdentity(db)}`) : database.busCarrier());
   const storage = new FileStorage(deps.uploadsDir ?? path.join(config.dataDir, "uploads"), config.publicBaseUrl);
   const identity = deps.identity ?? createFirebaseVerifier(config.firebaseProjectId, config.firebaseJwksUrl);
   const gateways = deps.gateways ?? createGateways(config, clock);

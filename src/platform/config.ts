@@ -11,6 +11,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Redis for the instance bus (live updates, session news) instead of PostgreSQL's LISTEN/NOTIFY (contract §16). */
+  redisUrl: string | undefined;
   jwtSecret: string;
   publicBaseUrl: string;
   webAppUrl: string;
@@ -92,6 +94,13 @@ const envSchema = z
     HTTP_REQUEST_TIMEOUT_MS: milliseconds(60_000),
     HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000),
     MAX_CONNECTIONS_PER_ADDRESS: count(32),
+    REDIS_URL: z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+        .optional(),
+    ),
     LOG_LEVEL: z.preprocess(blankToUndefined, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")),
   })
   // The headers are part of the request: Node refuses a headers timeout longer than the request's.
@@ -131,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
     jwtSecret: e.JWT_SECRET ?? developmentJwtSecret(dataDir),
     publicBaseUrl,
     webAppUrl: (e.WEB_APP_URL ?? publicBaseUrl).replace(/\/+$/, ""),

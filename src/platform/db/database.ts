@@ -211,3 +211,13 @@ function expectedMigrations(): number {
   journalEntries ??= (JSON.parse(readFileSync(path.join(migrationsFolder, "meta", "_journal.json"), "utf8")) as { entries: unknown[] }).entries.length;
   return journalEntries;
 }
+
+/**
+ * What names this database among every other on any server (its cluster's system identifier and its name): the
+ * instances of one deployment share it, and what they share outside PostgreSQL (a Redis channel) is named after it.
+ */
+export async function databaseIdentity(db: Db): Promise<string> {
+  const result = await db.execute(sql`select current_database() as name, (select system_identifier from pg_control_system())::text as cluster`);
+  const [row] = (Array.isArray(result) ? result : (result as unknown as { rows: unknown[] }).rows) as { name: string; cluster: string }[];
+  return `${row.cluster}:${row.name}`;
+}
