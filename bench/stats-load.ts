@@ -21,7 +21,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import type { SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import postgres from "postgres";
 import { createApp, type App } from "../src/app.js";
@@ -30,6 +30,7 @@ import { loadConfig } from "../src/platform/config.js";
 import { openDatabase, type Db, type DatabaseHandle } from "../src/platform/db/database.js";
 import { createLogger } from "../src/platform/logger.js";
 import { executionRepository } from "../src/modules/executions/execution.repository.js";
+import { weightHistoryJson } from "../src/modules/users/user.fragments.js";
 import { inlineParameters, printExplain } from "./explain.js";
 import { BODYWEIGHT_FROM, checkConsistency, historyStart, HISTORY_DAYS, seedExerciseHistories, SETS_PER_EXECUTION, timed } from "./logged-history.js";
 import { bearer, closedLoop, ms, printTable, request, scratchDatabase, secs, watchEventLoopDelay, type Summary } from "./support.js";
@@ -144,10 +145,7 @@ async function statementsOf(userId: number, world: World) {
       ],
     ],
     ["GET /exercises/personal-records", [(db) => executionRepository.personalRecords(db, userId)]],
-    [
-      "GET /users/metrics (+ the personal records above)",
-      [(db) => executionRepository.metricsTotals(db, userId), (db) => executionRepository.weekly(db, userId, monday)],
-    ],
+    ["GET /users/metrics", [(db) => executionRepository.metricsJson(db, userId, monday, 8, weightHistoryJson(sql`${userId}::int`))]],
   ];
   const result: Array<[string, string[]]> = [];
   for (const [label, calls] of endpoints) {

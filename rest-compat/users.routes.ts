@@ -153,7 +153,7 @@ export function addUserRoutes(routes: DocumentedRouter, services: Services): voi
   routes.add(
     { method: "get", path: "/users/metrics", tag: PROFILE, summary: "The caller's training metrics", auth: "required", success: 200 },
     async (req, res) => {
-      res.json(await services.statistics.metrics(await userOf(services, req)));
+      res.type("json").send(await services.statistics.metricsJson(await userOf(services, req)));
     },
   );
   routes.add(

@@ -119,7 +119,7 @@ export function createServices(deps: ServiceDeps) {
   const planAssignments = new PlanAssignmentService({ db, clock, plans: trainingPlans, coaching, users });
   const records = new RecordService({ db, coaching, exercises });
   const executions = new ExecutionService({ db, clock, coaching, users, exercises, trainings, records });
-  const statistics = new StatisticsService({ db, clock, executions, users, exercises, trainings });
+  const statistics = new StatisticsService({ db, clock, executions, exercises, trainings });
   const adherence = new AdherenceService({ db, clock, users, coaching });
   const dashboard = new DashboardService({ clock, coaching, planAssignments, adherence, subscriptions, records });
   const changeFeed = new ChangeFeedService({

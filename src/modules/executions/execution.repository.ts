@@ -4,7 +4,7 @@ import type { Db } from "../../platform/db/database.js";
 import { idArray, idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
 import { preparedStatements, type Bound } from "../../platform/db/prepared.js";
 import { activityReadableBy } from "../coaching/coaching.fragments.js";
-import { fromJson, jsonRows } from "../../platform/db/json.js";
+import { fromJson, isoInstantText, jsonRows } from "../../platform/db/json.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { users } from "../users/user.table.js";
 import { executionSets, exerciseExecutions, trainingExecutions, trainingExerciseMonths } from "./execution.table.js";
@@ -38,6 +38,7 @@ export const EXERCISE_EXECUTION_SORTS: Record<string, AnyColumn> = {
 const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []));
 const iso = (date: Date) => date.toISOString();
+const isoDay = (date: Date) => iso(date).slice(0, 10);
 
 /** A training's statistics for one user, in the contract's shape less the training's own id and name. */
 export interface TrainingStatisticsFigures {
@@ -165,6 +166,38 @@ const trainingExecutionPages = preparedStatements(
       .prepare("training_execution_pages");
   },
 );
+
+/**
+ * `ids` and `records` of a `with recursive`: per exercise of the user (or only `exerciseId`), the heaviest completed
+ * set (earliest date it was reached) and the best one-rep-max estimate. The user's exercises are found by skipping
+ * through the index (one probe each), then each record is the first entry of exercise_executions_user_exercise_record_idx
+ * and each estimate the last of ..._one_rep_max_idx: the cost follows the number of exercises, not the length of the
+ * history.
+ */
+function personalRecordsOf(userId: number, exerciseId?: number): SQL {
+  const exerciseIds =
+    exerciseId !== undefined
+      ? sql`select ${exerciseId}::int`
+      : sql`(select ee.exercise_id from exercise_executions ee where ee.user_id = ${userId} and ee.exercise_id is not null order by ee.exercise_id limit 1)
+        union all
+        select (select ee.exercise_id from exercise_executions ee where ee.user_id = ${userId} and ee.exercise_id > ids.exercise_id order by ee.exercise_id limit 1)
+        from ids where ids.exercise_id is not null`;
+  return sql`ids(exercise_id) as (${exerciseIds}),
+    records as (
+      select ids.exercise_id, r.exercise_name, r.max_weight as value, r.executed_at as date, e.one_rep_max
+      from ids
+      cross join lateral (
+        select ee.exercise_name, ee.max_weight, ee.executed_at from exercise_executions ee
+        where ee.user_id = ${userId} and ee.exercise_id = ids.exercise_id and ee.max_weight is not null
+        order by ee.max_weight desc nulls last, ee.executed_at asc, ee.id asc
+        limit 1
+      ) r
+      cross join lateral (
+        select max(x.best_one_rep_max) as one_rep_max from exercise_executions x
+        where x.user_id = ${userId} and x.exercise_id = ids.exercise_id
+      ) e
+    )`;
+}
 
 export const executionRepository = {
   /** Serializes one user's logging, so two concurrent logs never both claim the same personal record. */
@@ -496,47 +529,59 @@ export const executionRepository = {
   },
 
   /**
-   * Per exercise: the heaviest completed set (earliest date it was reached) and the best one-rep-max estimate. The
-   * user's exercises are found by skipping through the index (one probe each), then each record is the first entry of
-   * exercise_executions_user_exercise_record_idx and each estimate the last of ..._one_rep_max_idx: the cost follows
-   * the number of exercises, not the length of the history.
+   * Per exercise: the heaviest completed set (earliest date it was reached) and the best one-rep-max estimate
+   * (`personalRecordsOf`).
    */
   async personalRecords(db: Db, userId: number, exerciseId?: number) {
-    const exerciseIds =
-      exerciseId !== undefined
-        ? sql`select ${exerciseId}::int`
-        : sql`(select ee.exercise_id from exercise_executions ee where ee.user_id = ${userId} and ee.exercise_id is not null order by ee.exercise_id limit 1)
-          union all
-          select (select ee.exercise_id from exercise_executions ee where ee.user_id = ${userId} and ee.exercise_id > ids.exercise_id order by ee.exercise_id limit 1)
-          from ids where ids.exercise_id is not null`;
     return rowsOf<{ exercise_id: number; exercise_name: string; value: string; date: Date | string; one_rep_max: string | null }>(
       await db.execute(sql`
-        with recursive ids(exercise_id) as (${exerciseIds})
-        select ids.exercise_id, r.exercise_name, r.max_weight::text as value, r.executed_at as date, e.one_rep_max::text as one_rep_max
-        from ids
-        cross join lateral (
-          select ee.exercise_name, ee.max_weight, ee.executed_at from exercise_executions ee
-          where ee.user_id = ${userId} and ee.exercise_id = ids.exercise_id and ee.max_weight is not null
-          order by ee.max_weight desc nulls last, ee.executed_at asc, ee.id asc
-          limit 1
-        ) r
-        cross join lateral (
-          select max(x.best_one_rep_max) as one_rep_max from exercise_executions x
-          where x.user_id = ${userId} and x.exercise_id = ids.exercise_id
-        ) e
-        order by r.exercise_name, ids.exercise_id`),
+        with recursive ${personalRecordsOf(userId, exerciseId)}
+        select exercise_id, exercise_name, value::text as value, date, one_rep_max::text as one_rep_max from records
+        order by exercise_name, exercise_id`),
     );
   },
 
   /**
-   * The totals of a user's metrics: one index-only pass over each table, and the (few) standalone exercise logs.
-   * Sums of seconds, like the sums of sets and repetitions in progress, leave as float8: exact for any integer a
-   * history can reach (below 2^53), where an int would overflow past 2^31 (68 years of logged time).
+   * A user's metrics (contract §7) as the JSON text of the answer, built whole by PostgreSQL in one statement: the
+   * totals (one index-only pass over each table, and the few standalone exercise logs), trainings and time for each of
+   * `weeks` ISO weeks from `firstMonday`, the weight history (`weightHistory`, the users module's fragment) and a
+   * record per exercise. The answer holds a record for every exercise the user ever logged (hundreds): carried as one
+   * text, it is not decoded into objects, walked for dates and encoded again, which was most of the request's CPU.
+   * Sums of seconds leave as float8: exact for any integer a history can reach (below 2^53), where an int would
+   * overflow past 2^31 (68 years of logged time).
    */
-  async metricsTotals(db: Db, userId: number) {
-    const [row] = rowsOf<{ trainings: number; completed: number; exercises: number; training_time: number; exercise_time: number }>(
+  async metricsJson(db: Db, userId: number, firstMonday: Date, weeks: number, weightHistory: SQL): Promise<string> {
+    const [row] = rowsOf<{ answer: string }>(
       await db.execute(sql`
-        select t.trainings, t.completed, e.exercises, t.training_time, s.exercise_time
+        with recursive ${personalRecordsOf(userId)},
+        weekly as (
+          select date_trunc('week', w.at at time zone 'UTC')::date as week, sum(w.trainings)::int as trainings, sum(w.time)::float8 as time from (
+            select start_time as at, 1 as trainings, duration_seconds as time
+            from training_executions where user_id = ${userId} and start_time >= ${iso(firstMonday)}::timestamptz
+            union all
+            select executed_at, 0, coalesce(duration_seconds, 0)
+            from exercise_executions where user_id = ${userId} and training_execution_id is null and executed_at >= ${iso(firstMonday)}::timestamptz
+          ) w group by 1
+        )
+        select json_build_object(
+          'userId', ${userId}::int,
+          'totalTrainings', t.trainings,
+          'completedTrainings', t.completed,
+          'totalExercises', e.exercises,
+          'totalTime', t.training_time + s.exercise_time,
+          'weeklyProgress', (
+            select json_agg(json_build_object('date', to_char(d.week, 'YYYY-MM-DD'), 'trainingsCount', coalesce(weekly.trainings, 0),
+              'totalTime', coalesce(weekly.time, 0)) order by d.week)
+            from (select ${isoDay(firstMonday)}::date + 7 * i as week from generate_series(0, ${weeks - 1}::int) i) d
+            left join weekly on weekly.week = d.week
+          ),
+          'weightHistory', ${weightHistory},
+          'personalRecords', (
+            select coalesce(json_agg(json_build_object('exerciseName', exercise_name, 'value', value::float8, 'unit', 'kg',
+              'date', ${isoInstantText(sql`date`)}, 'estimatedOneRepMax', one_rep_max::float8) order by exercise_name, exercise_id), '[]')
+            from records
+          )
+        )::text as answer
         from (
           select count(*)::int as trainings, (count(*) filter (where completed))::int as completed, coalesce(sum(duration_seconds), 0)::float8 as training_time
           from training_executions where user_id = ${userId}
@@ -547,20 +592,6 @@ export const executionRepository = {
           from exercise_executions where user_id = ${userId} and training_execution_id is null
         ) s`),
     );
-    return row;
-  },
-
-  /** Trainings and time per ISO week from `firstMonday` on. */
-  async weekly(db: Db, userId: number, firstMonday: Date) {
-    return rowsOf<{ week: string; trainings: number; time: number }>(
-      await db.execute(sql`
-        select to_char(w.week, 'YYYY-MM-DD') as week, sum(w.trainings)::int as trainings, sum(w.time)::float8 as time from (
-          select date_trunc('week', start_time at time zone 'UTC')::date as week, 1 as trainings, duration_seconds as time
-          from training_executions where user_id = ${userId} and start_time >= ${iso(firstMonday)}::timestamptz
-          union all
-          select date_trunc('week', executed_at at time zone 'UTC')::date, 0, coalesce(duration_seconds, 0)
-          from exercise_executions where user_id = ${userId} and training_execution_id is null and executed_at >= ${iso(firstMonday)}::timestamptz
-        ) w group by w.week order by w.week`),
-    );
+    return row.answer;
   },
 };

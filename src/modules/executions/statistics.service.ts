@@ -1,11 +1,12 @@
 import { requireUser, type Actor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
+import { sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import { DAY_MS, dayRange } from "../../platform/dates.js";
 import type { InputReader } from "../../platform/validation.js";
 import type { ExerciseService } from "../exercises/exercise.service.js";
 import type { TrainingService } from "../trainings/training.service.js";
-import type { UserService } from "../users/user.service.js";
+import { weightHistoryJson } from "../users/user.fragments.js";
 import type { ProgressFilter, StatisticsFilter } from "./execution.inputs.js";
 import { executionRepository, type TrainingStatisticsFigures } from "./execution.repository.js";
 import type { ExecutionService } from "./execution.service.js";
@@ -48,9 +49,7 @@ export interface UserMetricsDto {
 
 /** Statistics, progress, records and metrics: SQL aggregates over one user's indexed history (contract §7). */
 export class StatisticsService {
-  constructor(
-    private readonly deps: { db: Db; clock: Clock; executions: ExecutionService; users: UserService; exercises: ExerciseService; trainings: TrainingService },
-  ) {}
+  constructor(private readonly deps: { db: Db; clock: Clock; executions: ExecutionService; exercises: ExerciseService; trainings: TrainingService }) {}
 
   /** Figures of a training's executions (the caller's, or `userId`'s for their trainer and administrators). */
   async trainingStatistics(actor: Actor, trainingId: number, readFilter: InputReader<StatisticsFilter>): Promise<TrainingStatisticsDto> {
@@ -105,34 +104,21 @@ export class StatisticsService {
     }));
   }
 
-  /** A user's training metrics (the caller's, or `userId`'s for their trainer and administrators). */
-  async metrics(actor: Actor, userId?: number): Promise<UserMetricsDto> {
+  /**
+   * A user's training metrics (the caller's, or `userId`'s for their trainer and administrators) as the JSON text of
+   * the answer, which PostgreSQL builds whole (executionRepository.metricsJson): REST sends it as it is.
+   */
+  async metricsJson(actor: Actor, userId?: number): Promise<string> {
     const caller = requireUser(actor);
     const owner = userId ?? caller.id;
     await this.deps.executions.ensureMayRead(caller, owner);
     const firstMonday = mondayOf(new Date(this.deps.clock.now().getTime() - (WEEKS_IN_METRICS - 1) * 7 * DAY_MS));
-    const [totals, weeks, weights, records] = await Promise.all([
-      executionRepository.metricsTotals(this.deps.db, owner),
-      executionRepository.weekly(this.deps.db, owner, firstMonday),
-      this.deps.users.weightHistoryOf(owner),
-      this.listPersonalRecords(actor, owner),
-    ]);
-    const byWeek = new Map(weeks.map((week) => [week.week, week]));
-    const weeklyProgress = Array.from({ length: WEEKS_IN_METRICS }, (_, i) => {
-      const date = new Date(firstMonday.getTime() + i * 7 * DAY_MS).toISOString().slice(0, 10);
-      const week = byWeek.get(date);
-      return { date, trainingsCount: week?.trainings ?? 0, totalTime: week?.time ?? 0 };
-    });
-    return {
-      userId: owner,
-      totalTrainings: totals.trainings,
-      completedTrainings: totals.completed,
-      totalExercises: totals.exercises,
-      totalTime: totals.training_time + totals.exercise_time,
-      weeklyProgress,
-      weightHistory: weights.map((entry) => ({ date: entry.recordedAt, value: entry.weightKg })),
-      personalRecords: records.map(({ exerciseName, value, unit, date, estimatedOneRepMax }) => ({ exerciseName, value, unit, date, estimatedOneRepMax })),
-    };
+    return executionRepository.metricsJson(this.deps.db, owner, firstMonday, WEEKS_IN_METRICS, weightHistoryJson(sql`${owner}::int`));
+  }
+
+  /** `metricsJson` as the DTO (GraphQL). */
+  async metrics(actor: Actor, userId?: number): Promise<UserMetricsDto> {
+    return JSON.parse(await this.metricsJson(actor, userId), reviveInstants) as UserMetricsDto;
   }
 }
 
@@ -141,4 +127,9 @@ function mondayOf(date: Date): Date {
   const day = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
   const sinceMonday = (day.getUTCDay() + 6) % 7;
   return new Date(day.getTime() - sinceMonday * DAY_MS);
+}
+
+/** The metrics' instants (`date` of weights and records, ISO with a time) back to Dates; weeks' days stay text. */
+function reviveInstants(key: string, value: unknown): unknown {
+  return key === "date" && typeof value === "string" && value.length > 10 ? new Date(value) : value;
 }

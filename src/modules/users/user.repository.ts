@@ -58,15 +58,6 @@ const sessionUser = preparedStatement((db) =>
     .prepare("session_user"),
 );
 
-const weightsOf = preparedStatement((db) =>
-  db
-    .select({ weightKg: weightHistory.weightKg, recordedAt: weightHistory.recordedAt })
-    .from(weightHistory)
-    .where(eq(weightHistory.userId, sql.placeholder("userId")))
-    .orderBy(weightHistory.recordedAt, weightHistory.id)
-    .prepare("weight_history"),
-);
-
 export const userRepository = {
   async findById(db: Db, id: number) {
     const [row] = await userById(db).execute({ id });
@@ -190,9 +181,4 @@ export const userRepository = {
 /** The billing capability sets what a user's subscription gives (contract §8): type and until when. */
 export async function setSubscriptionAccess(db: Db, userId: number, subscriptionType: string, expiresAt: Date | null, now: Date) {
   await db.update(users).set({ subscriptionType, subscriptionExpiresAt: expiresAt, updatedAt: now }).where(eq(users.id, userId));
-}
-
-/** Every weight a user recorded through the profile, oldest first (metrics' weight history). */
-export async function weightHistoryOf(db: Db, userId: number) {
-  return weightsOf(db).execute({ userId });
 }

@@ -8,7 +8,7 @@ import type { InputReader } from "../../platform/validation.js";
 import { USER_NOT_FOUND } from "./auth.service.js";
 import { toUserDto, type UserDto, type UserRow, type UserSummaryDto } from "./user.dto.js";
 import type { ProfileInput, RenameInput } from "./user.inputs.js";
-import { setSubscriptionAccess, userRepository, weightHistoryOf, type UserChanges } from "./user.repository.js";
+import { setSubscriptionAccess, userRepository, type UserChanges } from "./user.repository.js";
 import { recordAudience, recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
 import { activeLinkPartiesWith, invitePartiesOfTrainer } from "../coaching/coaching.fragments.js";
 import { assignmentPartiesWith } from "../training-plans/training-plan.fragments.js";
@@ -75,11 +75,6 @@ export class UserService {
   /** A user that exists, else 404 (no access check: the asking module has its own rule). */
   async ensureExists(id: number): Promise<void> {
     await this.load(id);
-  }
-
-  /** Every weight the user recorded through the profile, oldest first (no access check: the asking module has its own rule). */
-  weightHistoryOf(userId: number): Promise<{ weightKg: number; recordedAt: Date }[]> {
-    return weightHistoryOf(this.deps.db, userId);
   }
 
   /** The account as stored, or null, for other modules' rules and e-mails; `db` is their transaction when they are in one. */

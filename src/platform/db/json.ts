@@ -43,3 +43,11 @@ export function rowFromJson<Table extends PgTable>(table: Table, json: Record<st
   for (const key of keys) if (typeof row[key] === "string") row[key] = new Date(row[key]);
   return row as Table["$inferSelect"];
 }
+
+/**
+ * An instant as the JSON answers write it (JavaScript's `toISOString`: UTC, milliseconds, `Z`), for answers whose
+ * JSON text PostgreSQL builds whole; PostgreSQL's own JSON of a timestamptz reads `+00:00` and drops zero fractions.
+ */
+export function isoInstantText(instant: AnyColumn | SQL): SQL<string> {
+  return sql<string>`to_char(${instant} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
