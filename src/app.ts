@@ -3,6 +3,7 @@ import path from "node:path";
 import cors from "cors";
 import express, { type Express, type Response } from "express";
 import helmet from "helmet";
+import type { Clock as EngineClock } from "pg-boss";
 import { collectDefaultMetrics, Histogram, Registry } from "prom-client";
 import { restApi } from "../rest-compat/index.js";
 import { errorHandler, notFoundHandler } from "../rest-compat/errors.js";
@@ -17,10 +18,11 @@ import { openInstanceBus, type InstanceBus } from "./platform/instance-bus.js";
 import { redisCarrier } from "./platform/redis-bus-carrier.js";
 import { tapIdempotentRequests } from "./platform/http/idempotency.js";
 import { withIsoInstants } from "./platform/http/json-answer.js";
-import { JobScheduler } from "./platform/jobs/scheduler.js";
+import { JobEngine } from "./platform/jobs/job-engine.js";
 import type { Logger } from "./platform/logger.js";
 import { createMailTransport, type MailTransport } from "./platform/mail/mail-transport.js";
-import { MailWorker } from "./platform/mail/mail-worker.js";
+import { MAIL_DELIVERY_JOB, MailWorker } from "./platform/mail/mail-worker.js";
+import { MailOutbox } from "./platform/mail/outbox.js";
 import { FileStorage } from "./platform/storage/file-storage.js";
 import { createGateways, type Gateways } from "./modules/billing/gateways/create-gateways.js";
 import { createServices, type Services } from "./services.js";
@@ -36,6 +38,8 @@ export interface AppDeps {
   hasher?: PasswordHasher;
   gateways?: Gateways;
   uploadsDir?: string;
+  /** The job engine's timers; tests hand in pg-boss's `TestClock` so that nothing of the engine fires unless they move it. */
+  jobClock?: EngineClock;
 }
 
 export interface App {
@@ -44,8 +48,9 @@ export interface App {
   /** Messages between the instances of the service on this database. */
   bus: InstanceBus;
   mailWorker: MailWorker;
-  jobs: JobScheduler;
-  /** Stops GraphQL, the jobs, the instance bus, the mail transport and its own password hasher (the database and a hasher handed in belong to the caller). */
+  /** Background work; `main` starts it, tests start it when they test it (they run the workers by hand otherwise). */
+  jobs: JobEngine;
+  /** Stops GraphQL, the jobs (waiting for runs under way), the instance bus, the mail transport and its own password hasher (the database and a hasher handed in belong to the caller). */
   close(): Promise<void>;
 }
 
@@ -58,12 +63,14 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const storage = new FileStorage(deps.uploadsDir ?? path.join(config.dataDir, "uploads"), config.publicBaseUrl);
   const identity = deps.identity ?? createFirebaseVerifier(config.firebaseProjectId, config.firebaseJwksUrl);
   const gateways = deps.gateways ?? createGateways(config, clock);
-  const services = createServices({ db, clock, config, logger, hasher, storage, identity, gateways, bus });
+  const jobs = new JobEngine({ connection: database.connection, logger, clock: deps.jobClock });
+  const mail = new MailOutbox((tx) => jobs.kick(MAIL_DELIVERY_JOB, tx));
+  const services = createServices({ db, clock, config, logger, hasher, storage, identity, gateways, bus, mail });
 
   const transport = deps.mailTransport ?? createMailTransport(config.smtpUrl, path.join(config.dataDir, "mail"));
   const mailWorker = new MailWorker({ db, clock, transport, from: config.mailFrom, logger });
-  const jobs = new JobScheduler(logger);
-  jobs.every("mail-delivery", 5_000, () => mailWorker.runOnce());
+  // Kicked by every e-mail queued; the periodic run picks up what is due again after a failed attempt (30 s at first).
+  jobs.every(MAIL_DELIVERY_JOB, 30_000, () => mailWorker.runOnce());
   jobs.every("subscription-renewals", 60 * 60_000, () => services.renewals.run());
   // Gateway calls owed after a commit that failed then (a PIX charge to cancel, money to return), and charges whose
   // answer was lost (asked of the gateway once some minutes old): every minute.

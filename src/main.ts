@@ -30,6 +30,10 @@ async function main() {
     logger.info({ granted, notRegisteredYet: unknown }, "ADMIN_EMAILS applied");
   }
 
+  // Before the first request: an e-mail queued by it kicks its delivery job.
+  await app.jobs.start();
+  logger.info("job engine started");
+
   const server = createHttpServer(config.http, app.express);
   server.listen(config.port, config.host, () => {
     logger.info({ url: `http://${config.host}:${config.port}`, graphql: "/graphql", rest: "/api" }, "listening");
@@ -38,7 +42,6 @@ async function main() {
     logger.fatal({ err: error }, "server failed");
     process.exit(1);
   });
-  app.jobs.start();
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -7,6 +7,7 @@ import type { Config } from "./platform/config.js";
 import type { Db } from "./platform/db/database.js";
 import type { InstanceBus } from "./platform/instance-bus.js";
 import type { Logger } from "./platform/logger.js";
+import type { MailOutbox } from "./platform/mail/outbox.js";
 import { RateLimiter } from "./platform/rate-limit/rate-limiter.js";
 import type { FileStorage } from "./platform/storage/file-storage.js";
 import { AdherenceService } from "./modules/adherence/adherence.service.js";
@@ -45,15 +46,17 @@ export interface ServiceDeps {
   identity: IdentityVerifier;
   gateways: Gateways;
   bus: InstanceBus;
+  mail: MailOutbox;
 }
 
 /** The composition root: every domain service, wired by hand (no container). */
 export function createServices(deps: ServiceDeps) {
-  const { db, clock, config, logger, gateways } = deps;
+  const { db, clock, config, logger, gateways, mail } = deps;
   const rateLimiter = new RateLimiter(db, clock);
   const auth = new AuthService({
     db,
     clock,
+    mail,
     hasher: deps.hasher,
     tokens: new AccessTokens(config.jwtSecret, clock),
     identity: deps.identity,
@@ -65,7 +68,7 @@ export function createServices(deps: ServiceDeps) {
   });
   const users = new UserService({ db, clock, storage: deps.storage });
 
-  const lifecycle = new SubscriptionLifecycle(clock, users);
+  const lifecycle = new SubscriptionLifecycle(clock, users, mail);
   const subscriptionPlans = new SubscriptionPlanService({ db });
   const intents = new ChargeIntents({ db, clock, logger, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle });
   const gatewayFollowUps = new GatewayFollowUps({ db, clock, logger, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle, intents, users });
@@ -103,10 +106,11 @@ export function createServices(deps: ServiceDeps) {
     pixWebhookSecret: config.pixWebhookSecret,
     cardWebhookSecret: config.cardWebhookSecret,
   });
-  const renewals = new RenewalService({ db, clock, logger, lifecycle, intents, followUps: gatewayFollowUps, users });
+  const renewals = new RenewalService({ db, clock, logger, lifecycle, intents, followUps: gatewayFollowUps, users, mail });
   const coaching = new CoachingService({
     db,
     clock,
+    mail,
     subscriptionPlans,
     users,
     freeTrainerMaxStudents: config.freeTrainerMaxStudents,

@@ -190,7 +190,7 @@ export async function startWorld(concurrency: number): Promise<World> {
     });
     app = await createApp({ config, database, clock: systemClock, logger: createLogger(config.logLevel, sink) });
     server.on("request", app.express);
-    app.jobs.start();
+    await app.jobs.start();
 
     const tokens = new AccessTokens(JWT_SECRET, systemClock);
     const people = {} as Record<Role, Person>;

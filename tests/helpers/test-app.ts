@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
+import { TestClock } from "pg-boss";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { createApp, type App } from "../../src/app.js";
 import { createPasswordHasher, type PasswordHasher } from "../../src/platform/auth/password-hasher.js";
@@ -39,6 +40,8 @@ export type GraphqlError = { message: string; path?: Array<string | number>; ext
 
 export class TestApp {
   readonly clock: ManualClock;
+  /** The job engine's clock (when a test starts the engine): its polls and schedules fire only when a test moves it. */
+  readonly jobClock: TestClock;
   readonly smtp: TestSmtpServer;
   readonly logLines: string[] = [];
   baseUrl = "";
@@ -51,13 +54,14 @@ export class TestApp {
 
   /**
    * `sibling`: this app is a second instance of the service beside that one, as behind a load balancer: its own
-   * process state and (on PostgreSQL) its own connection pool on the same database, the same clock and SMTP server.
+   * process state and (on PostgreSQL) its own connection pool on the same database, the same clocks and SMTP server.
    */
   constructor(
     private readonly env: Record<string, string> = {},
     private readonly sibling?: TestApp,
   ) {
     this.clock = sibling?.clock ?? new ManualClock(new Date());
+    this.jobClock = sibling?.jobClock ?? new TestClock();
     this.smtp = sibling?.smtp ?? new TestSmtpServer();
   }
 
@@ -98,6 +102,7 @@ export class TestApp {
       clock: this.clock,
       logger: createLogger(this.config.logLevel, sink),
       hasher: testHasher(),
+      jobClock: this.jobClock,
     });
     this.server.on("request", this.app.express);
   }

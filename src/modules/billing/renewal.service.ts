@@ -1,7 +1,7 @@
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import type { Logger } from "../../platform/logger.js";
-import { enqueueMail } from "../../platform/mail/outbox.js";
+import type { MailOutbox } from "../../platform/mail/outbox.js";
 import type { UserService } from "../users/user.service.js";
 import type { PaymentRow, SubscriptionRow } from "./billing.dto.js";
 import { billingMails } from "./billing.mails.js";
@@ -39,6 +39,7 @@ export class RenewalService {
       intents: ChargeIntents;
       followUps: GatewayFollowUps;
       users: UserService;
+      mail: MailOutbox;
     },
   ) {}
 
@@ -132,7 +133,8 @@ export class RenewalService {
     const now = this.deps.clock.now();
     const user = await this.deps.users.findById(subscription.userId, tx);
     const plan = await subscriptionPlanRepository.findById(tx, subscription.planId);
-    if (user && plan && subscription.endDate) await enqueueMail(tx, billingMails.renewalReminder(user.email, user.name, plan.name, subscription.endDate), now);
+    if (user && plan && subscription.endDate)
+      await this.deps.mail.enqueue(tx, billingMails.renewalReminder(user.email, user.name, plan.name, subscription.endDate), now);
     await subscriptionRepository.updateSubscription(tx, subscription.id, { renewalReminderSentAt: now, updatedAt: now });
   }
 }

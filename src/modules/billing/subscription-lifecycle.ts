@@ -2,7 +2,7 @@ import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { isUniqueViolation } from "../../platform/db/constraint-violation.js";
 import { conflict } from "../../platform/errors.js";
-import { enqueueMail } from "../../platform/mail/outbox.js";
+import type { MailOutbox } from "../../platform/mail/outbox.js";
 import type { UserService } from "../users/user.service.js";
 import { billingMails } from "./billing.mails.js";
 import type { PaymentRow, PlanRow, SubscriptionRow } from "./billing.dto.js";
@@ -42,6 +42,7 @@ export class SubscriptionLifecycle {
   constructor(
     private readonly clock: Clock,
     private readonly users: UserService,
+    private readonly mail: MailOutbox,
   ) {}
 
   /**
@@ -173,7 +174,7 @@ export class SubscriptionLifecycle {
         kind === "renewal"
           ? billingMails.renewed(user.email, user.name, plan.name, received.amountCents, endDate)
           : billingMails.paymentConfirmed(user.email, user.name, plan.name, received.amountCents, endDate);
-      await enqueueMail(tx, message, now);
+      await this.mail.enqueue(tx, message, now);
     }
     return updated;
   }
@@ -223,7 +224,7 @@ export class SubscriptionLifecycle {
     if (kind === "first" && subscription.status === "ACTIVE") await this.endAccessUnlessHeld(tx, subscription.userId, now);
     const plan = await this.plan(tx, subscription.planId);
     const user = await this.users.findById(subscription.userId, tx);
-    if (user) await enqueueMail(tx, billingMails.paymentFailed(user.email, user.name, plan.name, failure.reason), now);
+    if (user) await this.mail.enqueue(tx, billingMails.paymentFailed(user.email, user.name, plan.name, failure.reason), now);
     return updated;
   }
 
@@ -285,7 +286,7 @@ export class SubscriptionLifecycle {
     const user = await this.users.findById(payment.userId, tx);
     const subscription = payment.subscriptionId ? await subscriptionRepository.findSubscription(tx, payment.subscriptionId) : null;
     const plan = subscription ? await subscriptionPlanRepository.findById(tx, subscription.planId) : null;
-    if (user) await enqueueMail(tx, billingMails.refunded(user.email, user.name, plan?.name ?? "", payment.amountCents), now);
+    if (user) await this.mail.enqueue(tx, billingMails.refunded(user.email, user.name, plan?.name ?? "", payment.amountCents), now);
   }
 
   /** Cancels; `endsNow` also ends access at once (user back to FREEMIUM), otherwise access lasts until endDate. */
@@ -307,7 +308,7 @@ export class SubscriptionLifecycle {
     if (subscription.status === "ACTIVE") {
       if (endsNow) await this.users.setSubscriptionAccess(subscription.userId, FREEMIUM, null, now, tx);
       const user = await this.users.findById(subscription.userId, tx);
-      if (user) await enqueueMail(tx, billingMails.canceled(user.email, user.name, plan.name, endsNow ? null : endDate), now);
+      if (user) await this.mail.enqueue(tx, billingMails.canceled(user.email, user.name, plan.name, endsNow ? null : endDate), now);
     }
     return updated;
   }
@@ -319,7 +320,7 @@ export class SubscriptionLifecycle {
       await subscriptionRepository.updateSubscription(tx, subscription.id, { status: "EXPIRED", renewalDate: null, updatedAt: now });
       const plan = await this.plan(tx, subscription.planId);
       const user = await this.users.findById(subscription.userId, tx);
-      if (user) await enqueueMail(tx, billingMails.expired(user.email, user.name, plan.name), now);
+      if (user) await this.mail.enqueue(tx, billingMails.expired(user.email, user.name, plan.name), now);
     }
     await this.endAccessUnlessHeld(tx, subscription.userId, now);
   }

@@ -4,7 +4,7 @@ import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { isUniqueViolation } from "../../platform/db/constraint-violation.js";
 import { AppError, conflict, forbidden, notFound, validationError } from "../../platform/errors.js";
-import { enqueueMail } from "../../platform/mail/outbox.js";
+import type { MailOutbox } from "../../platform/mail/outbox.js";
 import { toPage, type Page } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
 import type { SubscriptionPlanService } from "../billing/subscription-plan.service.js";
@@ -71,6 +71,7 @@ export interface CoachingServiceDeps {
   clock: Clock;
   subscriptionPlans: SubscriptionPlanService;
   users: UserService;
+  mail: MailOutbox;
   freeTrainerMaxStudents: number;
   webAppUrl: string;
 }
@@ -111,7 +112,7 @@ export class CoachingService {
         });
         await recordChanges(tx, now, ...invitesOf([...expired, { id: inviteId, personalId: trainer.id, studentId: student.id }]));
         const sender = await users.findById(trainer.id, tx);
-        await enqueueMail(
+        await this.deps.mail.enqueue(
           tx,
           coachingMails.inviteSent(student.email, student.name, sender?.name ?? "", input.message ?? null, expiresAt, this.deps.webAppUrl),
           now,
@@ -172,7 +173,7 @@ export class CoachingService {
       const parties = [invite.personalId, invite.studentId];
       await recordChanges(tx, now, { entity: "invite", ids: [id], userIds: parties }, { entity: "link", ids: [activated], userIds: parties });
       const [trainer, me] = await Promise.all([this.deps.users.findById(invite.personalId, tx), this.deps.users.findById(invite.studentId, tx)]);
-      if (trainer && me) await enqueueMail(tx, coachingMails.inviteAccepted(trainer.email, trainer.name, me.name), now);
+      if (trainer && me) await this.deps.mail.enqueue(tx, coachingMails.inviteAccepted(trainer.email, trainer.name, me.name), now);
       return activated;
     });
     return toLink((await coachingRepository.findLink(db, linkId))!, "full");
@@ -191,7 +192,7 @@ export class CoachingService {
       await coachingRepository.setInviteStatus(tx, id, "REJECTED", now);
       await recordChanges(tx, now, ...invitesOf([invite]));
       const [trainer, me] = await Promise.all([this.deps.users.findById(invite.personalId, tx), this.deps.users.findById(invite.studentId, tx)]);
-      if (trainer && me) await enqueueMail(tx, coachingMails.inviteRejected(trainer.email, trainer.name, me.name), now);
+      if (trainer && me) await this.deps.mail.enqueue(tx, coachingMails.inviteRejected(trainer.email, trainer.name, me.name), now);
     });
     return toReceivedInvite((await coachingRepository.findInvite(db, id, clock.now()))!);
   }
@@ -325,7 +326,7 @@ export class CoachingService {
       await recordChanges(tx, now, { entity: "link", ids: [linkId], userIds: [link.personalId, link.studentId] });
       const [to, toName, byName] =
         side === "personal" ? [link.studentEmail, link.studentName, link.personalName] : [link.personalEmail, link.personalName, link.studentName];
-      await enqueueMail(tx, coachingMails.linkRemoved(to, toName, byName), now);
+      await this.deps.mail.enqueue(tx, coachingMails.linkRemoved(to, toName, byName), now);
     });
   }
 

@@ -7,7 +7,7 @@ import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { isUniqueViolation } from "../../platform/db/constraint-violation.js";
 import { AppError, INVALID_TOKEN, conflict, notFound, unauthorized } from "../../platform/errors.js";
-import { enqueueMail } from "../../platform/mail/outbox.js";
+import type { MailOutbox } from "../../platform/mail/outbox.js";
 import type { RateLimiter, RateLimitRule } from "../../platform/rate-limit/rate-limiter.js";
 import type { InputReader } from "../../platform/validation.js";
 import { toUserDto, type MessageDto, type SessionDto, type UserRow } from "./user.dto.js";
@@ -35,6 +35,7 @@ export type AuthEndpoint = "login" | "register" | "firebase-login" | "forgot-pas
 export interface AuthServiceDeps {
   db: Db;
   clock: Clock;
+  mail: MailOutbox;
   hasher: PasswordHasher;
   tokens: AccessTokens;
   identity: IdentityVerifier;
@@ -79,7 +80,7 @@ export class AuthService {
         if (!emailConfirmed) {
           const token = await this.issueOneTimeToken(tx, created.id, "EMAIL_CONFIRMATION", CONFIRMATION_TOKEN_TTL_MS);
           const link = `${this.deps.webAppUrl}/confirm-email?token=${token}`;
-          await enqueueMail(tx, confirmationMail(created.email, created.name, link), now);
+          await this.deps.mail.enqueue(tx, confirmationMail(created.email, created.name, link), now);
         }
         await recordChanges(tx, now, { entity: "profile", ids: [created.id], userIds: [created.id] });
         return created;
@@ -160,7 +161,7 @@ export class AuthService {
       await userRepository.retireOneTimeTokens(tx, user.id, "PASSWORD_RESET", clock.now());
       const token = await this.issueOneTimeToken(tx, user.id, "PASSWORD_RESET", RESET_TOKEN_TTL_MS);
       const link = `${this.deps.webAppUrl}/reset-password?token=${token}`;
-      await enqueueMail(tx, passwordResetMail(user.email, user.name, link), clock.now());
+      await this.deps.mail.enqueue(tx, passwordResetMail(user.email, user.name, link), clock.now());
     });
     return { message: "Enviamos um e-mail com o link para redefinir sua senha", success: true };
   }

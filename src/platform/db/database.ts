@@ -14,9 +14,13 @@ import { migrationsFolder } from "./paths.js";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Db = PgDatabase<PgQueryResultHKT, any, any>;
 
+/** The driver under Drizzle, for what needs its own access to the same database (the job engine). */
+export type DatabaseConnection = { kind: "postgres"; url: string } | { kind: "pglite"; pglite: PGlite };
+
 export interface DatabaseHandle {
   db: Db;
   kind: "pglite" | "postgres";
+  connection: DatabaseConnection;
   /** Applies every migration of `drizzle/` not applied yet; safe when several instances start together. */
   migrate(): Promise<void>;
   /** True when the database answers and the migrations are applied. */
@@ -65,6 +69,7 @@ function openPostgres(url: string, max: number): DatabaseHandle {
   return {
     db,
     kind: "postgres",
+    connection: { kind: "postgres", url },
     async migrate() {
       // A dedicated single connection holds the advisory lock for the whole run.
       const lockClient = postgres(url, { max: 1, onnotice: () => undefined });

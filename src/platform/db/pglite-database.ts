@@ -22,6 +22,7 @@ export function openPglite(options: DatabaseOptions): DatabaseHandle {
   return {
     db,
     kind: "pglite",
+    connection: { kind: "pglite", pglite },
     migrate: () => migratePglite(drizzlePglite(pglite), { migrationsFolder }),
     isReady: () => migrationsApplied(db),
     observeQueries: observers.observeQueries,

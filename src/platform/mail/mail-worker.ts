@@ -7,6 +7,8 @@ import { leaseNextMail, markMailFailed, markMailSent, type OutboxRow } from "./o
 /** A lease outlasts the send it covers by this much: closing the aborted connection, marking the message. */
 const LEASE_MARGIN_MS = 30_000;
 export const MAX_MAIL_ATTEMPTS = 10;
+/** The job that runs the mail worker. */
+export const MAIL_DELIVERY_JOB = "mail-delivery";
 
 /** Backoff after the n-th failed attempt: 30 s, 1 min, 2 min … capped at 1 h. */
 export const retryDelayMs = (attempts: number) => Math.min(30_000 * 2 ** (attempts - 1), 3_600_000);

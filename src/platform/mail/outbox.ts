@@ -9,15 +9,25 @@ export interface MailMessage {
   html?: string;
 }
 
-/** Queues an e-mail; call it with the transaction of the change that causes it. */
-export async function enqueueMail(db: Db, message: MailMessage, now: Date): Promise<void> {
-  await db.insert(mailOutbox).values({
-    recipient: message.to,
-    subject: message.subject,
-    text: message.text,
-    html: message.html ?? null,
-    nextAttemptAt: now,
-  });
+/**
+ * Where services queue e-mails. A message is a row of the outbox, written with the transaction of the change that
+ * causes it, and so is the request to deliver it: the mail worker's job is kicked in that transaction, so delivery
+ * starts as soon as it commits, on whichever instance is free.
+ */
+export class MailOutbox {
+  constructor(private readonly deliverSoon: (tx: Db) => Promise<void>) {}
+
+  /** Queues an e-mail; call it with the transaction of the change that causes it. */
+  async enqueue(tx: Db, message: MailMessage, now: Date): Promise<void> {
+    await tx.insert(mailOutbox).values({
+      recipient: message.to,
+      subject: message.subject,
+      text: message.text,
+      html: message.html ?? null,
+      nextAttemptAt: now,
+    });
+    await this.deliverSoon(tx);
+  }
 }
 
 export type OutboxRow = typeof mailOutbox.$inferSelect;
