@@ -24,6 +24,8 @@ import { createMailTransport, type MailTransport } from "./platform/mail/mail-tr
 import { MAIL_DELIVERY_JOB, MailWorker } from "./platform/mail/mail-worker.js";
 import { MailOutbox } from "./platform/mail/outbox.js";
 import { FileStorage } from "./platform/storage/file-storage.js";
+import type { ImageStorage } from "./platform/storage/image-storage.js";
+import { S3Storage } from "./platform/storage/s3-storage.js";
 import { createGateways, type Gateways } from "./modules/billing/gateways/create-gateways.js";
 import { createServices, type Services } from "./services.js";
 
@@ -50,7 +52,7 @@ export interface App {
   mailWorker: MailWorker;
   /** Background work; `main` starts it, tests start it when they test it (they run the workers by hand otherwise). */
   jobs: JobEngine;
-  /** Stops GraphQL, the jobs (waiting for runs under way), the instance bus, the mail transport and its own password hasher (the database and a hasher handed in belong to the caller). */
+  /** Stops GraphQL, the jobs (waiting for runs under way), the instance bus, the mail transport, the image storage's connections and its own password hasher (the database and a hasher handed in belong to the caller). */
   close(): Promise<void>;
 }
 
@@ -60,7 +62,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const db = keepingAfterCommitHooks(database.db, (error) => logger.error({ err: error }, "work after a commit failed"));
   const hasher = deps.hasher ?? createPasswordHasher();
   const bus = await openInstanceBus(config.redisUrl ? redisCarrier(config.redisUrl, `${BUS_CHANNEL}:${await databaseIdentity(db)}`) : database.busCarrier());
-  const storage = new FileStorage(deps.uploadsDir ?? path.join(config.dataDir, "uploads"), config.publicBaseUrl);
+  const storage: ImageStorage = config.objectStorage
+    ? new S3Storage(config.objectStorage, config.publicBaseUrl, logger)
+    : new FileStorage(deps.uploadsDir ?? path.join(config.dataDir, "uploads"), config.publicBaseUrl);
   const identity = deps.identity ?? createFirebaseVerifier(config.firebaseProjectId, config.firebaseJwksUrl);
   const gateways = deps.gateways ?? createGateways(config, clock);
   const jobs = new JobEngine({ connection: database.connection, logger, clock: deps.jobClock });
@@ -127,17 +131,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     res.type(metrics.contentType).send(await metrics.metrics());
   });
 
-  app.use(
-    "/uploads",
-    express.static(storage.dir, {
-      index: false,
-      dotfiles: "deny",
-      fallthrough: true,
-      immutable: true,
-      maxAge: "365d",
-      setHeaders: (res) => res.setHeader("X-Content-Type-Options", "nosniff"),
-    }),
-  );
+  app.use("/uploads", storage.uploadsHandler);
 
   app.use("/api", restApi(services, logger, config.publicBaseUrl));
 
@@ -158,6 +152,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       await bus.close();
       if (!deps.hasher) await hasher.close();
       transport.close();
+      storage.close();
     },
   };
 }

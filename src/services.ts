@@ -9,7 +9,7 @@ import type { InstanceBus } from "./platform/instance-bus.js";
 import type { Logger } from "./platform/logger.js";
 import type { MailOutbox } from "./platform/mail/outbox.js";
 import { RateLimiter } from "./platform/rate-limit/rate-limiter.js";
-import type { FileStorage } from "./platform/storage/file-storage.js";
+import type { ImageStorage } from "./platform/storage/image-storage.js";
 import { AdherenceService } from "./modules/adherence/adherence.service.js";
 import { ChargeIntents } from "./modules/billing/charge-intents.js";
 import { CheckoutService } from "./modules/billing/checkout.service.js";
@@ -42,7 +42,7 @@ export interface ServiceDeps {
   config: Config;
   logger: Logger;
   hasher: PasswordHasher;
-  storage: FileStorage;
+  storage: ImageStorage;
   identity: IdentityVerifier;
   gateways: Gateways;
   bus: InstanceBus;

@@ -16,6 +16,7 @@ const REDACTED_PATHS = [
   "*.cardCvv",
   "*.cvv",
   "*.jwtSecret",
+  "*.secretAccessKey",
   "password",
   "token",
   "cardNumber",
