@@ -16,6 +16,7 @@ import { addExecutionRoutes } from "./executions.routes.js";
 import { addRecordRoutes } from "./records.routes.js";
 import { addSyncRoutes } from "./sync.routes.js";
 import { addUserRoutes } from "./users.routes.js";
+import { addWebhookRoutes } from "./webhooks.routes.js";
 import { callerIdOf } from "./http.js";
 
 /** The REST compatibility layer mounted at /api: JSON parsing, idempotency keys, every module's routes, docs, the error shape. */
@@ -30,6 +31,7 @@ export function restApi(services: Services, logger: Logger, publicBaseUrl: strin
   addAdherenceRoutes(routes, services);
   addDashboardRoutes(routes, services);
   addSyncRoutes(routes, services);
+  addWebhookRoutes(routes, services);
   const document = openApiDocument(routes.operations, publicBaseUrl, WEBHOOK_PATHS);
 
   const api = Router();

@@ -35,6 +35,9 @@ import { AuthService } from "./modules/users/auth.service.js";
 import { SessionCache } from "./modules/users/session-cache.js";
 import { UserService } from "./modules/users/user.service.js";
 import { IdempotencyService } from "./modules/sync/idempotency.service.js";
+import { WebhookDeliveryWorker } from "./modules/webhooks/webhook-delivery.worker.js";
+import { SecretBox } from "./modules/webhooks/webhook-secrets.js";
+import { WebhookService } from "./modules/webhooks/webhook.service.js";
 
 export interface ServiceDeps {
   db: Db;
@@ -144,6 +147,12 @@ export function createServices(deps: ServiceDeps) {
     },
   });
   const idempotency = new IdempotencyService({ db, clock, logger, secret: config.jwtSecret });
+  const webhookSecrets = new SecretBox(config.jwtSecret);
+  // Contract §14.1: in production, https only and no private addresses unless allowed.
+  const production = config.env === "production";
+  const urlPolicy = { httpsOnly: production, refusePrivateAddresses: production && !config.webhooksAllowPrivateUrls };
+  const webhooks = new WebhookService({ db, clock, secrets: webhookSecrets, urlPolicy });
+  const webhookDeliveries = new WebhookDeliveryWorker({ db, clock, logger, secrets: webhookSecrets, urlPolicy, access: coaching, mail: deps.mail });
 
   return {
     auth,
@@ -168,6 +177,8 @@ export function createServices(deps: ServiceDeps) {
     dashboard,
     changeFeed,
     idempotency,
+    webhooks,
+    webhookDeliveries,
   };
 }
 

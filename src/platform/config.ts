@@ -39,6 +39,8 @@ export interface Config {
   graphqlMaxTokens: number;
   http: HttpServerLimits;
   logLevel: string;
+  /** Production only: webhook URLs may resolve to private addresses (contract §16). */
+  webhooksAllowPrivateUrls: boolean;
 }
 
 export interface ObjectStorageConfig {
@@ -131,6 +133,7 @@ const envSchema = z
     AWS_ACCESS_KEY_ID: optionalText,
     AWS_SECRET_ACCESS_KEY: optionalText,
     S3_PUBLIC_URL: url,
+    WEBHOOKS_ALLOW_PRIVATE_URLS: flag,
     LOG_LEVEL: z.preprocess(blankToUndefined, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")),
   })
   // The headers are part of the request: Node refuses a headers timeout longer than the request's.
@@ -213,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     },
     logLevel: e.LOG_LEVEL,
+    webhooksAllowPrivateUrls: e.WEBHOOKS_ALLOW_PRIVATE_URLS,
   };
 }
 

@@ -13,6 +13,7 @@ import type { InviteInput, InviteListQuery, LinkListQuery } from "./coaching.inp
 import { coachingMails } from "./coaching.mails.js";
 import { coachingRepository, type InviteRecord, type LinkRecord } from "./coaching.repository.js";
 import { DAY_MS } from "../../platform/dates.js";
+import { recordEvent, type DomainEvent } from "../webhooks/domain-events.recorder.js";
 import { recordChanges, type ChangeTo, type FeedSource } from "../sync/change-feed.recorder.js";
 
 export const INVITE_TTL_MS = 7 * DAY_MS;
@@ -111,6 +112,7 @@ export class CoachingService {
           expiresAt,
         });
         await recordChanges(tx, now, ...invitesOf([...expired, { id: inviteId, personalId: trainer.id, studentId: student.id }]));
+        await recordEvent(tx, now, ...(await this.inviteEvents(tx, now, [...expired.map((row) => row.id), inviteId])));
         const sender = await users.findById(trainer.id, tx);
         await this.deps.mail.enqueue(
           tx,
@@ -172,6 +174,7 @@ export class CoachingService {
       const activated = await coachingRepository.activateLink(tx, invite.personalId, invite.studentId, now);
       const parties = [invite.personalId, invite.studentId];
       await recordChanges(tx, now, { entity: "invite", ids: [id], userIds: parties }, { entity: "link", ids: [activated], userIds: parties });
+      await recordEvent(tx, now, ...(await this.inviteEvents(tx, now, [id])), await this.linkEvent(tx, activated));
       const [trainer, me] = await Promise.all([this.deps.users.findById(invite.personalId, tx), this.deps.users.findById(invite.studentId, tx)]);
       if (trainer && me) await this.deps.mail.enqueue(tx, coachingMails.inviteAccepted(trainer.email, trainer.name, me.name), now);
       return activated;
@@ -191,6 +194,7 @@ export class CoachingService {
       if (current?.status !== "PENDING") throw conflict(INVITE_CLOSED);
       await coachingRepository.setInviteStatus(tx, id, "REJECTED", now);
       await recordChanges(tx, now, ...invitesOf([invite]));
+      await recordEvent(tx, now, ...(await this.inviteEvents(tx, now, [id])));
       const [trainer, me] = await Promise.all([this.deps.users.findById(invite.personalId, tx), this.deps.users.findById(invite.studentId, tx)]);
       if (trainer && me) await this.deps.mail.enqueue(tx, coachingMails.inviteRejected(trainer.email, trainer.name, me.name), now);
     });
@@ -266,10 +270,13 @@ export class CoachingService {
     if (!(await coachingRepository.isTrainerOf(this.deps.db, caller.id, userId))) throw forbidden();
   }
 
-  /** Those of `userIds` whose activity the caller may read (the rule of ensureMayReadActivity), in one query. */
-  async activityReadableAmong(caller: UserActor, userIds: readonly number[]): Promise<Set<number>> {
+  /**
+   * Those of `userIds` whose activity the caller may read (the rule of ensureMayReadActivity), in one query; `db`: a
+   * transaction to read the links in (the webhook dispatcher's).
+   */
+  async activityReadableAmong(caller: Pick<UserActor, "id" | "isAdmin">, userIds: readonly number[], db: Db = this.deps.db): Promise<Set<number>> {
     const others = userIds.filter((id) => !isOwnerOrAdmin(caller, id));
-    const linked = await coachingRepository.linkedStudentsAmong(this.deps.db, caller.id, others);
+    const linked = await coachingRepository.linkedStudentsAmong(db, caller.id, others);
     return new Set(userIds.filter((id) => isOwnerOrAdmin(caller, id) || linked.has(id)));
   }
 
@@ -292,6 +299,15 @@ export class CoachingService {
     return this.deps.db.transaction(async (tx) => {
       const expired = await coachingRepository.expireInvites(tx, now);
       await recordChanges(tx, now, ...invitesOf(expired));
+      await recordEvent(
+        tx,
+        now,
+        ...(await this.inviteEvents(
+          tx,
+          now,
+          expired.map((row) => row.id),
+        )),
+      );
       return expired.length;
     });
   }
@@ -324,10 +340,23 @@ export class CoachingService {
       // Only one of several simultaneous removals ends the link (and sends the e-mail); the others find it gone.
       if (!(await coachingRepository.deactivateLink(tx, linkId, now))) throw notFound(LINK_NOT_FOUND);
       await recordChanges(tx, now, { entity: "link", ids: [linkId], userIds: [link.personalId, link.studentId] });
+      await recordEvent(tx, now, await this.linkEvent(tx, linkId));
       const [to, toName, byName] =
         side === "personal" ? [link.studentEmail, link.studentName, link.personalName] : [link.personalEmail, link.personalName, link.studentName];
       await this.deps.mail.enqueue(tx, coachingMails.linkRemoved(to, toName, byName), now);
     });
+  }
+
+  /** The `invite.updated` events of invites as they now are, for their two parties (contract §14.1). */
+  private async inviteEvents(tx: Db, now: Date, ids: readonly number[]): Promise<DomainEvent[]> {
+    const rows = await Promise.all(ids.map((id) => coachingRepository.findInvite(tx, id, now)));
+    return rows.flatMap((row) => (row ? [{ type: "invite.updated" as const, subjectUserIds: [row.personalId, row.studentId], data: toSentInvite(row) }] : []));
+  }
+
+  /** The `link.updated` event of a link as it now is, for its two parties. */
+  private async linkEvent(tx: Db, id: number): Promise<DomainEvent> {
+    const row = (await coachingRepository.findLink(tx, id))!;
+    return { type: "link.updated", subjectUserIds: [row.personalId, row.studentId], data: toLink(row, "full") };
   }
 
   private async loadInvite(student: UserActor, id: number): Promise<InviteRecord> {
