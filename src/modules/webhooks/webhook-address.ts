@@ -11,7 +11,10 @@ export interface UrlPolicy {
   refusePrivateAddresses: boolean;
 }
 
-const refused = new BlockList();
+// One list per family: a BlockList also matches IPv4 addresses against IPv4-mapped IPv6 rules, and ::ffff:0:0/96
+// below must refuse only the mapped forms.
+const refusedV4 = new BlockList();
+const refusedV6 = new BlockList();
 for (const [network, prefix] of [
   ["0.0.0.0", 8], // "this network"
   ["10.0.0.0", 8],
@@ -25,7 +28,7 @@ for (const [network, prefix] of [
   ["224.0.0.0", 4], // multicast
   ["240.0.0.0", 4], // reserved, broadcast
 ] as const) {
-  refused.addSubnet(network, prefix, "ipv4");
+  refusedV4.addSubnet(network, prefix, "ipv4");
 }
 for (const [network, prefix] of [
   ["::", 128], // unspecified
@@ -38,14 +41,14 @@ for (const [network, prefix] of [
   ["fe80::", 10], // link-local
   ["ff00::", 8], // multicast
 ] as const) {
-  refused.addSubnet(network, prefix, "ipv6");
+  refusedV6.addSubnet(network, prefix, "ipv6");
 }
 
 /** True for an address no webhook may reach under a policy that refuses private addresses. */
 export function isRefusedAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
-  return refused.check(address, family === 4 ? "ipv4" : "ipv6");
+  return family === 4 ? refusedV4.check(address, "ipv4") : refusedV6.check(address, "ipv6");
 }
 
 export const ADDRESS_REFUSED = "Endereço não permitido para webhooks";
