@@ -71,7 +71,7 @@ export function createServices(deps: ServiceDeps) {
   });
   const users = new UserService({ db, clock, storage: deps.storage });
 
-  const lifecycle = new SubscriptionLifecycle(clock, users, mail);
+  const lifecycle = new SubscriptionLifecycle(clock, users, mail, config.publicBaseUrl);
   const subscriptionPlans = new SubscriptionPlanService({ db });
   const intents = new ChargeIntents({ db, clock, logger, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle });
   const gatewayFollowUps = new GatewayFollowUps({ db, clock, logger, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle, intents, users });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { planId, subscribeByCard } from "../factories/billing.js";
 import { assignPlan, createExercise, createPlan, createTraining, linkTrainerAndStudent } from "../factories/content.js";
 import { logTrainingExecution, setsOf, trainingExecutionBody } from "../factories/executions.js";
 import { makeStudent, makeTrainer, makeUser, relogin, type MadeUser } from "../factories/users.js";
@@ -120,6 +121,47 @@ describe("webhook deliveries", () => {
     expect(later.map((e) => e.type)).toEqual(["link.updated"]);
     expect(later[0].data).toMatchObject({ id: linkId, status: "INACTIVE" });
     expect(forStranger.received).toHaveLength(0);
+  });
+
+  it("delivers invites, links, assignments, subscriptions and payments to their parties only, as their REST DTOs", async () => {
+    const { trainer, student } = await coached();
+    const other = await makeStudent(t);
+    // An endpoint receives what happens from its registration on: not the linking and assigning above.
+    t.clock.advance(1000);
+    const all = ["invite.updated", "link.updated", "plan_assignment.updated", "subscription.updated", "payment.completed"];
+    const [forTrainer, forStudent, forOther] = [await receiver(), await receiver(), await receiver()];
+    await createEndpoint(t, trainer, forTrainer.url, all);
+    await createEndpoint(t, student, forStudent.url, all);
+    await createEndpoint(t, other, forOther.url, all);
+
+    const invite = await t.post("/api/personal/students/invite", { token: trainer.token, body: { studentEmail: other.email } });
+    const rejected = await t.post(`/api/students/invites/${invite.body.id}/reject`, { token: other.token });
+    const assignments = (await t.get("/api/training-plans/assignments", { token: student.token })).body.content;
+    const accepted = await t.post(`/api/training-plans/assignments/${assignments[0].id}/accept`, { token: student.token });
+    expect((await subscribeByCard(t, student, await planId(t))).status).toBe(201);
+    await deliverWebhooks(t);
+
+    const typesOf = (r: Receiver) => r.events().map((e) => e.type);
+    expect(typesOf(forTrainer)).toEqual(["invite.updated", "invite.updated", "plan_assignment.updated"]);
+    expect(forTrainer.events()[1].data).toMatchObject({ id: invite.body.id, status: "REJECTED", studentEmail: other.email });
+    expect(forTrainer.events()[2].data).toEqual(accepted.body);
+    expect(typesOf(forOther)).toEqual(["invite.updated", "invite.updated"]);
+    expect(forOther.events()[1].data).toMatchObject({ id: rejected.body.id, status: "REJECTED" });
+    // Each write of the subscription is an update: PENDING when opened, then ACTIVE once paid.
+    expect(forStudent.events().map((e) => [e.type, e.data.status])).toEqual([
+      ["plan_assignment.updated", "ACTIVE"],
+      ["subscription.updated", "PENDING"],
+      ["subscription.updated", "PENDING"],
+      ["payment.completed", "COMPLETED"],
+      ["subscription.updated", "ACTIVE"],
+    ]);
+    const payments = (await t.get("/api/payments", { token: student.token })).body.content;
+    expect(forStudent.events().find((e) => e.type === "payment.completed")!.data).toEqual(payments[0]);
+    const subscription = forStudent
+      .events()
+      .filter((e) => e.type === "subscription.updated")
+      .at(-1)!.data;
+    expect(subscription).toEqual((await t.get(`/api/subscriptions/${subscription.id}`, { token: student.token })).body);
   });
 
   it("attempts a 500 again after about 5 seconds, then succeeds with the same event id", async () => {

@@ -6,7 +6,7 @@ import { notFound } from "../../platform/errors.js";
 import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
 import type { UserService } from "../users/user.service.js";
-import { toInvoiceDto, toPaymentDto, type InvoiceDto, type InvoiceRow, type PaymentDto, type PaymentRow } from "./billing.dto.js";
+import { invoiceDownloadUrl, toInvoiceDto, toPaymentDto, type InvoiceDto, type InvoiceRow, type PaymentDto, type PaymentRow } from "./billing.dto.js";
 import type { InvoiceListQuery, PaymentListQuery } from "./billing.inputs.js";
 import { invoicePdfFileName, renderInvoicePdf } from "./invoice-pdf.js";
 import { invoiceRepository } from "./invoice.repository.js";
@@ -96,7 +96,7 @@ export class BillingRecordsService {
   }
 
   private invoiceUrl(id: number) {
-    return `${this.deps.publicBaseUrl}/api/invoices/${id}/download`;
+    return invoiceDownloadUrl(this.deps.publicBaseUrl, id);
   }
 
   private async paymentDtos(rows: PaymentRow[]): Promise<PaymentDto[]> {
