@@ -8,7 +8,7 @@ import type { UrlPolicy } from "./webhook-address.js";
 import { signatureHeader, type SecretBox } from "./webhook-secrets.js";
 import { ATTEMPT_TIMEOUT_MS, sendWebhook, type AttemptOutcome } from "./webhook-sender.js";
 import { webhookMails } from "./webhook.mails.js";
-import { webhookRepository, type DomainEventRow, type LeasedDelivery } from "./webhook.repository.js";
+import { webhookRepository, type DomainEventRow, type EndpointRow, type LeasedDelivery } from "./webhook.repository.js";
 import { WEBHOOK_EVENT_RULES, type DomainEventType } from "./webhook.table.js";
 
 /** Waits after the n-th failed attempt (contract §14.1); a failure past the last one is final (FAILED). */
@@ -137,25 +137,12 @@ export class WebhookDeliveryWorker {
 
   /** One attempt of a leased delivery, signed with every active secret of its endpoint, then settled; never throws. */
   private async attempt({ delivery, event, endpoint }: LeasedDelivery): Promise<boolean> {
-    const { clock, secrets, logger } = this.deps;
-    const now = clock.now();
-    const body = JSON.stringify({ id: event.publicId, type: event.type, createdAt: event.createdAt.toISOString(), data: event.data });
-    const timestamp = Math.floor(now.getTime() / 1000);
-    const keys = [secrets.open(endpoint.sealedSecret)];
-    if (endpoint.sealedPreviousSecret && endpoint.previousSecretUntil && endpoint.previousSecretUntil > now)
-      keys.push(secrets.open(endpoint.sealedPreviousSecret));
-    const outcome = await sendWebhook(
-      {
-        url: endpoint.url,
-        headers: {
-          "webhook-id": event.publicId,
-          "webhook-timestamp": String(timestamp),
-          "webhook-signature": signatureHeader(keys, event.publicId, timestamp, body),
-        },
-        body,
-      },
-      this.deps.urlPolicy,
-    );
+    const { logger } = this.deps;
+    const outcome = await this.send(event, endpoint).catch((error: unknown): AttemptOutcome => ({
+      succeeded: false,
+      statusCode: null,
+      error: error instanceof Error ? error.message : String(error),
+    }));
     try {
       await this.settle(delivery.id, delivery.attempts, endpoint.id, outcome);
     } catch (error) {
@@ -165,6 +152,23 @@ export class WebhookDeliveryWorker {
     if (!outcome.succeeded)
       logger.warn({ deliveryId: delivery.id, endpointId: endpoint.id, attempts: delivery.attempts, reason: outcome.error }, "webhook delivery failed");
     return outcome.succeeded;
+  }
+
+  private async send(event: DomainEventRow, endpoint: EndpointRow): Promise<AttemptOutcome> {
+    const { clock, secrets } = this.deps;
+    const now = clock.now();
+    const body = JSON.stringify({ id: event.publicId, type: event.type, createdAt: event.createdAt.toISOString(), data: event.data });
+    const timestamp = Math.floor(now.getTime() / 1000);
+    // A secret sealed under another JWT_SECRET does not open: the attempt fails with that reason.
+    const keys = [secrets.open(endpoint.sealedSecret)];
+    if (endpoint.sealedPreviousSecret && endpoint.previousSecretUntil && endpoint.previousSecretUntil > now)
+      keys.push(secrets.open(endpoint.sealedPreviousSecret));
+    const headers = {
+      "webhook-id": event.publicId,
+      "webhook-timestamp": String(timestamp),
+      "webhook-signature": signatureHeader(keys, event.publicId, timestamp, body),
+    };
+    return sendWebhook({ url: endpoint.url, headers, body }, this.deps.urlPolicy);
   }
 
   private async settle(deliveryId: number, attempt: number, endpointId: number, outcome: AttemptOutcome): Promise<void> {
