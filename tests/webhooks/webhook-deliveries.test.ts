@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { planId, subscribeByCard } from "../factories/billing.js";
 import { assignPlan, createExercise, createPlan, createTraining, linkTrainerAndStudent } from "../factories/content.js";
-import { logTrainingExecution, setsOf, trainingExecutionBody } from "../factories/executions.js";
+import { logExerciseExecution, logTrainingExecution, setsOf, trainingExecutionBody } from "../factories/executions.js";
 import { makeStudent, makeTrainer, makeUser, relogin, type MadeUser } from "../factories/users.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { createEndpoint, deliverWebhooks, deliveriesOf, never, ok, Receiver, status, verifyWith } from "./support.js";
@@ -99,6 +99,19 @@ describe("webhook deliveries", () => {
     // Delivered once: running again sends nothing.
     await deliverWebhooks(t);
     expect(forStudent.received).toHaveLength(1);
+
+    // An exercise logged on its own, as its logging call answers it.
+    const trainerEndpointChange = await t.patch(`/api/webhook-endpoints/${trainerEndpoint.id}`, {
+      token: trainer.token,
+      body: { events: ["exercise_execution.created"] },
+    });
+    expect(trainerEndpointChange.status).toBe(200);
+    const single = await logExerciseExecution(t, student.token, squat.id, training.id, [{ repetitions: 3, weight: 50, completed: true }]);
+    await deliverWebhooks(t);
+    const [exerciseEvent] = forTrainer.events().slice(trainerEvents.length);
+    expect(exerciseEvent).toMatchObject({ type: "exercise_execution.created", data: single });
+    expect(forTrainer.received).toHaveLength(trainerEvents.length + 1);
+    expectAllSignedBy(forTrainer, trainerEndpoint.secret);
   });
 
   it("sends a trainer nothing of a student it is not linked to, nor once the link is removed", async () => {
