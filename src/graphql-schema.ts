@@ -14,6 +14,7 @@ import { changeFeedResolvers } from "./modules/sync/change-feed.graphql.js";
 import { trainingPlanResolvers } from "./modules/training-plans/training-plan.graphql.js";
 import { trainingResolvers } from "./modules/trainings/training.graphql.js";
 import { userResolvers } from "./modules/users/user.graphql.js";
+import { webhookResolvers } from "./modules/webhooks/webhook.graphql.js";
 import { rootDir } from "./platform/db/paths.js";
 
 /** Every module's resolvers (tests/graphql/schema-assembly.test.ts fails on a resolver class left off). */
@@ -29,6 +30,7 @@ export const graphqlResolvers = [
   ...adherenceResolvers,
   ...dashboardResolvers,
   ...changeFeedResolvers,
+  ...webhookResolvers,
 ] as const;
 
 let schema: GraphQLSchema | undefined;
