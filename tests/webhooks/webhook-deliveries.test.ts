@@ -1,13 +1,15 @@
+import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { planId, subscribeByCard } from "../factories/billing.js";
 import { assignPlan, createExercise, createPlan, createTraining, linkTrainerAndStudent } from "../factories/content.js";
 import { logExerciseExecution, logTrainingExecution, setsOf, trainingExecutionBody } from "../factories/executions.js";
 import { makeStudent, makeTrainer, makeUser, relogin, type MadeUser } from "../factories/users.js";
-import { useTestApp } from "../helpers/test-app.js";
+import { useSecondInstance, useTestApp } from "../helpers/test-app.js";
 import { createEndpoint, deliverWebhooks, deliveriesOf, never, ok, Receiver, status, verifyWith } from "./support.js";
 
 const ADMIN_EMAIL = "admin-webhooks@example.com";
 const t = useTestApp({ ADMIN_EMAILS: ADMIN_EMAIL, FREE_TRAINER_MAX_STUDENTS: "10" });
+const second = useSecondInstance(t, { ADMIN_EMAILS: ADMIN_EMAIL, FREE_TRAINER_MAX_STUDENTS: "10" });
 
 const receivers: Receiver[] = [];
 async function receiver(): Promise<Receiver> {
@@ -175,6 +177,40 @@ describe("webhook deliveries", () => {
       .filter((e) => e.type === "subscription.updated")
       .at(-1)!.data;
     expect(subscription).toEqual((await t.get(`/api/subscriptions/${subscription.id}`, { token: student.token })).body);
+  });
+
+  it("delivers each event once when two instances run their workers at the same time", async () => {
+    const trainer = await makeTrainer(t);
+    const r = await receiver();
+    const endpoint = await createEndpoint(t, trainer, r.url, ["invite.updated"]);
+    const students = [];
+    for (let i = 0; i < 3; i++) students.push(await makeStudent(t));
+    for (const student of students)
+      expect((await t.post("/api/personal/students/invite", { token: trainer.token, body: { studentEmail: student.email } })).status).toBe(201);
+    for (let i = 0; i < 10; i++) await t.post(`/api/webhook-endpoints/${endpoint.id}/test`, { token: trainer.token });
+
+    await Promise.all([deliverWebhooks(t), second.app.services.webhookDeliveries.runOnce()]);
+    const ids = r.received.map((d) => d.headers["webhook-id"]);
+    expect(ids).toHaveLength(13);
+    expect(new Set(ids).size).toBe(13);
+    expect((await deliveriesOf(t, trainer, endpoint.id)).every((d) => d.status === "SUCCEEDED" && d.attempts === 1)).toBe(true);
+  });
+
+  it("prunes events and their deliveries 30 days old once none is pending", async () => {
+    const student = await makeStudent(t);
+    const r = await receiver();
+    const endpoint = await createEndpoint(t, student, r.url, ["invite.updated"]);
+    await t.post(`/api/webhook-endpoints/${endpoint.id}/test`, { token: student.token });
+    await deliverWebhooks(t);
+    r.otherwise = status(503);
+    await t.post(`/api/webhook-endpoints/${endpoint.id}/test`, { token: student.token });
+    await deliverWebhooks(t);
+    // Still being retried 30 days on (a long disabled endpoint's pending delivery): kept.
+    await t.db.execute(sql`update webhook_endpoints set enabled = false`);
+    t.clock.advance(30 * 24 * 3_600_000 + 3_600_000);
+    await relogin(t, student);
+    await deliverWebhooks(t);
+    expect((await deliveriesOf(t, student, endpoint.id)).map((d) => d.status)).toEqual(["PENDING"]);
   });
 
   it("attempts a 500 again after about 5 seconds, then succeeds with the same event id", async () => {

@@ -24,6 +24,10 @@ const DISPATCH_BATCH = 100;
 /** While deliveries are under way, new due ones are looked for this often (a slow receiver holds one slot only). */
 const POLL_WHILE_BUSY_MS = 250;
 const DEFAULT_CONCURRENCY = 8;
+/** Events (and their deliveries) are kept this long once nothing of them is pending; pruned at most once an hour. */
+export const EVENT_RETENTION_MS = 30 * 24 * 3_600_000;
+const PRUNE_EVERY_MS = 3_600_000;
+const PRUNE_BATCH = 5_000;
 
 /** Whose logged activity a reader may read: the coaching module's rule (contract §7). */
 export interface ActivityAccess {
@@ -56,10 +60,16 @@ interface Reader {
  * run out and the delivery is attempted again: at least once.
  */
 export class WebhookDeliveryWorker {
+  private prunedAt = Number.NEGATIVE_INFINITY;
+
   constructor(private readonly deps: WebhookDeliveryWorkerDeps) {}
 
-  /** Dispatches the pending events and makes every delivery due now; returns how many attempts succeeded. */
+  /**
+   * Dispatches the pending events and makes every delivery due now (and, once an hour, prunes old settled events);
+   * returns how many attempts succeeded.
+   */
   async runOnce(): Promise<number> {
+    if (this.deps.clock.now().getTime() - this.prunedAt >= PRUNE_EVERY_MS) await this.prune();
     await this.dispatch();
     const concurrency = this.deps.concurrency ?? DEFAULT_CONCURRENCY;
     const inFlight = new Set<Promise<void>>();
@@ -110,6 +120,19 @@ export class WebhookDeliveryWorker {
       });
       dispatched += count;
       if (count < DISPATCH_BATCH) return dispatched;
+    }
+  }
+
+  /** Deletes the events older than EVENT_RETENTION_MS with nothing pending, and their deliveries; returns how many events. */
+  async prune(): Promise<number> {
+    const now = this.deps.clock.now();
+    this.prunedAt = now.getTime();
+    const before = new Date(now.getTime() - EVENT_RETENTION_MS);
+    let pruned = 0;
+    for (;;) {
+      const count = await webhookRepository.deleteSettledEvents(this.deps.db, before, PRUNE_BATCH);
+      pruned += count;
+      if (count < PRUNE_BATCH) return pruned;
     }
   }
 

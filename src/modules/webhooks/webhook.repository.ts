@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, lte, sql, type AnyColumn } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, lte, notExists, sql, type AnyColumn } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { users } from "../users/user.table.js";
@@ -213,6 +213,31 @@ export const webhookRepository = {
   /** A delivery due again now: PENDING, whatever it was; the attempt it gets counts on from its earlier ones. */
   async requeueDelivery(db: Db, id: number, now: Date): Promise<void> {
     await db.update(webhookDeliveries).set({ status: "PENDING", nextAttemptAt: now }).where(eq(webhookDeliveries.id, id));
+  },
+
+  /**
+   * Deletes up to `limit` dispatched events older than `before` none of whose deliveries is still PENDING (their
+   * deliveries go with them); returns how many.
+   */
+  async deleteSettledEvents(db: Db, before: Date, limit: number): Promise<number> {
+    const doomed = db
+      .select({ id: domainEvents.id })
+      .from(domainEvents)
+      .where(
+        and(
+          lt(domainEvents.createdAt, before),
+          isNotNull(domainEvents.dispatchedAt),
+          notExists(
+            db
+              .select({ id: webhookDeliveries.id })
+              .from(webhookDeliveries)
+              .where(and(eq(webhookDeliveries.eventId, domainEvents.id), eq(webhookDeliveries.status, "PENDING"))),
+          ),
+        ),
+      )
+      .limit(limit);
+    const deleted = await db.delete(domainEvents).where(inArray(domainEvents.id, doomed)).returning({ id: domainEvents.id });
+    return deleted.length;
   },
 
   async emailOf(db: Db, userId: number): Promise<{ email: string; name: string } | undefined> {
