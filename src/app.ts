@@ -22,6 +22,7 @@ import { JobEngine } from "./platform/jobs/job-engine.js";
 import type { Logger } from "./platform/logger.js";
 import { createMailTransport, type MailTransport } from "./platform/mail/mail-transport.js";
 import { MAIL_DELIVERY_JOB, MailWorker } from "./platform/mail/mail-worker.js";
+import { whenEventsCommitted } from "./modules/webhooks/domain-events.recorder.js";
 import { WEBHOOK_DELIVERY_JOB } from "./modules/webhooks/webhook-delivery.worker.js";
 import { MailOutbox } from "./platform/mail/outbox.js";
 import { FileStorage } from "./platform/storage/file-storage.js";
@@ -78,6 +79,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   jobs.every(MAIL_DELIVERY_JOB, 30_000, () => mailWorker.runOnce());
   // Kicked by every event committed; the periodic run sends the retries as they come due (the first after 5 s).
   jobs.every(WEBHOOK_DELIVERY_JOB, 5_000, () => services.webhookDeliveries.runOnce());
+  whenEventsCommitted(db, () => jobs.kick(WEBHOOK_DELIVERY_JOB));
   jobs.every("subscription-renewals", 60 * 60_000, () => services.renewals.run());
   // Gateway calls owed after a commit that failed then (a PIX charge to cancel, money to return), and charges whose
   // answer was lost (asked of the gateway once some minutes old): every minute.

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { afterCommit, databaseOf } from "../../platform/db/after-commit.js";
 import type { Db } from "../../platform/db/database.js";
 import { webhookRepository } from "./webhook.repository.js";
 import type { DomainEventType, WebhookEventType } from "./webhook.table.js";
@@ -23,8 +24,28 @@ export const newEventId = () => `evt_${randomBytes(16).toString("hex")}`;
  * outbox): a crash loses none, and a change rolled back sends none. `at` is the service clock's moment of the change.
  */
 export async function recordEvent(tx: Db, at: Date, ...events: DomainEvent[]): Promise<void> {
-  await webhookRepository.insertEvents(
+  const recorded = await webhookRepository.insertEvents(
     tx,
     events.map((event) => ({ publicId: newEventId(), type: event.type, subjectUserIds: [...new Set(event.subjectUserIds)], data: event.data, createdAt: at })),
   );
+  const listener = listeners.get(databaseOf(tx));
+  if (listener && recorded.length > 0) afterCommit(tx, () => listener(recorded));
+}
+
+/** An event as its consumers hear of it once committed: its row id, type and subject users (its data stays in the row). */
+export interface CommittedEvent {
+  id: number;
+  type: WebhookEventType;
+  subjectUserIds: number[];
+}
+
+const listeners = new WeakMap<Db, (events: CommittedEvent[]) => unknown>();
+
+/**
+ * Calls `listener` with the events recorded on `db`, once the transaction that recorded them has committed (never for
+ * a rollback): what wakes the webhook deliveries and announces live updates without waiting for a poll. The outbox
+ * rows stay the truth; a listener that misses events (a crash right after the commit) only delays them.
+ */
+export function whenEventsCommitted(db: Db, listener: (events: CommittedEvent[]) => unknown): void {
+  listeners.set(db, listener);
 }

@@ -28,8 +28,9 @@ export const webhookRepository = {
     return inserted;
   },
 
-  async insertEvents(db: Db, rows: (typeof domainEvents.$inferInsert)[]): Promise<void> {
-    if (rows.length > 0) await db.insert(domainEvents).values(rows);
+  async insertEvents(db: Db, rows: (typeof domainEvents.$inferInsert)[]) {
+    if (rows.length === 0) return [];
+    return db.insert(domainEvents).values(rows).returning({ id: domainEvents.id, type: domainEvents.type, subjectUserIds: domainEvents.subjectUserIds });
   },
 
   async insertEndpoint(db: Db, row: typeof webhookEndpoints.$inferInsert): Promise<EndpointRow> {
