@@ -1,4 +1,5 @@
 import { pino, type Logger } from "pino";
+import { currentRequestId } from "./http/request-id.js";
 
 export type { Logger };
 
@@ -43,5 +44,17 @@ function scrubQueryParams(value: Record<string, unknown>): Record<string, unknow
 }
 
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  return pino({ level, redact: { paths: REDACTED_PATHS, censor: "[redacted]" }, serializers: { err: serializeError } }, destination);
+  return pino(
+    {
+      level,
+      redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+      serializers: { err: serializeError },
+      // A line written while serving a request names it (X-Request-Id).
+      mixin: () => {
+        const requestId = currentRequestId();
+        return requestId === undefined ? {} : { requestId };
+      },
+    },
+    destination,
+  );
 }
