@@ -34,6 +34,7 @@ import { ChangeFeedService } from "./modules/sync/change-feed.service.js";
 import { AuthService } from "./modules/users/auth.service.js";
 import { SessionCache } from "./modules/users/session-cache.js";
 import { UserService } from "./modules/users/user.service.js";
+import { LiveUpdatesService } from "./modules/live-updates/live-updates.service.js";
 import { IdempotencyService } from "./modules/sync/idempotency.service.js";
 import { WebhookDeliveryWorker } from "./modules/webhooks/webhook-delivery.worker.js";
 import { SecretBox } from "./modules/webhooks/webhook-secrets.js";
@@ -152,6 +153,7 @@ export function createServices(deps: ServiceDeps) {
   const production = config.env === "production";
   const urlPolicy = { httpsOnly: production, refusePrivateAddresses: production && !config.webhooksAllowPrivateUrls };
   const webhooks = new WebhookService({ db, clock, secrets: webhookSecrets, urlPolicy });
+  const liveUpdates = new LiveUpdatesService({ bus: deps.bus, coaching, events: { dataOf: (ids) => webhooks.eventDataOf(ids) } });
   const webhookDeliveries = new WebhookDeliveryWorker({ db, clock, logger, secrets: webhookSecrets, urlPolicy, access: coaching, mail: deps.mail });
 
   return {
@@ -179,6 +181,7 @@ export function createServices(deps: ServiceDeps) {
     idempotency,
     webhooks,
     webhookDeliveries,
+    liveUpdates,
   };
 }
 

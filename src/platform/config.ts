@@ -13,6 +13,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Images in S3-compatible object storage (`STORAGE_URL=s3://…`); undefined: the local directory `DATA_DIR/uploads` (contract §16). */
   objectStorage: ObjectStorageConfig | undefined;
+  /** OpenTelemetry: traces go to this OTLP/HTTP endpoint (contract §16); none when unset. */
+  otelEndpoint: string | undefined;
   /** Redis for the instance bus (live updates, session news) instead of PostgreSQL's LISTEN/NOTIFY (contract §16). */
   redisUrl: string | undefined;
   jwtSecret: string;
@@ -114,6 +116,7 @@ const envSchema = z
     HTTP_REQUEST_TIMEOUT_MS: milliseconds(60_000),
     HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000),
     MAX_CONNECTIONS_PER_ADDRESS: count(32),
+    OTEL_EXPORTER_OTLP_ENDPOINT: url,
     REDIS_URL: z.preprocess(
       blankToUndefined,
       z
@@ -184,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     objectStorage: e.STORAGE_URL ? objectStorageConfig(e.STORAGE_URL, e) : undefined,
+    otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
     jwtSecret: e.JWT_SECRET ?? developmentJwtSecret(dataDir),
     publicBaseUrl,
     webAppUrl: (e.WEB_APP_URL ?? publicBaseUrl).replace(/\/+$/, ""),

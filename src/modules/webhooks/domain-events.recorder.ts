@@ -32,9 +32,11 @@ export async function recordEvent(tx: Db, at: Date, ...events: DomainEvent[]): P
   if (listener && recorded.length > 0) afterCommit(tx, () => listener(recorded));
 }
 
-/** An event as its consumers hear of it once committed: its row id, type and subject users (its data stays in the row). */
+/** An event as its consumers hear of it once committed: its ids, type and subject users (its data stays in the row). */
 export interface CommittedEvent {
   id: number;
+  /** `evt_…`, never reused (row ids may be, in a database restored or emptied). */
+  publicId: string;
   type: WebhookEventType;
   subjectUserIds: number[];
 }

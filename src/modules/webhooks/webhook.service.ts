@@ -140,6 +140,12 @@ export class WebhookService {
     return toDeliveryDto(row.delivery, { publicId: row.eventPublicId, type: row.eventType });
   }
 
+  /** The data of these recorded events, by id (no access check: the asking module, live updates, has its own). */
+  async eventDataOf(ids: readonly number[]): Promise<Map<number, unknown>> {
+    const rows = await webhookRepository.eventData(this.deps.db, ids);
+    return new Map(rows.map((row) => [row.id, row.data]));
+  }
+
   private async loadOwned(caller: UserActor, id: number): Promise<EndpointRow> {
     const endpoint = await webhookRepository.findEndpoint(this.deps.db, id);
     if (!endpoint) throw notFound(ENDPOINT_NOT_FOUND);
