@@ -1219,6 +1219,111 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/webhook-endpoints": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller's endpoints (an administrator's: everyone's) */
+    get: operations["listWebhookEndpoints"];
+    put?: never;
+    /** Registers an endpoint for signed event deliveries; the answer holds its secret, shown only now */
+    post: operations["createWebhookEndpoint"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/webhook-endpoints/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One endpoint */
+    get: operations["getWebhookEndpoint"];
+    put?: never;
+    post?: never;
+    /** Deletes an endpoint and its deliveries */
+    delete: operations["deleteWebhookEndpoint"];
+    options?: never;
+    head?: never;
+    /** Changes an endpoint's url, events, description, or turns it on or off */
+    patch: operations["updateWebhookEndpoint"];
+    trace?: never;
+  };
+  "/webhook-endpoints/{id}/rotate-secret": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A new signing secret; deliveries carry a signature by the previous one too for 24 hours */
+    post: operations["rotateWebhookSecret"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/webhook-endpoints/{id}/test": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Sends a `ping` event to the endpoint; the answer is its delivery */
+    post: operations["testWebhookEndpoint"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/webhook-endpoints/{id}/deliveries": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The endpoint's deliveries, newest first */
+    get: operations["listWebhookDeliveries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/webhook-endpoints/{id}/deliveries/{deliveryId}/retry": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Attempts a delivery again now (a FAILED one gets one more attempt) */
+    post: operations["retryWebhookDelivery"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -9113,6 +9218,1036 @@ export interface operations {
       };
       /** @description Gone */
       410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Erro interno do servidor */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listWebhookEndpoints: {
+    parameters: {
+      query?: {
+        /** @description page number, from 0 */
+        page?: number;
+        /** @description page size; more than 100 reads 100 */
+        size?: number;
+        /** @description repeatable: `field` or `field,asc|desc`, the first sorting first; fields: id, createdAt, url */
+        sort?: string[];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            content: {
+              id: number;
+              url: string;
+              events: (
+                | "training_execution.created"
+                | "exercise_execution.created"
+                | "personal_record.achieved"
+                | "plan_assignment.updated"
+                | "invite.updated"
+                | "link.updated"
+                | "subscription.updated"
+                | "payment.completed"
+              )[];
+              description: string | null;
+              /** @description false: disabled by its owner, or by the service after 5 days of only failed deliveries */
+              enabled: boolean;
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              updatedAt: string;
+            }[];
+            pageable: {
+              sort: {
+                sorted: boolean;
+                unsorted: boolean;
+                empty: boolean;
+              };
+              pageNumber: number;
+              pageSize: number;
+              offset: number;
+              /** @constant */
+              paged: true;
+              /** @constant */
+              unpaged: false;
+            };
+            totalPages: number;
+            totalElements: number;
+            last: boolean;
+            first: boolean;
+            sort: {
+              sorted: boolean;
+              unsorted: boolean;
+              empty: boolean;
+            };
+            number: number;
+            numberOfElements: number;
+            size: number;
+            empty: boolean;
+          };
+        };
+      };
+      /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Token inválido ou expirado */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Erro interno do servidor */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  createWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry (IETF httpapi Idempotency-Key draft): 1 to 255 printable ASCII characters (a UUID v4 is best), bare or as a quoted Structured Field string, else 400 `Parâmetro inválido: Idempotency-Key`. The key is the caller's (a valid token's user; without one, the key of this method and path) for 24 hours. The first request runs and its answer (status, body, Content-Type, Location) is kept, unless it is a 5xx or 429; the same key with the same method, path, query and body bytes answers it again byte for byte with `Idempotent-Replayed: true`, and nothing runs twice. A multipart retry must send the same bytes (the same boundary). */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          url: string;
+          events: (
+            | "training_execution.created"
+            | "exercise_execution.created"
+            | "personal_record.achieved"
+            | "plan_assignment.updated"
+            | "invite.updated"
+            | "link.updated"
+            | "subscription.updated"
+            | "payment.completed"
+          )[];
+          description?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            id: number;
+            url: string;
+            events: (
+              | "training_execution.created"
+              | "exercise_execution.created"
+              | "personal_record.achieved"
+              | "plan_assignment.updated"
+              | "invite.updated"
+              | "link.updated"
+              | "subscription.updated"
+              | "payment.completed"
+            )[];
+            description: string | null;
+            /** @description false: disabled by its owner, or by the service after 5 days of only failed deliveries */
+            enabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description whsec_ + base64 of 24 random bytes: the signing key, shown only here and at rotation */
+            secret: string;
+          };
+        };
+      };
+      /** @description Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Token inválido ou expirado */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Erro interno do servidor */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            id: number;
+            url: string;
+            events: (
+              | "training_execution.created"
+              | "exercise_execution.created"
+              | "personal_record.achieved"
+              | "plan_assignment.updated"
+              | "invite.updated"
+              | "link.updated"
+              | "subscription.updated"
+              | "payment.completed"
+            )[];
+            description: string | null;
+            /** @description false: disabled by its owner, or by the service after 5 days of only failed deliveries */
+            enabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Token inválido ou expirado */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Acesso negado */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Erro interno do servidor */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry (IETF httpapi Idempotency-Key draft): 1 to 255 printable ASCII characters (a UUID v4 is best), bare or as a quoted Structured Field string, else 400 `Parâmetro inválido: Idempotency-Key`. The key is the caller's (a valid token's user; without one, the key of this method and path) for 24 hours. The first request runs and its answer (status, body, Content-Type, Location) is kept, unless it is a 5xx or 429; the same key with the same method, path, query and body bytes answers it again byte for byte with `Idempotent-Replayed: true`, and nothing runs twice. A multipart retry must send the same bytes (the same boundary). */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No Content */
+      204: {
+        headers: {
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Token inválido ou expirado */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Acesso negado */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição muito grande (a keyed body is read whole before it runs) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Erro interno do servidor */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  updateWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry (IETF httpapi Idempotency-Key draft): 1 to 255 printable ASCII characters (a UUID v4 is best), bare or as a quoted Structured Field string, else 400 `Parâmetro inválido: Idempotency-Key`. The key is the caller's (a valid token's user; without one, the key of this method and path) for 24 hours. The first request runs and its answer (status, body, Content-Type, Location) is kept, unless it is a 5xx or 429; the same key with the same method, path, query and body bytes answers it again byte for byte with `Idempotent-Replayed: true`, and nothing runs twice. A multipart retry must send the same bytes (the same boundary). */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": {
+          url?: string;
+          events?: (
+            | "training_execution.created"
+            | "exercise_execution.created"
+            | "personal_record.achieved"
+            | "plan_assignment.updated"
+            | "invite.updated"
+            | "link.updated"
+            | "subscription.updated"
+            | "payment.completed"
+          )[];
+          description?: string | null;
+          enabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            id: number;
+            url: string;
+            events: (
+              | "training_execution.created"
+              | "exercise_execution.created"
+              | "personal_record.achieved"
+              | "plan_assignment.updated"
+              | "invite.updated"
+              | "link.updated"
+              | "subscription.updated"
+              | "payment.completed"
+            )[];
+            description: string | null;
+            /** @description false: disabled by its owner, or by the service after 5 days of only failed deliveries */
+            enabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+          };
+        };
+      };
+      /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Token inválido ou expirado */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Acesso negado */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Erro interno do servidor */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry (IETF httpapi Idempotency-Key draft): 1 to 255 printable ASCII characters (a UUID v4 is best), bare or as a quoted Structured Field string, else 400 `Parâmetro inválido: Idempotency-Key`. The key is the caller's (a valid token's user; without one, the key of this method and path) for 24 hours. The first request runs and its answer (status, body, Content-Type, Location) is kept, unless it is a 5xx or 429; the same key with the same method, path, query and body bytes answers it again byte for byte with `Idempotent-Replayed: true`, and nothing runs twice. A multipart retry must send the same bytes (the same boundary). */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description the new signing key; the previous one keeps signing alongside it for 24 hours */
+            secret: string;
+          };
+        };
+      };
+      /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Token inválido ou expirado */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Acesso negado */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição muito grande (a keyed body is read whole before it runs) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Erro interno do servidor */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  testWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry (IETF httpapi Idempotency-Key draft): 1 to 255 printable ASCII characters (a UUID v4 is best), bare or as a quoted Structured Field string, else 400 `Parâmetro inválido: Idempotency-Key`. The key is the caller's (a valid token's user; without one, the key of this method and path) for 24 hours. The first request runs and its answer (status, body, Content-Type, Location) is kept, unless it is a 5xx or 429; the same key with the same method, path, query and body bytes answers it again byte for byte with `Idempotent-Replayed: true`, and nothing runs twice. A multipart retry must send the same bytes (the same boundary). */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      202: {
+        headers: {
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            id: number;
+            /** @description the event's id (evt_…), the webhook-id header of every attempt */
+            eventId: string;
+            /** @enum {string} */
+            eventType:
+              | "training_execution.created"
+              | "exercise_execution.created"
+              | "personal_record.achieved"
+              | "plan_assignment.updated"
+              | "invite.updated"
+              | "link.updated"
+              | "subscription.updated"
+              | "payment.completed"
+              | "ping";
+            /** @enum {string} */
+            status: "PENDING" | "SUCCEEDED" | "FAILED";
+            attempts: number;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            deliveredAt: string | null;
+          };
+        };
+      };
+      /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Token inválido ou expirado */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Acesso negado */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição muito grande (a keyed body is read whole before it runs) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Erro interno do servidor */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        /** @description page number, from 0 */
+        page?: number;
+        /** @description page size; more than 100 reads 100 */
+        size?: number;
+        /** @description repeatable: `field` or `field,asc|desc`, the first sorting first; fields: id, createdAt, status */
+        sort?: string[];
+      };
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            content: {
+              id: number;
+              /** @description the event's id (evt_…), the webhook-id header of every attempt */
+              eventId: string;
+              /** @enum {string} */
+              eventType:
+                | "training_execution.created"
+                | "exercise_execution.created"
+                | "personal_record.achieved"
+                | "plan_assignment.updated"
+                | "invite.updated"
+                | "link.updated"
+                | "subscription.updated"
+                | "payment.completed"
+                | "ping";
+              /** @enum {string} */
+              status: "PENDING" | "SUCCEEDED" | "FAILED";
+              attempts: number;
+              lastStatusCode: number | null;
+              lastError: string | null;
+              nextAttemptAt: string | null;
+              /** Format: date-time */
+              createdAt: string;
+              deliveredAt: string | null;
+            }[];
+            pageable: {
+              sort: {
+                sorted: boolean;
+                unsorted: boolean;
+                empty: boolean;
+              };
+              pageNumber: number;
+              pageSize: number;
+              offset: number;
+              /** @constant */
+              paged: true;
+              /** @constant */
+              unpaged: false;
+            };
+            totalPages: number;
+            totalElements: number;
+            last: boolean;
+            first: boolean;
+            sort: {
+              sorted: boolean;
+              unsorted: boolean;
+              empty: boolean;
+            };
+            number: number;
+            numberOfElements: number;
+            size: number;
+            empty: boolean;
+          };
+        };
+      };
+      /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Token inválido ou expirado */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Acesso negado */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Erro interno do servidor */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  retryWebhookDelivery: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry (IETF httpapi Idempotency-Key draft): 1 to 255 printable ASCII characters (a UUID v4 is best), bare or as a quoted Structured Field string, else 400 `Parâmetro inválido: Idempotency-Key`. The key is the caller's (a valid token's user; without one, the key of this method and path) for 24 hours. The first request runs and its answer (status, body, Content-Type, Location) is kept, unless it is a 5xx or 429; the same key with the same method, path, query and body bytes answers it again byte for byte with `Idempotent-Replayed: true`, and nothing runs twice. A multipart retry must send the same bytes (the same boundary). */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        id: number;
+        deliveryId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      202: {
+        headers: {
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            id: number;
+            /** @description the event's id (evt_…), the webhook-id header of every attempt */
+            eventId: string;
+            /** @enum {string} */
+            eventType:
+              | "training_execution.created"
+              | "exercise_execution.created"
+              | "personal_record.achieved"
+              | "plan_assignment.updated"
+              | "invite.updated"
+              | "link.updated"
+              | "subscription.updated"
+              | "payment.completed"
+              | "ping";
+            /** @enum {string} */
+            status: "PENDING" | "SUCCEEDED" | "FAILED";
+            attempts: number;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            deliveredAt: string | null;
+          };
+        };
+      };
+      /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Token inválido ou expirado */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Acesso negado */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição muito grande (a keyed body is read whole before it runs) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
+      422: {
         headers: {
           [name: string]: unknown;
         };

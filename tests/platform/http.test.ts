@@ -111,11 +111,11 @@ describe("CORS", () => {
     expect(res.headers.get("access-control-max-age")).toBe("600");
   });
 
-  it("lets a browser read Retry-After, Content-Disposition and Idempotent-Replayed on a cross-origin answer", async () => {
+  it("lets a browser read Retry-After, Content-Disposition, Idempotent-Replayed and X-Request-Id on a cross-origin answer", async () => {
     const res = await t.post("/api/users/login", { headers: { origin: "https://app.fitness.test" }, body: { email: "x@example.com", password: "segredo1" } });
     expect(res.status).toBe(404);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
-    expect(res.headers.get("access-control-expose-headers")).toBe("Retry-After,Content-Disposition,Idempotent-Replayed");
+    expect(res.headers.get("access-control-expose-headers")).toBe("Retry-After,Content-Disposition,Idempotent-Replayed,X-Request-Id");
   });
 });
 
