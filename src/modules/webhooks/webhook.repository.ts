@@ -30,12 +30,18 @@ export const webhookRepository = {
 
   async insertEvents(db: Db, rows: (typeof domainEvents.$inferInsert)[]) {
     if (rows.length === 0) return [];
-    return db.insert(domainEvents).values(rows).returning({ id: domainEvents.id, publicId: domainEvents.publicId, type: domainEvents.type, subjectUserIds: domainEvents.subjectUserIds });
+    return db
+      .insert(domainEvents)
+      .values(rows)
+      .returning({ id: domainEvents.id, publicId: domainEvents.publicId, type: domainEvents.type, subjectUserIds: domainEvents.subjectUserIds });
   },
 
   async eventData(db: Db, ids: readonly number[]) {
     if (ids.length === 0) return [];
-    return db.select({ id: domainEvents.id, data: domainEvents.data }).from(domainEvents).where(inArray(domainEvents.id, [...ids]));
+    return db
+      .select({ id: domainEvents.id, data: domainEvents.data })
+      .from(domainEvents)
+      .where(inArray(domainEvents.id, [...ids]));
   },
 
   async insertEndpoint(db: Db, row: typeof webhookEndpoints.$inferInsert): Promise<EndpointRow> {
