@@ -35,6 +35,7 @@ import { AuthService } from "./modules/users/auth.service.js";
 import { SessionCache } from "./modules/users/session-cache.js";
 import { UserService } from "./modules/users/user.service.js";
 import { IdempotencyService } from "./modules/sync/idempotency.service.js";
+import { PrivacyService } from "./modules/privacy/privacy.service.js";
 
 export interface ServiceDeps {
   db: Db;
@@ -53,6 +54,7 @@ export interface ServiceDeps {
 export function createServices(deps: ServiceDeps) {
   const { db, clock, config, logger, gateways, mail } = deps;
   const rateLimiter = new RateLimiter(db, clock);
+  const sessions = new SessionCache(deps.bus, clock);
   const auth = new AuthService({
     db,
     clock,
@@ -61,12 +63,12 @@ export function createServices(deps: ServiceDeps) {
     tokens: new AccessTokens(config.jwtSecret, clock),
     identity: deps.identity,
     rateLimiter,
-    sessions: new SessionCache(deps.bus, clock),
+    sessions,
     webAppUrl: config.webAppUrl,
     adminEmails: config.adminEmails,
     limits: { perMinute: config.authRateLimitPerMinute, loginFailuresPerEmail: config.loginFailuresPerEmail },
   });
-  const users = new UserService({ db, clock, storage: deps.storage });
+  const users = new UserService({ db, clock, storage: deps.storage, sessions });
 
   const lifecycle = new SubscriptionLifecycle(clock, users, mail);
   const subscriptionPlans = new SubscriptionPlanService({ db });
@@ -144,6 +146,30 @@ export function createServices(deps: ServiceDeps) {
     },
   });
   const idempotency = new IdempotencyService({ db, clock, logger, secret: config.jwtSecret });
+  const privacy = new PrivacyService({
+    db,
+    clock,
+    logger,
+    mail,
+    hasher: deps.hasher,
+    identity: deps.identity,
+    rateLimiter,
+    users,
+    // Every module keeping a person's rows, in the order erasure asks them (PrivacyServiceDeps.holders).
+    holders: [
+      subscriptions.personalData,
+      billingRecords.personalData,
+      coaching.personalData,
+      planAssignments.personalData,
+      trainingPlans.personalData,
+      trainings.personalData,
+      exercises.personalData,
+      records.personalData,
+      executions.personalData,
+      users.personalData,
+      changeFeed.personalData,
+    ],
+  });
 
   return {
     auth,
@@ -168,6 +194,7 @@ export function createServices(deps: ServiceDeps) {
     dashboard,
     changeFeed,
     idempotency,
+    privacy,
   };
 }
 

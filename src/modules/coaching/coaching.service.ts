@@ -14,6 +14,8 @@ import { coachingMails } from "./coaching.mails.js";
 import { coachingRepository, type InviteRecord, type LinkRecord } from "./coaching.repository.js";
 import { DAY_MS } from "../../platform/dates.js";
 import { recordChanges, type ChangeTo, type FeedSource } from "../sync/change-feed.recorder.js";
+import type { PersonalDataHolder } from "../privacy/personal-data.js";
+import { erasedEmail } from "../users/user.dto.js";
 
 export const INVITE_TTL_MS = 7 * DAY_MS;
 const INVITE_NOT_FOUND = "Convite não encontrado";
@@ -306,6 +308,30 @@ export class CoachingService {
   };
 
   /** The change feed's links (contract §13.3): the reader's ACTIVE ones, as its listing shows them (a removed link reads as DELETE). */
+  /**
+   * The links and invites a user is a party to (contract §15). Erasure ends them for the other party too: links
+   * INACTIVE, waiting invites CANCELED, and the address invites were sent to replaced; both parties hear of it.
+   */
+  readonly personalData: PersonalDataHolder = {
+    exportPersonalData: async (userId) => {
+      const [links, invites] = await Promise.all([
+        coachingRepository.linksOfUser(this.deps.db, userId),
+        coachingRepository.invitesOfUser(this.deps.db, userId, this.deps.clock.now()),
+      ]);
+      return { links, invites };
+    },
+    erasePersonalData: async (tx, userId, now) => {
+      const links = await coachingRepository.deactivateLinksOf(tx, userId, now);
+      const invites = await coachingRepository.cancelInvitesOf(tx, userId, erasedEmail(userId), now);
+      await recordChanges(
+        tx,
+        now,
+        ...links.map((link): ChangeTo => ({ entity: "link", ids: [link.id], userIds: [link.personalId, link.studentId] })),
+        ...invitesOf(invites),
+      );
+    },
+  };
+
   readonly linkFeed: FeedSource<LinkDto> = {
     load: async (reader, ids) => {
       const rows = await coachingRepository.findActiveLinksOf(this.deps.db, reader.id, ids);

@@ -14,6 +14,7 @@ import { EXERCISE_CATEGORIES } from "./exercise.table.js";
 import type { UserSummaryDto } from "../users/user.dto.js";
 import { sql, type SQL } from "drizzle-orm";
 import { recordAudience, recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
+import type { PersonalDataHolder } from "../privacy/personal-data.js";
 import { trainingFeedAudience, trainingIdsHoldingExercise } from "../trainings/training.fragments.js";
 import { exerciseExecutionsOfExercise, trainingExecutionsHoldingExercise } from "../executions/execution.fragments.js";
 
@@ -229,6 +230,20 @@ export class ExerciseService {
   }
 
   /** The change feed's exercises (contract §13.3): those the reader created or has through a live assignment. */
+  /**
+   * The exercises a user created (contract §15); erasure deletes the private ones no training still holds, and their
+   * image files after the commit.
+   */
+  readonly personalData: PersonalDataHolder = {
+    exportPersonalData: async (userId) => ({ exercises: (await exerciseRepository.createdBy(this.deps.db, userId)).map(toExerciseDto) }),
+    erasePersonalData: async (tx, userId) => {
+      const images = await exerciseRepository.deletePrivateUnusedOf(tx, userId);
+      return async () => {
+        for (const image of images) await this.deps.storage.remove(image);
+      };
+    },
+  };
+
   readonly feed: FeedSource<ExerciseDto> = {
     load: async (reader, ids) => new Map((await exerciseRepository.findInFeedOf(this.deps.db, reader.id, ids)).map((row) => [row.id, toExerciseDto(row)])),
     idsAfter: (reader, afterId, limit) => exerciseRepository.idsInFeedAfter(this.deps.db, reader.id, afterId, limit),

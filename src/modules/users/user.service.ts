@@ -6,7 +6,7 @@ import { forbidden, notFound, unauthorized, validationError } from "../../platfo
 import type { FileStorage, UploadedFile } from "../../platform/storage/file-storage.js";
 import type { InputReader } from "../../platform/validation.js";
 import { USER_NOT_FOUND } from "./auth.service.js";
-import { toUserDto, type UserDto, type UserRow, type UserSummaryDto } from "./user.dto.js";
+import { ERASED_USER_NAME, erasedEmail, toUserDto, type UserDto, type UserRow, type UserSummaryDto } from "./user.dto.js";
 import type { ProfileInput, RenameInput } from "./user.inputs.js";
 import { setSubscriptionAccess, userRepository, type UserChanges } from "./user.repository.js";
 import { recordAudience, recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
@@ -14,6 +14,8 @@ import { activeLinkPartiesWith, invitePartiesOfTrainer } from "../coaching/coach
 import { assignmentPartiesWith } from "../training-plans/training-plan.fragments.js";
 import { trainingExecutionsOf } from "../executions/execution.fragments.js";
 import { subscriptionsOf } from "../billing/billing.fragments.js";
+import type { PersonalDataHolder } from "../privacy/personal-data.js";
+import type { SessionCache } from "./session-cache.js";
 
 const STUDENT_NOT_FOUND = "Aluno não encontrado";
 
@@ -21,6 +23,7 @@ export interface UserServiceDeps {
   db: Db;
   clock: Clock;
   storage: FileStorage;
+  sessions: SessionCache;
 }
 
 /** Profiles: reading users, editing one's own profile, the profile photo. */
@@ -159,6 +162,50 @@ export class UserService {
     await storage.remove(user.profilePicture);
     return toUserDto(updated);
   }
+
+  /** The account to erase, locked until the end of the erasure's transaction; null when unknown or erased already. */
+  async lockForErasure(tx: Db, id: number): Promise<UserRow | null> {
+    const user = await userRepository.findForUpdate(tx, id);
+    return user && user.email !== erasedEmail(user.id) ? user : null;
+  }
+
+  /**
+   * The profile and weight history (contract §15). Erasure keeps the row, for what the law keeps (payments, invoices)
+   * and the public content credited to it, anonymized: every token revoked, the photo file removed after the commit.
+   */
+  readonly personalData: PersonalDataHolder = {
+    exportPersonalData: async (userId) => {
+      const [user, weightHistory] = await Promise.all([userRepository.findById(this.deps.db, userId), userRepository.weightHistoryOf(this.deps.db, userId)]);
+      return { profile: user ? toUserDto(user) : null, weightHistory };
+    },
+    erasePersonalData: async (tx, userId, now) => {
+      const before = await userRepository.findForUpdate(tx, userId);
+      if (!before) return;
+      const after = await userRepository.updateAndRevokeSessions(tx, userId, {
+        name: ERASED_USER_NAME,
+        email: erasedEmail(userId),
+        // No bcrypt hash matches an empty text: nobody signs in with a password again.
+        passwordHash: "",
+        phone: null,
+        birthDate: null,
+        gender: null,
+        heightCm: null,
+        weightKg: null,
+        profilePicture: null,
+        subscriptionType: "FREEMIUM",
+        subscriptionExpiresAt: null,
+        emailConfirmed: false,
+        isAdmin: false,
+        updatedAt: now,
+      });
+      await userRepository.deleteHistoryAndTokens(tx, userId);
+      if (after) await recordProfileChange(tx, now, before, after);
+      return async () => {
+        await this.deps.sessions.usersChanged([userId]);
+        await this.deps.storage.remove(before.profilePicture);
+      };
+    },
+  };
 
   /** The change feed's profiles: the reader's own, as GET /users/profile answers it. */
   readonly profileFeed: FeedSource<UserDto> = {
