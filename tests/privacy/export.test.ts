@@ -43,7 +43,10 @@ describe("GET /api/users/me/export", () => {
     expect(data.exercises).toMatchObject([{ id: w.studentContent.exercise, name: "Agachamento da Ana", createdBy: w.student.id }]);
     expect(data.trainings).toMatchObject([{ id: w.studentContent.training, name: "Treino da Ana", exercises: [{ exerciseId: w.studentContent.exercise }] }]);
     expect(data.trainingPlans).toEqual([]);
-    expect(data.planAssignments).toMatchObject([{ id: w.assignmentId, status: "ACTIVE", studentId: w.student.id, personalId: w.trainer.id }]);
+    expect(data.planAssignments).toMatchObject([
+      { id: w.assignmentId, status: "ACTIVE", studentId: w.student.id, personalId: w.trainer.id },
+      { id: w.publicAssignmentId, status: "PENDING", studentId: w.student.id, personalId: w.trainer.id },
+    ]);
     expect(data.links).toMatchObject([{ id: w.linkId, status: "ACTIVE", personalId: w.trainer.id, studentId: w.student.id }]);
     expect(data.invites.map((invite: { status: string; personalId: number }) => [invite.personalId, invite.status])).toEqual([
       [w.trainer.id, "ACCEPTED"],
@@ -87,7 +90,10 @@ describe("GET /api/users/me/export", () => {
       { id: publicPlan, isPublic: true, trainings: [{ trainingId: publicTraining }] },
       { id: privatePlan, isPublic: false, trainings: [{ trainingId: privateTraining }] },
     ]);
-    expect(data.planAssignments).toMatchObject([{ id: w.assignmentId, studentId: w.student.id, status: "ACTIVE" }]);
+    expect(data.planAssignments).toMatchObject([
+      { id: w.assignmentId, studentId: w.student.id, status: "ACTIVE" },
+      { id: w.publicAssignmentId, studentId: w.student.id, status: "PENDING" },
+    ]);
     expect(data.links).toMatchObject([{ id: w.linkId, studentId: w.student.id, status: "ACTIVE" }]);
     expect(data.invites.map((invite: { studentId: number; status: string }) => [invite.studentId, invite.status])).toEqual([
       [w.student.id, "ACCEPTED"],

@@ -24,7 +24,10 @@ export interface World {
   linkId: number;
   trainerContent: { publicExercise: number; privateExercise: number; publicTraining: number; privateTraining: number; publicPlan: number; privatePlan: number };
   studentContent: { exercise: number; training: number };
+  /** The private plan's assignment, ACTIVE. */
   assignmentId: number;
+  /** The public plan's assignment, PENDING. */
+  publicAssignmentId: number;
   pendingInviteToStudent: number;
   pendingInviteByTrainer: number;
   trainingExecutionId: number;
@@ -34,7 +37,7 @@ export interface World {
 /**
  * A trainer and a student with rows in every module: the student's profile (phone, birth date, gender, height, two
  * weights, a photo), an ACTIVE link, the trainer's public and private exercises, trainings and plans, the private
- * plan assigned and ACTIVE, the student's own exercise and training, a logged training (records set) and a logged
+ * plan assigned and ACTIVE, the public one assigned and PENDING, the student's own exercise and training, a logged training (records set) and a logged
  * exercise, waiting invites both ways; `subscribe` makes the student's subscription (the gateway differs per file).
  */
 export async function makeWorld(t: TestApp, subscribe: (student: MadeUser) => Promise<void>): Promise<World> {
@@ -60,6 +63,7 @@ export async function makeWorld(t: TestApp, subscribe: (student: MadeUser) => Pr
   const privatePlan = (await createPlan(t, trainer.token, [privateTraining], { name: "Plano privado" })).id;
   const assignment = await assignPlan(t, trainer.token, privatePlan, student.id);
   await moveAssignment(t, student.token, assignment.id, "accept");
+  const publicAssignment = await assignPlan(t, trainer.token, publicPlan, student.id);
 
   const exercise = (await createExercise(t, student.token, { name: "Agachamento da Ana" })).id;
   const training = (await createTraining(t, student.token, [exercise], { name: "Treino da Ana" })).id;
@@ -90,6 +94,7 @@ export async function makeWorld(t: TestApp, subscribe: (student: MadeUser) => Pr
     trainerContent: { publicExercise, privateExercise, publicTraining, privateTraining, publicPlan, privatePlan },
     studentContent: { exercise, training },
     assignmentId: assignment.id,
+    publicAssignmentId: publicAssignment.id,
     pendingInviteToStudent: inviteToStudent.body.id,
     pendingInviteByTrainer: inviteByTrainer.body.id,
     trainingExecutionId: trainingExecution.id,
