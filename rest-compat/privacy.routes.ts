@@ -38,7 +38,7 @@ export function addPrivacyRoutes(routes: DocumentedRouter, services: Services): 
       auth: "required",
       success: 204,
       body: deleteAccountInput,
-      errors: [400],
+      errors: [400, 429],
     },
     async (req, res) => {
       await privacy.deleteMyAccount(await userOf(services, req), bodyReader(req, deleteAccountInput));

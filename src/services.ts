@@ -155,6 +155,7 @@ export function createServices(deps: ServiceDeps) {
     identity: deps.identity,
     rateLimiter,
     users,
+    ownershipFailures: { limit: config.loginFailuresPerEmail, windowMs: 15 * 60_000 },
     // Every module keeping a person's rows, in the order erasure asks them (PrivacyServiceDeps.holders).
     holders: [
       subscriptions.personalData,

@@ -307,7 +307,6 @@ export class CoachingService {
     idsAfter: (reader, afterId, limit) => coachingRepository.inviteIdsAfter(this.deps.db, reader.id, afterId, limit),
   };
 
-  /** The change feed's links (contract §13.3): the reader's ACTIVE ones, as its listing shows them (a removed link reads as DELETE). */
   /**
    * The links and invites a user is a party to (contract §15). Erasure ends them for the other party too: links
    * INACTIVE, waiting invites CANCELED, and the address invites were sent to replaced; both parties hear of it.
@@ -332,6 +331,7 @@ export class CoachingService {
     },
   };
 
+  /** The change feed's links (contract §13.3): the reader's ACTIVE ones, as its listing shows them (a removed link reads as DELETE). */
   readonly linkFeed: FeedSource<LinkDto> = {
     load: async (reader, ids) => {
       const rows = await coachingRepository.findActiveLinksOf(this.deps.db, reader.id, ids);

@@ -324,6 +324,8 @@ export class ExecutionService {
       return { trainingExecutions, exerciseExecutions: standalone.map((row) => toExerciseExecutionDto(row, sets.get(row.id) ?? [], "named")) };
     },
     erasePersonalData: async (tx, userId) => {
+      // After any log under way for the user (their logging lock).
+      await executionRepository.lockUser(tx, userId);
       await executionRepository.deleteExecutionsOf(tx, userId);
     },
   };

@@ -229,7 +229,6 @@ export class ExerciseService {
     if (ids.some((id) => !visible.has(id))) throw notFound(EXERCISE_NOT_FOUND);
   }
 
-  /** The change feed's exercises (contract §13.3): those the reader created or has through a live assignment. */
   /**
    * The exercises a user created (contract §15); erasure deletes the private ones no training still holds, and their
    * image files after the commit.
@@ -244,6 +243,7 @@ export class ExerciseService {
     },
   };
 
+  /** The change feed's exercises (contract §13.3): those the reader created or has through a live assignment. */
   readonly feed: FeedSource<ExerciseDto> = {
     load: async (reader, ids) => new Map((await exerciseRepository.findInFeedOf(this.deps.db, reader.id, ids)).map((row) => [row.id, toExerciseDto(row)])),
     idsAfter: (reader, afterId, limit) => exerciseRepository.idsInFeedAfter(this.deps.db, reader.id, afterId, limit),

@@ -32,9 +32,12 @@ export interface PrivacyServiceDeps {
   identity: IdentityVerifier;
   rateLimiter: RateLimiter;
   users: UserService;
+  /** Failed proofs of ownership a user may make per window before a 429 (the login's lockout, contract §2). */
+  ownershipFailures: RateLimitRule;
   /**
-   * Every module keeping a person's rows, in the order erasure asks them: billing first (it still e-mails the old
-   * address), the users module (the account itself) next to last, sync last (it drops what the others recorded).
+   * Every module keeping a person's rows, in the order erasure asks them: billing first (its lock comes before the
+   * account's row in every billing write, and its notices still reach the old address), the users module (the account
+   * itself) next to last, sync last (it drops what the others recorded for the user).
    */
   holders: readonly PersonalDataHolder[];
 }
@@ -63,7 +66,17 @@ export class PrivacyService {
     const input = readInput();
     const user = await this.deps.users.findById(caller.id);
     if (!user) throw unauthorized();
-    if (!(await this.provesOwnership(user, input))) throw new AppError(400, INVALID_CREDENTIALS);
+    // As at login, each attempt counts as a failure until it proves ownership: a stolen token guesses no password here.
+    const attempt = await this.deps.rateLimiter.reserve(`erasure-failures:${user.id}`, this.deps.ownershipFailures);
+    let proven: boolean;
+    try {
+      proven = await this.provesOwnership(user, input);
+    } catch (error) {
+      await attempt.giveBack();
+      throw error;
+    }
+    if (!proven) throw new AppError(400, INVALID_CREDENTIALS);
+    await attempt.giveBack();
     await this.erase(user.id);
   }
 
@@ -89,7 +102,8 @@ export class PrivacyService {
   private async erase(userId: number): Promise<void> {
     const { db, clock, users, holders, mail } = this.deps;
     const followUps = await db.transaction(async (tx) => {
-      const user = await users.lockForErasure(tx, userId);
+      // Read, not locked: each module takes its own locks in their usual order, the users module last (it re-checks).
+      const user = await users.findErasable(userId, tx);
       if (!user) throw notFound(USER_NOT_FOUND);
       const now = clock.now();
       const after: AfterErasure[] = [];

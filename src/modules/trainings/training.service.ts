@@ -220,7 +220,6 @@ export class TrainingService {
     return copies;
   }
 
-  /** The change feed's trainings (contract §13.3): those the reader created or has through a live assignment. */
   /** The trainings a user created (contract §15); erasure deletes the private ones no plan still schedules. */
   readonly personalData: PersonalDataHolder = {
     exportPersonalData: async (userId) => {
@@ -243,6 +242,7 @@ export class TrainingService {
     },
   };
 
+  /** The change feed's trainings (contract §13.3): those the reader created or has through a live assignment. */
   readonly feed: FeedSource<TrainingDto> = {
     load: async (reader, ids) =>
       new Map((await trainingRepository.findInFeedWithLines(this.deps.db, reader.id, ids)).map(({ training, lines }) => [training.id, toDto(training, lines)])),

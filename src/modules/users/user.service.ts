@@ -163,10 +163,10 @@ export class UserService {
     return toUserDto(updated);
   }
 
-  /** The account to erase, locked until the end of the erasure's transaction; null when unknown or erased already. */
-  async lockForErasure(tx: Db, id: number): Promise<UserRow | null> {
-    const user = await userRepository.findForUpdate(tx, id);
-    return user && user.email !== erasedEmail(user.id) ? user : null;
+  /** The account as stored, unless unknown or erased already (contract §15); `db` is the erasure's transaction. */
+  async findErasable(id: number, db: Db): Promise<UserRow | null> {
+    const user = await userRepository.findById(db, id);
+    return user && !isErased(user) ? user : null;
   }
 
   /**
@@ -179,8 +179,10 @@ export class UserService {
       return { profile: user ? toUserDto(user) : null, weightHistory };
     },
     erasePersonalData: async (tx, userId, now) => {
+      // Locked here, after the modules before it took their own locks (billing's first, as every billing write does);
+      // an erasure that waited on another one of the same account finds it erased and undoes its work.
       const before = await userRepository.findForUpdate(tx, userId);
-      if (!before) return;
+      if (!before || isErased(before)) throw notFound(USER_NOT_FOUND);
       const after = await userRepository.updateAndRevokeSessions(tx, userId, {
         name: ERASED_USER_NAME,
         email: erasedEmail(userId),
@@ -229,6 +231,8 @@ export class UserService {
     return user;
   }
 }
+
+const isErased = (user: UserRow) => user.email === erasedEmail(user.id);
 
 /** Who may read a user (contract §3): the user, administrators, and the other party of an ACTIVE trainer-student link. */
 function canRead(caller: UserActor, user: UserRow, linked: boolean): boolean {
