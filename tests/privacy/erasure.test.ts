@@ -10,6 +10,7 @@ import { syncChanges } from "../../src/modules/sync/sync-change.table.js";
 import { planAssignments, trainingPlans } from "../../src/modules/training-plans/training-plan.table.js";
 import { trainings } from "../../src/modules/trainings/training.table.js";
 import { oneTimeTokens, users, weightHistory } from "../../src/modules/users/user.table.js";
+import { mailOutbox } from "../../src/platform/mail/outbox.table.js";
 import { planId } from "../factories/billing.js";
 import { makeStudent, makeTrainer, makeUser, type MadeUser } from "../factories/users.js";
 import { startFakeStripe } from "../helpers/fake-stripe.js";
@@ -150,9 +151,14 @@ describe("DELETE /api/users/me (a student)", () => {
     expect(stripe.subscriptions.get(String(gatewaySubscription.id))!.status).toBe("canceled");
   });
 
-  it("e-mails the confirmation to the old address, and refuses every old token with 401", async () => {
+  it("e-mails the confirmation to the old address, forgets the e-mails sent to it before, and refuses every old token with 401", async () => {
     const other = await t.post("/api/users/login", { body: { email: w.student.email, password: w.student.password } });
+    expect(await subjectsTo(w.student.email)).toContain("Pagamento confirmado");
     expect((await deleteMe(w.student, { password: w.student.password })).status).toBe(204);
+
+    const kept = await t.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, w.student.email));
+    expect(kept.map((row) => row.status)).toEqual(kept.map(() => "PENDING"));
+    expect(kept.map((row) => row.subject)).toContain("Sua conta foi removida");
 
     expect(await subjectsTo(w.student.email)).toContain("Sua conta foi removida");
     for (const token of [w.student.token, other.body.token]) {

@@ -96,7 +96,8 @@ export class PrivacyService {
   }
 
   /**
-   * One transaction asks every module to erase its rows and queues the notice to the old address; what must follow the
+   * One transaction asks every module to erase its rows, forgets the e-mails sent to the old address and queues the
+   * notice to it; what must follow the
    * commit (gateway calls, files, other instances' session caches) runs after it, each failure logged, never undoing it.
    */
   private async erase(userId: number): Promise<void> {
@@ -111,6 +112,7 @@ export class PrivacyService {
         const followUp = await holder.erasePersonalData(tx, userId, now);
         if (followUp) after.push(followUp);
       }
+      await mail.forgetDeliveredTo(tx, user.email);
       await mail.enqueue(tx, accountErasedMail(user.email, user.name), now);
       return after;
     });
