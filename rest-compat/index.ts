@@ -17,6 +17,7 @@ import { addPrivacyRoutes } from "./privacy.routes.js";
 import { addRecordRoutes } from "./records.routes.js";
 import { addSyncRoutes } from "./sync.routes.js";
 import { addUserRoutes } from "./users.routes.js";
+import { addWebhookRoutes } from "./webhooks.routes.js";
 import { callerIdOf } from "./http.js";
 
 /** The REST compatibility layer mounted at /api: JSON parsing, idempotency keys, every module's routes, docs, the error shape. */
@@ -32,6 +33,7 @@ export function restApi(services: Services, logger: Logger, publicBaseUrl: strin
   addAdherenceRoutes(routes, services);
   addDashboardRoutes(routes, services);
   addSyncRoutes(routes, services);
+  addWebhookRoutes(routes, services);
   const document = openApiDocument(routes.operations, publicBaseUrl, WEBHOOK_PATHS);
 
   const api = Router();

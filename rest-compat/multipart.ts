@@ -2,7 +2,7 @@ import busboy from "busboy";
 import type { Request } from "express";
 import type { z } from "zod";
 import { AppError, validationError } from "../src/platform/errors.js";
-import { MAX_IMAGE_BYTES, type UploadedFile } from "../src/platform/storage/file-storage.js";
+import { MAX_IMAGE_BYTES, type UploadedFile } from "../src/platform/storage/image-storage.js";
 import { ensureJsonNesting, parseInput } from "../src/platform/validation.js";
 
 export interface MultipartBody {

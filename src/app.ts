@@ -4,10 +4,11 @@ import cors from "cors";
 import express, { type Express, type Response } from "express";
 import helmet from "helmet";
 import type { Clock as EngineClock } from "pg-boss";
-import { collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { restApi } from "../rest-compat/index.js";
 import { errorHandler, notFoundHandler } from "../rest-compat/errors.js";
 import { graphqlApi } from "./graphql-api.js";
+import type { GraphqlSockets } from "./graphql/websocket.js";
 import { createFirebaseVerifier, type IdentityVerifier } from "./platform/auth/identity-provider.js";
 import { createPasswordHasher, type PasswordHasher } from "./platform/auth/password-hasher.js";
 import type { Clock } from "./platform/clock.js";
@@ -17,13 +18,19 @@ import { BUS_CHANNEL, databaseIdentity, type DatabaseHandle } from "./platform/d
 import { openInstanceBus, type InstanceBus } from "./platform/instance-bus.js";
 import { redisCarrier } from "./platform/redis-bus-carrier.js";
 import { tapIdempotentRequests } from "./platform/http/idempotency.js";
+import { requestIds } from "./platform/http/request-id.js";
+import { httpSpans, startTracing } from "./platform/tracing.js";
 import { withIsoInstants } from "./platform/http/json-answer.js";
 import { JobEngine } from "./platform/jobs/job-engine.js";
 import type { Logger } from "./platform/logger.js";
 import { createMailTransport, type MailTransport } from "./platform/mail/mail-transport.js";
 import { MAIL_DELIVERY_JOB, MailWorker } from "./platform/mail/mail-worker.js";
+import { whenEventsCommitted } from "./modules/webhooks/domain-events.recorder.js";
+import { WEBHOOK_DELIVERY_JOB } from "./modules/webhooks/webhook-delivery.worker.js";
 import { MailOutbox } from "./platform/mail/outbox.js";
 import { FileStorage } from "./platform/storage/file-storage.js";
+import type { ImageStorage } from "./platform/storage/image-storage.js";
+import { S3Storage } from "./platform/storage/s3-storage.js";
 import { createGateways, type Gateways } from "./modules/billing/gateways/create-gateways.js";
 import { createServices, type Services } from "./services.js";
 
@@ -44,23 +51,33 @@ export interface AppDeps {
 
 export interface App {
   express: Express;
+  /** GraphQL subscriptions over WebSocket at /graphql: the HTTP server's `upgrade` listener, and their closing. */
+  sockets: GraphqlSockets;
   services: Services;
   /** Messages between the instances of the service on this database. */
   bus: InstanceBus;
   mailWorker: MailWorker;
   /** Background work; `main` starts it, tests start it when they test it (they run the workers by hand otherwise). */
   jobs: JobEngine;
-  /** Stops GraphQL, the jobs (waiting for runs under way), the instance bus, the mail transport and its own password hasher (the database and a hasher handed in belong to the caller). */
+  /**
+   * The first step of a shutdown: /readyz answers 503 at once (load balancers stop routing here), answers close their
+   * connections, and WebSockets are told to go away. Requests under way are still answered.
+   */
+  beginShutdown(): Promise<void>;
+  /** Stops GraphQL, the jobs (waiting for runs under way), the instance bus, the mail transport, the image storage's connections and its own password hasher (the database and a hasher handed in belong to the caller). */
   close(): Promise<void>;
 }
 
 /** Builds the whole service on the given database: REST under /api, GraphQL at /graphql, health, metrics, uploads. */
 export async function createApp(deps: AppDeps): Promise<App> {
   const { config, database, clock, logger } = deps;
+  const tracing = startTracing(config.otelEndpoint);
   const db = keepingAfterCommitHooks(database.db, (error) => logger.error({ err: error }, "work after a commit failed"));
   const hasher = deps.hasher ?? createPasswordHasher();
   const bus = await openInstanceBus(config.redisUrl ? redisCarrier(config.redisUrl, `${BUS_CHANNEL}:${await databaseIdentity(db)}`) : database.busCarrier());
-  const storage = new FileStorage(deps.uploadsDir ?? path.join(config.dataDir, "uploads"), config.publicBaseUrl);
+  const storage: ImageStorage = config.objectStorage
+    ? new S3Storage(config.objectStorage, config.publicBaseUrl, logger)
+    : new FileStorage(deps.uploadsDir ?? path.join(config.dataDir, "uploads"), config.publicBaseUrl);
   const identity = deps.identity ?? createFirebaseVerifier(config.firebaseProjectId, config.firebaseJwksUrl);
   const gateways = deps.gateways ?? createGateways(config, clock);
   const jobs = new JobEngine({ connection: database.connection, logger, clock: deps.jobClock });
@@ -71,6 +88,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const mailWorker = new MailWorker({ db, clock, transport, from: config.mailFrom, logger });
   // Kicked by every e-mail queued; the periodic run picks up what is due again after a failed attempt (30 s at first).
   jobs.every(MAIL_DELIVERY_JOB, 30_000, () => mailWorker.runOnce());
+  // Kicked by every event committed; the periodic run sends the retries as they come due (the first after 5 s).
+  jobs.every(WEBHOOK_DELIVERY_JOB, 5_000, () => services.webhookDeliveries.runOnce());
+  whenEventsCommitted(db, async (events) => {
+    await Promise.all([jobs.kick(WEBHOOK_DELIVERY_JOB), services.liveUpdates.announce(events)]);
+  });
   jobs.every("subscription-renewals", 60 * 60_000, () => services.renewals.run());
   // Gateway calls owed after a commit that failed then (a PIX charge to cancel, money to return), and charges whose
   // answer was lost (asked of the gateway once some minutes old): every minute.
@@ -95,8 +117,23 @@ export async function createApp(deps: AppDeps): Promise<App> {
     labelNames: ["method", "route", "status"],
     registers: [metrics],
   });
+  new Gauge({
+    name: "job_queue_depth",
+    help: "Background runs per job and state (queued: waiting, active: running), read from the job engine at each scrape",
+    labelNames: ["job", "state"],
+    registers: [metrics],
+    async collect() {
+      this.reset();
+      for (const { name, queued, active } of await jobs.queueDepths()) {
+        this.set({ job: name, state: "queued" }, queued);
+        this.set({ job: name, state: "active" }, active);
+      }
+    },
+  });
 
-  const graphql = await graphqlApi(services, logger, config);
+  const graphql = await graphqlApi({ services, logger, config, clock, metrics });
+  /** Set once the instance begins to shut down (contract §16): not ready, and every answer closes its connection. */
+  let draining = false;
 
   const app = express();
   // Every JSON answer of this app has its dates written as ISO strings first: the same text, a fraction of the CPU.
@@ -105,11 +142,18 @@ export async function createApp(deps: AppDeps): Promise<App> {
     return sendJson.call(this, withIsoInstants(body));
   };
   app.disable("x-powered-by");
+  app.use(requestIds());
+  app.use(httpSpans());
   // First, before any body byte arrives: a write with an Idempotency-Key gets its body hashed as it comes.
   app.use(tapIdempotentRequests());
   app.set("query parser", "extended");
   app.use(helmet({ contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: "cross-origin" } }));
-  app.use(cors({ exposedHeaders: ["Retry-After", "Content-Disposition", "Idempotent-Replayed"], maxAge: 600 }));
+  app.use(cors({ exposedHeaders: ["Retry-After", "Content-Disposition", "Idempotent-Replayed", "X-Request-Id"], maxAge: 600 }));
+  // Once shutting down, every answer closes its connection: the client's next request opens one to another instance.
+  app.use((_req, res, next) => {
+    if (draining) res.setHeader("Connection", "close");
+    next();
+  });
   app.use((req, res, next) => {
     const stop = requestDuration.startTimer({ method: req.method });
     res.on("finish", () => stop({ route: req.route?.path ?? (res.statusCode === 404 ? "unmatched" : req.baseUrl || req.path), status: res.statusCode }));
@@ -120,24 +164,14 @@ export async function createApp(deps: AppDeps): Promise<App> {
     res.json({ status: "ok" });
   });
   app.get("/readyz", async (_req, res) => {
-    const ready = await database.isReady();
+    const ready = !draining && (await database.isReady());
     res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "unavailable" });
   });
   app.get("/metrics", async (_req, res) => {
     res.type(metrics.contentType).send(await metrics.metrics());
   });
 
-  app.use(
-    "/uploads",
-    express.static(storage.dir, {
-      index: false,
-      dotfiles: "deny",
-      fallthrough: true,
-      immutable: true,
-      maxAge: "365d",
-      setHeaders: (res) => res.setHeader("X-Content-Type-Options", "nosniff"),
-    }),
-  );
+  app.use("/uploads", storage.uploadsHandler);
 
   app.use("/api", restApi(services, logger, config.publicBaseUrl));
 
@@ -148,6 +182,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
 
   return {
     express: app,
+    sockets: graphql.sockets,
+    beginShutdown() {
+      draining = true;
+      return graphql.sockets.close();
+    },
     services,
     bus,
     mailWorker,
@@ -158,6 +197,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
       await bus.close();
       if (!deps.hasher) await hasher.close();
       transport.close();
+      storage.close();
+      await tracing.shutdown();
     },
   };
 }

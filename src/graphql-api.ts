@@ -1,8 +1,12 @@
 import { ApolloServer } from "@apollo/server";
-import { ApolloServerPluginCacheControlDisabled } from "@apollo/server/plugin/disabled";
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { expressMiddleware } from "@as-integrations/express5";
 import { Router } from "express";
+import type { Registry } from "prom-client";
 import { formatError } from "./graphql/format-error.js";
+import { graphqlIde } from "./graphql/ide.js";
+import { graphqlObservability } from "./graphql/observability.js";
+import { graphqlSockets, type GraphqlSockets } from "./graphql/websocket.js";
 import { complexityLimit, depthLimit } from "./graphql/query-limits.js";
 import { graphqlMultipart } from "./graphql/upload.js";
 import { buildGraphqlSchema } from "./graphql-schema.js";
@@ -17,6 +21,7 @@ import { trainingLoaders } from "./modules/trainings/training.graphql.js";
 import type { RequestMeta } from "./modules/users/auth.service.js";
 import { userLoaders } from "./modules/users/user.graphql.js";
 import type { Actor } from "./platform/auth/actor.js";
+import type { Clock } from "./platform/clock.js";
 import type { Config } from "./platform/config.js";
 import { idempotencyKeys, type KeptAnswer } from "./platform/http/idempotency.js";
 import { jsonBody } from "./platform/http/json-body.js";
@@ -24,7 +29,7 @@ import type { Logger } from "./platform/logger.js";
 import type { Services } from "./services.js";
 
 /** Every module's per-request DataLoaders, created afresh for each request. */
-function createLoaders(services: Services, actor: Actor) {
+export function createLoaders(services: Services, actor: Actor) {
   return {
     ...userLoaders(services, actor),
     ...billingLoaders(services, actor),
@@ -50,14 +55,26 @@ export interface Context {
 
 export interface GraphqlApi {
   router: Router;
-  /** Stops Apollo; main.ts calls it (through App.close) once requests have drained. */
+  /** Subscriptions over WebSocket at the same path (contract §14.2). */
+  sockets: GraphqlSockets;
+  /** Stops Apollo and closes the sockets; main.ts calls it (through App.close) once requests have drained. */
   stop(): Promise<void>;
 }
 
 /** The GraphQL API mounted at /graphql: multipart uploads, JSON parsing, Apollo with every module's schema and loaders. */
-export async function graphqlApi(services: Services, logger: Logger, config: Config): Promise<GraphqlApi> {
+export interface GraphqlApiDeps {
+  services: Services;
+  logger: Logger;
+  config: Config;
+  clock: Clock;
+  /** The app's Prometheus registry, which GraphQL operations report to. */
+  metrics: Registry;
+}
+
+export async function graphqlApi({ services, logger, config, clock, metrics }: GraphqlApiDeps): Promise<GraphqlApi> {
+  const schema = buildGraphqlSchema();
   const apollo = new ApolloServer<Context>({
-    schema: buildGraphqlSchema(),
+    schema,
     formatError: formatError(logger),
     // Parsing stops past this many tokens (GET and POST alike), so validating what parses stays bounded: graphql's
     // OverlappingFieldsCanBeMerged is quadratic in fields sharing one response name.
@@ -65,7 +82,13 @@ export async function graphqlApi(services: Services, logger: Logger, config: Con
     validationRules: [depthLimit(config.graphqlMaxDepth)],
     // Apollo's cache-control plugin wraps every field's resolver to gather cache hints we never give (a fifth of the
     // CPU of a read of a hundred fields); its one effect, `cache-control: no-store`, the router sets itself.
-    plugins: [complexityLimit(config.graphqlMaxComplexity), ApolloServerPluginCacheControlDisabled()],
+    // Browsers get our own IDE (src/graphql/ide.ts), not Apollo's landing page, which loads Sandbox from a CDN.
+    plugins: [
+      complexityLimit(config.graphqlMaxComplexity),
+      ApolloServerPluginCacheControlDisabled(),
+      ApolloServerPluginLandingPageDisabled(),
+      graphqlObservability(metrics),
+    ],
     introspection: true,
     includeStacktraceInErrorResponses: false,
     // Callers authenticate with bearer tokens, never cookies, so cross-site requests carry no credentials.
@@ -76,9 +99,14 @@ export async function graphqlApi(services: Services, logger: Logger, config: Con
   await apollo.start();
 
   const router = Router();
+  const ide = graphqlIde();
+  router.use(ide.assets);
+  router.get("/", ide.page);
   router.use(
     (_req, res, next) => {
       res.setHeader("cache-control", "no-store");
+      // One route whatever the operation, for traces.
+      res.locals.route = "/graphql";
       next();
     },
     graphqlMultipart(),
@@ -96,7 +124,28 @@ export async function graphqlApi(services: Services, logger: Logger, config: Con
       },
     }),
   );
-  return { router, stop: () => apollo.stop() };
+  const sockets = graphqlSockets({
+    schema,
+    authenticate: (authorization) => services.auth.authenticate(authorization),
+    onSessionsChanged: (watcher) => services.auth.onSessionsChanged(watcher),
+    config,
+    clock,
+    logger,
+    contextFor: (actor, request): Context => ({
+      services,
+      actor,
+      loaders: createLoaders(services, actor),
+      meta: { ip: request.socket.remoteAddress ?? "unknown" },
+    }),
+  });
+  return {
+    router,
+    sockets,
+    async stop() {
+      await sockets.close();
+      await apollo.stop();
+    },
+  };
 }
 
 const userIdOf = (actor: Actor) => (actor.kind === "user" ? actor.id : null);

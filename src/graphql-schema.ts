@@ -11,10 +11,12 @@ import { executionResolvers } from "./modules/executions/execution.graphql.js";
 import { exerciseResolvers } from "./modules/exercises/exercise.graphql.js";
 import { privacyResolvers } from "./modules/privacy/privacy.graphql.js";
 import { recordResolvers } from "./modules/records/records.graphql.js";
+import { liveUpdatesResolvers } from "./modules/live-updates/live-updates.graphql.js";
 import { changeFeedResolvers } from "./modules/sync/change-feed.graphql.js";
 import { trainingPlanResolvers } from "./modules/training-plans/training-plan.graphql.js";
 import { trainingResolvers } from "./modules/trainings/training.graphql.js";
 import { userResolvers } from "./modules/users/user.graphql.js";
+import { webhookResolvers } from "./modules/webhooks/webhook.graphql.js";
 import { rootDir } from "./platform/db/paths.js";
 
 /** Every module's resolvers (tests/graphql/schema-assembly.test.ts fails on a resolver class left off). */
@@ -31,13 +33,28 @@ export const graphqlResolvers = [
   ...dashboardResolvers,
   ...changeFeedResolvers,
   ...privacyResolvers,
+  ...webhookResolvers,
+  ...liveUpdatesResolvers,
 ] as const;
+
+/**
+ * type-graphql will not build subscription fields without a PubSub, though ours never use it: each field subscribes
+ * through its own app's LiveUpdatesService (from the context), as one process may run several apps on one schema.
+ */
+const unusedPubSub = {
+  publish: () => {
+    throw new Error("live events are announced through LiveUpdatesService");
+  },
+  subscribe: () => {
+    throw new Error("subscription fields follow LiveUpdatesService");
+  },
+};
 
 let schema: GraphQLSchema | undefined;
 
 /** The GraphQL schema, built once from every module's resolvers (validation is the services' job). */
 export function buildGraphqlSchema(): GraphQLSchema {
-  schema ??= buildSchemaSync({ resolvers: graphqlResolvers, validate: false, emitSchemaFile: false });
+  schema ??= buildSchemaSync({ resolvers: graphqlResolvers, validate: false, emitSchemaFile: false, pubSub: unusedPubSub });
   return schema;
 }
 

@@ -35,6 +35,7 @@ async function main() {
   logger.info("job engine started");
 
   const server = createHttpServer(config.http, app.express);
+  server.on("upgrade", app.sockets.upgrade);
   server.listen(config.port, config.host, () => {
     logger.info({ url: `http://${config.host}:${config.port}`, graphql: "/graphql", rest: "/api" }, "listening");
   });
@@ -53,7 +54,10 @@ async function main() {
       server.closeAllConnections();
     }, SHUTDOWN_GRACE_MS);
     force.unref();
-    // Stop taking requests and let those under way finish; idle keep-alive sockets are closed at once.
+    // Not ready from now on (load balancers stop routing here), WebSockets told to go away (their clients reconnect
+    // elsewhere); no new connection is taken, idle keep-alive ones are closed at once, and the answers of requests
+    // under way close theirs: the process exits once they are answered.
+    void app.beginShutdown();
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();

@@ -9,7 +9,7 @@ import type { InstanceBus } from "./platform/instance-bus.js";
 import type { Logger } from "./platform/logger.js";
 import type { MailOutbox } from "./platform/mail/outbox.js";
 import { RateLimiter } from "./platform/rate-limit/rate-limiter.js";
-import type { FileStorage } from "./platform/storage/file-storage.js";
+import type { ImageStorage } from "./platform/storage/image-storage.js";
 import { AdherenceService } from "./modules/adherence/adherence.service.js";
 import { ChargeIntents } from "./modules/billing/charge-intents.js";
 import { CheckoutService } from "./modules/billing/checkout.service.js";
@@ -34,8 +34,12 @@ import { ChangeFeedService } from "./modules/sync/change-feed.service.js";
 import { AuthService } from "./modules/users/auth.service.js";
 import { SessionCache } from "./modules/users/session-cache.js";
 import { UserService } from "./modules/users/user.service.js";
+import { LiveUpdatesService } from "./modules/live-updates/live-updates.service.js";
 import { IdempotencyService } from "./modules/sync/idempotency.service.js";
 import { PrivacyService } from "./modules/privacy/privacy.service.js";
+import { WebhookDeliveryWorker } from "./modules/webhooks/webhook-delivery.worker.js";
+import { SecretBox } from "./modules/webhooks/webhook-secrets.js";
+import { WebhookService } from "./modules/webhooks/webhook.service.js";
 
 export interface ServiceDeps {
   db: Db;
@@ -43,7 +47,7 @@ export interface ServiceDeps {
   config: Config;
   logger: Logger;
   hasher: PasswordHasher;
-  storage: FileStorage;
+  storage: ImageStorage;
   identity: IdentityVerifier;
   gateways: Gateways;
   bus: InstanceBus;
@@ -70,7 +74,7 @@ export function createServices(deps: ServiceDeps) {
   });
   const users = new UserService({ db, clock, storage: deps.storage, sessions });
 
-  const lifecycle = new SubscriptionLifecycle(clock, users, mail);
+  const lifecycle = new SubscriptionLifecycle(clock, users, mail, config.publicBaseUrl);
   const subscriptionPlans = new SubscriptionPlanService({ db });
   const intents = new ChargeIntents({ db, clock, logger, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle });
   const gatewayFollowUps = new GatewayFollowUps({ db, clock, logger, cardGateway: gateways.card, pixGateway: gateways.pix, lifecycle, intents, users });
@@ -146,6 +150,13 @@ export function createServices(deps: ServiceDeps) {
     },
   });
   const idempotency = new IdempotencyService({ db, clock, logger, secret: config.jwtSecret });
+  const webhookSecrets = new SecretBox(config.jwtSecret);
+  // Contract §14.1: in production, https only and no private addresses unless allowed.
+  const production = config.env === "production";
+  const urlPolicy = { httpsOnly: production, refusePrivateAddresses: production && !config.webhooksAllowPrivateUrls };
+  const webhooks = new WebhookService({ db, clock, secrets: webhookSecrets, urlPolicy });
+  const liveUpdates = new LiveUpdatesService({ bus: deps.bus, coaching, events: { dataOf: (ids) => webhooks.eventDataOf(ids) } });
+  const webhookDeliveries = new WebhookDeliveryWorker({ db, clock, logger, secrets: webhookSecrets, urlPolicy, access: coaching, mail: deps.mail });
   const privacy = new PrivacyService({
     db,
     clock,
@@ -167,6 +178,7 @@ export function createServices(deps: ServiceDeps) {
       exercises.personalData,
       records.personalData,
       executions.personalData,
+      webhooks.personalData,
       users.personalData,
       changeFeed.personalData,
     ],
@@ -196,6 +208,9 @@ export function createServices(deps: ServiceDeps) {
     changeFeed,
     idempotency,
     privacy,
+    webhooks,
+    webhookDeliveries,
+    liveUpdates,
   };
 }
 

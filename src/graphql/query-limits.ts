@@ -252,14 +252,41 @@ export function complexityLimit(maxComplexity: number): ApolloServerPlugin {
             // A variable of the wrong type is the client's mistake, answered as execution would answer it.
             throw new GraphQLError(variables.errors[0].message, { extensions: { code: "BAD_USER_INPUT", http: { status: 400 } } });
           }
-          const complexity = keptOperationCost(schema, document, operation, variables.coerced);
-          if (complexity > maxComplexity) {
-            // Stacked fragments can reach astronomical estimates: those are not worth printing.
-            const measured = Number.isSafeInteger(complexity) ? ` (tem ${complexity})` : "";
-            throw refused(`A consulta excede a complexidade máxima de ${maxComplexity}${measured}`);
-          }
+          const problem = complexityOf(schema, document, operation, variables.coerced, maxComplexity);
+          if (problem) throw problem;
         },
       };
     },
   };
+}
+
+/** The refusal of an operation whose estimated cost passes `maxComplexity`, or null. */
+function complexityOf(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  coercedVariables: Record<string, unknown>,
+  maxComplexity: number,
+): GraphQLError | null {
+  const complexity = keptOperationCost(schema, document, operation, coercedVariables);
+  if (complexity <= maxComplexity) return null;
+  // Stacked fragments can reach astronomical estimates: those are not worth printing.
+  const measured = Number.isSafeInteger(complexity) ? ` (tem ${complexity})` : "";
+  return refused(`A consulta excede a complexidade máxima de ${maxComplexity}${measured}`);
+}
+
+/**
+ * `complexityLimit` for an operation run outside Apollo (a subscription over WebSocket): its variables as sent,
+ * coerced here; a variable of the wrong type is refused as execution would refuse it.
+ */
+export function complexityProblem(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+  maxComplexity: number,
+): GraphQLError | null {
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
+  if (coerced.errors) return new GraphQLError(coerced.errors[0].message, { extensions: { code: "BAD_USER_INPUT", status: 400 } });
+  return complexityOf(schema, document, operation, coerced.coerced, maxComplexity);
 }

@@ -2,7 +2,7 @@ import type { RequestHandler } from "express";
 import type { FileUpload } from "graphql-upload-minimal";
 import { GraphQLUpload, graphqlUploadExpress } from "graphql-upload-minimal";
 import { AppError, INVALID_MULTIPART, REQUEST_TOO_LARGE } from "../platform/errors.js";
-import { MAX_IMAGE_BYTES, type UploadedFile } from "../platform/storage/file-storage.js";
+import { MAX_IMAGE_BYTES, type UploadedFile } from "../platform/storage/image-storage.js";
 import { ensureNesting } from "../platform/validation.js";
 
 export { GraphQLUpload };

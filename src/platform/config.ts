@@ -11,6 +11,10 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Images in S3-compatible object storage (`STORAGE_URL=s3://…`); undefined: the local directory `DATA_DIR/uploads` (contract §16). */
+  objectStorage: ObjectStorageConfig | undefined;
+  /** OpenTelemetry: traces go to this OTLP/HTTP endpoint (contract §16); none when unset. */
+  otelEndpoint: string | undefined;
   /** Redis for the instance bus (live updates, session news) instead of PostgreSQL's LISTEN/NOTIFY (contract §16). */
   redisUrl: string | undefined;
   jwtSecret: string;
@@ -37,9 +41,27 @@ export interface Config {
   graphqlMaxTokens: number;
   http: HttpServerLimits;
   logLevel: string;
+  /** Production only: webhook URLs may resolve to private addresses (contract §16). */
+  webhooksAllowPrivateUrls: boolean;
+}
+
+export interface ObjectStorageConfig {
+  bucket: string;
+  /** Key prefix of every image, without slashes at either end ("" for none). */
+  prefix: string;
+  /** An S3-compatible store's address (MinIO, R2…), addressed path-style; undefined: AWS S3 itself. */
+  endpoint: string | undefined;
+  region: string;
+  /** Undefined: the AWS SDK's default chain (environment, shared files, the instance's role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  /** A CDN (or the bucket's public address) serving the objects by key: image URLs point there instead of `/uploads/`. */
+  publicUrl: string | undefined;
 }
 
 const GOOGLE_SECURETOKEN_JWKS = "https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com";
+
+/** `s3://bucket[/prefix]`: S3's bucket naming rules; a prefix of the characters keys may carry unencoded in a URL. */
+const STORAGE_URL = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])((?:\/[A-Za-z0-9!_.*'()-]+)*)\/?$/;
 
 const blankToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
 const optionalText = z.preprocess(blankToUndefined, z.string().optional());
@@ -94,6 +116,7 @@ const envSchema = z
     HTTP_REQUEST_TIMEOUT_MS: milliseconds(60_000),
     HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000),
     MAX_CONNECTIONS_PER_ADDRESS: count(32),
+    OTEL_EXPORTER_OTLP_ENDPOINT: url,
     REDIS_URL: z.preprocess(
       blankToUndefined,
       z
@@ -101,12 +124,34 @@ const envSchema = z
         .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
         .optional(),
     ),
+    STORAGE_URL: z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .regex(STORAGE_URL, "must be s3://bucket or s3://bucket/prefix (a valid bucket name; the prefix's segments of letters, digits and !-_.*'())")
+        .optional(),
+    ),
+    S3_ENDPOINT: url,
+    S3_REGION: z.preprocess(blankToUndefined, z.string().default("us-east-1")),
+    AWS_ACCESS_KEY_ID: optionalText,
+    AWS_SECRET_ACCESS_KEY: optionalText,
+    S3_PUBLIC_URL: url,
+    WEBHOOKS_ALLOW_PRIVATE_URLS: flag,
     LOG_LEVEL: z.preprocess(blankToUndefined, z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info")),
   })
   // The headers are part of the request: Node refuses a headers timeout longer than the request's.
   .refine((e) => e.HTTP_HEADERS_TIMEOUT_MS <= e.HTTP_REQUEST_TIMEOUT_MS, {
     path: ["HTTP_HEADERS_TIMEOUT_MS"],
     message: "must not exceed HTTP_REQUEST_TIMEOUT_MS",
+  })
+  .refine((e) => !e.AWS_ACCESS_KEY_ID === !e.AWS_SECRET_ACCESS_KEY, {
+    path: ["AWS_SECRET_ACCESS_KEY"],
+    message: "must be set together with AWS_ACCESS_KEY_ID (or neither)",
+  })
+  // Without STORAGE_URL images stay on the local disk: an endpoint or CDN set alone is a mistake worth stopping for.
+  .refine((e) => e.STORAGE_URL || (!e.S3_ENDPOINT && !e.S3_PUBLIC_URL), {
+    path: ["STORAGE_URL"],
+    message: "must be set when S3_ENDPOINT or S3_PUBLIC_URL is",
   });
 
 export class ConfigError extends Error {}
@@ -141,6 +186,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    objectStorage: e.STORAGE_URL ? objectStorageConfig(e.STORAGE_URL, e) : undefined,
+    otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
     jwtSecret: e.JWT_SECRET ?? developmentJwtSecret(dataDir),
     publicBaseUrl,
     webAppUrl: (e.WEB_APP_URL ?? publicBaseUrl).replace(/\/+$/, ""),
@@ -173,6 +220,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     },
     logLevel: e.LOG_LEVEL,
+    webhooksAllowPrivateUrls: e.WEBHOOKS_ALLOW_PRIVATE_URLS,
+  };
+}
+
+function objectStorageConfig(
+  storageUrl: string,
+  e: Pick<z.infer<typeof envSchema>, "S3_ENDPOINT" | "S3_REGION" | "AWS_ACCESS_KEY_ID" | "AWS_SECRET_ACCESS_KEY" | "S3_PUBLIC_URL">,
+): ObjectStorageConfig {
+  const [, bucket, keyPath] = STORAGE_URL.exec(storageUrl)!;
+  return {
+    bucket,
+    prefix: keyPath.slice(1),
+    endpoint: e.S3_ENDPOINT,
+    region: e.S3_REGION,
+    credentials: e.AWS_ACCESS_KEY_ID && e.AWS_SECRET_ACCESS_KEY ? { accessKeyId: e.AWS_ACCESS_KEY_ID, secretAccessKey: e.AWS_SECRET_ACCESS_KEY } : undefined,
+    publicUrl: e.S3_PUBLIC_URL?.replace(/\/+$/, ""),
   };
 }
 

@@ -1,4 +1,5 @@
 import { pino, type Logger } from "pino";
+import { currentRequestId } from "./http/request-id.js";
 
 export type { Logger };
 
@@ -16,6 +17,7 @@ const REDACTED_PATHS = [
   "*.cardCvv",
   "*.cvv",
   "*.jwtSecret",
+  "*.secretAccessKey",
   "password",
   "token",
   "cardNumber",
@@ -42,5 +44,17 @@ function scrubQueryParams(value: Record<string, unknown>): Record<string, unknow
 }
 
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  return pino({ level, redact: { paths: REDACTED_PATHS, censor: "[redacted]" }, serializers: { err: serializeError } }, destination);
+  return pino(
+    {
+      level,
+      redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+      serializers: { err: serializeError },
+      // A line written while serving a request names it (X-Request-Id).
+      mixin: () => {
+        const requestId = currentRequestId();
+        return requestId === undefined ? {} : { requestId };
+      },
+    },
+    destination,
+  );
 }

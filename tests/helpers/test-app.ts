@@ -105,6 +105,7 @@ export class TestApp {
       jobClock: this.jobClock,
     });
     this.server.on("request", this.app.express);
+    this.server.on("upgrade", this.app.sockets.upgrade);
   }
 
   async reset(): Promise<void> {
@@ -117,6 +118,8 @@ export class TestApp {
   }
 
   async stop(): Promise<void> {
+    // As main.ts shuts down: not ready, WebSockets told to go away, then the server stops once its requests are answered.
+    void this.app.beginShutdown();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     // The password hasher handed in (its threads are shared by every app of this worker) stays open.
     await this.app.close();

@@ -80,8 +80,62 @@ describe("configuration", () => {
     ["HTTP_REQUEST_TIMEOUT_MS", "0"],
     ["HTTP_KEEP_ALIVE_TIMEOUT_MS", "5s"],
     ["MAX_CONNECTIONS_PER_ADDRESS", "-1"],
+    ["STORAGE_URL", "https://bucket.example"],
+    ["STORAGE_URL", "s3://Upper_Case"],
+    ["STORAGE_URL", "s3://images/a//b"],
+    ["STORAGE_URL", "s3://images/with space"],
+    ["S3_ENDPOINT", "minio:9000"],
+    ["S3_PUBLIC_URL", "cdn.example"],
   ])("refuses an invalid %s, naming it", (name, value) => {
     expect(() => loadConfig({ DATA_DIR: tempDir(), [name]: value })).toThrow(new RegExp(name));
+  });
+
+  it("keeps images under DATA_DIR/uploads without STORAGE_URL", () => {
+    expect(loadConfig({ DATA_DIR: tempDir() }).objectStorage).toBeUndefined();
+  });
+
+  it.each([
+    ["s3://images", { bucket: "images", prefix: "" }],
+    ["s3://images/", { bucket: "images", prefix: "" }],
+    ["s3://my.images-1/fitness/uploads/", { bucket: "my.images-1", prefix: "fitness/uploads" }],
+  ])("reads STORAGE_URL=%s into the bucket and the key prefix", (storageUrl, expected) => {
+    expect(loadConfig({ DATA_DIR: tempDir(), STORAGE_URL: storageUrl }).objectStorage).toEqual({
+      ...expected,
+      endpoint: undefined,
+      region: "us-east-1",
+      credentials: undefined,
+      publicUrl: undefined,
+    });
+  });
+
+  it("takes the S3 endpoint, region, keys and public URL with STORAGE_URL", () => {
+    const config = loadConfig({
+      DATA_DIR: tempDir(),
+      STORAGE_URL: "s3://images/uploads",
+      S3_ENDPOINT: "http://minio:9000",
+      S3_REGION: "sa-east-1",
+      AWS_ACCESS_KEY_ID: "key-id",
+      AWS_SECRET_ACCESS_KEY: "secret-key",
+      S3_PUBLIC_URL: "https://cdn.example.com/",
+    });
+    expect(config.objectStorage).toEqual({
+      bucket: "images",
+      prefix: "uploads",
+      endpoint: "http://minio:9000",
+      region: "sa-east-1",
+      credentials: { accessKeyId: "key-id", secretAccessKey: "secret-key" },
+      publicUrl: "https://cdn.example.com",
+    });
+  });
+
+  it.each([
+    ["an access key id without its secret", { STORAGE_URL: "s3://images", AWS_ACCESS_KEY_ID: "key-id" }, /AWS_SECRET_ACCESS_KEY: must be set together/],
+    ["a secret without its key id", { STORAGE_URL: "s3://images", AWS_SECRET_ACCESS_KEY: "the-secret-value" }, /AWS_SECRET_ACCESS_KEY: must be set together/],
+    ["S3_ENDPOINT without STORAGE_URL", { S3_ENDPOINT: "http://minio:9000" }, /STORAGE_URL: must be set when S3_ENDPOINT or S3_PUBLIC_URL is/],
+    ["S3_PUBLIC_URL without STORAGE_URL", { S3_PUBLIC_URL: "https://cdn.example.com" }, /STORAGE_URL: must be set when/],
+  ])("refuses %s, naming the setting and never echoing a value", (_label, change, message) => {
+    expect(() => loadConfig({ DATA_DIR: tempDir(), ...change })).toThrow(message);
+    expect(() => loadConfig({ DATA_DIR: tempDir(), ...change })).not.toThrow(/the-secret-value/);
   });
 
   it("takes the HTTP limits from the environment, 0 lifting the bound on connections per address", () => {

@@ -1,7 +1,10 @@
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import { makeStudent } from "../factories/users.js";
+import { createExercise, createTraining } from "../factories/content.js";
+import { logExerciseExecution } from "../factories/executions.js";
+import { makeStudent, makeTrainer } from "../factories/users.js";
 import { useSecondInstance, useTestApp, type TestApp } from "../helpers/test-app.js";
 import { billingOf, cardBody, DAY_MS, planId, subscriptionRow } from "../billing/support.js";
+import { createEndpoint, Receiver } from "../webhooks/support.js";
 
 /**
  * The job engine (pg-boss) with two instances of the service on one database. Its clock is pg-boss's TestClock, set
@@ -138,5 +141,28 @@ describe("the service's jobs on the engine", () => {
     const { payments } = await billingOf(first, ana.id);
     expect(payments.map((payment) => payment.status)).toEqual(["COMPLETED", "COMPLETED"]);
     expect(renewalMails()).toHaveLength(1);
+  });
+});
+
+describe("webhook delivery", () => {
+  const first = useTestApp();
+  const second = useSecondInstance(first);
+  afterEach(() => stopEngines(second, first));
+
+  it("starts when an event is committed, on either instance, without waiting for its period", async () => {
+    const receiver = await new Receiver(first.clock).start();
+    try {
+      await first.jobClock.setTime(at(5));
+      const trainer = await makeTrainer(first);
+      const squat = await createExercise(first, trainer.token, { name: "Agachamento" });
+      const training = await createTraining(first, trainer.token, [squat.id]);
+      await createEndpoint(first, trainer, `${receiver.url}/hooks`, ["exercise_execution.created"]);
+      await startEngines(first, second);
+      // No tick of the engine's clock and no worker run by hand: the committed event woke a worker.
+      await logExerciseExecution(second, trainer.token, squat.id, training.id, [{ repetitions: 5, weight: 60, completed: true }]);
+      await eventually(() => expect(receiver.events().map((event) => event.type)).toEqual(["exercise_execution.created"]));
+    } finally {
+      await receiver.stop();
+    }
   });
 });

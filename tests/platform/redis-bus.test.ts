@@ -1,7 +1,9 @@
 import { Redis } from "ioredis";
 import { describe, expect, it, vi } from "vitest";
 import { BUS_CHANNEL, databaseIdentity } from "../../src/platform/db/database.js";
+import { makeScene } from "../executions/support.js";
 import { makeUser } from "../factories/users.js";
+import { openSocket } from "../helpers/graphql-socket.js";
 import { useSecondInstance, useTestApp, type TestApp } from "../helpers/test-app.js";
 
 // REDIS_URL moves the instance bus (session news, live updates) from LISTEN/NOTIFY onto Redis pub/sub (contract §16).
@@ -47,5 +49,31 @@ describe("the instance bus over Redis", () => {
     expect((await me(t, ana.token)).data?.me.id).toBe(ana.id);
     expect((await other.post("/api/users/logout", { token: ana.token })).status).toBe(200);
     expect((await me(t, ana.token)).errors?.[0].extensions.code).toBe("UNAUTHENTICATED");
+  });
+});
+
+describe("live updates over Redis", () => {
+  it("carry a student's logged training from one instance to the trainer's socket on the other", async () => {
+    t.clock.set(new Date("2026-03-18T12:00:00.000Z"));
+    const s = await makeScene(t, { accept: true });
+    const socket = openSocket(other, s.trainer.token);
+    try {
+      const executions = socket.subscribe("subscription { trainingExecutionLogged { id userId } }");
+      await socket.connected;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const logged = await t.post(`/api/trainings/${s.trainingA.id}/execution`, {
+        token: s.student.token,
+        body: {
+          startTime: "2026-03-18T10:00:00.000Z",
+          endTime: "2026-03-18T11:00:00.000Z",
+          completed: true,
+          exerciseExecutions: [{ exerciseId: s.supino.id, sets: [{ repetitions: 5, weight: 40, completed: true }] }],
+        },
+      });
+      expect(logged.status).toBe(201);
+      expect(await executions.received(1)).toEqual([{ data: { trainingExecutionLogged: { id: logged.body.id, userId: s.student.id } } }]);
+    } finally {
+      await socket.close();
+    }
   });
 });

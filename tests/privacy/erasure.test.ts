@@ -11,6 +11,7 @@ import { planAssignments, trainingPlans } from "../../src/modules/training-plans
 import { trainings } from "../../src/modules/trainings/training.table.js";
 import { oneTimeTokens, users, weightHistory } from "../../src/modules/users/user.table.js";
 import { mailOutbox } from "../../src/platform/mail/outbox.table.js";
+import { webhookEndpoints } from "../../src/modules/webhooks/webhook.table.js";
 import { planId } from "../factories/billing.js";
 import { makeStudent, makeTrainer, makeUser, type MadeUser } from "../factories/users.js";
 import { startFakeStripe } from "../helpers/fake-stripe.js";
@@ -117,6 +118,7 @@ describe("DELETE /api/users/me (a student)", () => {
     expect(await countOf(trainingExerciseMonths, eq(trainingExerciseMonths.userId, id))).toBe(0);
     expect(await countOf(exerciseRecords, eq(exerciseRecords.userId, id))).toBe(0);
     expect(await countOf(syncChanges, eq(syncChanges.userId, id))).toBe(0);
+    expect(await countOf(webhookEndpoints, eq(webhookEndpoints.userId, id))).toBe(0);
     // Private content: the student's own exercise and training are gone.
     expect(await countOf(exercises, eq(exercises.createdBy, id))).toBe(0);
     expect(await countOf(trainings, eq(trainings.createdBy, id))).toBe(0);

@@ -70,6 +70,9 @@ describe("GET /api/users/me/export", () => {
     expect(data.subscriptions).toMatchObject([{ userId: w.student.id, status: "ACTIVE", paymentMethod: "CREDIT_CARD", lastFourDigits: "4242" }]);
     expect(data.payments).toMatchObject([{ userId: w.student.id, status: "COMPLETED", amount: 49.9 }]);
     expect(data.invoices).toMatchObject([{ userId: w.student.id, status: "PAID", amount: 49.9 }]);
+    expect(data.webhookEndpoints).toEqual([
+      expect.objectContaining({ url: "https://hooks.example.com/ana", events: ["training_execution.created"], description: "Meu painel", enabled: true }),
+    ]);
   });
 
   it("answers the trainer's own content, plans, assignments, links and invites", async () => {
@@ -99,7 +102,15 @@ describe("GET /api/users/me/export", () => {
       [w.student.id, "ACCEPTED"],
       [w.otherStudent.id, "PENDING"],
     ]);
-    expect(data).toMatchObject({ trainingExecutions: [], exerciseExecutions: [], records: [], subscriptions: [], payments: [], invoices: [] });
+    expect(data).toMatchObject({
+      trainingExecutions: [],
+      exerciseExecutions: [],
+      records: [],
+      subscriptions: [],
+      payments: [],
+      invoices: [],
+      webhookEndpoints: [],
+    });
   });
 
   it("holds no secret: no password, password hash, token, card number, CVV or gateway key", async () => {
@@ -107,8 +118,11 @@ describe("GET /api/users/me/export", () => {
     const [row] = await t.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, w.student.id));
     const text = (await exportOf(w.student.token)).text;
 
-    for (const secret of [row.passwordHash, w.student.password, w.student.token, CARD_ACCEPTED, "4242 4242"]) expect(text).not.toContain(secret);
+    for (const secret of [row.passwordHash, w.student.password, w.student.token, CARD_ACCEPTED, "4242 4242", w.endpointSecret, "whsec_"]) {
+      expect(text).not.toContain(secret);
+    }
     for (const field of [
+      "secret",
       "passwordHash",
       "password",
       "sessionVersion",

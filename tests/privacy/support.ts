@@ -32,13 +32,15 @@ export interface World {
   pendingInviteByTrainer: number;
   trainingExecutionId: number;
   exerciseExecutionId: number;
+  /** The student's webhook endpoint's secret, shown once at its creation. */
+  endpointSecret: string;
 }
 
 /**
  * A trainer and a student with rows in every module: the student's profile (phone, birth date, gender, height, two
  * weights, a photo), an ACTIVE link, the trainer's public and private exercises, trainings and plans, the private
  * plan assigned and ACTIVE, the public one assigned and PENDING, the student's own exercise and training, a logged training (records set) and a logged
- * exercise, waiting invites both ways; `subscribe` makes the student's subscription (the gateway differs per file).
+ * exercise, waiting invites both ways, the student's webhook endpoint; `subscribe` makes the student's subscription (the gateway differs per file).
  */
 export async function makeWorld(t: TestApp, subscribe: (student: MadeUser) => Promise<void>): Promise<World> {
   const trainer = await makeTrainer(t, { name: "Tânia Treinadora" });
@@ -84,6 +86,12 @@ export async function makeWorld(t: TestApp, subscribe: (student: MadeUser) => Pr
   const inviteByTrainer = await t.post("/api/personal/students/invite", { token: trainer.token, body: { studentEmail: otherStudent.email } });
   expect(inviteByTrainer.status).toBe(201);
 
+  const endpoint = await t.post("/api/webhook-endpoints", {
+    token: student.token,
+    body: { url: "https://hooks.example.com/ana", events: ["training_execution.created"], description: "Meu painel" },
+  });
+  expect(endpoint.status).toBe(201);
+
   await subscribe(student);
   return {
     trainer,
@@ -99,5 +107,6 @@ export async function makeWorld(t: TestApp, subscribe: (student: MadeUser) => Pr
     pendingInviteByTrainer: inviteByTrainer.body.id,
     trainingExecutionId: trainingExecution.id,
     exerciseExecutionId: exerciseExecution.id,
+    endpointSecret: endpoint.body.secret,
   };
 }

@@ -7,7 +7,7 @@ import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
 import type { UserService } from "../users/user.service.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
-import { toInvoiceDto, toPaymentDto, type InvoiceDto, type InvoiceRow, type PaymentDto, type PaymentRow } from "./billing.dto.js";
+import { invoiceDownloadUrl, toInvoiceDto, toPaymentDto, type InvoiceDto, type InvoiceRow, type PaymentDto, type PaymentRow } from "./billing.dto.js";
 import type { InvoiceListQuery, PaymentListQuery } from "./billing.inputs.js";
 import { invoicePdfFileName, renderInvoicePdf } from "./invoice-pdf.js";
 import { invoiceRepository } from "./invoice.repository.js";
@@ -110,7 +110,7 @@ export class BillingRecordsService {
   }
 
   private invoiceUrl(id: number) {
-    return `${this.deps.publicBaseUrl}/api/invoices/${id}/download`;
+    return invoiceDownloadUrl(this.deps.publicBaseUrl, id);
   }
 
   private async paymentDtos(rows: PaymentRow[]): Promise<PaymentDto[]> {

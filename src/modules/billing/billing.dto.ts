@@ -191,6 +191,9 @@ const recordHead = (row: PaymentRow | InvoiceRow, refs: RecordReferences) => ({
   currency: row.currency,
 });
 
+/** Where an invoice's PDF is downloaded (GET /api/invoices/{id}/download). */
+export const invoiceDownloadUrl = (publicBaseUrl: string, invoiceId: number) => `${publicBaseUrl}/api/invoices/${invoiceId}/download`;
+
 export const toPaymentDto = (row: PaymentRow, refs: RecordReferences): PaymentDto => ({
   ...recordHead(row, refs),
   status: row.status,

@@ -5,7 +5,8 @@ import { conflict } from "../../platform/errors.js";
 import type { MailOutbox } from "../../platform/mail/outbox.js";
 import type { UserService } from "../users/user.service.js";
 import { billingMails } from "./billing.mails.js";
-import type { PaymentRow, PlanRow, SubscriptionRow } from "./billing.dto.js";
+import { invoiceDownloadUrl, toPaymentDto, type PaymentRow, type PlanRow, type SubscriptionRow } from "./billing.dto.js";
+import { recordEvent, type DomainEvent } from "../webhooks/domain-events.recorder.js";
 import { invoiceRepository } from "./invoice.repository.js";
 import { paymentRepository } from "./payment.repository.js";
 import { pixTransactionRepository } from "./pix-transaction.repository.js";
@@ -43,6 +44,8 @@ export class SubscriptionLifecycle {
     private readonly clock: Clock,
     private readonly users: UserService,
     private readonly mail: MailOutbox,
+    /** The service's public URL, for the invoice link of a payment's event. */
+    private readonly publicBaseUrl: string,
   ) {}
 
   /**
@@ -254,7 +257,7 @@ export class SubscriptionLifecycle {
             paymentMethod: received.paymentMethod,
             createdAt: now,
           });
-    const invoiceId = received.invoiceId ?? (kind === "first" ? await invoiceRepository.findPendingInvoiceId(tx, subscription.id) : null);
+    let invoiceId = received.invoiceId ?? (kind === "first" ? await invoiceRepository.findPendingInvoiceId(tx, subscription.id) : null);
     if (invoiceId) {
       await invoiceRepository.updateInvoice(tx, invoiceId, {
         status: status === "COMPLETED" ? "PAID" : "CANCELED",
@@ -263,7 +266,7 @@ export class SubscriptionLifecycle {
         updatedAt: now,
       });
     } else if (status === "COMPLETED") {
-      await invoiceRepository.insertInvoice(tx, {
+      ({ id: invoiceId } = await invoiceRepository.insertInvoice(tx, {
         userId: subscription.userId,
         subscriptionId: subscription.id,
         paymentId: payment.id,
@@ -274,8 +277,21 @@ export class SubscriptionLifecycle {
         paidAt: now,
         createdAt: now,
         updatedAt: now,
-      });
+      }));
     }
+    if (status === "COMPLETED") await recordEvent(tx, now, await this.paymentCompleted(tx, payment, invoiceId));
+  }
+
+  /** The `payment.completed` event of a payment as just recorded, for its user (contract §14.1). */
+  private async paymentCompleted(tx: Db, payment: PaymentRow, invoiceId: number | null): Promise<DomainEvent> {
+    const user = await this.users.findById(payment.userId, tx);
+    const planNames = await subscriptionRepository.planNamesBySubscription(tx, payment.subscriptionId === null ? [] : [payment.subscriptionId]);
+    const data = toPaymentDto(payment, {
+      userName: user?.name ?? "",
+      planName: payment.subscriptionId === null ? null : (planNames.get(payment.subscriptionId) ?? null),
+      invoiceUrl: invoiceId === null ? null : invoiceDownloadUrl(this.publicBaseUrl, invoiceId),
+    });
+    return { type: "payment.completed", subjectUserIds: [payment.userId], data };
   }
 
   /** Money returned at the gateway: the payment REFUNDED (with the gateway's refund id), its invoice too; the user is told. */

@@ -3,6 +3,8 @@ import { users } from "../users/user.table.js";
 import type { Db } from "../../platform/db/database.js";
 import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
 import { recordChanges } from "../sync/change-feed.recorder.js";
+import { recordEvent, type DomainEvent } from "../webhooks/domain-events.recorder.js";
+import { toSubscriptionDto, type SubscriptionRow } from "./billing.dto.js";
 import { pixTransactions, subscriptionPlans, subscriptions, type SubscriptionStatus } from "./billing.table.js";
 
 export type NewSubscription = typeof subscriptions.$inferInsert;
@@ -76,6 +78,7 @@ export const subscriptionRepository = {
   async insertSubscription(db: Db, values: NewSubscription) {
     const [row] = await db.insert(subscriptions).values(values).returning();
     await recordChanges(db, row.createdAt, { entity: "subscription", ids: [row.id], userIds: [row.userId] });
+    await recordEvent(db, row.updatedAt, await subscriptionUpdated(db, row));
     return row;
   },
 
@@ -88,6 +91,7 @@ export const subscriptionRepository = {
   async updateSubscription(db: Db, id: number, changes: SubscriptionChanges) {
     const [row] = await db.update(subscriptions).set(changes).where(eq(subscriptions.id, id)).returning();
     if (row) await recordChanges(db, changes.updatedAt ?? undefined, { entity: "subscription", ids: [id], userIds: [row.userId] });
+    if (row) await recordEvent(db, row.updatedAt, await subscriptionUpdated(db, row));
     return row;
   },
 
@@ -160,3 +164,13 @@ export const subscriptionRepository = {
     return new Map(rows.map((row) => [row.id, row.planName]));
   },
 };
+
+/** The `subscription.updated` event of a subscription as just written, for its user (contract §14.1). */
+async function subscriptionUpdated(db: Db, row: SubscriptionRow): Promise<DomainEvent> {
+  const [names] = await db
+    .select({ planName: subscriptionPlans.name, userName: users.name })
+    .from(subscriptionPlans)
+    .innerJoin(users, eq(users.id, row.userId))
+    .where(eq(subscriptionPlans.id, row.planId));
+  return { type: "subscription.updated", subjectUserIds: [row.userId], data: toSubscriptionDto(row, names) };
+}

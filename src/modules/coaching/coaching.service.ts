@@ -13,6 +13,7 @@ import type { InviteInput, InviteListQuery, LinkListQuery } from "./coaching.inp
 import { coachingMails } from "./coaching.mails.js";
 import { coachingRepository, type InviteRecord, type LinkRecord } from "./coaching.repository.js";
 import { DAY_MS } from "../../platform/dates.js";
+import { recordEvent, type DomainEvent } from "../webhooks/domain-events.recorder.js";
 import { recordChanges, type ChangeTo, type FeedSource } from "../sync/change-feed.recorder.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
 import { erasedEmail } from "../users/user.dto.js";
@@ -113,6 +114,7 @@ export class CoachingService {
           expiresAt,
         });
         await recordChanges(tx, now, ...invitesOf([...expired, { id: inviteId, personalId: trainer.id, studentId: student.id }]));
+        await recordEvent(tx, now, ...(await this.inviteEvents(tx, now, [...expired.map((row) => row.id), inviteId])));
         const sender = await users.findById(trainer.id, tx);
         await this.deps.mail.enqueue(
           tx,
@@ -174,6 +176,7 @@ export class CoachingService {
       const activated = await coachingRepository.activateLink(tx, invite.personalId, invite.studentId, now);
       const parties = [invite.personalId, invite.studentId];
       await recordChanges(tx, now, { entity: "invite", ids: [id], userIds: parties }, { entity: "link", ids: [activated], userIds: parties });
+      await recordEvent(tx, now, ...(await this.inviteEvents(tx, now, [id])), await this.linkEvent(tx, activated));
       const [trainer, me] = await Promise.all([this.deps.users.findById(invite.personalId, tx), this.deps.users.findById(invite.studentId, tx)]);
       if (trainer && me) await this.deps.mail.enqueue(tx, coachingMails.inviteAccepted(trainer.email, trainer.name, me.name), now);
       return activated;
@@ -193,6 +196,7 @@ export class CoachingService {
       if (current?.status !== "PENDING") throw conflict(INVITE_CLOSED);
       await coachingRepository.setInviteStatus(tx, id, "REJECTED", now);
       await recordChanges(tx, now, ...invitesOf([invite]));
+      await recordEvent(tx, now, ...(await this.inviteEvents(tx, now, [id])));
       const [trainer, me] = await Promise.all([this.deps.users.findById(invite.personalId, tx), this.deps.users.findById(invite.studentId, tx)]);
       if (trainer && me) await this.deps.mail.enqueue(tx, coachingMails.inviteRejected(trainer.email, trainer.name, me.name), now);
     });
@@ -268,10 +272,13 @@ export class CoachingService {
     if (!(await coachingRepository.isTrainerOf(this.deps.db, caller.id, userId))) throw forbidden();
   }
 
-  /** Those of `userIds` whose activity the caller may read (the rule of ensureMayReadActivity), in one query. */
-  async activityReadableAmong(caller: UserActor, userIds: readonly number[]): Promise<Set<number>> {
+  /**
+   * Those of `userIds` whose activity the caller may read (the rule of ensureMayReadActivity), in one query; `db`: a
+   * transaction to read the links in (the webhook dispatcher's).
+   */
+  async activityReadableAmong(caller: Pick<UserActor, "id" | "isAdmin">, userIds: readonly number[], db: Db = this.deps.db): Promise<Set<number>> {
     const others = userIds.filter((id) => !isOwnerOrAdmin(caller, id));
-    const linked = await coachingRepository.linkedStudentsAmong(this.deps.db, caller.id, others);
+    const linked = await coachingRepository.linkedStudentsAmong(db, caller.id, others);
     return new Set(userIds.filter((id) => isOwnerOrAdmin(caller, id) || linked.has(id)));
   }
 
@@ -294,6 +301,15 @@ export class CoachingService {
     return this.deps.db.transaction(async (tx) => {
       const expired = await coachingRepository.expireInvites(tx, now);
       await recordChanges(tx, now, ...invitesOf(expired));
+      await recordEvent(
+        tx,
+        now,
+        ...(await this.inviteEvents(
+          tx,
+          now,
+          expired.map((row) => row.id),
+        )),
+      );
       return expired.length;
     });
   }
@@ -309,7 +325,8 @@ export class CoachingService {
 
   /**
    * The links and invites a user is a party to (contract §15). Erasure ends them for the other party too: links
-   * INACTIVE, waiting invites CANCELED, and the address invites were sent to replaced; both parties hear of it.
+   * INACTIVE, waiting invites CANCELED, and the address invites were sent to replaced; both parties hear of it (change
+   * feed, webhooks).
    */
   readonly personalData: PersonalDataHolder = {
     exportPersonalData: async (userId) => {
@@ -327,6 +344,12 @@ export class CoachingService {
         now,
         ...links.map((link): ChangeTo => ({ entity: "link", ids: [link.id], userIds: [link.personalId, link.studentId] })),
         ...invitesOf(invites),
+      );
+      await recordEvent(
+        tx,
+        now,
+        ...(await this.inviteEvents(tx, now, [...new Set(invites.map((invite) => invite.id))])),
+        ...(await Promise.all(links.map((link) => this.linkEvent(tx, link.id)))),
       );
     },
   };
@@ -350,10 +373,23 @@ export class CoachingService {
       // Only one of several simultaneous removals ends the link (and sends the e-mail); the others find it gone.
       if (!(await coachingRepository.deactivateLink(tx, linkId, now))) throw notFound(LINK_NOT_FOUND);
       await recordChanges(tx, now, { entity: "link", ids: [linkId], userIds: [link.personalId, link.studentId] });
+      await recordEvent(tx, now, await this.linkEvent(tx, linkId));
       const [to, toName, byName] =
         side === "personal" ? [link.studentEmail, link.studentName, link.personalName] : [link.personalEmail, link.personalName, link.studentName];
       await this.deps.mail.enqueue(tx, coachingMails.linkRemoved(to, toName, byName), now);
     });
+  }
+
+  /** The `invite.updated` events of invites as they now are, for their two parties (contract §14.1). */
+  private async inviteEvents(tx: Db, now: Date, ids: readonly number[]): Promise<DomainEvent[]> {
+    const rows = await Promise.all(ids.map((id) => coachingRepository.findInvite(tx, id, now)));
+    return rows.flatMap((row) => (row ? [{ type: "invite.updated" as const, subjectUserIds: [row.personalId, row.studentId], data: toSentInvite(row) }] : []));
+  }
+
+  /** The `link.updated` event of a link as it now is, for its two parties. */
+  private async linkEvent(tx: Db, id: number): Promise<DomainEvent> {
+    const row = (await coachingRepository.findLink(tx, id))!;
+    return { type: "link.updated", subjectUserIds: [row.personalId, row.studentId], data: toLink(row, "full") };
   }
 
   private async loadInvite(student: UserActor, id: number): Promise<InviteRecord> {

@@ -34,6 +34,7 @@ import type {
 import { executionRepository, type ExerciseExecutionRow, type TrainingExecutionRow, type TrainingExecutionSummaryRow } from "./execution.repository.js";
 import { recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
+import { recordEvent } from "../webhooks/domain-events.recorder.js";
 
 export const EXECUTION_NOT_FOUND = "Execução não encontrada";
 const NOT_IN_TRAINING = "Exercício não pertence a este treino";
@@ -117,7 +118,13 @@ export class ExecutionService {
         { entity: "trainingExecution", ids: [execution.id], userIds: [caller.id] },
         { entity: "exerciseExecution", ids: logged.map((item) => item.execution.id), userIds: [caller.id] },
       );
-      return { id: execution.id, newRecords: await this.deps.records.claim(tx, logged) };
+      const newRecords = await this.deps.records.claim(tx, logged);
+      await recordEvent(tx, execution.createdAt, {
+        type: "training_execution.created",
+        subjectUserIds: [caller.id],
+        data: { ...(await this.trainingExecutionDto(execution.id, tx)), newRecords },
+      });
+      return { id: execution.id, newRecords };
     });
     if (!logged) return { execution: await this.loggedBefore(this.trainingLoggedAs(caller.id, clientId!)), created: false };
     return { execution: { ...(await this.trainingExecutionDto(logged.id)), newRecords: logged.newRecords }, created: true };
@@ -154,11 +161,13 @@ export class ExecutionService {
       });
       if (!inserted) return null;
       await recordChanges(tx, inserted.createdAt, { entity: "exerciseExecution", ids: [inserted.id], userIds: [caller.id] });
-      return { row: inserted, newRecords: await this.deps.records.claim(tx, [{ execution: inserted, sets: input.sets }]) };
+      const newRecords = await this.deps.records.claim(tx, [{ execution: inserted, sets: input.sets }]);
+      const dto = { ...toExerciseExecutionDto(inserted, await executionRepository.setsOf(tx, [inserted.id]), "short"), newRecords };
+      await recordEvent(tx, inserted.createdAt, { type: "exercise_execution.created", subjectUserIds: [caller.id], data: dto });
+      return dto;
     });
     if (!logged) return { execution: await this.loggedBefore(this.exerciseLoggedAs(caller.id, clientId!)), created: false };
-    const sets = await executionRepository.setsOf(db, [logged.row.id]);
-    return { execution: { ...toExerciseExecutionDto(logged.row, sets, "short"), newRecords: logged.newRecords }, created: true };
+    return { execution: logged, created: true };
   }
 
   /** One training execution with its exercises and sets (its user, administrators, the user's trainer). */
@@ -379,14 +388,13 @@ export class ExecutionService {
     return execution;
   }
 
-  private async trainingExecutionDto(id: number): Promise<TrainingExecutionDto> {
-    const [dto] = await this.trainingExecutionDtos([(await executionRepository.findTrainingExecution(this.deps.db, id))!]);
+  private async trainingExecutionDto(id: number, db: Db = this.deps.db): Promise<TrainingExecutionDto> {
+    const [dto] = await this.trainingExecutionDtos([(await executionRepository.findTrainingExecution(db, id))!], db);
     return dto;
   }
 
   /** Training executions with their exercises and sets, in two more statements whatever their number. */
-  private async trainingExecutionDtos(found: { execution: TrainingExecutionRow; userName: string }[]): Promise<TrainingExecutionDto[]> {
-    const { db } = this.deps;
+  private async trainingExecutionDtos(found: { execution: TrainingExecutionRow; userName: string }[], db: Db = this.deps.db): Promise<TrainingExecutionDto[]> {
     const items = await executionRepository.exerciseExecutionsOf(
       db,
       found.map(({ execution }) => execution.id),

@@ -5,7 +5,7 @@ import { unlessForeignKeyRefuses } from "../../platform/db/constraint-violation.
 import type { Db } from "../../platform/db/database.js";
 import { conflict, forbidden, notFound, unauthorized } from "../../platform/errors.js";
 import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
-import type { FileStorage, UploadedFile } from "../../platform/storage/file-storage.js";
+import type { ImageStorage, UploadedFile } from "../../platform/storage/image-storage.js";
 import type { InputReader } from "../../platform/validation.js";
 import type { ExerciseInput, ExerciseListQuery } from "./exercise.inputs.js";
 import { exerciseRepository, type ExerciseRow } from "./exercise.repository.js";
@@ -81,7 +81,7 @@ const toListItem = (row: ExerciseRow & { creator?: UserSummaryDto | null }): Exe
 
 /** The exercise library: who may create, see, change and delete exercises, and their images. */
 export class ExerciseService {
-  constructor(private readonly deps: { db: Db; clock: Clock; storage: FileStorage }) {}
+  constructor(private readonly deps: { db: Db; clock: Clock; storage: ImageStorage }) {}
 
   listCategories(): readonly string[] {
     return EXERCISE_CATEGORIES;

@@ -11,10 +11,19 @@ import { recordsRepository, type NewRecordRow } from "./records.repository.js";
 import type { RecordKind } from "./records.table.js";
 import { bestOfExecution, unitOf, type LoggedSet } from "./records.values.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
+import { recordEvent, type DomainEvent } from "../webhooks/domain-events.recorder.js";
 
 /** An exercise execution just logged, with its sets as sent. */
 export interface LoggedExercise {
-  execution: { id: number; userId: number; exerciseId: number | null; trainingExecutionId: number | null; executedAt: Date };
+  execution: {
+    id: number;
+    userId: number;
+    exerciseId: number | null;
+    exerciseName: string;
+    trainingExecutionId: number | null;
+    executedAt: Date;
+    createdAt: Date;
+  };
   sets: readonly LoggedSet[];
 }
 
@@ -59,8 +68,10 @@ export class RecordService {
     for (const held of await recordsRepository.currentValues(tx, userId, exerciseIds)) bests.set(`${held.exerciseId}:${held.kind}`, hundredthsOf(held.value));
 
     const rows: NewRecordRow[] = [];
+    const exerciseNames = new Map<number, string>();
     for (const { execution, sets } of logged) {
       if (execution.exerciseId === null) continue;
+      exerciseNames.set(execution.exerciseId, execution.exerciseName);
       for (const candidate of bestOfExecution(sets)) {
         const key = `${execution.exerciseId}:${candidate.kind}`;
         const previous = bests.get(key);
@@ -86,6 +97,7 @@ export class RecordService {
     const last = new Map(rows.map((row) => [`${row.exerciseId}:${row.kind}`, row]));
     for (const row of rows) row.current = last.get(`${row.exerciseId}:${row.kind}`) === row;
     await recordsRepository.insert(tx, userId, rows);
+    await recordEvent(tx, logged[0].execution.createdAt, ...rows.map((row) => recordAchieved(row, exerciseNames.get(row.exerciseId)!)));
     return rows.map((row) => ({
       exerciseId: row.exerciseId,
       kind: row.kind,
@@ -173,4 +185,18 @@ export class RecordService {
         .sort(byExerciseAndKind);
     });
   }
+}
+
+/** The event of a record set (contract §14.1): the record as §12.1 gives it, with its user. */
+function recordAchieved(row: NewRecordRow, exerciseName: string): DomainEvent {
+  const record = toRecordDto({
+    ...row,
+    exerciseName,
+    reps: row.reps ?? null,
+    weight: row.weight ?? null,
+    trainingExecutionId: row.trainingExecutionId ?? null,
+    setIndex: row.setIndex ?? null,
+    previousValue: row.previousValue ?? null,
+  });
+  return { type: "personal_record.achieved", subjectUserIds: [row.userId], data: { ...record, userId: row.userId } };
 }

@@ -13,6 +13,7 @@ import type { AssignmentStatus } from "./training-plan.table.js";
 import { PLAN_NOT_FOUND, TRAINERS_ONLY, type TrainingPlanService } from "./training-plan.service.js";
 import { DAY_MS } from "../../platform/dates.js";
 import { sql, type SQL } from "drizzle-orm";
+import { recordEvent, type DomainEvent } from "../webhooks/domain-events.recorder.js";
 import { recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
 
@@ -67,6 +68,7 @@ export class PlanAssignmentService {
       // Both parties hear of the assignment, and of the plan's content it gives them.
       await recordChanges(tx, now, { entity: "planAssignment", ids: [assignmentId], userIds: [student.id, trainer.id] });
       await this.deps.plans.recordContent(tx, now, contentPairs([{ planId: plan.id, studentId: student.id, personalId: trainer.id }]));
+      await recordEvent(tx, now, ...(await assignmentEvents(tx, [assignmentId])));
       return assignmentId;
     });
     return (await trainingPlanRepository.findAssignment(db, id))!;
@@ -119,6 +121,14 @@ export class PlanAssignmentService {
     return this.deps.db.transaction(async (tx) => {
       const completed = await trainingPlanRepository.completeEnded(tx, now.toISOString().slice(0, 10), now);
       await this.recordEnded(tx, now, completed);
+      await recordEvent(
+        tx,
+        now,
+        ...(await assignmentEvents(
+          tx,
+          completed.map((row) => row.id),
+        )),
+      );
       return completed.length;
     });
   }
@@ -127,7 +137,16 @@ export class PlanAssignmentService {
   readonly personalData: PersonalDataHolder = {
     exportPersonalData: async (userId) => ({ planAssignments: await trainingPlanRepository.assignmentsOfUser(this.deps.db, userId) }),
     erasePersonalData: async (tx, userId, now) => {
-      await this.recordEnded(tx, now, await trainingPlanRepository.cancelLiveAssignmentsOf(tx, userId, now));
+      const canceled = await trainingPlanRepository.cancelLiveAssignmentsOf(tx, userId, now);
+      await this.recordEnded(tx, now, canceled);
+      await recordEvent(
+        tx,
+        now,
+        ...(await assignmentEvents(
+          tx,
+          canceled.map((row) => row.id),
+        )),
+      );
     },
   };
 
@@ -151,6 +170,7 @@ export class PlanAssignmentService {
       } else {
         await this.recordEnded(tx, now, [assignment]);
       }
+      await recordEvent(tx, now, ...(await assignmentEvents(tx, [id])));
       return true;
     });
     if (!moved) throw conflict(INVALID_TRANSITION);
@@ -182,4 +202,10 @@ function contentPairs(assignments: { planId: number; studentId: number; personal
   const planIds = assignments.flatMap((row) => [row.planId, row.planId]);
   const userIds = assignments.flatMap((row) => [row.studentId, row.personalId]);
   return sql`select * from unnest(${sql.param(planIds)}::int[], ${sql.param(userIds)}::int[])`;
+}
+
+/** The `plan_assignment.updated` events of assignments as they now are, for their two parties (contract §14.1). */
+async function assignmentEvents(tx: Db, ids: readonly number[]): Promise<DomainEvent[]> {
+  const rows = await Promise.all(ids.map((id) => trainingPlanRepository.findAssignment(tx, id)));
+  return rows.flatMap((row) => (row ? [{ type: "plan_assignment.updated" as const, subjectUserIds: [row.studentId, row.personalId], data: row }] : []));
 }

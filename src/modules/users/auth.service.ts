@@ -227,6 +227,11 @@ export class AuthService {
     };
   }
 
+  /** Calls `watcher` with the user of every change to sessions from now on, on any instance (see SessionCache.watch). */
+  onSessionsChanged(watcher: (userId: number) => void): () => void {
+    return this.deps.sessions.watch(watcher);
+  }
+
   /** Makes the listed e-mails administrators (ADMIN_EMAILS at start-up). */
   grantAdmin(emails: readonly string[]): Promise<AdminGrant> {
     return grantAdministrators(this.deps.db, emails, (ids) => this.deps.sessions.usersChanged(ids));

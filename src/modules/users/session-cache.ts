@@ -32,6 +32,7 @@ export class SessionCache {
   private readonly entries = new Map<string, { user: SessionUser; until: number }>();
   /** Moves on every announcement and interruption: a read that began before it may hold what they replaced. */
   private generation = 0;
+  private readonly watchers = new Set<(userId: number) => void>();
 
   constructor(
     private readonly bus: InstanceBus,
@@ -72,14 +73,22 @@ export class SessionCache {
     return usersChanged(this.bus, userIds);
   }
 
+  /**
+   * Calls `watcher` with the user of every session news heard from now on (from any instance): what holds a session
+   * open for long (a WebSocket) checks then whether its token still opens one. Returns the unwatch.
+   */
+  watch(watcher: (userId: number) => void): () => void {
+    this.watchers.add(watcher);
+    return () => void this.watchers.delete(watcher);
+  }
+
   private forget(body: string) {
     this.generation++;
     const [userId, tokenId] = body.split(" ");
-    if (tokenId !== undefined) {
-      this.entries.delete(body);
-      return;
-    }
-    for (const key of this.entries.keys()) if (key.slice(0, key.indexOf(" ")) === userId) this.entries.delete(key);
+    if (tokenId !== undefined) this.entries.delete(body);
+    else for (const key of this.entries.keys()) if (key.slice(0, key.indexOf(" ")) === userId) this.entries.delete(key);
+    // Once forgotten: a watcher that checks at once reads afresh.
+    this.watchers.forEach((watcher) => watcher(Number(userId)));
   }
 }
 

@@ -3,7 +3,7 @@ import { requireUser, type Actor, type UserActor } from "../../platform/auth/act
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { forbidden, notFound, unauthorized, validationError } from "../../platform/errors.js";
-import type { FileStorage, UploadedFile } from "../../platform/storage/file-storage.js";
+import type { ImageStorage, UploadedFile } from "../../platform/storage/image-storage.js";
 import type { InputReader } from "../../platform/validation.js";
 import { USER_NOT_FOUND } from "./auth.service.js";
 import { ERASED_USER_NAME, erasedEmail, toUserDto, type UserDto, type UserRow, type UserSummaryDto } from "./user.dto.js";
@@ -22,7 +22,7 @@ const STUDENT_NOT_FOUND = "Aluno não encontrado";
 export interface UserServiceDeps {
   db: Db;
   clock: Clock;
-  storage: FileStorage;
+  storage: ImageStorage;
   sessions: SessionCache;
 }
 

@@ -20,7 +20,7 @@ export function requireStudent(actor: Actor): UserActor {
 }
 
 /** True when the caller is one of `ownerIds`, or an administrator: administrators pass every ownership check (contract §3). */
-export function isOwnerOrAdmin(caller: UserActor, ...ownerIds: number[]): boolean {
+export function isOwnerOrAdmin(caller: Pick<UserActor, "id" | "isAdmin">, ...ownerIds: number[]): boolean {
   return caller.isAdmin || ownerIds.includes(caller.id);
 }
 

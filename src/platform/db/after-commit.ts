@@ -5,7 +5,7 @@ type Report = (error: unknown) => void;
 type Begin = (work: (tx: Db) => Promise<unknown>, config?: unknown) => Promise<unknown>;
 
 /** Per open transaction (Drizzle makes a new object per transaction and savepoint): the hooks waiting on its commit. */
-const waitingOn = new WeakMap<object, { hooks: Hook[]; report: Report }>();
+const waitingOn = new WeakMap<object, { hooks: Hook[]; report: Report; database: Db }>();
 /** Per database: where a hook's failure is reported. */
 const reportOf = new WeakMap<object, Report>();
 
@@ -27,18 +27,23 @@ export function afterCommit(db: Db, hook: Hook): void {
  */
 export function keepingAfterCommitHooks(db: Db, report: Report): Db {
   // Once per database, however many app instances share it (tests run two on one database).
-  if (!reportOf.has(db)) hookTransactions(db, null, (error) => reportOf.get(db)!(error));
+  if (!reportOf.has(db)) hookTransactions(db, db, null, (error) => reportOf.get(db)!(error));
   reportOf.set(db, report);
   return db;
 }
 
-function hookTransactions(owner: Db, parentHooks: Hook[] | null, report: Report): void {
+/** The database a transaction (or savepoint) runs on; the database itself for one. */
+export function databaseOf(db: Db): Db {
+  return waitingOn.get(db)?.database ?? db;
+}
+
+function hookTransactions(owner: Db, database: Db, parentHooks: Hook[] | null, report: Report): void {
   const begin = owner.transaction.bind(owner) as Begin;
   const transaction: Begin = async (work, config) => {
     const hooks: Hook[] = [];
     const result = await begin((tx) => {
-      waitingOn.set(tx, { hooks, report });
-      hookTransactions(tx, hooks, report);
+      waitingOn.set(tx, { hooks, report, database });
+      hookTransactions(tx, database, hooks, report);
       return work(tx);
     }, config);
     if (parentHooks) parentHooks.push(...hooks);

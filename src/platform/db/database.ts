@@ -7,6 +7,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import type { BusCarrier } from "../instance-bus.js";
+import { inSpan, statementAttributes, tracingEnabled } from "../tracing.js";
 import { MIGRATION_LOCK_ID } from "./advisory-locks.js";
 import { migrationsFolder } from "./paths.js";
 
@@ -192,12 +193,25 @@ function preparingStatements(client: postgres.Sql): postgres.Sql {
   return new Proxy(client, {
     get(target, property, receiver) {
       if (property === "unsafe") {
-        return ((query, parameters, options) => target.unsafe(query, parameters, { ...options, prepare: true })) as Unsafe;
+        return ((query, parameters, options) => traced(target.unsafe(query, parameters, { ...options, prepare: true }), query)) as Unsafe;
       }
       if (property === "begin" || property === "savepoint") return withScopedClient((Reflect.get(target, property) as Scoped).bind(target));
       return Reflect.get(target, property, receiver) as unknown;
     },
   });
+}
+
+/**
+ * With tracing on, a span for the statement from when it is sent to when its rows are in. postgres.js runs a query
+ * when it is first awaited, after Drizzle has picked its result mode (`.values()` answers the query itself), so the
+ * span wraps that query's own `then` and the query object stays what Drizzle expects.
+ */
+function traced<Query extends PromiseLike<unknown>>(query: Query, text: string): Query {
+  if (!tracingEnabled()) return query;
+  const run = query.then.bind(query);
+  (query as { then: PromiseLike<unknown>["then"] }).then = (done, failed) =>
+    inSpan(`${statementAttributes(text)["db.operation.name"]} postgresql`, statementAttributes(text), () => Promise.resolve(run())).then(done, failed);
+  return query;
 }
 
 /** Ready when every migration of `drizzle/` is recorded as applied. */

@@ -4,6 +4,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import type { BusCarrier } from "../instance-bus.js";
+import { inSpan, statementAttributes, tracingEnabled } from "../tracing.js";
 import { BUS_CHANNEL, migrationsApplied, queryObservers, type DatabaseHandle, type DatabaseOptions, type Db } from "./database.js";
 import { migrationsFolder } from "./paths.js";
 
@@ -17,7 +18,7 @@ export function openPglite(options: DatabaseOptions): DatabaseHandle {
     client = new PGlite(dir);
   }
   const observers = queryObservers();
-  const db = drizzlePglite(client, { logger: observers.logger }) as unknown as Db;
+  const db = drizzlePglite(tracingStatements(client), { logger: observers.logger }) as unknown as Db;
   const pglite = client;
   return {
     db,
@@ -31,6 +32,27 @@ export function openPglite(options: DatabaseOptions): DatabaseHandle {
       if (owned) await pglite.close();
     },
   };
+}
+
+/** With tracing on, a span per statement (`query`), in transactions too; the database object is otherwise unchanged. */
+function tracingStatements<Client extends Pick<PGlite, "query" | "transaction">>(client: Client): Client {
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      if (property === "query") {
+        return ((text: string, ...rest: unknown[]) => {
+          const run = () => (target.query as (...args: unknown[]) => Promise<unknown>).call(target, text, ...rest);
+          return tracingEnabled() ? inSpan(`${statementAttributes(text)["db.operation.name"]} postgresql`, statementAttributes(text), run) : run();
+        }) as PGlite["query"];
+      }
+      if (property === "transaction") {
+        return ((work: (tx: unknown) => Promise<unknown>) =>
+          target.transaction((tx) => work(tracingStatements(tx as unknown as Pick<PGlite, "query" | "transaction">)))) as PGlite["transaction"];
+      }
+      // Its own methods run on the database itself (its private fields are not the proxy's).
+      const value = Reflect.get(target, property, receiver) as unknown;
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 /** PGlite is this process's database: its notifications are delivered in-process and never lost. */

@@ -74,6 +74,13 @@ export class JobEngine {
     await this.boss.send(name, null, tx ? { db: fromDrizzle(tx as unknown as DrizzleTransactionLike, sql) } : {});
   }
 
+  /** Runs waiting (queued) and running (active) per job, as pg-boss counts them; empty while the engine is not started. */
+  async queueDepths(): Promise<{ name: string; queued: number; active: number }[]> {
+    if (!this.boss) return [];
+    const queues = await this.boss.getQueues([...this.jobs.keys()]);
+    return queues.map((queue) => ({ name: queue.name, queued: queue.queuedCount, active: queue.activeCount }));
+  }
+
   /** Installs or migrates pg-boss's schema, then starts working, and offering the periodic runs of, every job. */
   async start(): Promise<void> {
     if (this.boss) return;

@@ -1,0 +1,154 @@
+import { createdEndpointSchema, deliverySchema, endpointSchema, rotatedSecretSchema } from "../src/modules/webhooks/webhook.dto.js";
+import { deliveryPaging, endpointChangeInput, endpointInput, endpointPaging, noFilter } from "../src/modules/webhooks/webhook.inputs.js";
+import type { Services } from "../src/services.js";
+import { bodyReader, idParam, listReader, pageReader, userOf } from "./http.js";
+import { pageOf } from "./openapi.js";
+import type { DocumentedRouter } from "./routes.js";
+
+const TAG = "Webhooks";
+const PAGE_QUERY = { page: "page number (0)", size: "page size (20, at most 100)", sort: "field,asc|desc (createdAt,desc)" };
+
+/** Outbound webhook endpoints and their deliveries (contract §14.1). */
+export function addWebhookRoutes(routes: DocumentedRouter, services: Services): void {
+  const { webhooks } = services;
+
+  routes.add(
+    {
+      method: "post",
+      path: "/webhook-endpoints",
+      tag: TAG,
+      summary: "Registers an endpoint for signed event deliveries; the answer holds its secret, shown only now",
+      auth: "required",
+      success: 201,
+      body: endpointInput,
+      response: createdEndpointSchema,
+      errors: [400],
+    },
+    async (req, res) => {
+      res.status(201).json(await webhooks.create(await userOf(services, req), bodyReader(req, endpointInput)));
+    },
+  );
+  routes.add(
+    {
+      method: "get",
+      path: "/webhook-endpoints",
+      tag: TAG,
+      summary: "The caller's endpoints (an administrator's: everyone's)",
+      auth: "required",
+      success: 200,
+      query: PAGE_QUERY,
+      response: pageOf(endpointSchema),
+      errors: [400],
+    },
+    async (req, res) => {
+      res.json(await webhooks.list(await userOf(services, req), listReader(req, endpointPaging, noFilter)));
+    },
+  );
+  routes.add(
+    {
+      method: "get",
+      path: "/webhook-endpoints/:id",
+      tag: TAG,
+      summary: "One endpoint",
+      auth: "required",
+      success: 200,
+      response: endpointSchema,
+      errors: [400, 403, 404],
+    },
+    async (req, res) => {
+      res.json(await webhooks.get(await userOf(services, req), idParam(req)));
+    },
+  );
+  routes.add(
+    {
+      method: "patch",
+      path: "/webhook-endpoints/:id",
+      tag: TAG,
+      summary: "Changes an endpoint's url, events, description, or turns it on or off",
+      auth: "required",
+      success: 200,
+      body: endpointChangeInput,
+      response: endpointSchema,
+      errors: [400, 403, 404],
+    },
+    async (req, res) => {
+      res.json(await webhooks.update(await userOf(services, req), idParam(req), bodyReader(req, endpointChangeInput)));
+    },
+  );
+  routes.add(
+    {
+      method: "delete",
+      path: "/webhook-endpoints/:id",
+      tag: TAG,
+      summary: "Deletes an endpoint and its deliveries",
+      auth: "required",
+      success: 204,
+      errors: [400, 403, 404],
+    },
+    async (req, res) => {
+      await webhooks.remove(await userOf(services, req), idParam(req));
+      res.status(204).end();
+    },
+  );
+  routes.add(
+    {
+      method: "post",
+      path: "/webhook-endpoints/:id/rotate-secret",
+      tag: TAG,
+      summary: "A new signing secret; deliveries carry a signature by the previous one too for 24 hours",
+      auth: "required",
+      success: 200,
+      response: rotatedSecretSchema,
+      errors: [400, 403, 404],
+    },
+    async (req, res) => {
+      res.json(await webhooks.rotateSecret(await userOf(services, req), idParam(req)));
+    },
+  );
+  routes.add(
+    {
+      method: "post",
+      path: "/webhook-endpoints/:id/test",
+      tag: TAG,
+      summary: "Sends a `ping` event to the endpoint; the answer is its delivery",
+      auth: "required",
+      success: 202,
+      response: deliverySchema,
+      errors: [400, 403, 404],
+    },
+    async (req, res) => {
+      res.status(202).json(await webhooks.test(await userOf(services, req), idParam(req)));
+    },
+  );
+  routes.add(
+    {
+      method: "get",
+      path: "/webhook-endpoints/:id/deliveries",
+      tag: TAG,
+      summary: "The endpoint's deliveries, newest first",
+      auth: "required",
+      success: 200,
+      query: PAGE_QUERY,
+      response: pageOf(deliverySchema),
+      errors: [400, 403, 404],
+    },
+    async (req, res) => {
+      res.json(await webhooks.listDeliveries(await userOf(services, req), idParam(req), pageReader(req, deliveryPaging)));
+    },
+  );
+  routes.add(
+    {
+      method: "post",
+      path: "/webhook-endpoints/:id/deliveries/:deliveryId/retry",
+      tag: TAG,
+      summary: "Attempts a delivery again now (a FAILED one gets one more attempt)",
+      auth: "required",
+      success: 202,
+      response: deliverySchema,
+      errors: [400, 403, 404],
+    },
+    async (req, res) => {
+      res.status(202).json(await webhooks.retryDelivery(await userOf(services, req), idParam(req), idParam(req, "deliveryId")));
+    },
+  );
+}

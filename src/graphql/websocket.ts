@@ -1,0 +1,192 @@
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import {
+  GraphQLError,
+  Kind,
+  type GraphQLFormattedError,
+  parse,
+  specifiedRules,
+  validate,
+  type ExecutionArgs,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from "graphql";
+import { useServer, type Extra } from "graphql-ws/use/ws";
+import { WebSocketServer, type WebSocket } from "ws";
+import type { Actor, UserActor } from "../platform/auth/actor.js";
+import type { Clock } from "../platform/clock.js";
+import type { Config } from "../platform/config.js";
+import type { Logger } from "../platform/logger.js";
+import { formatError } from "./format-error.js";
+import { complexityProblem, depthLimit } from "./query-limits.js";
+
+/** One client message: a subscribe's query and variables fit well within it (the HTTP side takes 100 KiB bodies). */
+const MAX_MESSAGE_BYTES = 64 * 1024;
+/** Subscriptions one socket may hold at once. */
+const MAX_SUBSCRIPTIONS_PER_SOCKET = 20;
+/** Time a client has to send `connection_init`, as graphql-ws advises (its default is 3 s). */
+const CONNECTION_INIT_WAIT_MS = 5_000;
+/** What a socket may leave unread on the server (events it does not take); past it the socket is closed. */
+const MAX_UNSENT_BYTES = 1024 * 1024;
+/** Neither a timer Node cannot hold (past 2^31 − 1 ms) nor a busy loop for a token already expired. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+const UNAUTHORIZED = 4401;
+const SLOW_CONSUMER = 1013;
+
+/** What each connection holds once authenticated: who, with which token, until when. */
+interface Session {
+  actor: UserActor;
+  authorization: string;
+  expiry: NodeJS.Timeout;
+}
+type Connection = Extra & { session?: Session };
+
+export interface GraphqlSockets {
+  /** Takes an HTTP upgrade: a WebSocket at /graphql speaking graphql-transport-ws; anything else is refused. */
+  upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Closes every socket (1001 Going Away) and stops taking new ones. */
+  close(): Promise<void>;
+}
+
+export interface GraphqlSocketsDeps {
+  schema: GraphQLSchema;
+  /** Who a bearer `Authorization` value belongs to (throws, or answers anonymous, when it opens no session). */
+  authenticate(authorization: string): Promise<Actor>;
+  /** Calls `watcher` with the user of every change to sessions, on any instance; returns the unwatch. */
+  onSessionsChanged(watcher: (userId: number) => void): () => void;
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  /** The context of one subscription's events, as the HTTP side builds it for a request. */
+  contextFor(actor: UserActor, request: IncomingMessage): object;
+}
+
+/**
+ * GraphQL subscriptions over WebSocket (contract §14.2) with graphql-ws, the reference server of the
+ * graphql-transport-ws protocol: a client authenticates in `connection_init` (`{authorization: "Bearer <token>"}`),
+ * else the socket closes with 4401; so it does when the token expires, is revoked (logout, refresh, a password reset:
+ * the users module's session news, from any instance) or stops opening a session at an event. Queries and mutations
+ * stay on HTTP, where idempotency keys, rate limits and answer sizes are enforced. The same depth, complexity and
+ * token limits hold as over HTTP, and one message, one socket's subscriptions and its unsent events are bounded.
+ */
+export function graphqlSockets(deps: GraphqlSocketsDeps): GraphqlSockets {
+  const { schema, authenticate, config, clock, logger } = deps;
+  const format = formatError(logger);
+  const sessions = new Set<Connection>();
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  let closing: Promise<void> | undefined;
+
+  const closeUnauthorized = (connection: Connection) => {
+    connection.socket.close(UNAUTHORIZED, "Unauthorized");
+  };
+  /** Whether the connection's token still opens a session; closes it with 4401 when not. */
+  const stillAuthenticated = async (connection: Connection): Promise<boolean> => {
+    const session = connection.session;
+    if (!session) return false;
+    const actor = await authenticate(session.authorization).catch(() => null);
+    if (actor?.kind === "user") return true;
+    closeUnauthorized(connection);
+    return false;
+  };
+  const stopSessionNews = deps.onSessionsChanged((userId) => {
+    for (const connection of sessions) if (connection.session?.actor.id === userId) void stillAuthenticated(connection);
+  });
+
+  const server = useServer<Record<string, unknown> | undefined, { session: Session }>(
+    {
+      schema,
+      connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
+      onConnect: async (ctx) => {
+        const connection = ctx.extra as Connection;
+        const sent = ctx.connectionParams?.authorization;
+        const authorization = typeof sent === "string" ? sent : "";
+        const actor = authorization ? await authenticate(authorization).catch(() => null) : null;
+        if (actor?.kind !== "user") {
+          closeUnauthorized(connection);
+          return false;
+        }
+        const untilExpiry = Math.min(MAX_TIMER_MS, Math.max(0, actor.tokenExpiresAt.getTime() - clock.now().getTime()));
+        const expiry = setTimeout(() => closeUnauthorized(connection), untilExpiry);
+        expiry.unref();
+        connection.session = { actor, authorization, expiry };
+        sessions.add(connection);
+        connection.socket.once("close", () => {
+          clearTimeout(expiry);
+          sessions.delete(connection);
+        });
+        return true;
+      },
+      onSubscribe: (ctx, _id, payload): ExecutionArgs | readonly GraphQLError[] => {
+        const connection = ctx.extra as Connection;
+        if (Object.keys(ctx.subscriptions).length >= MAX_SUBSCRIPTIONS_PER_SOCKET) {
+          return [refused(`No máximo ${MAX_SUBSCRIPTIONS_PER_SOCKET} assinaturas por conexão`)];
+        }
+        let document;
+        try {
+          document = parse(payload.query, { maxTokens: config.graphqlMaxTokens });
+        } catch (error) {
+          return [clientError(error instanceof GraphQLError ? error : new GraphQLError("Consulta inválida"), "GRAPHQL_PARSE_FAILED")];
+        }
+        const problems = validate(schema, document, [...specifiedRules, depthLimit(config.graphqlMaxDepth)]);
+        if (problems.length > 0) return problems.map((problem) => clientError(problem, "GRAPHQL_VALIDATION_FAILED"));
+        const operation = document.definitions.find(
+          (definition): definition is OperationDefinitionNode =>
+            definition.kind === Kind.OPERATION_DEFINITION && (payload.operationName == null || definition.name?.value === payload.operationName),
+        );
+        if (!operation) return [refused("Operação não encontrada")];
+        if (operation.operation !== "subscription") return [refused("Pela conexão WebSocket só assinaturas; consultas e mutações vão por HTTP")];
+        const tooComplex = complexityProblem(schema, document, operation, payload.variables ?? {}, config.graphqlMaxComplexity);
+        if (tooComplex) return [tooComplex];
+        return {
+          schema,
+          document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+          contextValue: deps.contextFor(connection.session!.actor, connection.request),
+        };
+      },
+      onNext: async (ctx, _id, _payload, _args, result) => {
+        const connection = ctx.extra as Connection;
+        // The token must still open a session for each event; a socket that leaves too much unread is a slow consumer.
+        if (connection.socket.bufferedAmount > MAX_UNSENT_BYTES) {
+          connection.socket.close(SLOW_CONSUMER, "Too many unread events");
+          return;
+        }
+        if (!(await stillAuthenticated(connection))) return;
+        if (!result.errors) return;
+        // The HTTP side's error shape (contract §10), as errors graphql-ws can send.
+        return { ...result, errors: result.errors.map((error) => asGraphqlError(format(error.toJSON(), error))) };
+      },
+      onError: (_ctx, _id, _payload, errors) => errors.map((error) => format(error.toJSON(), error)),
+    },
+    wss,
+  );
+
+  return {
+    upgrade(request, socket, head) {
+      if (new URL(request.url ?? "/", "http://localhost").pathname !== "/graphql") {
+        socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", () => socket.destroy());
+        return;
+      }
+      wss.handleUpgrade(request, socket, head, (ws: WebSocket) => wss.emit("connection", ws, request));
+    },
+    close() {
+      closing ??= (async () => {
+        stopSessionNews();
+        for (const client of wss.clients) client.close(1001, "Going away");
+        await server.dispose();
+        await new Promise<void>((resolve) => wss.close(() => resolve()));
+      })();
+      return closing;
+    },
+  };
+}
+
+const asGraphqlError = (formatted: GraphQLFormattedError) => new GraphQLError(formatted.message, { path: formatted.path, extensions: formatted.extensions });
+
+/** A client's mistake in the code Apollo gives it over HTTP (format-error passes those through as 400). */
+const clientError = (error: GraphQLError, code: string) =>
+  new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: { code } });
+
+const refused = (message: string) => clientError(new GraphQLError(message), "GRAPHQL_VALIDATION_FAILED");

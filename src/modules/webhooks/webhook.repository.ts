@@ -1,0 +1,269 @@
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, lte, notExists, sql, type AnyColumn } from "drizzle-orm";
+import type { Db } from "../../platform/db/database.js";
+import type { PageRequest } from "../../platform/paging.js";
+import { users } from "../users/user.table.js";
+import { domainEvents, webhookDeliveries, webhookEndpoints, type WebhookEventType } from "./webhook.table.js";
+
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type DomainEventRow = typeof domainEvents.$inferSelect;
+
+export const ENDPOINT_SORTS = { id: webhookEndpoints.id, createdAt: webhookEndpoints.createdAt, url: webhookEndpoints.url } as const;
+export const DELIVERY_SORTS = { id: webhookDeliveries.id, createdAt: webhookDeliveries.createdAt, status: webhookDeliveries.status } as const;
+
+function ordering(columns: Record<string, AnyColumn>, request: PageRequest, tieBreaker: AnyColumn) {
+  return [...request.sort.map((s) => (s.direction === "asc" ? asc : desc)(columns[s.field])), desc(tieBreaker)];
+}
+
+/** A leased delivery with what its attempt needs: the event and the endpoint. */
+export interface LeasedDelivery {
+  delivery: DeliveryRow;
+  event: DomainEventRow;
+  endpoint: EndpointRow;
+}
+
+export const webhookRepository = {
+  async insertEvent(db: Db, row: typeof domainEvents.$inferInsert): Promise<DomainEventRow> {
+    const [inserted] = await db.insert(domainEvents).values(row).returning();
+    return inserted;
+  },
+
+  async insertEvents(db: Db, rows: (typeof domainEvents.$inferInsert)[]) {
+    if (rows.length === 0) return [];
+    return db
+      .insert(domainEvents)
+      .values(rows)
+      .returning({ id: domainEvents.id, publicId: domainEvents.publicId, type: domainEvents.type, subjectUserIds: domainEvents.subjectUserIds });
+  },
+
+  async eventData(db: Db, ids: readonly number[]) {
+    if (ids.length === 0) return [];
+    return db
+      .select({ id: domainEvents.id, data: domainEvents.data })
+      .from(domainEvents)
+      .where(inArray(domainEvents.id, [...ids]));
+  },
+
+  async insertEndpoint(db: Db, row: typeof webhookEndpoints.$inferInsert): Promise<EndpointRow> {
+    const [inserted] = await db.insert(webhookEndpoints).values(row).returning();
+    return inserted;
+  },
+
+  async findEndpoint(db: Db, id: number): Promise<EndpointRow | undefined> {
+    const [row] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
+    return row;
+  },
+
+  /** Endpoints of one user, or of everyone (`userId` undefined: an administrator's listing). */
+  async listEndpoints(db: Db, userId: number | undefined, request: PageRequest) {
+    const where = userId === undefined ? undefined : eq(webhookEndpoints.userId, userId);
+    const [rows, [total]] = await Promise.all([
+      db
+        .select()
+        .from(webhookEndpoints)
+        .where(where)
+        .orderBy(...ordering(ENDPOINT_SORTS, request, webhookEndpoints.id))
+        .limit(request.size)
+        .offset(request.page * request.size),
+      db.select({ n: count() }).from(webhookEndpoints).where(where),
+    ]);
+    return { rows, total: total.n };
+  },
+
+  async updateEndpoint(db: Db, id: number, changes: Partial<typeof webhookEndpoints.$inferInsert>): Promise<EndpointRow | undefined> {
+    const [row] = await db.update(webhookEndpoints).set(changes).where(eq(webhookEndpoints.id, id)).returning();
+    return row;
+  },
+
+  async deleteEndpoint(db: Db, id: number): Promise<void> {
+    await db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id));
+  },
+
+  /** Every endpoint of a user, oldest first (their data export). */
+  async endpointsOfUser(db: Db, userId: number): Promise<EndpointRow[]> {
+    return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.userId, userId)).orderBy(webhookEndpoints.id);
+  },
+
+  /** Deletes every endpoint of a user; their deliveries go with them. */
+  async deleteEndpointsOf(db: Db, userId: number): Promise<void> {
+    await db.delete(webhookEndpoints).where(eq(webhookEndpoints.userId, userId));
+  },
+
+  async listDeliveries(db: Db, endpointId: number, request: PageRequest) {
+    const where = eq(webhookDeliveries.endpointId, endpointId);
+    const [rows, [total]] = await Promise.all([
+      db
+        .select({ delivery: webhookDeliveries, eventPublicId: domainEvents.publicId, eventType: domainEvents.type })
+        .from(webhookDeliveries)
+        .innerJoin(domainEvents, eq(domainEvents.id, webhookDeliveries.eventId))
+        .where(where)
+        .orderBy(...ordering(DELIVERY_SORTS, request, webhookDeliveries.id))
+        .limit(request.size)
+        .offset(request.page * request.size),
+      db.select({ n: count() }).from(webhookDeliveries).where(where),
+    ]);
+    return { rows, total: total.n };
+  },
+
+  /** Takes the next undispatched events (oldest first), skipping those another dispatcher holds, until the transaction ends. */
+  takeUndispatchedEvents(tx: Db, limit: number): Promise<DomainEventRow[]> {
+    return tx
+      .select()
+      .from(domainEvents)
+      .where(isNull(domainEvents.dispatchedAt))
+      .orderBy(asc(domainEvents.id))
+      .limit(limit)
+      .for("update", { skipLocked: true });
+  },
+
+  async markDispatched(tx: Db, ids: number[], at: Date): Promise<void> {
+    if (ids.length > 0) await tx.update(domainEvents).set({ dispatchedAt: at }).where(inArray(domainEvents.id, ids));
+  },
+
+  /** Enabled endpoints subscribed to any of `types`, registered by `at`, with whether their owner is an administrator. */
+  subscribedEndpoints(db: Db, types: readonly WebhookEventType[], at: Date) {
+    return db
+      .select({
+        id: webhookEndpoints.id,
+        userId: webhookEndpoints.userId,
+        events: webhookEndpoints.events,
+        createdAt: webhookEndpoints.createdAt,
+        ownerIsAdmin: users.isAdmin,
+      })
+      .from(webhookEndpoints)
+      .innerJoin(users, eq(users.id, webhookEndpoints.userId))
+      .where(
+        and(
+          eq(webhookEndpoints.enabled, true),
+          lte(webhookEndpoints.createdAt, at),
+          sql`${webhookEndpoints.events} && array[${sql.join(
+            types.map((type) => sql`${type}`),
+            sql`, `,
+          )}]::text[]`,
+        ),
+      );
+  },
+
+  async insertDelivery(db: Db, row: typeof webhookDeliveries.$inferInsert): Promise<DeliveryRow> {
+    const [inserted] = await db.insert(webhookDeliveries).values(row).returning();
+    return inserted;
+  },
+
+  async insertDeliveries(db: Db, rows: { endpointId: number; eventId: number; nextAttemptAt: Date; createdAt: Date }[]): Promise<void> {
+    if (rows.length > 0) await db.insert(webhookDeliveries).values(rows).onConflictDoNothing();
+  },
+
+  /**
+   * Leases the next due delivery of an enabled endpoint until `leaseUntil`, skipping ones another worker holds. Each
+   * lease counts an attempt, so `attempts` also names this lease: a worker whose lease ran out can no longer settle it.
+   */
+  async leaseNextDelivery(db: Db, now: Date, leaseUntil: Date): Promise<LeasedDelivery | undefined> {
+    const next = db
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+      .where(and(eq(webhookDeliveries.status, "PENDING"), lte(webhookDeliveries.nextAttemptAt, now), eq(webhookEndpoints.enabled, true)))
+      .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
+      .limit(1)
+      .for("update", { of: webhookDeliveries, skipLocked: true });
+    const [leased] = await db
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: leaseUntil, attempts: sql`${webhookDeliveries.attempts} + 1` })
+      .where(eq(webhookDeliveries.id, next))
+      .returning();
+    if (!leased) return undefined;
+    const [found] = await db
+      .select({ event: domainEvents, endpoint: webhookEndpoints })
+      .from(domainEvents)
+      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, leased.endpointId))
+      .where(eq(domainEvents.id, leased.eventId));
+    return found && { delivery: leased, ...found };
+  },
+
+  /** Settles the attempt `attempt` of a delivery, only while its lease still holds (a later lease's attempt may be under way). */
+  async settleDelivery(db: Db, id: number, attempt: number, changes: Partial<DeliveryRow>): Promise<boolean> {
+    const settled = await db
+      .update(webhookDeliveries)
+      .set(changes)
+      .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, "PENDING"), eq(webhookDeliveries.attempts, attempt)))
+      .returning({ id: webhookDeliveries.id });
+    return settled.length > 0;
+  },
+
+  /** The endpoint had a success: its run of failures ends. */
+  async clearFailures(db: Db, endpointId: number): Promise<void> {
+    await db
+      .update(webhookEndpoints)
+      .set({ failingSince: null })
+      .where(and(eq(webhookEndpoints.id, endpointId), sql`${webhookEndpoints.failingSince} is not null`));
+  },
+
+  /**
+   * The endpoint had a failure at `at`: starts its run of failures if none, and disables it when the run began at or
+   * before `disableIfFailingSince`. Returns the endpoint when this failure disabled it (once, whoever races it).
+   */
+  async noteFailure(db: Db, endpointId: number, at: Date, disableIfFailingSince: Date): Promise<EndpointRow | undefined> {
+    await db
+      .update(webhookEndpoints)
+      .set({ failingSince: at })
+      .where(and(eq(webhookEndpoints.id, endpointId), isNull(webhookEndpoints.failingSince)));
+    const [disabled] = await db
+      .update(webhookEndpoints)
+      .set({ enabled: false, updatedAt: at })
+      .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.enabled, true), lte(webhookEndpoints.failingSince, disableIfFailingSince)))
+      .returning();
+    return disabled;
+  },
+
+  async findDeliveryWithEvent(db: Db, id: number) {
+    const [row] = await db
+      .select({ delivery: webhookDeliveries, eventPublicId: domainEvents.publicId, eventType: domainEvents.type })
+      .from(webhookDeliveries)
+      .innerJoin(domainEvents, eq(domainEvents.id, webhookDeliveries.eventId))
+      .where(eq(webhookDeliveries.id, id));
+    return row;
+  },
+
+  async findDelivery(db: Db, endpointId: number, id: number): Promise<DeliveryRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.endpointId, endpointId)));
+    return row;
+  },
+
+  /** A delivery due again now: PENDING, whatever it was; the attempt it gets counts on from its earlier ones. */
+  async requeueDelivery(db: Db, id: number, now: Date): Promise<void> {
+    await db.update(webhookDeliveries).set({ status: "PENDING", nextAttemptAt: now }).where(eq(webhookDeliveries.id, id));
+  },
+
+  /**
+   * Deletes up to `limit` dispatched events older than `before` none of whose deliveries is still PENDING (their
+   * deliveries go with them); returns how many.
+   */
+  async deleteSettledEvents(db: Db, before: Date, limit: number): Promise<number> {
+    const doomed = db
+      .select({ id: domainEvents.id })
+      .from(domainEvents)
+      .where(
+        and(
+          lt(domainEvents.createdAt, before),
+          isNotNull(domainEvents.dispatchedAt),
+          notExists(
+            db
+              .select({ id: webhookDeliveries.id })
+              .from(webhookDeliveries)
+              .where(and(eq(webhookDeliveries.eventId, domainEvents.id), eq(webhookDeliveries.status, "PENDING"))),
+          ),
+        ),
+      )
+      .limit(limit);
+    const deleted = await db.delete(domainEvents).where(inArray(domainEvents.id, doomed)).returning({ id: domainEvents.id });
+    return deleted.length;
+  },
+
+  async emailOf(db: Db, userId: number): Promise<{ email: string; name: string } | undefined> {
+    const [row] = await db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, userId));
+    return row;
+  },
+};

@@ -1,0 +1,169 @@
+import type { Actor, UserActor } from "../../platform/auth/actor.js";
+import { requireUser } from "../../platform/auth/actor.js";
+import { requireOwnerOrAdmin } from "../../platform/auth/access.js";
+import type { Clock } from "../../platform/clock.js";
+import type { Db } from "../../platform/db/database.js";
+import { notFound, validationError } from "../../platform/errors.js";
+import { toPage, type ListQuery, type Page, type PageRequest } from "../../platform/paging.js";
+import type { InputReader } from "../../platform/validation.js";
+import { newEventId } from "./domain-events.recorder.js";
+import { urlProblem, type UrlPolicy } from "./webhook-address.js";
+import { newWebhookSecret, type SecretBox } from "./webhook-secrets.js";
+import { toDeliveryDto, toEndpointDto, type CreatedEndpointDto, type DeliveryDto, type EndpointDto } from "./webhook.dto.js";
+import type { EndpointChangeInput, EndpointInput } from "./webhook.inputs.js";
+import { webhookRepository, type EndpointRow } from "./webhook.repository.js";
+import type { PersonalDataHolder } from "../privacy/personal-data.js";
+
+export const ENDPOINT_NOT_FOUND = "Endpoint não encontrado";
+export const DELIVERY_NOT_FOUND = "Entrega não encontrada";
+/** After a rotation the previous secret signs alongside the new one this long (contract §14.1). */
+export const PREVIOUS_SECRET_MS = 24 * 60 * 60_000;
+
+export interface WebhookServiceDeps {
+  db: Db;
+  clock: Clock;
+  secrets: SecretBox;
+  urlPolicy: UrlPolicy;
+}
+
+/**
+ * Webhook endpoints (contract §14.1): any signed-in user registers its own; the owner and administrators read and
+ * change one, administrators list all. Deliveries are made by WebhookDeliveryWorker.
+ */
+export class WebhookService {
+  constructor(private readonly deps: WebhookServiceDeps) {}
+
+  /** A user's webhook endpoints, without their secrets (contract §15); erasure deletes them and their deliveries. */
+  readonly personalData: PersonalDataHolder = {
+    exportPersonalData: async (userId) => ({ webhookEndpoints: (await webhookRepository.endpointsOfUser(this.deps.db, userId)).map(toEndpointDto) }),
+    erasePersonalData: async (tx, userId) => {
+      await webhookRepository.deleteEndpointsOf(tx, userId);
+    },
+  };
+
+  async create(actor: Actor, readInput: InputReader<EndpointInput>): Promise<CreatedEndpointDto> {
+    const caller = requireUser(actor);
+    const input = readInput();
+    await this.ensureUrlAllowed(input.url);
+    const secret = newWebhookSecret();
+    const now = this.deps.clock.now();
+    const row = await webhookRepository.insertEndpoint(this.deps.db, {
+      userId: caller.id,
+      url: input.url,
+      events: input.events,
+      description: input.description ?? null,
+      sealedSecret: this.deps.secrets.seal(secret),
+      createdAt: now,
+      updatedAt: now,
+    });
+    return { ...toEndpointDto(row), secret };
+  }
+
+  /** The caller's endpoints; an administrator's listing has everyone's. */
+  async list(actor: Actor, readQuery: InputReader<ListQuery<unknown>>): Promise<Page<EndpointDto>> {
+    const caller = requireUser(actor);
+    const { page: request } = readQuery();
+    const { rows, total } = await webhookRepository.listEndpoints(this.deps.db, caller.isAdmin ? undefined : caller.id, request);
+    return toPage(rows.map(toEndpointDto), total, request);
+  }
+
+  async get(actor: Actor, id: number): Promise<EndpointDto> {
+    return toEndpointDto(await this.loadOwned(requireUser(actor), id));
+  }
+
+  async update(actor: Actor, id: number, readInput: InputReader<EndpointChangeInput>): Promise<EndpointDto> {
+    const caller = requireUser(actor);
+    await this.loadOwned(caller, id);
+    const input = readInput();
+    if (input.url !== undefined) await this.ensureUrlAllowed(input.url);
+    const now = this.deps.clock.now();
+    const row = await webhookRepository.updateEndpoint(this.deps.db, id, {
+      ...(input.url !== undefined && { url: input.url }),
+      ...(input.events !== undefined && { events: input.events }),
+      ...(input.description !== undefined && { description: input.description }),
+      // Turned back on: its run of failures starts afresh.
+      ...(input.enabled !== undefined && { enabled: input.enabled, ...(input.enabled && { failingSince: null }) }),
+      updatedAt: now,
+    });
+    if (!row) throw notFound(ENDPOINT_NOT_FOUND);
+    return toEndpointDto(row);
+  }
+
+  async remove(actor: Actor, id: number): Promise<void> {
+    await this.loadOwned(requireUser(actor), id);
+    await webhookRepository.deleteEndpoint(this.deps.db, id);
+  }
+
+  /** A new secret; the current one becomes the previous one and keeps signing for PREVIOUS_SECRET_MS. */
+  async rotateSecret(actor: Actor, id: number): Promise<{ secret: string }> {
+    const endpoint = await this.loadOwned(requireUser(actor), id);
+    const secret = newWebhookSecret();
+    const now = this.deps.clock.now();
+    await webhookRepository.updateEndpoint(this.deps.db, id, {
+      sealedSecret: this.deps.secrets.seal(secret),
+      sealedPreviousSecret: endpoint.sealedSecret,
+      previousSecretUntil: new Date(now.getTime() + PREVIOUS_SECRET_MS),
+      updatedAt: now,
+    });
+    return { secret };
+  }
+
+  /** Queues a `ping` event to this endpoint alone, due now. */
+  async test(actor: Actor, id: number): Promise<DeliveryDto> {
+    const endpoint = await this.loadOwned(requireUser(actor), id);
+    const now = this.deps.clock.now();
+    return this.deps.db.transaction(async (tx) => {
+      const event = await webhookRepository.insertEvent(tx, {
+        publicId: newEventId(),
+        type: "ping",
+        subjectUserIds: [endpoint.userId],
+        data: { endpointId: endpoint.id, url: endpoint.url },
+        createdAt: now,
+        // Addressed to its endpoint here: nothing for the dispatcher to fan out.
+        dispatchedAt: now,
+      });
+      const delivery = await webhookRepository.insertDelivery(tx, { endpointId: endpoint.id, eventId: event.id, nextAttemptAt: now, createdAt: now });
+      return toDeliveryDto(delivery, event);
+    });
+  }
+
+  async listDeliveries(actor: Actor, id: number, readPage: InputReader<PageRequest>): Promise<Page<DeliveryDto>> {
+    await this.loadOwned(requireUser(actor), id);
+    const request = readPage();
+    const { rows, total } = await webhookRepository.listDeliveries(this.deps.db, id, request);
+    return toPage(
+      rows.map((row) => toDeliveryDto(row.delivery, { publicId: row.eventPublicId, type: row.eventType })),
+      total,
+      request,
+    );
+  }
+
+  /** Sends a delivery again now (a FAILED one gets one more attempt; a PENDING one is brought forward). */
+  async retryDelivery(actor: Actor, id: number, deliveryId: number): Promise<DeliveryDto> {
+    await this.loadOwned(requireUser(actor), id);
+    const delivery = await webhookRepository.findDelivery(this.deps.db, id, deliveryId);
+    if (!delivery) throw notFound(DELIVERY_NOT_FOUND);
+    const now = this.deps.clock.now();
+    await webhookRepository.requeueDelivery(this.deps.db, deliveryId, now);
+    const row = (await webhookRepository.findDeliveryWithEvent(this.deps.db, deliveryId))!;
+    return toDeliveryDto(row.delivery, { publicId: row.eventPublicId, type: row.eventType });
+  }
+
+  /** The data of these recorded events, by id (no access check: the asking module, live updates, has its own). */
+  async eventDataOf(ids: readonly number[]): Promise<Map<number, unknown>> {
+    const rows = await webhookRepository.eventData(this.deps.db, ids);
+    return new Map(rows.map((row) => [row.id, row.data]));
+  }
+
+  private async loadOwned(caller: UserActor, id: number): Promise<EndpointRow> {
+    const endpoint = await webhookRepository.findEndpoint(this.deps.db, id);
+    if (!endpoint) throw notFound(ENDPOINT_NOT_FOUND);
+    requireOwnerOrAdmin(caller, endpoint.userId);
+    return endpoint;
+  }
+
+  private async ensureUrlAllowed(url: string): Promise<void> {
+    const problem = await urlProblem(new URL(url), this.deps.urlPolicy);
+    if (problem) throw validationError([{ field: "url", message: problem }]);
+  }
+}

@@ -1,0 +1,47 @@
+import { Field, Int, ObjectType } from "type-graphql";
+import { graphqlEnum } from "../../graphql/enums.js";
+import { PageOf } from "../../graphql/page.js";
+import { DateTime } from "../../graphql/scalars.js";
+import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type DeliveryStatus } from "./webhook.table.js";
+
+const EVENT_TYPES = WEBHOOK_EVENT_TYPES.join(" | ");
+
+export const DeliveryStatusEnum = graphqlEnum(DELIVERY_STATUSES, "WebhookDeliveryStatus");
+
+@ObjectType("WebhookEndpoint", { description: "An endpoint receiving signed event deliveries (contract §14.1)" })
+export class WebhookEndpoint {
+  @Field(() => Int) id!: number;
+  @Field(() => String) url!: string;
+  @Field(() => [String], { description: EVENT_TYPES }) events!: string[];
+  @Field(() => String, { nullable: true }) description!: string | null;
+  @Field(() => Boolean, { description: "false: disabled by its owner, or by the service after 5 days of only failed deliveries" }) enabled!: boolean;
+  @Field(() => DateTime) createdAt!: Date;
+  @Field(() => DateTime) updatedAt!: Date;
+}
+
+@ObjectType("CreatedWebhookEndpoint", { description: "A new endpoint with its signing secret, shown only now" })
+export class CreatedWebhookEndpoint extends WebhookEndpoint {
+  @Field(() => String, { description: "whsec_ + base64 of 24 random bytes" }) secret!: string;
+}
+
+@ObjectType("WebhookSecret", { description: "A new signing secret; the previous one keeps signing alongside it for 24 hours" })
+export class WebhookSecret {
+  @Field(() => String) secret!: string;
+}
+
+@ObjectType("WebhookDelivery", { description: "One event to one endpoint, attempted on the retry schedule" })
+export class WebhookDelivery {
+  @Field(() => Int) id!: number;
+  @Field(() => String, { description: "the event's id (evt_…), the webhook-id header of every attempt" }) eventId!: string;
+  @Field(() => String, { description: EVENT_TYPES }) eventType!: string;
+  @Field(() => DeliveryStatusEnum) status!: DeliveryStatus;
+  @Field(() => Int) attempts!: number;
+  @Field(() => Int, { nullable: true }) lastStatusCode!: number | null;
+  @Field(() => String, { nullable: true }) lastError!: string | null;
+  @Field(() => DateTime, { nullable: true }) nextAttemptAt!: Date | null;
+  @Field(() => DateTime) createdAt!: Date;
+  @Field(() => DateTime, { nullable: true }) deliveredAt!: Date | null;
+}
+
+export const WebhookEndpointPage = PageOf(WebhookEndpoint, "WebhookEndpointPage");
+export const WebhookDeliveryPage = PageOf(WebhookDelivery, "WebhookDeliveryPage");

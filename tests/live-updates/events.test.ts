@@ -1,0 +1,103 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeStudent, makeTrainer, type MadeUser } from "../factories/users.js";
+import { makeScene, type Scene } from "../executions/support.js";
+import { openSocket, type TestSocket } from "../helpers/graphql-socket.js";
+import { useSecondInstance, useTestApp, type TestApp } from "../helpers/test-app.js";
+
+// Live events (contract §14.2) between two instances of the service on one database: what is done on one reaches the
+// subscribers of the other, each only what it may read at that moment.
+const t = useTestApp({ FREE_TRAINER_MAX_STUDENTS: "10" });
+const other = useSecondInstance(t, { FREE_TRAINER_MAX_STUDENTS: "10" });
+
+let s: Scene;
+const sockets: TestSocket[] = [];
+const open = (app: TestApp, user: MadeUser) => {
+  const socket = openSocket(app, user.token);
+  sockets.push(socket);
+  return socket;
+};
+
+beforeEach(async () => {
+  t.clock.set(new Date("2026-03-18T12:00:00.000Z"));
+  s = await makeScene(t, { accept: true });
+});
+afterEach(async () => {
+  await Promise.all(sockets.splice(0).map((socket) => socket.close()));
+});
+
+const log = (user: MadeUser, start: string, weight = 40) =>
+  t.post(`/api/trainings/${s.trainingA.id}/execution`, {
+    token: user.token,
+    body: {
+      startTime: start,
+      endTime: new Date(Date.parse(start) + 3_600_000).toISOString(),
+      completed: true,
+      exerciseExecutions: [{ exerciseId: s.supino.id, sets: [{ repetitions: 5, weight, completed: true }] }],
+    },
+  });
+
+const EXECUTIONS = "subscription ($studentId: Int) { trainingExecutionLogged(studentId: $studentId) { id userId trainingName completed } }";
+const RECORDS = "subscription { personalRecordAchieved { userId exerciseId kind value previousValue } }";
+
+/** Waits a moment for events that must not come (after one that must, sent later, has come elsewhere). */
+const quietFor = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("trainingExecutionLogged", () => {
+  it("reaches the student's trainer on another instance, and the student's own socket, with the execution", async () => {
+    const trainer = open(other, s.trainer).subscribe(EXECUTIONS);
+    const onlyAna = open(other, s.trainer).subscribe(EXECUTIONS, { studentId: s.student.id });
+    const own = open(t, s.student).subscribe(EXECUTIONS);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const logged = await log(s.student, "2026-03-18T10:00:00.000Z");
+    expect(logged.status).toBe(201);
+    const expected = { data: { trainingExecutionLogged: { id: logged.body.id, userId: s.student.id, trainingName: "Treino A", completed: true } } };
+    expect(await trainer.received(1)).toEqual([expected]);
+    expect(await onlyAna.received(1)).toEqual([expected]);
+    expect(await own.received(1)).toEqual([expected]);
+  });
+
+  it("stops reaching the trainer once the link is removed, and never reaches a trainer without a link", async () => {
+    const stranger = await makeTrainer(t);
+    const trainer = open(other, s.trainer).subscribe(EXECUTIONS);
+    const strangers = open(t, stranger).subscribe(EXECUTIONS);
+    const own = open(other, s.student).subscribe(EXECUTIONS);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await log(s.student, "2026-03-18T08:00:00.000Z")).status).toBe(201);
+    await trainer.received(1);
+
+    expect((await t.delete(`/api/personal/students/${s.linkId}`, { token: s.trainer.token })).status).toBe(204);
+    expect((await log(s.student, "2026-03-18T10:00:00.000Z")).status).toBe(201);
+    await own.received(2);
+    await quietFor(300);
+    expect(trainer.events).toHaveLength(1);
+    expect(strangers.events).toEqual([]);
+  });
+});
+
+describe("personalRecordAchieved", () => {
+  it("gives the trainer each record the student sets, with whose it is", async () => {
+    const records = open(other, s.trainer).subscribe(RECORDS);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await log(s.student, "2026-03-18T10:00:00.000Z", 40)).status).toBe(201);
+    const [first] = await records.received(1);
+    expect(first.data?.personalRecordAchieved).toMatchObject({ userId: s.student.id, exerciseId: s.supino.id, previousValue: null });
+  });
+});
+
+describe("inviteUpdated and assignmentUpdated", () => {
+  it("reach both parties, and nobody else", async () => {
+    const newcomer = await makeStudent(t, { email: "nova@example.com" });
+    const outsider = await makeStudent(t);
+    const invites = "subscription { inviteUpdated { id status } }";
+    const trainerSide = open(other, s.trainer).subscribe(invites);
+    const studentSide = open(t, newcomer).subscribe(invites);
+    const outsiders = open(t, outsider).subscribe(invites);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const sent = await t.post("/api/personal/students/invite", { token: s.trainer.token, body: { studentEmail: newcomer.email } });
+    expect(sent.status).toBe(201);
+    expect(await trainerSide.received(1)).toEqual([{ data: { inviteUpdated: { id: sent.body.id, status: "PENDING" } } }]);
+    expect(await studentSide.received(1)).toEqual([{ data: { inviteUpdated: { id: sent.body.id, status: "PENDING" } } }]);
+    await quietFor(300);
+    expect(outsiders.events).toEqual([]);
+  });
+});

@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { makeUser } from "../factories/users.js";
+import { decodeJwt } from "../helpers/jwt.js";
+import { openSocket, type TestSocket } from "../helpers/graphql-socket.js";
+import { useSecondInstance, useTestApp } from "../helpers/test-app.js";
+
+// The WebSocket at /graphql (contract §14.2): who may open one, and when the server closes it.
+const t = useTestApp();
+const other = useSecondInstance(t);
+
+const FOLLOW_EXECUTIONS = "subscription { trainingExecutionLogged { id } }";
+const sockets: TestSocket[] = [];
+const open = (...args: Parameters<typeof openSocket>) => {
+  const socket = openSocket(...args);
+  sockets.push(socket);
+  return socket;
+};
+
+afterEach(async () => {
+  await Promise.all(sockets.splice(0).map((socket) => socket.close()));
+});
+
+describe("a GraphQL WebSocket", () => {
+  it("is closed with 4401 without a token, with a token that does not open a session, or with a non-Bearer value", async () => {
+    const ana = await makeUser(t);
+    for (const authorization of [null, "not-a-token", { authorization: ana.token }, { authorization: 42 }]) {
+      expect(await open(t, authorization).closed, JSON.stringify(authorization)).toBe(4401);
+    }
+    // Logged out: the token no longer opens a session.
+    expect((await t.post("/api/users/logout", { token: ana.token })).status).toBe(200);
+    expect(await open(t, ana.token).closed).toBe(4401);
+  });
+
+  it("is acknowledged with a valid token, and takes subscriptions only (queries and mutations go over HTTP)", async () => {
+    const ana = await makeUser(t);
+    const socket = open(t, ana.token);
+    await socket.connected;
+    const query = socket.subscribe("{ me { id } }");
+    await query.ended;
+    expect(query.errors).toEqual([[expect.objectContaining({ message: expect.stringContaining("só assinaturas") })]]);
+    const invalid = socket.subscribe("subscription { trainingExecutionLogged { nope } }");
+    await invalid.ended;
+    expect(invalid.errors).toEqual([[expect.objectContaining({ extensions: expect.objectContaining({ code: "GRAPHQL_VALIDATION_FAILED" }) })]]);
+    socket.subscribe(FOLLOW_EXECUTIONS);
+    await socket.close();
+  });
+
+  it("refuses a student the caller may not follow (403 Acesso negado)", async () => {
+    const trainer = await makeUser(t, { userType: "PERSONAL" });
+    const student = await makeUser(t);
+    const socket = open(t, trainer.token);
+    const refused = socket.subscribe("subscription ($id: Int) { trainingExecutionLogged(studentId: $id) { id } }", { id: student.id });
+    await refused.ended;
+    expect(refused.events).toEqual([{ errors: [expect.objectContaining({ message: "Acesso negado", extensions: { code: "FORBIDDEN", status: 403 } })] }]);
+  });
+
+  it("is closed with 4401 on every instance when its token is revoked on another", async () => {
+    const ana = await makeUser(t);
+    const here = open(t, ana.token);
+    const there = open(other, ana.token);
+    await Promise.all([here.connected, there.connected]);
+    expect((await other.post("/api/users/logout", { token: ana.token })).status).toBe(200);
+    expect(await here.closed).toBe(4401);
+    expect(await there.closed).toBe(4401);
+  });
+
+  it("is closed with 4401 when its token expires", async () => {
+    const ana = await makeUser(t);
+    // One second of the token's life left.
+    t.clock.set(new Date(decodeJwt(ana.token).payload.exp * 1000 - 1000));
+    const socket = open(t, ana.token);
+    await socket.connected;
+    const started = Date.now();
+    expect(await socket.closed).toBe(4401);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+  });
+
+  it("closes a socket whose message passes 64 KiB, and refuses other paths", async () => {
+    const ana = await makeUser(t);
+    const socket = open(t, ana.token);
+    await socket.connected;
+    const huge = socket.subscribe(`subscription { trainingExecutionLogged { id ${"id ".repeat(30_000)} } }`);
+    expect(await socket.closed).toBe(1009);
+    huge.stop();
+
+    const elsewhere = new WebSocket(t.baseUrl.replace(/^http/, "ws") + "/api/users", "graphql-transport-ws");
+    elsewhere.on("error", () => undefined);
+    const refusal = await new Promise<number>((resolve) => elsewhere.on("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0)));
+    expect(refusal).toBe(404);
+    elsewhere.terminate();
+  });
+
+  it("goes away (1001) when its instance shuts down", async () => {
+    const ana = await makeUser(t);
+    const socket = open(other, ana.token);
+    await socket.connected;
+    await other.app.sockets.close();
+    expect(await socket.closed).toBe(1001);
+  });
+});
