@@ -17,6 +17,7 @@ export default defineConfig({
     fileParallelism: true,
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    reporters: ["default"],
+    // The second lists, after a whole-suite run, the OpenAPI operations and statuses no test reached.
+    reporters: ["default", "./tests/helpers/openapi-coverage-reporter.ts"],
   },
 });

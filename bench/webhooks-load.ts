@@ -17,7 +17,8 @@ import type { AddressInfo } from "node:net";
 import { availableParallelism, loadavg } from "node:os";
 import { sql } from "drizzle-orm";
 import { startBenchApp } from "./bench-app.js";
-import { bearer, closedLoop, ms, printTable, request, type Summary } from "./support.js";
+import { loggingWorld } from "./logging-world.js";
+import { closedLoop, ms, printTable, type Summary } from "./support.js";
 
 process.env.DATABASE_URL ||= "postgres://postgres@127.0.0.1:5432/test";
 
@@ -25,8 +26,6 @@ const STUDENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARMUP_SECONDS = 2;
-
-const json = (token?: string) => ({ "content-type": "application/json", ...(token ? bearer(token) : {}) });
 
 async function main() {
   const bench = await startBenchApp({ FREE_TRAINER_MAX_STUDENTS: String(STUDENTS + 1) });
@@ -42,53 +41,10 @@ async function main() {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
 
-  const call = async (method: string, path: string, token: string | undefined, body: unknown, expected: number) => {
-    const reply = await request(agent, bench.base, method, path, json(token), body === undefined ? undefined : JSON.stringify(body));
-    if (reply.status !== expected) throw new Error(`${method} ${path}: ${reply.status} ${reply.body}`);
-    return JSON.parse(reply.body || "null") as { id: number; userId: number; token: string };
-  };
-  const register = async (name: string, userType: "ALUNO" | "PERSONAL") => {
-    const body = { name, email: `${name}@bench.example.com`, password: "bench-password-1", userType, requestLocation: "WEB", confirmed: true };
-    const created = await call("POST", "/api/users/register", undefined, body, 201);
-    return { id: created.userId, token: created.token, email: body.email };
-  };
-  const subscribe = (token: string) =>
-    call("POST", "/api/webhook-endpoints", token, { url: receiverUrl, events: ["exercise_execution.created", "personal_record.achieved"] }, 201);
-
   try {
-    const trainer = await register("treinador", "PERSONAL");
-    const form = new FormData();
-    form.append("exercise", JSON.stringify({ name: "Supino reto", description: "Empurre a barra", category: "PEITO" }));
-    const exercise = (await (await fetch(new URL("/api/exercises", bench.base), { method: "POST", headers: bearer(trainer.token), body: form })).json()) as {
-      id: number;
-    };
-    const training = await call("POST", "/api/trainings", trainer.token, { name: "Treino A", exercises: [{ exerciseId: exercise.id, sets: 3 }] }, 201);
-    const plan = await call(
-      "POST",
-      "/api/training-plans",
-      trainer.token,
-      { name: "Plano", description: "Plano", trainings: [{ trainingId: training.id, dayOfWeek: "MONDAY", order: 0 }] },
-      201,
-    );
-    const students: { id: number; token: string; email: string }[] = [];
-    for (let i = 0; i < STUDENTS; i++) {
-      const student = await register(`aluno${i}`, "ALUNO");
-      const invite = await call("POST", "/api/personal/students/invite", trainer.token, { studentEmail: student.email }, 201);
-      await call("POST", `/api/students/invites/${invite.id}/accept`, student.token, undefined, 200);
-      const assignment = await call("POST", `/api/training-plans/${plan.id}/assign`, trainer.token, { studentId: student.id }, 201);
-      await call("POST", `/api/training-plans/assignments/${assignment.id}/accept`, student.token, undefined, 200);
-      students.push(student);
-    }
-
-    const write = {
-      base: bench.base,
-      method: "POST",
-      path: `/api/exercises/${exercise.id}/execution`,
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ trainingId: training.id, sets: [{ repetitions: 8, weight: 60, completed: true }], notes: "Bench" }),
-      okStatus: 201,
-      callerHeaders: students.map((student) => bearer(student.token)),
-    };
+    const { call, trainer, students, write } = await loggingWorld(bench.base, agent, STUDENTS);
+    const subscribe = (token: string) =>
+      call("POST", "/api/webhook-endpoints", token, { url: receiverUrl, events: ["exercise_execution.created", "personal_record.achieved"] }, 201);
     const endpointIds: number[] = [];
     const setSubscribed = async (on: boolean) => {
       if (on && endpointIds.length === 0) for (const user of [trainer, ...students]) endpointIds.push((await subscribe(user.token)).id);

@@ -6,7 +6,6 @@ import { pageOf } from "./openapi.js";
 import type { DocumentedRouter } from "./routes.js";
 
 const TAG = "Adherence";
-const WINDOW = { window: "7 | 30 | 90: days ending today, UTC (30)" };
 
 /** Adherence to the weekly plans (contract §12.2): a user's, and a trainer's students by adherence. */
 export function addAdherenceRoutes(routes: DocumentedRouter, services: Services): void {
@@ -16,11 +15,12 @@ export function addAdherenceRoutes(routes: DocumentedRouter, services: Services)
     {
       method: "get",
       path: "/users/:id/adherence",
+      operationId: "getAdherence",
+      query: adherenceQuery,
       tag: TAG,
       summary: "A user's adherence over a window, with its weeks and assignments (the user, its ACTIVE-linked trainer, administrators)",
       auth: "required",
       success: 200,
-      query: WINDOW,
       response: adherenceSchema,
       errors: [400, 403, 404],
     },
@@ -33,16 +33,13 @@ export function addAdherenceRoutes(routes: DocumentedRouter, services: Services)
     {
       method: "get",
       path: "/personal/students/adherence",
+      operationId: "listStudentsAdherence",
+      query: adherenceQuery,
+      paging: studentAdherencePaging,
       tag: TAG,
       summary: "The trainer's ACTIVE students with their adherence, the lowest first unless sorted otherwise",
       auth: "required",
       success: 200,
-      query: {
-        ...WINDOW,
-        page: "page number (0)",
-        size: "page size (20, at most 100)",
-        sort: "adherence | studentName | lastTrainingAt, asc|desc (nulls last)",
-      },
       response: pageOf(studentAdherenceSchema),
       errors: [400, 403],
     },

@@ -1,11 +1,23 @@
 import express, { type Request, type Response } from "express";
 import { WebhookRejected } from "../src/modules/billing/payment-events.service.js";
+import { z } from "zod";
+import {
+  checkoutSubscriptionSchema,
+  invoiceSchema,
+  paymentSchema,
+  pixTransactionSchema,
+  planSchema,
+  subscriptionSchema,
+} from "../src/modules/billing/billing.dto.js";
 import {
   cancelCheckoutInput,
+  cardEvent,
   cancelInput,
   checkoutInput,
   invoiceFilter,
   paymentFilter,
+  pixTransactionId,
+  pixWebhookBody,
   planCatalogueFilter,
   recordPaging,
   simulatePaymentInput,
@@ -14,6 +26,7 @@ import {
 } from "../src/modules/billing/billing.inputs.js";
 import type { Services } from "../src/services.js";
 import { bodyReader, idParam, listReader, queryReader, userOf } from "./http.js";
+import { pageOf } from "./openapi.js";
 import type { DocumentedRouter } from "./routes.js";
 
 const PLANS = "Subscription plans";
@@ -21,14 +34,7 @@ const SUBSCRIPTIONS = "Subscriptions";
 const RECORDS = "Payments and invoices";
 const FLOW = "Payment flow";
 const WEBHOOKS = "Webhooks";
-const LISTING_QUERY = {
-  status: "filter by status",
-  startDate: "YYYY-MM-DD",
-  endDate: "YYYY-MM-DD",
-  page: "page number",
-  size: "page size",
-  sort: "field,asc|desc",
-};
+const STATUS_502 = "Gateway de pagamento indisponível";
 
 /** Webhook receivers read the raw body (the card signature covers its exact bytes). */
 export const rawWebhookBody = express.raw({ type: () => true, limit: "1mb" });
@@ -54,11 +60,13 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "get",
       path: "/subscription-plans",
+      operationId: "listSubscriptionPlans",
+      query: planCatalogueFilter,
+      response: z.array(planSchema),
       tag: PLANS,
       summary: "The plan catalogue (plain array)",
       auth: "required",
       success: 200,
-      query: { userType: "ALUNO | PERSONAL", active: "true | false", interval: "MONTHLY | QUARTERLY | SEMIANNUAL | ANNUAL" },
       errors: [400],
     },
     async (req, res) => {
@@ -66,7 +74,17 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
     },
   );
   routes.add(
-    { method: "get", path: "/subscription-plans/:id", tag: PLANS, summary: "One plan", auth: "required", success: 200, errors: [400, 404] },
+    {
+      method: "get",
+      path: "/subscription-plans/:id",
+      operationId: "getSubscriptionPlan",
+      response: planSchema,
+      tag: PLANS,
+      summary: "One plan",
+      auth: "required",
+      success: 200,
+      errors: [400, 404],
+    },
     async (req, res) => {
       const actor = await userOf(services, req);
       res.json(await subscriptionPlans.get(actor, idParam(req)));
@@ -77,6 +95,8 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "get",
       path: "/subscriptions/my-subscription",
+      operationId: "getMySubscription",
+      response: subscriptionSchema,
       tag: SUBSCRIPTIONS,
       summary: "The subscription giving access, else the latest pending one",
       auth: "required",
@@ -91,12 +111,14 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "post",
       path: "/subscriptions",
+      operationId: "subscribe",
+      response: subscriptionSchema,
       tag: SUBSCRIPTIONS,
       summary: "Subscribe: card charged now; PIX or boleto pending until paid",
       auth: "required",
       success: 201,
       body: subscribeInput(new Date()),
-      errors: [400, 404, 409, 422],
+      errors: { 404: "Plano não encontrado", 409: "a subscription already gives access", 422: "Pagamento recusado (with `details`)", 502: STATUS_502 },
     },
     async (req, res) => {
       res.status(201).json(await checkouts.subscribe(await userOf(services, req), bodyReader(req, subscribeInput)));
@@ -106,6 +128,8 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "get",
       path: "/subscriptions/:id",
+      operationId: "getSubscription",
+      response: subscriptionSchema,
       tag: SUBSCRIPTIONS,
       summary: "One subscription (owner or administrator)",
       auth: "required",
@@ -121,12 +145,20 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "put",
       path: "/subscriptions/:id",
+      operationId: "updateSubscription",
+      response: subscriptionSchema,
       tag: SUBSCRIPTIONS,
       summary: "Change autoRenew, the payment method or the card renewals charge",
       auth: "required",
       success: 200,
       body: updateSubscriptionInput(new Date()),
-      errors: [400, 403, 404, 409],
+      errors: {
+        403: "Acesso negado",
+        404: "Assinatura não encontrada",
+        409: "the subscription cannot change now",
+        422: "Pagamento recusado (with `details`)",
+        502: STATUS_502,
+      },
     },
     async (req, res) => {
       const actor = await userOf(services, req);
@@ -137,12 +169,14 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "post",
       path: "/subscriptions/:id/cancel",
+      operationId: "cancelSubscription",
+      response: subscriptionSchema,
       tag: SUBSCRIPTIONS,
       summary: "Cancel now or at the end of the period",
       auth: "required",
       success: 200,
       body: cancelInput,
-      errors: [400, 403, 404, 409],
+      errors: { 403: "Acesso negado", 404: "Assinatura não encontrada", 409: "already canceled", 502: STATUS_502 },
     },
     async (req, res) => {
       const actor = await userOf(services, req);
@@ -154,11 +188,14 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "get",
       path: "/payments",
+      operationId: "listPayments",
+      query: paymentFilter,
+      paging: recordPaging,
+      response: pageOf(paymentSchema),
       tag: RECORDS,
       summary: "The caller's payments (administrators: all)",
       auth: "required",
       success: 200,
-      query: LISTING_QUERY,
       errors: [400],
     },
     async (req, res) => {
@@ -169,11 +206,14 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "get",
       path: "/invoices",
+      operationId: "listInvoices",
+      query: invoiceFilter,
+      paging: recordPaging,
+      response: pageOf(invoiceSchema),
       tag: RECORDS,
       summary: "The caller's invoices (administrators: all)",
       auth: "required",
       success: 200,
-      query: LISTING_QUERY,
       errors: [400],
     },
     async (req, res) => {
@@ -181,14 +221,38 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
     },
   );
   routes.add(
-    { method: "get", path: "/invoices/:id", tag: RECORDS, summary: "One invoice", auth: "required", success: 200, errors: [400, 403, 404] },
+    {
+      method: "get",
+      path: "/invoices/:id",
+      operationId: "getInvoice",
+      response: invoiceSchema,
+      tag: RECORDS,
+      summary: "One invoice",
+      auth: "required",
+      success: 200,
+      errors: [400, 403, 404],
+    },
     async (req, res) => {
       const actor = await userOf(services, req);
       res.json(await billingRecords.getInvoice(actor, idParam(req)));
     },
   );
   routes.add(
-    { method: "get", path: "/invoices/:id/download", tag: RECORDS, summary: "The invoice as PDF", auth: "required", success: 200, errors: [400, 403, 404] },
+    {
+      method: "get",
+      path: "/invoices/:id/download",
+      operationId: "downloadInvoice",
+      response: {
+        mediaType: "application/pdf",
+        description: "the invoice as PDF",
+        headers: { "Content-Disposition": 'attachment; filename="<the invoice\'s file name>"' },
+      },
+      tag: RECORDS,
+      summary: "The invoice as PDF",
+      auth: "required",
+      success: 200,
+      errors: [400, 403, 404],
+    },
     async (req, res) => {
       const actor = await userOf(services, req);
       const { fileName, pdf } = await billingRecords.invoicePdf(actor, idParam(req));
@@ -202,12 +266,20 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "post",
       path: "/payments/subscribe",
+      operationId: "checkout",
+      response: z.union([checkoutSubscriptionSchema, pixTransactionSchema]).describe("a card checkout: the subscription; PIX: the charge to pay"),
       tag: FLOW,
       summary: "Checkout: card subscription at the gateway, or a PIX QR code",
       auth: "required",
       success: 201,
       body: checkoutInput(new Date()),
-      errors: [400, 404, 409],
+      errors: {
+        400: "Plano indisponível",
+        404: "Plano não encontrado",
+        409: "a subscription already gives access",
+        422: "Pagamento recusado (with `details`)",
+        502: STATUS_502,
+      },
     },
     async (req, res) => {
       res.status(201).json(await checkouts.checkout(await userOf(services, req), bodyReader(req, checkoutInput)));
@@ -217,6 +289,8 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "get",
       path: "/payments/subscriptions/current",
+      operationId: "getCurrentCheckoutSubscription",
+      response: checkoutSubscriptionSchema,
       tag: FLOW,
       summary: "The current subscription (payment-flow shape)",
       auth: "required",
@@ -231,11 +305,14 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "post",
       path: "/payments/subscriptions/:id/cancel",
+      operationId: "cancelCheckoutSubscription",
+      body: cancelCheckoutInput,
+      response: checkoutSubscriptionSchema,
       tag: FLOW,
       summary: "Cancel at the gateway and here; autoRenew off",
       auth: "required",
       success: 200,
-      errors: [400, 403, 404, 409],
+      errors: { 403: "Acesso negado", 404: "Assinatura não encontrada", 409: "already canceled", 502: STATUS_502 },
     },
     async (req, res) => {
       const actor = await userOf(services, req);
@@ -243,7 +320,17 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
     },
   );
   routes.add(
-    { method: "get", path: "/payments/:id", tag: RECORDS, summary: "One payment", auth: "required", success: 200, errors: [400, 403, 404] },
+    {
+      method: "get",
+      path: "/payments/:id",
+      operationId: "getPayment",
+      response: paymentSchema,
+      tag: RECORDS,
+      summary: "One payment",
+      auth: "required",
+      success: 200,
+      errors: [400, 403, 404],
+    },
     async (req, res) => {
       const actor = await userOf(services, req);
       res.json(await billingRecords.getPayment(actor, idParam(req)));
@@ -253,6 +340,9 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "get",
       path: "/billing/status/:transactionId",
+      operationId: "getPixStatus",
+      pathParams: { transactionId: pixTransactionId },
+      response: pixTransactionSchema,
       tag: FLOW,
       summary: "A PIX transaction (polled after showing the QR code)",
       auth: "required",
@@ -268,12 +358,14 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "post",
       path: "/pages/pix-qrcode/simulate-payment",
+      operationId: "simulatePixPayment",
+      response: pixTransactionSchema,
       tag: FLOW,
       summary: "Pay a PIX charge (sandbox or gateway dev mode only)",
       auth: "required",
       success: 200,
       body: simulatePaymentInput,
-      errors: [400, 403, 404],
+      errors: { 403: "Acesso negado", 404: "Transação não encontrada, or no gateway that can simulate", 502: STATUS_502 },
     },
     async (req, res) => {
       res.json(await paymentEvents.simulatePixPayment(await userOf(services, req), bodyReader(req, simulatePaymentInput)));
@@ -284,11 +376,14 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "post",
       path: "/webhooks/pix/payment",
+      operationId: "pixWebhook",
+      headers: { "X-Webhook-Secret": "the secret shared with the PIX gateway" },
+      body: pixWebhookBody,
       tag: WEBHOOKS,
       summary: "PIX gateway notification (X-Webhook-Secret)",
       auth: "none",
       success: 200,
-      errors: [400, 403],
+      emptyErrors: { 400: "the body is not a PIX notification", 403: "wrong X-Webhook-Secret" },
     },
     async (req, res) => {
       await webhook(res, () => paymentEvents.pixWebhook(req.get("x-webhook-secret"), rawBody(req)));
@@ -296,7 +391,18 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
   );
   for (const path of ["/payments/webhook", "/webhooks/card"]) {
     routes.add(
-      { method: "post", path, tag: WEBHOOKS, summary: "Card gateway event (Card-Signature or Stripe-Signature)", auth: "none", success: 200, errors: [400] },
+      {
+        method: "post",
+        path,
+        operationId: path === "/webhooks/card" ? "cardWebhook" : "paymentWebhook",
+        tag: WEBHOOKS,
+        summary: "Card gateway event (Card-Signature or Stripe-Signature)",
+        auth: "none",
+        success: 200,
+        headers: { "Card-Signature": "the card gateway's signature of the body", "Stripe-Signature": "Stripe's signature of the body" },
+        body: cardEvent,
+        emptyErrors: { 400: "no valid signature, or not a card event" },
+      },
       async (req, res) => {
         await webhook(res, () => paymentEvents.cardWebhook(rawBody(req), req.get("card-signature") ?? req.get("stripe-signature")));
       },

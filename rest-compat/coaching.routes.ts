@@ -1,10 +1,11 @@
 import { inviteFilter, inviteInput, invitePaging, linkFilter, linkPaging } from "../src/modules/coaching/coaching.inputs.js";
+import { linkSchema, receivedInviteSchema, sentInviteSchema } from "../src/modules/coaching/coaching.dto.js";
 import type { Services } from "../src/services.js";
 import { bodyReader, idParam, listReader, userOf } from "./http.js";
+import { pageOf } from "./openapi.js";
 import type { DocumentedRouter } from "./routes.js";
 
 const TAG = "Personal trainer and student links";
-const PAGING = { page: "page number (0)", size: "page size (20, at most 100)", sort: "field,asc|desc" };
 
 /** Invites and links (api-spec.md "Personal trainer and student links"); /personal/ is for trainers, /students/ for students. */
 export function addCoachingRoutes(routes: DocumentedRouter, services: Services): void {
@@ -23,6 +24,8 @@ export function addCoachingRoutes(routes: DocumentedRouter, services: Services):
     {
       method: "post",
       path: "/personal/students/invite",
+      operationId: "inviteStudent",
+      response: sentInviteSchema,
       tag: TAG,
       summary: "Invite a student by e-mail",
       auth: "required",
@@ -38,11 +41,14 @@ export function addCoachingRoutes(routes: DocumentedRouter, services: Services):
     {
       method: "get",
       path: "/personal/invites",
+      operationId: "listSentInvites",
+      query: inviteFilter,
+      paging: invitePaging,
+      response: pageOf(sentInviteSchema),
       tag: TAG,
       summary: "Invites the trainer sent",
       auth: "required",
       success: 200,
-      query: { status: "PENDING | ACCEPTED | REJECTED | EXPIRED", ...PAGING },
       errors: [400, 403],
     },
     async (req, res) => {
@@ -53,11 +59,14 @@ export function addCoachingRoutes(routes: DocumentedRouter, services: Services):
     {
       method: "get",
       path: "/students/invites",
+      operationId: "listReceivedInvites",
+      query: inviteFilter,
+      paging: invitePaging,
+      response: pageOf(receivedInviteSchema),
       tag: TAG,
       summary: "Invites the student received",
       auth: "required",
       success: 200,
-      query: { status: "PENDING | ACCEPTED | REJECTED | EXPIRED", ...PAGING },
       errors: [400, 403],
     },
     async (req, res) => {
@@ -68,6 +77,8 @@ export function addCoachingRoutes(routes: DocumentedRouter, services: Services):
     {
       method: "post",
       path: "/students/invites/:id/accept",
+      operationId: "acceptInvite",
+      response: linkSchema,
       tag: TAG,
       summary: "Accept an invite: the link becomes ACTIVE",
       auth: "required",
@@ -83,6 +94,8 @@ export function addCoachingRoutes(routes: DocumentedRouter, services: Services):
     {
       method: "post",
       path: "/students/invites/:id/reject",
+      operationId: "rejectInvite",
+      response: receivedInviteSchema,
       tag: TAG,
       summary: "Reject an invite",
       auth: "required",
@@ -98,11 +111,14 @@ export function addCoachingRoutes(routes: DocumentedRouter, services: Services):
     {
       method: "get",
       path: "/personal/students",
+      operationId: "listStudents",
+      query: linkFilter,
+      paging: linkPaging,
+      response: pageOf(linkSchema),
       tag: TAG,
       summary: "The trainer's students (ACTIVE links unless status says otherwise)",
       auth: "required",
       success: 200,
-      query: { name: "partial student name", status: "ACTIVE | INACTIVE", ...PAGING },
       errors: [400, 403],
     },
     async (req, res) => {
@@ -113,11 +129,14 @@ export function addCoachingRoutes(routes: DocumentedRouter, services: Services):
     {
       method: "get",
       path: "/students/personals",
+      operationId: "listPersonals",
+      query: linkFilter,
+      paging: linkPaging,
+      response: pageOf(linkSchema),
       tag: TAG,
       summary: "The student's trainers",
       auth: "required",
       success: 200,
-      query: { name: "partial trainer name", status: "ACTIVE | INACTIVE", ...PAGING },
       errors: [400, 403],
     },
     async (req, res) => {
@@ -128,6 +147,7 @@ export function addCoachingRoutes(routes: DocumentedRouter, services: Services):
     {
       method: "delete",
       path: "/personal/students/:id",
+      operationId: "removeStudent",
       tag: TAG,
       summary: "End a link (id of the link)",
       auth: "required",
@@ -144,6 +164,7 @@ export function addCoachingRoutes(routes: DocumentedRouter, services: Services):
     {
       method: "delete",
       path: "/students/personals/:id",
+      operationId: "removePersonal",
       tag: TAG,
       summary: "End a link (id of the link)",
       auth: "required",

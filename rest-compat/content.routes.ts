@@ -1,4 +1,9 @@
 import type { Request } from "express";
+import { z } from "zod";
+import { exerciseListItemSchema, exerciseSchema } from "../src/modules/exercises/exercise.dto.js";
+import { EXERCISE_CATEGORIES } from "../src/modules/exercises/exercise.table.js";
+import { planAssignmentSchema, trainingPlanSchema } from "../src/modules/training-plans/training-plan.dto.js";
+import { trainingListItemSchema, trainingSchema } from "../src/modules/trainings/training.dto.js";
 import { exerciseFilter, exerciseInput, exercisePaging } from "../src/modules/exercises/exercise.inputs.js";
 import { assignInput, assignmentFilter, assignmentPaging, planFilter, planInput, planPaging } from "../src/modules/training-plans/training-plan.inputs.js";
 import { trainingFilter, trainingInput, trainingPaging } from "../src/modules/trainings/training.inputs.js";
@@ -6,15 +11,15 @@ import type { ExerciseUpload } from "../src/modules/exercises/exercise.service.j
 import type { Services } from "../src/services.js";
 import { actorOf, bodyReader, idParam, listReader, pageReader, userOf } from "./http.js";
 import { parseJsonPart, readMultipart, type MultipartBody } from "./multipart.js";
-import type { DocumentedRouter } from "./routes.js";
+import { pageOf } from "./openapi.js";
+import type { DocumentedRouter, MultipartPart } from "./routes.js";
 
 const EXERCISES = "Exercises";
 const TRAININGS = "Trainings";
 const PLANS = "Training plans";
-const PAGING = { page: "page number (0)", size: "page size (20, at most 100)", sort: "field,asc|desc (repeatable)" };
-const EXERCISE_PARTS = {
-  exercise: "JSON object: name, description, category, isPublic, difficulty, equipment, videoUrl, instructions[], muscleGroups[]",
-  file: "optional image (JPG, PNG or GIF, at most 5 MB)",
+const EXERCISE_PARTS: Record<string, MultipartPart> = {
+  exercise: { description: "the exercise, a JSON object (a text part, or a file part of type application/json)", required: true, json: exerciseInput },
+  file: { description: "optional image (JPG, PNG or GIF, at most 5 MB)", required: false, file: true },
 };
 
 /** The multipart parts of an exercise, read when the service asks: the `exercise` JSON object and the `file` image. */
@@ -32,7 +37,17 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
   const { exercises, trainings, trainingPlans, planAssignments } = services;
 
   routes.add(
-    { method: "get", path: "/exercises/categories", tag: EXERCISES, summary: "The ten categories, in order", auth: "none", success: 200 },
+    {
+      method: "get",
+      path: "/exercises/categories",
+      operationId: "listExerciseCategories",
+      response: z.array(z.enum(EXERCISE_CATEGORIES)),
+      errors: { 400: "JSON inválido (a body sent along that does not parse)" },
+      tag: EXERCISES,
+      summary: "The ten categories, in order",
+      auth: "none",
+      success: 200,
+    },
     async (_req, res) => {
       res.json(exercises.listCategories());
     },
@@ -41,11 +56,13 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "get",
       path: "/exercises/my-exercises",
+      operationId: "listMyExercises",
+      paging: exercisePaging,
+      response: pageOf(exerciseListItemSchema),
       tag: EXERCISES,
       summary: "Exercises the caller created",
       auth: "required",
       success: 200,
-      query: PAGING,
       errors: [400],
     },
     async (req, res) => {
@@ -56,19 +73,14 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "get",
       path: "/exercises",
+      operationId: "listExercises",
+      query: exerciseFilter,
+      paging: exercisePaging,
+      response: pageOf(exerciseListItemSchema),
       tag: EXERCISES,
       summary: "Public exercises, plus those visible to the caller",
       auth: "optional",
       success: 200,
-      query: {
-        category: "category",
-        name: "partial, case-insensitive",
-        createdBy: "user id",
-        isPublic: "true | false",
-        difficulty: "difficulty",
-        equipment: "equipment",
-        ...PAGING,
-      },
       errors: [400],
     },
     async (req, res) => {
@@ -79,6 +91,8 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "post",
       path: "/exercises",
+      operationId: "createExercise",
+      response: exerciseSchema,
       tag: EXERCISES,
       summary: "Create an exercise (multipart)",
       auth: "required",
@@ -94,6 +108,8 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "get",
       path: "/exercises/:id",
+      operationId: "getExercise",
+      response: exerciseSchema,
       tag: EXERCISES,
       summary: "One exercise (token optional for public ones)",
       auth: "optional",
@@ -109,6 +125,8 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "put",
       path: "/exercises/:id",
+      operationId: "updateExercise",
+      response: exerciseSchema,
       tag: EXERCISES,
       summary: "Replace an exercise (multipart; a new image replaces the old)",
       auth: "required",
@@ -125,6 +143,7 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "delete",
       path: "/exercises/:id",
+      operationId: "deleteExercise",
       tag: EXERCISES,
       summary: "Delete an exercise (409 when used in trainings)",
       auth: "required",
@@ -142,11 +161,13 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "get",
       path: "/trainings/my-trainings",
+      operationId: "listMyTrainings",
+      paging: trainingPaging,
+      response: pageOf(trainingListItemSchema),
       tag: TRAININGS,
       summary: "Trainings the caller created",
       auth: "required",
       success: 200,
-      query: PAGING,
       errors: [400],
     },
     async (req, res) => {
@@ -157,11 +178,14 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "get",
       path: "/trainings",
+      operationId: "listTrainings",
+      query: trainingFilter,
+      paging: trainingPaging,
+      response: pageOf(trainingListItemSchema),
       tag: TRAININGS,
       summary: "Trainings visible to the caller",
       auth: "required",
       success: 200,
-      query: { name: "partial", createdBy: "user id", isPublic: "true | false", ...PAGING },
       errors: [400],
     },
     async (req, res) => {
@@ -172,6 +196,8 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "post",
       path: "/trainings",
+      operationId: "createTraining",
+      response: trainingSchema,
       tag: TRAININGS,
       summary: "Create a training",
       auth: "required",
@@ -184,7 +210,17 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     },
   );
   routes.add(
-    { method: "get", path: "/trainings/:id", tag: TRAININGS, summary: "One training", auth: "optional", success: 200, errors: [400, 401, 403, 404] },
+    {
+      method: "get",
+      path: "/trainings/:id",
+      operationId: "getTraining",
+      response: trainingSchema,
+      tag: TRAININGS,
+      summary: "One training",
+      auth: "optional",
+      success: 200,
+      errors: [400, 401, 403, 404],
+    },
     async (req, res) => {
       const actor = await actorOf(services, req);
       res.json(await trainings.get(actor, idParam(req)));
@@ -194,6 +230,8 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "put",
       path: "/trainings/:id",
+      operationId: "updateTraining",
+      response: trainingSchema,
       tag: TRAININGS,
       summary: "Replace a training",
       auth: "required",
@@ -210,6 +248,7 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "delete",
       path: "/trainings/:id",
+      operationId: "deleteTraining",
       tag: TRAININGS,
       summary: "Delete a training (409 when in a plan)",
       auth: "required",
@@ -227,18 +266,14 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "get",
       path: "/training-plans/assignments",
+      operationId: "listAssignments",
+      query: assignmentFilter,
+      paging: assignmentPaging,
+      response: pageOf(planAssignmentSchema),
       tag: PLANS,
       summary: "Assignments: a trainer's, a student's own, or all (administrators)",
       auth: "required",
       success: 200,
-      query: {
-        studentId: "user id",
-        planId: "plan id",
-        status: "PENDING | ACTIVE | COMPLETED | CANCELED",
-        startDate: "YYYY-MM-DD",
-        endDate: "YYYY-MM-DD",
-        ...PAGING,
-      },
       errors: [400],
     },
     async (req, res) => {
@@ -250,6 +285,8 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
       {
         method: "post",
         path: `/training-plans/assignments/:id/${transition}`,
+        operationId: `${transition}Assignment`,
+        response: planAssignmentSchema,
         tag: PLANS,
         summary: `Assignment transition: ${transition}`,
         auth: "required",
@@ -266,11 +303,13 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "get",
       path: "/training-plans/my-plans",
+      operationId: "listMyPlans",
+      paging: planPaging,
+      response: pageOf(trainingPlanSchema),
       tag: PLANS,
       summary: "Plans the trainer created",
       auth: "required",
       success: 200,
-      query: PAGING,
       errors: [400, 403],
     },
     async (req, res) => {
@@ -281,11 +320,14 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "get",
       path: "/training-plans",
+      operationId: "listTrainingPlans",
+      query: planFilter,
+      paging: planPaging,
+      response: pageOf(trainingPlanSchema),
       tag: PLANS,
       summary: "Plans visible to the caller",
       auth: "required",
       success: 200,
-      query: { name: "partial", createdBy: "user id", isPublic: "true | false", difficulty: "difficulty", goal: "goal", ...PAGING },
       errors: [400],
     },
     async (req, res) => {
@@ -296,6 +338,8 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "post",
       path: "/training-plans",
+      operationId: "createTrainingPlan",
+      response: trainingPlanSchema,
       tag: PLANS,
       summary: "Create a plan (trainers)",
       auth: "required",
@@ -308,7 +352,17 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     },
   );
   routes.add(
-    { method: "get", path: "/training-plans/:id", tag: PLANS, summary: "One plan", auth: "required", success: 200, errors: [400, 403, 404] },
+    {
+      method: "get",
+      path: "/training-plans/:id",
+      operationId: "getTrainingPlan",
+      response: trainingPlanSchema,
+      tag: PLANS,
+      summary: "One plan",
+      auth: "required",
+      success: 200,
+      errors: [400, 403, 404],
+    },
     async (req, res) => {
       const actor = await userOf(services, req);
       res.json(await trainingPlans.get(actor, idParam(req)));
@@ -318,6 +372,8 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "put",
       path: "/training-plans/:id",
+      operationId: "updateTrainingPlan",
+      response: trainingPlanSchema,
       tag: PLANS,
       summary: "Replace a plan",
       auth: "required",
@@ -334,6 +390,7 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "delete",
       path: "/training-plans/:id",
+      operationId: "deleteTrainingPlan",
       tag: PLANS,
       summary: "Delete a plan (409 while assigned)",
       auth: "required",
@@ -350,6 +407,8 @@ export function addContentRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "post",
       path: "/training-plans/:id/assign",
+      operationId: "assignTrainingPlan",
+      response: planAssignmentSchema,
       tag: PLANS,
       summary: "Assign a plan to a linked student (another trainer's plan as the caller's own private copy)",
       auth: "required",

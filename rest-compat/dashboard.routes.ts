@@ -9,6 +9,7 @@ export function addDashboardRoutes(routes: DocumentedRouter, services: Services)
     {
       method: "get",
       path: "/personal/dashboard",
+      operationId: "getTrainerDashboard",
       tag: "Trainer's dashboard",
       summary: "Seats, assignments, the students' adherence and who needs attention, their recent records, the trainer's subscription",
       auth: "required",

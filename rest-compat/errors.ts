@@ -1,6 +1,19 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
+import { z } from "zod";
 import { AppError, invalidParameter, REQUEST_TOO_LARGE } from "../src/platform/errors.js";
 import type { Logger } from "../src/platform/logger.js";
+
+/** Every error answer of the API (contract §2): the OpenAPI document's `Error`. */
+export const errorBodySchema = z.object({
+  message: z.string(),
+  success: z.literal(false),
+  errors: z
+    .array(z.object({ field: z.string().describe("JSON path of the offending value"), message: z.string() }))
+    .optional()
+    .describe("validation failures"),
+  details: z.string().optional().describe("why a payment was refused"),
+});
+type ErrorBody = z.output<typeof errorBodySchema>;
 
 /** Unknown routes under the API answer in the error shape. */
 export const notFoundHandler: RequestHandler = (_req, res) => {
@@ -14,12 +27,13 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const known = asAppError(error);
     if (known) {
       for (const [name, value] of Object.entries(known.headers ?? {})) res.setHeader(name, value);
-      res.status(known.status).json({
+      const body: ErrorBody = {
         message: known.message,
         success: false,
         ...(known.errors ? { errors: known.errors } : {}),
         ...(known.details !== undefined ? { details: known.details } : {}),
-      });
+      };
+      res.status(known.status).json(body);
       return;
     }
     // The path only: a query string may carry a secret (the confirmation link's token).

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import {
   exerciseExecutionFilter,
   exerciseExecutionInput,
@@ -10,14 +11,21 @@ import {
   userExerciseExecutionFilter,
   userTrainingExecutionFilter,
 } from "../src/modules/executions/execution.inputs.js";
+import {
+  exerciseExecutionSchema,
+  exerciseProgressSchema,
+  personalRecordSchema,
+  trainingExecutionSchema,
+  trainingExecutionSummarySchema,
+  trainingStatisticsSchema,
+} from "../src/modules/executions/execution.dto.js";
 import type { Services } from "../src/services.js";
 import { bodyReader, idParam, listReader, queryReader, userOf } from "./http.js";
+import { pageOf } from "./openapi.js";
 import type { DocumentedRouter } from "./routes.js";
 
 const TAG = "Executions and statistics";
-const PAGING = { page: "page number (0)", size: "page size (20, at most 100)", sort: "field,asc|desc" };
 const CLIENT_ID_LOGGED = "The clientId was logged before: the execution logged first (and the records it set), whatever this body says";
-const RANGE = { startDate: "YYYY-MM-DD (inclusive, UTC)", endDate: "YYYY-MM-DD (inclusive, UTC)" };
 
 /**
  * Execution logs, statistics, progress and records (api-spec.md "Trainings and their executions", "Exercise
@@ -30,11 +38,14 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
     {
       method: "get",
       path: "/trainings/executions/user/:userId",
+      operationId: "listUserTrainingExecutions",
+      query: userTrainingExecutionFilter,
+      paging: trainingExecutionPaging,
+      response: pageOf(trainingExecutionSummarySchema),
       tag: TAG,
       summary: "A user's training executions",
       auth: "required",
       success: 200,
-      query: { trainingId: "training id", completed: "true | false", ...RANGE, ...PAGING },
       errors: [400, 403, 404],
     },
     async (req, res) => {
@@ -48,6 +59,8 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
     {
       method: "get",
       path: "/trainings/executions/:id",
+      operationId: "getTrainingExecution",
+      response: trainingExecutionSchema,
       tag: TAG,
       summary: "One training execution with its exercises and sets",
       auth: "required",
@@ -63,6 +76,8 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
     {
       method: "post",
       path: "/trainings/:id/execution",
+      operationId: "logTrainingExecution",
+      response: trainingExecutionSchema,
       tag: TAG,
       summary: "Log a training execution",
       auth: "required",
@@ -81,11 +96,14 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
     {
       method: "get",
       path: "/trainings/:id/executions",
+      operationId: "listTrainingExecutions",
+      query: trainingExecutionFilter,
+      paging: trainingExecutionPaging,
+      response: pageOf(trainingExecutionSummarySchema),
       tag: TAG,
       summary: "Executions of a training (the caller's unless userId)",
       auth: "required",
       success: 200,
-      query: { userId: "user id", completed: "true | false", ...RANGE, ...PAGING },
       errors: [400, 403, 404],
     },
     async (req, res) => {
@@ -97,11 +115,13 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
     {
       method: "get",
       path: "/trainings/:id/statistics",
+      operationId: "getTrainingStatistics",
+      query: statisticsFilter,
+      response: trainingStatisticsSchema,
       tag: TAG,
       summary: "Statistics of a training's executions",
       auth: "required",
       success: 200,
-      query: { userId: "user id", ...RANGE },
       errors: [400, 403, 404],
     },
     async (req, res) => {
@@ -114,6 +134,8 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
     {
       method: "get",
       path: "/exercises/personal-records",
+      operationId: "listPersonalRecords",
+      response: z.array(personalRecordSchema),
       tag: TAG,
       summary: "The caller's personal records, one per exercise",
       auth: "required",
@@ -127,11 +149,14 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
     {
       method: "get",
       path: "/exercises/executions/user/:userId",
+      operationId: "listUserExerciseExecutions",
+      query: userExerciseExecutionFilter,
+      paging: exerciseExecutionPaging,
+      response: pageOf(exerciseExecutionSchema),
       tag: TAG,
       summary: "A user's exercise executions",
       auth: "required",
       success: 200,
-      query: { exerciseId: "exercise id", ...RANGE, ...PAGING },
       errors: [400, 403, 404],
     },
     async (req, res) => {
@@ -145,6 +170,8 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
     {
       method: "post",
       path: "/exercises/:id/execution",
+      operationId: "logExerciseExecution",
+      response: exerciseExecutionSchema,
       tag: TAG,
       summary: "Log an exercise execution",
       auth: "required",
@@ -163,11 +190,14 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
     {
       method: "get",
       path: "/exercises/:id/executions",
+      operationId: "listExerciseExecutions",
+      query: exerciseExecutionFilter,
+      paging: exerciseExecutionPaging,
+      response: pageOf(exerciseExecutionSchema),
       tag: TAG,
       summary: "Executions of an exercise (the caller's unless userId)",
       auth: "required",
       success: 200,
-      query: { userId: "user id", ...RANGE, ...PAGING },
       errors: [400, 403, 404],
     },
     async (req, res) => {
@@ -179,11 +209,13 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
     {
       method: "get",
       path: "/exercises/:id/progress",
+      operationId: "getExerciseProgress",
+      query: progressFilter,
+      response: exerciseProgressSchema,
       tag: TAG,
       summary: "Progress on an exercise by DAY, WEEK or MONTH",
       auth: "required",
       success: 200,
-      query: { interval: "DAY | WEEK | MONTH", userId: "user id", ...RANGE },
       errors: [400, 403, 404],
     },
     async (req, res) => {

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import type { OperationSpec } from "./routes.js";
+import { pageParameterSchemas } from "../src/platform/paging.js";
+import { queryId } from "../src/platform/validation.js";
+import { errorBodySchema } from "./errors.js";
+import type { BinaryAnswer, MultipartPart, OperationSpec } from "./routes.js";
+
+type JsonSchema = Record<string, unknown>;
 
 const STATUS_TEXT: Record<number, string> = {
   200: "OK",
@@ -12,43 +17,12 @@ const STATUS_TEXT: Record<number, string> = {
   409: "Conflict",
   410: "Gone",
   413: "Requisição muito grande",
+  415: "Codificação não suportada (a body compressed or encoded in a way the service does not read)",
   422: "Unprocessable",
   429: "Muitas requisições. Tente novamente mais tarde.",
+  502: "Gateway de pagamento indisponível",
+  503: "Serviço sobrecarregado. Tente novamente em instantes.",
 };
-
-const errorBody = {
-  type: "object",
-  required: ["message", "success"],
-  properties: {
-    message: { type: "string" },
-    success: { type: "boolean", const: false },
-    errors: {
-      type: "array",
-      items: { type: "object", properties: { field: { type: "string" }, message: { type: "string" } } },
-    },
-    details: { type: "string" },
-  },
-};
-
-const pageNumber = z.number().int().min(0);
-const sortInfo = z.object({ sorted: z.boolean(), unsorted: z.boolean(), empty: z.boolean() });
-
-/** The page object of contract §2 around `item`, for the document of a paged answer. */
-export function pageOf(item: z.ZodType) {
-  return z.object({
-    content: z.array(item),
-    pageable: z.object({ sort: sortInfo, pageNumber, pageSize: pageNumber, offset: pageNumber, paged: z.literal(true), unpaged: z.literal(false) }),
-    totalPages: pageNumber,
-    totalElements: pageNumber,
-    last: z.boolean(),
-    first: z.boolean(),
-    sort: sortInfo,
-    number: pageNumber,
-    numberOfElements: pageNumber,
-    size: pageNumber,
-    empty: z.boolean(),
-  });
-}
 
 /** Contract §13.1: the header every write takes, and what it adds to the write's answers. */
 const IDEMPOTENCY_KEY_PARAMETER = {
@@ -68,91 +42,258 @@ const REPLAYED_HEADER = {
   description: "`true` on an answer sent again for an Idempotency-Key; absent on the first",
   schema: { type: "string", const: "true" },
 };
+const RETRY_AFTER_HEADER = { description: "seconds to wait before trying again", schema: { type: "string", pattern: "^\\d+$" } };
 const IDEMPOTENCY_ANSWERS: Record<number, string> = {
+  400: "Parâmetro inválido: Idempotency-Key",
   409: "Requisição em andamento para esta chave de idempotência (the key's first request still runs)",
+  413: "Requisição muito grande (a keyed body is read whole before it runs)",
   422: "Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body)",
 };
 
-/** The OpenAPI 3.1 document of the REST layer, built from the routers' own operation list and zod inputs. */
+const TAGS: Record<string, string> = {
+  "Accounts and sessions": "Registration, logins, tokens, password resets and e-mail confirmation",
+  Profile: "The caller's profile and other users' (as their links allow)",
+  "Subscription plans": "The plan catalogue",
+  Subscriptions: "Subscriptions: buying, changing and cancelling them",
+  "Payments and invoices": "What was charged, and the invoices (JSON and PDF)",
+  "Payment flow": "The payment flow of the mobile apps: checkout, PIX status and the sandbox's payment",
+  Webhooks: "What the payment gateways send; their refusals have no body",
+  "Personal trainer and student links": "Invites, and the links between trainers and students",
+  Exercises: "Exercises, with their images",
+  Trainings: "Trainings: ordered exercise lines",
+  "Training plans": "Weekly plans and their assignments to students",
+  "Executions and statistics": "Logged sessions and exercises, their statistics, progress and personal records",
+  Records: "Records per exercise and kind (contract §12.1)",
+  Adherence: "Adherence to the weekly plans (contract §12.2)",
+  "Trainer's dashboard": "The trainer's dashboard (contract §12.3)",
+  Sync: "Offline sync: the change feed (contract §13.3)",
+};
+
+const isDate = (schema: z.core.$ZodType) => schema._zod.def.type === "date";
+
+/**
+ * The JSON Schemas of an operation's inputs and answers: zod schemas with an id (`.meta({ id })`) become components,
+ * referenced wherever they appear.
+ */
+class SchemaConverter {
+  readonly components: Record<string, JsonSchema> = {};
+
+  /** What a JSON value read with `schema` (`io: "input"`) or written from it (`"output"`) looks like on the wire. */
+  body(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+    return this.convert(schema, io, false);
+  }
+
+  /**
+   * A parameter's schema: a value a query string gives as text and GraphQL typed (`union([typed, text→typed])`) is
+   * declared typed, as clients send it (the text is how a query string carries it).
+   */
+  parameter(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+    return this.convert(schema, io, true);
+  }
+
+  private convert(schema: z.ZodType, io: "input" | "output", typedParameters: boolean): JsonSchema {
+    const json = z.toJSONSchema(schema, {
+      io,
+      target: "draft-2020-12",
+      unrepresentable: "any",
+      override: ({ zodSchema, jsonSchema }) => {
+        // A Date of a DTO is written as its ISO 8601 text (json-answer.ts).
+        if (isDate(zodSchema)) Object.assign(jsonSchema, { type: "string", format: "date-time" });
+        if (typedParameters && Array.isArray(jsonSchema.anyOf)) {
+          const typed = jsonSchema.anyOf.filter((branch) => (branch as JsonSchema).type !== "string");
+          if (typed.length > 0 && typed.length < jsonSchema.anyOf.length) {
+            delete jsonSchema.anyOf;
+            Object.assign(jsonSchema, typed.length === 1 ? typed[0] : { anyOf: typed });
+          }
+        }
+      },
+    }) as JsonSchema;
+    const { $schema: _schema, $defs, ...rest } = json;
+    const relink = (value: unknown) => JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
+    for (const [id, definition] of Object.entries(($defs ?? {}) as Record<string, JsonSchema>)) this.components[id] = relink(definition);
+    return relink(rest);
+  }
+}
+
+const isBinary = (response: OperationSpec["response"]): response is BinaryAnswer => response !== undefined && "mediaType" in response;
+
+function parametersOf(op: OperationSpec, schemas: SchemaConverter): JsonSchema[] {
+  const path = [...op.path.matchAll(/:(\w+)/g)].map(([, name]) => {
+    const schema = schemas.parameter(op.pathParams?.[name] ?? queryId, "output");
+    return { name, in: "path", required: true, schema };
+  });
+  const query: JsonSchema[] = [];
+  const objectSchemas = [
+    ...(op.query ? [schemas.parameter(op.query, "input")] : []),
+    ...(op.paging ? [{ type: "object", properties: pageParameterSchemas(op.paging) }] : []),
+  ];
+  for (const object of objectSchemas) {
+    const required = (object.required ?? []) as string[];
+    for (const [name, property] of Object.entries(object.properties as Record<string, JsonSchema>)) {
+      const { description, ...schema } = property;
+      query.push({
+        name,
+        in: "query",
+        required: required.includes(name),
+        ...(description ? { description } : {}),
+        // A repeated parameter is an array (`sort=a&sort=b`): form style, exploded, as query strings repeat keys.
+        ...(schema.type === "array" ? { style: "form", explode: true } : {}),
+        schema,
+      });
+    }
+  }
+  const headers = Object.entries(op.headers ?? {}).map(([name, description]) => ({
+    name,
+    in: "header",
+    required: false,
+    description,
+    schema: { type: "string" },
+  }));
+  return [...path, ...query, ...headers];
+}
+
+function requestBodyOf(op: OperationSpec, schemas: SchemaConverter): JsonSchema | undefined {
+  // A body whose every field is optional may be left out: the service reads `{}` then.
+  if (op.body) return { required: !op.body.safeParse({}).success, content: { "application/json": { schema: schemas.body(op.body, "input") } } };
+  if (!op.multipart) return undefined;
+  const parts = Object.entries(op.multipart);
+  const partSchema = (part: MultipartPart) =>
+    "json" in part
+      ? { ...schemas.body(part.json, "input"), description: part.description }
+      : { type: "string", format: "binary", description: part.description };
+  return {
+    required: true,
+    content: {
+      "multipart/form-data": {
+        schema: {
+          type: "object",
+          properties: Object.fromEntries(parts.map(([name, part]) => [name, partSchema(part)])),
+          required: parts.filter(([, part]) => part.required).map(([name]) => name),
+        },
+        encoding: Object.fromEntries(
+          parts.map(([name, part]) => [name, { contentType: "json" in part ? "application/json" : "image/jpeg, image/png, image/gif" }]),
+        ),
+      },
+    },
+  };
+}
+
+/** The answers of an operation: its successes, the errors its inputs, authentication and idempotency give, and its own. */
+function responsesOf(op: OperationSpec, keyed: boolean, schemas: SchemaConverter): Record<string, JsonSchema> {
+  const responses: Record<string, JsonSchema> = {};
+  const replayed = keyed ? { "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" } } : {};
+  const success = (description: string): JsonSchema => {
+    if (op.response === undefined) return { description, ...(keyed ? { headers: replayed } : {}) };
+    if (isBinary(op.response)) {
+      const headers = Object.fromEntries(
+        Object.entries(op.response.headers ?? {}).map(([name, text]) => [name, { description: text, required: true, schema: { type: "string" } }]),
+      );
+      return {
+        description: `${description}: ${op.response.description}`,
+        headers: { ...headers, ...replayed },
+        content: { [op.response.mediaType]: { schema: { type: "string", format: "binary" } } },
+      };
+    }
+    return { description, ...(keyed ? { headers: replayed } : {}), content: { "application/json": { schema: schemas.body(op.response, "output") } } };
+  };
+  responses[op.success] = success(STATUS_TEXT[op.success] ?? "OK");
+  for (const [status, when] of Object.entries(op.alsoAnswers ?? {})) responses[status] = success(when);
+
+  const reasons = new Map<number, string[]>();
+  const add = (status: number, reason: string) => reasons.set(status, [...(reasons.get(status) ?? []), reason]);
+  if (op.auth !== "none") add(401, op.auth === "optional" ? "a token was sent and is invalid or expired" : STATUS_TEXT[401]);
+  if (op.path.includes(":") || op.query || op.paging) add(400, "Parâmetro inválido: <name> (a path or query parameter)");
+  if (op.body) {
+    add(400, "Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado");
+    add(413, "Requisição muito grande (more than 1 MB)");
+    add(415, STATUS_TEXT[415]);
+  }
+  if (op.multipart) {
+    add(400, "Requisição multipart inválida, or a part that is missing or invalid (with `errors`)");
+    add(413, "Requisição muito grande");
+  }
+  if (keyed) for (const [status, reason] of Object.entries(IDEMPOTENCY_ANSWERS)) add(Number(status), reason);
+  const own = Array.isArray(op.errors) ? op.errors.map((status) => [status, STATUS_TEXT[status] ?? "Error"] as const) : Object.entries(op.errors ?? {});
+  for (const [status, reason] of own) add(Number(status), reason);
+  const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
+  for (const status of [...reasons.keys()].sort()) {
+    const retryAfter = status === 429 || status === 503 ? { headers: { "Retry-After": { $ref: "#/components/headers/RetryAfter" } } } : {};
+    responses[status] = { description: [...new Set(reasons.get(status))].join("; or "), ...retryAfter, content: errorContent };
+  }
+  for (const [status, reason] of Object.entries(op.emptyErrors ?? {})) responses[status] = { description: `${reason} (no body)` };
+  // Any operation, on a failure nobody foresaw (nothing about it is told; the logs have it).
+  responses[500] = { description: "Erro interno do servidor", content: errorContent };
+  return responses;
+}
+
+/** The OpenAPI 3.1 document of the REST layer, built from the routers' own operation list and their zod schemas. */
 export function openApiDocument(operations: readonly OperationSpec[], serverUrl: string, idempotencyExempt: readonly string[] = []) {
+  const schemas = new SchemaConverter();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
-    const path = op.path.replace(/:(\w+)/g, "{$1}");
-    const pathParams = [...op.path.matchAll(/:(\w+)/g)].map((m) => ({
-      name: m[1],
-      in: "path",
-      required: true,
-      schema: { type: "integer", minimum: 1 },
-    }));
-    const queryParams = Object.entries(op.query ?? {}).map(([name, description]) => ({
-      name,
-      in: "query",
-      required: false,
-      description,
-      schema: { type: "string" },
-    }));
-    const responses: Record<string, unknown> = {
-      [op.success]: {
-        description: STATUS_TEXT[op.success] ?? "OK",
-        ...(op.response ? { content: { "application/json": { schema: z.toJSONSchema(op.response, { io: "output", unrepresentable: "any" }) } } } : {}),
-      },
-    };
-    for (const [status, description] of Object.entries(op.alsoAnswers ?? {})) responses[status] = { ...(responses[op.success] as object), description };
     const keyed = op.method !== "get" && !idempotencyExempt.includes(op.path);
-    const errors = new Set([...(op.errors ?? []), ...(op.auth === "required" ? [401] : [])]);
-    if (keyed) {
-      for (const status of [op.success, ...Object.keys(op.alsoAnswers ?? {}).map(Number)]) {
-        responses[status] = { ...(responses[status] as object), headers: { "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" } } };
-      }
-    }
-    for (const status of [...new Set([...errors, ...(keyed ? [400, 409, 422] : [])])].sort()) {
-      const own = errors.has(status) ? (STATUS_TEXT[status] ?? "Error") : undefined;
-      const idempotency = keyed ? IDEMPOTENCY_ANSWERS[status] : undefined;
-      const description = own && idempotency ? `${own}; or ${idempotency}` : (own ?? idempotency ?? "Parâmetro inválido: Idempotency-Key");
-      responses[status] = { description, content: { "application/json": { schema: errorBody } } };
-    }
-    (paths[path] ??= {})[op.method] = {
+    const parameters = [...parametersOf(op, schemas), ...(keyed ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : [])];
+    const requestBody = requestBodyOf(op, schemas);
+    (paths[op.path.replace(/:(\w+)/g, "{$1}")] ??= {})[op.method] = {
+      operationId: op.operationId,
       tags: [op.tag],
       summary: op.summary,
       ...(op.auth === "none" ? { security: [] } : op.auth === "optional" ? { security: [{}, { bearer: [] }] } : {}),
-      parameters: [...pathParams, ...queryParams, ...(keyed ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : [])],
-      ...(op.body
-        ? { requestBody: { required: true, content: { "application/json": { schema: z.toJSONSchema(op.body, { io: "input", unrepresentable: "any" }) } } } }
-        : {}),
-      ...(op.multipart
-        ? {
-            requestBody: {
-              required: true,
-              content: {
-                "multipart/form-data": {
-                  schema: {
-                    type: "object",
-                    properties: Object.fromEntries(
-                      Object.entries(op.multipart).map(([name, description]) => [name, { type: "string", format: "binary", description }]),
-                    ),
-                  },
-                },
-              },
-            },
-          }
-        : {}),
-      responses,
+      ...(parameters.length > 0 ? { parameters } : {}),
+      ...(requestBody ? { requestBody } : {}),
+      responses: responsesOf(op, keyed, schemas),
     };
   }
+  const usedTags = new Set(operations.map((op) => op.tag));
   return {
     openapi: "3.1.0",
     info: {
       title: "Fitness Training Service — REST compatibility layer",
       version: "1.0.0",
       description: "Every documented REST path under /api. Errors are {message, success:false, errors?, details?}. GraphQL lives at /graphql.",
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
     },
     servers: [{ url: `${serverUrl}/api` }],
+    tags: [...usedTags].map((name) => ({ name, description: TAGS[name] ?? name })),
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
       parameters: { IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER },
-      headers: { IdempotentReplayed: REPLAYED_HEADER },
+      headers: { IdempotentReplayed: REPLAYED_HEADER, RetryAfter: RETRY_AFTER_HEADER },
+      schemas: { ...schemas.components, Error: schemas.body(errorBodySchema, "output") },
     },
     security: [{ bearer: [] }],
     paths,
   };
+}
+
+const pages = new WeakMap<z.ZodType, z.ZodType>();
+
+/** The page object of contract §2 around `item`, for the document of a paged answer (`<item's id>Page` when it has one). */
+export function pageOf(item: z.ZodType): z.ZodType {
+  let page = pages.get(item);
+  if (!page) {
+    const id = z.globalRegistry.get(item)?.id;
+    page = pageSchema(item);
+    if (id) page = page.meta({ id: `${id}Page` });
+    pages.set(item, page);
+  }
+  return page;
+}
+
+function pageSchema(item: z.ZodType) {
+  const count = z.number().int().min(0);
+  const sortInfo = z.object({ sorted: z.boolean(), unsorted: z.boolean(), empty: z.boolean() });
+  return z.object({
+    content: z.array(item),
+    pageable: z.object({ sort: sortInfo, pageNumber: count, pageSize: count, offset: count, paged: z.literal(true), unpaged: z.literal(false) }),
+    totalPages: count,
+    totalElements: count,
+    last: z.boolean(),
+    first: z.boolean(),
+    sort: sortInfo,
+    number: count,
+    numberOfElements: count,
+    size: count,
+    empty: z.boolean(),
+  });
 }

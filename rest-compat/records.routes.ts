@@ -1,10 +1,12 @@
+import { z } from "zod";
+import { recordSchema } from "../src/modules/records/records.dto.js";
 import { recordHistoryFilter, recordHistoryPaging, recordsFilter } from "../src/modules/records/records.inputs.js";
 import type { Services } from "../src/services.js";
 import { idParam, listReader, queryReader, userOf } from "./http.js";
+import { pageOf } from "./openapi.js";
 import type { DocumentedRouter } from "./routes.js";
 
 const TAG = "Records";
-const KINDS = "MAX_WEIGHT | ESTIMATED_1RM | BEST_SET_VOLUME | BEST_SESSION_VOLUME | MAX_REPS | REP_MAX_3 | REP_MAX_5 | REP_MAX_10";
 
 /** A user's records of an exercise, current and past (contract §12.1). */
 export function addRecordRoutes(routes: DocumentedRouter, services: Services): void {
@@ -14,11 +16,13 @@ export function addRecordRoutes(routes: DocumentedRouter, services: Services): v
     {
       method: "get",
       path: "/exercises/:id/records",
+      operationId: "listRecords",
+      query: recordsFilter,
+      response: z.array(recordSchema),
       tag: TAG,
       summary: "The current record of each kind on an exercise (the caller's unless userId)",
       auth: "required",
       success: 200,
-      query: { userId: "user id" },
       errors: [400, 403, 404],
     },
     async (req, res) => {
@@ -30,11 +34,14 @@ export function addRecordRoutes(routes: DocumentedRouter, services: Services): v
     {
       method: "get",
       path: "/exercises/:id/records/history",
+      operationId: "listRecordHistory",
+      query: recordHistoryFilter,
+      paging: recordHistoryPaging,
+      response: pageOf(recordSchema),
       tag: TAG,
       summary: "Every record event on an exercise, newest first (the caller's unless userId)",
       auth: "required",
       success: 200,
-      query: { kind: KINDS, userId: "user id", page: "page number (0)", size: "page size (20, at most 100)" },
       errors: [400, 403, 404],
     },
     async (req, res) => {

@@ -10,15 +10,13 @@ export function addSyncRoutes(routes: DocumentedRouter, services: Services): voi
     {
       method: "get",
       path: "/sync/changes",
+      operationId: "listChanges",
+      query: changeFeedQuery,
       tag: "Sync",
       summary:
         "What changed for the caller since a cursor (each change once, in commit order, a lost sight as DELETE), or without `since` every entity the caller sees, then a cursor",
       auth: "required",
       success: 200,
-      query: {
-        since: "the cursor of the last page read; none: an initial sync (400 when it does not parse, 410 when older than the 90 days changes are kept)",
-        limit: "changes per page: 1 to 500 (100)",
-      },
       response: changeFeedSchema,
       errors: [400, 410],
     },

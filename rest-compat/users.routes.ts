@@ -10,6 +10,8 @@ import {
   resetPasswordInput,
   shortPasswordMessage,
 } from "../src/modules/users/user.inputs.js";
+import { messageSchema, refreshedTokenSchema, sessionSchema, userSchema } from "../src/modules/users/user.dto.js";
+import { userMetricsSchema } from "../src/modules/executions/execution.dto.js";
 import type { Services } from "../src/services.js";
 import { actorOf, bodyReader, idParam, queryReader, requestMeta, userOf } from "./http.js";
 import { readMultipart } from "./multipart.js";
@@ -26,12 +28,14 @@ export function addUserRoutes(routes: DocumentedRouter, services: Services): voi
     {
       method: "post",
       path: "/users/register",
+      operationId: "register",
       tag: ACCOUNTS,
       summary: "Create an account",
       auth: "none",
       success: 201,
       body: registerInput,
-      errors: [400, 409, 429],
+      response: sessionSchema,
+      errors: { 409: "Email já cadastrado", 429: "Muitas requisições (per address)", 503: "the password hashing queue is full" },
     },
     async (req, res) => {
       res.status(201).json(await auth.register(bodyReader(req, registerInput), requestMeta(req)));
@@ -41,12 +45,19 @@ export function addUserRoutes(routes: DocumentedRouter, services: Services): voi
     {
       method: "post",
       path: "/users/login",
+      operationId: "login",
       tag: ACCOUNTS,
       summary: "Log in with e-mail and password",
       auth: "none",
       success: 200,
       body: loginInput,
-      errors: [400, 404, 429],
+      response: sessionSchema,
+      errors: {
+        400: "Credenciais inválidas",
+        404: "Usuário não encontrado",
+        429: "Muitas requisições (per address)",
+        503: "the password hashing queue is full",
+      },
     },
     async (req, res) => {
       res.json(await auth.login(bodyReader(req, loginInput), requestMeta(req)));
@@ -56,12 +67,14 @@ export function addUserRoutes(routes: DocumentedRouter, services: Services): voi
     {
       method: "post",
       path: "/users/firebase-login",
+      operationId: "firebaseLogin",
       tag: ACCOUNTS,
       summary: "Log in with an identity provider ID token",
       auth: "none",
       success: 200,
       body: firebaseLoginInput,
-      errors: [400, 404, 429],
+      response: sessionSchema,
+      errors: { 400: "the identity token is invalid", 404: "Usuário não encontrado", 429: "Muitas requisições (per address)" },
     },
     async (req, res) => {
       res.json(await auth.firebaseLogin(bodyReader(req, firebaseLoginInput), requestMeta(req)));
@@ -71,17 +84,28 @@ export function addUserRoutes(routes: DocumentedRouter, services: Services): voi
     {
       method: "post",
       path: "/users/refresh-token",
+      operationId: "refreshToken",
       tag: ACCOUNTS,
       summary: "Exchange a valid token for a new one (the old one is revoked)",
       auth: "required",
       success: 200,
+      response: refreshedTokenSchema,
     },
     async (req, res) => {
       res.json(await auth.refresh(await actorOf(services, req)));
     },
   );
   routes.add(
-    { method: "post", path: "/users/logout", tag: ACCOUNTS, summary: "Revoke the current token", auth: "required", success: 200 },
+    {
+      method: "post",
+      path: "/users/logout",
+      operationId: "logout",
+      tag: ACCOUNTS,
+      summary: "Revoke the current token",
+      auth: "required",
+      success: 200,
+      response: messageSchema,
+    },
     async (req, res) => {
       res.json(await auth.logout(await actorOf(services, req)));
     },
@@ -90,12 +114,14 @@ export function addUserRoutes(routes: DocumentedRouter, services: Services): voi
     {
       method: "post",
       path: "/users/forgot-password",
+      operationId: "forgotPassword",
       tag: ACCOUNTS,
       summary: "E-mail a password reset link",
       auth: "none",
       success: 200,
       body: forgotPasswordInput,
-      errors: [400, 404, 429],
+      response: messageSchema,
+      errors: { 404: "Usuário não encontrado", 429: "Muitas requisições (per address)" },
     },
     async (req, res) => {
       res.json(await auth.forgotPassword(bodyReader(req, forgotPasswordInput), requestMeta(req)));
@@ -105,12 +131,14 @@ export function addUserRoutes(routes: DocumentedRouter, services: Services): voi
     {
       method: "post",
       path: "/users/reset-password",
+      operationId: "resetPassword",
       tag: ACCOUNTS,
       summary: "Set a new password with the e-mailed token",
       auth: "none",
       success: 200,
       body: resetPasswordInput,
-      errors: [400, 429],
+      response: messageSchema,
+      errors: { 400: "Token inválido ou expirado", 429: "Muitas requisições (per address)", 503: "the password hashing queue is full" },
     },
     async (req, res) => {
       res.json(await auth.resetPassword(bodyReader(req, resetPasswordInput, shortPasswordMessage), requestMeta(req)));
@@ -120,38 +148,62 @@ export function addUserRoutes(routes: DocumentedRouter, services: Services): voi
     {
       method: "get",
       path: "/users/confirm-email",
+      operationId: "confirmEmail",
       tag: ACCOUNTS,
       summary: "Confirm an e-mail address with the e-mailed token",
       auth: "none",
       success: 200,
-      query: { token: "the token of the confirmation link" },
-      errors: [400],
+      query: confirmEmailInput,
+      response: messageSchema,
+      errors: { 400: "Token inválido ou expirado" },
     },
     async (req, res) => {
       res.json(await auth.confirmEmail(queryReader(req, confirmEmailInput)));
     },
   );
 
-  routes.add({ method: "get", path: "/users/profile", tag: PROFILE, summary: "The caller's profile", auth: "required", success: 200 }, async (req, res) => {
-    res.json(await users.getProfile(await userOf(services, req)));
-  });
+  routes.add(
+    {
+      method: "get",
+      path: "/users/profile",
+      operationId: "getProfile",
+      tag: PROFILE,
+      summary: "The caller's profile",
+      auth: "required",
+      success: 200,
+      response: userSchema,
+    },
+    async (req, res) => {
+      res.json(await users.getProfile(await userOf(services, req)));
+    },
+  );
   routes.add(
     {
       method: "put",
       path: "/users/profile",
+      operationId: "updateProfile",
       tag: PROFILE,
       summary: "Update the caller's profile",
       auth: "required",
       success: 200,
       body: profileInput,
-      errors: [400],
+      response: userSchema,
     },
     async (req, res) => {
       res.json(await users.updateProfile(await userOf(services, req), bodyReader(req, profileInput)));
     },
   );
   routes.add(
-    { method: "get", path: "/users/metrics", tag: PROFILE, summary: "The caller's training metrics", auth: "required", success: 200 },
+    {
+      method: "get",
+      path: "/users/metrics",
+      operationId: "getMetrics",
+      tag: PROFILE,
+      summary: "The caller's training metrics",
+      auth: "required",
+      success: 200,
+      response: userMetricsSchema,
+    },
     async (req, res) => {
       res.type("json").send(await services.statistics.metricsJson(await userOf(services, req)));
     },
@@ -160,11 +212,13 @@ export function addUserRoutes(routes: DocumentedRouter, services: Services): voi
     {
       method: "get",
       path: "/users/:id",
+      operationId: "getUser",
       tag: PROFILE,
       summary: "A user (self, administrators, linked trainer or student)",
       auth: "required",
       success: 200,
-      errors: [400, 403, 404],
+      response: userSchema,
+      errors: { 403: "Acesso negado", 404: "Usuário não encontrado" },
     },
     async (req, res) => {
       const actor = await userOf(services, req);
@@ -175,12 +229,14 @@ export function addUserRoutes(routes: DocumentedRouter, services: Services): voi
     {
       method: "patch",
       path: "/users/:id",
+      operationId: "renameUser",
       tag: PROFILE,
       summary: "Change a user's name (self or administrator)",
       auth: "required",
       success: 200,
       body: renameInput,
-      errors: [400, 403, 404],
+      response: userSchema,
+      errors: { 400: "Nome não pode estar vazio", 403: "Acesso negado", 404: "Usuário não encontrado" },
     },
     async (req, res) => {
       const actor = await userOf(services, req);
@@ -191,12 +247,14 @@ export function addUserRoutes(routes: DocumentedRouter, services: Services): voi
     {
       method: "post",
       path: "/users/:userId/update-profile-photo",
+      operationId: "updateProfilePhoto",
       tag: PROFILE,
       summary: "Replace the profile photo (JPG, PNG or GIF, at most 5 MB)",
       auth: "required",
       success: 200,
-      multipart: { file: "the image" },
-      errors: [400, 403, 404],
+      multipart: { file: { description: "the image (JPG, PNG or GIF, at most 5 MB)", required: true, file: true } },
+      response: userSchema,
+      errors: { 400: "Arquivo inválido or too large", 403: "Acesso negado", 404: "Usuário não encontrado" },
     },
     async (req, res) => {
       const actor = await userOf(services, req);

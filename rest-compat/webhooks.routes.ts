@@ -6,7 +6,6 @@ import { pageOf } from "./openapi.js";
 import type { DocumentedRouter } from "./routes.js";
 
 const TAG = "Webhooks";
-const PAGE_QUERY = { page: "page number (0)", size: "page size (20, at most 100)", sort: "field,asc|desc (createdAt,desc)" };
 
 /** Outbound webhook endpoints and their deliveries (contract §14.1). */
 export function addWebhookRoutes(routes: DocumentedRouter, services: Services): void {
@@ -16,6 +15,7 @@ export function addWebhookRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "post",
       path: "/webhook-endpoints",
+      operationId: "createWebhookEndpoint",
       tag: TAG,
       summary: "Registers an endpoint for signed event deliveries; the answer holds its secret, shown only now",
       auth: "required",
@@ -32,11 +32,12 @@ export function addWebhookRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "get",
       path: "/webhook-endpoints",
+      operationId: "listWebhookEndpoints",
       tag: TAG,
       summary: "The caller's endpoints (an administrator's: everyone's)",
       auth: "required",
       success: 200,
-      query: PAGE_QUERY,
+      paging: endpointPaging,
       response: pageOf(endpointSchema),
       errors: [400],
     },
@@ -48,6 +49,7 @@ export function addWebhookRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "get",
       path: "/webhook-endpoints/:id",
+      operationId: "getWebhookEndpoint",
       tag: TAG,
       summary: "One endpoint",
       auth: "required",
@@ -63,6 +65,7 @@ export function addWebhookRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "patch",
       path: "/webhook-endpoints/:id",
+      operationId: "updateWebhookEndpoint",
       tag: TAG,
       summary: "Changes an endpoint's url, events, description, or turns it on or off",
       auth: "required",
@@ -79,6 +82,7 @@ export function addWebhookRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "delete",
       path: "/webhook-endpoints/:id",
+      operationId: "deleteWebhookEndpoint",
       tag: TAG,
       summary: "Deletes an endpoint and its deliveries",
       auth: "required",
@@ -94,6 +98,7 @@ export function addWebhookRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "post",
       path: "/webhook-endpoints/:id/rotate-secret",
+      operationId: "rotateWebhookSecret",
       tag: TAG,
       summary: "A new signing secret; deliveries carry a signature by the previous one too for 24 hours",
       auth: "required",
@@ -109,6 +114,7 @@ export function addWebhookRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "post",
       path: "/webhook-endpoints/:id/test",
+      operationId: "testWebhookEndpoint",
       tag: TAG,
       summary: "Sends a `ping` event to the endpoint; the answer is its delivery",
       auth: "required",
@@ -124,11 +130,12 @@ export function addWebhookRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "get",
       path: "/webhook-endpoints/:id/deliveries",
+      operationId: "listWebhookDeliveries",
       tag: TAG,
       summary: "The endpoint's deliveries, newest first",
       auth: "required",
       success: 200,
-      query: PAGE_QUERY,
+      paging: deliveryPaging,
       response: pageOf(deliverySchema),
       errors: [400, 403, 404],
     },
@@ -140,6 +147,7 @@ export function addWebhookRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "post",
       path: "/webhook-endpoints/:id/deliveries/:deliveryId/retry",
+      operationId: "retryWebhookDelivery",
       tag: TAG,
       summary: "Attempts a delivery again now (a FAILED one gets one more attempt)",
       auth: "required",

@@ -1,4 +1,4 @@
-// `npm run check` (last step): fails when schema.graphql or drizzle/ differ from what the code generates.
+// `npm run check` (last step): fails when schema.graphql, client/api-types.ts or drizzle/ differ from what the code generates.
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +11,12 @@ let stale = false;
 
 try {
   execFileSync(bin("tsx"), ["src/graphql-schema.ts", "--check"], { cwd: root, stdio: "inherit" });
+} catch {
+  stale = true;
+}
+
+try {
+  execFileSync(bin("tsx"), ["scripts/openapi.ts", "--check"], { cwd: root, stdio: "inherit" });
 } catch {
   stale = true;
 }
@@ -34,4 +40,4 @@ try {
 }
 
 if (stale) process.exit(1);
-console.log("schema.graphql and drizzle/ are up to date");
+console.log("schema.graphql, client/api-types.ts and drizzle/ are up to date");

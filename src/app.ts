@@ -4,7 +4,7 @@ import cors from "cors";
 import express, { type Express, type Response } from "express";
 import helmet from "helmet";
 import type { Clock as EngineClock } from "pg-boss";
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { restApi } from "../rest-compat/index.js";
 import { errorHandler, notFoundHandler } from "../rest-compat/errors.js";
 import { graphqlApi } from "./graphql-api.js";
@@ -116,6 +116,16 @@ export async function createApp(deps: AppDeps): Promise<App> {
     help: "HTTP request duration",
     labelNames: ["method", "route", "status"],
     registers: [metrics],
+  });
+  new Counter({
+    name: "webhook_delivery_attempts_total",
+    help: "Webhook delivery attempts this instance settled, by outcome (succeeded; failed and retried later; failed for good)",
+    labelNames: ["outcome"],
+    registers: [metrics],
+    collect() {
+      this.reset();
+      for (const [outcome, count] of Object.entries(services.webhookDeliveries.outcomes)) this.inc({ outcome }, count);
+    },
   });
   new Gauge({
     name: "job_queue_depth",

@@ -33,7 +33,9 @@ export interface RawPageParams {
   sort?: unknown;
 }
 
-const nonNegativeInteger = /^\d+$/;
+/** A page number or size in a query string: at most 9 digits. */
+const pageDigits = /^\d{1,9}$/;
+const MAX_PAGE_PARAM = 999_999_999;
 
 /**
  * Applies contract §2: page ≥ 0, size ≥ 1 clamped to 100, sort fields from `sortable` only,
@@ -51,7 +53,7 @@ export function parsePageRequest(raw: RawPageParams, { sortable, fallbackSort }:
 function integerParam(value: unknown, name: string, fallback: number): number {
   if (value === undefined || value === null || value === "") return fallback;
   if (typeof value === "number" && Number.isSafeInteger(value) && value >= 0) return value;
-  if (typeof value === "string" && nonNegativeInteger.test(value) && value.length <= 9) return Number(value);
+  if (typeof value === "string" && pageDigits.test(value)) return Number(value);
   throw invalidParameter(name);
 }
 
@@ -61,6 +63,34 @@ function parseSort(value: unknown, sortable: readonly string[]): SortOrder {
   const dir = direction.toLowerCase();
   if (rest.length > 0 || !sortable.includes(field) || (dir !== "asc" && dir !== "desc")) throw invalidParameter("sort");
   return { field, direction: dir };
+}
+
+/** What `sort` takes: a sortable field, then optionally `,asc` or `,desc` (any case), spaces around each. */
+const sortPattern = (sortable: readonly string[]) =>
+  `^\\s*(?:${sortable.map((field) => field.replace(/[^\w]/g, "\\$&")).join("|")})\\s*(?:,\\s*(?:[aA][sS][cC]|[dD][eE][sS][cC])\\s*)?$`;
+
+/** The query parameters parsePageRequest reads with `paging`, as the OpenAPI document declares them (JSON Schema). */
+export function pageParameterSchemas({ sortable }: Paging): Record<string, Record<string, unknown>> {
+  return {
+    page: { type: "integer", minimum: 0, maximum: MAX_PAGE_PARAM, default: 0, description: "page number, from 0" },
+    size: {
+      type: "integer",
+      minimum: 1,
+      maximum: MAX_PAGE_PARAM,
+      default: DEFAULT_PAGE_SIZE,
+      description: `page size; more than ${MAX_PAGE_SIZE} reads ${MAX_PAGE_SIZE}`,
+    },
+    // A listing with a single order takes no `sort` (one sent is refused).
+    ...(sortable.length > 0
+      ? {
+          sort: {
+            type: "array",
+            items: { type: "string", pattern: sortPattern(sortable) },
+            description: `repeatable: \`field\` or \`field,asc|desc\`, the first sorting first; fields: ${sortable.join(", ")}`,
+          },
+        }
+      : {}),
+  };
 }
 
 interface SortInfo {

@@ -257,7 +257,21 @@ export const queryId = z
   .string()
   .regex(/^[1-9]\d{0,9}$/)
   .transform(Number)
-  .pipe(z.number().max(MAX_ID));
+  .pipe(entityId);
+
+/**
+ * A number GraphQL gives as an Int and a query string as its digits (at most `digits`): `typed` either way. The
+ * OpenAPI document declares it `typed`, what a client sends.
+ */
+export const queryNumber = <T extends z.ZodType<number, number>>(typed: T, digits: number) =>
+  z.union([
+    typed,
+    z
+      .string()
+      .regex(new RegExp(`^\\d{1,${digits}}$`))
+      .transform(Number)
+      .pipe(typed),
+  ]);
 
 /** An id a listing is filtered by: a GraphQL Int, or its text in a query string (queryId); 1…2147483647 either way. */
 export const filterId = z.union([entityId, queryId]);

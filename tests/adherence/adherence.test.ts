@@ -304,11 +304,20 @@ describe("GET /users/{id}/adherence: who may read it", () => {
     const student = await makeStudent(t);
     const stranger = await makeStudent(t);
     expect(await t.get(`/api/users/${student.id}/adherence`)).toMatchObject({ status: 401, body: UNAUTHORIZED });
-    expect(await t.get(`/api/users/999999/adherence?window=14`, { token: student.token })).toMatchObject({ status: 404, body: USER_NOT_FOUND });
-    expect(await t.get(`/api/users/${student.id}/adherence?window=14`, { token: stranger.token })).toMatchObject({ status: 403, body: DENIED });
-    expect(await t.get(`/api/users/abc/adherence`, { token: student.token })).toMatchObject({ status: 400, body: invalidParameter("id") });
+    expect(await t.get(`/api/users/999999/adherence?window=14`, { invalidRequest: true, token: student.token })).toMatchObject({
+      status: 404,
+      body: USER_NOT_FOUND,
+    });
+    expect(await t.get(`/api/users/${student.id}/adherence?window=14`, { invalidRequest: true, token: stranger.token })).toMatchObject({
+      status: 403,
+      body: DENIED,
+    });
+    expect(await t.get(`/api/users/abc/adherence`, { invalidRequest: true, token: student.token })).toMatchObject({
+      status: 400,
+      body: invalidParameter("id"),
+    });
     for (const window of ["14", "0", "abc", "", "30.0", "7&window=30"]) {
-      const res = await t.get(`/api/users/${student.id}/adherence?window=${window}`, { token: student.token });
+      const res = await t.get(`/api/users/${student.id}/adherence?window=${window}`, { invalidRequest: true, token: student.token });
       expect(res.status, window).toBe(400);
       expect(res.body).toEqual(invalidParameter("window"));
     }

@@ -217,7 +217,7 @@ describe("POST /api/subscriptions/{id}/cancel refusals", () => {
     const unknown = await t.post("/api/subscriptions/999999/cancel", { token: user.token, body: {} });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ message: "Assinatura não encontrada", success: false });
-    const bad = await t.post("/api/subscriptions/abc/cancel", { token: user.token, body: {} });
+    const bad = await t.post("/api/subscriptions/abc/cancel", { invalidRequest: true, token: user.token, body: {} });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ message: "Parâmetro inválido: id", success: false });
   });
@@ -232,11 +232,15 @@ describe("POST /api/subscriptions/{id}/cancel refusals", () => {
 
   it("refuses a body of the wrong types with 400 on those fields and cancels nothing", async () => {
     const { user, subscription } = await subscribed();
-    const res = await t.post(`/api/subscriptions/${subscription.id}/cancel`, { token: user.token, body: { cancelImmediately: "yes", reason: 42 } });
+    const res = await t.post(`/api/subscriptions/${subscription.id}/cancel`, {
+      invalidRequest: true,
+      token: user.token,
+      body: { cancelImmediately: "yes", reason: 42 },
+    });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe("Validation failed");
     expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(["cancelImmediately", "reason"]);
-    const long = await t.post(`/api/subscriptions/${subscription.id}/cancel`, { token: user.token, body: { reason: "x".repeat(2001) } });
+    const long = await t.post(`/api/subscriptions/${subscription.id}/cancel`, { invalidRequest: true, token: user.token, body: { reason: "x".repeat(2001) } });
     expect(long.status).toBe(400);
     expect(long.body.errors.map((e: { field: string }) => e.field)).toEqual(["reason"]);
     expect((await rowOf(subscription.id)).status).toBe("ACTIVE");
@@ -358,13 +362,17 @@ describe("PUT /api/subscriptions/{id}", () => {
 
   it("refuses values of the wrong types with 400 on those fields and changes nothing", async () => {
     const { user, subscription } = await subscribed();
-    const res = await t.put(`/api/subscriptions/${subscription.id}`, { token: user.token, body: { autoRenew: "no", paymentMethod: "CASH" } });
+    const res = await t.put(`/api/subscriptions/${subscription.id}`, {
+      invalidRequest: true,
+      token: user.token,
+      body: { autoRenew: "no", paymentMethod: "CASH" },
+    });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe("Validation failed");
     expect(res.body.success).toBe(false);
     expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(["autoRenew", "paymentMethod"]);
     for (const body of [{ autoRenew: null }, { autoRenew: 0 }]) {
-      const one = await t.put(`/api/subscriptions/${subscription.id}`, { token: user.token, body });
+      const one = await t.put(`/api/subscriptions/${subscription.id}`, { invalidRequest: true, token: user.token, body });
       expect(one.status).toBe(400);
       expect(one.body.errors.map((e: { field: string }) => e.field)).toEqual(["autoRenew"]);
     }

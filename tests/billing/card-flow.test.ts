@@ -423,7 +423,11 @@ describe("POST /api/payments/subscriptions/{id}/cancel, through Stripe", () => {
 
   it("keeps access until the period ends when the body says cancelImmediately: false, and refuses one that is not a boolean", async () => {
     const { ana, subscription } = await subscribed();
-    const invalid = await t.post(`/api/payments/subscriptions/${subscription.id}/cancel`, { token: ana.token, body: { cancelImmediately: "no" } });
+    const invalid = await t.post(`/api/payments/subscriptions/${subscription.id}/cancel`, {
+      invalidRequest: true,
+      token: ana.token,
+      body: { cancelImmediately: "no" },
+    });
     expect(invalid.status).toBe(400);
     expect(invalid.body.errors.map((e: { field: string }) => e.field)).toEqual(["cancelImmediately"]);
 

@@ -126,7 +126,7 @@ describe("card webhook signature", () => {
 
   it("answers 400 to a correctly signed body that is not an event", async () => {
     for (const raw of ['{"hello":"world"}', '{"id":"evt_1","type":"x","data":{"object":[]}}', "[1,2,3]", "not json"]) {
-      const res = await sendRaw(raw);
+      const res = await t.withInvalidRequests(() => sendRaw(raw));
       expect(res.status).toBe(400);
       expect(res.text).toBe("");
     }

@@ -92,7 +92,7 @@ describe("GET /api/billing/status/{transactionId}", () => {
     const ana = await makeStudent(t);
     const pix = await subscribeByPix(ana);
     const before = await billingCounts(t);
-    const res = await t.get(`/api/billing/status/${id}`, { token: ana.token });
+    const res = await t.get(`/api/billing/status/${id}`, { invalidRequest: true, token: ana.token });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: "Parâmetro inválido: id", success: false });
     expect(await billingCounts(t)).toEqual(before);
@@ -237,14 +237,14 @@ describe("POST /api/webhooks/pix/payment", () => {
     const pix = await subscribeByPix(ana);
     const before = await billingCounts(t);
 
-    const res = await pixWebhook(undefined, SECRET, `{"data": {"id": "${pix.id}", "status": "PAID"`);
+    const res = await t.withInvalidRequests(() => pixWebhook(undefined, SECRET, `{"data": {"id": "${pix.id}", "status": "PAID"`));
     expect(res.status).toBe(400);
     expect(res.text).toBe("");
     expect(await billingCounts(t)).toEqual(before);
   });
 
   it("answers 400 with an empty body to a JSON body without data.id", async () => {
-    const res = await pixWebhook({ event: "billing.paid", data: { status: "PAID" } });
+    const res = await t.withInvalidRequests(() => pixWebhook({ event: "billing.paid", data: { status: "PAID" } }));
     expect(res.status).toBe(400);
     expect(res.text).toBe("");
   });

@@ -177,7 +177,7 @@ describe("GET /api/subscription-plans", () => {
     ["active", "active=1"],
   ])("answers 400 Parâmetro inválido: %s to %s", async (param, query) => {
     const student = await makeStudent(t);
-    const res = await t.get(`/api/subscription-plans?${query}`, { token: student.token });
+    const res = await t.get(`/api/subscription-plans?${query}`, { invalidRequest: true, token: student.token });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: `Parâmetro inválido: ${param}`, success: false });
   });
@@ -214,7 +214,7 @@ describe("GET /api/subscription-plans/{id}", () => {
 
   it.each(["abc", "1.5", "-1", "0", "99999999999"])("answers 400 Parâmetro inválido: id for %s", async (id) => {
     const student = await makeStudent(t);
-    const res = await t.get(`/api/subscription-plans/${id}`, { token: student.token });
+    const res = await t.get(`/api/subscription-plans/${id}`, { invalidRequest: true, token: student.token });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: "Parâmetro inválido: id", success: false });
   });

@@ -73,7 +73,7 @@ function pageOf(content: unknown[], { page = 0, size = 20, total = content.lengt
 }
 
 async function download(id: number | string, token?: string) {
-  const response = await fetch(`${t.baseUrl}/api/invoices/${id}/download`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const response = await t.fetch(`${t.baseUrl}/api/invoices/${id}/download`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
@@ -167,7 +167,7 @@ describe("GET /api/payments", () => {
 
   it.each(["PAID", "completed", "X"])("answers 400 Parâmetro inválido: status to status=%s", async (status) => {
     const { ana } = await seed();
-    const res = await t.get(`/api/payments?status=${status}`, { token: ana.token });
+    const res = await t.get(`/api/payments?status=${status}`, { invalidRequest: true, token: ana.token });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: "Parâmetro inválido: status", success: false });
   });
@@ -197,7 +197,7 @@ describe("GET /api/payments", () => {
     ["endDate", "endDate=9999-12-31"],
   ])("answers 400 Parâmetro inválido: %s to %s", async (param, query) => {
     const user = await makeStudent(t);
-    const res = await t.get(`/api/payments?${query}`, { token: user.token });
+    const res = await t.get(`/api/payments?${query}`, { invalidRequest: true, token: user.token });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: `Parâmetro inválido: ${param}`, success: false });
   });
@@ -231,7 +231,7 @@ describe("GET /api/payments", () => {
       ["page", "page=-1"],
       ["page", "page=1.5"],
     ]) {
-      const res = await t.get(`/api/payments?${query}`, { token: user.token });
+      const res = await t.get(`/api/payments?${query}`, { invalidRequest: true, token: user.token });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ message: `Parâmetro inválido: ${param}`, success: false });
     }
@@ -253,7 +253,7 @@ describe("GET /api/payments", () => {
 
   it.each(["password,asc", "amount,up", "userName", "amount,asc,desc"])("answers 400 Parâmetro inválido: sort to sort=%s", async (sort) => {
     const user = await makeStudent(t);
-    const res = await t.get(`/api/payments?sort=${sort}`, { token: user.token });
+    const res = await t.get(`/api/payments?sort=${sort}`, { invalidRequest: true, token: user.token });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: "Parâmetro inválido: sort", success: false });
   });
@@ -344,7 +344,7 @@ describe("GET /api/invoices", () => {
     ["startDate", "startDate=2025-13-01"],
   ])("answers 400 Parâmetro inválido: %s to %s", async (param, query) => {
     const user = await makeStudent(t);
-    const res = await t.get(`/api/invoices?${query}`, { token: user.token });
+    const res = await t.get(`/api/invoices?${query}`, { invalidRequest: true, token: user.token });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: `Parâmetro inválido: ${param}`, success: false });
   });
@@ -393,7 +393,7 @@ describe("GET /api/payments/{id} and /api/invoices/{id}", () => {
     expect(invoice.status).toBe(404);
     expect(invoice.body).toEqual({ message: "Fatura não encontrada", success: false });
     for (const path of ["/api/payments/abc", "/api/invoices/abc", "/api/invoices/abc/download"]) {
-      const res = await t.get(path, { token: user.token });
+      const res = await t.get(path, { invalidRequest: true, token: user.token });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ message: "Parâmetro inválido: id", success: false });
     }
@@ -427,7 +427,7 @@ describe("GET /api/invoices/{id}/download", () => {
   it("is reachable at the invoiceUrl of the payment", async () => {
     const { ana } = await seed();
     const [payment] = (await t.get("/api/payments?status=COMPLETED&sort=amount,desc", { token: ana.token })).body.content;
-    const response = await fetch(payment.invoiceUrl, { headers: { authorization: `Bearer ${ana.token}` } });
+    const response = await t.fetch(payment.invoiceUrl, { headers: { authorization: `Bearer ${ana.token}` } });
     expect(response.status).toBe(200);
     expect(await pdfText(Buffer.from(await response.arrayBuffer()))).toContain("R$ 239,90");
   });

@@ -191,7 +191,7 @@ describe("POST /api/subscriptions by card", () => {
 
 describe("POST /api/subscriptions validation", () => {
   async function expectRefused(user: MadeUser, body: Record<string, unknown>, fields: string[]) {
-    const res = await t.post("/api/subscriptions", { token: user.token, body });
+    const res = await t.post("/api/subscriptions", { invalidRequest: true, token: user.token, body });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe("Validation failed");
     expect(res.body.success).toBe(false);
@@ -581,7 +581,7 @@ describe("GET /api/subscriptions/{id}", () => {
     const unknown = await t.get("/api/subscriptions/999999", { token: ana.token });
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ message: "Assinatura não encontrada", success: false });
-    const bad = await t.get("/api/subscriptions/abc", { token: ana.token });
+    const bad = await t.get("/api/subscriptions/abc", { invalidRequest: true, token: ana.token });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ message: "Parâmetro inválido: id", success: false });
   });

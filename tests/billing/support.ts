@@ -79,7 +79,7 @@ export async function profileOf(t: TestApp, token: string) {
 
 /** Fetches a binary body (the invoice PDF). */
 export async function download(t: TestApp, url: string, token: string) {
-  const response = await fetch(t.baseUrl + url, { headers: { authorization: `Bearer ${token}` } });
+  const response = await t.fetch(t.baseUrl + url, { headers: { authorization: `Bearer ${token}` } });
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 

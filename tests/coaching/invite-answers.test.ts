@@ -138,7 +138,7 @@ describe("GET /api/personal/invites and GET /api/students/invites", () => {
     ["/api/students/invites?page=-1", "student", "Parâmetro inválido: page"],
   ])("answers 400 to %s", async (url, who, message) => {
     const { trainer, student } = await scene();
-    const res = await t.get(url, { token: (who === "trainer" ? trainer : student).token });
+    const res = await t.get(url, { invalidRequest: true, token: (who === "trainer" ? trainer : student).token });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message, success: false });
   });
@@ -353,10 +353,10 @@ describe("who may answer an invite", () => {
   it("checks the role before the id: 403 to a trainer, 400 Parâmetro inválido: id to a student", async () => {
     const { trainer, student } = await scene();
     for (const path of ["abc/accept", "abc/reject"]) {
-      const asTrainer = await t.post(`/api/students/invites/${path}`, { token: trainer.token });
+      const asTrainer = await t.post(`/api/students/invites/${path}`, { invalidRequest: true, token: trainer.token });
       expect(asTrainer.status).toBe(403);
       expect(asTrainer.body).toEqual(STUDENTS_ONLY);
-      const asStudent = await t.post(`/api/students/invites/${path}`, { token: student.token });
+      const asStudent = await t.post(`/api/students/invites/${path}`, { invalidRequest: true, token: student.token });
       expect(asStudent.status).toBe(400);
       expect(asStudent.body).toEqual({ message: "Parâmetro inválido: id", success: false });
     }

@@ -77,7 +77,7 @@ describe("POST /api/personal/students/invite", () => {
   ])("refuses %s with 400 Validation failed on that field, inviting nobody", async (_label, body, fields) => {
     const trainer = await makeTrainer(t);
     await makeStudent(t, { email: "ana@example.com" });
-    const res = await t.post("/api/personal/students/invite", { token: trainer.token, body });
+    const res = await t.post("/api/personal/students/invite", { invalidRequest: true, token: trainer.token, body });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe("Validation failed");
     expect(res.body.success).toBe(false);
@@ -193,7 +193,7 @@ describe("POST /api/personal/students/invite", () => {
 
   it("answers 403 to a student before looking at the body", async () => {
     const student = await makeStudent(t);
-    const res = await t.post("/api/personal/students/invite", { token: student.token, body: {} });
+    const res = await t.post("/api/personal/students/invite", { invalidRequest: true, token: student.token, body: {} });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ message: "Apenas personal trainers podem acessar este recurso", success: false });
     expect(await inviteRows(t)).toHaveLength(0);

@@ -100,7 +100,7 @@ describe("GET /api/personal/students", () => {
     ["size=0", "Parâmetro inválido: size"],
   ])("answers 400 to ?%s", async (query, message) => {
     const { trainer } = await trainerWithStudents([]);
-    const res = await t.get(`/api/personal/students?${query}`, { token: trainer.token });
+    const res = await t.get(`/api/personal/students?${query}`, { invalidRequest: true, token: trainer.token });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message, success: false });
   });
@@ -217,8 +217,8 @@ describe("DELETE /api/personal/students/{linkId}", () => {
     const asStudent = await t.delete(`/api/personal/students/${links[0]}`, { token: students[0].token });
     expect(asStudent.status).toBe(403);
     expect(asStudent.body).toEqual({ message: "Apenas personal trainers podem acessar este recurso", success: false });
-    expect((await t.delete("/api/personal/students/abc", { token: students[0].token })).status).toBe(403);
-    const bad = await t.delete("/api/personal/students/abc", { token: trainer.token });
+    expect((await t.delete("/api/personal/students/abc", { invalidRequest: true, token: students[0].token })).status).toBe(403);
+    const bad = await t.delete("/api/personal/students/abc", { invalidRequest: true, token: trainer.token });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ message: "Parâmetro inválido: id", success: false });
     expect((await t.delete(`/api/personal/students/${links[0]}`)).status).toBe(401);

@@ -99,7 +99,7 @@ describe("training executions with a clientId", () => {
 
   it("refuses a clientId that is not a UUID with the usual 400 and logs nothing", async () => {
     for (const clientId of ["abc", "123e4567-e89b-12d3-a456-42661417400", "123e4567e89b12d3a456426614174000", 42]) {
-      const res = await logTraining(t, { ...trainingBody(undefined), clientId });
+      const res = await t.withInvalidRequests(() => logTraining(t, { ...trainingBody(undefined), clientId }));
       expect(res.status).toBe(400);
       expect(res.body).toEqual({
         message: "Validation failed",
@@ -196,7 +196,7 @@ describe("exercise executions with a clientId", () => {
   });
 
   it("refuses a clientId that is not a UUID with the usual 400", async () => {
-    const res = await logExercise(t, exerciseBody("not-a-uuid"));
+    const res = await t.withInvalidRequests(() => logExercise(t, exerciseBody("not-a-uuid")));
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: "Validation failed", success: false, errors: [{ field: "clientId", message: "UUID inválido" }] });
     expect((await executionCounts(t)).exercises).toBe(0);

@@ -123,7 +123,7 @@ describe("logTrainingExecution", () => {
       ],
     };
     const gql = onlyError(await t.graphql(LOG_TRAINING, { trainingId: s.trainingA.id, input: invalid }, s.student.token));
-    const rest = await t.post(`/api/trainings/${s.trainingA.id}/execution`, { token: s.student.token, body: invalid });
+    const rest = await t.post(`/api/trainings/${s.trainingA.id}/execution`, { invalidRequest: true, token: s.student.token, body: invalid });
     expect(rest.status).toBe(400);
     expect(gql.message).toBe("Validation failed");
     expect(gql.extensions).toMatchObject({ code: "BAD_USER_INPUT", status: 400 });
@@ -205,7 +205,7 @@ describe("logExerciseExecution", () => {
   it("refuses no sets with the REST validation error, and a stranger with FORBIDDEN", async () => {
     const noSets = { trainingId: s.trainingA.id, sets: [] };
     const gql = onlyError(await t.graphql(LOG_EXERCISE, { exerciseId: s.supino.id, input: noSets }, s.student.token));
-    const rest = await t.post(`/api/exercises/${s.supino.id}/execution`, { token: s.student.token, body: noSets });
+    const rest = await t.post(`/api/exercises/${s.supino.id}/execution`, { invalidRequest: true, token: s.student.token, body: noSets });
     expect(rest.status).toBe(400);
     expect(gql.extensions).toMatchObject({ code: "BAD_USER_INPUT", status: 400, errors: rest.body.errors });
     expect(rest.body.errors.map((e: { field: string }) => e.field)).toEqual(["sets"]);

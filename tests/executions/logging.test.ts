@@ -207,7 +207,7 @@ describe("POST /api/trainings/{id}/execution", () => {
         status: 404,
         body: TRAINING_NOT_FOUND,
       });
-      expect(await t.post("/api/trainings/abc/execution", { token: s.student.token, body: bodyA() })).toMatchObject({
+      expect(await t.post("/api/trainings/abc/execution", { invalidRequest: true, token: s.student.token, body: bodyA() })).toMatchObject({
         status: 400,
         body: { message: "Parâmetro inválido: id", success: false },
       });
@@ -217,7 +217,7 @@ describe("POST /api/trainings/{id}/execution", () => {
 
   describe("validation (400, nothing written)", () => {
     async function expectInvalid(body: unknown, fields: string[]) {
-      const res = await logA(s.student.token, body);
+      const res = await t.withInvalidRequests(() => logA(s.student.token, body));
       expect(res.status).toBe(400);
       expect(res.body).toMatchObject({ message: "Validation failed", success: false });
       expect(fieldsOf(res.body)).toEqual([...fields].sort());
@@ -345,6 +345,7 @@ describe("POST /api/trainings/{id}/execution", () => {
 
     it("answers 400 JSON inválido for a malformed body", async () => {
       const res = await t.post(`/api/trainings/${s.trainingA.id}/execution`, {
+        invalidRequest: true,
         token: s.student.token,
         raw: "{",
         headers: { "content-type": "application/json" },
@@ -386,15 +387,14 @@ describe("POST /api/exercises/{id}/execution", () => {
 
   it("answers 400 when no set is sent, and validates sets, trainingId and duration by JSON path", async () => {
     for (const sets of [[], undefined]) {
-      const res = await logOne(s.student.token, s.supino.id, { trainingId: s.trainingA.id, sets });
+      const res = await t.withInvalidRequests(() => logOne(s.student.token, s.supino.id, { trainingId: s.trainingA.id, sets }));
       expect(res.status).toBe(400);
       expect(res.body.message).toBe("Validation failed");
       expect(fieldsOf(res.body)).toEqual(["sets"]);
     }
-    const res = await logOne(s.student.token, s.supino.id, {
-      sets: [{ repetitions: 10_001, weight: 2000.01, completed: 1 }],
-      duration: 86_401,
-    });
+    const res = await t.withInvalidRequests(() =>
+      logOne(s.student.token, s.supino.id, { sets: [{ repetitions: 10_001, weight: 2000.01, completed: 1 }], duration: 86_401 }),
+    );
     expect(res.status).toBe(400);
     expect(fieldsOf(res.body)).toEqual(["duration", "sets[0].completed", "sets[0].repetitions", "sets[0].weight", "trainingId"]);
     expect(await executionCounts(t)).toEqual({ trainings: 0, exercises: 0, sets: 0 });

@@ -84,7 +84,10 @@ describe("GET /api/trainings/executions/{id}", () => {
 
   it("answers 404 Execução não encontrada, 400 for a non-numeric id, 401 without a token", async () => {
     expect(await t.get("/api/trainings/executions/424242", { token: s.student.token })).toMatchObject({ status: 404, body: EXECUTION_NOT_FOUND });
-    expect(await t.get("/api/trainings/executions/x1", { token: s.student.token })).toMatchObject({ status: 400, body: invalidParameter("id") });
+    expect(await t.get("/api/trainings/executions/x1", { invalidRequest: true, token: s.student.token })).toMatchObject({
+      status: 400,
+      body: invalidParameter("id"),
+    });
     expect(await t.get("/api/trainings/executions/1", {})).toMatchObject({ status: 401, body: UNAUTHORIZED });
   });
 });
@@ -182,7 +185,10 @@ describe("GET /api/trainings/{id}/executions", () => {
       ["size=0", "size"],
       ["page=x", "page"],
     ]) {
-      expect(await t.get(`${url}?${query}`, { token: s.student.token }), query).toMatchObject({ status: 400, body: invalidParameter(name) });
+      expect(await t.get(`${url}?${query}`, { invalidRequest: true, token: s.student.token }), query).toMatchObject({
+        status: 400,
+        body: invalidParameter(name),
+      });
     }
     expect(await t.get(url)).toMatchObject({ status: 401, body: UNAUTHORIZED });
   });
@@ -225,7 +231,10 @@ describe("GET /api/trainings/executions/user/{userId}", () => {
     expect(await get("completed=false")).toEqual([b1.id]);
     expect(await get("startDate=2026-03-03&endDate=2026-03-04")).toEqual([b1.id, a2.id]);
     expect(await get(`trainingId=${s.trainingA.id}&endDate=2026-03-03`)).toEqual([a1.id]);
-    expect(await t.get(`${url}?completed=nope`, { token: s.student.token })).toMatchObject({ status: 400, body: invalidParameter("completed") });
+    expect(await t.get(`${url}?completed=nope`, { invalidRequest: true, token: s.student.token })).toMatchObject({
+      status: 400,
+      body: invalidParameter("completed"),
+    });
   });
 
   it("lets the ACTIVE-linked trainer and administrators read; 403 otherwise; access stops when the link is removed", async () => {
@@ -249,8 +258,14 @@ describe("GET /api/trainings/executions/user/{userId}", () => {
     expect(await t.get("/api/trainings/executions/user/999999", { token: s.trainer.token })).toMatchObject({ status: 404, body: USER_NOT_FOUND });
     expect(await t.get("/api/trainings/executions/user/999999", { token: boss.token })).toMatchObject({ status: 404, body: USER_NOT_FOUND });
     // The path parameter is named as in tests/users/profile-photo.test.ts (`/users/{userId}/...`).
-    expect(await t.get("/api/trainings/executions/user/abc", { token: boss.token })).toMatchObject({ status: 400, body: invalidParameter("id") });
-    expect(await t.get("/api/exercises/executions/user/abc", { token: boss.token })).toMatchObject({ status: 400, body: invalidParameter("id") });
+    expect(await t.get("/api/trainings/executions/user/abc", { invalidRequest: true, token: boss.token })).toMatchObject({
+      status: 400,
+      body: invalidParameter("id"),
+    });
+    expect(await t.get("/api/exercises/executions/user/abc", { invalidRequest: true, token: boss.token })).toMatchObject({
+      status: 400,
+      body: invalidParameter("id"),
+    });
   });
 });
 
@@ -307,8 +322,14 @@ describe("exercise executions", () => {
     expect(await t.get(`${url}?userId=${s.student.id}`, { token: otherTrainer.token })).toMatchObject({ status: 403, body: DENIED });
     expect(await t.get(`${url}?userId=${s.student.id}`, { token: stranger.token })).toMatchObject({ status: 403, body: DENIED });
     expect(await t.get("/api/exercises/999999/executions", { token: s.student.token })).toMatchObject({ status: 404, body: EXERCISE_NOT_FOUND });
-    expect(await t.get(`${url}?sort=weight,asc`, { token: s.student.token })).toMatchObject({ status: 400, body: invalidParameter("sort") });
-    expect(await t.get(`${url}?startDate=ontem`, { token: s.student.token })).toMatchObject({ status: 400, body: invalidParameter("startDate") });
+    expect(await t.get(`${url}?sort=weight,asc`, { invalidRequest: true, token: s.student.token })).toMatchObject({
+      status: 400,
+      body: invalidParameter("sort"),
+    });
+    expect(await t.get(`${url}?startDate=ontem`, { invalidRequest: true, token: s.student.token })).toMatchObject({
+      status: 400,
+      body: invalidParameter("startDate"),
+    });
     expect(await t.get(url)).toMatchObject({ status: 401, body: UNAUTHORIZED });
   });
 
@@ -349,7 +370,10 @@ describe("exercise executions", () => {
     expect(await t.get(url, { token: otherTrainer.token })).toMatchObject({ status: 403, body: DENIED });
     expect(await t.get(url, { token: stranger.token })).toMatchObject({ status: 403, body: DENIED });
     expect(await t.get("/api/exercises/executions/user/999999", { token: s.student.token })).toMatchObject({ status: 404, body: USER_NOT_FOUND });
-    expect(await t.get(`${url}?exerciseId=x`, { token: s.student.token })).toMatchObject({ status: 400, body: invalidParameter("exerciseId") });
+    expect(await t.get(`${url}?exerciseId=x`, { invalidRequest: true, token: s.student.token })).toMatchObject({
+      status: 400,
+      body: invalidParameter("exerciseId"),
+    });
 
     expect((await t.delete(`/api/personal/students/${s.linkId}`, { token: s.trainer.token })).status).toBe(204);
     expect(await t.get(url, { token: s.trainer.token })).toMatchObject({ status: 403, body: DENIED });

@@ -229,8 +229,11 @@ describe("GET /api/trainings/{id}/statistics", () => {
     expect(await t.get(`${url}?userId=${s.student.id}`, { token: s.trainer.token })).toMatchObject({ status: 403, body: DENIED });
 
     expect(await t.get("/api/trainings/999999/statistics", { token: s.student.token })).toMatchObject({ status: 404, body: TRAINING_NOT_FOUND });
-    expect(await t.get(`${url}?startDate=2026-02-30`, { token: s.student.token })).toMatchObject({ status: 400, body: invalidParameter("startDate") });
-    expect(await t.get(`${url}?userId=x`, { token: s.student.token })).toMatchObject({ status: 400, body: invalidParameter("userId") });
+    expect(await t.get(`${url}?startDate=2026-02-30`, { invalidRequest: true, token: s.student.token })).toMatchObject({
+      status: 400,
+      body: invalidParameter("startDate"),
+    });
+    expect(await t.get(`${url}?userId=x`, { invalidRequest: true, token: s.student.token })).toMatchObject({ status: 400, body: invalidParameter("userId") });
     expect(await t.get(url)).toMatchObject({ status: 401, body: UNAUTHORIZED });
   });
 
@@ -406,11 +409,11 @@ describe("GET /api/exercises/{id}/progress", () => {
     ]);
     expect(await t.get(`${url}&userId=${s.student.id}`, { token: otherTrainer.token })).toMatchObject({ status: 403, body: DENIED });
     expect(await t.get("/api/exercises/999999/progress", { token: s.student.token })).toMatchObject({ status: 404, body: EXERCISE_NOT_FOUND });
-    expect(await t.get(`/api/exercises/${s.supino.id}/progress?interval=YEAR`, { token: s.student.token })).toMatchObject({
+    expect(await t.get(`/api/exercises/${s.supino.id}/progress?interval=YEAR`, { invalidRequest: true, token: s.student.token })).toMatchObject({
       status: 400,
       body: invalidParameter("interval"),
     });
-    expect(await t.get(`/api/exercises/${s.supino.id}/progress?endDate=2026-3-1`, { token: s.student.token })).toMatchObject({
+    expect(await t.get(`/api/exercises/${s.supino.id}/progress?endDate=2026-3-1`, { invalidRequest: true, token: s.student.token })).toMatchObject({
       status: 400,
       body: invalidParameter("endDate"),
     });

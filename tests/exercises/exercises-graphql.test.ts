@@ -203,7 +203,7 @@ describe("GraphQL exercises(filter, page) and myExercises", () => {
     ["size", { size: 0 }, "size=0"],
     ["sort", { sort: ["password,asc"] }, "sort=password,asc"],
   ])("answers BAD_USER_INPUT Parâmetro inválido: %s like REST", async (param, page, query) => {
-    const rest = await t.get(`/api/exercises?${query}`);
+    const rest = await t.get(`/api/exercises?${query}`, { invalidRequest: true });
     const error = onlyError(await gql(EXERCISES, { page }));
     expect(rest.status).toBe(400);
     expect(error.message).toBe(`Parâmetro inválido: ${param}`);
@@ -236,7 +236,7 @@ describe("GraphQL exercises(filter, page) and myExercises", () => {
     ["name", { name: "a".repeat(121) }, `name=${"a".repeat(121)}`],
     ["name", { name: "a\u0000b" }, "name=a%00b"],
   ])("refuses a %s REST refuses with the same Parâmetro inválido", async (param, filter, query) => {
-    const rest = await t.get(`/api/exercises?${query}`);
+    const rest = await t.get(`/api/exercises?${query}`, { invalidRequest: true });
     const error = onlyError(await gql(EXERCISES, { filter }));
     expect(rest.body).toEqual({ message: `Parâmetro inválido: ${param}`, success: false });
     expect(error).toMatchObject({ message: rest.body.message, extensions: { code: "BAD_USER_INPUT", status: 400 } });
@@ -342,7 +342,7 @@ describe("GraphQL createExercise", () => {
     ["several problems at once", { ...FULL, name: "", description: " ", videoUrl: "ftp://x", muscleGroups: ["OMBRO", "OMBRO"] }],
   ])("answers BAD_USER_INPUT with the REST message and errors list for %s", async (_label, input) => {
     const trainer = await makeTrainer(t);
-    const rest = await t.post("/api/exercises", { token: trainer.token, raw: exerciseForm(input) });
+    const rest = await t.post("/api/exercises", { invalidRequest: true, token: trainer.token, raw: exerciseForm(input) });
     const error = onlyError(await gql(CREATE, { input }, trainer));
     expect(rest.status).toBe(400);
     expect(error.message).toBe("Validation failed");
@@ -420,7 +420,7 @@ describe("GraphQL updateExercise", () => {
     const trainer = await makeTrainer(t);
     const created = await createExercise(t, trainer.token, FULL);
     const input = { ...REPLACEMENT, name: " ", instructions: ["ok", ""] };
-    const rest = await t.put(`/api/exercises/${created.id}`, { token: trainer.token, raw: exerciseForm(input) });
+    const rest = await t.put(`/api/exercises/${created.id}`, { invalidRequest: true, token: trainer.token, raw: exerciseForm(input) });
     const error = onlyError(await gql(UPDATE, { id: created.id, input }, trainer));
     expect(rest.status).toBe(400);
     expect(error.message).toBe(rest.body.message);

@@ -203,7 +203,7 @@ describe("GET /api/exercises/{id}", () => {
   });
 
   it.each(["abc", "0", "1.5", "99999999999"])("answers 400 Parâmetro inválido: id for the id %s", async (id) => {
-    const res = await getOne(null, id);
+    const res = await t.withInvalidRequests(() => getOne(null, id));
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: "Parâmetro inválido: id", success: false });
   });
@@ -367,7 +367,7 @@ describe("GET /api/exercises", () => {
       ["difficulty", "?difficulty=FACIL"],
       ["equipment", "?equipment=KETTLEBELL"],
     ])("answers 400 Parâmetro inválido: %s for %s", async (param, query) => {
-      const res = await list(null, query);
+      const res = await t.withInvalidRequests(() => list(null, query));
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ message: `Parâmetro inválido: ${param}`, success: false });
     });
@@ -427,7 +427,7 @@ describe("GET /api/exercises", () => {
       ["sort", "?sort=name,sideways"],
       ["sort", "?sort=name,asc&sort=nope"],
     ])("answers 400 Parâmetro inválido: %s for %s", async (param, query) => {
-      const res = await list(null, query);
+      const res = await t.withInvalidRequests(() => list(null, query));
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ message: `Parâmetro inválido: ${param}`, success: false });
     });
@@ -460,7 +460,7 @@ describe("GET /api/exercises/my-exercises", () => {
 
   it("answers 400 for a bad paging parameter", async () => {
     const trainer = await makeTrainer(t);
-    const res = await t.get("/api/exercises/my-exercises?sort=unknown", { token: trainer.token });
+    const res = await t.get("/api/exercises/my-exercises?sort=unknown", { invalidRequest: true, token: trainer.token });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: "Parâmetro inválido: sort", success: false });
   });

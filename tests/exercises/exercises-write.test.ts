@@ -283,7 +283,7 @@ describe("POST /api/exercises", () => {
 
     it.each(cases)("answers 400 Validation failed for %s, naming the field, and writes nothing", async (_label, form, fields) => {
       const trainer = await makeTrainer(t);
-      const res = await post(trainer, form);
+      const res = await t.withInvalidRequests(() => post(trainer, form));
       expect(res.status).toBe(400);
       expect(res.body).toEqual({
         message: "Validation failed",
@@ -296,9 +296,8 @@ describe("POST /api/exercises", () => {
 
     it("reports every problem of the part together", async () => {
       const trainer = await makeTrainer(t);
-      const res = await post(
-        trainer,
-        exerciseForm({ name: " ", description: "d".repeat(2001), category: "X", videoUrl: "ftp://x", muscleGroups: ["PEITO", "PEITO"] }),
+      const res = await t.withInvalidRequests(() =>
+        post(trainer, exerciseForm({ name: " ", description: "d".repeat(2001), category: "X", videoUrl: "ftp://x", muscleGroups: ["PEITO", "PEITO"] })),
       );
       expect(res.status).toBe(400);
       expect(res.body.message).toBe("Validation failed");
@@ -307,7 +306,7 @@ describe("POST /api/exercises", () => {
 
     it("answers a validation error before the 403 of a student's public exercise", async () => {
       const student = await makeStudent(t);
-      const res = await post(student, exerciseForm({ ...FULL, name: "" }));
+      const res = await t.withInvalidRequests(() => post(student, exerciseForm({ ...FULL, name: "" })));
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual([{ field: "name", message: expect.any(String) }]);
     });
@@ -318,7 +317,7 @@ describe("POST /api/exercises", () => {
     ["a URL-encoded body", "exercise=abc", "application/x-www-form-urlencoded"],
   ])("answers %s with 400 in the error shape and writes nothing", async (_label, body, contentType) => {
     const trainer = await makeTrainer(t);
-    const res = await post(trainer, body, { "content-type": contentType });
+    const res = await t.withInvalidRequests(() => post(trainer, body, { "content-type": contentType }));
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: expect.any(String), success: false });
     expect(await exerciseRows(t)).toEqual([]);
@@ -436,7 +435,7 @@ describe("PUT /api/exercises/{id}", () => {
     const trainer = await makeTrainer(t);
     const created = await createExercise(t, trainer.token, FULL, pngPart());
     const before = await exerciseRow(t, created.id);
-    const res = await put(trainer, created.id, exerciseForm({ ...REPLACEMENT, name: "", category: "PERNA" }, jpegPart()));
+    const res = await t.withInvalidRequests(() => put(trainer, created.id, exerciseForm({ ...REPLACEMENT, name: "", category: "PERNA" }, jpegPart())));
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       message: "Validation failed",
@@ -484,7 +483,7 @@ describe("PUT /api/exercises/{id}", () => {
 
   it("answers 400 Parâmetro inválido: id for a non-numeric id", async () => {
     const trainer = await makeTrainer(t);
-    const res = await put(trainer, "abc", exerciseForm(REPLACEMENT));
+    const res = await t.withInvalidRequests(() => put(trainer, "abc", exerciseForm(REPLACEMENT)));
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: "Parâmetro inválido: id", success: false });
   });

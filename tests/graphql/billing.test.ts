@@ -122,7 +122,7 @@ describe("billing over GraphQL", () => {
       const res = await t.graphql(query, { id }, ana.token);
       expect(res.data).toBeNull();
       expect(res.errors![0]).toMatchObject({ message: "Parâmetro inválido: id", extensions: { code: "BAD_USER_INPUT", status: 400 } });
-      const rest = await t.get(`/api/billing/status/${path}`, { token: ana.token });
+      const rest = await t.get(`/api/billing/status/${path}`, { invalidRequest: true, token: ana.token });
       expect(rest.status).toBe(400);
       expect(rest.body.message).toBe(res.errors![0].message);
     }
@@ -154,7 +154,7 @@ describe("billing over GraphQL", () => {
     const input = { planId: 0, paymentMethod: "CREDIT_CARD", cardNumber: "1" };
     const anonymous = await t.graphql(`mutation($input: SubscribeInput!) { subscribe(input: $input) { id } }`, { input });
     expect(anonymous.errors![0]).toMatchObject({ message: "Token inválido ou expirado", extensions: { code: "UNAUTHENTICATED", status: 401 } });
-    expect((await t.post("/api/subscriptions", { body: input })).status).toBe(401);
+    expect((await t.post("/api/subscriptions", { invalidRequest: true, body: input })).status).toBe(401);
   });
 
   it("cancels with the same rules and messages as REST", async () => {

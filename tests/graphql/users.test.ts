@@ -474,7 +474,7 @@ describe("REST and GraphQL parity", () => {
 
   it("gives the same validation message and errors list for an invalid registration", async () => {
     const input = { name: "  ", email: "not-an-email", password: "12345", userType: "ALUNO", requestLocation: "APP", confirmed: false };
-    const rest = await t.post("/api/users/register", { body: input });
+    const rest = await t.post("/api/users/register", { invalidRequest: true, body: input });
     const gql = await t.graphql(REGISTER, { input });
     expect(rest.status).toBe(400);
     const error = onlyError(gql);

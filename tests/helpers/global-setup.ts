@@ -1,11 +1,14 @@
 import type { TestProject } from "vitest/node";
 import postgres from "postgres";
 import { openDatabase } from "../../src/platform/db/database.js";
+import { openapiCoverageDir } from "./openapi-coverage-reporter.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
     /** With DATABASE_URL: a migrated database each worker clones its own from. */
     pgTemplate: string | null;
+    /** Where each worker writes the OpenAPI operations and statuses its tests reached (openapi-coverage-reporter.ts). */
+    openapiCoverageDir: string;
   }
 }
 
@@ -13,6 +16,7 @@ const PREFIX = "fitness_test_";
 
 /** With DATABASE_URL set, migrates a template database once for the run; workers clone it (see database.ts). */
 export default async function setup(project: TestProject) {
+  project.provide("openapiCoverageDir", openapiCoverageDir(process.pid));
   const url = process.env.DATABASE_URL;
   if (!url) {
     project.provide("pgTemplate", null);

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import type { Server } from "node:http";
+import http, { type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { TestClock } from "pg-boss";
-import { afterAll, beforeAll, beforeEach } from "vitest";
+import { afterAll, beforeAll, beforeEach, inject } from "vitest";
 import { createApp, type App } from "../../src/app.js";
 import { createPasswordHasher, type PasswordHasher } from "../../src/platform/auth/password-hasher.js";
 import { ManualClock } from "../../src/platform/clock.js";
@@ -14,6 +14,7 @@ import type { DatabaseHandle } from "../../src/platform/db/database.js";
 import { createHttpServer } from "../../src/platform/http/http-server.js";
 import { createLogger } from "../../src/platform/logger.js";
 import { anotherConnectionToWorkerDatabase, resetDatabase } from "./database.js";
+import { ContractValidator, saveReached, type ExchangeRequest } from "./openapi-contract.js";
 import { TestSmtpServer } from "./smtp-server.js";
 
 export interface ApiResponse<T = any> {
@@ -29,6 +30,13 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Sent as is (malformed JSON, multipart). */
   raw?: NonNullable<RequestInit["body"]>;
+  /** The request breaks the OpenAPI document on purpose: only the answer is checked against it. */
+  invalidRequest?: boolean;
+}
+
+/** What a raw `fetch` through the app checks: the request may break the document on purpose. */
+export interface FetchOptions {
+  invalidRequest?: boolean;
 }
 
 /** Cost-4 hashing keeps tests fast; the pool is the same code as production. */
@@ -49,6 +57,9 @@ export class TestApp {
   config!: Config;
   database!: DatabaseHandle;
   private server!: Server;
+  private contract!: ContractValidator;
+  /** Inside withInvalidRequests: every request breaks the document on purpose. */
+  private invalidScopes = 0;
   private dataDir = "";
   private closeDatabase: () => Promise<void> = async () => undefined;
 
@@ -106,6 +117,8 @@ export class TestApp {
     });
     this.server.on("request", this.app.express);
     this.server.on("upgrade", this.app.sockets.upgrade);
+    // Every exchange of the tests is checked against the document this app serves.
+    this.contract = ContractValidator.of(await documentOf(this.baseUrl));
   }
 
   async reset(): Promise<void> {
@@ -123,6 +136,7 @@ export class TestApp {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
     // The password hasher handed in (its threads are shared by every app of this worker) stays open.
     await this.app.close();
+    saveReached(inject("openapiCoverageDir"));
     await this.closeDatabase();
     if (!this.sibling) await this.smtp.stop();
     rmSync(this.dataDir, { recursive: true, force: true });
@@ -146,9 +160,53 @@ export class TestApp {
     }
     const response = await fetch(this.baseUrl + url, { method, headers, body });
     const text = await response.text();
+    await this.contract.check(
+      { method, url: new URL(this.baseUrl + url), headers: new Headers(headers), invalidRequest: this.marksInvalid(options), ...sentBody(options) },
+      { status: response.status, headers: response.headers, text },
+    );
     let parsed: unknown = text;
     if ((response.headers.get("content-type") ?? "").includes("json") && text) parsed = JSON.parse(text);
     return { status: response.status, body: parsed as T, headers: response.headers, text };
+  }
+
+  /**
+   * `fetch` on the app, for answers read as bytes (a PDF) and for clients that bring their own requests (openapi-fetch):
+   * the exchange is checked against the OpenAPI document like the others. Its answer's body is read here.
+   */
+  fetch = async (input: string | URL | Request, init?: RequestInit, options: FetchOptions = {}): Promise<Response> => {
+    const request = new Request(typeof input === "string" && input.startsWith("/") ? this.baseUrl + input : input, init);
+    const sent = request.body ? new Uint8Array(await request.clone().arrayBuffer()) : undefined;
+    const response = await fetch(request);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const mediaType = (response.headers.get("content-type") ?? "").split(";")[0];
+    await this.contract.check(
+      { method: request.method, url: new URL(request.url), headers: request.headers, raw: sent, invalidRequest: this.marksInvalid(options) },
+      // A binary answer's bytes are not text: only its presence matters to the document.
+      {
+        status: response.status,
+        headers: response.headers,
+        text: mediaType === "application/json" || bytes.length === 0 ? new TextDecoder().decode(bytes) : "<bytes>",
+      },
+    );
+    return new Response(response.status === 204 || response.status === 304 ? null : bytes, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+
+  /** Runs `send`, whose requests (through helpers that take no options) break the OpenAPI document on purpose. */
+  async withInvalidRequests<T>(send: () => Promise<T>): Promise<T> {
+    this.invalidScopes += 1;
+    try {
+      return await send();
+    } finally {
+      this.invalidScopes -= 1;
+    }
+  }
+
+  private marksInvalid(options: { invalidRequest?: boolean }): boolean {
+    return options.invalidRequest === true || this.invalidScopes > 0;
   }
 
   get = <T = any>(url: string, options?: RequestOptions) => this.request<T>("GET", url, options);
@@ -170,6 +228,33 @@ export class TestApp {
   deliverMail(): Promise<number> {
     return this.app.mailWorker.runOnce();
   }
+}
+
+/**
+ * GET /api/openapi.json on a connection closed afterwards: an idle kept-alive one would count against the bound on
+ * connections per address that some tests set.
+ */
+function documentOf(baseUrl: string): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${baseUrl}/api/openapi.json`, { agent: false }, (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+        answer.on("end", () => resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>));
+        answer.on("error", reject);
+      })
+      .on("error", reject);
+  });
+}
+
+/** The body a request sends, as the contract check reads it. */
+function sentBody(options: RequestOptions): Pick<ExchangeRequest, "json" | "form" | "raw"> {
+  if (options.body !== undefined) return { json: options.body };
+  const raw = options.raw;
+  if (raw instanceof FormData) return { form: raw };
+  if (typeof raw === "string" || raw instanceof Uint8Array) return { raw };
+  // Other bodies (a stream, a Blob) are sent unchecked, but still sent.
+  return raw === undefined ? {} : { raw: "" };
 }
 
 /** One app per test file, data reset before each test. */

@@ -40,7 +40,7 @@ describe("REST documentation", () => {
     let writes = 0;
     for (const [path, item] of Object.entries(res.body.paths as Record<string, Record<string, any>>)) {
       for (const [method, operation] of Object.entries(item)) {
-        const refs = (operation.parameters as { $ref?: string }[]).map((parameter) => parameter.$ref);
+        const refs = ((operation.parameters ?? []) as { $ref?: string }[]).map((parameter) => parameter.$ref);
         const keyed = method !== "get" && !webhooks.includes(path);
         expect(refs.includes("#/components/parameters/IdempotencyKey"), `${method} ${path}`).toBe(keyed);
         if (!keyed) continue;

@@ -61,7 +61,7 @@ describe("unknown routes", () => {
   it.each(["/nothing-here", "/api-not", "/uploads/0123456789abcdef0123456789abcdef.png", "/api/nothing-here"])(
     "answers 404 Recurso não encontrado to GET %s",
     async (url) => {
-      const res = await t.get(url);
+      const res = await t.get(url, { invalidRequest: true });
       expect(res.status).toBe(404);
       expect(res.headers.get("content-type")).toContain("application/json");
       expect(res.body).toEqual(NOT_FOUND);
@@ -111,11 +111,11 @@ describe("CORS", () => {
     expect(res.headers.get("access-control-max-age")).toBe("600");
   });
 
-  it("lets a browser read Retry-After, Content-Disposition and Idempotent-Replayed on a cross-origin answer", async () => {
+  it("lets a browser read Retry-After, Content-Disposition, Idempotent-Replayed and X-Request-Id on a cross-origin answer", async () => {
     const res = await t.post("/api/users/login", { headers: { origin: "https://app.fitness.test" }, body: { email: "x@example.com", password: "segredo1" } });
     expect(res.status).toBe(404);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
-    expect(res.headers.get("access-control-expose-headers")).toBe("Retry-After,Content-Disposition,Idempotent-Replayed");
+    expect(res.headers.get("access-control-expose-headers")).toBe("Retry-After,Content-Disposition,Idempotent-Replayed,X-Request-Id");
   });
 });
 
@@ -151,6 +151,7 @@ describe("bodies and paths a library refuses before any handler runs", () => {
     ["br", "br"],
   ])("answers 400 in the error shape to a %s-encoded body that does not inflate, registering nobody", async (_label, encoding) => {
     const res = await t.post("/api/users/register", {
+      invalidRequest: true,
       raw: "isto não está comprimido",
       headers: { "content-type": "application/json", "content-encoding": encoding },
     });
@@ -164,6 +165,7 @@ describe("bodies and paths a library refuses before any handler runs", () => {
   it("still reads a gzip-encoded body that does inflate", async () => {
     const body = JSON.stringify({ name: "Ana", email: "ana@example.com", password: "segredo1", userType: "ALUNO", requestLocation: "WEB", confirmed: true });
     const res = await t.post("/api/users/register", {
+      invalidRequest: true,
       raw: gzipSync(body),
       headers: { "content-type": "application/json", "content-encoding": "gzip" },
     });
@@ -175,7 +177,7 @@ describe("bodies and paths a library refuses before any handler runs", () => {
     "answers 400 Parâmetro inválido: id to a path parameter whose percent-encoding is broken: %s",
     async (url) => {
       const user = await makeUser(t);
-      const res = await t.request(url.endsWith("photo") ? "POST" : "GET", url, { token: user.token });
+      const res = await t.request(url.endsWith("photo") ? "POST" : "GET", url, { token: user.token, invalidRequest: true });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ message: "Parâmetro inválido: id", success: false });
       expect(t.logLines.join("")).not.toContain("unhandled error");

@@ -51,7 +51,7 @@ describe("JSON nested too deep", () => {
   it.each(HOSTILE)("answers 400 to the multipart exercise part carrying %s, storing no exercise", async (_label, deep) => {
     const trainer = await makeTrainer(t);
     const part = JSON.stringify(exerciseBody()).replace(/}$/, `,"instructions":${deep}}`);
-    const res = await t.post("/api/exercises", { token: trainer.token, raw: exerciseForm(part) });
+    const res = await t.post("/api/exercises", { invalidRequest: true, token: trainer.token, raw: exerciseForm(part) });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(TOO_DEEP);
     expect((await t.get("/api/exercises/my-exercises", { token: trainer.token })).body.totalElements).toBe(0);

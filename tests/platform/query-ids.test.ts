@@ -15,7 +15,7 @@ describe("ids in query filters", () => {
     ["/api/exercises/executions/user/1?exerciseId=0", "exerciseId"],
   ])("answers 400 to an id past the integer range or below 1: %s", async (url, param) => {
     const trainer = await makeTrainer(t);
-    const res = await t.get(url.replace("/user/1", `/user/${trainer.id}`), { token: trainer.token });
+    const res = await t.get(url.replace("/user/1", `/user/${trainer.id}`), { invalidRequest: true, token: trainer.token });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: `Parâmetro inválido: ${param}`, success: false });
   });
@@ -44,7 +44,7 @@ describe("ids in paths", () => {
   it("answers 400 Parâmetro inválido: id to an id written with leading zeros, as to abc, and still serves the id itself", async () => {
     const student = await makeStudent(t);
     for (const id of [`0${student.id}`, `0000${student.id}`, "abc"]) {
-      const res = await t.get(`/api/users/${id}`, { token: student.token });
+      const res = await t.get(`/api/users/${id}`, { invalidRequest: true, token: student.token });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ message: "Parâmetro inválido: id", success: false });
     }
@@ -58,7 +58,11 @@ describe("ids in paths", () => {
 describe("ids in JSON bodies", () => {
   it("answers 400 on the field to an exercise id past the integer range, writing nothing", async () => {
     const trainer = await makeTrainer(t);
-    const res = await t.post("/api/trainings", { token: trainer.token, body: { name: "Treino", exercises: [{ exerciseId: 9_999_999_999, sets: 3 }] } });
+    const res = await t.post("/api/trainings", {
+      invalidRequest: true,
+      token: trainer.token,
+      body: { name: "Treino", exercises: [{ exerciseId: 9_999_999_999, sets: 3 }] },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors.map((error: { field: string }) => error.field)).toEqual(["exercises[0].exerciseId"]);
     expect((await t.get("/api/trainings/my-trainings", { token: trainer.token })).body.totalElements).toBe(0);

@@ -21,7 +21,7 @@ describe("X-Request-Id", () => {
       await t.get("/api/users/profile"),
       await t.post("/graphql", { body: { query: "{ me { id } }" }, token: ana.token }),
       await t.get("/healthz"),
-      await t.get("/api/nowhere"),
+      await t.get("/api/nowhere", { invalidRequest: true }),
     ];
     const ids = answers.map((answer) => answer.headers.get("x-request-id"));
     for (const id of ids) expect(id).toMatch(UUID);

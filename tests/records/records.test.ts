@@ -328,15 +328,18 @@ describe("who reads records (contract §7)", () => {
   it("answers 404, 400 and 401 like the other readings of an exercise", async () => {
     for (const path of ["records", "records/history"]) {
       expect(await t.get(`/api/exercises/999999/${path}`, { token: s.student.token })).toMatchObject({ status: 404, body: EXERCISE_NOT_FOUND });
-      expect(await t.get(`/api/exercises/abc/${path}`, { token: s.student.token })).toMatchObject({ status: 400, body: invalidParameter("id") });
-      expect(await t.get(`/api/exercises/${s.supino.id}/${path}?userId=abc`, { token: s.student.token })).toMatchObject({
+      expect(await t.get(`/api/exercises/abc/${path}`, { invalidRequest: true, token: s.student.token })).toMatchObject({
+        status: 400,
+        body: invalidParameter("id"),
+      });
+      expect(await t.get(`/api/exercises/${s.supino.id}/${path}?userId=abc`, { invalidRequest: true, token: s.student.token })).toMatchObject({
         status: 400,
         body: invalidParameter("userId"),
       });
       expect(await t.get(`/api/exercises/${s.supino.id}/${path}`)).toMatchObject({ status: 401, body: UNAUTHORIZED });
     }
-    expect(await historyOf(s.supino.id, "?kind=HEAVIEST")).toMatchObject({ status: 400, body: invalidParameter("kind") });
-    expect(await historyOf(s.supino.id, "?sort=value,desc")).toMatchObject({ status: 400, body: invalidParameter("sort") });
-    expect(await historyOf(s.supino.id, "?size=0")).toMatchObject({ status: 400, body: invalidParameter("size") });
+    expect(await t.withInvalidRequests(() => historyOf(s.supino.id, "?kind=HEAVIEST"))).toMatchObject({ status: 400, body: invalidParameter("kind") });
+    expect(await t.withInvalidRequests(() => historyOf(s.supino.id, "?sort=value,desc"))).toMatchObject({ status: 400, body: invalidParameter("sort") });
+    expect(await t.withInvalidRequests(() => historyOf(s.supino.id, "?size=0"))).toMatchObject({ status: 400, body: invalidParameter("size") });
   });
 });

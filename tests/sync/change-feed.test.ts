@@ -462,13 +462,13 @@ describe("GET /api/sync/changes: cursors and limits", () => {
     const { cursor } = await readFeed(t, ana.token);
     const altered = cursor.slice(0, -2) + (cursor.at(-2) === "A" ? "B" : "A") + cursor.at(-1);
     for (const since of ["", "abc", "%00", "!!!!", altered, Buffer.from("1.x.1.0.0").toString("base64url"), "A".repeat(5000)]) {
-      const res = await t.get(`/api/sync/changes?since=${encodeURIComponent(since)}`, { token: ana.token });
+      const res = await t.get(`/api/sync/changes?since=${encodeURIComponent(since)}`, { invalidRequest: true, token: ana.token });
       expect(res.status, since).toBe(400);
       expect(res.body).toEqual({ message: "Parâmetro inválido: since", success: false });
     }
     const stolen = await t.get(`/api/sync/changes?since=${cursor}`, { token: bia.token });
     expect(stolen.status).toBe(400);
-    expect((await t.get(`/api/sync/changes?since=${cursor}&since=${cursor}`, { token: ana.token })).status).toBe(400);
+    expect((await t.get(`/api/sync/changes?since=${cursor}&since=${cursor}`, { invalidRequest: true, token: ana.token })).status).toBe(400);
   });
 
   it("takes a limit of 1 to 500 (100 by default), else 400 Parâmetro inválido: limit", async () => {
@@ -480,7 +480,7 @@ describe("GET /api/sync/changes: cursors and limits", () => {
     expect((await feedPage(t, ana.token, undefined, 500)).changes).toHaveLength(102);
     expect((await feedPage(t, ana.token, undefined, 1)).changes).toHaveLength(1);
     for (const limit of ["0", "501", "-1", "1.5", "abc", "", "99999"]) {
-      const res = await t.get(`/api/sync/changes?limit=${limit}`, { token: ana.token });
+      const res = await t.get(`/api/sync/changes?limit=${limit}`, { invalidRequest: true, token: ana.token });
       expect(res.status, limit).toBe(400);
       expect(res.body).toEqual({ message: "Parâmetro inválido: limit", success: false });
     }

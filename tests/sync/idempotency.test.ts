@@ -43,9 +43,10 @@ describe("Idempotency-Key on POST /exercises/{id}/execution", () => {
     const otherBody = await log("k", body(55));
     expect(otherBody.status).toBe(422);
     expect(otherBody.body).toEqual(REUSED);
-    const otherQuery = await log("k", body(), s.student.token, "?via=retry");
+    const otherQuery = await t.withInvalidRequests(() => log("k", body(), s.student.token, "?via=retry"));
     expect(otherQuery.status).toBe(422);
     const otherPath = await t.post(`/api/trainings/${s.trainingA.id}/execution`, {
+      invalidRequest: true,
       token: s.student.token,
       body: { startTime: "2026-03-18T10:00:00Z", endTime: "2026-03-18T11:00:00Z", completed: true, exerciseExecutions: [] },
       headers: keyed("k"),
@@ -56,9 +57,9 @@ describe("Idempotency-Key on POST /exercises/{id}/execution", () => {
   });
 
   it("keeps and replays an error answer too (a 4xx is the request's outcome)", async () => {
-    const first = await log("bad", { trainingId: s.trainingA.id, sets: [] });
+    const first = await t.withInvalidRequests(() => log("bad", { trainingId: s.trainingA.id, sets: [] }));
     expect(first.status).toBe(400);
-    expectReplay(await log("bad", { trainingId: s.trainingA.id, sets: [] }), first);
+    expectReplay(await t.withInvalidRequests(() => log("bad", { trainingId: s.trainingA.id, sets: [] })), first);
     expect(await log("bad")).toMatchObject({ status: 422, body: REUSED });
   });
 
@@ -168,7 +169,7 @@ describe("Idempotency-Key on POST /exercises/{id}/execution", () => {
     ["a quoted string left open", '"open'],
     ["a quoted string with text after it", '"a"b'],
   ])("refuses a key that is %s with 400 Parâmetro inválido: Idempotency-Key and runs nothing", async (_what, key) => {
-    const res = await log(key);
+    const res = await t.withInvalidRequests(() => log(key));
     expect(res.status).toBe(400);
     expect(res.body).toEqual(INVALID_KEY);
     expect((await executionCounts(t)).exercises).toBe(0);
@@ -195,7 +196,7 @@ describe("Idempotency-Key on POST /exercises/{id}/execution", () => {
   it("ignores the header on reads and on the payment webhooks", async () => {
     const read = await t.get(`/api/exercises/${s.supino.id}/executions`, { token: s.student.token, headers: keyed("") });
     expect(read.status).toBe(200);
-    const webhook = await t.post("/api/webhooks/card", { body: { id: "evt_1" }, headers: keyed("") });
+    const webhook = await t.post("/api/webhooks/card", { invalidRequest: true, body: { id: "evt_1" }, headers: keyed("") });
     expect(webhook.body).not.toEqual(INVALID_KEY);
     expect(await keyRows(t)).toEqual([]);
   });

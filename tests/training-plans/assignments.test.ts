@@ -168,7 +168,7 @@ describe("POST /api/training-plans/{id}/assign", () => {
   ])("refuses %s with 400 on that field", async (_label, change, field) => {
     // JSON drops an undefined studentId: the field is then missing.
     const body = { studentId: student.id, ...change };
-    const res = await t.post(`/api/training-plans/${plan.id}/assign`, { token: trainer.token, body });
+    const res = await t.post(`/api/training-plans/${plan.id}/assign`, { invalidRequest: true, token: trainer.token, body });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe("Validation failed");
     expect(res.body.errors.map((error: { field: string }) => error.field)).toEqual([field]);
@@ -303,7 +303,7 @@ describe("assignment transitions", () => {
     const missing = await post("accept", student, 424_242);
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ message: "Atribuição não encontrada", success: false });
-    expect((await t.post("/api/training-plans/assignments/abc/accept", { token: student.token })).body).toEqual({
+    expect((await t.post("/api/training-plans/assignments/abc/accept", { invalidRequest: true, token: student.token })).body).toEqual({
       message: "Parâmetro inválido: id",
       success: false,
     });
@@ -434,7 +434,7 @@ describe("GET /api/training-plans/assignments", () => {
     ["planId=1.5", "planId"],
     ["sort=notes,asc", "sort"],
   ])("refuses %s with 400 naming the parameter", async (query, param) => {
-    const res = await t.get(`/api/training-plans/assignments?${query}`, { token: trainer.token });
+    const res = await t.get(`/api/training-plans/assignments?${query}`, { invalidRequest: true, token: trainer.token });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: `Parâmetro inválido: ${param}`, success: false });
   });

@@ -115,6 +115,7 @@ describe("trainings over GraphQL", () => {
     expect(invalid.extensions.status).toBe(400);
     expect(invalid.extensions.errors.map((error: { field: string }) => error.field).sort()).toEqual(["exercises[1].order", "exercises[1].sets", "name"]);
     const restInvalid = await t.post("/api/trainings", {
+      invalidRequest: true,
       token: student.token,
       body: {
         name: " ",
@@ -265,7 +266,7 @@ describe("training plans over GraphQL", () => {
     const myPlans = "query ($page: PageInput) { myPlans(page: $page) { totalElements } }";
     const byStudent = onlyError(await t.graphql(myPlans, { page: { size: 0 } }, student.token));
     expect(byStudent).toMatchObject({ message: "Apenas personal trainers podem criar planos de treino", extensions: { code: "FORBIDDEN", status: 403 } });
-    const rest = await t.get("/api/training-plans/my-plans?size=0", { token: student.token });
+    const rest = await t.get("/api/training-plans/my-plans?size=0", { invalidRequest: true, token: student.token });
     expect(rest.status).toBe(403);
     expect(rest.body).toEqual({ message: byStudent.message, success: false });
 
@@ -273,19 +274,19 @@ describe("training plans over GraphQL", () => {
     expect(anonymous.extensions).toEqual({ code: "UNAUTHENTICATED", status: 401 });
     const both = onlyError(await t.graphql(PLANS, { filter: { createdBy: 0 }, page: { size: 0 } }, trainer.token));
     expect(both.message).toBe("Parâmetro inválido: size");
-    expect((await t.get("/api/training-plans?createdBy=0&size=0", { token: trainer.token })).body.message).toBe(both.message);
+    expect((await t.get("/api/training-plans?createdBy=0&size=0", { invalidRequest: true, token: trainer.token })).body.message).toBe(both.message);
   });
 
   it("tells a caller who may not write so before anything about its input, as REST does", async () => {
     const badTraining = { name: " ", exercises: [] };
     const anonymous = onlyError(await t.graphql(CREATE_TRAINING, { input: badTraining }));
     expect(anonymous.extensions).toEqual({ code: "UNAUTHENTICATED", status: 401 });
-    expect((await t.post("/api/trainings", { body: badTraining })).status).toBe(401);
+    expect((await t.post("/api/trainings", { invalidRequest: true, body: badTraining })).status).toBe(401);
 
     const badPlan = { name: " ", description: " ", trainings: [] };
     const byStudent = onlyError(await t.graphql(CREATE_PLAN, { input: badPlan }, student.token));
     expect(byStudent).toMatchObject({ message: "Apenas personal trainers podem criar planos de treino", extensions: { code: "FORBIDDEN", status: 403 } });
-    const rest = await t.post("/api/training-plans", { token: student.token, body: badPlan });
+    const rest = await t.post("/api/training-plans", { invalidRequest: true, token: student.token, body: badPlan });
     expect(rest.status).toBe(403);
     expect(rest.body).toEqual({ message: byStudent.message, success: false });
 
@@ -293,7 +294,7 @@ describe("training plans over GraphQL", () => {
     const other = await makeTrainer(t);
     const notCreator = onlyError(await t.graphql(UPDATE_TRAINING, { id: training.id, input: badTraining }, other.token));
     expect(notCreator).toMatchObject({ message: "Acesso negado", extensions: { code: "FORBIDDEN", status: 403 } });
-    expect((await t.put(`/api/trainings/${training.id}`, { token: other.token, body: badTraining })).status).toBe(403);
+    expect((await t.put(`/api/trainings/${training.id}`, { invalidRequest: true, token: other.token, body: badTraining })).status).toBe(403);
 
     const invalid = onlyError(await t.graphql(CREATE_PLAN, { input: badPlan }, trainer.token));
     expect(invalid).toMatchObject({ message: "Validation failed", extensions: { code: "BAD_USER_INPUT", status: 400 } });

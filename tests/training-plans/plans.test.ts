@@ -173,7 +173,7 @@ describe("POST /api/training-plans", () => {
     if (Array.isArray(body.trainings)) {
       body.trainings = body.trainings.map((item: Record<string, unknown>) => (item.trainingId === 0 ? { ...item, trainingId: trainingIds[0] } : item));
     }
-    const res = await t.post("/api/training-plans", { token: trainer.token, body });
+    const res = await t.post("/api/training-plans", { invalidRequest: true, token: trainer.token, body });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe("Validation failed");
     expect(res.body.success).toBe(false);
@@ -183,6 +183,7 @@ describe("POST /api/training-plans", () => {
 
   it("reports every problem of the body together", async () => {
     const res = await t.post("/api/training-plans", {
+      invalidRequest: true,
       token: trainer.token,
       body: {
         name: " ",
@@ -236,7 +237,10 @@ describe("GET /api/training-plans/{id}", () => {
     const res = await t.get("/api/training-plans/424242", { token: trainer.token });
     expect(res.status).toBe(404);
     expect(res.body).toEqual(PLAN_NOT_FOUND);
-    expect((await t.get("/api/training-plans/x1", { token: trainer.token })).body).toEqual({ message: "Parâmetro inválido: id", success: false });
+    expect((await t.get("/api/training-plans/x1", { invalidRequest: true, token: trainer.token })).body).toEqual({
+      message: "Parâmetro inválido: id",
+      success: false,
+    });
   });
 });
 
@@ -295,7 +299,11 @@ describe("PUT /api/training-plans/{id}", () => {
     expect(invisible.status).toBe(404);
     expect(invisible.body).toEqual({ message: "Treino não encontrado", success: false });
 
-    const invalid = await t.put(`/api/training-plans/${plan.id}`, { token: trainer.token, body: planBody([trainingIds[0]], { duration: 105 }) });
+    const invalid = await t.put(`/api/training-plans/${plan.id}`, {
+      invalidRequest: true,
+      token: trainer.token,
+      body: planBody([trainingIds[0]], { duration: 105 }),
+    });
     expect(invalid.status).toBe(400);
     expect(fieldsOf(invalid.body)).toEqual(["duration"]);
     expect((await t.get(`/api/training-plans/${plan.id}`, { token: trainer.token })).body).toEqual(plan);
@@ -412,7 +420,7 @@ describe("GET /api/training-plans", () => {
     ["size=0", "size"],
     ["sort=secret,asc", "sort"],
   ])("refuses %s with 400 naming the parameter", async (query, param) => {
-    const res = await t.get(`/api/training-plans?${query}`, { token: trainer.token });
+    const res = await t.get(`/api/training-plans?${query}`, { invalidRequest: true, token: trainer.token });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: `Parâmetro inválido: ${param}`, success: false });
   });

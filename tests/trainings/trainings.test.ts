@@ -172,7 +172,7 @@ describe("POST /api/trainings", () => {
   });
 
   it("answers 401 without a token", async () => {
-    const res = await t.post("/api/trainings", { body: { name: "x", exercises: [] } });
+    const res = await t.post("/api/trainings", { invalidRequest: true, body: { name: "x", exercises: [] } });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ message: "Token inválido ou expirado", success: false });
   });
@@ -223,7 +223,7 @@ describe("POST /api/trainings", () => {
           "exerciseId" in item && item.exerciseId === 0 ? { ...item, exerciseId } : item,
         );
       }
-      const res = await t.post("/api/trainings", { token: trainer.token, body });
+      const res = await t.post("/api/trainings", { invalidRequest: true, token: trainer.token, body });
       expect(res.status).toBe(400);
       expect(res.body.message).toBe("Validation failed");
       expect(res.body.success).toBe(false);
@@ -233,6 +233,7 @@ describe("POST /api/trainings", () => {
 
     it("reports every problem of the body together", async () => {
       const res = await t.post("/api/trainings", {
+        invalidRequest: true,
         token: trainer.token,
         body: {
           name: "",
@@ -331,7 +332,7 @@ describe("GET /api/trainings/{id}", () => {
     const res = await t.get("/api/trainings/424242", { token: trainer.token });
     expect(res.status).toBe(404);
     expect(res.body).toEqual(TRAINING_NOT_FOUND);
-    const bad = await t.get("/api/trainings/abc", { token: trainer.token });
+    const bad = await t.get("/api/trainings/abc", { invalidRequest: true, token: trainer.token });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ message: "Parâmetro inválido: id", success: false });
   });
@@ -398,6 +399,7 @@ describe("PUT /api/trainings/{id}", () => {
 
     const training = await createTraining(t, student.token, [exercise.id]);
     const invalid = await t.put(`/api/trainings/${training.id}`, {
+      invalidRequest: true,
       token: student.token,
       body: { name: "ok", exercises: [{ exerciseId: exercise.id, sets: 51 }] },
     });
@@ -522,7 +524,7 @@ describe("GET /api/trainings", () => {
       ["size=0", "size"],
       ["sort=password,asc", "sort"],
     ]) {
-      const res = await t.get(`/api/trainings?${query}`, { token: trainer.token });
+      const res = await t.get(`/api/trainings?${query}`, { invalidRequest: true, token: trainer.token });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ message: `Parâmetro inválido: ${param}`, success: false });
     }

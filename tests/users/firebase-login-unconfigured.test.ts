@@ -19,7 +19,7 @@ describe("POST /api/users/firebase-login without FIREBASE_PROJECT_ID", () => {
   });
 
   it("still validates the body first", async () => {
-    const res = await t.post("/api/users/firebase-login", { body: {} });
+    const res = await t.post("/api/users/firebase-login", { invalidRequest: true, body: {} });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: "Validation failed", success: false, errors: [{ field: "firebaseToken", message: expect.any(String) }] });
   });

@@ -136,7 +136,7 @@ describe("POST /api/users/firebase-login", () => {
     ["a null firebaseToken", { firebaseToken: null }],
     ["an 8193-character firebaseToken", { firebaseToken: "x".repeat(8193) }],
   ])("answers 400 Validation failed on firebaseToken for %s", async (_label, body) => {
-    const res = await t.post("/api/users/firebase-login", { body });
+    const res = await t.post("/api/users/firebase-login", { invalidRequest: true, body });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: "Validation failed", success: false, errors: [{ field: "firebaseToken", message: expect.any(String) }] });
   });

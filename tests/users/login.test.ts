@@ -92,7 +92,7 @@ describe("POST /api/users/login", () => {
   });
 
   it("reports both missing fields together", async () => {
-    const res = await t.post(LOGIN, { body: {} });
+    const res = await t.post(LOGIN, { invalidRequest: true, body: {} });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       message: "Validation failed",
@@ -115,7 +115,7 @@ describe("POST /api/users/login", () => {
     ["an array as password", { email: "ana@example.com", password: ["segredo1"] }, ["password"]],
   ])("answers 400 Validation failed to %s", async (_label, body, fields) => {
     await makeUser(t, { email: "ana@example.com", password: "segredo1" });
-    const res = await t.post(LOGIN, { body });
+    const res = await t.post(LOGIN, { invalidRequest: true, body });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe("Validation failed");
     expect(res.body.success).toBe(false);
@@ -129,19 +129,27 @@ describe("POST /api/users/login", () => {
     ["null", "null", "JSON inválido"],
     ["a number", "42", "JSON inválido"],
   ])("answers 400 to a JSON body that is %s instead of an object", async (_label, raw, message) => {
-    const res = await t.post(LOGIN, { raw, headers: { "content-type": "application/json" } });
+    const res = await t.post(LOGIN, { invalidRequest: true, raw, headers: { "content-type": "application/json" } });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ message, success: false });
   });
 
   it("answers 400 JSON inválido to malformed JSON", async () => {
-    const res = await t.post(LOGIN, { raw: '{"email": "ana@example.com", "password": ', headers: { "content-type": "application/json" } });
+    const res = await t.post(LOGIN, {
+      invalidRequest: true,
+      raw: '{"email": "ana@example.com", "password": ',
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: "JSON inválido", success: false });
   });
 
   it("answers 400 to a body that is not JSON at all", async () => {
-    const res = await t.post(LOGIN, { raw: "email=ana@example.com&password=segredo1", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const res = await t.post(LOGIN, {
+      invalidRequest: true,
+      raw: "email=ana@example.com&password=segredo1",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe("Validation failed");
   });

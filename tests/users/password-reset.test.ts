@@ -69,7 +69,7 @@ describe("POST /api/users/forgot-password", () => {
     ["a blank e-mail", { email: "  " }],
     ["a number as e-mail", { email: 7 }],
   ])("answers 400 Validation failed to %s", async (_label, body) => {
-    const res = await t.post("/api/users/forgot-password", { body });
+    const res = await t.post("/api/users/forgot-password", { invalidRequest: true, body });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: "Validation failed", success: false, errors: [{ field: "email", message: expect.any(String) }] });
   });
@@ -240,7 +240,7 @@ describe("POST /api/users/reset-password", () => {
   it("answers 400 with the short-password message and an errors list, and the link stays usable", async () => {
     const ana = await makeUser(t, { email: "ana@example.com", password: "senha-antiga" });
     const token = await requestReset("ana@example.com");
-    const res = await reset(token, "12345");
+    const res = await t.withInvalidRequests(() => reset(token, "12345"));
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       message: "A senha deve ter pelo menos 6 caracteres",
@@ -299,7 +299,7 @@ describe("POST /api/users/reset-password", () => {
     ["a number as password", { token: "abc", password: 123456 }, ["password"]],
     ["an empty body", {}, ["token", "password"]],
   ])("answers 400 Validation failed to %s", async (_label, body, fields) => {
-    const res = await t.post("/api/users/reset-password", { body });
+    const res = await t.post("/api/users/reset-password", { invalidRequest: true, body });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe("Validation failed");
     expect(res.body.success).toBe(false);
@@ -307,7 +307,7 @@ describe("POST /api/users/reset-password", () => {
   });
 
   it("answers 400 JSON inválido to malformed JSON", async () => {
-    const res = await t.post("/api/users/reset-password", { raw: '{"token": "abc"', headers: { "content-type": "application/json" } });
+    const res = await t.post("/api/users/reset-password", { invalidRequest: true, raw: '{"token": "abc"', headers: { "content-type": "application/json" } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: "JSON inválido", success: false });
   });

@@ -148,7 +148,7 @@ describe("POST /api/users/{userId}/update-profile-photo", () => {
     const student = await makeStudent(t);
     const data = new FormData();
     data.append("description", "sem arquivo");
-    const res = await upload(student, student.id, data);
+    const res = await t.withInvalidRequests(() => upload(student, student.id, data));
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: "Validation failed", success: false, errors: [{ field: "file", message: expect.any(String) }] });
     expect(storedFiles()).toEqual([]);
@@ -156,7 +156,7 @@ describe("POST /api/users/{userId}/update-profile-photo", () => {
 
   it("answers 400 Validation failed when the image comes in a part not named file", async () => {
     const student = await makeStudent(t);
-    const res = await upload(student, student.id, form(PNG, "foto.png", "image/png", "image"));
+    const res = await t.withInvalidRequests(() => upload(student, student.id, form(PNG, "foto.png", "image/png", "image")));
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: "Validation failed", success: false, errors: [{ field: "file", message: expect.any(String) }] });
     expect(storedFiles()).toEqual([]);
@@ -168,7 +168,7 @@ describe("POST /api/users/{userId}/update-profile-photo", () => {
     ["a raw image body", PNG.toString("latin1"), "image/png"],
   ])("answers 400 in the error shape to %s", async (_label, body, contentType) => {
     const student = await makeStudent(t);
-    const res = await upload(student, student.id, body, { "content-type": contentType });
+    const res = await t.withInvalidRequests(() => upload(student, student.id, body, { "content-type": contentType }));
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: expect.any(String), success: false });
     expect(storedFiles()).toEqual([]);
@@ -256,7 +256,7 @@ describe("POST /api/users/{userId}/update-profile-photo", () => {
 
   it("answers 400 Parâmetro inválido: id for a non-numeric user id (contract §2)", async () => {
     const student = await makeStudent(t);
-    const res = await t.post("/api/users/abc/update-profile-photo", { raw: form(PNG, "a.png", "image/png"), token: student.token });
+    const res = await t.post("/api/users/abc/update-profile-photo", { invalidRequest: true, raw: form(PNG, "a.png", "image/png"), token: student.token });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: "Parâmetro inválido: id", success: false });
     expect(storedFiles()).toEqual([]);

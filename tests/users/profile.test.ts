@@ -234,7 +234,7 @@ describe("PUT /api/users/profile", () => {
     const student = await filledStudent();
     const before = await profileOf(student);
     const historyBefore = await weightRows(student.id);
-    const res = await t.put("/api/users/profile", { token: student.token, body: change });
+    const res = await t.put("/api/users/profile", { invalidRequest: true, token: student.token, body: change });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       message: "Validation failed",
@@ -256,6 +256,7 @@ describe("PUT /api/users/profile", () => {
     const student = await filledStudent();
     const before = await profileOf(student);
     const res = await t.put("/api/users/profile", {
+      invalidRequest: true,
       token: student.token,
       body: { name: "Nome Válido", height: 0, weight: 701, gender: "X", birthDate: "31/12/2000" },
     });
@@ -288,7 +289,12 @@ describe("PUT /api/users/profile", () => {
 
   it("answers 400 JSON inválido to a malformed body", async () => {
     const student = await makeStudent(t);
-    const res = await t.put("/api/users/profile", { token: student.token, raw: '{"name":', headers: { "content-type": "application/json" } });
+    const res = await t.put("/api/users/profile", {
+      invalidRequest: true,
+      token: student.token,
+      raw: '{"name":',
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: "JSON inválido", success: false });
   });
@@ -340,17 +346,17 @@ describe("GET /api/users/{id}", () => {
 
   it.each([["abc"], ["0"], ["-1"], ["1.5"], ["1e3"], ["99999999999"], ["2147483648"]])("answers 400 Parâmetro inválido: id for the id %s", async (id) => {
     const student = await makeStudent(t);
-    const res = await t.get(`/api/users/${id}`, { token: student.token });
+    const res = await t.get(`/api/users/${id}`, { invalidRequest: true, token: student.token });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: "Parâmetro inválido: id", success: false });
   });
 
   it("answers 400 Parâmetro inválido: id, renaming nobody, for an id whose percent-encoding is broken", async () => {
     const student = await makeStudent(t);
-    const read = await t.get("/api/users/%E0%A4%A", { token: student.token });
+    const read = await t.get("/api/users/%E0%A4%A", { invalidRequest: true, token: student.token });
     expect(read.status).toBe(400);
     expect(read.body).toEqual({ message: "Parâmetro inválido: id", success: false });
-    const rename = await t.patch("/api/users/%E0%A4%A", { token: student.token, body: { name: "Renomeado" } });
+    const rename = await t.patch("/api/users/%E0%A4%A", { invalidRequest: true, token: student.token, body: { name: "Renomeado" } });
     expect(rename.status).toBe(400);
     expect(rename.body).toEqual({ message: "Parâmetro inválido: id", success: false });
     expect((await profileOf(student)).name).toBe(student.user.name);
@@ -395,7 +401,7 @@ describe("PATCH /api/users/{id}", () => {
     ["a null name", { name: null }],
   ])("refuses %s with 400 Nome não pode estar vazio and an errors list", async (_label, body) => {
     const student = await makeStudent(t);
-    const res = await t.patch(`/api/users/${student.id}`, { token: student.token, body });
+    const res = await t.patch(`/api/users/${student.id}`, { invalidRequest: true, token: student.token, body });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({
       message: "Nome não pode estar vazio",
@@ -407,7 +413,7 @@ describe("PATCH /api/users/{id}", () => {
 
   it("refuses a 121-character name with 400 Validation failed (not the blank-name text)", async () => {
     const student = await makeStudent(t);
-    const res = await t.patch(`/api/users/${student.id}`, { token: student.token, body: { name: "n".repeat(121) } });
+    const res = await t.patch(`/api/users/${student.id}`, { invalidRequest: true, token: student.token, body: { name: "n".repeat(121) } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: "Validation failed", success: false, errors: [{ field: "name", message: expect.any(String) }] });
     expect((await profileOf(student)).name).toBe(student.user.name);
@@ -449,7 +455,7 @@ describe("PATCH /api/users/{id}", () => {
 
   it("answers 400 Parâmetro inválido: id for a non-numeric id", async () => {
     const student = await makeStudent(t);
-    const res = await t.patch("/api/users/abc", { token: student.token, body: { name: "Nome" } });
+    const res = await t.patch("/api/users/abc", { invalidRequest: true, token: student.token, body: { name: "Nome" } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: "Parâmetro inválido: id", success: false });
   });
@@ -471,7 +477,7 @@ describe("unknown routes", () => {
     ["DELETE", "/api/users"],
     ["GET", "/nope"],
   ])("answers %s %s with 404 Recurso não encontrado", async (method, url) => {
-    const res = await t.request(method, url);
+    const res = await t.request(method, url, { invalidRequest: true });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ message: "Recurso não encontrado", success: false });
   });

@@ -103,12 +103,12 @@ describe("POST /api/users/register", () => {
 
   it("refuses an unknown or missing confirmation token with 400", async () => {
     expect((await t.get("/api/users/confirm-email?token=nope")).body).toEqual({ message: "Token inválido ou expirado", success: false });
-    const missing = await t.get("/api/users/confirm-email");
+    const missing = await t.get("/api/users/confirm-email", { invalidRequest: true });
     expect(missing.status).toBe(400);
     expect(missing.body).toEqual({ message: "Token inválido ou expirado", success: false });
     const blank = await t.get("/api/users/confirm-email?token=%20");
     expect(blank.body).toEqual({ message: "Token inválido ou expirado", success: false });
-    const repeated = await t.get("/api/users/confirm-email?token=a&token=b");
+    const repeated = await t.get("/api/users/confirm-email?token=a&token=b", { invalidRequest: true });
     expect(repeated.body).toEqual({ message: "Token inválido ou expirado", success: false });
   });
 
@@ -128,6 +128,7 @@ describe("POST /api/users/register", () => {
 
   it("reports every problem of the body together, by JSON path, and writes nothing", async () => {
     const res = await t.post("/api/users/register", {
+      invalidRequest: true,
       body: { name: "  ", email: "not-an-email", password: "12345", userType: "ADMIN", requestLocation: "TV" },
     });
     expect(res.status).toBe(400);
@@ -147,27 +148,31 @@ describe("POST /api/users/register", () => {
     ["confirmed as a string", { confirmed: "false" }, "confirmed"],
     ["a null userType", { userType: null }, "userType"],
   ])("refuses %s with 400 on that field", async (_label, change, field) => {
-    const res = await t.post("/api/users/register", { body: { ...valid, ...change } });
+    const res = await t.post("/api/users/register", { invalidRequest: true, body: { ...valid, ...change } });
     expect(res.status).toBe(400);
     expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
     expect(await userCount()).toBe(0);
   });
 
   it("answers 400 JSON inválido to malformed JSON", async () => {
-    const res = await t.post("/api/users/register", { raw: '{"name": "Ana",', headers: { "content-type": "application/json" } });
+    const res = await t.post("/api/users/register", { invalidRequest: true, raw: '{"name": "Ana",', headers: { "content-type": "application/json" } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: "JSON inválido", success: false });
   });
 
   it("answers 413 to a body over 1 MB", async () => {
-    const res = await t.post("/api/users/register", { body: { ...valid, name: "x".repeat(1_100_000) } });
+    const res = await t.post("/api/users/register", { invalidRequest: true, body: { ...valid, name: "x".repeat(1_100_000) } });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ message: "Requisição muito grande", success: false });
     expect(await userCount()).toBe(0);
   });
 
   it("answers 400 to a body that is not JSON at all", async () => {
-    const res = await t.post("/api/users/register", { raw: "name=Ana", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const res = await t.post("/api/users/register", {
+      invalidRequest: true,
+      raw: "name=Ana",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe("Validation failed");
   });

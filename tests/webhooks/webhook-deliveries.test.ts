@@ -233,6 +233,12 @@ describe("webhook deliveries", () => {
     expect(succeeded).toMatchObject({ status: "SUCCEEDED", attempts: 2, lastStatusCode: 200, lastError: null });
     expect(r.received.map((d) => d.headers["webhook-id"])).toEqual([failed.eventId, failed.eventId]);
     expectAllSignedBy(r, endpoint.secret);
+    // The attempts are counted in /metrics, by outcome (this instance's since it started).
+    const counted = (metrics: string, outcome: string) =>
+      Number(new RegExp(`webhook_delivery_attempts_total\\{outcome="${outcome}"\\} (\\d+)`).exec(metrics)?.[1]);
+    const metrics = (await t.get("/metrics")).text;
+    expect(counted(metrics, "retried")).toBeGreaterThanOrEqual(1);
+    expect(counted(metrics, "succeeded")).toBeGreaterThanOrEqual(1);
   });
 
   it("does not follow a redirect: a 3xx is a failed attempt", async () => {

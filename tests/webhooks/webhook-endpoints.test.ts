@@ -55,7 +55,9 @@ describe("webhook endpoints", () => {
     const all = await t.get("/api/webhook-endpoints", { token: admin.token });
     expect(all.body.content.map((e: { id: number }) => e.id)).toEqual([other.id, mine.id]);
     expect((await t.get(`/api/webhook-endpoints/${mine.id}`, { token: admin.token })).status).toBe(200);
-    expect((await t.get("/api/webhook-endpoints?sort=secret,asc", { token: trainer.token })).body.message).toBe("Parâmetro inválido: sort");
+    expect((await t.get("/api/webhook-endpoints?sort=secret,asc", { invalidRequest: true, token: trainer.token })).body.message).toBe(
+      "Parâmetro inválido: sort",
+    );
   });
 
   it("changes, rotates, tests and deletes an endpoint", async () => {
@@ -117,7 +119,7 @@ describe("webhook endpoints", () => {
     }
     const unknownDelivery = await t.post(`/api/webhook-endpoints/${endpoint.id}/deliveries/999999/retry`, { token: owner.token });
     expect([unknownDelivery.status, unknownDelivery.body.message]).toEqual([404, "Entrega não encontrada"]);
-    expect((await t.get("/api/webhook-endpoints/abc", { token: owner.token })).body.message).toBe("Parâmetro inválido: id");
+    expect((await t.get("/api/webhook-endpoints/abc", { invalidRequest: true, token: owner.token })).body.message).toBe("Parâmetro inválido: id");
     // Nothing changed for the stranger's tries.
     expect((await t.get(`/api/webhook-endpoints/${endpoint.id}`, { token: owner.token })).body.description).toBe("painel");
   });
@@ -125,6 +127,7 @@ describe("webhook endpoints", () => {
   it("refuses an invalid body with every problem at once", async () => {
     const user = await makeStudent(t);
     const res = await t.post("/api/webhook-endpoints", {
+      invalidRequest: true,
       token: user.token,
       body: { url: "ftp://example.com/x", events: ["invite.updated", "payment.refunded"], description: "x".repeat(2001) },
     });
@@ -132,11 +135,20 @@ describe("webhook endpoints", () => {
     expect(res.body.message).toBe("Validation failed");
     expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(["description", "events[1]", "url"]);
 
-    const long = await t.post("/api/webhook-endpoints", { token: user.token, body: { url: `https://example.com/${"a".repeat(2040)}`, events: [] } });
+    const long = await t.post("/api/webhook-endpoints", {
+      invalidRequest: true,
+      token: user.token,
+      body: { url: `https://example.com/${"a".repeat(2040)}`, events: [] },
+    });
     expect(long.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(["events", "url"]);
-    const repeated = await t.post("/api/webhook-endpoints", { token: user.token, body: { url: URL_A, events: ["link.updated", "link.updated"] } });
+    const repeated = await t.post("/api/webhook-endpoints", {
+      invalidRequest: true,
+      token: user.token,
+      body: { url: URL_A, events: ["link.updated", "link.updated"] },
+    });
     expect(repeated.body.errors).toEqual([{ field: "events", message: "Eventos repetidos" }]);
     const patch = await t.patch(`/api/webhook-endpoints/${(await createEndpoint(t, user, URL_A, ["link.updated"])).id}`, {
+      invalidRequest: true,
       token: user.token,
       body: { url: "notaurl", enabled: "yes" },
     });

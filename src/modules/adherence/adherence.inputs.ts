@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ListQuery, Paging } from "../../platform/paging.js";
+import { queryNumber } from "../../platform/validation.js";
 import { STUDENT_ADHERENCE_SORTS } from "./adherence.repository.js";
 
 /** The windows adherence is read over, in days ending today (contract §12.2). */
@@ -7,16 +8,7 @@ export const ADHERENCE_WINDOWS = [7, 30, 90] as const;
 export const DEFAULT_ADHERENCE_WINDOW = 30;
 
 /** A window: a GraphQL Int, or its text in a query string; 30 days when not given. */
-const windowDays = z
-  .union([
-    z.number(),
-    z
-      .string()
-      .regex(/^\d{1,3}$/)
-      .transform(Number),
-  ])
-  .pipe(z.union(ADHERENCE_WINDOWS.map((days) => z.literal(days))))
-  .default(DEFAULT_ADHERENCE_WINDOW);
+const windowDays = queryNumber(z.union(ADHERENCE_WINDOWS.map((days) => z.literal(days))), 3).default(DEFAULT_ADHERENCE_WINDOW);
 
 /** What a reading of adherence is asked with. */
 export const adherenceQuery = z.object({ window: windowDays });

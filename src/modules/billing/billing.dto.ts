@@ -1,7 +1,22 @@
 import { centsToAmount } from "../../platform/money.js";
 import { INTERVAL_NAMES } from "./billing-period.js";
-import type { invoices, PaymentMethod, payments, pixTransactions, subscriptionPlans, subscriptions } from "./billing.table.js";
-import type { Boleto } from "./boleto.js";
+import { z } from "zod";
+import { instant, int } from "../../platform/answer-fields.js";
+import { USER_TYPES } from "../users/user.table.js";
+import {
+  INVOICE_STATUSES,
+  PAYMENT_METHODS,
+  PAYMENT_STATUSES,
+  PIX_STATUSES,
+  PLAN_INTERVALS,
+  SUBSCRIPTION_STATUSES,
+  type invoices,
+  type payments,
+  type pixTransactions,
+  type subscriptionPlans,
+  type subscriptions,
+} from "./billing.table.js";
+import { boletoSchema } from "./boleto.js";
 
 export type PlanRow = typeof subscriptionPlans.$inferSelect;
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
@@ -9,20 +24,23 @@ export type PaymentRow = typeof payments.$inferSelect;
 export type InvoiceRow = typeof invoices.$inferSelect;
 export type PixTransactionRow = typeof pixTransactions.$inferSelect;
 
-export interface PlanDto {
-  id: number;
-  name: string;
-  description: string;
-  userType: PlanRow["userType"];
-  price: number;
-  currency: string;
-  interval: PlanRow["interval"];
-  features: string[];
-  maxStudents: number | null;
-  active: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export const planSchema = z
+  .object({
+    id: int(),
+    name: z.string(),
+    description: z.string(),
+    userType: z.enum(USER_TYPES),
+    price: z.number(),
+    currency: z.string(),
+    interval: z.enum(PLAN_INTERVALS),
+    features: z.array(z.string()),
+    maxStudents: int().nullable().describe("null = unlimited"),
+    active: z.boolean(),
+    createdAt: instant,
+    updatedAt: instant,
+  })
+  .meta({ id: "SubscriptionPlan" });
+export type PlanDto = z.output<typeof planSchema>;
 
 export const toPlanDto = (row: PlanRow): PlanDto => ({
   id: row.id,
@@ -39,56 +57,64 @@ export const toPlanDto = (row: PlanRow): PlanDto => ({
   updatedAt: row.updatedAt,
 });
 
-export interface PixTransactionDto {
-  id: string;
-  subscriptionId: number;
-  amount: number;
-  currency: string;
-  status: PixTransactionRow["status"];
-  brCode: string;
-  brCodeBase64: string;
-  expiresAt: Date;
-  createdAt: Date;
-}
+export const pixTransactionSchema = z
+  .object({
+    id: z.string(),
+    subscriptionId: int(),
+    amount: z.number(),
+    currency: z.string(),
+    status: z.enum(PIX_STATUSES),
+    brCode: z.string().describe("the PIX copy-and-paste code"),
+    brCodeBase64: z.string().describe("the QR code image (data URL)"),
+    expiresAt: instant,
+    createdAt: instant,
+  })
+  .meta({ id: "PixTransaction" });
+export type PixTransactionDto = z.output<typeof pixTransactionSchema>;
 
-export interface SubscriptionDto {
-  id: number;
-  userId: number;
-  userName: string;
-  planId: number;
-  planName: string;
-  status: SubscriptionRow["status"];
-  startDate: Date | null;
-  endDate: Date | null;
-  renewalDate: Date | null;
-  canceledAt: Date | null;
-  price: number;
-  currency: string;
-  paymentMethod: PaymentMethod;
-  lastFourDigits: string | null;
-  autoRenew: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-  pix?: PixTransactionDto;
-  /** The boleto to pay, for a BOLETO subscription just created (sandbox: no bank settles it). */
-  boleto?: Boleto;
-}
+export const subscriptionSchema = z
+  .object({
+    id: int(),
+    userId: int(),
+    userName: z.string(),
+    planId: int(),
+    planName: z.string(),
+    status: z.enum(SUBSCRIPTION_STATUSES),
+    startDate: instant.nullable(),
+    endDate: instant.nullable(),
+    renewalDate: instant.nullable(),
+    canceledAt: instant.nullable(),
+    price: z.number(),
+    currency: z.string(),
+    paymentMethod: z.enum(PAYMENT_METHODS),
+    lastFourDigits: z.string().nullable(),
+    autoRenew: z.boolean(),
+    createdAt: instant,
+    updatedAt: instant,
+    pix: pixTransactionSchema.optional().describe("the PIX charge to pay, for a PIX subscription just created"),
+    boleto: boletoSchema.optional().describe("the boleto to pay, for a BOLETO subscription just created (sandbox: no bank settles it)"),
+  })
+  .meta({ id: "Subscription" });
+export type SubscriptionDto = z.output<typeof subscriptionSchema>;
 
 /** The payment-flow endpoints' shape (api-spec.md "Payment-flow endpoints"). */
-export interface CheckoutSubscriptionDto {
-  id: number;
-  userId: number;
-  subscriptionType: string;
-  startDate: Date | null;
-  endDate: Date | null;
-  paymentId: string | null;
-  paymentMethod: PaymentMethod;
-  status: SubscriptionRow["status"];
-  autoRenew: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-  user: { id: number; name: string; email: string; userType: string };
-}
+export const checkoutSubscriptionSchema = z
+  .object({
+    id: int(),
+    userId: int(),
+    subscriptionType: z.string(),
+    startDate: instant.nullable(),
+    endDate: instant.nullable(),
+    paymentId: z.string().nullable(),
+    paymentMethod: z.enum(PAYMENT_METHODS),
+    status: z.enum(SUBSCRIPTION_STATUSES),
+    autoRenew: z.boolean(),
+    createdAt: instant,
+    updatedAt: instant,
+    user: z.object({ id: int(), name: z.string(), email: z.string(), userType: z.string() }),
+  })
+  .meta({ id: "CheckoutSubscription" });
+export type CheckoutSubscriptionDto = z.output<typeof checkoutSubscriptionSchema>;
 
 export const toPixDto = (row: PixTransactionRow): PixTransactionDto => ({
   id: row.id,
@@ -145,33 +171,41 @@ export const toCheckoutSubscriptionDto = (
 });
 
 /** What a payment and an invoice are both shown with. */
-interface RecordDto {
-  id: number;
-  userId: number;
-  userName: string;
-  subscriptionId: number | null;
-  planName: string | null;
-  amount: number;
-  currency: string;
-  createdAt: Date;
-  updatedAt: Date;
-}
+const recordFields = {
+  id: int(),
+  userId: int(),
+  userName: z.string(),
+  subscriptionId: int().nullable(),
+  planName: z.string().nullable(),
+  amount: z.number(),
+  currency: z.string(),
+  createdAt: instant,
+  updatedAt: instant,
+};
 
-export interface PaymentDto extends RecordDto {
-  status: PaymentRow["status"];
-  paymentMethod: PaymentRow["paymentMethod"];
-  lastFourDigits: string | null;
-  transactionId: string | null;
-  invoiceUrl: string | null;
-}
+export const paymentSchema = z
+  .object({
+    ...recordFields,
+    status: z.enum(PAYMENT_STATUSES),
+    paymentMethod: z.enum(PAYMENT_METHODS),
+    lastFourDigits: z.string().nullable(),
+    transactionId: z.string().nullable(),
+    invoiceUrl: z.string().nullable(),
+  })
+  .meta({ id: "Payment" });
+export type PaymentDto = z.output<typeof paymentSchema>;
 
-export interface InvoiceDto extends RecordDto {
-  status: InvoiceRow["status"];
-  dueDate: Date;
-  paidAt: Date | null;
-  paymentId: number | null;
-  invoiceUrl: string;
-}
+export const invoiceSchema = z
+  .object({
+    ...recordFields,
+    status: z.enum(INVOICE_STATUSES),
+    dueDate: instant,
+    paidAt: instant.nullable(),
+    paymentId: int().nullable(),
+    invoiceUrl: z.string(),
+  })
+  .meta({ id: "Invoice" });
+export type InvoiceDto = z.output<typeof invoiceSchema>;
 
 /** The names and link a payment or invoice is shown with. */
 export interface RecordReferences {

@@ -111,6 +111,19 @@ export const cancelCheckoutInput = cancelInput.extend({ cancelImmediately: z.boo
 /** A PIX transaction id as a client or the gateway sends it. */
 export const pixTransactionId = textId(200);
 
+/** A PIX gateway's notification (POST /webhooks/pix/payment). */
+export const pixWebhookBody = z.object({
+  event: z.string().optional(),
+  data: z.object({ id: pixTransactionId, status: z.string().max(50) }),
+});
+
+/** A card gateway's event, once its signature checked. Id and type are stored as the event's record: refused here when the database could not store them. */
+export const cardEvent = z.object({
+  id: textId(255),
+  type: textId(255),
+  data: z.object({ object: z.record(z.string(), z.unknown()) }),
+});
+
 /** The PIX charge to pay as its payer would. */
 export const simulatePaymentInput = z.object({ id: z.string().trim().min(1).max(200) });
 export type SimulatePaymentInput = z.output<typeof simulatePaymentInput>;

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { centsToAmount } from "../../platform/money.js";
 import { DAY_MS } from "../../platform/dates.js";
 
@@ -6,12 +7,8 @@ import { DAY_MS } from "../../platform/dates.js";
  * with the mod 10 field check digits and the mod 11 general check digit. The free field carries the invoice id,
  * so a boleto is derived from its invoice and nothing else needs storing.
  */
-export interface Boleto {
-  barcode: string;
-  digitableLine: string;
-  dueDate: string;
-  amount: number;
-}
+export const boletoSchema = z.object({ barcode: z.string(), digitableLine: z.string(), dueDate: z.string(), amount: z.number() }).meta({ id: "Boleto" });
+export type Boleto = z.output<typeof boletoSchema>;
 
 /** The sandbox's bank code (no real bank uses 999). */
 const SANDBOX_BANK = "999";

@@ -1,14 +1,13 @@
 import { timingSafeEqual } from "node:crypto";
-import { z } from "zod";
 import { requireOwnerOrAdmin } from "../../platform/auth/access.js";
 import { requireUser, type Actor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { AppError, invalidParameter, notFound } from "../../platform/errors.js";
 import type { Logger } from "../../platform/logger.js";
-import { isStorableText, queryId, textId, type InputReader } from "../../platform/validation.js";
+import { isStorableText, queryId, type InputReader } from "../../platform/validation.js";
 import { toPixDto, type PixTransactionDto, type SubscriptionRow } from "./billing.dto.js";
-import { pixTransactionId, type SimulatePaymentInput } from "./billing.inputs.js";
+import { cardEvent, pixTransactionId, pixWebhookBody, type SimulatePaymentInput } from "./billing.inputs.js";
 import { billingRepository } from "./billing.repository.js";
 import { paymentRepository } from "./payment.repository.js";
 import { pixTransactionRepository } from "./pix-transaction.repository.js";
@@ -29,17 +28,6 @@ export class WebhookRejected extends Error {
   }
 }
 
-const pixWebhookBody = z.object({
-  event: z.string().optional(),
-  data: z.object({ id: pixTransactionId, status: z.string().max(50) }),
-});
-
-/** Id and type are stored as the event's record: refused here when the database could not store them. */
-const cardEvent = z.object({
-  id: textId(255),
-  type: textId(255),
-  data: z.object({ object: z.record(z.string(), z.unknown()) }),
-});
 type CardEventObject = Record<string, unknown>;
 
 export interface PaymentEventsDeps {

@@ -11,6 +11,7 @@ import type { SubscriptionPlanService } from "../billing/subscription-plan.servi
 import type { UserService } from "../users/user.service.js";
 import type { InviteInput, InviteListQuery, LinkListQuery } from "./coaching.inputs.js";
 import { coachingMails } from "./coaching.mails.js";
+import type { LinkDto, ReceivedInviteDto, SentInviteDto } from "./coaching.dto.js";
 import { coachingRepository, type InviteRecord, type LinkRecord } from "./coaching.repository.js";
 import { DAY_MS } from "../../platform/dates.js";
 import { recordEvent, type DomainEvent } from "../webhooks/domain-events.recorder.js";
@@ -26,40 +27,7 @@ const ALREADY_LINKED = "Aluno já vinculado a este personal";
 const INVITE_CLOSED = "Este convite já foi processado ou expirou";
 const LIMIT_REACHED = "Você atingiu o limite de alunos para seu plano atual";
 
-/** What a trainer sees of an invite it sent. */
-export interface SentInviteDto {
-  id: number;
-  personalId: number;
-  personalName: string;
-  studentEmail: string;
-  message: string | null;
-  status: InviteRecord["status"];
-  createdAt: Date;
-  expiresAt: Date;
-  updatedAt?: Date;
-}
-
-/** What a student sees of an invite received: the trainer's e-mail and picture in place of its own e-mail. */
-export interface ReceivedInviteDto extends Omit<SentInviteDto, "studentEmail"> {
-  personalEmail: string;
-  personalProfilePicture: string | null;
-}
-
-/** PersonalStudentDTO; listings leave out the caller's own side's e-mail and picture. */
-export interface LinkDto {
-  id: number;
-  personalId: number;
-  personalName: string;
-  personalEmail?: string;
-  personalProfilePicture?: string | null;
-  studentId: number;
-  studentName: string;
-  studentEmail?: string;
-  studentProfilePicture?: string | null;
-  status: LinkRecord["status"];
-  createdAt: Date;
-  updatedAt: Date;
-}
+export type { LinkDto, ReceivedInviteDto, SentInviteDto };
 
 /** A trainer's students against its plan's limit (contract §6, §12.3). */
 export interface TrainerSeats {

@@ -1,53 +1,132 @@
 import type { executionSets } from "./execution.table.js";
 import type { ExerciseExecutionRow } from "./execution.repository.js";
 import type { SetInput } from "./execution.inputs.js";
-import type { NewRecordDto } from "../records/records.dto.js";
+import { z } from "zod";
+import { day, instant, int } from "../../platform/answer-fields.js";
+import { newRecordSchema } from "../records/records.dto.js";
 import { estimatedOneRepMax } from "../records/records.values.js";
 
-export interface SetDto {
-  repetitions: number;
-  weight: number | null;
-  completed: boolean;
-}
+export const setSchema = z.object({ repetitions: int(), weight: z.number().nullable().describe("kg"), completed: z.boolean() }).meta({ id: "ExecutionSet" });
+export type SetDto = z.output<typeof setSchema>;
 
-export interface TrainingExecutionSummaryDto {
-  id: number;
-  trainingId: number | null;
-  trainingName?: string;
-  userId: number;
-  startTime: Date;
-  endTime: Date;
-  duration: number;
-  completed: boolean;
-  notes: string | null;
-  /** The client's id of the log (contract §13.2), null when it gave none. */
-  clientId: string | null;
-}
+/** A training execution in listings. */
+export const trainingExecutionSummarySchema = z
+  .object({
+    id: int(),
+    trainingId: int().nullable(),
+    trainingName: z.string().optional(),
+    userId: int(),
+    startTime: instant,
+    endTime: instant,
+    duration: int().describe("seconds"),
+    completed: z.boolean(),
+    notes: z.string().nullable(),
+    clientId: z.string().nullable().describe("the client's id of the log (contract §13.2), null when it gave none"),
+  })
+  .meta({ id: "TrainingExecutionSummary" });
+export type TrainingExecutionSummaryDto = z.output<typeof trainingExecutionSummarySchema>;
 
-export interface TrainingExecutionDto extends TrainingExecutionSummaryDto {
-  userName: string;
-  exerciseExecutions: { id: number; exerciseId: number | null; exerciseName: string; personalRecord: boolean; sets: SetDto[] }[];
-  /** The records the log set: in the logging answer only. */
-  newRecords?: NewRecordDto[];
-}
+/** A training execution with its exercises and sets (GET /trainings/executions/{id}, the logging answer). */
+export const trainingExecutionSchema = trainingExecutionSummarySchema
+  .extend({
+    userName: z.string(),
+    exerciseExecutions: z.array(
+      z.object({ id: int(), exerciseId: int().nullable(), exerciseName: z.string(), personalRecord: z.boolean(), sets: z.array(setSchema) }),
+    ),
+    newRecords: z.array(newRecordSchema).optional().describe("the records the log set: in the logging answer only"),
+  })
+  .meta({ id: "TrainingExecution" });
+export type TrainingExecutionDto = z.output<typeof trainingExecutionSchema>;
 
-export interface ExerciseExecutionDto {
-  id: number;
-  exerciseId: number | null;
-  exerciseName?: string;
-  userId: number;
-  trainingId: number | null;
-  trainingName?: string | null;
-  sets: SetDto[];
-  notes: string | null;
-  executedAt: Date;
-  duration: number | null;
-  personalRecord: boolean;
-  /** The client's id of a log on its own (contract §13.2), null when it gave none (always, inside a training execution). */
-  clientId: string | null;
-  /** The records the log set: in the logging answer only. */
-  newRecords?: NewRecordDto[];
-}
+/** An exercise execution; exerciseName and trainingName in the listings by user. */
+export const exerciseExecutionSchema = z
+  .object({
+    id: int(),
+    exerciseId: int().nullable(),
+    exerciseName: z.string().optional(),
+    userId: int(),
+    trainingId: int().nullable(),
+    trainingName: z.string().nullable().optional(),
+    sets: z.array(setSchema),
+    notes: z.string().nullable(),
+    executedAt: instant,
+    duration: int().nullable().describe("seconds"),
+    personalRecord: z.boolean(),
+    clientId: z
+      .string()
+      .nullable()
+      .describe("the client's id of a log on its own (contract §13.2), null when it gave none (always, inside a training execution)"),
+    newRecords: z.array(newRecordSchema).optional().describe("the records the log set: in the logging answer only"),
+  })
+  .meta({ id: "ExerciseExecution" });
+export type ExerciseExecutionDto = z.output<typeof exerciseExecutionSchema>;
+
+const personalRecordFields = { value: z.number(), unit: z.literal("kg"), date: instant, estimatedOneRepMax: z.number().nullable() };
+
+/** The legacy personal record of an exercise: its heaviest completed set. */
+export const personalRecordSchema = z.object({ exerciseId: int(), exerciseName: z.string(), ...personalRecordFields }).meta({ id: "PersonalRecord" });
+export type PersonalRecordDto = z.output<typeof personalRecordSchema>;
+
+/** GET /trainings/{id}/statistics. */
+export const trainingStatisticsSchema = z
+  .object({
+    trainingId: int(),
+    trainingName: z.string(),
+    totalExecutions: int(),
+    completedExecutions: int(),
+    averageDuration: z.number(),
+    totalVolume: z.number(),
+    exerciseStatistics: z.array(
+      z.object({
+        exerciseId: int().nullable(),
+        exerciseName: z.string(),
+        totalSets: int(),
+        totalReps: int(),
+        maxWeight: z.number().nullable(),
+        averageWeight: z.number().nullable(),
+        totalVolume: z.number(),
+      }),
+    ),
+    progressData: z.array(z.object({ date: day, totalVolume: z.number(), duration: z.number() })),
+  })
+  .meta({ id: "TrainingStatistics" });
+export type TrainingStatisticsDto = z.output<typeof trainingStatisticsSchema>;
+export type TrainingStatisticsFigures = Omit<TrainingStatisticsDto, "trainingId" | "trainingName">;
+
+/** GET /exercises/{id}/progress. */
+export const exerciseProgressSchema = z
+  .object({
+    exerciseId: int(),
+    exerciseName: z.string(),
+    progressData: z.array(
+      z.object({
+        date: day,
+        maxWeight: z.number().nullable(),
+        totalVolume: z.number(),
+        totalSets: int(),
+        totalReps: int(),
+        estimatedOneRepMax: z.number().nullable(),
+      }),
+    ),
+    personalRecord: z.object(personalRecordFields).nullable(),
+  })
+  .meta({ id: "ExerciseProgress" });
+export type ExerciseProgressDto = z.output<typeof exerciseProgressSchema>;
+
+/** GET /users/metrics. */
+export const userMetricsSchema = z
+  .object({
+    userId: int(),
+    totalTrainings: int(),
+    completedTrainings: int(),
+    totalExercises: int(),
+    totalTime: z.number(),
+    weeklyProgress: z.array(z.object({ date: day, trainingsCount: int(), totalTime: z.number() })),
+    weightHistory: z.array(z.object({ date: instant, value: z.number() })),
+    personalRecords: z.array(z.object({ exerciseName: z.string(), ...personalRecordFields })),
+  })
+  .meta({ id: "UserMetrics" });
+export type UserMetricsDto = z.output<typeof userMetricsSchema>;
 
 /** A logging answer: the execution, and whether this call wrote it (false: its client id was logged before, contract §13.2). */
 export interface Logged<T> {

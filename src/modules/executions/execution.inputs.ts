@@ -19,7 +19,8 @@ export type SetInput = z.output<typeof setInput>;
  */
 export const clientIdField = z
   .string()
-  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "UUID inválido")
+  // Both cases spelled out: the OpenAPI document's pattern carries no flag.
+  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, "UUID inválido")
   .transform((value) => value.toLowerCase());
 
 const sets = z.array(setInput).min(1, "Informe ao menos uma série").max(100);

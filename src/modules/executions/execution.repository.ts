@@ -8,6 +8,7 @@ import { fromJson, isoInstantText, jsonRows } from "../../platform/db/json.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { users } from "../users/user.table.js";
 import { executionSets, exerciseExecutions, trainingExecutions, trainingExerciseMonths } from "./execution.table.js";
+import type { TrainingStatisticsFigures } from "./execution.dto.js";
 
 export type TrainingExecutionRow = typeof trainingExecutions.$inferSelect;
 export type ExerciseExecutionRow = typeof exerciseExecutions.$inferSelect;
@@ -41,23 +42,6 @@ const iso = (date: Date) => date.toISOString();
 const isoDay = (date: Date) => iso(date).slice(0, 10);
 
 /** A training's statistics for one user, in the contract's shape less the training's own id and name. */
-export interface TrainingStatisticsFigures {
-  totalExecutions: number;
-  completedExecutions: number;
-  averageDuration: number;
-  totalVolume: number;
-  exerciseStatistics: {
-    exerciseId: number | null;
-    exerciseName: string;
-    totalSets: number;
-    totalReps: number;
-    maxWeight: number | null;
-    averageWeight: number | null;
-    totalVolume: number;
-  }[];
-  progressData: { date: string; totalVolume: number; duration: number }[];
-}
-
 /**
  * The whole UTC months inside a range [from, until): from the first month starting at or after `from` to the
  * last one ending at or before `until` (open ends stay open). `empty` when no whole month fits.

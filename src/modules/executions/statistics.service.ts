@@ -8,44 +8,15 @@ import type { ExerciseService } from "../exercises/exercise.service.js";
 import type { TrainingService } from "../trainings/training.service.js";
 import { weightHistoryJson } from "../users/user.fragments.js";
 import type { ProgressFilter, StatisticsFilter } from "./execution.inputs.js";
-import { executionRepository, type TrainingStatisticsFigures } from "./execution.repository.js";
+import { executionRepository } from "./execution.repository.js";
+import type { ExerciseProgressDto, PersonalRecordDto, TrainingStatisticsDto, UserMetricsDto } from "./execution.dto.js";
 import type { ExecutionService } from "./execution.service.js";
 
 const WEEKS_IN_METRICS = 8;
 const n = (value: string | number | null | undefined): number => (value === null || value === undefined ? 0 : Number(value));
 const nullable = (value: string | null | undefined): number | null => (value === null || value === undefined ? null : Number(value));
 
-export interface PersonalRecordDto {
-  exerciseId: number;
-  exerciseName: string;
-  value: number;
-  unit: "kg";
-  date: Date;
-  estimatedOneRepMax: number | null;
-}
-
-export interface TrainingStatisticsDto extends TrainingStatisticsFigures {
-  trainingId: number;
-  trainingName: string;
-}
-
-export interface ExerciseProgressDto {
-  exerciseId: number;
-  exerciseName: string;
-  progressData: { date: string; maxWeight: number | null; totalVolume: number; totalSets: number; totalReps: number; estimatedOneRepMax: number | null }[];
-  personalRecord: { value: number; unit: "kg"; date: Date; estimatedOneRepMax: number | null } | null;
-}
-
-export interface UserMetricsDto {
-  userId: number;
-  totalTrainings: number;
-  completedTrainings: number;
-  totalExercises: number;
-  totalTime: number;
-  weeklyProgress: { date: string; trainingsCount: number; totalTime: number }[];
-  weightHistory: { date: Date; value: number }[];
-  personalRecords: { exerciseName: string; value: number; unit: "kg"; date: Date; estimatedOneRepMax: number | null }[];
-}
+export type { ExerciseProgressDto, PersonalRecordDto, TrainingStatisticsDto, UserMetricsDto };
 
 /** Statistics, progress, records and metrics: SQL aggregates over one user's indexed history (contract §7). */
 export class StatisticsService {

@@ -12,6 +12,9 @@ import { exerciseRepository, type ExerciseRow } from "./exercise.repository.js";
 import { exerciseFeedAudience, exerciseRowFromJson, type ExerciseInclude } from "./exercise.fragments.js";
 import { EXERCISE_CATEGORIES } from "./exercise.table.js";
 import type { UserSummaryDto } from "../users/user.dto.js";
+import type { ExerciseDto, ExerciseListItemDto } from "./exercise.dto.js";
+
+export type { ExerciseDto, ExerciseListItemDto };
 import { sql, type SQL } from "drizzle-orm";
 import { recordAudience, recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
@@ -20,28 +23,6 @@ import { exerciseExecutionsOfExercise, trainingExecutionsHoldingExercise } from 
 
 export const EXERCISE_NOT_FOUND = "Exercício não encontrado";
 const EXERCISE_IN_USE = "Exercício está em uso em treinos";
-
-export interface ExerciseDto {
-  id: number;
-  name: string;
-  description: string;
-  category: ExerciseRow["category"];
-  imageUrl: string | null;
-  createdBy: number;
-  createdAt: Date;
-  updatedAt: Date;
-  isPublic: boolean;
-  difficulty: ExerciseRow["difficulty"];
-  equipment: ExerciseRow["equipment"];
-  videoUrl: string | null;
-  instructions: string[];
-  muscleGroups: string[];
-  /** Read ahead with the exercise when a GraphQL selection asks for it (ExerciseInclude); absent otherwise. */
-  creator?: UserSummaryDto | null;
-}
-
-/** List items leave out videoUrl, instructions and muscleGroups. */
-export type ExerciseListItemDto = Omit<ExerciseDto, "videoUrl" | "instructions" | "muscleGroups">;
 
 /** An exercise as sent (the REST multipart's `exercise` part, GraphQL's ExerciseInput) and its optional image. */
 export interface ExerciseUpload {

@@ -1,31 +1,35 @@
 import type { RecordRow } from "./records.repository.js";
-import { RECORD_KINDS, type RecordKind } from "./records.table.js";
+import { z } from "zod";
+import { instant, int } from "../../platform/answer-fields.js";
+import { RECORD_KINDS } from "./records.table.js";
 import { unitOf } from "./records.values.js";
 
+const unit = z.enum(["kg", "reps"]);
+
 /** A record of contract §12.1: what was set, by which execution and set, and the best it beat. */
-export interface RecordDto {
-  exerciseId: number;
-  exerciseName: string;
-  kind: RecordKind;
-  value: number;
-  unit: "kg" | "reps";
-  reps: number | null;
-  weight: number | null;
-  achievedAt: Date;
-  exerciseExecutionId: number;
-  trainingExecutionId: number | null;
-  setIndex: number | null;
-  previousValue: number | null;
-}
+export const recordSchema = z
+  .object({
+    exerciseId: int(),
+    exerciseName: z.string(),
+    kind: z.enum(RECORD_KINDS),
+    value: z.number(),
+    unit,
+    reps: int().nullable(),
+    weight: z.number().nullable(),
+    achievedAt: instant,
+    exerciseExecutionId: int(),
+    trainingExecutionId: int().nullable(),
+    setIndex: int().nullable(),
+    previousValue: z.number().nullable(),
+  })
+  .meta({ id: "Record" });
+export type RecordDto = z.output<typeof recordSchema>;
 
 /** A record a logging call just set, as its answer lists it. */
-export interface NewRecordDto {
-  exerciseId: number;
-  kind: RecordKind;
-  value: number;
-  unit: "kg" | "reps";
-  previousValue: number | null;
-}
+export const newRecordSchema = z
+  .object({ exerciseId: int(), kind: z.enum(RECORD_KINDS), value: z.number(), unit, previousValue: z.number().nullable() })
+  .meta({ id: "NewRecord" });
+export type NewRecordDto = z.output<typeof newRecordSchema>;
 
 const decimal = (text: string | null) => (text === null ? null : Number(text));
 

@@ -1,20 +1,12 @@
 import { z } from "zod";
+import { queryNumber } from "../../platform/validation.js";
 import { MAX_CURSOR_LENGTH } from "./change-feed.cursor.js";
 
 export const DEFAULT_FEED_LIMIT = 100;
 export const MAX_FEED_LIMIT = 500;
 
 /** How many changes a page holds: a GraphQL Int, or its digits in a query string; 1…500, 100 when not given. */
-const limit = z
-  .union([
-    z.number(),
-    z
-      .string()
-      .regex(/^\d{1,4}$/)
-      .transform(Number),
-  ])
-  .pipe(z.number().int().min(1).max(MAX_FEED_LIMIT))
-  .default(DEFAULT_FEED_LIMIT);
+const limit = queryNumber(z.number().int().min(1).max(MAX_FEED_LIMIT), 4).default(DEFAULT_FEED_LIMIT);
 
 /** GET /sync/changes and GraphQL `changes`: where to read from (none: an initial sync) and how much. */
 export const changeFeedQuery = z.object({

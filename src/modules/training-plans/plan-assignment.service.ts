@@ -8,6 +8,7 @@ import type { InputReader } from "../../platform/validation.js";
 import type { CoachingService } from "../coaching/coaching.service.js";
 import type { UserService } from "../users/user.service.js";
 import type { AssignInput, AssignmentListQuery } from "./training-plan.inputs.js";
+import type { PlanAssignmentDto } from "./training-plan.dto.js";
 import { trainingPlanRepository, type AssignmentRecord } from "./training-plan.repository.js";
 import type { AssignmentStatus } from "./training-plan.table.js";
 import { PLAN_NOT_FOUND, TRAINERS_ONLY, type TrainingPlanService } from "./training-plan.service.js";
@@ -21,7 +22,7 @@ const STUDENT_NOT_LINKED = "Aluno não vinculado a este personal";
 const ASSIGNMENT_NOT_FOUND = "Atribuição não encontrada";
 const INVALID_TRANSITION = "Transição de status inválida";
 
-export type PlanAssignmentDto = AssignmentRecord;
+export type { PlanAssignmentDto };
 
 /** The transitions of contract §5: who may ask, from which states. */
 const TRANSITIONS: Record<"accept" | "cancel" | "complete", { by: ("student" | "trainer")[]; from: AssignmentStatus[]; to: AssignmentStatus }> = {

@@ -6,8 +6,9 @@ import type { Db } from "../../platform/db/database.js";
 import { conflict, forbidden, notFound } from "../../platform/errors.js";
 import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
-import { TRAINING_NOT_FOUND, trainingFromJson, type TrainingDto, type TrainingService } from "../trainings/training.service.js";
+import { TRAINING_NOT_FOUND, trainingFromJson, type TrainingService } from "../trainings/training.service.js";
 import type { PlanInput, PlanListQuery } from "./training-plan.inputs.js";
+import type { PlanTrainingDto, TrainingPlanDto } from "./training-plan.dto.js";
 import { trainingPlanRepository, type PlanInclude, type PlanRow } from "./training-plan.repository.js";
 
 export type { PlanInclude };
@@ -21,29 +22,7 @@ export const PLAN_NOT_FOUND = "Plano de treino não encontrado";
 export const TRAINERS_ONLY = "Apenas personal trainers podem criar planos de treino";
 const PLAN_ASSIGNED = "Plano de treino está atribuído a alunos";
 
-export interface PlanTrainingDto {
-  id: number;
-  trainingId: number;
-  trainingName: string;
-  dayOfWeek: string;
-  order: number;
-  /** Read ahead with the plan when a GraphQL selection asks for it (PlanInclude); null when not visible, absent otherwise. */
-  training?: TrainingDto | null;
-}
-
-export interface TrainingPlanDto {
-  id: number;
-  name: string;
-  description: string;
-  createdBy: number;
-  createdAt: Date;
-  updatedAt: Date;
-  trainings: PlanTrainingDto[];
-  isPublic: boolean;
-  difficulty: PlanRow["difficulty"];
-  goal: PlanRow["goal"];
-  duration: number | null;
-}
+export type { PlanTrainingDto, TrainingPlanDto };
 
 /** Weekly training plans: trainers compose them from visible trainings. */
 export class TrainingPlanService {

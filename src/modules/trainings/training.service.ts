@@ -6,8 +6,9 @@ import type { Db } from "../../platform/db/database.js";
 import { conflict, forbidden, notFound, unauthorized } from "../../platform/errors.js";
 import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
-import { EXERCISE_NOT_FOUND, exerciseFromJson, type ExerciseDto, type ExerciseService } from "../exercises/exercise.service.js";
+import { EXERCISE_NOT_FOUND, exerciseFromJson, type ExerciseService } from "../exercises/exercise.service.js";
 import { trainingRowFromJson } from "./training.fragments.js";
+import type { TrainingDto, TrainingExerciseDto, TrainingListItemDto } from "./training.dto.js";
 import type { TrainingInput, TrainingListQuery } from "./training.inputs.js";
 import { trainingRepository, type TrainingLine, type TrainingRow } from "./training.repository.js";
 import { sql, type SQL } from "drizzle-orm";
@@ -18,34 +19,9 @@ import { exerciseExecutionsOfTraining, trainingExecutionsOfTraining } from "../e
 import { exerciseIdsOfTrainings, livePartiesOfTheirExercises, trainingFeedAudience } from "./training.fragments.js";
 
 export const TRAINING_NOT_FOUND = "Treino não encontrado";
+export type { TrainingDto, TrainingExerciseDto, TrainingListItemDto };
+
 const TRAINING_IN_USE = "Treino está em uso em planos de treino";
-
-export interface TrainingExerciseDto {
-  id: number;
-  exerciseId: number;
-  exerciseName: string;
-  sets: number;
-  repetitions: number | null;
-  weight: number | null;
-  restSeconds: number | null;
-  order: number | null;
-  notes: string | null;
-  /** Read ahead with the training when a GraphQL selection asks for it (TrainingInclude); absent otherwise. */
-  exercise?: ExerciseDto | null;
-}
-
-export interface TrainingDto {
-  id: number;
-  name: string;
-  description: string | null;
-  createdBy: number;
-  isPublic: boolean;
-  exercises: TrainingExerciseDto[];
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export type TrainingListItemDto = Omit<TrainingDto, "exercises"> & { exerciseCount: number };
 
 /** Trainings: named, ordered lists of exercises that plans schedule and students execute. */
 export class TrainingService {

@@ -1,4 +1,6 @@
-import type { users } from "./user.table.js";
+import { z } from "zod";
+import { day, instant, int } from "../../platform/answer-fields.js";
+import { GENDERS, USER_TYPES, type users } from "./user.table.js";
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -8,23 +10,26 @@ export const ERASED_USER_NAME = "Usuário removido";
 export const erasedEmail = (userId: number) => `deleted-${userId}@invalid`;
 
 /** UserDTO of api-spec.md, plus `emailConfirmed` (contract §3). */
-export interface UserDto {
-  id: number;
-  name: string;
-  email: string;
-  userType: "ALUNO" | "PERSONAL";
-  profilePicture: string | null;
-  phone: string | null;
-  birthDate: string | null;
-  gender: "MASCULINO" | "FEMININO" | "OUTRO" | null;
-  height: number | null;
-  weight: number | null;
-  subscriptionType: string;
-  subscriptionExpirationDate: Date | null;
-  emailConfirmed: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-}
+export const userSchema = z
+  .object({
+    id: int(),
+    name: z.string(),
+    email: z.string(),
+    userType: z.enum(USER_TYPES),
+    profilePicture: z.string().nullable(),
+    phone: z.string().nullable(),
+    birthDate: day.nullable(),
+    gender: z.enum(GENDERS).nullable(),
+    height: z.number().nullable().describe("cm"),
+    weight: z.number().nullable().describe("kg"),
+    subscriptionType: z.string(),
+    subscriptionExpirationDate: instant.nullable(),
+    emailConfirmed: z.boolean(),
+    createdAt: instant,
+    updatedAt: instant,
+  })
+  .meta({ id: "User" });
+export type UserDto = z.output<typeof userSchema>;
 
 export function toUserDto(row: UserRow): UserDto {
   return {
@@ -47,22 +52,15 @@ export function toUserDto(row: UserRow): UserDto {
 }
 
 /** What anyone may see of a user who authored public content. */
-export interface UserSummaryDto {
-  id: number;
-  name: string;
-  userType: "ALUNO" | "PERSONAL";
-  profilePicture: string | null;
-}
+export const userSummarySchema = userSchema.pick({ id: true, name: true, userType: true, profilePicture: true }).meta({ id: "UserSummary" });
+export type UserSummaryDto = z.output<typeof userSummarySchema>;
 
 /** What register, login and firebase-login answer. */
-export interface SessionDto {
-  user: UserDto;
-  token: string;
-  userId: number;
-  success: true;
-}
+export const sessionSchema = z.object({ user: userSchema, token: z.string(), userId: int(), success: z.literal(true) }).meta({ id: "Session" });
+export type SessionDto = z.output<typeof sessionSchema>;
 
-export interface MessageDto {
-  message: string;
-  success: true;
-}
+/** What refresh-token answers: the new token. */
+export const refreshedTokenSchema = z.object({ token: z.string(), success: z.literal(true) }).meta({ id: "RefreshedToken" });
+
+export const messageSchema = z.object({ message: z.string(), success: z.literal(true) }).meta({ id: "Message" });
+export type MessageDto = z.output<typeof messageSchema>;

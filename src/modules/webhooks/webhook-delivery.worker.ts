@@ -3,6 +3,7 @@ import type { UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import type { Logger } from "../../platform/logger.js";
+import { afterCommit } from "../../platform/db/after-commit.js";
 import type { MailOutbox } from "../../platform/mail/outbox.js";
 import type { UrlPolicy } from "./webhook-address.js";
 import { signatureHeader, type SecretBox } from "./webhook-secrets.js";
@@ -60,6 +61,8 @@ interface Reader {
  * run out and the delivery is attempted again: at least once.
  */
 export class WebhookDeliveryWorker {
+  /** Attempts settled by this instance since it started, by outcome (the Prometheus counter reads them). */
+  readonly outcomes = { succeeded: 0, retried: 0, failed: 0 };
   private prunedAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly deps: WebhookDeliveryWorkerDeps) {}
@@ -206,7 +209,9 @@ export class WebhookDeliveryWorker {
           nextAttemptAt: null,
           deliveredAt: now,
         });
-        if (settled) await webhookRepository.clearFailures(tx, endpointId);
+        if (!settled) return;
+        await webhookRepository.clearFailures(tx, endpointId);
+        afterCommit(tx, () => this.outcomes.succeeded++);
         return;
       }
       const delay = RETRY_DELAYS_MS[attempt - 1];
@@ -216,6 +221,7 @@ export class WebhookDeliveryWorker {
         ...(delay === undefined ? { status: "FAILED", nextAttemptAt: null } : { nextAttemptAt: new Date(now.getTime() + delay) }),
       });
       if (!settled) return;
+      afterCommit(tx, () => (delay === undefined ? this.outcomes.failed++ : this.outcomes.retried++));
       const disabled = await webhookRepository.noteFailure(tx, endpointId, now, new Date(now.getTime() - DISABLE_AFTER_FAILING_MS));
       if (!disabled) return;
       const owner = await webhookRepository.emailOf(tx, disabled.userId);
