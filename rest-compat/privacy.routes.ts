@@ -17,12 +17,13 @@ export function addPrivacyRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "get",
       path: "/users/me/export",
+      operationId: "exportMyData",
       tag: DATA_RIGHTS,
       summary: "Everything kept of the caller, as a JSON attachment dados-<id>.json (once a minute)",
       auth: "required",
       success: 200,
       response: exportDocument,
-      errors: [429],
+      errors: { 429: "Muitas requisições (one export per user per minute)" },
     },
     async (req, res) => {
       const { fileName, document } = await privacy.exportMine(await userOf(services, req));
@@ -33,12 +34,13 @@ export function addPrivacyRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "delete",
       path: "/users/me",
+      operationId: "deleteMyAccount",
       tag: DATA_RIGHTS,
       summary: "Erase the caller's account (password, or an identity provider's ID token for an account without one)",
       auth: "required",
       success: 204,
       body: deleteAccountInput,
-      errors: [400, 429],
+      errors: { 400: "Credenciais inválidas", 429: "Muitas requisições (too many wrong passwords, as at login)" },
     },
     async (req, res) => {
       await privacy.deleteMyAccount(await userOf(services, req), bodyReader(req, deleteAccountInput));
@@ -49,11 +51,12 @@ export function addPrivacyRoutes(routes: DocumentedRouter, services: Services): 
     {
       method: "delete",
       path: "/users/:id",
+      operationId: "deleteUser",
       tag: DATA_RIGHTS,
       summary: "Erase a user's account (administrators)",
       auth: "required",
       success: 204,
-      errors: [400, 403, 404],
+      errors: { 403: "Acesso negado (administrators only)", 404: "Usuário não encontrado" },
     },
     async (req, res) => {
       const actor = await userOf(services, req);

@@ -276,7 +276,9 @@ describe("DELETE /api/users/{id} (administrators)", () => {
     expect(again.status).toBe(404);
     expect(again.body).toEqual({ message: "Usuário não encontrado", success: false });
     expect((await t.delete("/api/users/999999", { token: admin.token })).status).toBe(404);
-    expect((await t.delete("/api/users/abc", { token: admin.token })).body).toEqual({ message: "Parâmetro inválido: id", success: false });
+    // A path the document refuses, on purpose.
+    const notAnId = await t.withInvalidRequests(() => t.delete("/api/users/abc", { token: admin.token }));
+    expect(notAnId.body).toEqual({ message: "Parâmetro inválido: id", success: false });
   });
 
   it("answers 403 Acesso negado to anyone else, even for their own id", async () => {
