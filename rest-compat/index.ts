@@ -13,6 +13,7 @@ import { addCoachingRoutes } from "./coaching.routes.js";
 import { addContentRoutes } from "./content.routes.js";
 import { addDashboardRoutes } from "./dashboard.routes.js";
 import { addExecutionRoutes } from "./executions.routes.js";
+import { addPrivacyRoutes } from "./privacy.routes.js";
 import { addRecordRoutes } from "./records.routes.js";
 import { addSyncRoutes } from "./sync.routes.js";
 import { addUserRoutes } from "./users.routes.js";
@@ -22,6 +23,7 @@ import { callerIdOf } from "./http.js";
 /** The REST compatibility layer mounted at /api: JSON parsing, idempotency keys, every module's routes, docs, the error shape. */
 export function restApi(services: Services, logger: Logger, publicBaseUrl: string): Router {
   const routes = new DocumentedRouter();
+  addPrivacyRoutes(routes, services);
   addUserRoutes(routes, services);
   addBillingRoutes(routes, services);
   addCoachingRoutes(routes, services);

@@ -9,6 +9,7 @@ import { coachingResolvers } from "./modules/coaching/coaching.graphql.js";
 import { dashboardResolvers } from "./modules/dashboard/dashboard.graphql.js";
 import { executionResolvers } from "./modules/executions/execution.graphql.js";
 import { exerciseResolvers } from "./modules/exercises/exercise.graphql.js";
+import { privacyResolvers } from "./modules/privacy/privacy.graphql.js";
 import { recordResolvers } from "./modules/records/records.graphql.js";
 import { liveUpdatesResolvers } from "./modules/live-updates/live-updates.graphql.js";
 import { changeFeedResolvers } from "./modules/sync/change-feed.graphql.js";
@@ -31,6 +32,7 @@ export const graphqlResolvers = [
   ...adherenceResolvers,
   ...dashboardResolvers,
   ...changeFeedResolvers,
+  ...privacyResolvers,
   ...webhookResolvers,
   ...liveUpdatesResolvers,
 ] as const;

@@ -36,6 +36,7 @@ import { SessionCache } from "./modules/users/session-cache.js";
 import { UserService } from "./modules/users/user.service.js";
 import { LiveUpdatesService } from "./modules/live-updates/live-updates.service.js";
 import { IdempotencyService } from "./modules/sync/idempotency.service.js";
+import { PrivacyService } from "./modules/privacy/privacy.service.js";
 import { WebhookDeliveryWorker } from "./modules/webhooks/webhook-delivery.worker.js";
 import { SecretBox } from "./modules/webhooks/webhook-secrets.js";
 import { WebhookService } from "./modules/webhooks/webhook.service.js";
@@ -57,6 +58,7 @@ export interface ServiceDeps {
 export function createServices(deps: ServiceDeps) {
   const { db, clock, config, logger, gateways, mail } = deps;
   const rateLimiter = new RateLimiter(db, clock);
+  const sessions = new SessionCache(deps.bus, clock);
   const auth = new AuthService({
     db,
     clock,
@@ -65,12 +67,12 @@ export function createServices(deps: ServiceDeps) {
     tokens: new AccessTokens(config.jwtSecret, clock),
     identity: deps.identity,
     rateLimiter,
-    sessions: new SessionCache(deps.bus, clock),
+    sessions,
     webAppUrl: config.webAppUrl,
     adminEmails: config.adminEmails,
     limits: { perMinute: config.authRateLimitPerMinute, loginFailuresPerEmail: config.loginFailuresPerEmail },
   });
-  const users = new UserService({ db, clock, storage: deps.storage });
+  const users = new UserService({ db, clock, storage: deps.storage, sessions });
 
   const lifecycle = new SubscriptionLifecycle(clock, users, mail, config.publicBaseUrl);
   const subscriptionPlans = new SubscriptionPlanService({ db });
@@ -155,6 +157,32 @@ export function createServices(deps: ServiceDeps) {
   const webhooks = new WebhookService({ db, clock, secrets: webhookSecrets, urlPolicy });
   const liveUpdates = new LiveUpdatesService({ bus: deps.bus, coaching, events: { dataOf: (ids) => webhooks.eventDataOf(ids) } });
   const webhookDeliveries = new WebhookDeliveryWorker({ db, clock, logger, secrets: webhookSecrets, urlPolicy, access: coaching, mail: deps.mail });
+  const privacy = new PrivacyService({
+    db,
+    clock,
+    logger,
+    mail,
+    hasher: deps.hasher,
+    identity: deps.identity,
+    rateLimiter,
+    users,
+    ownershipFailures: { limit: config.loginFailuresPerEmail, windowMs: 15 * 60_000 },
+    // Every module keeping a person's rows, in the order erasure asks them (PrivacyServiceDeps.holders).
+    holders: [
+      subscriptions.personalData,
+      billingRecords.personalData,
+      coaching.personalData,
+      planAssignments.personalData,
+      trainingPlans.personalData,
+      trainings.personalData,
+      exercises.personalData,
+      records.personalData,
+      executions.personalData,
+      webhooks.personalData,
+      users.personalData,
+      changeFeed.personalData,
+    ],
+  });
 
   return {
     auth,
@@ -179,6 +207,7 @@ export function createServices(deps: ServiceDeps) {
     dashboard,
     changeFeed,
     idempotency,
+    privacy,
     webhooks,
     webhookDeliveries,
     liveUpdates,

@@ -473,7 +473,8 @@ describe("unknown routes", () => {
   it.each([
     ["GET", "/api/nope"],
     ["POST", "/api/users"],
-    ["DELETE", "/api/users/profile"],
+    // DELETE /api/users/{id} is the administrators' erasure (contract §15); no DELETE has the bare collection.
+    ["DELETE", "/api/users"],
     ["GET", "/nope"],
   ])("answers %s %s with 404 Recurso não encontrado", async (method, url) => {
     const res = await t.request(method, url, { invalidRequest: true });

@@ -6,6 +6,7 @@ import { notFound } from "../../platform/errors.js";
 import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
 import type { UserService } from "../users/user.service.js";
+import type { PersonalDataHolder } from "../privacy/personal-data.js";
 import { invoiceDownloadUrl, toInvoiceDto, toPaymentDto, type InvoiceDto, type InvoiceRow, type PaymentDto, type PaymentRow } from "./billing.dto.js";
 import type { InvoiceListQuery, PaymentListQuery } from "./billing.inputs.js";
 import { invoicePdfFileName, renderInvoicePdf } from "./invoice-pdf.js";
@@ -83,6 +84,19 @@ export class BillingRecordsService {
     requireOwnerOrAdmin(caller, row.userId);
     return row;
   }
+
+  /** A user's payments and invoices, as the API shows them (contract §15); erasure keeps them (fiscal retention). */
+  readonly personalData: PersonalDataHolder = {
+    exportPersonalData: async (userId) => {
+      const [payments, invoices] = await Promise.all([
+        paymentRepository.paymentsOfUser(this.deps.db, userId),
+        invoiceRepository.invoicesOfUser(this.deps.db, userId),
+      ]);
+      return { payments: await this.paymentDtos(payments), invoices: await this.invoiceDtos(invoices) };
+    },
+    // Kept under the anonymized name: the users module renames the account.
+    erasePersonalData: async () => undefined,
+  };
 
   private async names(rows: { userId: number; subscriptionId: number | null }[]) {
     const userIds = [...new Set(rows.map((row) => row.userId))];

@@ -1,10 +1,15 @@
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { invoices, type InvoiceStatus } from "./billing.table.js";
 import { recordConditions, recordOrder, type RecordFilter } from "./record-listing.js";
 
 export const invoiceRepository = {
+  /** Every invoice of a user, oldest first. */
+  async invoicesOfUser(db: Db, userId: number) {
+    return db.select().from(invoices).where(eq(invoices.userId, userId)).orderBy(asc(invoices.id));
+  },
+
   async insertInvoice(db: Db, values: typeof invoices.$inferInsert) {
     const [row] = await db.insert(invoices).values(values).returning();
     return row;

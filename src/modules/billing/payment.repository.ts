@@ -5,6 +5,11 @@ import { payments } from "./billing.table.js";
 import { recordConditions, recordOrder, type RecordFilter } from "./record-listing.js";
 
 export const paymentRepository = {
+  /** Every payment of a user, oldest first. */
+  async paymentsOfUser(db: Db, userId: number) {
+    return db.select().from(payments).where(eq(payments.userId, userId)).orderBy(asc(payments.id));
+  },
+
   async insertPayment(db: Db, values: typeof payments.$inferInsert) {
     const [row] = await db.insert(payments).values(values).returning();
     return row;

@@ -18,11 +18,14 @@ import { subscriptionPlanRepository } from "./subscription-plan.repository.js";
 import type { SubscriptionPlanService } from "./subscription-plan.service.js";
 import { subscriptionRepository } from "./subscription.repository.js";
 import type { FeedSource } from "../sync/change-feed.recorder.js";
+import type { PersonalDataHolder } from "../privacy/personal-data.js";
+import { SUBSCRIPTION_STATUSES } from "./billing.table.js";
 
 export const SUBSCRIPTION_NOT_FOUND = "Assinatura não encontrada";
 export const ALREADY_CANCELED = "Esta assinatura já está cancelada";
 export const PAYMENT_REFUSED = "Pagamento recusado";
 const NOT_CANCELABLE = "Esta assinatura não está ativa";
+const ACCOUNT_ERASED = "Conta removida pelo titular (LGPD)";
 
 export interface SubscriptionServiceDeps {
   db: Db;
@@ -140,6 +143,29 @@ export class SubscriptionService {
     const row = await subscriptionRepository.findSubscription(this.deps.db, canceled.id);
     return this.toCheckoutDto(row!);
   }
+
+  /**
+   * A user's subscriptions (contract §15). Erasure cancels the ACTIVE and PENDING ones at once, as `cancel` does: the
+   * cancellation committed first, the gateway told after the commit (and a PIX charge left due, retried by the job).
+   */
+  readonly personalData: PersonalDataHolder = {
+    exportPersonalData: async (userId) => ({
+      subscriptions: await this.toDtos(await subscriptionRepository.findSubscriptionsByStatus(this.deps.db, userId, [...SUBSCRIPTION_STATUSES])),
+    }),
+    erasePersonalData: async (tx, userId) => {
+      await billingRepository.lockUserBilling(tx, userId);
+      const live = await subscriptionRepository.findSubscriptionsByStatus(tx, userId, ["ACTIVE", "PENDING"]);
+      const gatewayIds: string[] = [];
+      for (const subscription of live) {
+        const canceled = await this.deps.lifecycle.cancel(tx, subscription, true, ACCOUNT_ERASED);
+        if (canceled.gatewaySubscriptionId) gatewayIds.push(canceled.gatewaySubscriptionId);
+      }
+      return async () => {
+        for (const id of gatewayIds) await this.deps.followUps.cancelGatewaySubscription(id);
+        await this.deps.followUps.afterCommit(userId);
+      };
+    },
+  };
 
   /** The change feed's subscriptions (contract §13.3): the reader's own, as GET /subscriptions/{id} answers them. */
   readonly feed: FeedSource<SubscriptionDto> = {

@@ -191,6 +191,54 @@ export const coachingRepository = {
     );
   },
 
+  /** Every invite `userId` is a party to, oldest first, as of `now` (their data export). */
+  async invitesOfUser(db: Db, userId: number, now: Date) {
+    return db
+      .select(inviteColumns(now))
+      .from(invites)
+      .innerJoin(trainer, eq(trainer.id, invites.personalId))
+      .where(or(eq(invites.personalId, userId), eq(invites.studentId, userId)))
+      .orderBy(asc(invites.id));
+  },
+
+  /** Every link `userId` is a party to, whatever its status, oldest first (their data export). */
+  async linksOfUser(db: Db, userId: number) {
+    return db
+      .select(linkColumns)
+      .from(personalStudentLinks)
+      .innerJoin(trainer, eq(trainer.id, personalStudentLinks.personalId))
+      .innerJoin(student, eq(student.id, personalStudentLinks.studentId))
+      .where(or(eq(personalStudentLinks.personalId, userId), eq(personalStudentLinks.studentId, userId)))
+      .orderBy(asc(personalStudentLinks.id));
+  },
+
+  /** ACTIVE → INACTIVE for every link `userId` is a party to; returns those it changed. */
+  async deactivateLinksOf(db: Db, userId: number, now: Date) {
+    return db
+      .update(personalStudentLinks)
+      .set({ status: "INACTIVE", updatedAt: now })
+      .where(and(or(eq(personalStudentLinks.personalId, userId), eq(personalStudentLinks.studentId, userId)), eq(personalStudentLinks.status, "ACTIVE")))
+      .returning({ id: personalStudentLinks.id, personalId: personalStudentLinks.personalId, studentId: personalStudentLinks.studentId });
+  },
+
+  /**
+   * PENDING → CANCELED for every invite `userId` is a party to, and the address of those sent to them replaced by
+   * `erasedEmail` whatever their status; returns the invites it changed.
+   */
+  async cancelInvitesOf(db: Db, userId: number, erasedEmail: string, now: Date) {
+    const canceled = await db
+      .update(invites)
+      .set({ status: "CANCELED", updatedAt: now })
+      .where(and(or(eq(invites.personalId, userId), eq(invites.studentId, userId)), eq(invites.status, "PENDING")))
+      .returning({ id: invites.id, personalId: invites.personalId, studentId: invites.studentId });
+    const readdressed = await db
+      .update(invites)
+      .set({ studentEmail: erasedEmail })
+      .where(eq(invites.studentId, userId))
+      .returning({ id: invites.id, personalId: invites.personalId, studentId: invites.studentId });
+    return [...canceled, ...readdressed];
+  },
+
   async hasPendingInvite(db: Db, personalId: number, studentId: number, now: Date) {
     const [row] = await db
       .select({ id: invites.id })

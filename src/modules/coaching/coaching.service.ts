@@ -16,6 +16,8 @@ import { coachingRepository, type InviteRecord, type LinkRecord } from "./coachi
 import { DAY_MS } from "../../platform/dates.js";
 import { recordEvent, type DomainEvent } from "../webhooks/domain-events.recorder.js";
 import { recordChanges, type ChangeTo, type FeedSource } from "../sync/change-feed.recorder.js";
+import type { PersonalDataHolder } from "../privacy/personal-data.js";
+import { erasedEmail } from "../users/user.dto.js";
 
 export const INVITE_TTL_MS = 7 * DAY_MS;
 const INVITE_NOT_FOUND = "Convite não encontrado";
@@ -287,6 +289,37 @@ export class CoachingService {
       return new Map(rows.map((row) => [row.id, row.personalId === reader.id ? toSentInvite(row) : toReceivedInvite(row)]));
     },
     idsAfter: (reader, afterId, limit) => coachingRepository.inviteIdsAfter(this.deps.db, reader.id, afterId, limit),
+  };
+
+  /**
+   * The links and invites a user is a party to (contract §15). Erasure ends them for the other party too: links
+   * INACTIVE, waiting invites CANCELED, and the address invites were sent to replaced; both parties hear of it (change
+   * feed, webhooks).
+   */
+  readonly personalData: PersonalDataHolder = {
+    exportPersonalData: async (userId) => {
+      const [links, invites] = await Promise.all([
+        coachingRepository.linksOfUser(this.deps.db, userId),
+        coachingRepository.invitesOfUser(this.deps.db, userId, this.deps.clock.now()),
+      ]);
+      return { links, invites };
+    },
+    erasePersonalData: async (tx, userId, now) => {
+      const links = await coachingRepository.deactivateLinksOf(tx, userId, now);
+      const invites = await coachingRepository.cancelInvitesOf(tx, userId, erasedEmail(userId), now);
+      await recordChanges(
+        tx,
+        now,
+        ...links.map((link): ChangeTo => ({ entity: "link", ids: [link.id], userIds: [link.personalId, link.studentId] })),
+        ...invitesOf(invites),
+      );
+      await recordEvent(
+        tx,
+        now,
+        ...(await this.inviteEvents(tx, now, [...new Set(invites.map((invite) => invite.id))])),
+        ...(await Promise.all(links.map((link) => this.linkEvent(tx, link.id)))),
+      );
+    },
   };
 
   /** The change feed's links (contract §13.3): the reader's ACTIVE ones, as its listing shows them (a removed link reads as DELETE). */

@@ -3,7 +3,8 @@ import { check, index, integer, pgTable, serial, text, uniqueIndex, varchar } fr
 import { createdAt, instant, oneOf, updatedAt } from "../../platform/db/columns.js";
 import { users } from "../users/user.table.js";
 
-export const INVITE_STATUSES = ["PENDING", "ACCEPTED", "REJECTED", "EXPIRED"] as const;
+/** CANCELED: a party's account was erased while the invite waited (contract §15). */
+export const INVITE_STATUSES = ["PENDING", "ACCEPTED", "REJECTED", "EXPIRED", "CANCELED"] as const;
 export type InviteStatus = (typeof INVITE_STATUSES)[number];
 export const LINK_STATUSES = ["ACTIVE", "INACTIVE"] as const;
 export type LinkStatus = (typeof LINK_STATUSES)[number];

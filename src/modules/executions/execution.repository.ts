@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, lt, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, isNull, lt, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { lockForTransaction } from "../../platform/db/advisory-locks.js";
 import type { Db } from "../../platform/db/database.js";
 import { idArray, idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
@@ -301,6 +301,33 @@ export const executionRepository = {
       .from(trainingExecutions)
       .innerJoin(users, eq(users.id, trainingExecutions.userId))
       .where(and(isAnyOf(trainingExecutions.id, ids), eq(trainingExecutions.userId, userId)));
+  },
+
+  /** Every training execution of a user, oldest first, with the user's name (their data export). */
+  async trainingExecutionsOfUser(db: Db, userId: number) {
+    return db
+      .select({ execution: trainingExecutions, userName: users.name })
+      .from(trainingExecutions)
+      .innerJoin(users, eq(users.id, trainingExecutions.userId))
+      .where(eq(trainingExecutions.userId, userId))
+      .orderBy(asc(trainingExecutions.startTime), asc(trainingExecutions.id));
+  },
+
+  /** Every exercise execution a user logged on its own (outside a training execution), oldest first. */
+  async standaloneExerciseExecutionsOfUser(db: Db, userId: number) {
+    return db
+      .select()
+      .from(exerciseExecutions)
+      .where(and(eq(exerciseExecutions.userId, userId), isNull(exerciseExecutions.trainingExecutionId)))
+      .orderBy(asc(exerciseExecutions.executedAt), asc(exerciseExecutions.id));
+  },
+
+  /** Deletes every execution of a user, their sets and the monthly sums kept of them. */
+  async deleteExecutionsOf(db: Db, userId: number) {
+    // Exercise executions first: those of training executions would go with them anyway, each set with its execution.
+    await db.delete(exerciseExecutions).where(eq(exerciseExecutions.userId, userId));
+    await db.delete(trainingExecutions).where(eq(trainingExecutions.userId, userId));
+    await db.delete(trainingExerciseMonths).where(eq(trainingExerciseMonths.userId, userId));
   },
 
   /** Those of `ids` that are `userId`'s (the change feed's exercise executions). */

@@ -33,6 +33,7 @@ import type {
 } from "./execution.inputs.js";
 import { executionRepository, type ExerciseExecutionRow, type TrainingExecutionRow, type TrainingExecutionSummaryRow } from "./execution.repository.js";
 import { recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
+import type { PersonalDataHolder } from "../privacy/personal-data.js";
 import { recordEvent } from "../webhooks/domain-events.recorder.js";
 
 export const EXECUTION_NOT_FOUND = "Execução não encontrada";
@@ -312,6 +313,31 @@ export class ExecutionService {
       })),
     );
   }
+
+  /**
+   * A user's executions with their sets (contract §15): training executions with their exercises, and exercises
+   * logged on their own. Erasure deletes them all (their records go first, through the records module).
+   */
+  readonly personalData: PersonalDataHolder = {
+    exportPersonalData: async (userId) => {
+      const { db } = this.deps;
+      const trainingExecutions = await this.trainingExecutionDtos(await executionRepository.trainingExecutionsOfUser(db, userId));
+      const standalone = await executionRepository.standaloneExerciseExecutionsOfUser(db, userId);
+      const sets = groupBy(
+        await executionRepository.setsOf(
+          db,
+          standalone.map((row) => row.id),
+        ),
+        (set) => set.exerciseExecutionId,
+      );
+      return { trainingExecutions, exerciseExecutions: standalone.map((row) => toExerciseExecutionDto(row, sets.get(row.id) ?? [], "named")) };
+    },
+    erasePersonalData: async (tx, userId) => {
+      // After any log under way for the user (their logging lock).
+      await executionRepository.lockUser(tx, userId);
+      await executionRepository.deleteExecutionsOf(tx, userId);
+    },
+  };
 
   /** The change feed's training executions (contract §13.3): the reader's own, as GET /trainings/executions/{id} answers them. */
   readonly trainingExecutionFeed: FeedSource<TrainingExecutionDto> = {

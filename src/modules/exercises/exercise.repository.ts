@@ -149,6 +149,20 @@ export const exerciseRepository = {
     return row?.imageUrl ?? null;
   },
 
+  /** The exercises `userId` created, oldest first. */
+  async createdBy(db: Db, userId: number) {
+    return db.select().from(exercises).where(eq(exercises.createdBy, userId)).orderBy(asc(exercises.id));
+  },
+
+  /** Deletes the private exercises `userId` created that no training holds; answers the image URLs they had. */
+  async deletePrivateUnusedOf(db: Db, userId: number): Promise<string[]> {
+    const rows = await db
+      .delete(exercises)
+      .where(and(eq(exercises.createdBy, userId), eq(exercises.isPublic, false), sql`not exists (${trainingIdsHoldingExercise(exercises.id)})`))
+      .returning({ imageUrl: exercises.imageUrl });
+    return rows.flatMap((row) => (row.imageUrl ? [row.imageUrl] : []));
+  },
+
   /** Those of `ids` in the change feed of `userId`. */
   async findInFeedOf(db: Db, userId: number, ids: readonly number[]) {
     if (ids.length === 0) return [];

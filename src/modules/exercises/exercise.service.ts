@@ -17,6 +17,7 @@ import type { ExerciseDto, ExerciseListItemDto } from "./exercise.dto.js";
 export type { ExerciseDto, ExerciseListItemDto };
 import { sql, type SQL } from "drizzle-orm";
 import { recordAudience, recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
+import type { PersonalDataHolder } from "../privacy/personal-data.js";
 import { trainingFeedAudience, trainingIdsHoldingExercise } from "../trainings/training.fragments.js";
 import { exerciseExecutionsOfExercise, trainingExecutionsHoldingExercise } from "../executions/execution.fragments.js";
 
@@ -208,6 +209,20 @@ export class ExerciseService {
     const visible = await exerciseRepository.visibleIds(this.deps.db, caller, ids);
     if (ids.some((id) => !visible.has(id))) throw notFound(EXERCISE_NOT_FOUND);
   }
+
+  /**
+   * The exercises a user created (contract §15); erasure deletes the private ones no training still holds, and their
+   * image files after the commit.
+   */
+  readonly personalData: PersonalDataHolder = {
+    exportPersonalData: async (userId) => ({ exercises: (await exerciseRepository.createdBy(this.deps.db, userId)).map(toExerciseDto) }),
+    erasePersonalData: async (tx, userId) => {
+      const images = await exerciseRepository.deletePrivateUnusedOf(tx, userId);
+      return async () => {
+        for (const image of images) await this.deps.storage.remove(image);
+      };
+    },
+  };
 
   /** The change feed's exercises (contract §13.3): those the reader created or has through a live assignment. */
   readonly feed: FeedSource<ExerciseDto> = {

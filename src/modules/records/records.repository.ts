@@ -40,6 +40,15 @@ const currentOfUserOnExercise = preparedStatement((db) =>
 );
 
 export const recordsRepository = {
+  /** Every record event of a user, current and past, in the order they were set (their data export). */
+  recordsOfUser(db: Db, userId: number): Promise<RecordRow[]> {
+    return selectRecords(db).where(eq(exerciseRecords.userId, userId)).orderBy(asc(exerciseRecords.achievedAt), asc(exerciseRecords.id));
+  },
+
+  async deleteRecordsOf(db: Db, userId: number) {
+    await db.delete(exerciseRecords).where(eq(exerciseRecords.userId, userId));
+  },
+
   /** The current value of every kind a user holds on these exercises. */
   async currentValues(db: Db, userId: number, exerciseIds: readonly number[]) {
     if (exerciseIds.length === 0) return [];

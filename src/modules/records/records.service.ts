@@ -10,6 +10,7 @@ import type { RecordHistoryQuery, RecordsFilter } from "./records.inputs.js";
 import { recordsRepository, type NewRecordRow } from "./records.repository.js";
 import type { RecordKind } from "./records.table.js";
 import { bestOfExecution, unitOf, type LoggedSet } from "./records.values.js";
+import type { PersonalDataHolder } from "../privacy/personal-data.js";
 import { recordEvent, type DomainEvent } from "../webhooks/domain-events.recorder.js";
 
 /** An exercise execution just logged, with its sets as sent. */
@@ -43,6 +44,14 @@ const hundredthsOf = (text: string) => Math.round(Number(text) * 100);
  */
 export class RecordService {
   constructor(private readonly deps: { db: Db; coaching: CoachingService; exercises: ExerciseService }) {}
+
+  /** A user's records and their history (contract §15); erasure deletes them. */
+  readonly personalData: PersonalDataHolder = {
+    exportPersonalData: async (userId) => ({ records: (await recordsRepository.recordsOfUser(this.deps.db, userId)).map(toRecordDto) }),
+    erasePersonalData: async (tx, userId) => {
+      await recordsRepository.deleteRecordsOf(tx, userId);
+    },
+  };
 
   /**
    * Claims the records a log sets, inside its transaction `tx`, which must hold the user's executions lock

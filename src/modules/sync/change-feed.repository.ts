@@ -1,4 +1,4 @@
-import { sql, type SQL } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import { syncChanges, type SyncEntity } from "./sync-change.table.js";
 
@@ -93,6 +93,11 @@ export const changeFeedRepository = {
   async settledBelow(db: Db): Promise<string> {
     const [row] = rowsOf<{ xmin: string }>(await db.execute(sql`select ${SETTLED_BELOW}::text as xmin`));
     return row.xmin;
+  },
+
+  /** Deletes every change recorded for a user's own feed. */
+  async deleteFeedOf(db: Db, userId: number) {
+    await db.delete(syncChanges).where(eq(syncChanges.userId, userId));
   },
 
   /** Deletes up to `batch` rows changed before `before`, oldest first; answers how many. */

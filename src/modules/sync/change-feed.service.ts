@@ -8,6 +8,8 @@ import { decodeCursor, encodeCursor, type FeedCursor } from "./change-feed.curso
 import type { ChangeDto, ChangeFeedPageDto } from "./change-feed.dto.js";
 import type { ChangeFeedQuery } from "./change-feed.inputs.js";
 import type { FeedSource } from "./change-feed.recorder.js";
+import type { PersonalDataHolder } from "../privacy/personal-data.js";
+import { idempotencyRepository } from "./idempotency.repository.js";
 import { changeFeedRepository, type FeedPosition } from "./change-feed.repository.js";
 import { SYNC_ENTITIES, type SyncEntity } from "./sync-change.table.js";
 
@@ -41,6 +43,19 @@ export interface ChangeFeedServiceDeps {
  */
 export class ChangeFeedService {
   constructor(private readonly deps: ChangeFeedServiceDeps) {}
+
+  /**
+   * The sync module's rows of a user (contract §15): their change log and the answers their idempotency keys keep,
+   * copies of data other modules export. Erasure deletes both; it runs after every other module, whose changes it
+   * recorded for the user are then of no use to anyone.
+   */
+  readonly personalData: PersonalDataHolder = {
+    exportPersonalData: async () => ({}),
+    erasePersonalData: async (tx, userId) => {
+      await changeFeedRepository.deleteFeedOf(tx, userId);
+      await idempotencyRepository.deleteDoneOf(tx, userId);
+    },
+  };
 
   async changes(actor: Actor, readQuery: InputReader<ChangeFeedQuery>): Promise<ChangeFeedPageDto> {
     const reader = requireUser(actor);

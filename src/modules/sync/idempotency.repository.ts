@@ -92,6 +92,11 @@ export const idempotencyRepository = {
     await db.execute(sql`delete from ${idempotencyKeys} using ${unflushed} where ${isUnflushed} and ${ofClaim(scope, key, owner)}`);
   },
 
+  /** Deletes a user's finished keys and the answers they keep (a request still running completes its own). */
+  async deleteDoneOf(db: Db, userId: number) {
+    await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.state, "DONE")));
+  },
+
   /** Deletes up to `limit` rows expired at `now`; how many. */
   async deleteExpired(db: Db, now: Date, limit: number): Promise<number> {
     const rows = await db

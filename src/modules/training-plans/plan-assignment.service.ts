@@ -16,6 +16,7 @@ import { DAY_MS } from "../../platform/dates.js";
 import { sql, type SQL } from "drizzle-orm";
 import { recordEvent, type DomainEvent } from "../webhooks/domain-events.recorder.js";
 import { recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
+import type { PersonalDataHolder } from "../privacy/personal-data.js";
 
 const STUDENT_NOT_LINKED = "Aluno não vinculado a este personal";
 const ASSIGNMENT_NOT_FOUND = "Atribuição não encontrada";
@@ -132,6 +133,23 @@ export class PlanAssignmentService {
       return completed.length;
     });
   }
+
+  /** The assignments a user is a party to (contract §15); erasure cancels the PENDING and ACTIVE ones for both parties. */
+  readonly personalData: PersonalDataHolder = {
+    exportPersonalData: async (userId) => ({ planAssignments: await trainingPlanRepository.assignmentsOfUser(this.deps.db, userId) }),
+    erasePersonalData: async (tx, userId, now) => {
+      const canceled = await trainingPlanRepository.cancelLiveAssignmentsOf(tx, userId, now);
+      await this.recordEnded(tx, now, canceled);
+      await recordEvent(
+        tx,
+        now,
+        ...(await assignmentEvents(
+          tx,
+          canceled.map((row) => row.id),
+        )),
+      );
+    },
+  };
 
   /** The change feed's assignments (contract §13.3): those the reader is a party to, whatever their status. */
   readonly feed: FeedSource<PlanAssignmentDto> = {

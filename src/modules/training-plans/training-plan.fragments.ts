@@ -1,4 +1,4 @@
-import { inArray, sql, type SQL } from "drizzle-orm";
+import { inArray, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { Bound } from "../../platform/db/prepared.js";
 import { oneOf } from "../../platform/db/columns.js";
 import { DAYS_OF_WEEK, LIVE_ASSIGNMENT_STATUSES, planAssignments, planTrainings, trainingPlans } from "./training-plan.table.js";
@@ -26,7 +26,7 @@ export function liveAssignmentIncludes(studentId: Bound<number>, trainingIds: SQ
 }
 
 /** The ids of the plans that schedule a training, as an SQL subquery. */
-export function planIdsScheduling(trainingId: number): SQL {
+export function planIdsScheduling(trainingId: AnyColumn | number): SQL {
   return sql`select ${planTrainings.planId} from ${planTrainings} where ${planTrainings.trainingId} = ${trainingId}`;
 }
 

@@ -190,6 +190,44 @@ export const trainingPlanRepository = {
       .where(and(isAnyOf(planAssignments.id, ids), or(eq(planAssignments.studentId, userId), eq(planAssignments.personalId, userId))));
   },
 
+  /** Every assignment `userId` is a party to, whatever its status, oldest first (their data export). */
+  async assignmentsOfUser(db: Db, userId: number) {
+    return db
+      .select(assignmentColumns)
+      .from(planAssignments)
+      .innerJoin(trainingPlans, eq(trainingPlans.id, planAssignments.planId))
+      .innerJoin(planStudent, eq(planStudent.id, planAssignments.studentId))
+      .innerJoin(planTrainer, eq(planTrainer.id, planAssignments.personalId))
+      .where(or(eq(planAssignments.studentId, userId), eq(planAssignments.personalId, userId)))
+      .orderBy(asc(planAssignments.id));
+  },
+
+  /** PENDING and ACTIVE → CANCELED for every assignment `userId` is a party to; returns those it changed. */
+  async cancelLiveAssignmentsOf(db: Db, userId: number, now: Date) {
+    return db
+      .update(planAssignments)
+      .set({ status: "CANCELED", updatedAt: now })
+      .where(
+        and(or(eq(planAssignments.studentId, userId), eq(planAssignments.personalId, userId)), inArray(planAssignments.status, [...LIVE_ASSIGNMENT_STATUSES])),
+      )
+      .returning({ id: planAssignments.id, planId: planAssignments.planId, studentId: planAssignments.studentId, personalId: planAssignments.personalId });
+  },
+
+  /** The plans `userId` created, oldest first. */
+  async plansCreatedBy(db: Db, userId: number) {
+    return db.select().from(trainingPlans).where(eq(trainingPlans.createdBy, userId)).orderBy(asc(trainingPlans.id));
+  },
+
+  /** The ids of the private plans `userId` created, as a subquery. */
+  privatePlansOf(userId: number): SQL {
+    return sql`select ${trainingPlans.id} from ${trainingPlans} where ${trainingPlans.createdBy} = ${userId} and not ${trainingPlans.isPublic}`;
+  },
+
+  /** Deletes the private plans `userId` created (their assignments go with them). */
+  async deletePrivatePlansOf(db: Db, userId: number) {
+    await db.delete(trainingPlans).where(and(eq(trainingPlans.createdBy, userId), eq(trainingPlans.isPublic, false)));
+  },
+
   /** Up to `limit` ids above `afterId` of the assignments `userId` is a party to, ascending. */
   assignmentIdsAfter(db: Db, userId: number, afterId: number, limit: number): Promise<number[]> {
     return idsAbove(db, assignmentsInFeedOf(userId), afterId, limit);

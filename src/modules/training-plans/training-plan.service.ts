@@ -14,6 +14,7 @@ import { trainingPlanRepository, type PlanInclude, type PlanRow } from "./traini
 export type { PlanInclude };
 import { sql, type SQL } from "drizzle-orm";
 import { recordAudience, recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
+import type { PersonalDataHolder } from "../privacy/personal-data.js";
 import { exercisesFor } from "../trainings/training.fragments.js";
 import { assignmentPartiesOfPlans, livePartiesOfPlans, planFeedAudience, planTrainingsFor, trainingIdsOfPlans } from "./training-plan.fragments.js";
 
@@ -181,6 +182,34 @@ export class TrainingPlanService {
       ),
     );
   }
+
+  /**
+   * The plans a user created (contract §15). Erasure deletes the private ones (the assignments of them go too, and
+   * their parties hear of it); public ones stay, credited to the anonymized account.
+   */
+  readonly personalData: PersonalDataHolder = {
+    exportPersonalData: async (userId) => {
+      const plans = await trainingPlanRepository.plansCreatedBy(this.deps.db, userId);
+      const items = await trainingPlanRepository.trainingsOf(
+        this.deps.db,
+        plans.map((plan) => plan.id),
+      );
+      return {
+        trainingPlans: plans.map((plan) =>
+          toDto(
+            plan,
+            items.filter((item) => item.planId === plan.id).map(({ planId: _p, ...item }) => item),
+          ),
+        ),
+      };
+    },
+    erasePersonalData: async (tx, userId, now) => {
+      const plans = trainingPlanRepository.privatePlansOf(userId);
+      await recordAudience(tx, now, "trainingPlan", planFeedAudience(plans));
+      await recordAudience(tx, now, "planAssignment", assignmentPartiesOfPlans(plans));
+      await trainingPlanRepository.deletePrivatePlansOf(tx, userId);
+    },
+  };
 
   /** The change feed's plans (contract §13.3): those the reader created or has a live assignment of. */
   readonly feed: FeedSource<TrainingPlanDto> = {

@@ -165,6 +165,16 @@ export const trainingRepository = {
     await db.delete(trainings).where(eq(trainings.id, id));
   },
 
+  /** The trainings `userId` created, oldest first. */
+  async createdBy(db: Db, userId: number) {
+    return db.select().from(trainings).where(eq(trainings.createdBy, userId)).orderBy(asc(trainings.id));
+  },
+
+  /** Deletes the private trainings `userId` created that no plan schedules (a public plan keeps what it schedules). */
+  async deletePrivateUnscheduledOf(db: Db, userId: number) {
+    await db.delete(trainings).where(and(eq(trainings.createdBy, userId), eq(trainings.isPublic, false), sql`not exists (${planIdsScheduling(trainings.id)})`));
+  },
+
   /** True when the user may execute the training: its creator, or a student whose PENDING or ACTIVE assignment has it. */
   async isExecutableBy(db: Db, trainingId: number, userId: number) {
     const [row] = await db

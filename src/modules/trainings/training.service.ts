@@ -13,6 +13,7 @@ import type { TrainingInput, TrainingListQuery } from "./training.inputs.js";
 import { trainingRepository, type TrainingLine, type TrainingRow } from "./training.repository.js";
 import { sql, type SQL } from "drizzle-orm";
 import { recordAudience, recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
+import type { PersonalDataHolder } from "../privacy/personal-data.js";
 import { planFeedAudience, planIdsScheduling } from "../training-plans/training-plan.fragments.js";
 import { exerciseExecutionsOfTraining, trainingExecutionsOfTraining } from "../executions/execution.fragments.js";
 import { exerciseIdsOfTrainings, livePartiesOfTheirExercises, trainingFeedAudience } from "./training.fragments.js";
@@ -194,6 +195,28 @@ export class TrainingService {
     await recordChanges(tx, now, { entity: "training", ids: [...copies.values()], userIds: [ownerId] });
     return copies;
   }
+
+  /** The trainings a user created (contract §15); erasure deletes the private ones no plan still schedules. */
+  readonly personalData: PersonalDataHolder = {
+    exportPersonalData: async (userId) => {
+      const rows = await trainingRepository.createdBy(this.deps.db, userId);
+      const lines = await trainingRepository.exercisesOf(
+        this.deps.db,
+        rows.map((row) => row.id),
+      );
+      return {
+        trainings: rows.map((row) =>
+          toDto(
+            row,
+            lines.filter((line) => line.trainingId === row.id).map(({ trainingId: _t, ...line }) => line),
+          ),
+        ),
+      };
+    },
+    erasePersonalData: async (tx, userId) => {
+      await trainingRepository.deletePrivateUnscheduledOf(tx, userId);
+    },
+  };
 
   /** The change feed's trainings (contract §13.3): those the reader created or has through a live assignment. */
   readonly feed: FeedSource<TrainingDto> = {

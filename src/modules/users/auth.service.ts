@@ -20,7 +20,7 @@ import { DAY_MS } from "../../platform/dates.js";
 import { recordChanges } from "../sync/change-feed.recorder.js";
 
 export const USER_NOT_FOUND = "Usuário não encontrado";
-const INVALID_CREDENTIALS = "Credenciais inválidas";
+export const INVALID_CREDENTIALS = "Credenciais inválidas";
 const INVALID_PROVIDER_TOKEN = "Token do provedor de identidade inválido";
 const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 const CONFIRMATION_TOKEN_TTL_MS = 7 * DAY_MS;

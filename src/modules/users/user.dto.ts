@@ -4,6 +4,11 @@ import { GENDERS, USER_TYPES, type users } from "./user.table.js";
 
 export type UserRow = typeof users.$inferSelect;
 
+/** What an erased account is called (contract §15): its public content stays, credited to this name. */
+export const ERASED_USER_NAME = "Usuário removido";
+/** An erased account's e-mail: unique, never deliverable (`.invalid` is reserved), and it frees the old address. */
+export const erasedEmail = (userId: number) => `deleted-${userId}@invalid`;
+
 /** UserDTO of api-spec.md, plus `emailConfirmed` (contract §3). */
 export const userSchema = z
   .object({

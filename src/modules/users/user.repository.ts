@@ -151,6 +151,23 @@ export const userRepository = {
     await db.delete(revokedTokens).where(lt(revokedTokens.expiresAt, now));
   },
 
+  /** A user's weight history, oldest first. */
+  async weightHistoryOf(db: Db, userId: number) {
+    return db
+      .select({ weight: weightHistory.weightKg, recordedAt: weightHistory.recordedAt })
+      .from(weightHistory)
+      .where(eq(weightHistory.userId, userId))
+      .orderBy(weightHistory.recordedAt, weightHistory.id);
+  },
+
+  /** Deletes what a user's erasure does not keep of the users module's side tables: weight history, e-mailed tokens, revocations. */
+  async deleteHistoryAndTokens(db: Db, userId: number) {
+    await db.delete(weightHistory).where(eq(weightHistory.userId, userId));
+    await db.delete(oneTimeTokens).where(eq(oneTimeTokens.userId, userId));
+    // The session version moves with the erasure, which revokes every token these rows revoked one by one.
+    await db.delete(revokedTokens).where(eq(revokedTokens.userId, userId));
+  },
+
   async addWeight(db: Db, userId: number, weightKg: number, recordedAt: Date) {
     await db.insert(weightHistory).values({ userId, weightKg, recordedAt });
   },

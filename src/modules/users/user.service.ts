@@ -6,7 +6,7 @@ import { forbidden, notFound, unauthorized, validationError } from "../../platfo
 import type { ImageStorage, UploadedFile } from "../../platform/storage/image-storage.js";
 import type { InputReader } from "../../platform/validation.js";
 import { USER_NOT_FOUND } from "./auth.service.js";
-import { toUserDto, type UserDto, type UserRow, type UserSummaryDto } from "./user.dto.js";
+import { ERASED_USER_NAME, erasedEmail, toUserDto, type UserDto, type UserRow, type UserSummaryDto } from "./user.dto.js";
 import type { ProfileInput, RenameInput } from "./user.inputs.js";
 import { setSubscriptionAccess, userRepository, type UserChanges } from "./user.repository.js";
 import { recordAudience, recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
@@ -14,6 +14,8 @@ import { activeLinkPartiesWith, invitePartiesOfTrainer } from "../coaching/coach
 import { assignmentPartiesWith } from "../training-plans/training-plan.fragments.js";
 import { trainingExecutionsOf } from "../executions/execution.fragments.js";
 import { subscriptionsOf } from "../billing/billing.fragments.js";
+import type { PersonalDataHolder } from "../privacy/personal-data.js";
+import type { SessionCache } from "./session-cache.js";
 
 const STUDENT_NOT_FOUND = "Aluno não encontrado";
 
@@ -21,6 +23,7 @@ export interface UserServiceDeps {
   db: Db;
   clock: Clock;
   storage: ImageStorage;
+  sessions: SessionCache;
 }
 
 /** Profiles: reading users, editing one's own profile, the profile photo. */
@@ -160,6 +163,52 @@ export class UserService {
     return toUserDto(updated);
   }
 
+  /** The account as stored, unless unknown or erased already (contract §15); `db` is the erasure's transaction. */
+  async findErasable(id: number, db: Db): Promise<UserRow | null> {
+    const user = await userRepository.findById(db, id);
+    return user && !isErased(user) ? user : null;
+  }
+
+  /**
+   * The profile and weight history (contract §15). Erasure keeps the row, for what the law keeps (payments, invoices)
+   * and the public content credited to it, anonymized: every token revoked, the photo file removed after the commit.
+   */
+  readonly personalData: PersonalDataHolder = {
+    exportPersonalData: async (userId) => {
+      const [user, weightHistory] = await Promise.all([userRepository.findById(this.deps.db, userId), userRepository.weightHistoryOf(this.deps.db, userId)]);
+      return { profile: user ? toUserDto(user) : null, weightHistory };
+    },
+    erasePersonalData: async (tx, userId, now) => {
+      // Locked here, after the modules before it took their own locks (billing's first, as every billing write does);
+      // an erasure that waited on another one of the same account finds it erased and undoes its work.
+      const before = await userRepository.findForUpdate(tx, userId);
+      if (!before || isErased(before)) throw notFound(USER_NOT_FOUND);
+      const after = await userRepository.updateAndRevokeSessions(tx, userId, {
+        name: ERASED_USER_NAME,
+        email: erasedEmail(userId),
+        // No bcrypt hash matches an empty text: nobody signs in with a password again.
+        passwordHash: "",
+        phone: null,
+        birthDate: null,
+        gender: null,
+        heightCm: null,
+        weightKg: null,
+        profilePicture: null,
+        subscriptionType: "FREEMIUM",
+        subscriptionExpiresAt: null,
+        emailConfirmed: false,
+        isAdmin: false,
+        updatedAt: now,
+      });
+      await userRepository.deleteHistoryAndTokens(tx, userId);
+      if (after) await recordProfileChange(tx, now, before, after);
+      return async () => {
+        await this.deps.sessions.usersChanged([userId]);
+        await this.deps.storage.remove(before.profilePicture);
+      };
+    },
+  };
+
   /** The change feed's profiles: the reader's own, as GET /users/profile answers it. */
   readonly profileFeed: FeedSource<UserDto> = {
     load: async (reader, ids) => {
@@ -182,6 +231,8 @@ export class UserService {
     return user;
   }
 }
+
+const isErased = (user: UserRow) => user.email === erasedEmail(user.id);
 
 /** Who may read a user (contract §3): the user, administrators, and the other party of an ACTIVE trainer-student link. */
 function canRead(caller: UserActor, user: UserRow, linked: boolean): boolean {

@@ -79,6 +79,16 @@ export const webhookRepository = {
     await db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id));
   },
 
+  /** Every endpoint of a user, oldest first (their data export). */
+  async endpointsOfUser(db: Db, userId: number): Promise<EndpointRow[]> {
+    return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.userId, userId)).orderBy(webhookEndpoints.id);
+  },
+
+  /** Deletes every endpoint of a user; their deliveries go with them. */
+  async deleteEndpointsOf(db: Db, userId: number): Promise<void> {
+    await db.delete(webhookEndpoints).where(eq(webhookEndpoints.userId, userId));
+  },
+
   async listDeliveries(db: Db, endpointId: number, request: PageRequest) {
     const where = eq(webhookDeliveries.endpointId, endpointId);
     const [rows, [total]] = await Promise.all([

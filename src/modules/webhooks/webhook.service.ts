@@ -12,6 +12,7 @@ import { newWebhookSecret, type SecretBox } from "./webhook-secrets.js";
 import { toDeliveryDto, toEndpointDto, type CreatedEndpointDto, type DeliveryDto, type EndpointDto } from "./webhook.dto.js";
 import type { EndpointChangeInput, EndpointInput } from "./webhook.inputs.js";
 import { webhookRepository, type EndpointRow } from "./webhook.repository.js";
+import type { PersonalDataHolder } from "../privacy/personal-data.js";
 
 export const ENDPOINT_NOT_FOUND = "Endpoint não encontrado";
 export const DELIVERY_NOT_FOUND = "Entrega não encontrada";
@@ -31,6 +32,14 @@ export interface WebhookServiceDeps {
  */
 export class WebhookService {
   constructor(private readonly deps: WebhookServiceDeps) {}
+
+  /** A user's webhook endpoints, without their secrets (contract §15); erasure deletes them and their deliveries. */
+  readonly personalData: PersonalDataHolder = {
+    exportPersonalData: async (userId) => ({ webhookEndpoints: (await webhookRepository.endpointsOfUser(this.deps.db, userId)).map(toEndpointDto) }),
+    erasePersonalData: async (tx, userId) => {
+      await webhookRepository.deleteEndpointsOf(tx, userId);
+    },
+  };
 
   async create(actor: Actor, readInput: InputReader<EndpointInput>): Promise<CreatedEndpointDto> {
     const caller = requireUser(actor);

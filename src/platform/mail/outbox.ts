@@ -28,6 +28,11 @@ export class MailOutbox {
     });
     await this.deliverSoon(tx);
   }
+
+  /** Forgets the e-mails delivered (or given up on) to an address, whose owner had their data erased; queued ones still go. */
+  async forgetDeliveredTo(tx: Db, recipient: string): Promise<void> {
+    await tx.delete(mailOutbox).where(and(eq(mailOutbox.recipient, recipient), ne(mailOutbox.status, "PENDING")));
+  }
 }
 
 export type OutboxRow = typeof mailOutbox.$inferSelect;

@@ -1,0 +1,2 @@
+ALTER TABLE "invites" DROP CONSTRAINT "invites_status_check";--> statement-breakpoint
+ALTER TABLE "invites" ADD CONSTRAINT "invites_status_check" CHECK ("invites"."status" in ('PENDING', 'ACCEPTED', 'REJECTED', 'EXPIRED', 'CANCELED'));

@@ -1,0 +1,67 @@
+import { z } from "zod";
+import { deleteAccountInput } from "../src/modules/privacy/privacy.inputs.js";
+import type { Services } from "../src/services.js";
+import { bodyReader, idParam, userOf } from "./http.js";
+import type { DocumentedRouter } from "./routes.js";
+
+const DATA_RIGHTS = "Data rights (LGPD)";
+
+/** The export's document: a few fixed fields, then one section per kind of data (contract §15). */
+const exportDocument = z.looseObject({ exportedAt: z.iso.datetime(), userId: z.number().int() });
+
+/** The data subject's rights of contract §15; declared before /users/:id so `me` never reads as an id. */
+export function addPrivacyRoutes(routes: DocumentedRouter, services: Services): void {
+  const { privacy } = services;
+
+  routes.add(
+    {
+      method: "get",
+      path: "/users/me/export",
+      operationId: "exportMyData",
+      tag: DATA_RIGHTS,
+      summary: "Everything kept of the caller, as a JSON attachment dados-<id>.json (once a minute)",
+      auth: "required",
+      success: 200,
+      response: exportDocument,
+      errors: { 429: "Muitas requisições (one export per user per minute)" },
+    },
+    async (req, res) => {
+      const { fileName, document } = await privacy.exportMine(await userOf(services, req));
+      res.setHeader("Content-Disposition", `attachment; filename="${fileName}"`).json(document);
+    },
+  );
+  routes.add(
+    {
+      method: "delete",
+      path: "/users/me",
+      operationId: "deleteMyAccount",
+      tag: DATA_RIGHTS,
+      summary: "Erase the caller's account (password, or an identity provider's ID token for an account without one)",
+      auth: "required",
+      success: 204,
+      body: deleteAccountInput,
+      errors: { 400: "Credenciais inválidas", 429: "Muitas requisições (too many wrong passwords, as at login)" },
+    },
+    async (req, res) => {
+      await privacy.deleteMyAccount(await userOf(services, req), bodyReader(req, deleteAccountInput));
+      res.status(204).end();
+    },
+  );
+  routes.add(
+    {
+      method: "delete",
+      path: "/users/:id",
+      operationId: "deleteUser",
+      tag: DATA_RIGHTS,
+      summary: "Erase a user's account (administrators)",
+      auth: "required",
+      success: 204,
+      errors: { 403: "Acesso negado (administrators only)", 404: "Usuário não encontrado" },
+    },
+    async (req, res) => {
+      const actor = await userOf(services, req);
+      await privacy.deleteUser(actor, idParam(req));
+      res.status(204).end();
+    },
+  );
+}

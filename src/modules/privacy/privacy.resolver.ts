@@ -1,0 +1,33 @@
+import { Arg, Ctx, Int, Mutation, Query, Resolver } from "type-graphql";
+import type { Context } from "../../graphql-api.js";
+import { argumentsReader } from "../../graphql/arguments.js";
+import { JSONObject } from "../../graphql/scalars.js";
+import { deleteAccountInput } from "./privacy.inputs.js";
+
+/** The data subject's rights (contract §15) over GraphQL: the same service as REST. */
+@Resolver()
+export class PrivacyResolver {
+  @Query(() => JSONObject, { description: "Everything kept of the signed-in user, as GET /api/users/me/export answers it (once a minute)" })
+  async exportMyData(@Ctx() ctx: Context) {
+    return (await ctx.services.privacy.exportMine(ctx.actor)).document;
+  }
+
+  @Mutation(() => Boolean, { description: "Erases the signed-in user's account: the password, or for an account without one an identity provider's ID token" })
+  async deleteMyAccount(
+    @Arg("password", () => String, { nullable: true }) password: string | null | undefined,
+    @Arg("firebaseToken", () => String, { nullable: true }) firebaseToken: string | null | undefined,
+    @Ctx() ctx: Context,
+  ) {
+    await ctx.services.privacy.deleteMyAccount(
+      ctx.actor,
+      argumentsReader(deleteAccountInput, { password: password ?? undefined, firebaseToken: firebaseToken ?? undefined }),
+    );
+    return true;
+  }
+
+  @Mutation(() => Boolean, { description: "Erases a user's account (administrators)" })
+  async deleteUser(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
+    await ctx.services.privacy.deleteUser(ctx.actor, id);
+    return true;
+  }
+}
