@@ -122,5 +122,4 @@ export class LiveUpdatesService {
     }
     return data;
   }
-
 }
