@@ -59,6 +59,12 @@ const sessionUser = preparedStatement((db) =>
 );
 
 export const userRepository = {
+  /** The user's session version, read inside `db`'s transaction (null: no such user). */
+  async sessionVersionOf(db: Db, userId: number): Promise<number | null> {
+    const [row] = await db.select({ version: users.sessionVersion }).from(users).where(eq(users.id, userId));
+    return row?.version ?? null;
+  },
+
   async findById(db: Db, id: number) {
     const [row] = await userById(db).execute({ id });
     return row ?? null;

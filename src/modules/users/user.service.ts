@@ -76,6 +76,14 @@ export class UserService {
   }
 
   /** A user that exists, else 404 (no access check: the asking module has its own rule). */
+  /**
+   * Inside a write's transaction, after the locks it waited for: 401 when the caller's session ended meanwhile (the
+   * account erased, its password reset), so a write that passed authentication before such a change commits nothing.
+   */
+  async ensureSessionCurrent(tx: Db, caller: UserActor): Promise<void> {
+    if ((await userRepository.sessionVersionOf(tx, caller.id)) !== caller.sessionVersion) throw unauthorized();
+  }
+
   async ensureExists(id: number): Promise<void> {
     await this.load(id);
   }
