@@ -2,7 +2,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { inject } from "vitest";
-import { openDatabase, type DatabaseHandle } from "../../src/platform/db/database.js";
+import { openDatabase, rowsOf, type DatabaseHandle } from "../../src/platform/db/database.js";
 import { withDatabase } from "./global-setup.js";
 
 /** Tables filled by migrations (reference data) that a reset keeps. */
@@ -63,7 +63,4 @@ export async function resetDatabase(handle: DatabaseHandle): Promise<void> {
   await handle.db.execute(sql.raw(`truncate ${tables.map((t) => `"${t}"`).join(", ")} restart identity cascade`));
 }
 
-/** postgres.js returns an array; PGlite an object with `rows`. */
-export function rowsOf<T>(result: unknown): T[] {
-  return Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
-}
+export { rowsOf };

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { IDEMPOTENCY_TTL_MS } from "../../src/modules/sync/idempotency.service.js";
+import { rowsOf } from "../helpers/database.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { relogin } from "../factories/users.js";
 import { createExercise } from "../factories/content.js";
@@ -247,7 +248,7 @@ describe("Idempotency-Key without a token", () => {
 /** Every stored column of idempotency_keys, the body as bytes. */
 async function rowsOfKeys(): Promise<({ body: Buffer } & Record<string, unknown>)[]> {
   const result = await t.db.execute(sql`select * from idempotency_keys`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: Record<string, unknown>[] }).rows) as Record<string, unknown>[];
+  const rows = rowsOf<Record<string, unknown>>(result);
   return rows.map((row) => ({ ...row, body: Buffer.from(row.body as Uint8Array) }));
 }
 
@@ -266,11 +267,7 @@ describe("a claim that runs long", () => {
       (
         await t.db
           .execute(sql`select lease_until from idempotency_keys where key = ${idempotency.sealOf(`user:${s.student.id}`, "slow").storedKey}`)
-          .then((result) =>
-            (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows).map((row) =>
-              new Date((row as { lease_until: string }).lease_until).getTime(),
-            ),
-          )
+          .then((result) => rowsOf(result).map((row) => new Date((row as { lease_until: string }).lease_until).getTime()))
       )[0];
     t.clock.advance(50_000);
     vi.advanceTimersByTime(20_000);

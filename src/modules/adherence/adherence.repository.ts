@@ -1,5 +1,5 @@
 import { count, inArray, sql, type SQL } from "drizzle-orm";
-import type { Db } from "../../platform/db/database.js";
+import { type Db, rowsOf } from "../../platform/db/database.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { linkedStudentIds } from "../coaching/coaching.fragments.js";
 import { dayNumber, isoWeekNumber, trainingExecutions } from "../executions/execution.table.js";
@@ -46,8 +46,6 @@ export const STUDENT_ADHERENCE_SORTS: Record<string, SQL> = {
   studentName: sql`student_name`,
   lastTrainingAt: sql`last_training_at`,
 };
-
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []));
 
 function studentCondition(students: AdherenceStudents): SQL {
   return "ids" in students ? inArray(users.id, [...students.ids]) : sql`${users.id} in (${linkedStudentIds(students.trainerId)})`;

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, isNull, lt, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { lockForTransaction } from "../../platform/db/advisory-locks.js";
-import type { Db } from "../../platform/db/database.js";
+import { type Db, rowsOf } from "../../platform/db/database.js";
 import { idArray, idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
 import { preparedStatements, type Bound } from "../../platform/db/prepared.js";
 import { activityReadableBy } from "../coaching/coaching.fragments.js";
@@ -37,7 +37,6 @@ export const EXERCISE_EXECUTION_SORTS: Record<string, AnyColumn> = {
 };
 
 const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []));
 const iso = (date: Date) => date.toISOString();
 const isoDay = (date: Date) => iso(date).slice(0, 10);
 

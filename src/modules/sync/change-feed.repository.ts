@@ -1,5 +1,5 @@
 import { eq, sql, type SQL } from "drizzle-orm";
-import type { Db } from "../../platform/db/database.js";
+import { type Db, rowsOf } from "../../platform/db/database.js";
 import { syncChanges, type SyncEntity } from "./sync-change.table.js";
 
 /** A place in one user's feed: past every row at or before (xid, id). `id` 0 stands before every row of `xid`. */
@@ -23,8 +23,6 @@ export interface ChangeTo {
   ids: readonly number[];
   userIds: readonly number[];
 }
-
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []));
 
 /** The moment of a change: the service clock's when it is given, else the database's. */
 const momentOf = (at: Date | undefined): SQL => (at ? sql`${at.toISOString()}::timestamptz` : sql`now()`);

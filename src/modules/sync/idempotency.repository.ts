@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Db } from "../../platform/db/database.js";
+import { type Db, rowsOf } from "../../platform/db/database.js";
 import { idempotencyKeys } from "./idempotency.table.js";
 
 export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
@@ -35,7 +35,6 @@ const unflushed = sql`(select set_config('synchronous_commit', 'off', true) as s
 const isUnflushed = sql`unflushed.setting = 'off'`;
 
 const iso = (date: Date) => date.toISOString();
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []));
 
 const ofClaim = (scope: string, key: string, owner: string) =>
   sql`${idempotencyKeys.scope} = ${scope} and ${idempotencyKeys.key} = ${key} and ${idempotencyKeys.owner} = ${owner}::uuid and ${idempotencyKeys.state} = 'RUNNING'`;

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, randomUUID } from "node:crypto";
+import { createHash, createHmac, randomUUID } from "node:crypto";
+import { open, purposeKey, seal } from "../../platform/crypto/sealed.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { AppError, conflict, invalidParameter } from "../../platform/errors.js";
@@ -47,7 +48,7 @@ export class IdempotencyService implements IdempotencyRules {
   private readonly secret: Buffer;
 
   constructor(private readonly deps: IdempotencyServiceDeps) {
-    this.secret = createHash("sha256").update(`idempotency:${deps.secret}`).digest();
+    this.secret = purposeKey(deps.secret, "idempotency");
   }
 
   /**
@@ -151,30 +152,19 @@ export class IdempotencyService implements IdempotencyRules {
   }
 }
 
-/** One key's stored name and the cipher of its answer's body: a random IV, then the GCM tag, then the ciphertext. */
+/** One key's stored name, and the key its answer's body is sealed under (src/platform/crypto/sealed.ts). */
 class AnswerSeal {
-  private static readonly IV_BYTES = 12;
-  private static readonly TAG_BYTES = 16;
-
   constructor(
     readonly storedKey: string,
     private readonly cipherKey: Buffer,
   ) {}
 
   close(body: Buffer): Buffer {
-    const iv = randomBytes(AnswerSeal.IV_BYTES);
-    const cipher = createCipheriv("aes-256-gcm", this.cipherKey, iv);
-    const sealed = Buffer.concat([cipher.update(body), cipher.final()]);
-    return Buffer.concat([iv, cipher.getAuthTag(), sealed]);
+    return seal(this.cipherKey, body);
   }
 
   open(stored: Buffer | null): Buffer {
-    if (!stored || stored.length === 0) return Buffer.alloc(0);
-    const iv = stored.subarray(0, AnswerSeal.IV_BYTES);
-    const tag = stored.subarray(AnswerSeal.IV_BYTES, AnswerSeal.IV_BYTES + AnswerSeal.TAG_BYTES);
-    const decipher = createDecipheriv("aes-256-gcm", this.cipherKey, iv);
-    decipher.setAuthTag(tag);
-    return Buffer.concat([decipher.update(stored.subarray(AnswerSeal.IV_BYTES + AnswerSeal.TAG_BYTES)), decipher.final()]);
+    return !stored || stored.length === 0 ? Buffer.alloc(0) : open(this.cipherKey, stored);
   }
 }
 

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
+import { open, purposeKey, seal } from "../../platform/crypto/sealed.js";
 
 const SECRET_PREFIX = "whsec_";
 
@@ -13,21 +14,15 @@ export class SecretBox {
   private readonly key: Buffer;
 
   constructor(serverSecret: string) {
-    this.key = createHash("sha256").update(`webhook-endpoint-secrets:${serverSecret}`).digest();
+    this.key = purposeKey(serverSecret, "webhook-endpoint-secrets");
   }
 
   seal(secret: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv("aes-256-gcm", this.key, iv);
-    const sealed = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
-    return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64");
+    return seal(this.key, Buffer.from(secret, "utf8")).toString("base64");
   }
 
   open(sealed: string): string {
-    const bytes = Buffer.from(sealed, "base64");
-    const decipher = createDecipheriv("aes-256-gcm", this.key, bytes.subarray(0, 12));
-    decipher.setAuthTag(bytes.subarray(12, 28));
-    return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
+    return open(this.key, Buffer.from(sealed, "base64")).toString("utf8");
   }
 }
 

@@ -214,11 +214,16 @@ function traced<Query extends PromiseLike<unknown>>(query: Query, text: string):
   return query;
 }
 
+/** The rows of `db.execute`'s answer, whichever driver gave it (postgres.js: the rows; PGlite: `{ rows }`). */
+export function rowsOf<T>(result: unknown): T[] {
+  return Array.isArray(result) ? (result as T[]) : ((result as { rows?: T[] }).rows ?? []);
+}
+
 /** Ready when every migration of `drizzle/` is recorded as applied. */
 export async function migrationsApplied(db: Db): Promise<boolean> {
   try {
     const result = await db.execute(sql`select count(*)::int as applied from drizzle.__drizzle_migrations`);
-    const rows = Array.isArray(result) ? result : (result as unknown as { rows: { applied: number }[] }).rows;
+    const rows = rowsOf<{ applied: number }>(result);
     return Number(rows[0]?.applied) >= expectedMigrations();
   } catch {
     return false;
@@ -237,6 +242,6 @@ function expectedMigrations(): number {
  */
 export async function databaseIdentity(db: Db): Promise<string> {
   const result = await db.execute(sql`select current_database() as name, (select system_identifier from pg_control_system())::text as cluster`);
-  const [row] = (Array.isArray(result) ? result : (result as unknown as { rows: unknown[] }).rows) as { name: string; cluster: string }[];
+  const [row] = rowsOf<{ name: string; cluster: string }>(result);
   return `${row.cluster}:${row.name}`;
 }

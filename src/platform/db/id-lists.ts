@@ -1,5 +1,5 @@
 import { Placeholder, sql, type AnyColumn, type SQL } from "drizzle-orm";
-import type { Db } from "./database.js";
+import { rowsOf, type Db } from "./database.js";
 import type { Bound } from "./prepared.js";
 
 /**
@@ -17,6 +17,6 @@ export const isAnyOf = (column: AnyColumn | SQL, ids: Bound<readonly number[]>):
  */
 export async function idsAbove(db: Db, ids: SQL, afterId: number, limit: number): Promise<number[]> {
   const result = await db.execute(sql`select distinct s.id from (${ids}) as s(id) where s.id > ${afterId} order by s.id limit ${limit}`);
-  const rows = Array.isArray(result) ? (result as { id: number }[]) : (result as unknown as { rows: { id: number }[] }).rows;
+  const rows = rowsOf<{ id: number }>(result);
   return rows.map((row) => Number(row.id));
 }
