@@ -119,7 +119,8 @@ export function graphqlSockets(deps: GraphqlSocketsDeps): GraphqlSockets {
       },
       onSubscribe: (ctx, _id, payload): ExecutionArgs | readonly GraphQLError[] => {
         const connection = ctx.extra as Connection;
-        if (Object.keys(ctx.subscriptions).length >= MAX_SUBSCRIPTIONS_PER_SOCKET) {
+        // graphql-ws has already counted this subscription among the socket's own.
+        if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_SOCKET) {
           return [refused(`No máximo ${MAX_SUBSCRIPTIONS_PER_SOCKET} assinaturas por conexão`)];
         }
         let document;

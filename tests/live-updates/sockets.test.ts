@@ -91,6 +91,18 @@ describe("a GraphQL WebSocket", () => {
     elsewhere.terminate();
   });
 
+  it("holds 20 subscriptions on one socket and refuses the 21st", async () => {
+    const ana = await makeUser(t);
+    const socket = open(t, ana.token);
+    await socket.connected;
+    const held = Array.from({ length: 20 }, () => socket.subscribe(FOLLOW_EXECUTIONS));
+    const refused = socket.subscribe(FOLLOW_EXECUTIONS);
+    await refused.ended;
+    expect(refused.errors).toEqual([[expect.objectContaining({ message: "No máximo 20 assinaturas por conexão" })]]);
+    expect(held.every((subscription) => subscription.errors.length === 0)).toBe(true);
+    held.forEach((subscription) => subscription.stop());
+  });
+
   it("goes away (1001) when its instance shuts down", async () => {
     const ana = await makeUser(t);
     const socket = open(other, ana.token);
