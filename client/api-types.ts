@@ -27,7 +27,7 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Erase the caller's account (password, or an identity provider's ID token for an account without one) */
+    /** Erase the caller's account (its password, or an identity provider's ID token of its e-mail) */
     delete: operations["deleteMyAccount"];
     options?: never;
     head?: never;

@@ -36,7 +36,7 @@ export function addPrivacyRoutes(routes: DocumentedRouter, services: Services): 
       path: "/users/me",
       operationId: "deleteMyAccount",
       tag: DATA_RIGHTS,
-      summary: "Erase the caller's account (password, or an identity provider's ID token for an account without one)",
+      summary: "Erase the caller's account (its password, or an identity provider's ID token of its e-mail)",
       auth: "required",
       success: 204,
       body: deleteAccountInput,

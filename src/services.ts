@@ -162,11 +162,9 @@ export function createServices(deps: ServiceDeps) {
     clock,
     logger,
     mail,
-    hasher: deps.hasher,
-    identity: deps.identity,
     rateLimiter,
     users,
-    ownershipFailures: { limit: config.loginFailuresPerEmail, windowMs: 15 * 60_000 },
+    auth,
     // Every module keeping a person's rows, in the order erasure asks them (PrivacyServiceDeps.holders).
     holders: [
       subscriptions.personalData,

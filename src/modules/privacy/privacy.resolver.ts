@@ -12,7 +12,7 @@ export class PrivacyResolver {
     return (await ctx.services.privacy.exportMine(ctx.actor)).document;
   }
 
-  @Mutation(() => Boolean, { description: "Erases the signed-in user's account: the password, or for an account without one an identity provider's ID token" })
+  @Mutation(() => Boolean, { description: "Erases the signed-in user's account: the password, or an identity provider's ID token of its e-mail" })
   async deleteMyAccount(
     @Arg("password", () => String, { nullable: true }) password: string | null | undefined,
     @Arg("firebaseToken", () => String, { nullable: true }) firebaseToken: string | null | undefined,

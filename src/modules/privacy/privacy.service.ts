@@ -1,15 +1,12 @@
 import { requireUser, type Actor } from "../../platform/auth/actor.js";
-import type { IdentityVerifier } from "../../platform/auth/identity-provider.js";
-import type { PasswordHasher } from "../../platform/auth/password-hasher.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
-import { AppError, forbidden, notFound, unauthorized } from "../../platform/errors.js";
+import { forbidden, notFound, unauthorized } from "../../platform/errors.js";
 import type { Logger } from "../../platform/logger.js";
 import type { MailOutbox } from "../../platform/mail/outbox.js";
 import type { RateLimiter, RateLimitRule } from "../../platform/rate-limit/rate-limiter.js";
 import type { InputReader } from "../../platform/validation.js";
-import { INVALID_CREDENTIALS, USER_NOT_FOUND } from "../users/auth.service.js";
-import type { UserRow } from "../users/user.dto.js";
+import { USER_NOT_FOUND, type AuthService } from "../users/auth.service.js";
 import type { UserService } from "../users/user.service.js";
 import type { AfterErasure, PersonalDataHolder, PersonalDataSections } from "./personal-data.js";
 import type { DeleteAccountInput } from "./privacy.inputs.js";
@@ -28,12 +25,10 @@ export interface PrivacyServiceDeps {
   clock: Clock;
   logger: Logger;
   mail: MailOutbox;
-  hasher: PasswordHasher;
-  identity: IdentityVerifier;
   rateLimiter: RateLimiter;
   users: UserService;
-  /** Failed proofs of ownership a user may make per window before a 429 (the login's lockout, contract §2). */
-  ownershipFailures: RateLimitRule;
+  /** Whether the caller proves the account is theirs (the users module's rule, with the login's lockout). */
+  auth: Pick<AuthService, "proveOwnership">;
   /**
    * Every module keeping a person's rows, in the order erasure asks them: billing first (its lock comes before the
    * account's row in every billing write, and its notices still reach the old address), the users module (the account
@@ -66,17 +61,7 @@ export class PrivacyService {
     const input = readInput();
     const user = await this.deps.users.findById(caller.id);
     if (!user) throw unauthorized();
-    // As at login, each attempt counts as a failure until it proves ownership: a stolen token guesses no password here.
-    const attempt = await this.deps.rateLimiter.reserve(`erasure-failures:${user.id}`, this.deps.ownershipFailures);
-    let proven: boolean;
-    try {
-      proven = await this.provesOwnership(user, input);
-    } catch (error) {
-      await attempt.giveBack();
-      throw error;
-    }
-    if (!proven) throw new AppError(400, INVALID_CREDENTIALS);
-    await attempt.giveBack();
+    await this.deps.auth.proveOwnership(user, input);
     await this.erase(user.id);
   }
 
@@ -85,14 +70,6 @@ export class PrivacyService {
     const caller = requireUser(actor);
     if (!caller.isAdmin) throw forbidden();
     await this.erase(id);
-  }
-
-  private async provesOwnership(user: UserRow, input: DeleteAccountInput): Promise<boolean> {
-    if (input.password !== undefined) {
-      // bcrypt reads 72 bytes at most; a longer password can never be one we stored.
-      return Buffer.byteLength(input.password) <= 72 && (await this.deps.hasher.compare(input.password, user.passwordHash));
-    }
-    return (await this.deps.identity.verifiedEmail(input.firebaseToken!)) === user.email;
   }
 
   /**

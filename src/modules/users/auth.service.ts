@@ -105,8 +105,7 @@ export class AuthService {
     let matches: boolean;
     try {
       user = await userRepository.findByEmail(this.deps.db, email);
-      // bcrypt reads 72 bytes at most; a longer password can never be one we stored.
-      matches = user !== null && Buffer.byteLength(input.password) <= 72 && (await this.deps.hasher.compare(input.password, user.passwordHash));
+      matches = user !== null && (await this.passwordMatches(user, input.password));
     } catch (error) {
       await attempt.giveBack();
       throw error;
@@ -115,6 +114,27 @@ export class AuthService {
     if (!matches) throw new AppError(400, INVALID_CREDENTIALS);
     await attempt.giveBack();
     return this.session(user);
+  }
+
+  /**
+   * 400 `Credenciais inválidas` unless the owner proves the account is theirs (its password, or an identity provider's
+   * ID token of its e-mail), before an irreversible act on it (its erasure). As at login, each attempt counts as a
+   * failure until it proves ownership, so a stolen token guesses no password through it (429 once locked out).
+   */
+  async proveOwnership(user: UserRow, proof: { password?: string; firebaseToken?: string }): Promise<void> {
+    const attempt = await this.deps.rateLimiter.reserve(`ownership-failures:${user.id}`, this.loginFailures);
+    let proven: boolean;
+    try {
+      proven =
+        proof.password !== undefined
+          ? await this.passwordMatches(user, proof.password)
+          : proof.firebaseToken !== undefined && (await this.deps.identity.verifiedEmail(proof.firebaseToken)) === user.email;
+    } catch (error) {
+      await attempt.giveBack();
+      throw error;
+    }
+    if (!proven) throw new AppError(400, INVALID_CREDENTIALS);
+    await attempt.giveBack();
   }
 
   /** Signs in the account of the e-mail an identity provider's ID token vouches for. */
@@ -240,6 +260,11 @@ export class AuthService {
   /** Drops revocations of tokens that have expired anyway. */
   async purgeExpiredRevocations(): Promise<void> {
     await userRepository.purgeExpiredRevocations(this.deps.db, this.deps.clock.now());
+  }
+
+  /** bcrypt reads 72 bytes at most: a longer password can never be one we stored. */
+  private async passwordMatches(user: UserRow, password: string): Promise<boolean> {
+    return Buffer.byteLength(password) <= 72 && this.deps.hasher.compare(password, user.passwordHash);
   }
 
   private async throttle(endpoint: AuthEndpoint, meta: RequestMeta): Promise<void> {

@@ -138,14 +138,18 @@ export class WebhookService {
     );
   }
 
-  /** Sends a delivery again now (a FAILED one gets one more attempt; a PENDING one is brought forward). */
+  /** Queues a delivery again, due now, whatever its state: the job's next run (within 5 s) attempts it once more. */
   async retryDelivery(actor: Actor, id: number, deliveryId: number): Promise<DeliveryDto> {
     await this.loadOwned(requireUser(actor), id);
     const delivery = await webhookRepository.findDelivery(this.deps.db, id, deliveryId);
     if (!delivery) throw notFound(DELIVERY_NOT_FOUND);
     const now = this.deps.clock.now();
-    await webhookRepository.requeueDelivery(this.deps.db, deliveryId, now);
-    const row = (await webhookRepository.findDeliveryWithEvent(this.deps.db, deliveryId))!;
+    // The delivery may go between the two (its endpoint deleted, its event pruned): then it is 404, never a 500.
+    const row = await this.deps.db.transaction(async (tx) => {
+      await webhookRepository.requeueDelivery(tx, deliveryId, now);
+      return webhookRepository.findDeliveryWithEvent(tx, deliveryId);
+    });
+    if (!row) throw notFound(DELIVERY_NOT_FOUND);
     return toDeliveryDto(row.delivery, { publicId: row.eventPublicId, type: row.eventType });
   }
 
