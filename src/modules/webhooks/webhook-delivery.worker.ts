@@ -43,6 +43,8 @@ export interface WebhookDeliveryWorkerDeps {
   urlPolicy: UrlPolicy;
   access: ActivityAccess;
   mail: MailOutbox;
+  /** The users module's account reader (an endpoint's owner, to e-mail when it is disabled). */
+  users: { findById(id: number, db: Db): Promise<{ email: string; name: string } | null> };
   concurrency?: number;
 }
 
@@ -224,7 +226,7 @@ export class WebhookDeliveryWorker {
       afterCommit(tx, () => (delay === undefined ? this.outcomes.failed++ : this.outcomes.retried++));
       const disabled = await webhookRepository.noteFailure(tx, endpointId, now, new Date(now.getTime() - DISABLE_AFTER_FAILING_MS));
       if (!disabled) return;
-      const owner = await webhookRepository.emailOf(tx, disabled.userId);
+      const owner = await this.deps.users.findById(disabled.userId, tx);
       if (owner) await this.deps.mail.enqueue(tx, webhookMails.endpointDisabled(owner.email, owner.name, disabled.url), now);
     });
   }

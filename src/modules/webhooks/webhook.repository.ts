@@ -261,9 +261,4 @@ export const webhookRepository = {
     const deleted = await db.delete(domainEvents).where(inArray(domainEvents.id, doomed)).returning({ id: domainEvents.id });
     return deleted.length;
   },
-
-  async emailOf(db: Db, userId: number): Promise<{ email: string; name: string } | undefined> {
-    const [row] = await db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, userId));
-    return row;
-  },
 };
