@@ -55,6 +55,16 @@ describe("a GraphQL WebSocket", () => {
     expect(refused.events).toEqual([{ errors: [expect.objectContaining({ message: "Acesso negado", extensions: { code: "FORBIDDEN", status: 403 } })] }]);
   });
 
+  it("refuses a studentId on inviteUpdated, which names no student (a validation error)", async () => {
+    const ana = await makeUser(t);
+    const socket = open(t, ana.token);
+    const invalid = socket.subscribe("subscription { inviteUpdated { id } }");
+    const withStudent = socket.subscribe("subscription { inviteUpdated(studentId: 1) { id } }");
+    await withStudent.ended;
+    expect(withStudent.errors).toEqual([[expect.objectContaining({ extensions: expect.objectContaining({ code: "GRAPHQL_VALIDATION_FAILED" }) })]]);
+    invalid.stop();
+  });
+
   it("is closed with 4401 on every instance when its token is revoked on another", async () => {
     const ana = await makeUser(t);
     const here = open(t, ana.token);

@@ -63,4 +63,17 @@ describe("/metrics", () => {
     expect(text).toMatch(/graphql_operation_duration_seconds_count\{type="query",root_field="me",outcome="error"\} [1-9]/);
     expect(text).toContain("# TYPE job_queue_depth gauge");
   });
+
+  it("reads each job's queue depth from the running job engine", async () => {
+    await t.app.jobs.start();
+    try {
+      const text = (await t.get("/metrics")).text;
+      for (const job of ["mail-delivery", "webhook-delivery", "subscription-renewals"]) {
+        expect(text).toMatch(new RegExp(`job_queue_depth\\{job="${job}",state="queued"\\} \\d+`));
+        expect(text).toMatch(new RegExp(`job_queue_depth\\{job="${job}",state="active"\\} \\d+`));
+      }
+    } finally {
+      await t.app.jobs.stop();
+    }
+  });
 });

@@ -78,10 +78,8 @@ export class LiveUpdatesService {
   async follow(actor: Actor, field: LiveField, studentId?: number | null): Promise<AsyncIterable<unknown>> {
     const caller = requireUser(actor);
     const { type, audience } = LIVE_FIELDS[field];
-    if (studentId !== undefined && studentId !== null) {
-      if (audience !== "activity") throw new AppError(400, "Parâmetro inválido: studentId");
-      await this.deps.coaching.ensureMayReadActivity(caller, studentId);
-    }
+    // Only the activity fields take a studentId (the schema's arguments).
+    if (studentId !== undefined && studentId !== null) await this.deps.coaching.ensureMayReadActivity(caller, studentId);
     return new Repeater<unknown>(async (push, stop) => {
       // One check at a time, in the order events arrive.
       let order = Promise.resolve();
