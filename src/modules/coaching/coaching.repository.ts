@@ -1,9 +1,9 @@
-import { and, asc, count, desc, eq, ilike, inArray, lte, ne, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, ilike, inArray, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { lockForTransaction } from "../../platform/db/advisory-locks.js";
 import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
 import type { Db } from "../../platform/db/database.js";
-import { pageWithTotal, totalBeforePaging } from "../../platform/db/pages.js";
+import { pageWithTotal, totalBeforePaging, ordering } from "../../platform/db/pages.js";
 import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
 import { containsPattern } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
@@ -59,10 +59,6 @@ export const LINK_SORTS = {
   personalName: trainer.name,
   studentName: student.name,
 } as const;
-
-function ordering(columns: Record<string, AnyColumn>, request: Pick<PageRequest, "sort">, tieBreaker: AnyColumn) {
-  return [...request.sort.map((s) => (s.direction === "asc" ? asc : desc)(columns[s.field])), desc(tieBreaker)];
-}
 
 interface LinkFilter {
   personalId?: number;

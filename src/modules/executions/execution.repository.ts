@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, gte, isNull, lt, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, gte, isNull, lt, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { lockForTransaction } from "../../platform/db/advisory-locks.js";
 import { type Db, rowsOf } from "../../platform/db/database.js";
+import { ordering } from "../../platform/db/pages.js";
 import { idArray, idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
 import { preparedStatements, type Bound } from "../../platform/db/prepared.js";
 import { activityReadableBy } from "../coaching/coaching.fragments.js";
@@ -62,10 +63,6 @@ function period(column: AnyColumn, range: Bounds<Period>): SQL[] {
   if (range.from) conditions.push(gte(column, range.from));
   if (range.until) conditions.push(lt(column, range.until));
   return conditions;
-}
-
-function ordering(columns: Record<string, AnyColumn>, request: Pick<PageRequest, "sort">, tieBreaker: AnyColumn) {
-  return [...request.sort.map((s) => (s.direction === "asc" ? asc : desc)(columns[s.field])), desc(tieBreaker)];
 }
 
 /** Each value given, or the placeholder a prepared statement binds it to. */

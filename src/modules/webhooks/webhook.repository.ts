@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, lte, notExists, sql, type AnyColumn } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNotNull, isNull, lt, lte, notExists, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
+import { ordering } from "../../platform/db/pages.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { users } from "../users/user.table.js";
 import { domainEvents, webhookDeliveries, webhookEndpoints, type WebhookEventType } from "./webhook.table.js";
@@ -10,10 +11,6 @@ export type DomainEventRow = typeof domainEvents.$inferSelect;
 
 export const ENDPOINT_SORTS = { id: webhookEndpoints.id, createdAt: webhookEndpoints.createdAt, url: webhookEndpoints.url } as const;
 export const DELIVERY_SORTS = { id: webhookDeliveries.id, createdAt: webhookDeliveries.createdAt, status: webhookDeliveries.status } as const;
-
-function ordering(columns: Record<string, AnyColumn>, request: PageRequest, tieBreaker: AnyColumn) {
-  return [...request.sort.map((s) => (s.direction === "asc" ? asc : desc)(columns[s.field])), desc(tieBreaker)];
-}
 
 /** A leased delivery with what its attempt needs: the event and the endpoint. */
 export interface LeasedDelivery {
