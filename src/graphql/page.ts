@@ -11,7 +11,7 @@ export class PageInput {
 
 /** A page of `Item`: the subset of the REST page object that GraphQL clients use. */
 export function PageOf<Item extends object>(item: ClassType<Item>, name: string) {
-  @ObjectType(name)
+  @ObjectType(name, { simpleResolvers: true })
   class Page {
     @Field(() => [item]) content!: Item[];
     @Field(() => Int) totalElements!: number;

@@ -6,14 +6,14 @@ import { ATTENTION_REASONS, type AdherenceDto, type AttentionReason, type Studen
 
 export const AttentionReasonEnum = graphqlEnum(ATTENTION_REASONS, "AttentionReason", "Why a student needs its trainer's attention");
 
-@ObjectType("AdherenceWeek", { description: "An ISO week (Monday to Sunday, UTC) of an adherence window" })
+@ObjectType("AdherenceWeek", { description: "An ISO week (Monday to Sunday, UTC) of an adherence window", simpleResolvers: true })
 export class AdherenceWeek {
   @Field(() => LocalDate, { description: "Monday" }) weekStart!: string;
   @Field(() => Int) scheduled!: number;
   @Field(() => Int) completed!: number;
 }
 
-@ObjectType("AssignmentAdherence", { description: "An assignment's share of a student's adherence" })
+@ObjectType("AssignmentAdherence", { description: "An assignment's share of a student's adherence", simpleResolvers: true })
 export class AssignmentAdherence {
   @Field(() => Int) assignmentId!: number;
   @Field(() => Int) planId!: number;
@@ -23,7 +23,7 @@ export class AssignmentAdherence {
   @Field(() => Float, { nullable: true, description: "null when nothing is scheduled" }) adherence!: number | null;
 }
 
-@ObjectType("Adherence", { description: "Scheduled sessions of a student's plans over a window of days and how many were done" })
+@ObjectType("Adherence", { description: "Scheduled sessions of a student's plans over a window of days and how many were done", simpleResolvers: true })
 export class Adherence implements AdherenceDto {
   @Field(() => Int) userId!: number;
   @Field(() => Int, { description: "days: 7, 30 or 90" }) window!: number;
@@ -40,7 +40,7 @@ export class Adherence implements AdherenceDto {
   @Field(() => [AssignmentAdherence]) assignments!: AssignmentAdherence[];
 }
 
-@ObjectType("StudentAdherence", { description: "One of a trainer's students and its adherence" })
+@ObjectType("StudentAdherence", { description: "One of a trainer's students and its adherence", simpleResolvers: true })
 export class StudentAdherence implements StudentAdherenceDto {
   @Field(() => Int) userId!: number;
   @Field(() => String) studentName!: string;

@@ -8,7 +8,7 @@ import { PLAN_INTERVALS, PAYMENT_METHODS } from "./billing.table.js";
 export const PlanIntervalEnum = graphqlEnum(PLAN_INTERVALS, "PlanInterval");
 export const PaymentMethodEnum = graphqlEnum(PAYMENT_METHODS, "PaymentMethod");
 
-@ObjectType("SubscriptionPlan")
+@ObjectType("SubscriptionPlan", { simpleResolvers: true })
 export class SubscriptionPlan {
   @Field(() => Int) id!: number;
   @Field(() => String) name!: string;
@@ -24,7 +24,7 @@ export class SubscriptionPlan {
   @Field(() => DateTime) updatedAt!: Date;
 }
 
-@ObjectType("PixTransaction")
+@ObjectType("PixTransaction", { simpleResolvers: true })
 export class PixTransaction {
   @Field(() => String) id!: string;
   @Field(() => Int) subscriptionId!: number;
@@ -37,7 +37,7 @@ export class PixTransaction {
   @Field(() => DateTime) createdAt!: Date;
 }
 
-@ObjectType("Boleto")
+@ObjectType("Boleto", { simpleResolvers: true })
 export class Boleto {
   @Field(() => String, { description: "44 digits" }) barcode!: string;
   @Field(() => String, { description: "the 47-digit 'linha digitável', formatted" }) digitableLine!: string;
@@ -45,7 +45,7 @@ export class Boleto {
   @Field(() => Float) amount!: number;
 }
 
-@ObjectType("UserSubscription")
+@ObjectType("UserSubscription", { simpleResolvers: true })
 export class UserSubscription {
   @Field(() => Int) id!: number;
   @Field(() => Int) userId!: number;
@@ -70,7 +70,7 @@ export class UserSubscription {
   boleto?: Boleto;
 }
 
-@ObjectType("Payment")
+@ObjectType("Payment", { simpleResolvers: true })
 export class Payment {
   @Field(() => Int) id!: number;
   @Field(() => Int) userId!: number;
@@ -89,7 +89,7 @@ export class Payment {
   @Field(() => DateTime) updatedAt!: Date;
 }
 
-@ObjectType("Invoice")
+@ObjectType("Invoice", { simpleResolvers: true })
 export class Invoice {
   @Field(() => Int) id!: number;
   @Field(() => Int) userId!: number;

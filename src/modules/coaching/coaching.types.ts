@@ -7,7 +7,7 @@ import { INVITE_STATUSES, LINK_STATUSES } from "./coaching.table.js";
 export const InviteStatusEnum = graphqlEnum(INVITE_STATUSES, "InviteStatus");
 export const LinkStatusEnum = graphqlEnum(LINK_STATUSES, "LinkStatus");
 
-@ObjectType("Invite", { description: "The trainer sees studentEmail; the student sees personalEmail and personalProfilePicture" })
+@ObjectType("Invite", { description: "The trainer sees studentEmail; the student sees personalEmail and personalProfilePicture", simpleResolvers: true })
 export class Invite {
   @Field(() => Int) id!: number;
   @Field(() => Int) personalId!: number;
@@ -22,7 +22,7 @@ export class Invite {
   @Field(() => DateTime, { nullable: true }) updatedAt?: Date;
 }
 
-@ObjectType("Link", { description: "A trainer-student link (PersonalStudentDTO)" })
+@ObjectType("Link", { description: "A trainer-student link (PersonalStudentDTO)", simpleResolvers: true })
 export class Link {
   @Field(() => Int) id!: number;
   @Field(() => Int) personalId!: number;

@@ -5,33 +5,33 @@ import { AttentionReasonEnum } from "../adherence/adherence.types.js";
 import { RecordKindEnum } from "../records/records.types.js";
 import type { RecentRecordDto, TrainerDashboardDto } from "./dashboard.dto.js";
 
-@ObjectType("DashboardStudents", { description: "A trainer's seats" })
+@ObjectType("DashboardStudents", { description: "A trainer's seats", simpleResolvers: true })
 export class DashboardStudents {
   @Field(() => Int) active!: number;
   @Field(() => Int, { nullable: true, description: "the seat limit of the trainer's plan; null = unlimited" }) limit!: number | null;
   @Field(() => Int) pendingInvites!: number;
 }
 
-@ObjectType("DashboardAssignments")
+@ObjectType("DashboardAssignments", { simpleResolvers: true })
 export class DashboardAssignments {
   @Field(() => Int) pending!: number;
   @Field(() => Int) active!: number;
 }
 
-@ObjectType("DashboardSessions", { description: "This ISO week's sessions up to today" })
+@ObjectType("DashboardSessions", { description: "This ISO week's sessions up to today", simpleResolvers: true })
 export class DashboardSessions {
   @Field(() => Int) scheduled!: number;
   @Field(() => Int) completed!: number;
 }
 
-@ObjectType("StudentAttention", { description: "A student who needs attention, and why" })
+@ObjectType("StudentAttention", { description: "A student who needs attention, and why", simpleResolvers: true })
 export class StudentAttention {
   @Field(() => Int) studentId!: number;
   @Field(() => String) studentName!: string;
   @Field(() => [AttentionReasonEnum]) reasons!: AttentionReason[];
 }
 
-@ObjectType("RecentRecord", { description: "A record one of the trainer's students set" })
+@ObjectType("RecentRecord", { description: "A record one of the trainer's students set", simpleResolvers: true })
 export class RecentRecord implements RecentRecordDto {
   @Field(() => Int) studentId!: number;
   @Field(() => String) studentName!: string;
@@ -43,14 +43,14 @@ export class RecentRecord implements RecentRecordDto {
   @Field(() => DateTime) achievedAt!: string;
 }
 
-@ObjectType("DashboardSubscription", { description: "The trainer's own subscription" })
+@ObjectType("DashboardSubscription", { description: "The trainer's own subscription", simpleResolvers: true })
 export class DashboardSubscription {
   @Field(() => String) planName!: string;
   @Field(() => String) status!: string;
   @Field(() => DateTime, { nullable: true }) endDate!: string | null;
 }
 
-@ObjectType("TrainerDashboard", { description: "A trainer's students, assignments, adherence, records and subscription at a glance" })
+@ObjectType("TrainerDashboard", { description: "A trainer's students, assignments, adherence, records and subscription at a glance", simpleResolvers: true })
 export class TrainerDashboard implements TrainerDashboardDto {
   @Field(() => DashboardStudents) students!: DashboardStudents;
   @Field(() => DashboardAssignments) assignments!: DashboardAssignments;

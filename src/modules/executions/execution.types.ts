@@ -7,14 +7,14 @@ import { PROGRESS_INTERVALS } from "./execution.inputs.js";
 
 export const ProgressIntervalEnum = graphqlEnum(PROGRESS_INTERVALS, "ProgressInterval");
 
-@ObjectType("ExecutionSet")
+@ObjectType("ExecutionSet", { simpleResolvers: true })
 export class ExecutionSet {
   @Field(() => Int) repetitions!: number;
   @Field(() => Float, { nullable: true, description: "kg" }) weight!: number | null;
   @Field(() => Boolean) completed!: boolean;
 }
 
-@ObjectType("TrainingExerciseExecution")
+@ObjectType("TrainingExerciseExecution", { simpleResolvers: true })
 export class TrainingExerciseExecution {
   @Field(() => Int) id!: number;
   @Field(() => Int, { nullable: true }) exerciseId!: number | null;
@@ -23,7 +23,7 @@ export class TrainingExerciseExecution {
   @Field(() => [ExecutionSet]) sets!: ExecutionSet[];
 }
 
-@ObjectType("TrainingExecution", { description: "Listings leave exerciseExecutions and userName null" })
+@ObjectType("TrainingExecution", { description: "Listings leave exerciseExecutions and userName null", simpleResolvers: true })
 export class TrainingExecution {
   @Field(() => Int) id!: number;
   @Field(() => Int, { nullable: true }) trainingId!: number | null;
@@ -40,7 +40,7 @@ export class TrainingExecution {
   @Field(() => [NewRecord], { nullable: true, description: "The records the log set; null outside logTrainingExecution" }) newRecords?: NewRecord[];
 }
 
-@ObjectType("ExerciseExecution")
+@ObjectType("ExerciseExecution", { simpleResolvers: true })
 export class ExerciseExecution {
   @Field(() => Int) id!: number;
   @Field(() => Int, { nullable: true }) exerciseId!: number | null;
@@ -60,7 +60,7 @@ export class ExerciseExecution {
 export const TrainingExecutionPage = PageOf(TrainingExecution, "TrainingExecutionPage");
 export const ExerciseExecutionPage = PageOf(ExerciseExecution, "ExerciseExecutionPage");
 
-@ObjectType("ExerciseStatistics")
+@ObjectType("ExerciseStatistics", { simpleResolvers: true })
 export class ExerciseStatistics {
   @Field(() => Int, { nullable: true }) exerciseId!: number | null;
   @Field(() => String) exerciseName!: string;
@@ -71,14 +71,14 @@ export class ExerciseStatistics {
   @Field(() => Float) totalVolume!: number;
 }
 
-@ObjectType("TrainingProgressPoint")
+@ObjectType("TrainingProgressPoint", { simpleResolvers: true })
 export class TrainingProgressPoint {
   @Field(() => LocalDate) date!: string;
   @Field(() => Float) totalVolume!: number;
   @Field(() => Int) duration!: number;
 }
 
-@ObjectType("TrainingStatistics")
+@ObjectType("TrainingStatistics", { simpleResolvers: true })
 export class TrainingStatistics {
   @Field(() => Int) trainingId!: number;
   @Field(() => String) trainingName!: string;
@@ -90,7 +90,7 @@ export class TrainingStatistics {
   @Field(() => [TrainingProgressPoint]) progressData!: TrainingProgressPoint[];
 }
 
-@ObjectType("ExerciseProgressPoint")
+@ObjectType("ExerciseProgressPoint", { simpleResolvers: true })
 export class ExerciseProgressPoint {
   @Field(() => LocalDate) date!: string;
   @Field(() => Float, { nullable: true }) maxWeight!: number | null;
@@ -100,7 +100,7 @@ export class ExerciseProgressPoint {
   @Field(() => Float, { nullable: true }) estimatedOneRepMax!: number | null;
 }
 
-@ObjectType("RecordValue")
+@ObjectType("RecordValue", { simpleResolvers: true })
 export class RecordValue {
   @Field(() => Float) value!: number;
   @Field(() => String) unit!: string;
@@ -108,7 +108,7 @@ export class RecordValue {
   @Field(() => Float, { nullable: true }) estimatedOneRepMax!: number | null;
 }
 
-@ObjectType("ExerciseProgress")
+@ObjectType("ExerciseProgress", { simpleResolvers: true })
 export class ExerciseProgress {
   @Field(() => Int) exerciseId!: number;
   @Field(() => String) exerciseName!: string;
@@ -116,26 +116,26 @@ export class ExerciseProgress {
   @Field(() => RecordValue, { nullable: true }) personalRecord!: RecordValue | null;
 }
 
-@ObjectType("PersonalRecord")
+@ObjectType("PersonalRecord", { simpleResolvers: true })
 export class PersonalRecord extends RecordValue {
   @Field(() => Int, { nullable: true }) exerciseId?: number;
   @Field(() => String) exerciseName!: string;
 }
 
-@ObjectType("WeeklyProgress")
+@ObjectType("WeeklyProgress", { simpleResolvers: true })
 export class WeeklyProgress {
   @Field(() => LocalDate, { description: "the Monday of the ISO week" }) date!: string;
   @Field(() => Int) trainingsCount!: number;
   @Field(() => Int, { description: "seconds" }) totalTime!: number;
 }
 
-@ObjectType("WeightEntry")
+@ObjectType("WeightEntry", { simpleResolvers: true })
 export class WeightEntry {
   @Field(() => DateTime) date!: Date;
   @Field(() => Float) value!: number;
 }
 
-@ObjectType("UserMetrics")
+@ObjectType("UserMetrics", { simpleResolvers: true })
 export class UserMetrics {
   @Field(() => Int) userId!: number;
   @Field(() => Int) totalTrainings!: number;

@@ -9,7 +9,7 @@ export const DifficultyEnum = graphqlEnum(DIFFICULTIES, "Difficulty");
 
 export const EquipmentEnum = graphqlEnum(EQUIPMENT, "Equipment");
 
-@ObjectType("Exercise", { description: "In listings videoUrl, instructions and muscleGroups are null, as in the REST list items" })
+@ObjectType("Exercise", { description: "In listings videoUrl, instructions and muscleGroups are null, as in the REST list items", simpleResolvers: true })
 export class Exercise {
   @Field(() => Int) id!: number;
   @Field(() => String) name!: string;

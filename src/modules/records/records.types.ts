@@ -6,7 +6,7 @@ import { RECORD_KINDS } from "./records.table.js";
 
 export const RecordKindEnum = graphqlEnum(RECORD_KINDS, "RecordKind", "What a record measures (contract §12.1)");
 
-@ObjectType("ExerciseRecord", { description: "A record a user set on an exercise: the set that made it and the best it beat" })
+@ObjectType("ExerciseRecord", { description: "A record a user set on an exercise: the set that made it and the best it beat", simpleResolvers: true })
 export class ExerciseRecord implements RecordDto {
   @Field(() => Int) exerciseId!: number;
   @Field(() => String) exerciseName!: string;
@@ -22,7 +22,7 @@ export class ExerciseRecord implements RecordDto {
   @Field(() => Float, { nullable: true, description: "null for a first record" }) previousValue!: number | null;
 }
 
-@ObjectType("NewRecord", { description: "A record a logged execution just set" })
+@ObjectType("NewRecord", { description: "A record a logged execution just set", simpleResolvers: true })
 export class NewRecord implements NewRecordDto {
   @Field(() => Int) exerciseId!: number;
   @Field(() => RecordKindEnum) kind!: NewRecordDto["kind"];

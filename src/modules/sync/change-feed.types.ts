@@ -6,7 +6,7 @@ import { SYNC_ENTITIES, type SyncEntity } from "./sync-change.table.js";
 
 export const ChangeOpEnum = graphqlEnum(CHANGE_OPS, "ChangeOp", "UPSERT: the entity as it is now; DELETE: gone, or no longer visible to the caller");
 
-@ObjectType("Change", { description: "One change of the caller's change feed (contract §13.3)" })
+@ObjectType("Change", { description: "One change of the caller's change feed (contract §13.3)", simpleResolvers: true })
 export class Change {
   @Field(() => String, { description: SYNC_ENTITIES.join(" | ") }) entity!: SyncEntity;
   @Field(() => Int, { description: "the entity's id (the profile: the user's)" }) id!: number;
@@ -16,7 +16,7 @@ export class Change {
   data!: object | null;
 }
 
-@ObjectType("ChangeFeedPage", { description: "A page of the change feed" })
+@ObjectType("ChangeFeedPage", { description: "A page of the change feed", simpleResolvers: true })
 export class ChangeFeedPage {
   @Field(() => [Change], { description: "in commit order; each change once" }) changes!: Change[];
   @Field(() => String, { description: "opaque: pass it as `since` to read what changed after this page" }) cursor!: string;

@@ -10,7 +10,7 @@ export const DayOfWeekEnum = graphqlEnum(DAYS_OF_WEEK, "DayOfWeek");
 
 export const AssignmentStatusEnum = graphqlEnum(ASSIGNMENT_STATUSES, "AssignmentStatus");
 
-@ObjectType("PlanTraining")
+@ObjectType("PlanTraining", { simpleResolvers: true })
 export class PlanTraining {
   @Field(() => Int) id!: number;
   @Field(() => Int) trainingId!: number;
@@ -19,7 +19,7 @@ export class PlanTraining {
   @Field(() => Int, { description: "order within the day" }) order!: number;
 }
 
-@ObjectType("TrainingPlan")
+@ObjectType("TrainingPlan", { simpleResolvers: true })
 export class TrainingPlan {
   @Field(() => Int) id!: number;
   @Field(() => String) name!: string;
@@ -34,7 +34,7 @@ export class TrainingPlan {
   @Field(() => DateTime) updatedAt!: Date;
 }
 
-@ObjectType("PlanAssignment")
+@ObjectType("PlanAssignment", { simpleResolvers: true })
 export class PlanAssignment {
   @Field(() => Int) id!: number;
   @Field(() => Int) planId!: number;

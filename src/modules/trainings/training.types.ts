@@ -2,7 +2,7 @@ import { Field, Float, InputType, Int, ObjectType } from "type-graphql";
 import { PageOf } from "../../graphql/page.js";
 import { DateTime } from "../../graphql/scalars.js";
 
-@ObjectType("TrainingExercise")
+@ObjectType("TrainingExercise", { simpleResolvers: true })
 export class TrainingExercise {
   @Field(() => Int) id!: number;
   @Field(() => Int) exerciseId!: number;
@@ -15,7 +15,7 @@ export class TrainingExercise {
   @Field(() => String, { nullable: true }) notes!: string | null;
 }
 
-@ObjectType("Training", { description: "In listings `exercises` is null and `exerciseCount` set, as in the REST list items" })
+@ObjectType("Training", { description: "In listings `exercises` is null and `exerciseCount` set, as in the REST list items", simpleResolvers: true })
 export class Training {
   @Field(() => Int) id!: number;
   @Field(() => String) name!: string;

@@ -10,7 +10,7 @@ export const GenderEnum = graphqlEnum(GENDERS, "Gender");
 
 export const RequestLocationEnum = graphqlEnum(REQUEST_LOCATIONS, "RequestLocation");
 
-@ObjectType("User", { description: "UserDTO of the REST layer" })
+@ObjectType("User", { description: "UserDTO of the REST layer", simpleResolvers: true })
 export class User implements UserDto {
   @Field(() => Int) id!: number;
   @Field(() => String) name!: string;
@@ -29,7 +29,7 @@ export class User implements UserDto {
   @Field(() => DateTime) updatedAt!: Date;
 }
 
-@ObjectType("UserSummary", { description: "What anyone may see of an author: no contact or body data" })
+@ObjectType("UserSummary", { description: "What anyone may see of an author: no contact or body data", simpleResolvers: true })
 export class UserSummary {
   @Field(() => Int) id!: number;
   @Field(() => String) name!: string;
@@ -37,7 +37,7 @@ export class UserSummary {
   @Field(() => String, { nullable: true }) profilePicture!: string | null;
 }
 
-@ObjectType("AuthPayload")
+@ObjectType("AuthPayload", { simpleResolvers: true })
 export class AuthPayload {
   @Field(() => User) user!: User;
   @Field(() => String) token!: string;
@@ -45,13 +45,13 @@ export class AuthPayload {
   @Field(() => Boolean) success!: boolean;
 }
 
-@ObjectType("TokenPayload")
+@ObjectType("TokenPayload", { simpleResolvers: true })
 export class TokenPayload {
   @Field(() => String) token!: string;
   @Field(() => Boolean) success!: boolean;
 }
 
-@ObjectType("MessagePayload")
+@ObjectType("MessagePayload", { simpleResolvers: true })
 export class MessagePayload {
   @Field(() => String) message!: string;
   @Field(() => Boolean) success!: boolean;

@@ -8,7 +8,7 @@ const EVENT_TYPES = WEBHOOK_EVENT_TYPES.join(" | ");
 
 export const DeliveryStatusEnum = graphqlEnum(DELIVERY_STATUSES, "WebhookDeliveryStatus");
 
-@ObjectType("WebhookEndpoint", { description: "An endpoint receiving signed event deliveries (contract §14.1)" })
+@ObjectType("WebhookEndpoint", { description: "An endpoint receiving signed event deliveries (contract §14.1)", simpleResolvers: true })
 export class WebhookEndpoint {
   @Field(() => Int) id!: number;
   @Field(() => String) url!: string;
@@ -19,17 +19,17 @@ export class WebhookEndpoint {
   @Field(() => DateTime) updatedAt!: Date;
 }
 
-@ObjectType("CreatedWebhookEndpoint", { description: "A new endpoint with its signing secret, shown only now" })
+@ObjectType("CreatedWebhookEndpoint", { description: "A new endpoint with its signing secret, shown only now", simpleResolvers: true })
 export class CreatedWebhookEndpoint extends WebhookEndpoint {
   @Field(() => String, { description: "whsec_ + base64 of 24 random bytes" }) secret!: string;
 }
 
-@ObjectType("WebhookSecret", { description: "A new signing secret; the previous one keeps signing alongside it for 24 hours" })
+@ObjectType("WebhookSecret", { description: "A new signing secret; the previous one keeps signing alongside it for 24 hours", simpleResolvers: true })
 export class WebhookSecret {
   @Field(() => String) secret!: string;
 }
 
-@ObjectType("WebhookDelivery", { description: "One event to one endpoint, attempted on the retry schedule" })
+@ObjectType("WebhookDelivery", { description: "One event to one endpoint, attempted on the retry schedule", simpleResolvers: true })
 export class WebhookDelivery {
   @Field(() => Int) id!: number;
   @Field(() => String, { description: "the event's id (evt_…), the webhook-id header of every attempt" }) eventId!: string;
