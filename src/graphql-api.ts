@@ -3,6 +3,7 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import { expressMiddleware } from "@as-integrations/express5";
 import { Router } from "express";
 import type { Registry } from "prom-client";
+import { compiledExecution } from "./graphql/compiled-execution.js";
 import { formatError } from "./graphql/format-error.js";
 import { graphqlIde } from "./graphql/ide.js";
 import { graphqlObservability } from "./graphql/observability.js";
@@ -74,7 +75,7 @@ export interface GraphqlApiDeps {
 export async function graphqlApi({ services, logger, config, clock, metrics }: GraphqlApiDeps): Promise<GraphqlApi> {
   const schema = buildGraphqlSchema();
   const apollo = new ApolloServer<Context>({
-    schema,
+    gateway: compiledExecution(schema),
     formatError: formatError(logger),
     // Parsing stops past this many tokens (GET and POST alike), so validating what parses stays bounded: graphql's
     // OverlappingFieldsCanBeMerged is quadratic in fields sharing one response name.

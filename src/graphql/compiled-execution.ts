@@ -1,0 +1,75 @@
+import type { ApolloServerOptionsWithGateway } from "@apollo/server";
+import { execute, GraphQLError, printSchema, type DocumentNode, type ExecutionResult, type GraphQLSchema } from "graphql";
+import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
+
+/** Apollo's executor hook: what hands it a schema and an executor. */
+type Gateway = ApolloServerOptionsWithGateway<object>["gateway"];
+type Executor = NonNullable<Awaited<ReturnType<Gateway["load"]>>["executor"]>;
+
+/** A document is compiled once it has been run this many times: one-off documents never pay for compilation. */
+const RUNS_BEFORE_COMPILING = 2;
+
+interface DocumentPlans {
+  runs: number;
+  /** By operation name ("" for a document's only, anonymous operation). */
+  compiled: Map<string, CompiledQuery | ExecutionResult>;
+}
+
+/**
+ * Apollo's execution step, with documents run again and again (every dashboard's and app's queries) compiled by
+ * graphql-jit into plain functions: no per-field resolve-info, argument coercion or promise per plain property, which
+ * were most of graphql-js's share of a read's CPU. Apollo still parses, validates (with our depth and cost rules),
+ * runs the plugins and formats errors; this only replaces `execute`, through Apollo's documented executor hook (the
+ * gateway interface, which hands a schema and an executor).
+ *
+ * A document is first run by graphql-js and compiled from its second run: compiling costs far more than running once,
+ * so a client sending ever new documents only ever gets graphql-js. Compiled plans live as long as Apollo keeps the
+ * parsed document in its bounded document store (a WeakMap keyed by that very object). An operation the compiled
+ * plan refuses before running anything (invalid variables) is answered by graphql-js, so its errors read, and give the
+ * status, exactly as graphql-js's do.
+ */
+export function compiledExecution(schema: GraphQLSchema): Gateway {
+  const plans = new WeakMap<DocumentNode, DocumentPlans>();
+
+  const executor: Executor = async ({ document, operationName, request, context }) => {
+    const runWithGraphqlJs = () =>
+      execute({ schema, document, contextValue: context, variableValues: request.variables, operationName: operationName ?? undefined });
+    let documentPlans = plans.get(document);
+    if (!documentPlans) plans.set(document, (documentPlans = { runs: 0, compiled: new Map() }));
+    documentPlans.runs += 1;
+    if (documentPlans.runs < RUNS_BEFORE_COMPILING) return runWithGraphqlJs();
+
+    const key = operationName ?? "";
+    let plan = documentPlans.compiled.get(key);
+    if (!plan) {
+      plan = compileQuery(schema, document, operationName ?? undefined, { disablingCapturingStackErrors: true });
+      documentPlans.compiled.set(key, plan);
+    }
+    if (!isCompiledQuery(plan)) return runWithGraphqlJs();
+    const result = await plan.query(undefined, context, request.variables ?? {});
+    if (!result.errors?.length) return result;
+    return result.data === undefined ? runWithGraphqlJs() : { ...result, errors: result.errors.map(asGraphqlJsError) };
+  };
+
+  return {
+    onSchemaLoadOrUpdate(callback) {
+      callback({ apiSchema: schema, coreSupergraphSdl: printSchema(schema) });
+      return () => {};
+    },
+    async load() {
+      return { executor };
+    },
+    async stop() {},
+  };
+}
+
+/**
+ * graphql-jit's errors carry the resolver's error and the location, but no `extensions` object where it had none,
+ * which Apollo's error formatting reads: the same error as graphql-js would have made it.
+ */
+function asGraphqlJsError(error: GraphQLError): GraphQLError {
+  if (error.extensions) return error;
+  const made = new GraphQLError(error.message, { path: error.path, originalError: error.originalError });
+  Object.defineProperty(made, "locations", { value: error.locations, enumerable: error.locations !== undefined });
+  return made;
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import { useTestApp } from "../helpers/test-app.js";
+import { createExercise, createPlan, createTraining } from "../factories/content.js";
+import { makeStudent, makeTrainer } from "../factories/users.js";
+
+/*
+ * A document is run by graphql-js the first time and by its compiled plan (graphql-jit) from then on
+ * (src/graphql/compiled-execution.ts): every answer, error and status must be the same whichever ran it.
+ */
+const t = useTestApp();
+
+/** The same request sent `times` times: status and body of each. */
+async function repeated(times: number, query: string, variables?: Record<string, unknown>, token?: string) {
+  const answers: { status: number; body: unknown }[] = [];
+  for (let i = 0; i < times; i += 1) {
+    const { status, body } = await t.post("/graphql", { body: { query, variables }, token });
+    answers.push({ status, body });
+  }
+  return answers;
+}
+
+describe("documents run again and again answer as on their first run", () => {
+  it("a tree with aliases, fragments, variables, @skip/@include and __typename", async () => {
+    const coach = await makeTrainer(t, { name: "Compilada" });
+    const squat = await createExercise(t, coach.token, { name: "Agachamento compilado" });
+    const row = await createExercise(t, coach.token, { name: "Remada compilada" });
+    const training = await createTraining(t, coach.token, [squat.id, row.id], { name: "Treino compilado" });
+    const plan = await createPlan(t, coach.token, [training.id], { name: "Plano compilado" });
+    const query = `query Tree($id: Int!, $withAuthor: Boolean!, $withoutIds: Boolean!) {
+      plan: trainingPlan(id: $id) { __typename title: name ...Trainings }
+      me { id @skip(if: $withoutIds) name }
+    }
+    fragment Trainings on TrainingPlan {
+      trainings { training { name exercises { exercise { id name ... on Exercise { creator @include(if: $withAuthor) { name } } } } } }
+    }`;
+    const withAuthor = await repeated(3, query, { id: plan.id, withAuthor: true, withoutIds: false }, coach.token);
+    expect(withAuthor[0]).toEqual({
+      status: 200,
+      body: {
+        data: {
+          plan: {
+            __typename: "TrainingPlan",
+            title: "Plano compilado",
+            trainings: [
+              {
+                training: {
+                  name: "Treino compilado",
+                  exercises: [
+                    { exercise: { id: squat.id, name: "Agachamento compilado", creator: { name: "Compilada" } } },
+                    { exercise: { id: row.id, name: "Remada compilada", creator: { name: "Compilada" } } },
+                  ],
+                },
+              },
+            ],
+          },
+          me: { id: coach.id, name: "Compilada" },
+        },
+      },
+    });
+    expect(withAuthor[1]).toEqual(withAuthor[0]);
+    expect(withAuthor[2]).toEqual(withAuthor[0]);
+
+    // The compiled plan honours the variables of each run, not those it was compiled with.
+    const [without] = await repeated(1, query, { id: plan.id, withAuthor: false, withoutIds: true }, coach.token);
+    const body = without.body as { data: { plan: { trainings: { training: { exercises: { exercise: object }[] } }[] }; me: object } };
+    expect(body.data.plan.trainings[0].training.exercises[0].exercise).toEqual({ id: squat.id, name: "Agachamento compilado" });
+    expect(body.data.me).toEqual({ name: "Compilada" });
+  });
+
+  it("a field the caller may not read: the same data, message, extensions and path every time", async () => {
+    const owner = await makeTrainer(t);
+    const stranger = await makeTrainer(t);
+    const training = await createTraining(t, owner.token, [(await createExercise(t, owner.token)).id]);
+    const plan = await createPlan(t, owner.token, [training.id]);
+    const answers = await repeated(3, `query ($id: Int!) { me { email } trainingPlan(id: $id) { name } }`, { id: plan.id }, stranger.token);
+    const first = answers[0].body as { data: unknown; errors: { message: string; path: string[]; extensions: { status: number } }[] };
+    expect(answers[0].status).toBe(200);
+    // trainingPlan is non-null, so its error nulls the whole answer.
+    expect(first.data).toBeNull();
+    expect(first.errors).toHaveLength(1);
+    expect(first.errors[0]).toMatchObject({ path: ["trainingPlan"], locations: [{ line: 1, column: 34 }] });
+    expect([403, 404]).toContain(first.errors[0].extensions.status);
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+  });
+
+  it("variables of the wrong type: 400 with graphql-js's own message every time, and nothing run", async () => {
+    const student = await makeStudent(t);
+    const before = await t.graphql(`{ me { name } }`, undefined, student.token);
+    const answers = await t.withInvalidRequests(() =>
+      repeated(3, `mutation ($name: String!) { renameUser(id: ${student.id}, name: $name) { name } }`, { name: 42 }, student.token),
+    );
+    expect(answers[0].status).toBe(400);
+    expect(answers[0].body).toEqual({
+      errors: [
+        {
+          message: 'Variable "$name" got invalid value 42; String cannot represent a non string value: 42',
+          extensions: { code: "BAD_USER_INPUT", status: 400 },
+        },
+      ],
+    });
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+    expect(await t.graphql(`{ me { name } }`, undefined, student.token)).toEqual(before);
+  });
+
+  it("a mutation run by its compiled plan writes what it says", async () => {
+    const coach = await makeTrainer(t);
+    const rename = `mutation ($id: Int!, $name: String!) { renameUser(id: $id, name: $name) { id name } }`;
+    for (const name of ["Primeiro nome", "Segundo nome", "Terceiro nome"]) {
+      const body = await t.graphql(rename, { id: coach.id, name }, coach.token);
+      expect(body).toEqual({ data: { renameUser: { id: coach.id, name } } });
+    }
+    const stored = await t.get(`/api/users/${coach.id}`, { token: coach.token });
+    expect(stored.body.name).toBe("Terceiro nome");
+  });
+});
