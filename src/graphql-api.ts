@@ -1,10 +1,10 @@
 import { ApolloServer } from "@apollo/server";
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
-import { expressMiddleware } from "@as-integrations/express5";
 import { Router } from "express";
 import type { Registry } from "prom-client";
 import { compiledExecution } from "./graphql/compiled-execution.js";
 import { formatError } from "./graphql/format-error.js";
+import { apolloHandler } from "./graphql/http-handler.js";
 import { graphqlIde } from "./graphql/ide.js";
 import { graphqlObservability } from "./graphql/observability.js";
 import { graphqlSockets, type GraphqlSockets } from "./graphql/websocket.js";
@@ -118,11 +118,9 @@ export async function graphqlApi({ services, logger, config, clock, metrics }: G
       judgedStatus,
       logger,
     }),
-    expressMiddleware(apollo, {
-      context: async ({ req }): Promise<Context> => {
-        const actor = await graphqlActor(services, req.headers.authorization);
-        return { services, actor, loaders: createLoaders(services, actor), meta: { ip: req.ip ?? "unknown" } };
-      },
+    apolloHandler(apollo, async (req): Promise<Context> => {
+      const actor = await graphqlActor(services, req.headers.authorization);
+      return { services, actor, loaders: createLoaders(services, actor), meta: { ip: req.ip ?? "unknown" } };
     }),
   );
   const sockets = graphqlSockets({

@@ -24,7 +24,7 @@ const CATEGORIES: Array<[string, RegExp]> = [
   ["drizzle (SQL building, row mapping)", /node_modules\/drizzle-orm\//],
   ["postgres driver", /node_modules\/postgres\//],
   ["graphql-js", /node_modules\/graphql\//],
-  ["apollo", /node_modules\/@apollo\/|node_modules\/@as-integrations\//],
+  ["apollo", /node_modules\/@apollo\//],
   ["type-graphql", /node_modules\/type-graphql\//],
   [
     "express & middlewares",
