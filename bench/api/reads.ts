@@ -268,6 +268,43 @@ export function apiReads(world: ApiWorld, tokens: Tokens): Read[] {
         },
       },
     },
+    {
+      // The floor of a GraphQL read (one row by id, as REST's first read and the baseline): what the pipeline costs.
+      label: "GraphQL exercise(id)",
+      service: graphql(
+        tokens.trainer,
+        `
+          query Exercise($id: Int!) {
+            exercise(id: $id) {
+              id
+              name
+            }
+          }
+        `,
+        { id: world.exerciseIds[0] },
+      ),
+      reference: {
+        call: graphql(
+          tokens.trainer,
+          `
+            query Exercise($id: Int!) {
+              exerciseByRowId(rowId: $id) {
+                rowId
+                name
+              }
+            }
+          `,
+          { id: world.exerciseIds[0] },
+        ),
+        shape: {
+          service: (answer) => data<Named & { id: number }>(answer, "exercise"),
+          postgraphile(answer) {
+            const exercise = data<Named & { rowId: number }>(answer, "exerciseByRowId");
+            return { id: exercise.rowId, name: exercise.name };
+          },
+        },
+      },
+    },
     { label: "REST GET /api/exercises/{id}", service: get(tokens.trainer, `/api/exercises/${world.exerciseIds[0]}`) },
     { label: "REST GET /api/exercises?size=20", service: get(tokens.trainer, "/api/exercises?size=20") },
     {
