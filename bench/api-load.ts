@@ -12,7 +12,7 @@
  * checks that every read answers, that the service and PostGraphile answer the same rows (else it stops), and counts
  * the SQL statements per request of each read. Then, on fresh instances connected directly, it measures each read
  * with 32 closed-loop connections from a load-generator process on the other core, in paired rounds alternating the
- * service, the baseline and (for GraphQL reads) PostGraphile, and prints requests/s, p50, p99, the server's CPU time
+ * service, the baseline and (for GraphQL reads) PostGraphile, and prints requests/s, p50, p99, the server's and the database's CPU time
  * per request (steadier than requests/s when other work shares the machine), the median ratios, the statements per
  * request and the service's peak RSS. Drops the database at the end. Any failed answer fails the run.
  *
@@ -37,7 +37,7 @@ import { apiReads, baselineCall, type Call, type Read } from "./api/reads.js";
 import { seedApiWorld, type SeededUser } from "./api/seed.js";
 import { answers200, pinning, pinThisProcessToClientCore, startServer, type ServerEnv, type ServerKind, type ServerProcess } from "./api/servers.js";
 import { startStatementCounter, type StatementCounter } from "./api/statement-counter.js";
-import { bearer, closedLoop, ms, printTable, request, scratchDatabase, secs, type LoadTarget, type Summary } from "./support.js";
+import { bearer, closedLoop, databaseCpuMs, ms, printTable, request, scratchDatabase, secs, type LoadTarget, type Summary } from "./support.js";
 
 const CONCURRENCY = 32;
 const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
@@ -51,8 +51,11 @@ const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BE
 
 type Contender = "service" | "baseline" | "postgraphile";
 
-/** A closed-loop run, with the server's CPU time per answer: steadier than requests/s on a machine others share. */
-type Measurement = Summary & { serverCpuMsPerRequest: number };
+/**
+ * A closed-loop run, with the server's and the database's CPU time per answer: steadier than requests/s on a machine
+ * others share, and the database's share tells a read bound by its SQL from one bound by the server.
+ */
+type Measurement = Summary & { serverCpuMsPerRequest: number; databaseCpuMsPerRequest: number };
 
 interface Servers {
   service: ServerProcess;
@@ -157,10 +160,10 @@ const perSecond = (value: number) => (Number.isFinite(value) ? value.toFixed(0) 
 const ratio = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : "-");
 const count = (value: number | undefined) => (value === undefined ? "-" : Number.isInteger(value) ? String(value) : value.toFixed(2));
 const describe = (s: Measurement) =>
-  `${perSecond(s.rate)} req/s, p50 ${ms(s.p50)} ms, p99 ${ms(s.p99)} ms, server CPU ${cpuPerRequest(s.serverCpuMsPerRequest)} ms/req, client CPU ${(s.clientBusy * 100).toFixed(0)}%`;
+  `${perSecond(s.rate)} req/s, p50 ${ms(s.p50)} ms, p99 ${ms(s.p99)} ms, server CPU ${cpuPerRequest(s.serverCpuMsPerRequest)} ms/req, database CPU ${cpuPerRequest(s.databaseCpuMsPerRequest)} ms/req, client CPU ${(s.clientBusy * 100).toFixed(0)}%`;
 const cpuPerRequest = (value: number) => (Number.isFinite(value) ? value.toFixed(3) : "-");
 
-async function measure(read: Read, servers: Servers, baseline: Call): Promise<Measured["rounds"]> {
+async function measure(read: Read, servers: Servers, baseline: Call, observer: postgres.Sql): Promise<Measured["rounds"]> {
   const entrants = contenders(read, servers, baseline);
   for (const [, server, call] of entrants) await closedLoop(target(server, call), WARMUP_MS, CONCURRENCY);
   const rounds: Measured["rounds"] = [];
@@ -170,8 +173,14 @@ async function measure(read: Read, servers: Servers, baseline: Call): Promise<Me
     const results: Partial<Record<Contender, Measurement>> = {};
     for (const [contender, server, call] of order) {
       const cpuBefore = server.cpuMs();
+      const databaseBefore = await databaseCpuMs(observer);
       const summary = await closedLoop(target(server, call), MEASURE_MS, CONCURRENCY);
-      results[contender] = { ...summary, serverCpuMsPerRequest: (server.cpuMs() - cpuBefore) / summary.count };
+      const databaseAfter = await databaseCpuMs(observer);
+      results[contender] = {
+        ...summary,
+        serverCpuMsPerRequest: (server.cpuMs() - cpuBefore) / summary.count,
+        databaseCpuMsPerRequest: databaseBefore === null || databaseAfter === null ? Number.NaN : (databaseAfter - databaseBefore) / summary.count,
+      };
     }
     rounds.push(results);
     const line = order.map(([contender]) => `${contender} ${describe(results[contender]!)}`).join(" | ");
@@ -188,6 +197,8 @@ async function main() {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   let servers: Partial<Servers> = {};
   let counter: StatementCounter | undefined;
+  /** Reads the database's backends' CPU time while reads are measured. */
+  let observer: postgres.Sql | undefined;
   let cleaned = false;
   const cleanup = async () => {
     if (cleaned) return;
@@ -195,6 +206,7 @@ async function main() {
     agent.destroy();
     await stopAll(servers);
     await counter?.close();
+    await observer?.end({ timeout: 5 });
     await scratch.drop();
     rmSync(dataDir, { recursive: true, force: true });
   };
@@ -255,6 +267,7 @@ async function main() {
     // 2. The measurement, on fresh instances connected to PostgreSQL directly.
     servers = await startAll({ databaseUrl: scratch.url, jwtSecret, dataDir }, tokens, world.trainer);
     const running = servers as Servers;
+    observer = postgres(scratch.url, { max: 1, onnotice: () => undefined });
     const measured: Measured[] = [];
     let servicePeak = 0;
     for (const [index, read] of reads.entries()) {
@@ -271,7 +284,7 @@ async function main() {
         );
       }
       const startUpMs = performance.now() - running.service.startedAt;
-      measured.push({ read, rounds: await measure(read, running, baseline), statements: statements.get(read)! });
+      measured.push({ read, rounds: await measure(read, running, baseline, observer), statements: statements.get(read)! });
       servicePeak = Math.max(servicePeak, running.service.peakRssMiB());
       if (profileDir) {
         await running.service.stop();
@@ -295,11 +308,14 @@ async function main() {
       "p50 ms",
       "p99 ms",
       "CPU ms/req",
+      "DB CPU ms/req",
       "baseline req/s",
       "baseline CPU ms/req",
       "÷ baseline",
       "PostGraphile req/s",
       "PostGraphile p99 ms",
+      "PostGraphile CPU ms/req",
+      "PostGraphile DB CPU ms/req",
       "÷ PostGraphile",
       "statements",
       "PostGraphile statements",
@@ -317,11 +333,14 @@ async function main() {
         ms(of("service", (s) => s.p50)),
         ms(of("service", (s) => s.p99)),
         cpuPerRequest(of("service", (s) => s.serverCpuMsPerRequest)),
+        cpuPerRequest(of("service", (s) => s.databaseCpuMsPerRequest)),
         perSecond(of("baseline", (s) => s.rate)),
         cpuPerRequest(of("baseline", (s) => s.serverCpuMsPerRequest)),
         ratio(versus("baseline")),
         perSecond(of("postgraphile", (s) => s.rate)),
         ms(of("postgraphile", (s) => s.p99)),
+        cpuPerRequest(of("postgraphile", (s) => s.serverCpuMsPerRequest)),
+        cpuPerRequest(of("postgraphile", (s) => s.databaseCpuMsPerRequest)),
         ratio(versus("postgraphile")),
         count(counted.service),
         count(counted.postgraphile),

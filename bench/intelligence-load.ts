@@ -27,7 +27,7 @@ import { migrationsFolder } from "../src/platform/db/paths.js";
 import { startBenchApp, type BenchApp } from "./bench-app.js";
 import { inlineParameters, printExplain } from "./explain.js";
 import { checkConsistency, historyStart, seedExerciseHistories, SETS_PER_EXECUTION, timed } from "./logged-history.js";
-import { bearer, closedLoop, ms, printTable, request, secs, type LoadTarget, type Reply, type Summary } from "./support.js";
+import { bearer, closedLoop, databaseCpuMs, ms, printTable, request, secs, type LoadTarget, type Reply, type Summary } from "./support.js";
 
 const CONCURRENCY = 8;
 const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
@@ -173,24 +173,10 @@ async function observe(bench: BenchApp, agent: http.Agent, { target }: Endpoint)
   }
 }
 
-/**
- * CPU time used so far, in ms: by this process (the app; the load comes from another process) and by the scratch
- * database's backends when PostgreSQL runs on this machine (their /proc schedstat; null when not readable). On a
- * shared machine a request's CPU time is steadier than its latency, which waits for every other process too.
- */
+/** CPU time used so far, in ms: by this process (the app; the load comes from another process) and by the database. */
 async function cpuTime(seed: postgres.Sql): Promise<{ app: number; database: number | null }> {
   const { user, system } = process.cpuUsage();
-  const backends = await seed<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`;
-  let database: number | null = 0;
-  for (const { pid } of backends) {
-    try {
-      database += Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
-    } catch {
-      database = null;
-      break;
-    }
-  }
-  return { app: (user + system) / 1000, database };
+  return { app: (user + system) / 1000, database: await databaseCpuMs(seed) };
 }
 
 /** CPU ms per request between two readings, "-" where unknown. */

@@ -1,4 +1,5 @@
 import { fork } from "node:child_process";
+import { readFileSync } from "node:fs";
 import http from "node:http";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import postgres from "postgres";
@@ -169,4 +170,22 @@ export function scratchDatabase(prefix: string): ScratchDatabase {
       await admin.end({ timeout: 5 });
     },
   };
+}
+
+/**
+ * CPU time, in ms, the database's backends (but `observer`'s own) have used so far, from /proc/<pid>/schedstat when
+ * PostgreSQL runs on this machine; null when it cannot be read. On a shared machine a request's CPU time is steadier
+ * than its latency, which waits for every other process too.
+ */
+export async function databaseCpuMs(observer: postgres.Sql): Promise<number | null> {
+  const backends = await observer<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`;
+  let total = 0;
+  for (const { pid } of backends) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
+    } catch {
+      return null;
+    }
+  }
+  return total;
 }
