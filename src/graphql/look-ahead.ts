@@ -1,9 +1,14 @@
 import {
+  getArgumentValues,
   getDirectiveValues,
+  getNamedType,
   GraphQLIncludeDirective,
   GraphQLSkipDirective,
+  isInterfaceType,
+  isObjectType,
   Kind,
   type FieldNode,
+  type GraphQLField,
   type GraphQLResolveInfo,
   type SelectionNode,
   type SelectionSetNode,
@@ -22,16 +27,39 @@ export class Selection {
   private constructor(
     private readonly nodes: readonly FieldNode[],
     private readonly info: Pick<GraphQLResolveInfo, "fragments" | "variableValues">,
+    /** The field's definition, when its parent is an object or interface type that has it. */
+    private readonly definition: GraphQLField<unknown, unknown> | undefined,
   ) {}
 
   static of(info: GraphQLResolveInfo): Selection {
-    return new Selection(info.fieldNodes, info);
+    return new Selection(info.fieldNodes, info, info.parentType.getFields()[info.fieldName]);
   }
 
   /** The selection under the field `name` (every alias of it merged), undefined when it is not selected. */
   field(name: string): Selection | undefined {
     const nodes = this.fields().get(name);
-    return nodes ? new Selection(nodes, this.info) : undefined;
+    if (!nodes) return undefined;
+    const type = this.definition && getNamedType(this.definition.type);
+    const definition = isObjectType(type) || isInterfaceType(type) ? type.getFields()[name] : undefined;
+    return new Selection(nodes, this.info, definition);
+  }
+
+  /**
+   * The arguments of this field (coerced, variables read, as its resolver gets them) when every selection of it
+   * (each alias, each fragment) has the same; undefined when they differ, or cannot be read here: a read ahead for
+   * one set of arguments must not answer another's, which then resolves through its loader.
+   */
+  arguments(): Record<string, unknown> | undefined {
+    const definition = this.definition;
+    if (!definition) return undefined;
+    try {
+      const [first, ...others] = this.nodes.map((node) => getArgumentValues(definition, node, this.info.variableValues));
+      const text = JSON.stringify(first);
+      return others.every((args) => JSON.stringify(args) === text) ? first : undefined;
+    } catch {
+      // Arguments execution would refuse: its own resolution reports the error.
+      return undefined;
+    }
   }
 
   /** The path of fields `names` under this one, undefined as soon as one is not selected. */

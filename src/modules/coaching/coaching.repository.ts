@@ -4,9 +4,12 @@ import { lockForTransaction } from "../../platform/db/advisory-locks.js";
 import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
 import type { Db } from "../../platform/db/database.js";
 import { pageWithTotal, totalBeforePaging, ordering } from "../../platform/db/pages.js";
+import { embeddedPlaceholder, embeddedValues, type EmbeddedRead } from "../../platform/db/embedded-read.js";
 import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
 import { containsPattern } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
+import type { UserActor } from "../../platform/auth/actor.js";
+import { userJson } from "../users/user.fragments.js";
 import { users } from "../users/user.table.js";
 import { invites, personalStudentLinks, type InviteStatus, type LinkStatus } from "./coaching.table.js";
 
@@ -67,16 +70,41 @@ interface LinkFilter {
   name?: string;
 }
 
-/** What shapes a page of links' statement: the filters present and the order; the values are bound. */
+/**
+ * What a page of links reads along with each link: its student (userJson: null when the reader may not read it), and
+ * with the student the reads other modules embed, each under its name (the student's executions).
+ */
+export interface LinkInclude {
+  student?: { reader: UserActor; embedded: Record<string, EmbeddedRead<unknown>> };
+}
+
+/** What shapes a page of links' statement: the filters present, the order, what it includes; the values are bound. */
 interface LinkPageShape {
   filters: (keyof LinkFilter)[];
   sort: PageRequest["sort"];
+  include: LinkInclude;
 }
 
 const LINK_FILTERS: (keyof LinkFilter)[] = ["personalId", "studentId", "status", "name"];
 
+/** The placeholders of the read embedded under `name` are named `<name>_…`, apart from the statement's own. */
+const embeddedPrefix = (name: string) => `${name}_`;
+
+function includeKey({ student }: LinkInclude) {
+  if (!student) return "";
+  const embedded = Object.entries(student.embedded).map(([name, read]) => `${name}(${read.key})`);
+  return `student(${student.reader.isAdmin} ${embedded.join(" ")})`;
+}
+
+/** The student of the enclosing query's link as userJson, the reads `embedded` names inside it. */
+function studentJson({ reader, embedded }: NonNullable<LinkInclude["student"]>) {
+  const bound = { id: sql.placeholder("callerId"), userType: sql.placeholder("callerType"), isAdmin: reader.isAdmin };
+  const reads = Object.entries(embedded).map(([name, read]) => [name, read.sql(student.id, embeddedPlaceholder(embeddedPrefix(name)))]);
+  return userJson(bound, student, Object.fromEntries(reads));
+}
+
 const linkPage = preparedStatements(
-  (shape: LinkPageShape) => `${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")}`,
+  (shape: LinkPageShape) => `${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")} ${includeKey(shape.include)}`,
   (db, shape) => {
     const value = (name: string) => sql.placeholder(name);
     const conditions: Record<keyof LinkFilter, SQL> = {
@@ -89,7 +117,7 @@ const linkPage = preparedStatements(
     const where = and(...shape.filters.map((key) => conditions[key]));
     return {
       rows: db
-        .select({ ...linkColumns, total: totalBeforePaging() })
+        .select({ ...linkColumns, total: totalBeforePaging(), ...(shape.include.student ? { student: studentJson(shape.include.student) } : {}) })
         .from(personalStudentLinks)
         .innerJoin(trainer, eq(trainer.id, personalStudentLinks.personalId))
         .innerJoin(student, eq(student.id, personalStudentLinks.studentId))
@@ -331,14 +359,22 @@ export const coachingRepository = {
     return rows.length > 0;
   },
 
-  async listLinks(db: Db, filter: LinkFilter, request: PageRequest) {
+  /** A page of links and their total, each link with what `include` names (`student`: its JSON object, read back by the caller). */
+  async listLinks(db: Db, filter: LinkFilter, request: PageRequest, include: LinkInclude = {}) {
     const shape: LinkPageShape = {
       filters: LINK_FILTERS.filter((key) => (key === "name" ? Boolean(filter.name) : filter[key] !== undefined)),
       sort: request.sort,
+      include,
     };
     const statements = linkPage(db, shape);
     const values = { ...filter, name: filter.name && containsPattern(filter.name), limit: request.size, offset: request.page * request.size };
-    return pageWithTotal(await statements.rows.execute(values), request, async () => (await statements.total.execute(values))[0].n);
+    const withStudent = include.student && {
+      callerId: include.student.reader.id,
+      callerType: include.student.reader.userType,
+      ...Object.assign({}, ...Object.entries(include.student.embedded).map(([name, read]) => embeddedValues(embeddedPrefix(name), read))),
+    };
+    const rows: (LinkRecord & { total: number; student?: unknown })[] = await statements.rows.execute({ ...values, ...withStudent });
+    return pageWithTotal(rows, request, async () => (await statements.total.execute(values))[0].n);
   },
 
   /** ACTIVE links of several users at once (GraphQL User.students / User.personals loaders). */

@@ -1,9 +1,13 @@
-import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import type { GraphQLResolveInfo } from "graphql";
+import { Arg, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql-api.js";
 import { inputReader, listReader } from "../../graphql/arguments.js";
+import { Selection } from "../../graphql/look-ahead.js";
+import { userExecutionsAhead } from "../executions/execution.include.js";
 import { PageInput } from "../../graphql/page.js";
 import { UserSummary, User } from "../users/user.types.js";
 import { inviteFilter, inviteInput, invitePaging, linkFilter, linkPaging } from "./coaching.inputs.js";
+import type { LinkWithStudent } from "./coaching.service.js";
 import { InvitePage, InviteStatusEnum, Invite, LinkFilter, LinkPage, Link } from "./coaching.types.js";
 
 /** Invites and links over GraphQL: the same service as REST, its filters parsed as REST's (a null argument is "not given"). */
@@ -32,8 +36,12 @@ export class CoachingResolver {
     @Arg("filter", () => LinkFilter, { nullable: true }) filter: LinkFilter | undefined,
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
   ) {
-    return ctx.services.coaching.listStudents(ctx.actor, listReader(linkPaging, linkFilter, filter, page));
+    // The students the selection asks for (and their executions) come in the page's one statement.
+    const student = Selection.of(info).path("content", "student");
+    const include = student && { student: { embedded: userExecutionsAhead(student.field("executions"), ctx) } };
+    return ctx.services.coaching.listStudents(ctx.actor, listReader(linkPaging, linkFilter, filter, page), include);
   }
 
   @Query(() => LinkPage, { description: "The signed-in student's trainers" })
@@ -80,8 +88,8 @@ export class CoachingResolver {
 @Resolver(() => Link)
 export class LinkRelationsResolver {
   @FieldResolver(() => User, { nullable: true, description: "Null once the caller may no longer read the user (link removed)" })
-  student(@Root() link: Link, @Ctx() ctx: Context) {
-    return ctx.loaders.userById.load(link.studentId);
+  student(@Root() link: Link & Pick<LinkWithStudent, "student">, @Ctx() ctx: Context) {
+    return link.student !== undefined ? link.student : ctx.loaders.userById.load(link.studentId);
   }
 
   @FieldResolver(() => User, { nullable: true, description: "Null once the caller may no longer read the user (link removed)" })

@@ -17,7 +17,10 @@ import { DAY_MS } from "../../platform/dates.js";
 import { recordEvent, type DomainEvent } from "../webhooks/domain-events.recorder.js";
 import { recordChanges, type ChangeTo, type FeedSource } from "../sync/change-feed.recorder.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
-import { erasedEmail } from "../users/user.dto.js";
+import { erasedEmail, type UserDto } from "../users/user.dto.js";
+import { userFromJson } from "../users/user.fragments.js";
+import type { EmbeddedRead } from "../../platform/db/embedded-read.js";
+import { fromJson } from "../../platform/db/json.js";
 
 export const INVITE_TTL_MS = 7 * DAY_MS;
 const INVITE_NOT_FOUND = "Convite não encontrado";
@@ -28,6 +31,17 @@ const INVITE_CLOSED = "Este convite já foi processado ou expirou";
 const LIMIT_REACHED = "Você atingiu o limite de alunos para seu plano atual";
 
 export type { LinkDto, ReceivedInviteDto, SentInviteDto };
+
+/** What a page of a trainer's links reads along with each link: its student, with the reads of other modules embedded under their names. */
+export interface StudentsInclude {
+  student?: { embedded: Record<string, EmbeddedRead<unknown>> };
+}
+
+/** A student read along with its link, and the answers of the reads embedded in it. */
+export type StudentWithReads = UserDto & Record<string, unknown>;
+
+/** A link, with its student when it was read along (null: the caller may no longer read it). */
+export type LinkWithStudent = LinkDto & { student?: StudentWithReads | null };
 
 /** A trainer's students against its plan's limit (contract §6, §12.3). */
 export interface TrainerSeats {
@@ -172,15 +186,21 @@ export class CoachingService {
   }
 
   /** A trainer's links to students (ACTIVE unless `status` says otherwise), by student name. */
-  async listStudents(actor: Actor, readQuery: InputReader<LinkListQuery>): Promise<Page<LinkDto>> {
+  async listStudents(actor: Actor, readQuery: InputReader<LinkListQuery>, include: StudentsInclude = {}): Promise<Page<LinkWithStudent>> {
     const trainer = requireTrainer(actor);
     const {
       filter: { status, name },
       page: request,
     } = readQuery();
-    const { rows, total } = await coachingRepository.listLinks(this.deps.db, { personalId: trainer.id, status: status ?? "ACTIVE", name }, request);
+    const { rows, total } = await coachingRepository.listLinks(
+      this.deps.db,
+      { personalId: trainer.id, status: status ?? "ACTIVE", name },
+      request,
+      include.student && { student: { reader: trainer, embedded: include.student.embedded } },
+    );
+    const embedded = include.student?.embedded;
     return toPage(
-      rows.map((row) => toLink(row, "trainer")),
+      rows.map((row) => (embedded ? { ...toLink(row, "trainer"), student: studentFromJson(row.student, embedded) } : toLink(row, "trainer"))),
       total,
       request,
     );
@@ -415,6 +435,16 @@ function toReceivedInvite(row: InviteRecord): ReceivedInviteDto {
     expiresAt: row.expiresAt,
     ...(row.updatedAt ? { updatedAt: row.updatedAt } : {}),
   };
+}
+
+/**
+ * A link's student as its page read it: the user as the users module's loader answers it (null when the trainer may
+ * no longer read it), with the answer of each read other modules embedded in it, under its name.
+ */
+function studentFromJson(json: unknown, embedded: Record<string, EmbeddedRead<unknown>>): StudentWithReads | null {
+  if (json === null || json === undefined) return null;
+  const user = fromJson(json) as Record<string, unknown>;
+  return Object.assign(userFromJson(user), ...Object.entries(embedded).map(([name, read]) => ({ [name]: read.answer(user[name]) })));
 }
 
 function toLink(row: LinkRecord, view: "full" | "trainer" | "student"): LinkDto {

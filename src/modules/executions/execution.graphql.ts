@@ -1,11 +1,8 @@
 import type { Actor } from "../../platform/auth/actor.js";
-import { listReader } from "../../graphql/arguments.js";
 import { loadersByArguments } from "../../graphql/loaders.js";
-import type { PageInput } from "../../graphql/page.js";
 import type { Services } from "../../services.js";
-import { trainingExecutionPaging, userTrainingExecutionFilter } from "./execution.inputs.js";
+import { userExecutionsQuery, type UserExecutionsArguments } from "./execution.include.js";
 import { ExecutionResolver, ExerciseProgressResolver, TrainingStatisticsResolver, UserExecutionsResolver } from "./execution.resolver.js";
-import type { ExecutionFilter } from "./execution.types.js";
 
 /** Every resolver of this module: src/graphql-schema.ts builds the schema from each module's list. */
 export const executionResolvers = [ExecutionResolver, UserExecutionsResolver, TrainingStatisticsResolver, ExerciseProgressResolver] as const;
@@ -14,12 +11,8 @@ export const executionResolvers = [ExecutionResolver, UserExecutionsResolver, Tr
 export function executionLoaders(services: Services, actor: Actor) {
   return {
     /** `User.executions(filter, page)`: the same page of every user of the list, per distinct arguments. */
-    executionsOfUser: loadersByArguments((args: { filter?: ExecutionFilter; page?: PageInput }, userIds: readonly number[]) =>
-      services.executions.listUserTrainingExecutionsOf(
-        actor,
-        userIds,
-        listReader(trainingExecutionPaging, userTrainingExecutionFilter, args.filter, args.page),
-      ),
+    executionsOfUser: loadersByArguments((args: UserExecutionsArguments, userIds: readonly number[]) =>
+      services.executions.listUserTrainingExecutionsOf(actor, userIds, userExecutionsQuery(args)),
     ),
   };
 }

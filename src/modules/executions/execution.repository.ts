@@ -1,11 +1,11 @@
-import { and, asc, count, eq, gte, isNull, lt, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, gte, isNull, lt, sql, type AnyColumn, type Placeholder, type SQL } from "drizzle-orm";
 import { lockForTransaction } from "../../platform/db/advisory-locks.js";
 import { type Db, rowsOf } from "../../platform/db/database.js";
 import { ordering } from "../../platform/db/pages.js";
 import { idArray, idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
 import { preparedStatements, type Bound } from "../../platform/db/prepared.js";
 import { activityReadableBy } from "../coaching/coaching.fragments.js";
-import { fromJson, isoInstantText, jsonRows } from "../../platform/db/json.js";
+import { fromJson, isoInstantText, jsonRows, rowFromJson } from "../../platform/db/json.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { users } from "../users/user.table.js";
 import { executionSets, exerciseExecutions, trainingExecutions, trainingExerciseMonths } from "./execution.table.js";
@@ -104,8 +104,8 @@ export interface TrainingExecutionPageOf {
   total: number;
 }
 
-/** What shapes the statement of several users' pages: who reads, the filters present, the order; the values are bound. */
-interface PagesShape {
+/** What shapes the SQL of a page of a user's training executions: who reads, the filters present, the order; the values are bound. */
+export interface TrainingExecutionPageShape {
   admin: boolean;
   filters: (keyof TrainingExecutionFilter)[];
   sort: PageRequest["sort"];
@@ -113,39 +113,67 @@ interface PagesShape {
 
 const PAGE_FILTERS: (keyof TrainingExecutionFilter)[] = ["trainingId", "completed", "from", "until"];
 
-const trainingExecutionPages = preparedStatements(
-  (shape: PagesShape) => `${shape.admin} ${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")}`,
-  (db, shape) => {
-    const value = (name: string) => sql.placeholder(name);
-    const askedId = sql<number>`asked.id`;
-    const readable = activityReadableBy({ id: value("callerId"), isAdmin: shape.admin }, askedId);
-    const bound: Bounds<TrainingExecutionFilter> = Object.fromEntries(shape.filters.map((key) => [key, value(key)]));
-    const order = ordering(TRAINING_EXECUTION_SORTS, { sort: shape.sort }, trainingExecutions.id);
-    const ofAsked = and(eq(trainingExecutions.userId, askedId), readable, ...trainingExecutionConditions(bound));
-    // The page of each user as one JSON array built by PostgreSQL: a row per user, not per execution, to carry and map.
-    const page = jsonRows(
-      Object.fromEntries(Object.entries(summaryColumns).map(([name, column]) => [name, sql`page.${sql.identifier(column.name)}`])),
-      sql`from (
-        select ${trainingExecutions}.*, row_number() over (order by ${sql.join(order, sql`, `)}) as place_in_page
-        from ${trainingExecutions} where ${ofAsked}
-        order by ${sql.join(order, sql`, `)} limit ${value("limit")} offset ${value("offset")}
-      ) page`,
-      sql`page.place_in_page`,
-    );
-    const counted = db
-      .select({ total: count().as("total") })
-      .from(trainingExecutions)
-      .where(ofAsked)
-      .as("counted");
-    return db
-      .select({ userId: askedId, found: sql<boolean>`${users.id} is not null`, readable: sql<boolean>`${readable}`, total: counted.total, page })
-      .from(sql`unnest(${idArray(value("userIds"))}) with ordinality as asked(id, position)`)
-      .leftJoin(users, eq(users.id, askedId))
-      .leftJoinLateral(counted, sql`true`)
-      .orderBy(sql`asked.position`)
-      .prepare("training_execution_pages");
-  },
-);
+/** The shape of the page `filter` and `request` ask `caller` for. */
+export function trainingExecutionPageShape(caller: { isAdmin: boolean }, filter: TrainingExecutionFilter, request: PageRequest): TrainingExecutionPageShape {
+  return { admin: caller.isAdmin, filters: PAGE_FILTERS.filter((key) => filter[key] !== undefined), sort: request.sort };
+}
+
+/** A key naming a page's shape (its statement's text depends on nothing else). */
+export const trainingExecutionPageKey = (shape: TrainingExecutionPageShape) =>
+  `${shape.admin} ${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")}`;
+
+/** The values trainingExecutionPageJson's placeholders bind, by name. */
+export function trainingExecutionPageValues(caller: { id: number }, filter: TrainingExecutionFilter, request: PageRequest): Record<string, unknown> {
+  return {
+    ...filter,
+    // A placeholder carries no column encoder, and postgres.js as Drizzle sets it up sends a Date as is: ISO text.
+    from: filter.from?.toISOString(),
+    until: filter.until?.toISOString(),
+    callerId: caller.id,
+    limit: request.size,
+    offset: request.page * request.size,
+  };
+}
+
+/**
+ * The page of training executions of the user `userId` (an expression of the enclosing query) as one JSON object
+ * built by PostgreSQL, `{readable, total, rows}`: whether the caller may read the user's activity (coaching's rule),
+ * how many executions the filter keeps, and the page's rows (summary columns, in the page's order, size and offset,
+ * along the user's index); nothing is counted or listed when the caller may not read them. Its values are bound to the
+ * placeholders `value` names (trainingExecutionPageValues).
+ */
+export function trainingExecutionPageJson(shape: TrainingExecutionPageShape, userId: AnyColumn | SQL, value: (name: string) => Placeholder): SQL {
+  const readable = activityReadableBy({ id: value("callerId"), isAdmin: shape.admin }, userId);
+  const bound: Bounds<TrainingExecutionFilter> = Object.fromEntries(shape.filters.map((key) => [key, value(key)]));
+  const order = sql.join(ordering(TRAINING_EXECUTION_SORTS, { sort: shape.sort }, trainingExecutions.id), sql`, `);
+  const ofUser = and(eq(trainingExecutions.userId, userId), readable, ...trainingExecutionConditions(bound));
+  const rows = jsonRows(
+    Object.fromEntries(Object.entries(summaryColumns).map(([name, column]) => [name, sql`page.${sql.identifier(column.name)}`])),
+    sql`from (
+      select ${trainingExecutions}.*, row_number() over (order by ${order}) as place_in_page
+      from ${trainingExecutions} where ${ofUser}
+      order by ${order} limit ${value("limit")} offset ${value("offset")}
+    ) page`,
+    sql`page.place_in_page`,
+  );
+  return sql`json_build_object('readable', ${readable}, 'total', (select count(*) from ${trainingExecutions} where ${ofUser}), 'rows', ${rows})`;
+}
+
+/** A page as trainingExecutionPageJson wrote it: its rows as Drizzle maps them (instants back to Dates). */
+export function trainingExecutionPageFromJson(json: unknown): Omit<TrainingExecutionPageOf, "userId" | "found"> {
+  const page = fromJson(json) as { readable: boolean; total: number; rows: Record<string, unknown>[] };
+  return { readable: page.readable, total: Number(page.total), rows: page.rows.map((row) => rowFromJson(trainingExecutions, row)) };
+}
+
+const trainingExecutionPages = preparedStatements(trainingExecutionPageKey, (db, shape) => {
+  const askedId = sql<number>`asked.id`;
+  return db
+    .select({ userId: askedId, found: sql<boolean>`${users.id} is not null`, page: trainingExecutionPageJson(shape, askedId, sql.placeholder) })
+    .from(sql`unnest(${idArray(sql.placeholder("userIds"))}) with ordinality as asked(id, position)`)
+    .leftJoin(users, eq(users.id, askedId))
+    .orderBy(sql`asked.position`)
+    .prepare("training_execution_pages");
+});
 
 /**
  * `ids` and `records` of a `with recursive`: per exercise of the user (or only `exerciseId`), the heaviest completed
@@ -385,9 +413,8 @@ export const executionRepository = {
 
   /**
    * The same page of training executions for each of several users, in one prepared statement whatever their number:
-   * over the ids asked (in that order), whether each user exists, whether the caller may read its activity (coaching's
-   * rule, inside the statement), and for those it may, the page (a subquery per user in the page's order, size and
-   * offset, along the user's index) and the user's total (a LATERAL count).
+   * over the ids asked (in that order), whether each user exists, and its page (trainingExecutionPageJson: whether the
+   * caller may read it, its total and rows).
    */
   async trainingExecutionPagesOf(
     db: Db,
@@ -397,33 +424,11 @@ export const executionRepository = {
     request: PageRequest,
   ): Promise<TrainingExecutionPageOf[]> {
     if (userIds.length === 0) return [];
-    const shape: PagesShape = {
-      admin: caller.isAdmin,
-      filters: PAGE_FILTERS.filter((key) => filter[key] !== undefined),
-      sort: request.sort,
-    };
-    const rows = await trainingExecutionPages(db, shape).execute({
-      ...filter,
-      // A placeholder carries no column encoder, and postgres.js as Drizzle sets it up sends a Date as is: ISO text.
-      from: filter.from?.toISOString(),
-      until: filter.until?.toISOString(),
+    const rows = await trainingExecutionPages(db, trainingExecutionPageShape(caller, filter, request)).execute({
+      ...trainingExecutionPageValues(caller, filter, request),
       userIds,
-      callerId: caller.id,
-      limit: request.size,
-      offset: request.page * request.size,
     });
-    const pages = new Map(
-      rows.map(({ userId, found, readable, total, page }) => {
-        const summaries = (fromJson(page) as (Omit<TrainingExecutionSummaryRow, "startTime" | "endTime"> & { startTime: string; endTime: string })[]).map(
-          (row) => ({
-            ...row,
-            startTime: new Date(row.startTime),
-            endTime: new Date(row.endTime),
-          }),
-        );
-        return [userId, { userId, found, readable, rows: summaries, total: Number(total) }];
-      }),
-    );
+    const pages = new Map(rows.map(({ userId, found, page }) => [userId, { userId, found, ...trainingExecutionPageFromJson(page) }]));
     return userIds.map((id) => pages.get(id)!);
   },
 

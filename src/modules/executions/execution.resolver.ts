@@ -6,6 +6,8 @@ import { LocalDate } from "../../graphql/scalars.js";
 import { Exercise } from "../exercises/exercise.types.js";
 import { Training } from "../trainings/training.types.js";
 import { User } from "../users/user.types.js";
+import { AppError } from "../../platform/errors.js";
+import { userExecutionsReadAhead } from "./execution.include.js";
 import { exerciseExecutionInput, progressFilter, statisticsFilter, trainingExecutionInput } from "./execution.inputs.js";
 import {
   ExecutionFilter,
@@ -65,7 +67,10 @@ export class UserExecutionsResolver {
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.loaders.executionsOfUser({ filter, page }).load(user.id);
+    // Read ahead with the user (a trainer's page of students) when its parent's statement was asked for these arguments.
+    const ahead = userExecutionsReadAhead(user, { filter, page });
+    if (ahead instanceof AppError) throw ahead;
+    return ahead ?? ctx.loaders.executionsOfUser({ filter, page }).load(user.id);
   }
 
   @FieldResolver(() => [PersonalRecord])

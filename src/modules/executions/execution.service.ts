@@ -1,6 +1,7 @@
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
+import type { EmbeddedRead } from "../../platform/db/embedded-read.js";
 import { dayRange } from "../../platform/dates.js";
 import { AppError, forbidden, notFound, validationError } from "../../platform/errors.js";
 import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
@@ -31,7 +32,19 @@ import type {
   UserExerciseExecutionListQuery,
   UserTrainingExecutionListQuery,
 } from "./execution.inputs.js";
-import { executionRepository, type ExerciseExecutionRow, type TrainingExecutionRow, type TrainingExecutionSummaryRow } from "./execution.repository.js";
+import {
+  executionRepository,
+  trainingExecutionPageFromJson,
+  trainingExecutionPageJson,
+  trainingExecutionPageKey,
+  trainingExecutionPageShape,
+  trainingExecutionPageValues,
+  type ExerciseExecutionRow,
+  type TrainingExecutionFilter,
+  type TrainingExecutionPageOf,
+  type TrainingExecutionRow,
+  type TrainingExecutionSummaryRow,
+} from "./execution.repository.js";
 import { recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
 import { recordEvent } from "../webhooks/domain-events.recorder.js";
@@ -228,22 +241,36 @@ export class ExecutionService {
   ): Promise<(Page<TrainingExecutionSummaryDto> | AppError)[]> {
     const caller = requireUser(actor);
     const { filter, page: request } = readQuery();
-    const pages = await executionRepository.trainingExecutionPagesOf(
-      this.deps.db,
-      caller,
-      userIds,
-      { trainingId: filter.trainingId, completed: filter.completed, ...dayRange(filter.startDate, filter.endDate) },
-      request,
-    );
-    return pages.map(({ found, readable, rows, total }) => {
-      if (!found) return notFound(USER_NOT_FOUND);
-      if (!readable) return forbidden();
-      return toPage(
-        rows.map((row) => summary(row, true)),
-        total,
-        request,
-      );
-    });
+    const pages = await executionRepository.trainingExecutionPagesOf(this.deps.db, caller, userIds, executionFilterOf(filter), request);
+    return pages.map((page) => userPageAnswer(page, request));
+  }
+
+  /**
+   * listUserTrainingExecutionsOf's page of each user of another module's statement, read inside that statement (the
+   * students of a trainer's page of links): the same rule, filter, order, page and total, and the same answer, each
+   * user's page or its 403. Undefined when there is no caller or the arguments are refused: listUserTrainingExecutionsOf
+   * then answers them, with its refusal.
+   */
+  embeddedUserTrainingExecutions(
+    actor: Actor,
+    readQuery: InputReader<UserTrainingExecutionListQuery>,
+  ): EmbeddedRead<Page<TrainingExecutionSummaryDto> | AppError> | undefined {
+    if (actor.kind !== "user") return undefined;
+    let query: UserTrainingExecutionListQuery;
+    try {
+      query = readQuery();
+    } catch {
+      return undefined;
+    }
+    const filter = executionFilterOf(query.filter);
+    const shape = trainingExecutionPageShape(actor, filter, query.page);
+    return {
+      key: trainingExecutionPageKey(shape),
+      sql: (userId, placeholder) => trainingExecutionPageJson(shape, userId, placeholder),
+      values: trainingExecutionPageValues(actor, filter, query.page),
+      // Only users that exist carry an embedded page.
+      answer: (json) => userPageAnswer({ found: true, ...trainingExecutionPageFromJson(json) }, query.page),
+    };
   }
 
   /** One user's executions of an exercise (the caller's unless `userId`). */
@@ -420,6 +447,24 @@ export class ExecutionService {
       })),
     }));
   }
+}
+
+/** What a user's listing narrows to, as the repository reads it. */
+const executionFilterOf = (filter: UserTrainingExecutionListQuery["filter"]): TrainingExecutionFilter => ({
+  trainingId: filter.trainingId,
+  completed: filter.completed,
+  ...dayRange(filter.startDate, filter.endDate),
+});
+
+/** A user's page as its listing answers it: 404 for no such user, 403 unless the caller may read its activity. */
+function userPageAnswer(page: Omit<TrainingExecutionPageOf, "userId">, request: PageRequest): Page<TrainingExecutionSummaryDto> | AppError {
+  if (!page.found) return notFound(USER_NOT_FOUND);
+  if (!page.readable) return forbidden();
+  return toPage(
+    page.rows.map((row) => summary(row, true)),
+    page.total,
+    request,
+  );
 }
 
 function summary(row: TrainingExecutionSummaryRow, withName: boolean): TrainingExecutionSummaryDto {

@@ -31,7 +31,10 @@ export const userSchema = z
   .meta({ id: "User" });
 export type UserDto = z.output<typeof userSchema>;
 
-export function toUserDto(row: UserRow): UserDto {
+/** What a UserDto shows of a user's row (never its password hash, session version or administrator flag). */
+export type UserShownRow = Omit<UserRow, "passwordHash" | "sessionVersion" | "isAdmin">;
+
+export function toUserDto(row: UserShownRow): UserDto {
   return {
     id: row.id,
     name: row.name,

@@ -1,12 +1,47 @@
-import { eq, sql, type AnyColumn, type SQL } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
-import { isoInstantText } from "../../platform/db/json.js";
+import { eq, getTableColumns, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { alias, type BuildAliasTable } from "drizzle-orm/pg-core";
+import { isoInstantText, objectJson, rowFromJson } from "../../platform/db/json.js";
+import type { Bound } from "../../platform/db/prepared.js";
+import { toUserDto, type UserDto } from "./user.dto.js";
+import { linkPartnerIds } from "../coaching/coaching.fragments.js";
 import { users, weightHistory } from "./user.table.js";
 
 /*
- * The user shapes other modules' statements embed, as SQL: a tree read in one statement (a plan's trainings'
- * exercises' authors) carries each author as the JSON object the author loader would have answered.
+ * The user rules and shapes other modules' statements embed, as SQL: who may read a user in full, and the JSON
+ * objects a tree read in one statement carries (a plan's trainings' exercises' authors, a trainer's students) as the
+ * user and author loaders would have answered them.
  */
+
+/** The users table, or an alias of it in the enclosing query. */
+export type UsersTable = typeof users | BuildAliasTable<typeof users, string>;
+
+/** Who reads users: the caller's id and type (bound values) and whether it is an administrator (the statement's shape). */
+export interface UserReader {
+  id: Bound<number>;
+  userType: Bound<string>;
+  isAdmin: boolean;
+}
+
+/**
+ * True (as SQL) when `reader` may read the user row `user` (the users table, or an alias of it, in the enclosing
+ * query) in full (contract §3): itself, an administrator, or the other party of an ACTIVE trainer-student link.
+ */
+export function userReadableBy(reader: UserReader, user: UsersTable = users): SQL {
+  if (reader.isAdmin) return sql`true`;
+  return sql`(${user.id} = ${reader.id} or (${user.userType} <> ${reader.userType} and ${user.id} in (${linkPartnerIds(reader.id)})))`;
+}
+
+/**
+ * The enclosing query's user row `user` as a JSON object (what a UserDto shows, and `extra`), or null when `reader`
+ * may not read it: what the userById loader would have answered. userRowFromJson reads it back.
+ */
+export function userJson(reader: UserReader, user: UsersTable = users, extra: Record<string, SQL> = {}): SQL {
+  const { passwordHash: _hash, sessionVersion: _version, isAdmin: _admin, ...shown } = getTableColumns(user);
+  return sql`case when ${userReadableBy(reader, user)} then ${objectJson({ ...shown, ...extra })} end`;
+}
+
+/** A user as userJson wrote it, as the userById loader answers it (a UserDto: instants back to Dates; not `extra`). */
+export const userFromJson = (json: Record<string, unknown>): UserDto => toUserDto(rowFromJson(users, json));
 
 const author = alias(users, "author");
 

@@ -1,8 +1,8 @@
 import { and, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import { isAnyOf } from "../../platform/db/id-lists.js";
-import { preparedStatement } from "../../platform/db/prepared.js";
-import { linkPartnerIds } from "../coaching/coaching.fragments.js";
+import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
+import { userReadableBy } from "./user.fragments.js";
 import { oneTimeTokens, revokedTokens, users, weightHistory, type OneTimeTokenPurpose } from "./user.table.js";
 
 export type NewUser = typeof users.$inferInsert;
@@ -17,13 +17,18 @@ const usersByIds = preparedStatement((db) =>
     .prepare("users_by_ids"),
 );
 
-/** The users the GraphQL loaders batch, each with whether it is ACTIVE-linked to the bound `partnerId`. */
-const usersWithLinkTo = preparedStatement((db) =>
-  db
-    .select({ user: users, linked: sql<boolean>`${users.id} in (${linkPartnerIds(sql.placeholder("partnerId"))})` })
-    .from(users)
-    .where(isAnyOf(users.id, sql.placeholder("ids")))
-    .prepare("users_with_link_to"),
+/** The users the GraphQL loaders batch, each with whether the caller (bound; an administrator or not) may read it. */
+const usersReadable = preparedStatements(
+  (admin: boolean) => String(admin),
+  (db, admin) =>
+    db
+      .select({
+        user: users,
+        readable: sql<boolean>`${userReadableBy({ id: sql.placeholder("callerId"), userType: sql.placeholder("callerType"), isAdmin: admin })}`,
+      })
+      .from(users)
+      .where(isAnyOf(users.id, sql.placeholder("ids")))
+      .prepare("users_readable"),
 );
 
 /** The authors the GraphQL loaders batch (a page's creators). */
@@ -81,10 +86,10 @@ export const userRepository = {
     return userSummaries(db).execute({ ids });
   },
 
-  /** The users of `ids` that exist, each with whether it is ACTIVE-linked to `partnerId` on either side, in one statement. */
-  async findByIdsWithLinkTo(db: Db, ids: readonly number[], partnerId: number) {
+  /** The users of `ids` that exist, each with whether `caller` may read it in full (userReadableBy), in one statement. */
+  async findByIdsReadableBy(db: Db, ids: readonly number[], caller: { id: number; userType: string; isAdmin: boolean }) {
     if (ids.length === 0) return [];
-    return usersWithLinkTo(db).execute({ ids, partnerId });
+    return usersReadable(db, caller.isAdmin).execute({ ids, callerId: caller.id, callerType: caller.userType });
   },
 
   async findByEmail(db: Db, email: string) {

@@ -1,4 +1,4 @@
-import { isOwnerOrAdmin, requireOwnerOrAdmin } from "../../platform/auth/access.js";
+import { requireOwnerOrAdmin } from "../../platform/auth/access.js";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
@@ -40,17 +40,17 @@ export class UserService {
   /** A user, for themself, administrators, and the other party of an ACTIVE trainer-student link (contract §3). */
   async getUser(actor: Actor, id: number): Promise<UserDto> {
     const caller = requireUser(actor);
-    const [found] = await userRepository.findByIdsWithLinkTo(this.deps.db, [id], caller.id);
+    const [found] = await userRepository.findByIdsReadableBy(this.deps.db, [id], caller);
     if (!found) throw notFound(USER_NOT_FOUND);
-    if (!canRead(caller, found.user, found.linked)) throw forbidden();
+    if (!found.readable) throw forbidden();
     return toUserDto(found.user);
   }
 
   /** Users by id for the GraphQL loaders, in the order asked; null where missing or not readable by the caller (one statement). */
   async findVisibleByIds(actor: Actor, ids: readonly number[]): Promise<(UserDto | null)[]> {
     if (actor.kind !== "user") return ids.map(() => null);
-    const found = await userRepository.findByIdsWithLinkTo(this.deps.db, ids, actor.id);
-    const byId = new Map(found.filter(({ user, linked }) => canRead(actor, user, linked)).map(({ user }) => [user.id, toUserDto(user)]));
+    const found = await userRepository.findByIdsReadableBy(this.deps.db, ids, actor);
+    const byId = new Map(found.filter(({ readable }) => readable).map(({ user }) => [user.id, toUserDto(user)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 
@@ -243,10 +243,6 @@ export class UserService {
 const isErased = (user: UserRow) => user.email === erasedEmail(user.id);
 
 /** Who may read a user (contract §3): the user, administrators, and the other party of an ACTIVE trainer-student link. */
-function canRead(caller: UserActor, user: UserRow, linked: boolean): boolean {
-  return isOwnerOrAdmin(caller, user.id) || (caller.userType !== user.userType && linked);
-}
-
 /**
  * The change feed's records of a profile change (contract §13.3): the profile for its user and, when the name or the
  * picture changed, what shows them in other users' feeds too: ACTIVE links, the invites a trainer sent, assignments,

@@ -8,11 +8,7 @@ import type { PgTable } from "drizzle-orm/pg-core";
  * unqualified when they stand directly in a selected field, which a correlated subquery cannot afford.
  */
 export function jsonRows(fields: Record<string, AnyColumn | SQL>, from: SQL, orderBy: SQL | AnyColumn): SQL<unknown> {
-  const object = sql.join(
-    Object.entries(fields).map(([name, value]) => sql`${sql.raw(`'${name}'`)}, ${value}`),
-    sql`, `,
-  );
-  const subquery = sql`select coalesce(json_agg(json_build_object(${object}) order by ${orderBy}), '[]') ${from}`;
+  const subquery = sql`select coalesce(json_agg(${objectJson(fields)} order by ${orderBy}), '[]') ${from}`;
   return sql<unknown>`(${subquery})`;
 }
 
@@ -24,7 +20,12 @@ export const fromJson = (value: unknown): unknown => (typeof value === "string" 
  * property names: a row carried inside a tree that PostgreSQL builds in one statement. `rowFromJson` reads it back.
  */
 export function rowJson(table: PgTable, extra: Record<string, SQL> = {}): SQL {
-  const pairs = [...Object.entries(getTableColumns(table)), ...Object.entries(extra)].map(([key, value]) => sql`${sql.raw(`'${key}'`)}, ${value}`);
+  return objectJson({ ...getTableColumns(table), ...extra });
+}
+
+/** A JSON object of `fields` (columns or values of the enclosing query), keyed by their names. */
+export function objectJson(fields: Record<string, AnyColumn | SQL>): SQL {
+  const pairs = Object.entries(fields).map(([key, value]) => sql`${sql.raw(`'${key}'`)}, ${value}`);
   return sql`json_build_object(${sql.join(pairs, sql`, `)})`;
 }
 

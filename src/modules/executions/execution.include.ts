@@ -1,0 +1,48 @@
+import type { Context } from "../../graphql-api.js";
+import { listReader } from "../../graphql/arguments.js";
+import type { Selection } from "../../graphql/look-ahead.js";
+import type { PageInput } from "../../graphql/page.js";
+import type { EmbeddedRead } from "../../platform/db/embedded-read.js";
+import type { AppError } from "../../platform/errors.js";
+import type { Page } from "../../platform/paging.js";
+import type { TrainingExecutionSummaryDto } from "./execution.dto.js";
+import { trainingExecutionPaging, userTrainingExecutionFilter } from "./execution.inputs.js";
+import type { ExecutionFilter } from "./execution.types.js";
+
+/** The arguments of `User.executions`. */
+export interface UserExecutionsArguments {
+  filter?: ExecutionFilter | null;
+  page?: PageInput | null;
+}
+
+/** `User.executions`'s arguments as its listing reads them (the same refusals). */
+export const userExecutionsQuery = (args: UserExecutionsArguments) => listReader(trainingExecutionPaging, userTrainingExecutionFilter, args.filter, args.page);
+
+/** Where a user read along with its parent carries its executions read ahead. */
+const AHEAD = "executionsAhead";
+
+/** A user's page of executions read ahead, and for which arguments (as JSON text). */
+interface ExecutionsAhead {
+  args: string;
+  page: Page<TrainingExecutionSummaryDto> | AppError;
+}
+
+/**
+ * `User.executions` as a selection of users asks it, read ahead in the statement that reads those users: the read to
+ * embed under its name (none when the field is not selected, is selected with different arguments, or these are
+ * refused: it then resolves through its loader, which answers the refusal).
+ */
+export function userExecutionsAhead(selection: Selection | undefined, ctx: Pick<Context, "services" | "actor">): Record<string, EmbeddedRead<ExecutionsAhead>> {
+  const args = selection?.arguments() as UserExecutionsArguments | undefined;
+  if (!args) return {};
+  const read = ctx.services.executions.embeddedUserTrainingExecutions(ctx.actor, userExecutionsQuery(args));
+  if (!read) return {};
+  const text = JSON.stringify(args);
+  return { [AHEAD]: { ...read, answer: (json) => ({ args: text, page: read.answer(json) }) } };
+}
+
+/** The page of `user`'s executions read ahead for `args`, undefined when none was (the loader answers it then). */
+export function userExecutionsReadAhead(user: object, args: UserExecutionsArguments): ExecutionsAhead["page"] | undefined {
+  const ahead = (user as { [AHEAD]?: ExecutionsAhead })[AHEAD];
+  return ahead && ahead.args === JSON.stringify(args) ? ahead.page : undefined;
+}
