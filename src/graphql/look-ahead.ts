@@ -54,8 +54,8 @@ export class Selection {
     if (!definition) return undefined;
     try {
       const [first, ...others] = this.nodes.map((node) => getArgumentValues(definition, node, this.info.variableValues));
-      const text = JSON.stringify(first);
-      return others.every((args) => JSON.stringify(args) === text) ? first : undefined;
+      const key = argumentsKey(first);
+      return others.every((args) => argumentsKey(args) === key) ? first : undefined;
     } catch {
       // Arguments execution would refuse: its own resolution reports the error.
       return undefined;
@@ -99,4 +99,17 @@ export class Selection {
     if (getDirectiveValues(GraphQLSkipDirective, node, this.info.variableValues)?.if === true) return false;
     return getDirectiveValues(GraphQLIncludeDirective, node, this.info.variableValues)?.if !== false;
   }
+}
+
+/**
+ * Arguments as one text, the same whatever the order of their keys: the schema's order of a field's arguments, the
+ * order a resolver writes them in and the order of an input object's properties need not agree. Absent and
+ * undefined are alike; null stays null.
+ */
+export function argumentsKey(args: unknown): string {
+  return JSON.stringify(args, (_key, value: unknown) =>
+    value && typeof value === "object" && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : value,
+  );
 }

@@ -1,6 +1,6 @@
 import type { Context } from "../../graphql-api.js";
 import { listReader } from "../../graphql/arguments.js";
-import type { Selection } from "../../graphql/look-ahead.js";
+import { argumentsKey, type Selection } from "../../graphql/look-ahead.js";
 import type { PageInput } from "../../graphql/page.js";
 import type { EmbeddedRead } from "../../platform/db/embedded-read.js";
 import type { AppError } from "../../platform/errors.js";
@@ -37,12 +37,12 @@ export function userExecutionsAhead(selection: Selection | undefined, ctx: Pick<
   if (!args) return {};
   const read = ctx.services.executions.embeddedUserTrainingExecutions(ctx.actor, userExecutionsQuery(args));
   if (!read) return {};
-  const text = JSON.stringify(args);
-  return { [AHEAD]: { ...read, answer: (json) => ({ args: text, page: read.answer(json) }) } };
+  const key = argumentsKey(args);
+  return { [AHEAD]: { ...read, answer: (json) => ({ args: key, page: read.answer(json) }) } };
 }
 
 /** The page of `user`'s executions read ahead for `args`, undefined when none was (the loader answers it then). */
 export function userExecutionsReadAhead(user: object, args: UserExecutionsArguments): ExecutionsAhead["page"] | undefined {
   const ahead = (user as { [AHEAD]?: ExecutionsAhead })[AHEAD];
-  return ahead && ahead.args === JSON.stringify(args) ? ahead.page : undefined;
+  return ahead && ahead.args === argumentsKey(args) ? ahead.page : undefined;
 }

@@ -1,0 +1,177 @@
+import { describe, expect, it } from "vitest";
+import { useTestApp, type GraphqlError } from "../helpers/test-app.js";
+import { createExercise, createPlan, createTraining, linkTrainerAndStudent } from "../factories/content.js";
+import { logTrainingExecution, trainingExecutionBody } from "../factories/executions.js";
+import { makeStudent, makeTrainer, makeUser, type MadeUser } from "../factories/users.js";
+
+/*
+ * Issue 17: `myStudents` reads the students its selection asks for, and their page of executions, in the page's one
+ * statement. That must be the very answer the loaders give (userById, then executionsOfUser), visibility and errors
+ * included; `planAssignments` reaches the same users through those loaders. Every document runs twice: graphql-js
+ * runs it first, graphql-jit's plan from the second run.
+ */
+const ADMIN_EMAIL = "admin.dashboard@example.com";
+const t = useTestApp({ ADMIN_EMAILS: ADMIN_EMAIL, FREE_TRAINER_MAX_STUDENTS: "30" });
+
+type GqlBody = { data?: any; errors?: GraphqlError[] };
+
+const USER = `id name email userType profilePicture phone birthDate gender height weight subscriptionType subscriptionExpirationDate emailConfirmed createdAt updatedAt`;
+const PAGE = `totalElements totalPages number size content { id trainingId trainingName userId startTime endTime duration completed notes clientId }`;
+const EXECUTIONS = `executions(filter: $filter, page: $page) { ${PAGE} }`;
+const VARIABLES = `$filter: ExecutionFilter, $page: PageInput`;
+
+/** The students read ahead with the trainer's page of links. */
+const AHEAD = `query ($status: LinkStatus, ${VARIABLES}) { myStudents(filter: { status: $status }, page: { size: 5 }) { content { studentId student { ${USER} ${EXECUTIONS} } } } }`;
+/** The same users through the loaders: the students of the plan's assignments. */
+const LOADERS = `query ($planId: Int!, ${VARIABLES}) { planAssignments(filter: { planId: $planId }, page: { size: 5 }) { content { studentId student { ${USER} ${EXECUTIONS} } } } }`;
+
+/** Runs `query` twice (graphql-js, then graphql-jit): both answers must be the same; the statements of each run. */
+async function twice(query: string, variables: Record<string, unknown>, token: string) {
+  const runs: { body: GqlBody; statements: number }[] = [];
+  for (let run = 0; run < 2; run += 1) {
+    let statements = 0;
+    const stop = t.database.observeQueries(() => void (statements += 1));
+    try {
+      runs.push({ body: await t.graphql(query, variables, token), statements });
+    } finally {
+      stop();
+    }
+  }
+  expect(runs[1].body).toEqual(runs[0].body);
+  return { body: runs[0].body, statements: runs.map((r) => r.statements) };
+}
+
+/** Each link's student, by student id. */
+function byStudent(body: GqlBody, field: "myStudents" | "planAssignments") {
+  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+  const content = body.data[field].content as { studentId: number; student: unknown }[];
+  return Object.fromEntries(content.map(({ studentId, student }) => [studentId, student]));
+}
+
+/** `trainer`'s plan assigned to `count` students linked to it, each with its own profile and 0, 3, 6… executions. */
+async function dashboard(trainer: MadeUser, count: number) {
+  const exercise = await createExercise(t, trainer.token, { name: "Agachamento" });
+  const training = await createTraining(t, trainer.token, [exercise.id], { name: "Treino B" });
+  const plan = await createPlan(t, trainer.token, [training.id], { name: "Plano B" });
+  const students: (MadeUser & { linkId: number })[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const student = await makeStudent(t, { name: `Aluna ${i}` });
+    const profile = await t.put("/api/users/profile", {
+      token: student.token,
+      body: { phone: `+55 11 9000-000${i}`, birthDate: "1990-05-17", gender: "FEMININO", height: 165.5 + i, weight: 60.25 + i },
+    });
+    expect(profile.status).toBe(200);
+    const linkId = await linkTrainerAndStudent(t, trainer, student);
+    expect((await t.post(`/api/training-plans/${plan.id}/assign`, { token: trainer.token, body: { studentId: student.id } })).status).toBe(201);
+    for (let k = 0; k < 3 * i; k += 1) {
+      const body = trainingExecutionBody(new Date(Date.UTC(2026, 1, 1 + k, 7, 30, 0, 123 * k)), 1200 + k, [
+        { exerciseId: exercise.id, sets: [{ repetitions: 8, weight: 40, completed: true }] },
+      ]);
+      await logTrainingExecution(t, student.token, training.id, { ...body, completed: k % 3 !== 1, ...(k % 2 === 0 ? { notes: `sessão ${k}` } : {}) });
+    }
+    students.push({ ...student, linkId });
+  }
+  return { planId: plan.id, students };
+}
+
+describe("a trainer's students and their executions read ahead in one statement", () => {
+  it("answers what the loaders answer, for every page, filter and order, in one statement under both executors", async () => {
+    const coach = await makeTrainer(t, { name: "Treinadora" });
+    const { planId, students } = await dashboard(coach, 4);
+    const cases: Record<string, unknown>[] = [
+      {},
+      { page: { size: 2 } },
+      { page: { page: 1, size: 4 }, filter: { completed: true } },
+      { page: { size: 5, sort: ["startTime,asc"] } },
+      { page: { size: 3, sort: ["duration,desc"] }, filter: { startDate: "2026-02-02", endDate: "2026-02-06" } },
+    ];
+    for (const variables of cases) {
+      const ahead = await twice(AHEAD, variables, coach.token);
+      expect(ahead.statements, JSON.stringify([variables, ahead.body.errors])).toEqual([1, 1]);
+      const loaders = await twice(LOADERS, { planId, ...variables }, coach.token);
+      expect(loaders.statements[0]).toBeGreaterThan(1);
+      const [read, loaded] = [byStudent(ahead.body, "myStudents"), byStudent(loaders.body, "planAssignments")];
+      expect(read, JSON.stringify(variables)).toEqual(loaded);
+      expect(Object.keys(read)).toHaveLength(students.length);
+    }
+    // Not vacuous: the profile's numbers and day, and executions with instants to the millisecond.
+    const { body } = await twice(AHEAD, { page: { size: 2 } }, coach.token);
+    const last = byStudent(body, "myStudents")[students[3].id] as any;
+    expect(last).toMatchObject({ name: "Aluna 3", height: 168.5, weight: 63.25, birthDate: "1990-05-17", gender: "FEMININO" });
+    expect(last.executions.totalElements).toBe(9);
+    expect(last.executions.content.map((e: any) => e.startTime)).toEqual(["2026-02-09T07:30:00.984Z", "2026-02-08T07:30:00.861Z"]);
+  });
+
+  it("a student whose link was removed is null, as the loader answers it; to an administrator it is not", async () => {
+    const coach = await makeTrainer(t);
+    const { planId, students } = await dashboard(coach, 2);
+    expect((await t.delete(`/api/personal/students/${students[1].linkId}`, { token: coach.token })).status).toBe(204);
+    const variables = { status: "INACTIVE", page: { size: 2 } };
+    const ahead = await twice(AHEAD, variables, coach.token);
+    expect(ahead.statements).toEqual([1, 1]);
+    // A stranger now: no profile, and its executions are not asked for.
+    expect(byStudent(ahead.body, "myStudents")).toEqual({ [students[1].id]: null });
+    expect(byStudent((await twice(LOADERS, { planId, ...variables }, coach.token)).body, "planAssignments")[students[1].id]).toBeNull();
+
+    const admin = await makeUser(t, { email: ADMIN_EMAIL, userType: "PERSONAL" });
+    const own = await dashboard(admin, 3);
+    expect((await t.delete(`/api/personal/students/${own.students[2].linkId}`, { token: admin.token })).status).toBe(204);
+    const asAdmin = await twice(AHEAD, variables, admin.token);
+    expect(asAdmin.statements).toEqual([1, 1]);
+    const read = byStudent(asAdmin.body, "myStudents");
+    // An administrator reads every user and every user's activity: the unlinked student and its 6 executions.
+    expect(read[own.students[2].id]).toMatchObject({ name: "Aluna 2", executions: { totalElements: 6 } });
+    const loaded = byStudent((await twice(LOADERS, { planId: own.planId, ...variables }, admin.token)).body, "planAssignments");
+    expect(read[own.students[2].id]).toEqual(loaded[own.students[2].id]);
+  });
+
+  it("reads executions ahead only when every selection of it asks the same; otherwise the loader answers the same", async () => {
+    const coach = await makeTrainer(t);
+    const { students } = await dashboard(coach, 3);
+    const pageOf = (size: number) => `executions(page: { size: ${size} }) { ${PAGE} }`;
+    const expected = async (size: number) => {
+      const { body, statements } = await twice(`query { myStudents { content { studentId student { id ${pageOf(size)} } } } }`, {}, coach.token);
+      expect(statements).toEqual([1, 1]);
+      return Object.fromEntries(Object.entries(byStudent(body, "myStudents")).map(([id, s]: [string, any]) => [id, s.executions]));
+    };
+    const [two, five] = [await expected(2), await expected(5)];
+    expect(two[students[2].id].content).toHaveLength(2);
+
+    // Aliases, a fragment and variables that all come to the same arguments: still one statement.
+    const same = await twice(
+      `query ($size: Int) { myStudents { content { studentId student { id a: ${pageOf(2)} ...More } } } }
+      fragment More on User { b: executions(page: { size: $size }) { ${PAGE} } }`,
+      { size: 2 },
+      coach.token,
+    );
+    expect(same.statements).toEqual([1, 1]);
+    for (const [id, student] of Object.entries(byStudent(same.body, "myStudents")) as [string, any][]) {
+      expect(student.a).toEqual(two[id]);
+      expect(student.b).toEqual(two[id]);
+    }
+
+    // Different arguments: the students read ahead, each page through its loader (one batch per arguments).
+    const different = await twice(
+      `query ($size: Int) { myStudents { content { studentId student { id a: ${pageOf(2)} b: executions(page: { size: $size }) { ${PAGE} } } } } }`,
+      { size: 5 },
+      coach.token,
+    );
+    expect(different.statements).toEqual([3, 3]);
+    for (const [id, student] of Object.entries(byStudent(different.body, "myStudents")) as [string, any][]) {
+      expect(student.a).toEqual(two[id]);
+      expect(student.b).toEqual(five[id]);
+    }
+  });
+
+  it("arguments the listing refuses: the loader's very refusal, on each student's executions", async () => {
+    const coach = await makeTrainer(t);
+    const { planId } = await dashboard(coach, 2);
+    const variables = { page: { size: 0 } };
+    const ahead = await twice(AHEAD, variables, coach.token);
+    const loaders = await twice(LOADERS, { planId, ...variables }, coach.token);
+    const refusals = (body: GqlBody) => body.errors!.map(({ message, extensions, path }) => ({ message, extensions, at: path!.slice(-2) }));
+    expect(ahead.body.errors).toHaveLength(2);
+    expect(refusals(ahead.body)).toEqual(refusals(loaders.body));
+    expect(ahead.body.errors![0]).toMatchObject({ message: "Parâmetro inválido: size", path: ["myStudents", "content", 0, "student", "executions"] });
+  });
+});
