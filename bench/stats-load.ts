@@ -21,8 +21,6 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { sql, type SQL } from "drizzle-orm";
-import { PgDialect } from "drizzle-orm/pg-core";
 import postgres from "postgres";
 import { createApp, type App } from "../src/app.js";
 import { systemClock } from "../src/platform/clock.js";
@@ -30,7 +28,6 @@ import { loadConfig } from "../src/platform/config.js";
 import { openDatabase, type Db, type DatabaseHandle } from "../src/platform/db/database.js";
 import { createLogger } from "../src/platform/logger.js";
 import { executionRepository } from "../src/modules/executions/execution.repository.js";
-import { weightHistoryJson } from "../src/modules/users/user.fragments.js";
 import { inlineParameters, printExplain } from "./explain.js";
 import { BODYWEIGHT_FROM, checkConsistency, historyStart, HISTORY_DAYS, seedExerciseHistories, SETS_PER_EXECUTION, timed } from "./logged-history.js";
 import { bearer, closedLoop, ms, printTable, request, scratchDatabase, secs, watchEventLoopDelay, type Summary } from "./support.js";
@@ -112,26 +109,10 @@ async function seedHistories(seed: postgres.Sql, world: World, userIds: number[]
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// EXPLAIN of the statements the endpoints run, taken from the repository itself (not copied), parameters inlined.
+// EXPLAIN of the statements the endpoints run, taken from the repository itself (not copied), parameters inlined:
+// each repository call runs once on the app's database while its statements are observed.
 
-const dialect = new PgDialect();
-
-/** Thrown by the capturing Db once it has the statement, so the repository function stops there. */
-const CAPTURED = Symbol("captured");
-
-/** A Db whose execute() records the statement and runs nothing: each repository call hands over its one statement. */
-function capturingDb(statements: string[]): Db {
-  const capture = {
-    execute: async (query: SQL) => {
-      const { sql: text, params } = dialect.sqlToQuery(query);
-      statements.push(inlineParameters(text, params));
-      throw CAPTURED;
-    },
-  };
-  return capture as unknown as Db;
-}
-
-async function statementsOf(userId: number, world: World) {
+async function statementsOf(database: DatabaseHandle, userId: number, world: World) {
   const monday = new Date();
   monday.setUTCHours(0, 0, 0, 0);
   monday.setUTCDate(monday.getUTCDate() - ((monday.getUTCDay() + 6) % 7) - 7 * 7);
@@ -145,24 +126,25 @@ async function statementsOf(userId: number, world: World) {
       ],
     ],
     ["GET /exercises/personal-records", [(db) => executionRepository.personalRecords(db, userId)]],
-    ["GET /users/metrics", [(db) => executionRepository.metricsJson(db, userId, monday, 8, weightHistoryJson(sql`${userId}::int`))]],
+    ["GET /users/metrics", [(db) => executionRepository.metricsJson(db, userId, monday)]],
   ];
   const result: Array<[string, string[]]> = [];
   for (const [label, calls] of endpoints) {
     const statements: string[] = [];
-    for (const call of calls) {
-      await call(capturingDb(statements)).catch((error: unknown) => {
-        if (error !== CAPTURED) throw error;
-      });
+    const stop = database.observeQueries((text, params) => statements.push(inlineParameters(text, params)));
+    try {
+      for (const call of calls) await call(database.db);
+    } finally {
+      stop();
     }
     result.push([label, statements]);
   }
   return result;
 }
 
-async function explainAll(seed: postgres.Sql, userId: number, world: World, heading: string) {
+async function explainAll(seed: postgres.Sql, database: DatabaseHandle, userId: number, world: World, heading: string) {
   console.log(`\n=== EXPLAIN (ANALYZE, BUFFERS), ${heading} ===`);
-  for (const [label, statements] of await statementsOf(userId, world)) {
+  for (const [label, statements] of await statementsOf(database, userId, world)) {
     for (const [i, statement] of statements.entries()) {
       await printExplain(seed, `${label}${statements.length > 1 ? ` [${i + 1}/${statements.length}]` : ""}`, statement);
     }
@@ -349,7 +331,7 @@ async function main() {
       answers: await answers(agent, base, token, urls),
     });
     console.log(`  answers: ${phases[0].answers}`);
-    await explainAll(seed, studentId, world, "1 student");
+    await explainAll(seed, database, studentId, world, "1 student");
 
     // Phase 2: the same generator for N students, re-seeded from scratch and interleaved in time.
     const perStudent = (one.trainingExecutions + one.exerciseExecutions + one.sets) / 1;
@@ -387,7 +369,7 @@ async function main() {
     });
     console.log(`  answers: ${phases[1].answers}`);
     if (phases[1].answers !== phases[0].answers) console.log("  ! the first student's answers differ between the phases");
-    await explainAll(seed, studentId, world, `${students} students`);
+    await explainAll(seed, database, studentId, world, `${students} students`);
 
     console.log(
       `\n=== Figures (first student: ${TRAINING_EXECUTIONS} training executions, ${TRAINING_EXECUTIONS * EXERCISES} exercise executions, ${TRAINING_EXECUTIONS * EXERCISES * SETS_PER_EXECUTION} sets; ${CONCURRENCY} clients; target p99 < ${TARGET_P99_MS} ms) ===\n`,

@@ -3,10 +3,11 @@ import { lockForTransaction } from "../../platform/db/advisory-locks.js";
 import { type Db, rowsOf } from "../../platform/db/database.js";
 import { ordering } from "../../platform/db/pages.js";
 import { idArray, idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
-import { preparedStatements, type Bound } from "../../platform/db/prepared.js";
+import { preparedStatement, preparedStatements, type Bound } from "../../platform/db/prepared.js";
 import { activityReadableBy } from "../coaching/coaching.fragments.js";
-import { fromJson, isoInstantText, jsonRows, rowFromJson } from "../../platform/db/json.js";
+import { fromJson, isoInstantText, jsonArrayText, jsonNumber, jsonObjectText, jsonRows, jsonString, rowFromJson } from "../../platform/db/json.js";
 import type { PageRequest } from "../../platform/paging.js";
+import { weightHistoryJson } from "../users/user.fragments.js";
 import { users } from "../users/user.table.js";
 import { executionSets, exerciseExecutions, trainingExecutions, trainingExerciseMonths } from "./execution.table.js";
 import type { TrainingStatisticsFigures } from "./execution.dto.js";
@@ -182,7 +183,7 @@ const trainingExecutionPages = preparedStatements(trainingExecutionPageKey, (db,
  * and each estimate the last of ..._one_rep_max_idx: the cost follows the number of exercises, not the length of the
  * history.
  */
-function personalRecordsOf(userId: number, exerciseId?: number): SQL {
+function personalRecordsOf(userId: Bound<number>, exerciseId?: number): SQL {
   const exerciseIds =
     exerciseId !== undefined
       ? sql`select ${exerciseId}::int`
@@ -206,6 +207,74 @@ function personalRecordsOf(userId: number, exerciseId?: number): SQL {
       ) e
     )`;
 }
+
+/** The ISO weeks of the metrics' weeklyProgress (contract §7). */
+export const WEEKS_IN_METRICS = 8;
+
+/**
+ * A user's metrics (contract §7) as the JSON text of the answer, built whole by PostgreSQL in one statement, prepared
+ * once (its text is long to build) and bound to `userId` and the first week's Monday (`firstMonday`, an instant, and
+ * `firstMondayDay`, its date): the totals (one index-only pass over each table, and the few standalone exercise logs),
+ * trainings and time for each week, the weight history (the users module's fragment) and a record per exercise. The
+ * answer holds a record for every exercise the user ever logged (hundreds): carried as one text, it is not decoded
+ * into objects, walked for dates and encoded again, which was most of the request's CPU; and that text is concatenated
+ * (`jsonObjectText`, the same bytes), as json_build_object and json_agg look up every value's type and output
+ * function again for each record. Sums of seconds leave as float8: exact for any integer a history can reach (below
+ * 2^53), where an int would overflow past 2^31 (68 years of logged time).
+ */
+const userMetrics = preparedStatement((db) => {
+  const userId = sql.placeholder("userId");
+  const firstMonday = sql`${sql.placeholder("firstMonday")}::timestamptz`;
+  const record = jsonObjectText({
+    exerciseName: jsonString(sql`exercise_name`),
+    value: jsonNumber(sql`value`),
+    unit: sql`'"kg"'`,
+    date: sql`'"' || ${isoInstantText(sql`date`)} || '"'`,
+    estimatedOneRepMax: jsonNumber(sql`one_rep_max`),
+  });
+  const answer = jsonObjectText({
+    userId: sql`${userId}::int::text`,
+    totalTrainings: sql`t.trainings::text`,
+    completedTrainings: sql`t.completed::text`,
+    totalExercises: sql`e.exercises::text`,
+    totalTime: jsonNumber(sql`t.training_time + s.exercise_time`),
+    weeklyProgress: sql`(
+      select json_agg(json_build_object('date', to_char(d.week, 'YYYY-MM-DD'), 'trainingsCount', coalesce(weekly.trainings, 0),
+        'totalTime', coalesce(weekly.time, 0)) order by d.week)
+      from (select ${sql.placeholder("firstMondayDay")}::date + 7 * i as week from generate_series(0, ${sql.raw(String(WEEKS_IN_METRICS - 1))}) i) d
+      left join weekly on weekly.week = d.week
+    )::text`,
+    weightHistory: sql`${weightHistoryJson(sql`${userId}::int`)}::text`,
+    personalRecords: jsonArrayText(record, sql`from records`, sql`exercise_name, exercise_id`),
+  });
+  return db
+    .select({ answer: sql<string>`metrics.answer` })
+    .from(
+      sql`(
+        with recursive ${personalRecordsOf(userId)},
+        weekly as (
+          select date_trunc('week', w.at at time zone 'UTC')::date as week, sum(w.trainings)::int as trainings, sum(w.time)::float8 as time from (
+            select start_time as at, 1 as trainings, duration_seconds as time
+            from training_executions where user_id = ${userId} and start_time >= ${firstMonday}
+            union all
+            select executed_at, 0, coalesce(duration_seconds, 0)
+            from exercise_executions where user_id = ${userId} and training_execution_id is null and executed_at >= ${firstMonday}
+          ) w group by 1
+        )
+        select ${answer} as answer
+        from (
+          select count(*)::int as trainings, (count(*) filter (where completed))::int as completed, coalesce(sum(duration_seconds), 0)::float8 as training_time
+          from training_executions where user_id = ${userId}
+        ) t,
+        (select count(*)::int as exercises from exercise_executions where user_id = ${userId}) e,
+        (
+          select coalesce(sum(duration_seconds), 0)::float8 as exercise_time
+          from exercise_executions where user_id = ${userId} and training_execution_id is null
+        ) s
+      ) metrics`,
+    )
+    .prepare("user_metrics");
+});
 
 export const executionRepository = {
   /** Serializes one user's logging, so two concurrent logs never both claim the same personal record. */
@@ -554,56 +623,11 @@ export const executionRepository = {
   },
 
   /**
-   * A user's metrics (contract §7) as the JSON text of the answer, built whole by PostgreSQL in one statement: the
-   * totals (one index-only pass over each table, and the few standalone exercise logs), trainings and time for each of
-   * `weeks` ISO weeks from `firstMonday`, the weight history (`weightHistory`, the users module's fragment) and a
-   * record per exercise. The answer holds a record for every exercise the user ever logged (hundreds): carried as one
-   * text, it is not decoded into objects, walked for dates and encoded again, which was most of the request's CPU.
-   * Sums of seconds leave as float8: exact for any integer a history can reach (below 2^53), where an int would
-   * overflow past 2^31 (68 years of logged time).
+   * A user's metrics (contract §7) as the JSON text of the answer, built whole by PostgreSQL in one statement
+   * (`userMetrics`): the 8 ISO weeks of `weeklyProgress` start on `firstMonday`.
    */
-  async metricsJson(db: Db, userId: number, firstMonday: Date, weeks: number, weightHistory: SQL): Promise<string> {
-    const [row] = rowsOf<{ answer: string }>(
-      await db.execute(sql`
-        with recursive ${personalRecordsOf(userId)},
-        weekly as (
-          select date_trunc('week', w.at at time zone 'UTC')::date as week, sum(w.trainings)::int as trainings, sum(w.time)::float8 as time from (
-            select start_time as at, 1 as trainings, duration_seconds as time
-            from training_executions where user_id = ${userId} and start_time >= ${iso(firstMonday)}::timestamptz
-            union all
-            select executed_at, 0, coalesce(duration_seconds, 0)
-            from exercise_executions where user_id = ${userId} and training_execution_id is null and executed_at >= ${iso(firstMonday)}::timestamptz
-          ) w group by 1
-        )
-        select json_build_object(
-          'userId', ${userId}::int,
-          'totalTrainings', t.trainings,
-          'completedTrainings', t.completed,
-          'totalExercises', e.exercises,
-          'totalTime', t.training_time + s.exercise_time,
-          'weeklyProgress', (
-            select json_agg(json_build_object('date', to_char(d.week, 'YYYY-MM-DD'), 'trainingsCount', coalesce(weekly.trainings, 0),
-              'totalTime', coalesce(weekly.time, 0)) order by d.week)
-            from (select ${isoDay(firstMonday)}::date + 7 * i as week from generate_series(0, ${weeks - 1}::int) i) d
-            left join weekly on weekly.week = d.week
-          ),
-          'weightHistory', ${weightHistory},
-          'personalRecords', (
-            select coalesce(json_agg(json_build_object('exerciseName', exercise_name, 'value', value::float8, 'unit', 'kg',
-              'date', ${isoInstantText(sql`date`)}, 'estimatedOneRepMax', one_rep_max::float8) order by exercise_name, exercise_id), '[]')
-            from records
-          )
-        )::text as answer
-        from (
-          select count(*)::int as trainings, (count(*) filter (where completed))::int as completed, coalesce(sum(duration_seconds), 0)::float8 as training_time
-          from training_executions where user_id = ${userId}
-        ) t,
-        (select count(*)::int as exercises from exercise_executions where user_id = ${userId}) e,
-        (
-          select coalesce(sum(duration_seconds), 0)::float8 as exercise_time
-          from exercise_executions where user_id = ${userId} and training_execution_id is null
-        ) s`),
-    );
+  async metricsJson(db: Db, userId: number, firstMonday: Date): Promise<string> {
+    const [row] = await userMetrics(db).execute({ userId, firstMonday: iso(firstMonday), firstMondayDay: isoDay(firstMonday) });
     return row.answer;
   },
 };

@@ -1,18 +1,15 @@
 import { requireUser, type Actor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
-import { sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import { DAY_MS, dayRange } from "../../platform/dates.js";
 import type { InputReader } from "../../platform/validation.js";
 import type { ExerciseService } from "../exercises/exercise.service.js";
 import type { TrainingService } from "../trainings/training.service.js";
-import { weightHistoryJson } from "../users/user.fragments.js";
 import type { ProgressFilter, StatisticsFilter } from "./execution.inputs.js";
-import { executionRepository } from "./execution.repository.js";
+import { executionRepository, WEEKS_IN_METRICS } from "./execution.repository.js";
 import type { ExerciseProgressDto, PersonalRecordDto, TrainingStatisticsDto, UserMetricsDto } from "./execution.dto.js";
 import type { ExecutionService } from "./execution.service.js";
 
-const WEEKS_IN_METRICS = 8;
 const n = (value: string | number | null | undefined): number => (value === null || value === undefined ? 0 : Number(value));
 const nullable = (value: string | null | undefined): number | null => (value === null || value === undefined ? null : Number(value));
 
@@ -84,7 +81,7 @@ export class StatisticsService {
     const owner = userId ?? caller.id;
     await this.deps.executions.ensureMayRead(caller, owner);
     const firstMonday = mondayOf(new Date(this.deps.clock.now().getTime() - (WEEKS_IN_METRICS - 1) * 7 * DAY_MS));
-    return executionRepository.metricsJson(this.deps.db, owner, firstMonday, WEEKS_IN_METRICS, weightHistoryJson(sql`${owner}::int`));
+    return executionRepository.metricsJson(this.deps.db, owner, firstMonday);
   }
 
   /** `metricsJson` as the DTO (GraphQL). */
