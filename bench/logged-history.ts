@@ -15,13 +15,15 @@ export const BODYWEIGHT_FROM = 17;
 /** How far back a history goes: weights rise by half over it. */
 export const HISTORY_DAYS = 1_096;
 
-/** The backfill migration's statements: derived statistics of executions written straight into the tables. */
-const BACKFILL_STATEMENTS = readFileSync(path.join(migrationsFolder, "0008_backfill_training_statistics.sql"), "utf8")
-  .split("--> statement-breakpoint")
-  .map((statement) => statement.trim())
-  .filter(Boolean);
+/** The backfill migrations' statements: derived statistics and personal records of executions written straight into the tables. */
+const BACKFILL_STATEMENTS = ["0008_backfill_training_statistics.sql", "0026_backfill_personal_records.sql"].flatMap((file) =>
+  readFileSync(path.join(migrationsFolder, file), "utf8")
+    .split("--> statement-breakpoint")
+    .map((statement) => statement.trim())
+    .filter(Boolean),
+);
 
-const SEEDED_TABLES = ["training_executions", "exercise_executions", "execution_sets", "training_exercise_months"];
+const SEEDED_TABLES = ["training_executions", "exercise_executions", "execution_sets", "training_exercise_months", "personal_records"];
 
 /** Day 0 of every history (HISTORY_DAYS ago, 17:00 UTC), as an SQL timestamptz literal. */
 export function historyStart(): string {
@@ -104,7 +106,7 @@ export async function seedExerciseHistories(seed: postgres.Sql, userIds: number[
       cross join lateral (${setsOf("ee.user_id", "ee.executed_at", "tx.position", t0)}) s
       where ee.user_id = any(${users})`),
   );
-  // The stored session volumes and monthly training sums, filled by the very statements the migration uses.
+  // The stored session volumes, monthly training sums and personal records, filled by the very statements the migrations use.
   for (const statement of BACKFILL_STATEMENTS) await seed.unsafe(statement);
   // What autovacuum does after a bulk insert (PostgreSQL 13+): statistics, and the visibility map index-only scans use.
   const [, vacuumAnalyze] = await timed(() => seed.unsafe(`vacuum (analyze) ${SEEDED_TABLES.join(", ")}`));

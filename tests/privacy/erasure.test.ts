@@ -3,7 +3,13 @@ import type { PgTable } from "drizzle-orm/pg-core";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { invoices, payments, subscriptions } from "../../src/modules/billing/billing.table.js";
 import { invites, personalStudentLinks } from "../../src/modules/coaching/coaching.table.js";
-import { executionSets, exerciseExecutions, trainingExecutions, trainingExerciseMonths } from "../../src/modules/executions/execution.table.js";
+import {
+  executionSets,
+  exerciseExecutions,
+  personalRecords,
+  trainingExecutions,
+  trainingExerciseMonths,
+} from "../../src/modules/executions/execution.table.js";
 import { exercises } from "../../src/modules/exercises/exercise.table.js";
 import { exerciseRecords } from "../../src/modules/records/records.table.js";
 import { syncChanges } from "../../src/modules/sync/sync-change.table.js";
@@ -88,6 +94,7 @@ describe("DELETE /api/users/me (a student)", () => {
   it("answers 204 and leaves each table as contract §15 says", async () => {
     const before = await userRow(w.student.id);
     expect(storedFiles(t)).toHaveLength(1);
+    expect(await countOf(personalRecords, eq(personalRecords.userId, w.student.id))).toBeGreaterThan(0);
 
     const res = await deleteMe(w.student, { password: w.student.password });
     expect(res.status).toBe(204);
@@ -116,6 +123,7 @@ describe("DELETE /api/users/me (a student)", () => {
     expect(await countOf(exerciseExecutions, eq(exerciseExecutions.userId, id))).toBe(0);
     expect(await countOf(executionSets, eq(executionSets.userId, id))).toBe(0);
     expect(await countOf(trainingExerciseMonths, eq(trainingExerciseMonths.userId, id))).toBe(0);
+    expect(await countOf(personalRecords, eq(personalRecords.userId, id))).toBe(0);
     expect(await countOf(exerciseRecords, eq(exerciseRecords.userId, id))).toBe(0);
     expect(await countOf(syncChanges, eq(syncChanges.userId, id))).toBe(0);
     expect(await countOf(webhookEndpoints, eq(webhookEndpoints.userId, id))).toBe(0);

@@ -9,7 +9,7 @@ import { fromJson, isoInstantText, jsonArrayText, jsonNumber, jsonObjectText, js
 import type { PageRequest } from "../../platform/paging.js";
 import { weightHistoryJson } from "../users/user.fragments.js";
 import { users } from "../users/user.table.js";
-import { executionSets, exerciseExecutions, trainingExecutions, trainingExerciseMonths } from "./execution.table.js";
+import { executionSets, exerciseExecutions, personalRecords, trainingExecutions, trainingExerciseMonths } from "./execution.table.js";
 import type { TrainingStatisticsFigures } from "./execution.dto.js";
 
 export type TrainingExecutionRow = typeof trainingExecutions.$inferSelect;
@@ -176,38 +176,6 @@ const trainingExecutionPages = preparedStatements(trainingExecutionPageKey, (db,
     .prepare("training_execution_pages");
 });
 
-/**
- * `ids` and `records` of a `with recursive`: per exercise of the user (or only `exerciseId`), the heaviest completed
- * set (earliest date it was reached) and the best one-rep-max estimate. The user's exercises are found by skipping
- * through the index (one probe each), then each record is the first entry of exercise_executions_user_exercise_record_idx
- * and each estimate the last of ..._one_rep_max_idx: the cost follows the number of exercises, not the length of the
- * history.
- */
-function personalRecordsOf(userId: Bound<number>, exerciseId?: number): SQL {
-  const exerciseIds =
-    exerciseId !== undefined
-      ? sql`select ${exerciseId}::int`
-      : sql`(select ee.exercise_id from exercise_executions ee where ee.user_id = ${userId} and ee.exercise_id is not null order by ee.exercise_id limit 1)
-        union all
-        select (select ee.exercise_id from exercise_executions ee where ee.user_id = ${userId} and ee.exercise_id > ids.exercise_id order by ee.exercise_id limit 1)
-        from ids where ids.exercise_id is not null`;
-  return sql`ids(exercise_id) as (${exerciseIds}),
-    records as (
-      select ids.exercise_id, r.exercise_name, r.max_weight as value, r.executed_at as date, e.one_rep_max
-      from ids
-      cross join lateral (
-        select ee.exercise_name, ee.max_weight, ee.executed_at from exercise_executions ee
-        where ee.user_id = ${userId} and ee.exercise_id = ids.exercise_id and ee.max_weight is not null
-        order by ee.max_weight desc nulls last, ee.executed_at asc, ee.id asc
-        limit 1
-      ) r
-      cross join lateral (
-        select max(x.best_one_rep_max) as one_rep_max from exercise_executions x
-        where x.user_id = ${userId} and x.exercise_id = ids.exercise_id
-      ) e
-    )`;
-}
-
 /** The ISO weeks of the metrics' weeklyProgress (contract §7). */
 export const WEEKS_IN_METRICS = 8;
 
@@ -215,12 +183,13 @@ export const WEEKS_IN_METRICS = 8;
  * A user's metrics (contract §7) as the JSON text of the answer, built whole by PostgreSQL in one statement, prepared
  * once (its text is long to build) and bound to `userId` and the first week's Monday (`firstMonday`, an instant, and
  * `firstMondayDay`, its date): the totals (one index-only pass over each table, and the few standalone exercise logs),
- * trainings and time for each week, the weight history (the users module's fragment) and a record per exercise. The
- * answer holds a record for every exercise the user ever logged (hundreds): carried as one text, it is not decoded
- * into objects, walked for dates and encoded again, which was most of the request's CPU; and that text is concatenated
- * (`jsonObjectText`, the same bytes), as json_build_object and json_agg look up every value's type and output
- * function again for each record. Sums of seconds leave as float8: exact for any integer a history can reach (below
- * 2^53), where an int would overflow past 2^31 (68 years of logged time).
+ * trainings and time for each week, the weight history (the users module's fragment) and the user's personal_records
+ * (one row per exercise, kept at logging time). The answer holds a record for every exercise the user ever lifted
+ * (hundreds): carried as one text, it is not decoded into objects, walked for dates and encoded again, which was most
+ * of the request's CPU; and that text is concatenated (`jsonObjectText`, the same bytes), as json_build_object and
+ * json_agg look up every value's type and output function again for each record. Sums of seconds leave as float8:
+ * exact for any integer a history can reach (below 2^53), where an int would overflow past 2^31 (68 years of logged
+ * time).
  */
 const userMetrics = preparedStatement((db) => {
   const userId = sql.placeholder("userId");
@@ -251,7 +220,10 @@ const userMetrics = preparedStatement((db) => {
     .select({ answer: sql<string>`metrics.answer` })
     .from(
       sql`(
-        with recursive ${personalRecordsOf(userId)},
+        with records as (
+          select exercise_id, exercise_name, max_weight as value, executed_at as date, best_one_rep_max as one_rep_max
+          from personal_records where user_id = ${userId}
+        ),
         weekly as (
           select date_trunc('week', w.at at time zone 'UTC')::date as week, sum(w.trainings)::int as trainings, sum(w.time)::float8 as time from (
             select start_time as at, 1 as trainings, duration_seconds as time
@@ -282,12 +254,46 @@ export const executionRepository = {
     await lockForTransaction(db, "executions", userId);
   },
 
+  /** The heaviest completed set the user logged of the exercise so far (their personal record), null before any. */
   async bestWeight(db: Db, userId: number, exerciseId: number): Promise<number | null> {
     const [row] = await db
-      .select({ best: sql<string | null>`max(${exerciseExecutions.maxWeight})` })
-      .from(exerciseExecutions)
-      .where(and(eq(exerciseExecutions.userId, userId), eq(exerciseExecutions.exerciseId, exerciseId)));
+      .select({ best: personalRecords.maxWeight })
+      .from(personalRecords)
+      .where(and(eq(personalRecords.userId, userId), eq(personalRecords.exerciseId, exerciseId)));
     return num(row?.best);
+  },
+
+  /**
+   * Raises the user's personal record on the execution's exercise with an execution just logged (under the user's
+   * logging lock): its weight becomes the record when heavier, or as heavy and executed earlier (an execution logged
+   * after the fact), or as heavy at the same instant and logged first; its estimate when better.
+   */
+  async raisePersonalRecord(db: Db, row: ExerciseExecutionRow) {
+    if (row.exerciseId === null || row.maxWeight === null) return;
+    const held = personalRecords;
+    const beaten = sql`(excluded.max_weight, ${held.executedAt}, ${held.exerciseExecutionId}) > (${held.maxWeight}, excluded.executed_at, excluded.exercise_execution_id)`;
+    const newerIfBeaten = (column: AnyColumn) => sql`case when ${beaten} then excluded.${sql.identifier(column.name)} else ${column} end`;
+    await db
+      .insert(personalRecords)
+      .values({
+        userId: row.userId,
+        exerciseId: row.exerciseId,
+        exerciseExecutionId: row.id,
+        exerciseName: row.exerciseName,
+        maxWeight: row.maxWeight,
+        executedAt: row.executedAt,
+        bestOneRepMax: row.bestOneRepMax,
+      })
+      .onConflictDoUpdate({
+        target: [held.userId, held.exerciseId],
+        set: {
+          exerciseExecutionId: newerIfBeaten(held.exerciseExecutionId),
+          exerciseName: newerIfBeaten(held.exerciseName),
+          maxWeight: newerIfBeaten(held.maxWeight),
+          executedAt: newerIfBeaten(held.executedAt),
+          bestOneRepMax: sql`greatest(${held.bestOneRepMax}, excluded.best_one_rep_max)`,
+        },
+      });
   },
 
   /**
@@ -415,8 +421,9 @@ export const executionRepository = {
       .orderBy(asc(exerciseExecutions.executedAt), asc(exerciseExecutions.id));
   },
 
-  /** Deletes every execution of a user, their sets and the monthly sums kept of them. */
+  /** Deletes every execution of a user, their sets and the monthly sums and personal records kept of them. */
   async deleteExecutionsOf(db: Db, userId: number) {
+    await db.delete(personalRecords).where(eq(personalRecords.userId, userId));
     // Exercise executions first: those of training executions would go with them anyway, each set with its execution.
     await db.delete(exerciseExecutions).where(eq(exerciseExecutions.userId, userId));
     await db.delete(trainingExecutions).where(eq(trainingExecutions.userId, userId));
@@ -609,17 +616,19 @@ export const executionRepository = {
     );
   },
 
-  /**
-   * Per exercise: the heaviest completed set (earliest date it was reached) and the best one-rep-max estimate
-   * (`personalRecordsOf`).
-   */
+  /** The user's personal records (of one exercise, or all), by exercise name. */
   async personalRecords(db: Db, userId: number, exerciseId?: number) {
-    return rowsOf<{ exercise_id: number; exercise_name: string; value: string; date: Date | string; one_rep_max: string | null }>(
-      await db.execute(sql`
-        with recursive ${personalRecordsOf(userId, exerciseId)}
-        select exercise_id, exercise_name, value::text as value, date, one_rep_max::text as one_rep_max from records
-        order by exercise_name, exercise_id`),
-    );
+    return db
+      .select({
+        exerciseId: personalRecords.exerciseId,
+        exerciseName: personalRecords.exerciseName,
+        value: personalRecords.maxWeight,
+        date: personalRecords.executedAt,
+        oneRepMax: personalRecords.bestOneRepMax,
+      })
+      .from(personalRecords)
+      .where(and(eq(personalRecords.userId, userId), exerciseId === undefined ? undefined : eq(personalRecords.exerciseId, exerciseId)))
+      .orderBy(asc(personalRecords.exerciseName), asc(personalRecords.exerciseId));
   },
 
   /**

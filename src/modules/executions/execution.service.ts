@@ -333,7 +333,7 @@ export class ExecutionService {
     const previousBest = item.exerciseId === null ? null : await executionRepository.bestWeight(tx, userId, item.exerciseId);
     const personalRecord = aggregates.maxWeight !== null && (previousBest === null || Number(aggregates.maxWeight) > previousBest);
     const { sets, ...fields } = item;
-    return executionRepository.insertExerciseExecution(
+    const row = await executionRepository.insertExerciseExecution(
       tx,
       { ...fields, userId, personalRecord, ...aggregates, createdAt: this.deps.clock.now() },
       sets.map((set) => ({
@@ -342,6 +342,8 @@ export class ExecutionService {
         completed: set.completed,
       })),
     );
+    if (row) await executionRepository.raisePersonalRecord(tx, row);
+    return row;
   }
 
   /**

@@ -92,7 +92,7 @@ export const exerciseExecutions = pgTable(
     clientId: uuid("client_id"),
     createdAt: createdAt(),
   },
-  // Trailing columns make progress and training statistics index-only scans; records read one index entry per exercise.
+  // Trailing columns make progress and training statistics index-only scans (personal records are kept in personal_records).
   (t) => [
     uniqueIndex("exercise_executions_user_client_id_idx")
       .on(t.userId, t.clientId)
@@ -119,9 +119,6 @@ export const exerciseExecutions = pgTable(
       t.weightedSets,
       t.exerciseName,
     ),
-    // The heaviest set first (earliest on a tie): a personal record is the first entry of (user, exercise).
-    index("exercise_executions_user_exercise_record_idx").on(t.userId, t.exerciseId, t.maxWeight.desc().nullsLast(), t.executedAt, t.id),
-    index("exercise_executions_user_exercise_one_rep_max_idx").on(t.userId, t.exerciseId, t.bestOneRepMax),
     // Exercise executions logged on their own (metrics' time), without reading the far more numerous ones of trainings.
     index("exercise_executions_user_standalone_idx")
       .on(t.userId, t.executedAt, t.durationSeconds)
@@ -189,4 +186,31 @@ export const trainingExerciseMonths = pgTable(
       t.weightedSets,
     ),
   ],
+);
+
+/**
+ * A user's personal record on an exercise (contract §7), kept at logging time: the heaviest weight of a completed set,
+ * the execution that reached it first (the earliest executed_at, then the first logged; its name as logged) and the
+ * best one-rep-max estimate of all the user's executions of the exercise. Executions are never changed once logged,
+ * only erased with their user, so each log can only raise the row (`raisePersonalRecord`); reading a user's records
+ * is one short range of this table, however long the history. No row while no execution of the exercise has a
+ * completed weighted set; none for an exercise deleted since (its executions lose their exercise).
+ */
+export const personalRecords = pgTable(
+  "personal_records",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    exerciseId: integer("exercise_id")
+      .notNull()
+      .references(() => exercises.id, { onDelete: "cascade" }),
+    /** The execution holding the record: no foreign key, so erasing a history's executions does not probe this table for each. */
+    exerciseExecutionId: integer("exercise_execution_id").notNull(),
+    exerciseName: varchar("exercise_name", { length: 120 }).notNull(),
+    maxWeight: numeric("max_weight", { precision: 6, scale: 2 }).notNull(),
+    executedAt: instant("executed_at").notNull(),
+    bestOneRepMax: numeric("best_one_rep_max", { precision: 10, scale: 2 }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.exerciseId] })],
 );

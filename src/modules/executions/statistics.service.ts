@@ -52,7 +52,7 @@ export class StatisticsService {
         totalReps: row.reps,
         estimatedOneRepMax: nullable(row.one_rep_max),
       })),
-      personalRecord: record ? { value: n(record.value), unit: "kg", date: new Date(record.date), estimatedOneRepMax: nullable(record.one_rep_max) } : null,
+      personalRecord: record ? { value: n(record.value), unit: "kg", date: record.date, estimatedOneRepMax: nullable(record.oneRepMax) } : null,
     };
   }
 
@@ -63,12 +63,12 @@ export class StatisticsService {
     await this.deps.executions.ensureMayRead(caller, owner);
     const rows = await executionRepository.personalRecords(this.deps.db, owner);
     return rows.map((row) => ({
-      exerciseId: row.exercise_id,
-      exerciseName: row.exercise_name,
+      exerciseId: row.exerciseId,
+      exerciseName: row.exerciseName,
       value: n(row.value),
       unit: "kg",
-      date: new Date(row.date),
-      estimatedOneRepMax: nullable(row.one_rep_max),
+      date: row.date,
+      estimatedOneRepMax: nullable(row.oneRepMax),
     }));
   }
 
