@@ -71,12 +71,14 @@ export interface App {
 /** Builds the whole service on the given database: REST under /api, GraphQL at /graphql, health, metrics, uploads. */
 export async function createApp(deps: AppDeps): Promise<App> {
   const { config, database, clock, logger } = deps;
-  const tracing = startTracing(config.otelEndpoint);
+  const tracing = await startTracing(config.otelEndpoint);
   const db = keepingAfterCommitHooks(database.db, (error) => logger.error({ err: error }, "work after a commit failed"));
   const hasher = deps.hasher ?? createPasswordHasher();
-  const bus = await openInstanceBus(config.redisUrl ? redisCarrier(config.redisUrl, `${BUS_CHANNEL}:${await databaseIdentity(db)}`) : database.busCarrier());
+  const bus = await openInstanceBus(
+    config.redisUrl ? await redisCarrier(config.redisUrl, `${BUS_CHANNEL}:${await databaseIdentity(db)}`) : database.busCarrier(),
+  );
   const storage: ImageStorage = config.objectStorage
-    ? new S3Storage(config.objectStorage, config.publicBaseUrl, logger)
+    ? await S3Storage.open(config.objectStorage, config.publicBaseUrl, logger)
     : new FileStorage(deps.uploadsDir ?? path.join(config.dataDir, "uploads"), config.publicBaseUrl);
   const identity = deps.identity ?? createFirebaseVerifier(config.firebaseProjectId, config.firebaseJwksUrl);
   const gateways = deps.gateways ?? createGateways(config, clock);

@@ -1,4 +1,3 @@
-import { Redis } from "ioredis";
 import type { BusCarrier } from "./instance-bus.js";
 
 /**
@@ -8,8 +7,11 @@ import type { BusCarrier } from "./instance-bus.js";
  * One connection subscribes (a subscribed Redis connection can do nothing else), another publishes. ioredis reconnects
  * on its own; the carrier is live only from the moment the subscription is confirmed on the current connection, and
  * says it is not the moment that connection drops, so messages missed in between are known to be missed.
+ *
+ * ioredis is loaded here, when REDIS_URL is set: an instance whose bus is PostgreSQL's never loads it.
  */
-export function redisCarrier(url: string, channel: string): BusCarrier {
+export async function redisCarrier(url: string, channel: string): Promise<BusCarrier> {
+  const { Redis } = await import("ioredis");
   const options = { lazyConnect: true, maxRetriesPerRequest: 2, connectionName: channel, autoResubscribe: false };
   const subscriber = new Redis(url, options);
   const publisher = new Redis(url, options);

@@ -1,7 +1,4 @@
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Span } from "@opentelemetry/api";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { resourceFromAttributes } from "@opentelemetry/resources";
-import { BatchSpanProcessor, NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import type { RequestHandler } from "express";
 
 /** The name traces carry (`service.name`), and of this code's tracer. */
@@ -23,10 +20,15 @@ export interface Tracing {
  * OpenTelemetry traces over OTLP/HTTP to `endpoint` (contract §16, OTEL_EXPORTER_OTLP_ENDPOINT): the SDK's provider,
  * its AsyncLocalStorage context (a span follows its request through every await) and W3C trace context, registered for
  * the whole process. Spans are batched and sent off the request path. Without an endpoint nothing is registered and
- * the API stays a no-op.
+ * the API stays a no-op, and the SDK and its exporter (protobufjs among them) are not even loaded: only the API is.
  */
-export function startTracing(endpoint: string | undefined): Tracing {
+export async function startTracing(endpoint: string | undefined): Promise<Tracing> {
   if (!endpoint) return { shutdown: async () => undefined };
+  const [{ OTLPTraceExporter }, { resourceFromAttributes }, { BatchSpanProcessor, NodeTracerProvider }] = await Promise.all([
+    import("@opentelemetry/exporter-trace-otlp-http"),
+    import("@opentelemetry/resources"),
+    import("@opentelemetry/sdk-trace-node"),
+  ]);
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ "service.name": SERVICE_NAME }),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, "")}/v1/traces` }), { scheduledDelayMillis: 500 })],

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import type { RequestHandler } from "express";
-import { fileTypeFromBuffer } from "file-type";
 import { AppError } from "../errors.js";
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -48,6 +47,8 @@ export interface ImageStorage {
 /** Refuses what is not a JPEG, PNG or GIF of at most 5 MB (400); names what is. */
 export async function acceptImage(file: UploadedFile): Promise<AcceptedImage> {
   if (file.truncated || file.bytes.length > MAX_IMAGE_BYTES) throw new AppError(400, IMAGE_TOO_LARGE);
+  // Loaded at the first upload: most of the service's work never needs it.
+  const { fileTypeFromBuffer } = await import("file-type");
   const type = await fileTypeFromBuffer(file.bytes);
   const extension = type ? EXTENSIONS.get(type.mime) : undefined;
   if (!extension) throw new AppError(400, INVALID_IMAGE);
