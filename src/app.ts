@@ -81,7 +81,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     ? await S3Storage.open(config.objectStorage, config.publicBaseUrl, logger)
     : new FileStorage(deps.uploadsDir ?? path.join(config.dataDir, "uploads"), config.publicBaseUrl);
   const identity = deps.identity ?? createFirebaseVerifier(config.firebaseProjectId, config.firebaseJwksUrl);
-  const gateways = deps.gateways ?? createGateways(config, clock);
+  const gateways = deps.gateways ?? (await createGateways(config, clock));
   const jobs = new JobEngine({ connection: database.connection, logger, clock: deps.jobClock });
   const mail = new MailOutbox((tx) => jobs.kick(MAIL_DELIVERY_JOB, tx));
   const services = createServices({ db, clock, config, logger, hasher, storage, identity, gateways, bus, mail });

@@ -1,4 +1,3 @@
-import PDFDocument from "pdfkit";
 import { formatBrl } from "../../platform/money.js";
 import type { InvoiceStatus } from "./billing.table.js";
 import { formatDateBr } from "../../platform/dates.js";
@@ -86,9 +85,11 @@ const COLOR_HEADER_BG = "#f0f4f8";
 
 /**
  * Renders a one-page A4 invoice in Portuguese. The same invoice always renders to the same bytes: the creation date
- * is the issue date, and pdfkit's file ID is a hash of the document info.
+ * is the issue date, and pdfkit's file ID is a hash of the document info. pdfkit (and its fonts) is loaded with the
+ * first invoice asked for, not with the service.
  */
-export function renderInvoicePdf(invoice: InvoicePdfData): Promise<Buffer> {
+export async function renderInvoicePdf(invoice: InvoicePdfData): Promise<Buffer> {
+  const { default: PDFDocument } = await import("pdfkit");
   const doc = new PDFDocument({
     size: "A4",
     margin: MARGIN,

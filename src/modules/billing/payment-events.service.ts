@@ -107,7 +107,7 @@ export class PaymentEventsService {
   async cardWebhook(rawBody: Buffer | undefined, signatureHeader: string | undefined): Promise<void> {
     const secret = this.deps.cardWebhookSecret;
     if (!secret || !rawBody) throw new WebhookRejected(400);
-    const verified = verifyCardWebhook(rawBody, signatureHeader, secret, Math.floor(this.deps.clock.now().getTime() / 1000));
+    const verified = await verifyCardWebhook(rawBody, signatureHeader, secret, Math.floor(this.deps.clock.now().getTime() / 1000));
     const parsed = cardEvent.safeParse(verified);
     if (!parsed.success) throw new WebhookRejected(400);
     const event = parsed.data;

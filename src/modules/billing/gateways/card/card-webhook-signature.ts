@@ -1,12 +1,11 @@
 import { createHmac } from "node:crypto";
-import Stripe from "stripe";
 
 /**
  * The card webhook's signature (contract §8): header `Card-Signature` (or `Stripe-Signature`)
  * `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`, several `v1` entries allowed (secret
  * rotation), 5-minute tolerance. Verification goes through the Stripe SDK's verifier (constant-time compare,
  * the exact scheme Stripe signs with), fed our clock; the SDK only refuses timestamps that are too old, so a
- * header dated too far in the future is refused here.
+ * header dated too far in the future is refused here. The SDK is loaded with the first webhook that gets that far.
  */
 export const CARD_WEBHOOK_TOLERANCE_SECONDS = 300;
 
@@ -64,11 +63,17 @@ function isEvent(value: unknown): value is CardWebhookEvent {
  * The event of a correctly signed webhook, or null: missing or garbled header, no matching `v1`, a timestamp
  * more than 5 minutes from `nowSeconds` either way, an empty secret, a body that is not an event.
  */
-export function verifyCardWebhook(rawBody: Buffer | string, header: string | undefined, secret: string, nowSeconds: number): CardWebhookEvent | null {
+export async function verifyCardWebhook(
+  rawBody: Buffer | string,
+  header: string | undefined,
+  secret: string,
+  nowSeconds: number,
+): Promise<CardWebhookEvent | null> {
   if (!header || secret.trim() === "" || rawBody.length === 0) return null;
   const parsed = parseSignatureHeader(header);
   if (!parsed) return null;
   if (Math.abs(nowSeconds - parsed.timestamp) > CARD_WEBHOOK_TOLERANCE_SECONDS) return null;
+  const { default: Stripe } = await import("stripe");
   let event: unknown;
   try {
     // receivedAt is in milliseconds: the SDK measures the age as floor(receivedAt / 1000) - t.
