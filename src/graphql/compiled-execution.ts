@@ -31,9 +31,10 @@ interface DocumentPlans {
 export function compiledExecution(schema: GraphQLSchema): Gateway {
   const plans = new WeakMap<DocumentNode, DocumentPlans>();
 
-  const executor: Executor = async ({ document, operationName, request, context }) => {
-    const runWithGraphqlJs = () =>
-      execute({ schema, document, contextValue: context, variableValues: request.variables, operationName: operationName ?? undefined });
+  const executor: Executor = async ({ document, request, context }) => {
+    // The name the client sent: an unknown one must fail as graphql-js fails it (Apollo then answers 400).
+    const operationName = request.operationName;
+    const runWithGraphqlJs = () => execute({ schema, document, contextValue: context, variableValues: request.variables, operationName });
     let documentPlans = plans.get(document);
     if (!documentPlans) plans.set(document, (documentPlans = { runs: 0, compiled: new Map() }));
     documentPlans.runs += 1;
@@ -42,7 +43,7 @@ export function compiledExecution(schema: GraphQLSchema): Gateway {
     const key = operationName ?? "";
     let plan = documentPlans.compiled.get(key);
     if (!plan) {
-      plan = compileQuery(schema, document, operationName ?? undefined, { disablingCapturingStackErrors: true });
+      plan = compileQuery(schema, document, operationName, { disablingCapturingStackErrors: true });
       documentPlans.compiled.set(key, plan);
     }
     if (!isCompiledQuery(plan)) return runWithGraphqlJs();

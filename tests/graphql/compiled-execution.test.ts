@@ -114,4 +114,20 @@ describe("documents run again and again answer as on their first run", () => {
     const stored = await t.get(`/api/users/${coach.id}`, { token: coach.token });
     expect(stored.body.name).toBe("Terceiro nome");
   });
+
+  it("an operation name the document does not hold: 400 every time", async () => {
+    const student = await makeStudent(t);
+    const body = { query: "query A { __typename } query B { __typename }", operationName: "C" };
+    for (let i = 0; i < 3; i += 1) {
+      const answer = await t.post("/graphql", { body, token: student.token });
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors[0].message).toBe('Unknown operation named "C".');
+    }
+    const single = { query: "query A { __typename }", operationName: "B" };
+    for (let i = 0; i < 3; i += 1) {
+      const answer = await t.post("/graphql", { body: single, token: student.token });
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors[0].message).toBe('Unknown operation named "B".');
+    }
+  });
 });
