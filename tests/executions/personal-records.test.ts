@@ -1,14 +1,10 @@
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { migrationsFolder } from "../../src/platform/db/paths.js";
-import { rowsOf } from "../helpers/database.js";
+import { rowsOf, runMigration } from "../helpers/database.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { createExercise, createTraining } from "../factories/content.js";
-import { logExerciseExecution, logTrainingExecution, trainingExecutionBody, type SetBody } from "../factories/executions.js";
-import type { MadeUser } from "../factories/users.js";
-import { makeScene, type Scene } from "./support.js";
+import { logTrainingExecution, trainingExecutionBody } from "../factories/executions.js";
+import { historySteps, makeScene, set, type Scene } from "./support.js";
 
 const t = useTestApp({ FREE_TRAINER_MAX_STUDENTS: "10" });
 
@@ -19,19 +15,7 @@ beforeEach(async () => {
   s = await makeScene(t, { accept: true });
 });
 
-const set = (repetitions: number, weight: number | null, completed = true): SetBody => ({ repetitions, weight, completed });
-
-const alone =
-  (date: string, sets: SetBody[], exerciseId: number = s.supino.id, user: MadeUser = s.student) =>
-  async () => {
-    t.clock.set(new Date(date));
-    await logExerciseExecution(t, user.token, exerciseId, s.trainingA.id, sets);
-  };
-const training =
-  (start: string, exercises: { exerciseId: number; sets: SetBody[] }[], user: MadeUser = s.student) =>
-  async () => {
-    await logTrainingExecution(t, user.token, s.trainingB.id, trainingExecutionBody(start, 1800, exercises));
-  };
+const { alone, training } = historySteps(t, () => s);
 
 /**
  * A history logged out of the order of its dates, with what makes records subtle: the same weight reached again
@@ -47,16 +31,16 @@ async function logHistory() {
       { exerciseId: s.supino.id, sets: [set(1, 45)] },
     ]),
     alone("2026-02-11T10:00:00.000Z", [set(20, null), set(1, 100, false)]),
-    alone("2026-02-12T10:00:00.000Z", [set(13, 60)], s.remada.id),
-    alone("2026-02-12T10:00:00.000Z", [set(2, 60)], s.remada.id), // the same instant: the first logged holds the record
-    alone("2026-02-12T11:00:00.000Z", [set(10, 45)], s.supino.id, s.trainer),
+    alone("2026-02-12T10:00:00.000Z", [set(13, 60)], { exerciseId: s.remada.id }),
+    alone("2026-02-12T10:00:00.000Z", [set(2, 60)], { exerciseId: s.remada.id }), // the same instant: the first logged holds the record
+    alone("2026-02-12T11:00:00.000Z", [set(10, 45)], { user: s.trainer }),
     async () => {
       // Renamed by its author (arranged in SQL: the rename's multipart form is beside the point): later logs carry the new name.
       await t.db.execute(sql`update exercises set name = 'Agachamento com barra' where id = ${s.agachamento.id}`);
     },
     training("2026-01-03T18:00:00.000Z", [{ exerciseId: s.agachamento.id, sets: [set(1, 110), set(12, 90)] }]), // earlier, renamed
     training("2026-03-01T18:00:00.000Z", [{ exerciseId: s.agachamento.id, sets: [set(1, 110)] }]),
-    alone("2026-03-02T10:00:00.000Z", [set(1, 58), set(30, null)], s.remada.id),
+    alone("2026-03-02T10:00:00.000Z", [set(1, 58), set(30, null)], { exerciseId: s.remada.id }),
   ];
   for (const step of steps) await step();
 }
@@ -94,14 +78,6 @@ async function answers() {
   return result;
 }
 
-/** Runs the statements of the migration whose name ends in `name`, as the migrator would. */
-async function runMigration(name: string) {
-  const file = readdirSync(migrationsFolder).find((entry) => entry.endsWith(`_${name}.sql`));
-  if (!file) throw new Error(`no migration ${name}`);
-  const statements = readFileSync(path.join(migrationsFolder, file), "utf8").split("--> statement-breakpoint");
-  for (const statement of statements) if (statement.trim()) await t.db.execute(sql.raw(statement));
-}
-
 describe("personal records kept at logging time", () => {
   it("are what the whole history gives, however it was logged", async () => {
     await logHistory();
@@ -128,7 +104,7 @@ describe("personal records kept at logging time", () => {
     const logged = await answers();
     await t.db.execute(sql`delete from personal_records`);
     expect(await answers()).not.toEqual(logged);
-    await runMigration("backfill_personal_records");
+    await runMigration(t.db, "backfill_personal_records");
     expect(await answers()).toEqual(logged);
   });
 

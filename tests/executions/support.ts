@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { rowsOf } from "../helpers/database.js";
 import type { TestApp } from "../helpers/test-app.js";
 import { assignPlan, createExercise, createPlan, createTraining, linkTrainerAndStudent, moveAssignment } from "../factories/content.js";
+import { logExerciseExecution, logTrainingExecution, trainingExecutionBody, type SetBody } from "../factories/executions.js";
 import { makeStudent, makeTrainer, type MadeUser } from "../factories/users.js";
 
 export { DAY_MS } from "../../src/platform/dates.js";
@@ -96,5 +97,28 @@ export function figures(sets: SetLike[]) {
     weightedSets: weighted.length,
     maxWeightCents: max,
     oneRepMaxCents: oneRepMax,
+  };
+}
+
+/** A set as sent (completed unless said). */
+export const set = (repetitions: number, weight: number | null, completed = true): SetBody => ({ repetitions, weight, completed });
+
+/**
+ * Steps of a logged history among `scene()`'s people (read when a step runs): an exercise logged on its own at `date`
+ * (the clock set to it; the student's supino unless said), or a session of training B started at `start`.
+ */
+export function historySteps(t: TestApp, scene: () => Scene) {
+  return {
+    alone:
+      (date: string, sets: SetBody[], options: { exerciseId?: number; user?: MadeUser } = {}) =>
+      async () => {
+        const s = scene();
+        t.clock.set(new Date(date));
+        await logExerciseExecution(t, (options.user ?? s.student).token, options.exerciseId ?? s.supino.id, s.trainingA.id, sets);
+      },
+    training: (start: string, exercises: { exerciseId: number; sets: SetBody[] }[], user?: MadeUser) => async () => {
+      const s = scene();
+      await logTrainingExecution(t, (user ?? s.student).token, s.trainingB.id, trainingExecutionBody(start, 1800, exercises));
+    },
   };
 }

@@ -1,8 +1,11 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { inject } from "vitest";
-import { openDatabase, rowsOf, type DatabaseHandle } from "../../src/platform/db/database.js";
+import { openDatabase, rowsOf, type DatabaseHandle, type Db } from "../../src/platform/db/database.js";
+import { migrationsFolder } from "../../src/platform/db/paths.js";
 import { withDatabase } from "./global-setup.js";
 
 /** Tables filled by migrations (reference data) that a reset keeps. */
@@ -64,3 +67,11 @@ export async function resetDatabase(handle: DatabaseHandle): Promise<void> {
 }
 
 export { rowsOf };
+
+/** Runs again, on `db`, the statements of the migration whose name ends in `name`, as the migrator would (a backfill). */
+export async function runMigration(db: Db, name: string): Promise<void> {
+  const file = readdirSync(migrationsFolder).find((entry) => entry.endsWith(`_${name}.sql`));
+  if (!file) throw new Error(`no migration ${name}`);
+  const statements = readFileSync(path.join(migrationsFolder, file), "utf8").split("--> statement-breakpoint");
+  for (const statement of statements) if (statement.trim()) await db.execute(sql.raw(statement));
+}

@@ -1,22 +1,10 @@
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { migrationsFolder } from "../../src/platform/db/paths.js";
+import { runMigration } from "../helpers/database.js";
 import { useTestApp } from "../helpers/test-app.js";
-import { logExerciseExecution, logTrainingExecution, trainingExecutionBody, type SetBody } from "../factories/executions.js";
-import type { MadeUser } from "../factories/users.js";
-import { makeScene, type Scene } from "../executions/support.js";
+import { historySteps, makeScene, set, type Scene } from "../executions/support.js";
 
 const t = useTestApp({ FREE_TRAINER_MAX_STUDENTS: "10" });
-
-/** Runs the statements of the migration whose name ends in `name`, as the migrator would. */
-async function runMigration(name: string) {
-  const file = readdirSync(migrationsFolder).find((entry) => entry.endsWith(`_${name}.sql`));
-  if (!file) throw new Error(`no migration ${name}`);
-  const statements = readFileSync(path.join(migrationsFolder, file), "utf8").split("--> statement-breakpoint");
-  for (const statement of statements) if (statement.trim()) await t.db.execute(sql.raw(statement));
-}
 
 let s: Scene;
 
@@ -24,17 +12,7 @@ beforeEach(async () => {
   s = await makeScene(t, { accept: true });
 });
 
-const at =
-  (date: string, sets: SetBody[], user: MadeUser = s.student, exerciseId: number = s.supino.id) =>
-  async () => {
-    t.clock.set(new Date(date));
-    await logExerciseExecution(t, user.token, exerciseId, s.trainingA.id, sets);
-  };
-const training =
-  (start: string, exercises: { exerciseId: number; sets: SetBody[] }[], user: MadeUser = s.student) =>
-  async () => {
-    await logTrainingExecution(t, user.token, s.trainingB.id, trainingExecutionBody(start, 1800, exercises));
-  };
+const { alone: at, training } = historySteps(t, () => s);
 
 /**
  * A history logged in the order of its dates, with what makes records subtle: ties (between executions and within
@@ -42,7 +20,6 @@ const training =
  * the same instant, and two users.
  */
 async function logHistory() {
-  const set = (repetitions: number, weight: number | null, completed = true): SetBody => ({ repetitions, weight, completed });
   const steps = [
     at("2026-01-05T10:00:00.000Z", [set(10, 40), set(8, 45), set(6, 50, false)]),
     training("2026-01-06T18:00:00.000Z", [
@@ -52,12 +29,12 @@ async function logHistory() {
     ]),
     at("2026-01-08T10:00:00.000Z", [set(20, null), set(1, 100, false)]),
     at("2026-01-08T10:00:00.000Z", [set(13, 60)]), // the same instant: logging order decides
-    at("2026-01-08T10:00:00.000Z", [set(12, 10)], s.student, s.remada.id),
-    at("2026-01-09T10:00:00.000Z", [set(10, 40)], s.trainer),
+    at("2026-01-08T10:00:00.000Z", [set(12, 10)], { exerciseId: s.remada.id }),
+    at("2026-01-09T10:00:00.000Z", [set(10, 40)], { user: s.trainer }),
     training("2026-01-10T18:00:00.000Z", [{ exerciseId: s.agachamento.id, sets: [set(12, 90), set(1, 120), set(2, 118.25)] }]),
     at("2026-01-11T10:00:00.000Z", [set(1, 62.5), set(2, 61), set(30, null)]),
     at("2026-01-12T10:00:00.000Z", [set(3, 62.5), set(3, 62.5)]),
-    at("2026-01-12T11:00:00.000Z", [set(10, 45)], s.trainer),
+    at("2026-01-12T11:00:00.000Z", [set(10, 45)], { user: s.trainer }),
   ];
   for (const step of steps) await step();
 }
@@ -86,7 +63,7 @@ describe("the records backfill migration", () => {
 
     await t.db.execute(sql`delete from exercise_records`);
     expect(await snapshot()).not.toEqual(logged);
-    await runMigration("backfill_exercise_records");
+    await runMigration(t.db, "backfill_exercise_records");
     expect(await snapshot()).toEqual(logged);
   });
 });
@@ -106,7 +83,7 @@ describe("the estimated one-rep max migration (contract §7)", () => {
     await t.db.execute(sql`update exercise_executions ee set best_one_rep_max = (
       select max(round(s.weight * (30 + s.repetitions) / 30, 2)) from execution_sets s where s.exercise_execution_id = ee.id and s.completed)`);
     expect(await progress()).not.toEqual(before.progress);
-    await runMigration("estimated_one_rep_max_rule");
+    await runMigration(t.db, "estimated_one_rep_max_rule");
     expect({ progress: await progress(), records: await records() }).toEqual(before);
   });
 });
