@@ -43,6 +43,20 @@ describe("traces", () => {
     expect(JSON.stringify(spans)).not.toContain(ana.token);
   });
 
+  it("keep a span per resolver when a repeated document runs as its compiled plan", async () => {
+    const bia = await makeUser(t, { email: "bia.traced@example.com" });
+    const query = "query Again { me { id } }";
+    // From its second run a document runs as a graphql-jit plan (src/graphql/compiled-execution.ts).
+    for (const traceId of ["5bf92f3577b34da6a3ce929d0e0e4731", "5bf92f3577b34da6a3ce929d0e0e4732", "5bf92f3577b34da6a3ce929d0e0e4733"]) {
+      const answer = await t.post("/graphql", { token: bia.token, body: { query }, headers: { traceparent: `00-${traceId}-${CALLER_SPAN}-01` } });
+      expect(answer.body).toEqual({ data: { me: { id: bia.id } } });
+      const spans = await traceOf(traceId, "POST /graphql");
+      const operation = spans.find((span) => span.name === "query me")!;
+      expect(operation).toBeDefined();
+      expect(spans.find((span) => span.name === "Query.me")?.parentSpanId).toBe(operation.spanId);
+    }
+  });
+
   it("name a REST request by its route and mark a server failure only on 5xx", async () => {
     const traceId = "0af7651916cd43dd8448eb211c80319c";
     const answer = await t.get("/api/users/profile", { headers: { traceparent: `00-${traceId}-b7ad6b7169203331-01` } });
