@@ -1,5 +1,5 @@
 import type { ApolloServerOptionsWithGateway } from "@apollo/server";
-import { execute, GraphQLError, printSchema, type DocumentNode, type ExecutionResult, type GraphQLSchema } from "graphql";
+import { execute, GraphQLError, Kind, printSchema, type DocumentNode, type GraphQLSchema } from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
 
 /** Apollo's executor hook: what hands it a schema and an executor. */
@@ -12,7 +12,8 @@ const RUNS_BEFORE_COMPILING = 2;
 interface DocumentPlans {
   runs: number;
   /** By operation name ("" for a document's only, anonymous operation). */
-  compiled: Map<string, CompiledQuery | ExecutionResult>;
+  /** null: graphql-jit could not compile it, graphql-js runs it. */
+  compiled: Map<string, CompiledQuery | null>;
 }
 
 /**
@@ -42,11 +43,15 @@ export function compiledExecution(schema: GraphQLSchema): Gateway {
 
     const key = operationName ?? "";
     let plan = documentPlans.compiled.get(key);
-    if (!plan) {
-      plan = compileQuery(schema, document, operationName, { disablingCapturingStackErrors: true });
+    if (plan === undefined) {
+      // Only the document's own operations get a plan: names a client makes up must not grow the map.
+      if (operationName !== undefined && !document.definitions.some((node) => node.kind === Kind.OPERATION_DEFINITION && node.name?.value === operationName)) {
+        return runWithGraphqlJs();
+      }
+      plan = compiledOrNot(schema, document, operationName);
       documentPlans.compiled.set(key, plan);
     }
-    if (!isCompiledQuery(plan)) return runWithGraphqlJs();
+    if (!plan) return runWithGraphqlJs();
     const result = await plan.query(undefined, context, request.variables ?? {});
     if (!result.errors?.length) return result;
     return result.data === undefined ? runWithGraphqlJs() : { ...result, errors: result.errors.map(asGraphqlJsError) };
@@ -73,4 +78,14 @@ function asGraphqlJsError(error: GraphQLError): GraphQLError {
   const made = new GraphQLError(error.message, { path: error.path, originalError: error.originalError });
   Object.defineProperty(made, "locations", { value: error.locations, enumerable: error.locations !== undefined });
   return made;
+}
+
+/** The document's plan, or null where graphql-jit refuses or fails to compile it: a document it cannot compile is no client error. */
+function compiledOrNot(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): CompiledQuery | null {
+  try {
+    const plan = compileQuery(schema, document, operationName, { disablingCapturingStackErrors: true });
+    return isCompiledQuery(plan) ? plan : null;
+  } catch {
+    return null;
+  }
 }
