@@ -166,6 +166,11 @@ export function scratchDatabase(prefix: string): ScratchDatabase {
       return version;
     },
     async drop() {
+      // BENCH_KEEP_DATABASE=1 leaves it for EXPLAIN and experiments by hand (drop it yourself afterwards).
+      if (process.env.BENCH_KEEP_DATABASE) {
+        console.log(`kept the scratch database ${name}`);
+        return admin.end({ timeout: 5 });
+      }
       await admin.unsafe(`drop database if exists ${name} with (force)`).catch((error: unknown) => console.error(`could not drop ${name}:`, error));
       await admin.end({ timeout: 5 });
     },
