@@ -15,15 +15,29 @@ export const BODYWEIGHT_FROM = 17;
 /** How far back a history goes: weights rise by half over it. */
 export const HISTORY_DAYS = 1_096;
 
-/** The backfill migrations' statements: derived statistics and personal records of executions written straight into the tables. */
-const BACKFILL_STATEMENTS = ["0008_backfill_training_statistics.sql", "0026_backfill_personal_records.sql"].flatMap((file) =>
+/**
+ * The backfill migrations' statements: derived statistics, personal records and completed weeks of executions written
+ * straight into the tables.
+ */
+const BACKFILL_STATEMENTS = [
+  "0008_backfill_training_statistics.sql",
+  "0026_backfill_personal_records.sql",
+  "0028_backfill_completed_training_weeks.sql",
+].flatMap((file) =>
   readFileSync(path.join(migrationsFolder, file), "utf8")
     .split("--> statement-breakpoint")
     .map((statement) => statement.trim())
     .filter(Boolean),
 );
 
-const SEEDED_TABLES = ["training_executions", "exercise_executions", "execution_sets", "training_exercise_months", "personal_records"];
+const SEEDED_TABLES = [
+  "training_executions",
+  "exercise_executions",
+  "execution_sets",
+  "training_exercise_months",
+  "personal_records",
+  "completed_training_weeks",
+];
 
 /** Day 0 of every history (HISTORY_DAYS ago, 17:00 UTC), as an SQL timestamptz literal. */
 export function historyStart(): string {

@@ -347,7 +347,7 @@ async function main() {
       insert into users (name, email, password_hash, user_type, email_confirmed)
       select format('Bench Student %s', n), format('bench-student-%s@example.com', n), 'x', 'ALUNO', true from generate_series(2, ${students}) n`;
     const everyone = (await seed<{ id: number }[]>`select id from users where email like 'bench-student-%' order by id`).map((row) => row.id);
-    await seed`truncate execution_sets, exercise_records, exercise_executions, training_executions, training_exercise_months, personal_records restart identity`;
+    await seed`truncate execution_sets, exercise_records, exercise_executions, training_executions, training_exercise_months, personal_records, completed_training_weeks restart identity`;
     const many = await seedHistories(seed, world, everyone);
     const [size] = await seed<{ sets: string; executions: string; database: string }[]>`
       select pg_size_pretty(pg_total_relation_size('execution_sets')) as sets, pg_size_pretty(pg_total_relation_size('exercise_executions')) as executions,

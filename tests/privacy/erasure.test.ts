@@ -4,6 +4,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { invoices, payments, subscriptions } from "../../src/modules/billing/billing.table.js";
 import { invites, personalStudentLinks } from "../../src/modules/coaching/coaching.table.js";
 import {
+  completedTrainingWeeks,
   executionSets,
   exerciseExecutions,
   personalRecords,
@@ -95,6 +96,7 @@ describe("DELETE /api/users/me (a student)", () => {
     const before = await userRow(w.student.id);
     expect(storedFiles(t)).toHaveLength(1);
     expect(await countOf(personalRecords, eq(personalRecords.userId, w.student.id))).toBeGreaterThan(0);
+    expect(await countOf(completedTrainingWeeks, eq(completedTrainingWeeks.userId, w.student.id))).toBeGreaterThan(0);
 
     const res = await deleteMe(w.student, { password: w.student.password });
     expect(res.status).toBe(204);
@@ -124,6 +126,7 @@ describe("DELETE /api/users/me (a student)", () => {
     expect(await countOf(executionSets, eq(executionSets.userId, id))).toBe(0);
     expect(await countOf(trainingExerciseMonths, eq(trainingExerciseMonths.userId, id))).toBe(0);
     expect(await countOf(personalRecords, eq(personalRecords.userId, id))).toBe(0);
+    expect(await countOf(completedTrainingWeeks, eq(completedTrainingWeeks.userId, id))).toBe(0);
     expect(await countOf(exerciseRecords, eq(exerciseRecords.userId, id))).toBe(0);
     expect(await countOf(syncChanges, eq(syncChanges.userId, id))).toBe(0);
     expect(await countOf(webhookEndpoints, eq(webhookEndpoints.userId, id))).toBe(0);

@@ -2,7 +2,8 @@ import { count, inArray, sql, type SQL } from "drizzle-orm";
 import { type Db, rowsOf } from "../../platform/db/database.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { linkedStudentIds } from "../coaching/coaching.fragments.js";
-import { dayNumber, isoWeekNumber, trainingExecutions } from "../executions/execution.table.js";
+import { completedWeekBlocks, completedWeeksIn } from "../executions/execution.fragments.js";
+import { completedTrainingWeeks, dayNumber, isoWeekNumber, trainingExecutions } from "../executions/execution.table.js";
 import { lastScheduledDay, planLineIsoWeekday } from "../training-plans/training-plan.fragments.js";
 import { planAssignments, planTrainings, SCHEDULING_ASSIGNMENT_STATUSES, trainingPlans } from "../training-plans/training-plan.table.js";
 import { users } from "../users/user.table.js";
@@ -78,12 +79,24 @@ const sessionsInWeek = (week: SQL, froms: SQL, tos: SQL) => sql`coalesce(width_b
  *   arrays, and its sessions in today's week;
  * - completed: per pair, the completed executions of that training by the student per ISO week, read from the
  *   executions' index in week order (an index range per pair, a few dozen entries), each week's done sessions the
- *   lesser of its executions and the pair's sessions that week, counted for each range on its own.
+ *   lesser of its executions and the pair's sessions that week, counted for each range on its own; a pair with one
+ *   session a week at most counts its completed weeks (`completedTrainingWeeks`) instead.
  */
 function scheduleOf(students: AdherenceStudents, days: AdherenceDays): SQL {
   /** A week's done sessions of a pair in a range: its executions, at most the pair's sessions that week. */
   const done = (range: "window" | "previous") =>
     sql`least(d.executions, ${sessionsInWeek(sql`d.week`, sql.raw(`p.${range}_froms`), sql.raw(`p.${range}_tos`))})`;
+  const executedWeeks = isoWeekNumber(trainingExecutions.startTime);
+  /** A pair's completed executions in the ranges read, an index range in week order (FROM and WHERE). */
+  const executionsOfPair = sql`from ${trainingExecutions}
+    where ${trainingExecutions.userId} = p.student_id and ${trainingExecutions.completed} and ${trainingExecutions.trainingId} = p.training_id
+      and ${executedWeeks} between ${weekOf(days.previousFrom)} and ${weekOf(days.today)}`;
+  /**
+   * A pair with at most one line in each range (one assignment, the training once a week: nearly every pair) has at
+   * most one session a week there, so its done sessions in a range are the weeks of it with an execution: a bit count
+   * of the student's completed weeks of the training, without reading its executions.
+   */
+  const singleLine = sql`coalesce(cardinality(p.window_froms), 0) <= 1 and coalesce(cardinality(p.previous_froms), 0) <= 1 and p.week_sessions <= 1`;
   return sql`
     students as (
       select ${users.id} as student_id, ${users.name} as student_name from ${users} where ${studentCondition(students)}
@@ -128,21 +141,25 @@ function scheduleOf(students: AdherenceStudents, days: AdherenceDays): SQL {
       group by student_id, training_id
     ),
     completed as (
-      select p.student_id,
-        sum(f.completed)::int as completed, sum(f.previous_completed)::int as previous_completed, sum(f.week_completed)::int as week_completed
-      from pairs p
-      cross join lateral (
-        select sum(${done("window")}) as completed, sum(${done("previous")}) as previous_completed,
-          sum(least(d.executions, p.week_sessions)) filter (where d.week = ${weekOf(days.today)}) as week_completed
-        from (
-          select ${isoWeekNumber(trainingExecutions.startTime)} as week, count(*) as executions
-          from ${trainingExecutions}
-          where ${trainingExecutions.userId} = p.student_id and ${trainingExecutions.completed} and ${trainingExecutions.trainingId} = p.training_id
-            and ${isoWeekNumber(trainingExecutions.startTime)} between ${weekOf(days.previousFrom)} and ${weekOf(days.today)}
-          group by 1
-        ) d
-      ) f
-      group by p.student_id
+      select student_id, sum(completed)::int as completed, sum(previous_completed)::int as previous_completed, sum(week_completed)::int as week_completed
+      from (
+        select p.student_id, ${completedWeeksIn("w", sql`p.window_froms[1]`, sql`p.window_tos[1]`)} as completed,
+          ${completedWeeksIn("w", sql`p.previous_froms[1]`, sql`p.previous_tos[1]`)} as previous_completed,
+          case when p.week_sessions > 0 then ${completedWeeksIn("w", weekOf(days.today), weekOf(days.today))} else 0 end as week_completed
+        from pairs p
+        join ${completedTrainingWeeks} w on ${completedWeekBlocks("w", sql`p.student_id`, sql`p.training_id`, weekOf(days.previousFrom), weekOf(days.today))}
+        where ${singleLine}
+        union all
+        select p.student_id, f.*
+        from pairs p
+        cross join lateral (
+          select sum(${done("window")}) as completed, sum(${done("previous")}) as previous_completed,
+            sum(least(d.executions, p.week_sessions)) filter (where d.week = ${weekOf(days.today)}) as week_completed
+          from (select ${executedWeeks} as week, count(*) as executions ${executionsOfPair} group by 1) d
+        ) f
+        where not (${singleLine})
+      ) by_pair
+      group by student_id
     ),
     assigned as (
       select student_id, bool_or(status = 'ACTIVE') as has_active_assignment from spans group by student_id

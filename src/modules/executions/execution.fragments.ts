@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { exerciseExecutions, trainingExecutions } from "./execution.table.js";
+import { completedTrainingWeeks, exerciseExecutions, trainingExecutions, WEEKS_PER_BLOCK } from "./execution.table.js";
 
 /*
  * Who hears of executions in the change feed (contract §13.3): their user. As rows (execution id, user id), for the
@@ -30,4 +30,23 @@ export function exerciseExecutionsOfExercise(exerciseId: number): SQL {
 export function trainingExecutionsHoldingExercise(exerciseId: number): SQL {
   return sql`select ${exerciseExecutions.trainingExecutionId}, ${exerciseExecutions.userId} from ${exerciseExecutions}
     where ${exerciseExecutions.exerciseId} = ${exerciseId} and ${exerciseExecutions.trainingExecutionId} is not null`;
+}
+
+/**
+ * The weeks from `from` to `to` (ISO week numbers, inclusive; null counts nothing) in which a user completed a
+ * training, from one row of `completedTrainingWeeks` (`row` names it in the query): its bits of the range, counted.
+ */
+export function completedWeeksIn(row: string, from: SQL, to: SQL): SQL {
+  const base = sql`${sql.raw(row)}.${sql.identifier(completedTrainingWeeks.block.name)} * ${sql.raw(String(WEEKS_PER_BLOCK))}`;
+  /** The block's lowest `n` bits set, `n` clamped to 0–64 (a shift by 64 or more, or below 0, is not defined). */
+  const lowBits = (n: SQL) => sql`(case when ${n} >= ${sql.raw(String(WEEKS_PER_BLOCK))} then -1::bigint else ~(-1::bigint << greatest(0, ${n})) end)`;
+  return sql`bit_count((${sql.raw(row)}.${sql.identifier(completedTrainingWeeks.weeks.name)} & ${lowBits(sql`(${to} - ${base} + 1)`)} & ~${lowBits(sql`(${from} - ${base})`)})::bit(64))`;
+}
+
+/** The `completedTrainingWeeks` rows of a user's training that hold the weeks from `from` to `to` (a WHERE condition). */
+export function completedWeekBlocks(row: string, userId: SQL, trainingId: SQL, from: SQL, to: SQL): SQL {
+  const column = (name: string) => sql`${sql.raw(row)}.${sql.identifier(name)}`;
+  const block = (week: SQL) => sql`(${week}) / ${sql.raw(String(WEEKS_PER_BLOCK))}`;
+  return sql`${column(completedTrainingWeeks.userId.name)} = ${userId} and ${column(completedTrainingWeeks.trainingId.name)} = ${trainingId}
+    and ${column(completedTrainingWeeks.block.name)} between ${block(from)} and ${block(to)}`;
 }

@@ -9,7 +9,16 @@ import { fromJson, isoInstantText, jsonArrayText, jsonNumber, jsonObjectText, js
 import type { PageRequest } from "../../platform/paging.js";
 import { weightHistoryJson } from "../users/user.fragments.js";
 import { users } from "../users/user.table.js";
-import { executionSets, exerciseExecutions, personalRecords, trainingExecutions, trainingExerciseMonths } from "./execution.table.js";
+import {
+  completedTrainingWeeks,
+  executionSets,
+  exerciseExecutions,
+  isoWeekNumber,
+  personalRecords,
+  trainingExecutions,
+  trainingExerciseMonths,
+  WEEKS_PER_BLOCK,
+} from "./execution.table.js";
 import type { TrainingStatisticsFigures } from "./execution.dto.js";
 
 export type TrainingExecutionRow = typeof trainingExecutions.$inferSelect;
@@ -363,6 +372,20 @@ export const executionRepository = {
       });
   },
 
+  /** Sets the bit of a completed training execution's ISO week in its user's and training's completed weeks. */
+  async markCompletedWeek(db: Db, trainingExecutionId: number) {
+    const week = isoWeekNumber(trainingExecutions.startTime);
+    const perBlock = sql.raw(String(WEEKS_PER_BLOCK));
+    await db.execute(sql`
+      insert into ${completedTrainingWeeks} (${sql.identifier(completedTrainingWeeks.userId.name)}, ${sql.identifier(completedTrainingWeeks.trainingId.name)},
+        ${sql.identifier(completedTrainingWeeks.block.name)}, ${sql.identifier(completedTrainingWeeks.weeks.name)})
+      select ${trainingExecutions.userId}, ${trainingExecutions.trainingId}, ${week} / ${perBlock}, 1::bigint << (${week} % ${perBlock})
+      from ${trainingExecutions}
+      where ${trainingExecutions.id} = ${trainingExecutionId} and ${trainingExecutions.completed} and ${trainingExecutions.trainingId} is not null
+      on conflict (${sql.identifier(completedTrainingWeeks.userId.name)}, ${sql.identifier(completedTrainingWeeks.trainingId.name)}, ${sql.identifier(completedTrainingWeeks.block.name)})
+      do update set ${sql.identifier(completedTrainingWeeks.weeks.name)} = ${completedTrainingWeeks.weeks} | excluded.${sql.identifier(completedTrainingWeeks.weeks.name)}`);
+  },
+
   async setSessionVolume(db: Db, trainingExecutionId: number, volume: string) {
     await db.update(trainingExecutions).set({ volume }).where(eq(trainingExecutions.id, trainingExecutionId));
   },
@@ -421,13 +444,14 @@ export const executionRepository = {
       .orderBy(asc(exerciseExecutions.executedAt), asc(exerciseExecutions.id));
   },
 
-  /** Deletes every execution of a user, their sets and the monthly sums and personal records kept of them. */
+  /** Deletes every execution of a user, their sets and the monthly sums, personal records and completed weeks kept of them. */
   async deleteExecutionsOf(db: Db, userId: number) {
     await db.delete(personalRecords).where(eq(personalRecords.userId, userId));
     // Exercise executions first: those of training executions would go with them anyway, each set with its execution.
     await db.delete(exerciseExecutions).where(eq(exerciseExecutions.userId, userId));
     await db.delete(trainingExecutions).where(eq(trainingExecutions.userId, userId));
     await db.delete(trainingExerciseMonths).where(eq(trainingExerciseMonths.userId, userId));
+    await db.delete(completedTrainingWeeks).where(eq(completedTrainingWeeks.userId, userId));
   },
 
   /** Those of `ids` that are `userId`'s (the change feed's exercise executions). */

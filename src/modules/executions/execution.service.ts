@@ -127,6 +127,7 @@ export class ExecutionService {
         logged.push({ execution: row, sets: item.sets });
       }
       await executionRepository.setSessionVolume(tx, execution.id, hundredths(sessionVolume));
+      if (input.completed) await executionRepository.markCompletedWeek(tx, execution.id);
       await recordChanges(
         tx,
         execution.createdAt,

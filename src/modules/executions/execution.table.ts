@@ -1,5 +1,5 @@
 import { sql, type AnyColumn, type SQL } from "drizzle-orm";
-import { boolean, check, date, index, integer, numeric, pgTable, primaryKey, serial, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, date, index, integer, numeric, pgTable, primaryKey, serial, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
 import { createdAt, instant } from "../../platform/db/columns.js";
 import { exercises } from "../exercises/exercise.table.js";
 import { trainings } from "../trainings/training.table.js";
@@ -213,4 +213,28 @@ export const personalRecords = pgTable(
     bestOneRepMax: numeric("best_one_rep_max", { precision: 10, scale: 2 }),
   },
   (t) => [primaryKey({ columns: [t.userId, t.exerciseId] })],
+);
+
+/** ISO weeks per row of `completedTrainingWeeks`: the bits of a bigint. */
+export const WEEKS_PER_BLOCK = 64;
+
+/**
+ * Which ISO weeks (numbered as `isoWeekNumber` numbers them) a user completed a training in, kept at logging time: a
+ * row per user, training and block of 64 weeks, bit w of `weeks` set when some completed execution of the training
+ * started in week 64·block + w. Adherence reads a student's done weeks of a training in a range as a bit count over
+ * one or two rows, instead of every execution of it. Executions are never changed once logged, only erased with
+ * their user, so a log only sets a bit. No foreign key to the training: ids are never reused, and a deleted
+ * training is in no plan any more, so its rows are never read again.
+ */
+export const completedTrainingWeeks = pgTable(
+  "completed_training_weeks",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    trainingId: integer("training_id").notNull(),
+    block: integer("block").notNull(),
+    weeks: bigint("weeks", { mode: "bigint" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.trainingId, t.block] })],
 );
