@@ -1,6 +1,8 @@
-import { count, inArray, sql, type SQL } from "drizzle-orm";
-import { type Db, rowsOf } from "../../platform/db/database.js";
-import type { PageRequest } from "../../platform/paging.js";
+import { count, inArray, sql, type Placeholder, type SQL } from "drizzle-orm";
+import type { Db } from "../../platform/db/database.js";
+import { isAnyOf } from "../../platform/db/id-lists.js";
+import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
+import type { PageRequest, SortOrder } from "../../platform/paging.js";
 import { linkedStudentIds } from "../coaching/coaching.fragments.js";
 import { completedWeekBlocks, completedWeeksIn } from "../executions/execution.fragments.js";
 import { completedTrainingWeeks, dayNumber, isoWeekNumber, trainingExecutions } from "../executions/execution.table.js";
@@ -20,8 +22,19 @@ export interface AdherenceDays {
   weekStart: string;
 }
 
-/** Whose adherence is read: some users, or a trainer's ACTIVE students. */
-export type AdherenceStudents = { ids: readonly number[] } | { trainerId: number };
+/**
+ * The statements are prepared once per shape (their text is long: building it was the larger part of a request's
+ * CPU in the service), with these placeholders for the days and the students.
+ */
+const DAYS = {
+  today: sql.placeholder("today"),
+  from: sql.placeholder("from"),
+  previousFrom: sql.placeholder("previousFrom"),
+  previousTo: sql.placeholder("previousTo"),
+  weekStart: sql.placeholder("weekStart"),
+} satisfies Record<keyof AdherenceDays, Placeholder>;
+/** Whose adherence is read: some users (the placeholder `ids`), or a trainer's ACTIVE students (`trainerId`). */
+type StudentsKind = "ids" | "trainer";
 
 /** One student's figures: the window, the window before, and today's ISO week so far. */
 export interface AdherenceSummaryRow {
@@ -48,17 +61,17 @@ export const STUDENT_ADHERENCE_SORTS: Record<string, SQL> = {
   lastTrainingAt: sql`last_training_at`,
 };
 
-function studentCondition(students: AdherenceStudents): SQL {
-  return "ids" in students ? inArray(users.id, [...students.ids]) : sql`${users.id} in (${linkedStudentIds(students.trainerId)})`;
+function studentCondition(students: StudentsKind): SQL {
+  return students === "ids" ? isAnyOf(users.id, sql.placeholder("ids")) : sql`${users.id} in (${linkedStudentIds(sql.placeholder("trainerId"))})`;
 }
 
 /** completed / scheduled rounded to 3 decimals, null when nothing is scheduled (contract §12.2). */
 const ratio = (completed: SQL, scheduled: SQL) => sql`case when ${scheduled} > 0 then round(${completed}::numeric / ${scheduled}, 3)::float8 end`;
 
 /** A day (YYYY-MM-DD) as its day number (SQL): days from Monday 0001-01-01, so that its ISO week is the number over 7. */
-const day = (isoDay: string) => dayNumber(sql`${isoDay}::date`);
+const day = (isoDay: Placeholder) => dayNumber(sql`${isoDay}::date`);
 /** A day's ISO week, numbered as the executions' index numbers them (SQL). */
-const weekOf = (isoDay: string) => sql`(${day(isoDay)} / 7)`;
+const weekOf = (isoDay: Placeholder) => sql`(${day(isoDay)} / 7)`;
 
 /**
  * The sessions a pair's lines hold in week `week` within a range (SQL): those whose first week of the range is at most
@@ -82,7 +95,7 @@ const sessionsInWeek = (week: SQL, froms: SQL, tos: SQL) => sql`coalesce(width_b
  *   lesser of its executions and the pair's sessions that week, counted for each range on its own; a pair with one
  *   session a week at most counts its completed weeks (`completedTrainingWeeks`) instead.
  */
-function scheduleOf(students: AdherenceStudents, days: AdherenceDays): SQL {
+function scheduleOf(students: StudentsKind, days: typeof DAYS): SQL {
   /** A week's done sessions of a pair in a range: its executions, at most the pair's sessions that week. */
   const done = (range: "window" | "previous") =>
     sql`least(d.executions, ${sessionsInWeek(sql`d.week`, sql.raw(`p.${range}_froms`), sql.raw(`p.${range}_tos`))})`;
@@ -187,7 +200,7 @@ function scheduleOf(students: AdherenceStudents, days: AdherenceDays): SQL {
  * assignments scheduling it, the earliest started first, so the assignments add up to the student's figures. Only
  * the window's weeks (at most 14) are expanded, one row per line and week.
  */
-function breakdownOf(days: AdherenceDays): SQL {
+function breakdownOf(days: typeof DAYS): SQL {
   return sql`
     window_weeks as (
       select week from generate_series(${weekOf(days.from)}, ${weekOf(days.today)}) week
@@ -248,40 +261,73 @@ function breakdownOf(days: AdherenceDays): SQL {
     )`;
 }
 
+/** A summary row's columns, as the statements select them from `summaries`. */
+const SUMMARY_COLUMNS = {
+  student_id: sql<number>`sm.student_id`,
+  student_name: sql<string>`sm.student_name`,
+  scheduled: sql<number>`sm.scheduled`,
+  completed: sql<number>`sm.completed`,
+  adherence: sql<number | null>`sm.adherence`,
+  previous_adherence: sql<number | null>`sm.previous_adherence`,
+  week_scheduled: sql<number>`sm.week_scheduled`,
+  week_completed: sql<number>`sm.week_completed`,
+  last_training_at: sql<Date | string | null>`sm.last_training_at`,
+  has_active_assignment: sql<boolean>`sm.has_active_assignment`,
+};
+
+const detailStatement = preparedStatement((db) =>
+  db
+    .select({ ...SUMMARY_COLUMNS, weeks: sql<unknown>`sm.weeks`, assignments: sql<unknown>`sm.assignments` })
+    .from(
+      sql`(
+        with ${scheduleOf("ids", DAYS)}, ${breakdownOf(DAYS)}
+        select sm.*, w.weeks, coalesce(a.assignments, '[]') as assignments
+        from summaries sm join weeks_of w on w.student_id = sm.student_id left join assignments_of a on a.student_id = sm.student_id
+      ) sm`,
+    )
+    .prepare("adherence_details"),
+);
+
+interface SummaryShape {
+  sort: SortOrder[];
+  paged: boolean;
+}
+
+const summaryStatements = preparedStatements(
+  (shape: SummaryShape) => `${shape.sort.map((s) => `${s.field} ${s.direction}`).join(",")} ${shape.paged ? "paged" : "all"}`,
+  (db, shape) => {
+    const order = [
+      ...shape.sort.map((s) => sql`${STUDENT_ADHERENCE_SORTS[s.field]} ${sql.raw(s.direction)} nulls last`),
+      sql`student_name asc`,
+      sql`student_id asc`,
+    ];
+    const page = shape.paged ? sql`limit ${sql.placeholder("size")} offset ${sql.placeholder("offset")}` : sql``;
+    return db
+      .select(SUMMARY_COLUMNS)
+      .from(sql`(with ${scheduleOf("trainer", DAYS)} select * from summaries order by ${sql.join(order, sql`, `)} ${page}) sm`)
+      .prepare("adherence_summaries");
+  },
+);
+
 export const adherenceRepository = {
   /** Each student's figures with its weeks and assignments (in the `weeks` and `assignments` JSON columns), in one query. */
   async details(db: Db, ids: readonly number[], days: AdherenceDays): Promise<AdherenceDetailRow[]> {
     if (ids.length === 0) return [];
-    return rowsOf<AdherenceDetailRow>(
-      await db.execute(sql`
-        with ${scheduleOf({ ids }, days)}, ${breakdownOf(days)}
-        select sm.*, w.weeks, coalesce(a.assignments, '[]') as assignments
-        from summaries sm join weeks_of w on w.student_id = sm.student_id left join assignments_of a on a.student_id = sm.student_id`),
-    );
+    return detailStatement(db).execute({ ids: [...new Set(ids)], ...days });
   },
 
   /** The students' figures in the order asked (nulls last, then by name), a page of them or all of them. */
-  async summaries(
-    db: Db,
-    students: AdherenceStudents,
-    days: AdherenceDays,
-    request: Pick<PageRequest, "sort"> & Partial<PageRequest>,
-  ): Promise<AdherenceSummaryRow[]> {
-    const order = [
-      ...request.sort.map((s) => sql`${STUDENT_ADHERENCE_SORTS[s.field]} ${sql.raw(s.direction)} nulls last`),
-      sql`student_name asc`,
-      sql`student_id asc`,
-    ];
-    const page = request.size === undefined ? sql`` : sql`limit ${request.size} offset ${(request.page ?? 0) * request.size}`;
-    return rowsOf<AdherenceSummaryRow>(
-      await db.execute(sql`
-        with ${scheduleOf(students, days)}
-        select * from summaries order by ${sql.join(order, sql`, `)} ${page}`),
-    );
+  async summaries(db: Db, trainerId: number, days: AdherenceDays, request: Pick<PageRequest, "sort"> & Partial<PageRequest>): Promise<AdherenceSummaryRow[]> {
+    const { size } = request;
+    const statement = summaryStatements(db, { sort: request.sort, paged: size !== undefined });
+    return statement.execute({ trainerId, ...days, ...(size === undefined ? {} : { size, offset: (request.page ?? 0) * size }) });
   },
 
-  async countStudents(db: Db, students: AdherenceStudents): Promise<number> {
-    const [row] = await db.select({ n: count() }).from(users).where(studentCondition(students));
+  async countStudents(db: Db, trainerId: number): Promise<number> {
+    const [row] = await db
+      .select({ n: count() })
+      .from(users)
+      .where(sql`${users.id} in (${linkedStudentIds(trainerId)})`);
     return row.n;
   },
 };

@@ -69,10 +69,9 @@ export class AdherenceService {
       filter: { window },
     } = readQuery();
     const days = adherenceDays(this.deps.clock.now(), window);
-    const students = { trainerId: trainer.id };
     const [rows, total] = await Promise.all([
-      adherenceRepository.summaries(this.deps.db, students, days, request),
-      adherenceRepository.countStudents(this.deps.db, students),
+      adherenceRepository.summaries(this.deps.db, trainer.id, days, request),
+      adherenceRepository.countStudents(this.deps.db, trainer.id),
     ]);
     return toPage(
       rows.map((row) => studentAdherence(row, window, days)),
@@ -88,7 +87,7 @@ export class AdherenceService {
   async trainerOverview(trainerId: number): Promise<TrainerAdherenceOverview> {
     const window = DEFAULT_ADHERENCE_WINDOW;
     const days = adherenceDays(this.deps.clock.now(), window);
-    const rows = await adherenceRepository.summaries(this.deps.db, { trainerId }, days, { sort: studentAdherencePaging.fallbackSort });
+    const rows = await adherenceRepository.summaries(this.deps.db, trainerId, days, { sort: studentAdherencePaging.fallbackSort });
     const adherences = rows.flatMap((row) => (row.adherence === null ? [] : [row.adherence]));
     return {
       students: rows.map((row) => studentAdherence(row, window, days)),

@@ -38,7 +38,7 @@ export const planLineIsoWeekday: SQL = sql`array_position(array[${oneOf(DAYS_OF_
  * it was completed, and never after `today` (YYYY-MM-DD). Completing is the last change an assignment row takes (no
  * transition leaves COMPLETED), so a COMPLETED row's updated_at is the moment it was completed. `least` skips nulls.
  */
-export function lastScheduledDay(today: string): SQL {
+export function lastScheduledDay(today: Bound<string>): SQL {
   return sql`least(${today}::date, ${planAssignments.endDate},
     case when ${planAssignments.status} = 'COMPLETED' then (${planAssignments.updatedAt} at time zone 'UTC')::date end)`;
 }
