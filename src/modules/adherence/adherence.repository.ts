@@ -156,11 +156,15 @@ function scheduleOf(students: StudentsKind, days: typeof DAYS): SQL {
     completed as (
       select student_id, sum(completed)::int as completed, sum(previous_completed)::int as previous_completed, sum(week_completed)::int as week_completed
       from (
-        select p.student_id, ${completedWeeksIn("w", sql`p.window_froms[1]`, sql`p.window_tos[1]`)} as completed,
-          ${completedWeeksIn("w", sql`p.previous_froms[1]`, sql`p.previous_tos[1]`)} as previous_completed,
-          case when p.week_sessions > 0 then ${completedWeeksIn("w", weekOf(days.today), weekOf(days.today))} else 0 end as week_completed
+        select p.student_id, f.*
         from pairs p
-        join ${completedTrainingWeeks} w on ${completedWeekBlocks("w", sql`p.student_id`, sql`p.training_id`, weekOf(days.previousFrom), weekOf(days.today))}
+        cross join lateral (
+          select coalesce(sum(${completedWeeksIn("w", sql`p.window_froms[1]`, sql`p.window_tos[1]`)}), 0) as completed,
+            coalesce(sum(${completedWeeksIn("w", sql`p.previous_froms[1]`, sql`p.previous_tos[1]`)}), 0) as previous_completed,
+            coalesce(sum(${completedWeeksIn("w", weekOf(days.today), weekOf(days.today))}) filter (where p.week_sessions > 0), 0) as week_completed
+          from ${completedTrainingWeeks} w
+          where ${completedWeekBlocks("w", sql`p.student_id`, sql`p.training_id`, weekOf(days.previousFrom), weekOf(days.today))}
+        ) f
         where ${singleLine}
         union all
         select p.student_id, f.*
