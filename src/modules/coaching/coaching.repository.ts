@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import { lockForTransaction } from "../../platform/db/advisory-locks.js";
 import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
 import type { Db } from "../../platform/db/database.js";
-import { pageWithTotal, totalBeforePaging, ordering } from "../../platform/db/pages.js";
+import { isFirstPage, pageWithTotal, totalBeforePaging, ordering } from "../../platform/db/pages.js";
 import { embeddedPlaceholder, embeddedValues, type EmbeddedRead } from "../../platform/db/embedded-read.js";
 import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
 import { containsPattern } from "../../platform/db/text-search.js";
@@ -82,6 +82,7 @@ export interface LinkInclude {
 interface LinkPageShape {
   filters: (keyof LinkFilter)[];
   sort: PageRequest["sort"];
+  firstPage: boolean;
   include: LinkInclude;
 }
 
@@ -104,7 +105,8 @@ function studentJson({ reader, embedded }: NonNullable<LinkInclude["student"]>) 
 }
 
 const linkPage = preparedStatements(
-  (shape: LinkPageShape) => `${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")} ${includeKey(shape.include)}`,
+  (shape: LinkPageShape) =>
+    `${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")} ${shape.firstPage} ${includeKey(shape.include)}`,
   (db, shape) => {
     const value = (name: string) => sql.placeholder(name);
     const conditions: Record<keyof LinkFilter, SQL> = {
@@ -115,17 +117,18 @@ const linkPage = preparedStatements(
       name: ilike(shape.filters.includes("personalId") ? student.name : trainer.name, value("name")),
     };
     const where = and(...shape.filters.map((key) => conditions[key]));
+    const page = db
+      .select({ ...linkColumns, total: totalBeforePaging(), ...(shape.include.student ? { student: studentJson(shape.include.student) } : {}) })
+      .from(personalStudentLinks)
+      .innerJoin(trainer, eq(trainer.id, personalStudentLinks.personalId))
+      .innerJoin(student, eq(student.id, personalStudentLinks.studentId))
+      .where(where)
+      .orderBy(...ordering(LINK_SORTS, shape, personalStudentLinks.id))
+      .limit(value("limit"))
+      .$dynamic();
     return {
-      rows: db
-        .select({ ...linkColumns, total: totalBeforePaging(), ...(shape.include.student ? { student: studentJson(shape.include.student) } : {}) })
-        .from(personalStudentLinks)
-        .innerJoin(trainer, eq(trainer.id, personalStudentLinks.personalId))
-        .innerJoin(student, eq(student.id, personalStudentLinks.studentId))
-        .where(where)
-        .orderBy(...ordering(LINK_SORTS, shape, personalStudentLinks.id))
-        .limit(value("limit"))
-        .offset(value("offset"))
-        .prepare("link_page"),
+      // The first page without OFFSET (pages.ts, isFirstPage): its statement keeps one generic plan.
+      rows: (shape.firstPage ? page : page.offset(value("offset"))).prepare("link_page"),
       total: db
         .select({ n: count() })
         .from(personalStudentLinks)
@@ -364,6 +367,7 @@ export const coachingRepository = {
     const shape: LinkPageShape = {
       filters: LINK_FILTERS.filter((key) => (key === "name" ? Boolean(filter.name) : filter[key] !== undefined)),
       sort: request.sort,
+      firstPage: isFirstPage(request),
       include,
     };
     const statements = linkPage(db, shape);
