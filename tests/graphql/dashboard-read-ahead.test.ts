@@ -163,6 +163,32 @@ describe("a trainer's students and their executions read ahead in one statement"
     }
   });
 
+  it("counts each student's executions only when the selection shows a total, and answers the loaders' page either way", async () => {
+    const coach = await makeTrainer(t);
+    const { planId } = await dashboard(coach, 3);
+    const CONTENT = `number size content { id startTime }`;
+    const selections = [
+      CONTENT,
+      `totalElements ${CONTENT}`,
+      `totalPages ${CONTENT}`,
+      `${CONTENT} ...Total`,
+      // A total under one alias only: the merged selection shows it, so the page counts.
+      `${CONTENT} } other: executions(page: $page) { totalElements`,
+    ];
+    for (const selection of selections) {
+      const fields = `student { id executions(page: $page) { ${selection} } }`;
+      const fragment = selection.includes("...Total") ? " fragment Total on TrainingExecutionPage { totalPages }" : "";
+      const ahead = await twice(`query ($page: PageInput) { myStudents { content { studentId ${fields} } } }${fragment}`, { page: { size: 2 } }, coach.token);
+      expect(ahead.statements, selection).toEqual([1, 1]);
+      const loaders = await twice(
+        `query ($planId: Int!, $page: PageInput) { planAssignments(filter: { planId: $planId }) { content { studentId ${fields} } } }${fragment}`,
+        { planId, page: { size: 2 } },
+        coach.token,
+      );
+      expect(byStudent(ahead.body, "myStudents"), selection).toEqual(byStudent(loaders.body, "planAssignments"));
+    }
+  });
+
   it("arguments the listing refuses: the loader's very refusal, on each student's executions", async () => {
     const coach = await makeTrainer(t);
     const { planId } = await dashboard(coach, 2);

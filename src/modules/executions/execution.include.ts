@@ -34,8 +34,10 @@ interface ExecutionsAhead {
  */
 export function userExecutionsAhead(selection: Selection | undefined, ctx: Pick<Context, "services" | "actor">): Record<string, EmbeddedRead<ExecutionsAhead>> {
   const args = selection?.arguments() as UserExecutionsArguments | undefined;
-  if (!args) return {};
-  const read = ctx.services.executions.embeddedUserTrainingExecutions(ctx.actor, userExecutionsQuery(args));
+  if (!selection || !args) return {};
+  // The page's total is counted only when the selection shows it (PageOf's totalElements and totalPages).
+  const counted = Boolean(selection.field("totalElements") ?? selection.field("totalPages"));
+  const read = ctx.services.executions.embeddedUserTrainingExecutions(ctx.actor, userExecutionsQuery(args), counted);
   if (!read) return {};
   const key = argumentsKey(args);
   return { [AHEAD]: { ...read, answer: (json) => ({ args: key, page: read.answer(json) }) } };

@@ -111,7 +111,8 @@ export interface TrainingExecutionPageOf {
   /** False when the caller may not read the user's activity (its page is then empty). */
   readable: boolean;
   rows: TrainingExecutionSummaryRow[];
-  total: number;
+  /** Null when its shape counts nothing. */
+  total: number | null;
 }
 
 /** What shapes the SQL of a page of a user's training executions: who reads, the filters present, the order; the values are bound. */
@@ -120,18 +121,31 @@ export interface TrainingExecutionPageShape {
   filters: (keyof TrainingExecutionFilter)[];
   sort: PageRequest["sort"];
   firstPage: boolean;
+  /** False when whoever reads the page shows no total (a GraphQL selection without one): nothing is counted then. */
+  counted: boolean;
 }
 
 const PAGE_FILTERS: (keyof TrainingExecutionFilter)[] = ["trainingId", "completed", "from", "until"];
 
 /** The shape of the page `filter` and `request` ask `caller` for. */
-export function trainingExecutionPageShape(caller: { isAdmin: boolean }, filter: TrainingExecutionFilter, request: PageRequest): TrainingExecutionPageShape {
-  return { admin: caller.isAdmin, filters: PAGE_FILTERS.filter((key) => filter[key] !== undefined), sort: request.sort, firstPage: isFirstPage(request) };
+export function trainingExecutionPageShape(
+  caller: { isAdmin: boolean },
+  filter: TrainingExecutionFilter,
+  request: PageRequest,
+  counted = true,
+): TrainingExecutionPageShape {
+  return {
+    admin: caller.isAdmin,
+    filters: PAGE_FILTERS.filter((key) => filter[key] !== undefined),
+    sort: request.sort,
+    firstPage: isFirstPage(request),
+    counted,
+  };
 }
 
 /** A key naming a page's shape (its statement's text depends on nothing else). */
 export const trainingExecutionPageKey = (shape: TrainingExecutionPageShape) =>
-  `${shape.admin} ${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")} ${shape.firstPage}`;
+  `${shape.admin} ${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")} ${shape.firstPage} ${shape.counted}`;
 
 /** The values trainingExecutionPageJson's placeholders bind, by name. */
 export function trainingExecutionPageValues(caller: { id: number }, filter: TrainingExecutionFilter, request: PageRequest): Record<string, unknown> {
@@ -149,7 +163,7 @@ export function trainingExecutionPageValues(caller: { id: number }, filter: Trai
 /**
  * The page of training executions of the user `userId` (an expression of the enclosing query) as one JSON object
  * built by PostgreSQL, `{readable, total, rows}`: whether the caller may read the user's activity (coaching's rule),
- * how many executions the filter keeps, and the page's rows (summary columns, in the page's order, size and offset,
+ * how many executions the filter keeps (null when the shape is not `counted`), and the page's rows (summary columns, in the page's order, size and offset,
  * along the user's index); nothing is counted or listed when the caller may not read them. Its values are bound to the
  * placeholders `value` names (trainingExecutionPageValues).
  */
@@ -171,13 +185,18 @@ export function trainingExecutionPageJson(shape: TrainingExecutionPageShape, use
     ) page`,
     sql.join(ordering(onPageSorts, { sort: shape.sort }, onPage(trainingExecutions.id)), sql`, `),
   );
-  return sql`json_build_object('readable', ${readable}, 'total', (select count(*) from ${trainingExecutions} where ${ofUser}), 'rows', ${rows})`;
+  const total = shape.counted ? sql`(select count(*) from ${trainingExecutions} where ${ofUser})` : sql`null`;
+  return sql`json_build_object('readable', ${readable}, 'total', ${total}, 'rows', ${rows})`;
 }
 
 /** A page as trainingExecutionPageJson wrote it: its rows as Drizzle maps them (instants back to Dates). */
 export function trainingExecutionPageFromJson(json: unknown): Omit<TrainingExecutionPageOf, "userId" | "found"> {
-  const page = fromJson(json) as { readable: boolean; total: number; rows: Record<string, unknown>[] };
-  return { readable: page.readable, total: Number(page.total), rows: page.rows.map((row) => rowFromJson(trainingExecutions, row)) };
+  const page = fromJson(json) as { readable: boolean; total: number | null; rows: Record<string, unknown>[] };
+  return {
+    readable: page.readable,
+    total: page.total === null ? null : Number(page.total),
+    rows: page.rows.map((row) => rowFromJson(trainingExecutions, row)),
+  };
 }
 
 const trainingExecutionPages = preparedStatements(trainingExecutionPageKey, (db, shape) => {

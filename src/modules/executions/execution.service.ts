@@ -250,11 +250,13 @@ export class ExecutionService {
    * listUserTrainingExecutionsOf's page of each user of another module's statement, read inside that statement (the
    * students of a trainer's page of links): the same rule, filter, order, page and total, and the same answer, each
    * user's page or its 403. Undefined when there is no caller or the arguments are refused: listUserTrainingExecutionsOf
-   * then answers them, with its refusal.
+   * then answers them, with its refusal. `counted` false: the reader shows no total (its selection asks none), so none
+   * is counted (most of the statement's cost, one count per user) and the pages carry NaN in its place.
    */
   embeddedUserTrainingExecutions(
     actor: Actor,
     readQuery: InputReader<UserTrainingExecutionListQuery>,
+    counted = true,
   ): EmbeddedRead<Page<TrainingExecutionSummaryDto> | AppError> | undefined {
     if (actor.kind !== "user") return undefined;
     let query: UserTrainingExecutionListQuery;
@@ -264,7 +266,7 @@ export class ExecutionService {
       return undefined;
     }
     const filter = executionFilterOf(query.filter);
-    const shape = trainingExecutionPageShape(actor, filter, query.page);
+    const shape = trainingExecutionPageShape(actor, filter, query.page, counted);
     return {
       key: trainingExecutionPageKey(shape),
       sql: (userId, placeholder) => trainingExecutionPageJson(shape, userId, placeholder),
@@ -465,7 +467,8 @@ function userPageAnswer(page: Omit<TrainingExecutionPageOf, "userId">, request: 
   if (!page.readable) return forbidden();
   return toPage(
     page.rows.map((row) => summary(row, true)),
-    page.total,
+    // Not counted only for a reader that shows no total; NaN would fail any answer that showed one anyway.
+    page.total ?? Number.NaN,
     request,
   );
 }
