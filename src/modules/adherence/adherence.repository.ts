@@ -1,8 +1,10 @@
 import { count, inArray, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import { isAnyOf } from "../../platform/db/id-lists.js";
+import { fromJson } from "../../platform/db/json.js";
 import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
 import type { PageRequest, SortOrder } from "../../platform/paging.js";
+import type { AdherenceDto } from "./adherence.dto.js";
 import { linkedStudentIds } from "../coaching/coaching.fragments.js";
 import { completedWeekBlocks, completedWeeksIn } from "../executions/execution.fragments.js";
 import { completedTrainingWeeks, dayNumber, isoWeekNumber, trainingExecutions } from "../executions/execution.table.js";
@@ -51,8 +53,8 @@ export interface AdherenceSummaryRow {
 }
 
 export interface AdherenceDetailRow extends AdherenceSummaryRow {
-  weeks: unknown;
-  assignments: unknown;
+  weeks: AdherenceDto["weeks"];
+  assignments: AdherenceDto["assignments"];
 }
 
 export const STUDENT_ADHERENCE_SORTS: Record<string, SQL> = {
@@ -265,23 +267,15 @@ function breakdownOf(days: typeof DAYS): SQL {
     )`;
 }
 
-/** A summary row's columns, as the statements select them from `summaries`. */
-const SUMMARY_COLUMNS = {
-  student_id: sql<number>`sm.student_id`,
-  student_name: sql<string>`sm.student_name`,
-  scheduled: sql<number>`sm.scheduled`,
-  completed: sql<number>`sm.completed`,
-  adherence: sql<number | null>`sm.adherence`,
-  previous_adherence: sql<number | null>`sm.previous_adherence`,
-  week_scheduled: sql<number>`sm.week_scheduled`,
-  week_completed: sql<number>`sm.week_completed`,
-  last_training_at: sql<Date | string | null>`sm.last_training_at`,
-  has_active_assignment: sql<boolean>`sm.has_active_assignment`,
-};
+/**
+ * The rows of the subquery `sm`, in `order`, as one JSON array (one row, one field): a hundred students' rows are one
+ * value to decode, not a hundred rows for the driver and drizzle to map field by field.
+ */
+const rowsJson = (order: SQL) => ({ rows: sql<unknown>`coalesce(json_agg(sm order by ${order}), '[]')` });
 
 const detailStatement = preparedStatement((db) =>
   db
-    .select({ ...SUMMARY_COLUMNS, weeks: sql<unknown>`sm.weeks`, assignments: sql<unknown>`sm.assignments` })
+    .select(rowsJson(sql`sm.student_id`))
     .from(
       sql`(
         with ${scheduleOf("ids", DAYS)}, ${breakdownOf(DAYS)}
@@ -306,9 +300,10 @@ const summaryStatements = preparedStatements(
       sql`student_id asc`,
     ];
     const page = shape.paged ? sql`limit ${sql.placeholder("size")} offset ${sql.placeholder("offset")}` : sql``;
+    const orderBy = sql.join(order, sql`, `);
     return db
-      .select(SUMMARY_COLUMNS)
-      .from(sql`(with ${scheduleOf("trainer", DAYS)} select * from summaries order by ${sql.join(order, sql`, `)} ${page}) sm`)
+      .select(rowsJson(orderBy))
+      .from(sql`(with ${scheduleOf("trainer", DAYS)} select * from summaries order by ${orderBy} ${page}) sm`)
       .prepare("adherence_summaries");
   },
 );
@@ -317,14 +312,16 @@ export const adherenceRepository = {
   /** Each student's figures with its weeks and assignments (in the `weeks` and `assignments` JSON columns), in one query. */
   async details(db: Db, ids: readonly number[], days: AdherenceDays): Promise<AdherenceDetailRow[]> {
     if (ids.length === 0) return [];
-    return detailStatement(db).execute({ ids: [...new Set(ids)], ...days });
+    const [{ rows }] = await detailStatement(db).execute({ ids: [...new Set(ids)], ...days });
+    return fromJson(rows) as AdherenceDetailRow[];
   },
 
   /** The students' figures in the order asked (nulls last, then by name), a page of them or all of them. */
   async summaries(db: Db, trainerId: number, days: AdherenceDays, request: Pick<PageRequest, "sort"> & Partial<PageRequest>): Promise<AdherenceSummaryRow[]> {
     const { size } = request;
     const statement = summaryStatements(db, { sort: request.sort, paged: size !== undefined });
-    return statement.execute({ trainerId, ...days, ...(size === undefined ? {} : { size, offset: (request.page ?? 0) * size }) });
+    const [{ rows }] = await statement.execute({ trainerId, ...days, ...(size === undefined ? {} : { size, offset: (request.page ?? 0) * size }) });
+    return fromJson(rows) as AdherenceSummaryRow[];
   },
 
   async countStudents(db: Db, trainerId: number): Promise<number> {

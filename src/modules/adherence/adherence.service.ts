@@ -104,8 +104,8 @@ export class AdherenceService {
     const rows = await adherenceRepository.details(this.deps.db, userIds, days);
     return rows.map((row) => ({
       ...summaryOf(row, window, days),
-      weeks: fromJson(row.weeks) as AdherenceDto["weeks"],
-      assignments: fromJson(row.assignments) as AdherenceDto["assignments"],
+      weeks: row.weeks,
+      assignments: row.assignments,
     }));
   }
 }
@@ -170,5 +170,3 @@ function attentionReasons(row: AdherenceSummaryRow, lastTrainingAt: Date | null,
 
 const thousandths = (share: number) => Math.round(share * 1000);
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-/** A json column: postgres.js decodes it; a driver that does not gives its text. */
-const fromJson = (value: unknown): unknown => (typeof value === "string" ? JSON.parse(value) : value);
