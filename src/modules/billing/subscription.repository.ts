@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, isNotNull, lt, lte, or, sql } from "drizzl
 import { users } from "../users/user.table.js";
 import type { Db } from "../../platform/db/database.js";
 import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
+import { preparedStatement } from "../../platform/db/prepared.js";
 import { recordChanges } from "../sync/change-feed.recorder.js";
 import { recordEvent, type DomainEvent } from "../webhooks/domain-events.recorder.js";
 import { toSubscriptionDto, type SubscriptionRow } from "./billing.dto.js";
@@ -9,6 +10,33 @@ import { pixTransactions, subscriptionPlans, subscriptions, type SubscriptionSta
 
 export type NewSubscription = typeof subscriptions.$inferInsert;
 export type SubscriptionChanges = Partial<Omit<NewSubscription, "id" | "userId" | "createdAt">>;
+
+/* The reads behind every seat check and dashboard, built once per database and bound at each call. */
+const activeSubscriptionOf = preparedStatement((db) =>
+  db
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.userId, sql.placeholder("userId")), eq(subscriptions.status, "ACTIVE")))
+    .prepare("active_subscription_of"),
+);
+
+const currentSubscriptionsOf = preparedStatement((db) =>
+  db
+    .selectDistinctOn([subscriptions.userId])
+    .from(subscriptions)
+    .where(
+      and(
+        isAnyOf(subscriptions.userId, sql.placeholder("userIds")),
+        or(
+          eq(subscriptions.status, "ACTIVE"),
+          and(eq(subscriptions.status, "CANCELED"), sql`${subscriptions.endDate} > ${sql.placeholder("now")}::timestamptz`),
+          eq(subscriptions.status, "PENDING"),
+        ),
+      ),
+    )
+    .orderBy(subscriptions.userId, sql`case ${subscriptions.status} when 'ACTIVE' then 0 when 'CANCELED' then 1 else 2 end`, desc(subscriptions.id))
+    .prepare("current_subscriptions_of"),
+);
 
 export const subscriptionRepository = {
   async findSubscription(db: Db, id: number) {
@@ -27,10 +55,7 @@ export const subscriptionRepository = {
   },
 
   async findActiveSubscription(db: Db, userId: number) {
-    const [row] = await db
-      .select()
-      .from(subscriptions)
-      .where(and(eq(subscriptions.userId, userId), eq(subscriptions.status, "ACTIVE")));
+    const [row] = await activeSubscriptionOf(db).execute({ userId });
     return row ?? null;
   },
 
@@ -46,20 +71,7 @@ export const subscriptionRepository = {
    */
   async findCurrentSubscriptions(db: Db, userIds: readonly number[], now: Date) {
     if (userIds.length === 0) return [];
-    return db
-      .selectDistinctOn([subscriptions.userId])
-      .from(subscriptions)
-      .where(
-        and(
-          inArray(subscriptions.userId, [...userIds]),
-          or(
-            eq(subscriptions.status, "ACTIVE"),
-            and(eq(subscriptions.status, "CANCELED"), sql`${subscriptions.endDate} > ${now.toISOString()}::timestamptz`),
-            eq(subscriptions.status, "PENDING"),
-          ),
-        ),
-      )
-      .orderBy(subscriptions.userId, sql`case ${subscriptions.status} when 'ACTIVE' then 0 when 'CANCELED' then 1 else 2 end`, desc(subscriptions.id));
+    return currentSubscriptionsOf(db).execute({ userIds: [...new Set(userIds)], now: now.toISOString() });
   },
 
   async findSubscriptionsByStatus(db: Db, userId: number, statuses: SubscriptionStatus[]) {

@@ -26,6 +26,27 @@ const recordColumns = {
 const selectRecords = (db: Db) => db.select(recordColumns).from(exerciseRecords).innerJoin(exercises, eq(exercises.id, exerciseRecords.exerciseId));
 export type RecordRow = Awaited<ReturnType<typeof selectRecords>>[number];
 
+/**
+ * The newest `limit` record events of some users in [from, until) (a trainer's dashboard): at most `limit` of each
+ * user from its index range, then the newest of those; built once and bound at each call.
+ */
+const recentOfUsers = preparedStatement((db) => {
+  const [from, until, limit] = [sql`${sql.placeholder("from")}::timestamptz`, sql`${sql.placeholder("until")}::timestamptz`, sql.placeholder("limit")];
+  const newest = sql`select c.id from unnest(${idArray(sql.placeholder("userIds"))}) as u(id)
+    cross join lateral (
+      select r.id, r.achieved_at, r.exercise_execution_id from ${exerciseRecords} r
+      where r.user_id = u.id and r.achieved_at >= ${from} and r.achieved_at < ${until}
+      order by r.achieved_at desc, r.exercise_execution_id desc, r.id asc
+      limit ${limit}
+    ) c
+    order by c.achieved_at desc, c.exercise_execution_id desc, c.id asc
+    limit ${limit}`;
+  return selectRecords(db)
+    .where(sql`${exerciseRecords.id} in (${newest})`)
+    .orderBy(desc(exerciseRecords.achievedAt), desc(exerciseRecords.exerciseExecutionId), asc(exerciseRecords.id))
+    .prepare("recent_records_of_users");
+});
+
 /** One user's current records on one exercise (REST GET /exercises/{id}/records), built once and bound at each call. */
 const currentOfUserOnExercise = preparedStatement((db) =>
   selectRecords(db)
@@ -111,18 +132,7 @@ export const recordsRepository = {
    */
   async listRecent(db: Db, userIds: readonly number[], from: Date, until: Date, limit: number) {
     if (userIds.length === 0) return [];
-    const newest = sql`select c.id from unnest(${idArray(userIds)}) as u(id)
-      cross join lateral (
-        select r.id, r.achieved_at, r.exercise_execution_id from ${exerciseRecords} r
-        where r.user_id = u.id and r.achieved_at >= ${from.toISOString()}::timestamptz and r.achieved_at < ${until.toISOString()}::timestamptz
-        order by r.achieved_at desc, r.exercise_execution_id desc, r.id asc
-        limit ${limit}
-      ) c
-      order by c.achieved_at desc, c.exercise_execution_id desc, c.id asc
-      limit ${limit}`;
-    return selectRecords(db)
-      .where(sql`${exerciseRecords.id} in (${newest})`)
-      .orderBy(desc(exerciseRecords.achievedAt), desc(exerciseRecords.exerciseExecutionId), asc(exerciseRecords.id));
+    return recentOfUsers(db).execute({ userIds: [...new Set(userIds)], from: from.toISOString(), until: until.toISOString(), limit });
   },
 
   /** A page of one user's record events on an exercise, of one kind or all: newest execution first, each one's in kind order. */

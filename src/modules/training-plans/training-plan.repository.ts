@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
-import { preparedStatements, type Bound } from "../../platform/db/prepared.js";
+import { preparedStatement, preparedStatements, type Bound } from "../../platform/db/prepared.js";
 import { preparedReader, readerKind, type ContentReader, type ReaderKind } from "../exercises/content-visibility.js";
 import { trainingJson, type TrainingInclude } from "../trainings/training.fragments.js";
 import { fromJson, jsonRows } from "../../platform/db/json.js";
@@ -128,6 +128,18 @@ const planTree = preparedStatements(
       .where(eq(trainingPlans.id, sql.placeholder("id")))
       .prepare("plan_tree");
   },
+);
+
+/** A trainer's PENDING and ACTIVE assignments (its dashboard), built once per database and bound at each call. */
+const liveAssignmentCounts = preparedStatement((db) =>
+  db
+    .select({
+      pending: sql<number>`(count(*) filter (where ${planAssignments.status} = 'PENDING'))::int`,
+      active: sql<number>`(count(*) filter (where ${planAssignments.status} = 'ACTIVE'))::int`,
+    })
+    .from(planAssignments)
+    .where(and(eq(planAssignments.personalId, sql.placeholder("personalId")), inArray(planAssignments.status, [...LIVE_ASSIGNMENT_STATUSES])))
+    .prepare("live_assignment_counts"),
 );
 
 export const trainingPlanRepository = {
@@ -331,13 +343,7 @@ export const trainingPlanRepository = {
 
   /** A trainer's assignments that are PENDING and ACTIVE. */
   async countLiveAssignmentsOf(db: Db, personalId: number) {
-    const [row] = await db
-      .select({
-        pending: sql<number>`(count(*) filter (where ${planAssignments.status} = 'PENDING'))::int`,
-        active: sql<number>`(count(*) filter (where ${planAssignments.status} = 'ACTIVE'))::int`,
-      })
-      .from(planAssignments)
-      .where(and(eq(planAssignments.personalId, personalId), inArray(planAssignments.status, [...LIVE_ASSIGNMENT_STATUSES])));
+    const [row] = await liveAssignmentCounts(db).execute({ personalId });
     return row;
   },
 
