@@ -14,7 +14,9 @@
  * with 32 closed-loop connections from a load-generator process on the other core, in paired rounds alternating the
  * service, the baseline and (for GraphQL reads) PostGraphile, and prints requests/s, p50, p99, the server's and the database's CPU time
  * per request (steadier than requests/s when other work shares the machine), the median ratios, the statements per
- * request and the service's peak RSS. Drops the database at the end. Any failed answer fails the run.
+ * request, the service's GC pause time per request and its peak RSS, with the peaks of its heap (old and new space,
+ * code) and external memory read from its /metrics each second while measured. Drops the database at the end. Any
+ * failed answer fails the run.
  *
  *   npm run bench:api
  *   DATABASE_URL=postgres://user@host:5432/any npm run bench:api
@@ -33,6 +35,7 @@ import { AccessTokens } from "../src/platform/auth/access-tokens.js";
 import { systemClock } from "../src/platform/clock.js";
 import { openDatabase } from "../src/platform/db/database.js";
 import { printProfileSummary, summarizeProfile } from "./api/cpu-profile.js";
+import { highest, readGcTime, watchMemory, type GcTime, type MemoryPeaks } from "./api/memory.js";
 import { apiReads, baselineCall, type Call, type Read } from "./api/reads.js";
 import { seedApiWorld, type SeededUser } from "./api/seed.js";
 import { answers200, pinning, pinThisProcessToClientCore, startServer, type ServerEnv, type ServerKind, type ServerProcess } from "./api/servers.js";
@@ -55,7 +58,7 @@ type Contender = "service" | "baseline" | "postgraphile";
  * A closed-loop run, with the server's and the database's CPU time per answer: steadier than requests/s on a machine
  * others share, and the database's share tells a read bound by its SQL from one bound by the server.
  */
-type Measurement = Summary & { serverCpuMsPerRequest: number; databaseCpuMsPerRequest: number };
+type Measurement = Summary & { serverCpuMsPerRequest: number; databaseCpuMsPerRequest: number; gcMsPerRequest?: GcTime };
 
 interface Servers {
   service: ServerProcess;
@@ -163,29 +166,43 @@ const describe = (s: Measurement) =>
   `${perSecond(s.rate)} req/s, p50 ${ms(s.p50)} ms, p99 ${ms(s.p99)} ms, server CPU ${cpuPerRequest(s.serverCpuMsPerRequest)} ms/req, database CPU ${cpuPerRequest(s.databaseCpuMsPerRequest)} ms/req, client CPU ${(s.clientBusy * 100).toFixed(0)}%`;
 const cpuPerRequest = (value: number) => (Number.isFinite(value) ? value.toFixed(3) : "-");
 
+/** The service's heap peaks over every measured run, from its /metrics. */
+let serviceMemory: MemoryPeaks | undefined;
+
 async function measure(read: Read, servers: Servers, baseline: Call, observer: postgres.Sql): Promise<Measured["rounds"]> {
   const entrants = contenders(read, servers, baseline);
   for (const [, server, call] of entrants) await closedLoop(target(server, call), WARMUP_MS, CONCURRENCY);
+  const metricsAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const rounds: Measured["rounds"] = [];
   for (let round = 0; round < ROUNDS; round++) {
     // Alternating the order cancels a drift of the machine (other load coming or going) within a pair.
     const order = round % 2 === 0 ? entrants : [...entrants].reverse();
     const results: Partial<Record<Contender, Measurement>> = {};
     for (const [contender, server, call] of order) {
+      const isService = contender === "service";
+      const gcBefore = isService ? await readGcTime(metricsAgent, server.base) : undefined;
+      const memory = isService ? watchMemory(server.base) : undefined;
       const cpuBefore = server.cpuMs();
       const databaseBefore = await databaseCpuMs(observer);
       const summary = await closedLoop(target(server, call), MEASURE_MS, CONCURRENCY);
       const databaseAfter = await databaseCpuMs(observer);
+      const serverCpuMs = server.cpuMs() - cpuBefore;
+      const peaks = await memory?.stop();
+      if (peaks) serviceMemory = serviceMemory ? highest(serviceMemory, peaks) : peaks;
+      const gcAfter = gcBefore && (await readGcTime(metricsAgent, server.base));
       results[contender] = {
         ...summary,
-        serverCpuMsPerRequest: (server.cpuMs() - cpuBefore) / summary.count,
+        serverCpuMsPerRequest: serverCpuMs / summary.count,
         databaseCpuMsPerRequest: databaseBefore === null || databaseAfter === null ? Number.NaN : (databaseAfter - databaseBefore) / summary.count,
+        gcMsPerRequest: gcBefore &&
+          gcAfter && { minor: (gcAfter.minor - gcBefore.minor) / summary.count, major: (gcAfter.major - gcBefore.major) / summary.count },
       };
     }
     rounds.push(results);
     const line = order.map(([contender]) => `${contender} ${describe(results[contender]!)}`).join(" | ");
     console.log(`    round ${round + 1}: ${line} (load average ${loadavg()[0].toFixed(1)})`);
   }
+  metricsAgent.destroy();
   return rounds;
 }
 
@@ -309,6 +326,7 @@ async function main() {
       "p99 ms",
       "CPU ms/req",
       "DB CPU ms/req",
+      "GC ms/req minor+major",
       "baseline req/s",
       "baseline CPU ms/req",
       "÷ baseline",
@@ -334,6 +352,7 @@ async function main() {
         ms(of("service", (s) => s.p99)),
         cpuPerRequest(of("service", (s) => s.serverCpuMsPerRequest)),
         cpuPerRequest(of("service", (s) => s.databaseCpuMsPerRequest)),
+        `${cpuPerRequest(of("service", (s) => s.gcMsPerRequest?.minor ?? Number.NaN))}+${cpuPerRequest(of("service", (s) => s.gcMsPerRequest?.major ?? Number.NaN))}`,
         perSecond(of("baseline", (s) => s.rate)),
         cpuPerRequest(of("baseline", (s) => s.serverCpuMsPerRequest)),
         ratio(versus("baseline")),
@@ -352,6 +371,13 @@ async function main() {
     console.log(
       `peak RSS (VmHWM): service ${peak.service.toFixed(0)} MiB; baseline ${peak.baseline.toFixed(0)} MiB; PostGraphile ${peak.postgraphile.toFixed(0)} MiB`,
     );
+    if (serviceMemory) {
+      const m = serviceMemory;
+      console.log(
+        `service's peaks while measured (its /metrics, each second): heap ${m.heapTotal.toFixed(0)} MiB (used ${m.heapUsed.toFixed(0)}; ` +
+          `old space ${m.oldSpace.toFixed(0)}, new space ${m.newSpace.toFixed(0)}, code ${m.codeSpace.toFixed(0)}), external ${m.external.toFixed(0)} MiB`,
+      );
+    }
     const busiest = Math.max(...measured.flatMap(({ rounds }) => rounds.flatMap((r) => Object.values(r).map((s) => s.clientBusy))));
     console.log(
       `load generator CPU, busiest run: ${(busiest * 100).toFixed(0)}% of its core${busiest > 0.9 ? " — the client may have been the bottleneck" : ""}`,
