@@ -39,5 +39,6 @@ EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Node itself is PID 1 (exec form, no npm or shell in between), so the SIGTERM of `docker stop` or a rolling deploy
-# reaches the service's own shutdown. main applies the migrations at start, as under `npm start`.
-CMD ["node", "--max-semi-space-size=16", "dist/src/main.js"]
+# reaches the service's own shutdown. main applies the migrations at start, as under `npm start`, with the same V8
+# options (package.json's `start`; README, "Memory").
+CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=1536", "dist/src/main.js"]
