@@ -23,6 +23,7 @@ const BACKFILL_STATEMENTS = [
   "0008_backfill_training_statistics.sql",
   "0026_backfill_personal_records.sql",
   "0028_backfill_completed_training_weeks.sql",
+  "0030_backfill_completed_training_weeks_levels.sql",
 ].flatMap((file) =>
   readFileSync(path.join(migrationsFolder, file), "utf8")
     .split("--> statement-breakpoint")

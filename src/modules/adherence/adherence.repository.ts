@@ -7,7 +7,7 @@ import type { PageRequest, SortOrder } from "../../platform/paging.js";
 import type { AdherenceDto } from "./adherence.dto.js";
 import { linkedStudentIds } from "../coaching/coaching.fragments.js";
 import { completedWeekBlocks, completedWeeksIn } from "../executions/execution.fragments.js";
-import { completedTrainingWeeks, dayNumber, isoWeekNumber, trainingExecutions } from "../executions/execution.table.js";
+import { COMPLETED_WEEK_LEVELS, completedTrainingWeeks, dayNumber, isoWeekNumber, trainingExecutions } from "../executions/execution.table.js";
 import { lastScheduledDay, planLineIsoWeekday } from "../training-plans/training-plan.fragments.js";
 import { planAssignments, planTrainings, SCHEDULING_ASSIGNMENT_STATUSES, trainingPlans } from "../training-plans/training-plan.table.js";
 import { users } from "../users/user.table.js";
@@ -94,8 +94,8 @@ const sessionsInWeek = (week: SQL, froms: SQL, tos: SQL) => sql`coalesce(width_b
  *   arrays, and its sessions in today's week;
  * - completed: per pair, the completed executions of that training by the student per ISO week, read from the
  *   executions' index in week order (an index range per pair, a few dozen entries), each week's done sessions the
- *   lesser of its executions and the pair's sessions that week, counted for each range on its own; a pair with one
- *   session a week at most counts its completed weeks (`completedTrainingWeeks`) instead.
+ *   lesser of its executions and the pair's sessions that week, counted for each range on its own; a pair whose lines
+ *   share a week counts them from its completed weeks (`completedTrainingWeeks`) instead.
  */
 function scheduleOf(students: StudentsKind, days: typeof DAYS): SQL {
   /** A week's done sessions of a pair in a range: its executions, at most the pair's sessions that week. */
@@ -107,11 +107,31 @@ function scheduleOf(students: StudentsKind, days: typeof DAYS): SQL {
     where ${trainingExecutions.userId} = p.student_id and ${trainingExecutions.completed} and ${trainingExecutions.trainingId} = p.training_id
       and ${executedWeeks} between ${weekOf(days.previousFrom)} and ${weekOf(days.today)}`;
   /**
-   * A pair with at most one line in each range (one assignment, the training once a week: nearly every pair) has at
-   * most one session a week there, so its done sessions in a range are the weeks of it with an execution: a bit count
-   * of the student's completed weeks of the training, without reading its executions.
+   * Nearly every pair's lines in a range share a week (one assignment: the training on one to three weekdays), and
+   * then the weeks with at least j sessions are one stretch, from the j-th earliest first week to the j-th latest last
+   * week. A week's done sessions, the lesser of its executions and its sessions, is the number of levels j reached by
+   * both; so a range's done sessions are, for each level j, the weeks of that stretch in which the student completed
+   * the training at least j times: bit counts of the completed weeks kept at logging time (`completedTrainingWeeks`,
+   * COMPLETED_WEEK_LEVELS levels), without reading the executions. Other pairs count per week from the executions.
    */
-  const singleLine = sql`coalesce(cardinality(p.window_froms), 0) <= 1 and coalesce(cardinality(p.previous_froms), 0) <= 1 and p.week_sessions <= 1`;
+  const shareAWeek = (range: "window" | "previous") => {
+    const [froms, tos] = [sql.raw(`p.${range}_froms`), sql.raw(`p.${range}_tos`)];
+    return sql`(${froms} is null or (cardinality(${froms}) <= ${sql.raw(String(COMPLETED_WEEK_LEVELS))} and ${froms}[cardinality(${froms})] <= ${tos}[1]))`;
+  };
+  const countedByLevels = sql`${shareAWeek("window")} and ${shareAWeek("previous")} and p.week_sessions <= ${sql.raw(String(COMPLETED_WEEK_LEVELS))}`;
+  const levels = Array.from({ length: COMPLETED_WEEK_LEVELS }, (_, i) => i + 1);
+  /** A range's done sessions of the pair in one row of its completed weeks (null for none). */
+  const doneByLevels = (range: "window" | "previous") => {
+    const [froms, tos] = [sql.raw(`p.${range}_froms`), sql.raw(`p.${range}_tos`)];
+    const level = (j: number) =>
+      sql`coalesce(${completedWeeksIn("w", sql`${froms}[${sql.raw(String(j))}]`, sql`${tos}[cardinality(${tos}) - ${sql.raw(String(j - 1))}]`, j)}, 0)`;
+    return sql.join(levels.map(level), sql` + `);
+  };
+  const today = weekOf(days.today);
+  const doneToday = sql.join(
+    levels.map((j) => sql`case when p.week_sessions >= ${sql.raw(String(j))} then ${completedWeeksIn("w", today, today, j)} else 0 end`),
+    sql` + `,
+  );
   return sql`
     students as (
       select ${users.id} as student_id, ${users.name} as student_name from ${users} where ${studentCondition(students)}
@@ -161,13 +181,12 @@ function scheduleOf(students: StudentsKind, days: typeof DAYS): SQL {
         select p.student_id, f.*
         from pairs p
         cross join lateral (
-          select coalesce(sum(${completedWeeksIn("w", sql`p.window_froms[1]`, sql`p.window_tos[1]`)}), 0) as completed,
-            coalesce(sum(${completedWeeksIn("w", sql`p.previous_froms[1]`, sql`p.previous_tos[1]`)}), 0) as previous_completed,
-            coalesce(sum(${completedWeeksIn("w", weekOf(days.today), weekOf(days.today))}) filter (where p.week_sessions > 0), 0) as week_completed
+          select coalesce(sum(${doneByLevels("window")}), 0) as completed, coalesce(sum(${doneByLevels("previous")}), 0) as previous_completed,
+            coalesce(sum(${doneToday}), 0) as week_completed
           from ${completedTrainingWeeks} w
           where ${completedWeekBlocks("w", sql`p.student_id`, sql`p.training_id`, weekOf(days.previousFrom), weekOf(days.today))}
         ) f
-        where ${singleLine}
+        where ${countedByLevels}
         union all
         select p.student_id, f.*
         from pairs p
@@ -176,7 +195,7 @@ function scheduleOf(students: StudentsKind, days: typeof DAYS): SQL {
             sum(least(d.executions, p.week_sessions)) filter (where d.week = ${weekOf(days.today)}) as week_completed
           from (select ${executedWeeks} as week, count(*) as executions ${executionsOfPair} group by 1) d
         ) f
-        where not (${singleLine})
+        where not (${countedByLevels})
       ) by_pair
       group by student_id
     ),

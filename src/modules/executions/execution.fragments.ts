@@ -32,15 +32,19 @@ export function trainingExecutionsHoldingExercise(exerciseId: number): SQL {
     where ${exerciseExecutions.exerciseId} = ${exerciseId} and ${exerciseExecutions.trainingExecutionId} is not null`;
 }
 
+/** The columns of `completedTrainingWeeks` by level: the weeks with at least 1, 2 or 3 completed executions. */
+const LEVEL_COLUMNS = [completedTrainingWeeks.weeks, completedTrainingWeeks.weeksTwice, completedTrainingWeeks.weeksThrice];
+
 /**
  * The weeks from `from` to `to` (ISO week numbers, inclusive; null counts nothing) in which a user completed a
- * training, from one row of `completedTrainingWeeks` (`row` names it in the query): its bits of the range, counted.
+ * training at least `level` times (1 to COMPLETED_WEEK_LEVELS), from one row of `completedTrainingWeeks` (`row` names
+ * it in the query): its bits of the range, counted.
  */
-export function completedWeeksIn(row: string, from: SQL, to: SQL): SQL {
+export function completedWeeksIn(row: string, from: SQL, to: SQL, level = 1): SQL {
   const base = sql`${sql.raw(row)}.${sql.identifier(completedTrainingWeeks.block.name)} * ${sql.raw(String(WEEKS_PER_BLOCK))}`;
   /** The block's lowest `n` bits set, `n` clamped to 0–64 (a shift by 64 or more, or below 0, is not defined). */
   const lowBits = (n: SQL) => sql`(case when ${n} >= ${sql.raw(String(WEEKS_PER_BLOCK))} then -1::bigint else ~(-1::bigint << greatest(0, ${n})) end)`;
-  return sql`bit_count((${sql.raw(row)}.${sql.identifier(completedTrainingWeeks.weeks.name)} & ${lowBits(sql`(${to} - ${base} + 1)`)} & ~${lowBits(sql`(${from} - ${base})`)})::bit(64))`;
+  return sql`bit_count((${sql.raw(row)}.${sql.identifier(LEVEL_COLUMNS[level - 1].name)} & ${lowBits(sql`(${to} - ${base} + 1)`)} & ~${lowBits(sql`(${from} - ${base})`)})::bit(64))`;
 }
 
 /** The `completedTrainingWeeks` rows of a user's training that hold the weeks from `from` to `to` (a WHERE condition). */

@@ -396,18 +396,32 @@ export const executionRepository = {
       });
   },
 
-  /** Sets the bit of a completed training execution's ISO week in its user's and training's completed weeks. */
+  /**
+   * Sets the bits of a completed training execution's ISO week in its user's and training's completed weeks: at the
+   * levels up to the number of completed executions of the training in that week, this one included (the caller
+   * holds the user's logging lock, so that number is not moving).
+   */
   async markCompletedWeek(db: Db, trainingExecutionId: number) {
-    const week = isoWeekNumber(trainingExecutions.startTime);
+    const week = (execution: string) => isoWeekNumber(sql.raw(`${execution}.${trainingExecutions.startTime.name}`));
     const perBlock = sql.raw(String(WEEKS_PER_BLOCK));
+    const column = (name: string) => sql.identifier(name);
+    const { userId, trainingId, block, weeks, weeksTwice, weeksThrice } = completedTrainingWeeks;
+    const atLevel = (level: number) => sql`case when n.executions >= ${sql.raw(String(level))} then bit.week else 0 end`;
     await db.execute(sql`
-      insert into ${completedTrainingWeeks} (${sql.identifier(completedTrainingWeeks.userId.name)}, ${sql.identifier(completedTrainingWeeks.trainingId.name)},
-        ${sql.identifier(completedTrainingWeeks.block.name)}, ${sql.identifier(completedTrainingWeeks.weeks.name)})
-      select ${trainingExecutions.userId}, ${trainingExecutions.trainingId}, ${week} / ${perBlock}, 1::bigint << (${week} % ${perBlock})
-      from ${trainingExecutions}
-      where ${trainingExecutions.id} = ${trainingExecutionId} and ${trainingExecutions.completed} and ${trainingExecutions.trainingId} is not null
-      on conflict (${sql.identifier(completedTrainingWeeks.userId.name)}, ${sql.identifier(completedTrainingWeeks.trainingId.name)}, ${sql.identifier(completedTrainingWeeks.block.name)})
-      do update set ${sql.identifier(completedTrainingWeeks.weeks.name)} = ${completedTrainingWeeks.weeks} | excluded.${sql.identifier(completedTrainingWeeks.weeks.name)}`);
+      insert into ${completedTrainingWeeks} (${column(userId.name)}, ${column(trainingId.name)}, ${column(block.name)}, ${column(weeks.name)},
+        ${column(weeksTwice.name)}, ${column(weeksThrice.name)})
+      select te.user_id, te.training_id, ${week("te")} / ${perBlock}, bit.week, ${atLevel(2)}, ${atLevel(3)}
+      from ${trainingExecutions} te
+      cross join lateral (select 1::bigint << (${week("te")} % ${perBlock}) as week) bit
+      cross join lateral (
+        select count(*) as executions from ${trainingExecutions} same
+        where same.user_id = te.user_id and same.completed and same.training_id = te.training_id and ${week("same")} = ${week("te")}
+      ) n
+      where te.id = ${trainingExecutionId} and te.completed and te.training_id is not null
+      on conflict (${column(userId.name)}, ${column(trainingId.name)}, ${column(block.name)}) do update set
+        ${column(weeks.name)} = ${completedTrainingWeeks.weeks} | excluded.${column(weeks.name)},
+        ${column(weeksTwice.name)} = ${completedTrainingWeeks.weeksTwice} | excluded.${column(weeksTwice.name)},
+        ${column(weeksThrice.name)} = ${completedTrainingWeeks.weeksThrice} | excluded.${column(weeksThrice.name)}`);
   },
 
   async setSessionVolume(db: Db, trainingExecutionId: number, volume: string) {

@@ -218,13 +218,17 @@ export const personalRecords = pgTable(
 /** ISO weeks per row of `completedTrainingWeeks`: the bits of a bigint. */
 export const WEEKS_PER_BLOCK = 64;
 
+/** How many completed executions of a training in one week `completedTrainingWeeks` tells apart (1, 2, 3 or more). */
+export const COMPLETED_WEEK_LEVELS = 3;
+
 /**
- * Which ISO weeks (numbered as `isoWeekNumber` numbers them) a user completed a training in, kept at logging time: a
- * row per user, training and block of 64 weeks, bit w of `weeks` set when some completed execution of the training
- * started in week 64·block + w. Adherence reads a student's done weeks of a training in a range as a bit count over
- * one or two rows, instead of every execution of it. Executions are never changed once logged, only erased with
- * their user, so a log only sets a bit. No foreign key to the training: ids are never reused, and a deleted
- * training is in no plan any more, so its rows are never read again.
+ * Which ISO weeks (numbered as `isoWeekNumber` numbers them) a user completed a training in, and how often, kept at
+ * logging time: a row per user, training and block of 64 weeks; bit w of `weeks` is set when at least one completed
+ * execution of the training started in week 64·block + w, of `weeksTwice` at least two, of `weeksThrice` at least
+ * three. Adherence reads a student's done sessions of a training in a range as bit counts over one or two rows,
+ * instead of every execution of it. Executions are never changed once logged, only erased with their user, so a log
+ * only sets bits. No foreign key to the training: ids are never reused, and a deleted training is in no plan any
+ * more, so its rows are never read again.
  */
 export const completedTrainingWeeks = pgTable(
   "completed_training_weeks",
@@ -235,6 +239,12 @@ export const completedTrainingWeeks = pgTable(
     trainingId: integer("training_id").notNull(),
     block: integer("block").notNull(),
     weeks: bigint("weeks", { mode: "bigint" }).notNull(),
+    weeksTwice: bigint("weeks_twice", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
+    weeksThrice: bigint("weeks_thrice", { mode: "bigint" })
+      .notNull()
+      .default(sql`0`),
   },
   (t) => [primaryKey({ columns: [t.userId, t.trainingId, t.block] })],
 );

@@ -1,0 +1,2 @@
+ALTER TABLE "completed_training_weeks" ADD COLUMN "weeks_twice" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "completed_training_weeks" ADD COLUMN "weeks_thrice" bigint DEFAULT 0 NOT NULL;
