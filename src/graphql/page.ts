@@ -1,5 +1,6 @@
 import { ClassType, Field, InputType, Int, ObjectType } from "type-graphql";
 import { parsePageRequest, type PageRequest, type Paging } from "../platform/paging.js";
+import type { Selection } from "./look-ahead.js";
 
 /** Paging arguments of every root list field (contract §10). */
 @InputType("PageInput")
@@ -25,3 +26,9 @@ export function PageOf<Item extends object>(item: ClassType<Item>, name: string)
 /** The page a PageInput asks for, read as REST reads `page`, `size` and `sort`; a field sent as null is one not given. */
 export const pageRequestOf = (page: PageInput | null | undefined, paging: Paging): PageRequest =>
   parsePageRequest({ page: page?.page ?? undefined, size: page?.size ?? undefined, sort: page?.sort ?? undefined }, paging);
+
+/**
+ * Whether a selection of a PageOf shows its total (totalElements or totalPages, under any alias or fragment): a page
+ * read for a selection without one need not count every row the filter keeps.
+ */
+export const totalShown = (page: Selection | undefined): boolean => Boolean(page?.field("totalElements") ?? page?.field("totalPages"));

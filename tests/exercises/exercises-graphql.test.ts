@@ -189,6 +189,23 @@ describe("GraphQL exercises(filter, page) and myExercises", () => {
     expect(clamped.data.exercises.size).toBe(100);
   });
 
+  it("counts the total only for a selection that shows it, and answers the same page either way", async () => {
+    const { trainer } = await library();
+    const CONTENT = `number size content { id name creator { name } }`;
+    const page = (selection: string, fragment = "") =>
+      gql(`query ($page: PageInput) { exercises(page: $page) { ${selection} } }${fragment}`, { page: { size: 2, page: 1 } }, trainer);
+    const counted = await page(`totalElements totalPages ${CONTENT}`);
+    expect(counted.errors).toBeUndefined();
+    expect(counted.data.exercises).toMatchObject({ totalElements: 4, totalPages: 2, number: 1, size: 2 });
+    const shown = { number: 1, size: 2, content: counted.data.exercises.content };
+    expect(await page(CONTENT)).toEqual({ data: { exercises: shown } });
+    // Under an alias, and from a fragment, the total is shown, so counted; a field's other alias counts on its own.
+    expect(await page(`${CONTENT} count: totalElements } other: exercises(page: $page) { ${CONTENT}`)).toEqual({
+      data: { exercises: { ...shown, count: 4 }, other: shown },
+    });
+    expect(await page(`${CONTENT} ...Total`, " fragment Total on ExercisePage { totalPages }")).toEqual({ data: { exercises: { ...shown, totalPages: 2 } } });
+  });
+
   it("reads page fields sent as null as not given: the first page of 20, by the default order", async () => {
     const { trainer } = await library();
     const nulls = await gql(EXERCISES, { page: { page: null, size: null, sort: null } }, trainer);

@@ -1,7 +1,7 @@
 import type { Context } from "../../graphql-api.js";
 import { listReader } from "../../graphql/arguments.js";
 import { argumentsKey, type Selection } from "../../graphql/look-ahead.js";
-import type { PageInput } from "../../graphql/page.js";
+import { totalShown, type PageInput } from "../../graphql/page.js";
 import type { EmbeddedRead } from "../../platform/db/embedded-read.js";
 import type { AppError } from "../../platform/errors.js";
 import type { Page } from "../../platform/paging.js";
@@ -35,9 +35,7 @@ interface ExecutionsAhead {
 export function userExecutionsAhead(selection: Selection | undefined, ctx: Pick<Context, "services" | "actor">): Record<string, EmbeddedRead<ExecutionsAhead>> {
   const args = selection?.arguments() as UserExecutionsArguments | undefined;
   if (!selection || !args) return {};
-  // The page's total is counted only when the selection shows it (PageOf's totalElements and totalPages).
-  const counted = Boolean(selection.field("totalElements") ?? selection.field("totalPages"));
-  const read = ctx.services.executions.embeddedUserTrainingExecutions(ctx.actor, userExecutionsQuery(args), counted);
+  const read = ctx.services.executions.embeddedUserTrainingExecutions(ctx.actor, userExecutionsQuery(args), totalShown(selection));
   if (!read) return {};
   const key = argumentsKey(args);
   return { [AHEAD]: { ...read, answer: (json) => ({ args: key, page: read.answer(json) }) } };

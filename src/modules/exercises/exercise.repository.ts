@@ -35,12 +35,16 @@ export const EXERCISE_SORTS: Record<string, AnyColumn> = {
   updatedAt: exercises.updatedAt,
 };
 
-/** What shapes a listing's statement: who asks, the filters present, the order, the authors read along; the values are bound. */
+/**
+ * What shapes a listing's statement: who asks, the filters present, the order, the authors read along, whether the
+ * total is counted; the values are bound.
+ */
 interface ListShape {
   caller: ReaderKind;
   filters: (keyof ExerciseFilter)[];
   sort: SortOrder[];
   creator: boolean;
+  counted: boolean;
 }
 
 const FILTERS: (keyof ExerciseFilter)[] = ["category", "name", "createdBy", "isPublic", "difficulty", "equipment"];
@@ -49,7 +53,8 @@ const applies = (filter: ExerciseFilter, key: keyof ExerciseFilter) =>
   key === "createdBy" || key === "isPublic" ? filter[key] !== undefined : Boolean(filter[key]);
 
 const exercisePage = preparedStatements(
-  (shape: ListShape) => `${shape.caller} ${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")} ${shape.creator}`,
+  (shape: ListShape) =>
+    `${shape.caller} ${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")} ${shape.creator} ${shape.counted}`,
   (db, shape) => {
     const value = (name: string) => sql.placeholder(name);
     const caller = preparedReader(shape.caller);
@@ -65,7 +70,12 @@ const exercisePage = preparedStatements(
     const order = [...shape.sort.map((s) => (s.direction === "asc" ? asc : desc)(EXERCISE_SORTS[s.field])), asc(exercises.id)];
     return {
       rows: db
-        .select({ exercise: exercises, total: totalBeforePaging(), ...(shape.creator ? { creator: authorJson(exercises.createdBy) } : {}) })
+        // Counting over () reads every visible exercise before the page's LIMIT can stop the scan.
+        .select({
+          exercise: exercises,
+          ...(shape.counted ? { total: totalBeforePaging() } : {}),
+          ...(shape.creator ? { creator: authorJson(exercises.createdBy) } : {}),
+        })
         .from(exercises)
         .where(where)
         .orderBy(...order)
@@ -187,10 +197,14 @@ export const exerciseRepository = {
       .for("share");
   },
 
-  /** A page of the exercises the caller may see, each with its `creator` when `include` names it, and their total. */
-  async list(db: Db, caller: UserActor | null, filter: ExerciseFilter, request: PageRequest, include: ExerciseInclude = {}) {
+  /**
+   * A page of the exercises the caller may see, each with its `creator` when `include` names it, and their total
+   * (NaN when not `counted`: it fails any answer that would show it).
+   */
+  async list(db: Db, caller: UserActor | null, filter: ExerciseFilter, request: PageRequest, include: ExerciseInclude = {}, counted = true) {
     const shape: ListShape = {
       creator: include.creator === true,
+      counted,
       caller: readerKind(caller),
       filters: FILTERS.filter((key) => applies(filter, key)),
       sort: request.sort,
@@ -203,7 +217,14 @@ export const exerciseRepository = {
       limit: request.size,
       offset: request.page * request.size,
     };
-    const { rows, total } = await pageWithTotal(await statements.rows.execute(values), request, async () => (await statements.total.execute(values))[0].n);
+    const found: { exercise: ExerciseRow; total?: number; creator?: unknown }[] = await statements.rows.execute(values);
+    const { rows, total } = counted
+      ? await pageWithTotal(
+          found as { exercise: ExerciseRow; total: number; creator?: unknown }[],
+          request,
+          async () => (await statements.total.execute(values))[0].n,
+        )
+      : { rows: found, total: Number.NaN };
     return { rows: rows.map((row) => (shape.creator ? { ...row.exercise, creator: fromJson(row.creator) as UserSummaryDto | null } : row.exercise)), total };
   },
 };

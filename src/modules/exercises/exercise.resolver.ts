@@ -3,7 +3,7 @@ import { Arg, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } f
 import type { Context } from "../../graphql-api.js";
 import { inputReader, listReader, pageReader } from "../../graphql/arguments.js";
 import { Selection } from "../../graphql/look-ahead.js";
-import { PageInput } from "../../graphql/page.js";
+import { PageInput, totalShown } from "../../graphql/page.js";
 import { GraphQLUpload, readUpload, type FileUpload } from "../../graphql/upload.js";
 import { UserSummary } from "../users/user.types.js";
 import { exerciseInclude } from "./exercise.include.js";
@@ -32,9 +32,10 @@ export class ExerciseResolver {
     @Ctx() ctx: Context,
     @Info() info: GraphQLResolveInfo,
   ) {
-    // The authors the selection asks for come in the page's statement.
-    const include = exerciseInclude(Selection.of(info).path("content")) ?? {};
-    return ctx.services.exercises.list(ctx.actor, listReader(exercisePaging, exerciseFilter, filter, page), include);
+    // The authors the selection asks for come in the page's statement; the total is counted only when shown.
+    const selection = Selection.of(info);
+    const include = exerciseInclude(selection.path("content")) ?? {};
+    return ctx.services.exercises.list(ctx.actor, listReader(exercisePaging, exerciseFilter, filter, page), include, totalShown(selection));
   }
 
   @Query(() => ExercisePage)

@@ -180,12 +180,16 @@ export class ExerciseService {
     return row;
   }
 
-  /** Public exercises, plus those visible to the caller when signed in. */
-  /** A page of the exercises the caller may see; `include` names the relations read in the same statement. */
-  async list(actor: Actor, readQuery: InputReader<ExerciseListQuery>, include: ExerciseInclude = {}): Promise<Page<ExerciseListItemDto>> {
+  /**
+   * A page of the exercises the caller may see (public ones, plus those visible to the caller when signed in);
+   * `include` names the relations read in the same statement. `counted` false: the reader shows no total (a GraphQL
+   * selection without one), so none is counted and the page carries NaN in its place, which would fail an answer that
+   * showed it rather than lie.
+   */
+  async list(actor: Actor, readQuery: InputReader<ExerciseListQuery>, include: ExerciseInclude = {}, counted = true): Promise<Page<ExerciseListItemDto>> {
     const caller = actor.kind === "user" ? actor : null;
     const { filter, page: request } = readQuery();
-    const { rows, total } = await exerciseRepository.list(this.deps.db, caller, filter, request, include);
+    const { rows, total } = await exerciseRepository.list(this.deps.db, caller, filter, request, include, counted);
     return toPage(rows.map(toListItem), total, request);
   }
 
