@@ -62,6 +62,23 @@ export class Selection {
     }
   }
 
+  /**
+   * The keys of the JSON object a read ahead builds for this selection, for a type whose object can carry `keys`
+   * (named as the type's fields): the selected fields among them, and for each other selected field the keys its
+   * resolver reads (`needs`, e.g. the id a relation resolves from). Undefined, every key, when a selected field is in
+   * neither: a resolver this does not know of gets the whole object. Sorted, and drawn from `keys` and `needs` only,
+   * never from the request's text (aliases), so a statement keyed by them has a bounded number of shapes.
+   */
+  keysOf(keys: readonly string[], needs: Readonly<Record<string, readonly string[]>> = {}): string[] | undefined {
+    const wanted = new Set<string>();
+    for (const name of this.fields().keys()) {
+      if (keys.includes(name)) wanted.add(name);
+      else if (Object.hasOwn(needs, name)) for (const key of needs[name]) wanted.add(key);
+      else if (name !== "__typename") return undefined;
+    }
+    return [...wanted].sort();
+  }
+
   /** The path of fields `names` under this one, undefined as soon as one is not selected. */
   path(...names: string[]): Selection | undefined {
     return names.reduce<Selection | undefined>((selection, name) => selection?.field(name), this);

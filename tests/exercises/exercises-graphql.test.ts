@@ -206,6 +206,29 @@ describe("GraphQL exercises(filter, page) and myExercises", () => {
     expect(await page(`${CONTENT} ...Total`, " fragment Total on ExercisePage { totalPages }")).toEqual({ data: { exercises: { ...shown, totalPages: 2 } } });
   });
 
+  it("reads only the columns the selection reads, and answers what the whole rows answer", async () => {
+    const { trainer } = await library();
+    const selections = [
+      `id`,
+      `__typename name`,
+      `n: name c: creator { name }`,
+      `creator { __typename }`,
+      `createdBy isPublic imageUrl ... on Exercise { category difficulty equipment createdAt updatedAt description }`,
+      `videoUrl instructions muscleGroups creator { id userType profilePicture }`,
+    ];
+    for (const selection of selections) {
+      // myExercises reads whole rows, and the creators through the author loader.
+      const body = await gql(
+        `query ($me: Int!) { exercises(filter: { createdBy: $me }) { content { ${selection} } } myExercises { content { ${selection} } } }`,
+        { me: trainer.id },
+        trainer,
+      );
+      expect(body.errors, selection).toBeUndefined();
+      expect(body.data.exercises.content, selection).toHaveLength(2);
+      expect(body.data.exercises, selection).toEqual(body.data.myExercises);
+    }
+  });
+
   it("reads page fields sent as null as not given: the first page of 20, by the default order", async () => {
     const { trainer } = await library();
     const nulls = await gql(EXERCISES, { page: { page: null, size: null, sort: null } }, trainer);

@@ -71,6 +71,63 @@ describe("a plan tree read ahead in one statement", () => {
     expect(withCreator.statements).toBe(1);
   });
 
+  it("builds only the keys the selection reads, and answers what the loaders answer for any selection, under both executors", async () => {
+    const { author, reader, plan } = await mixedPlan();
+    const selections = [
+      `trainings { training { name exercises { exercise { name creator { name } } } } }`,
+      `trainings { id }`,
+      `trainings { __typename training { __typename } }`,
+      `trainings { trainingName training { id } }`,
+      `trainings { tid: trainingId t: training { n: name c: creator { name } exerciseCount } }`,
+      `trainings { training { exercises { weight } } }`,
+      `trainings { training { exercises { exerciseName exercise { __typename } } } }`,
+      `trainings { training { exercises { exerciseId exercise { createdBy imageUrl instructions } } } }`,
+      `trainings { ...Item }`,
+      `trainings { training { ... on Training { description exercises { ...Line } } } }`,
+      `trainings { training { createdAt updatedAt isPublic exercises { id exercise { creator { id } } } } }`,
+      `id ${TREE}`,
+    ];
+    const FRAGMENTS: Record<string, string> = {
+      Item: `fragment Item on PlanTraining { dayOfWeek order training { createdBy } }`,
+      Line: `fragment Line on TrainingExercise { sets repetitions restSeconds order notes exercise { id category difficulty equipment muscleGroups videoUrl updatedAt } }`,
+    };
+    for (const user of [reader, author]) {
+      for (const selection of selections) {
+        const fragments = Object.keys(FRAGMENTS)
+          .flatMap((name) => (selection.includes(`...${name}`) ? [FRAGMENTS[name]] : []))
+          .join(" ");
+        const answers: unknown[] = [];
+        for (let run = 0; run < 2; run += 1) {
+          const ahead = await statementsOf(() =>
+            t.graphql(`query ($id: Int!) { trainingPlan(id: $id) { ${selection} } } ${fragments}`, { id: plan.id }, user.token),
+          );
+          // A training's creator is not read ahead: the author loader's one batch reads it.
+          expect(ahead.statements, selection).toBe(selection.includes("c: creator") ? 2 : 1);
+          answers.push(ahead.answer);
+        }
+        expect(answers[1], selection).toEqual(answers[0]);
+        const levelByLevel = await t.graphql(
+          `{ trainingPlans(filter: { name: "Plano misto" }, page: { size: 1 }) { content { ${selection} } } } ${fragments}`,
+          {},
+          user.token,
+        );
+        expect(levelByLevel.errors, selection).toBeUndefined();
+        expect(answers[0], selection).toEqual({ data: { trainingPlan: levelByLevel.data.trainingPlans.content[0] } });
+      }
+    }
+    const texts: string[] = [];
+    const stop = t.database.observeQueries((statement) => void texts.push(statement));
+    await t.graphql(
+      `query ($id: Int!) { trainingPlan(id: $id) { trainings { training { exercises { exercise { name creator { name } } } } } } }`,
+      { id: plan.id },
+      reader.token,
+    );
+    stop();
+    expect(texts).toHaveLength(1);
+    expect(texts[0]).toContain(`'name'`);
+    expect(texts[0]).not.toMatch(/'(trainingName|description|sets|createdAt|userType|id)'/);
+  });
+
   it("keeps the plan's own answers: 404 for a missing plan, 403 for another's private one", async () => {
     const { author, reader, trainingId } = await mixedPlan();
     const secret = await createPlan(t, author.token, [trainingId], { name: "Secreto", isPublic: false });

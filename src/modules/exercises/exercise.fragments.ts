@@ -1,4 +1,4 @@
-import { eq, or, sql, type SQL } from "drizzle-orm";
+import { eq, getTableColumns, or, sql, type SQL } from "drizzle-orm";
 import { rowFromJson, rowJson } from "../../platform/db/json.js";
 import type { Bound } from "../../platform/db/prepared.js";
 import { liveExerciseIdsOf, livePartiesOfExercises, trainingIdsHoldingExercise } from "../trainings/training.fragments.js";
@@ -18,17 +18,23 @@ export function exerciseVisibleTo(caller: ContentReader): SQL | undefined {
   return or(eq(exercises.isPublic, true), privateContentVisibleTo(caller, exercises.createdBy, trainingIdsHoldingExercise(exercises.id)));
 }
 
-/** The relations read along with an exercise. */
+/** The relations read along with an exercise, and the keys of its JSON object and its creator's read (all when not said). */
 export interface ExerciseInclude {
   creator?: boolean;
+  keys?: string[];
+  creatorKeys?: string[];
 }
 
+/** The keys exerciseJson can write: the columns' (named as the Exercise type's fields), and `creator`. */
+export const EXERCISE_JSON_KEYS = [...Object.keys(getTableColumns(exercises)), "creator"];
+
 /**
- * The enclosing query's `exercises` row as a JSON object (its columns, and `creator` when included), or null when the
- * caller may not see it: what the exercise loader, then the author loader, would have answered.
+ * The enclosing query's `exercises` row as a JSON object (its columns, and `creator` when included; only the keys
+ * `include` names, when it does), or null when the caller may not see it: what the exercise loader, then the author
+ * loader, would have answered.
  */
 export function exerciseJson(caller: ContentReader, include: ExerciseInclude): SQL {
-  const object = rowJson(exercises, include.creator ? { creator: authorJson(exercises.createdBy) } : {});
+  const object = rowJson(exercises, include.creator ? { creator: authorJson(exercises.createdBy, include.creatorKeys) } : {}, include.keys);
   const visible = exerciseVisibleTo(caller);
   return visible ? sql`case when ${visible} then ${object} end` : object;
 }

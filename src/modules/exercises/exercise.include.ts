@@ -1,6 +1,14 @@
 import type { Selection } from "../../graphql/look-ahead.js";
-import type { ExerciseInclude } from "./exercise.fragments.js";
+import { AUTHOR_JSON_KEYS } from "../users/user.fragments.js";
+import { EXERCISE_JSON_KEYS, type ExerciseInclude } from "./exercise.fragments.js";
 
-/** The relations a selection of Exercise asks for, read ahead with it (undefined: the exercise itself is not selected). */
+/**
+ * The relations a selection of Exercise asks for, read ahead with it, and the keys its fields read (undefined: the
+ * exercise itself is not selected).
+ */
 export const exerciseInclude = (selection: Selection | undefined): ExerciseInclude | undefined =>
-  selection && { creator: selection.field("creator") !== undefined };
+  selection && {
+    creator: selection.field("creator") !== undefined,
+    keys: selection.keysOf(EXERCISE_JSON_KEYS),
+    creatorKeys: selection.field("creator")?.keysOf(AUTHOR_JSON_KEYS),
+  };

@@ -1,8 +1,8 @@
-import { and, asc, count, desc, eq, ilike, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, ilike, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
-import { fromJson } from "../../platform/db/json.js";
+import { fromJson, pickKeys } from "../../platform/db/json.js";
 import { pageWithTotal, totalBeforePaging } from "../../platform/db/pages.js";
 import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
 import { containsPattern } from "../../platform/db/text-search.js";
@@ -36,14 +36,14 @@ export const EXERCISE_SORTS: Record<string, AnyColumn> = {
 };
 
 /**
- * What shapes a listing's statement: who asks, the filters present, the order, the authors read along, whether the
- * total is counted; the values are bound.
+ * What shapes a listing's statement: who asks, the filters present, the order, the columns and authors read along
+ * (ExerciseInclude), whether the total is counted; the values are bound.
  */
 interface ListShape {
   caller: ReaderKind;
   filters: (keyof ExerciseFilter)[];
   sort: SortOrder[];
-  creator: boolean;
+  include: ExerciseInclude;
   counted: boolean;
 }
 
@@ -54,7 +54,7 @@ const applies = (filter: ExerciseFilter, key: keyof ExerciseFilter) =>
 
 const exercisePage = preparedStatements(
   (shape: ListShape) =>
-    `${shape.caller} ${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")} ${shape.creator} ${shape.counted}`,
+    `${shape.caller} ${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")} ${JSON.stringify(shape.include)} ${shape.counted}`,
   (db, shape) => {
     const value = (name: string) => sql.placeholder(name);
     const caller = preparedReader(shape.caller);
@@ -72,9 +72,10 @@ const exercisePage = preparedStatements(
       rows: db
         // Counting over () reads every visible exercise before the page's LIMIT can stop the scan.
         .select({
-          exercise: exercises,
+          // The columns the selection reads (the id at least: a select needs one).
+          exercise: pickKeys(getTableColumns(exercises), shape.include.keys && ["id", ...shape.include.keys]),
           ...(shape.counted ? { total: totalBeforePaging() } : {}),
-          ...(shape.creator ? { creator: authorJson(exercises.createdBy) } : {}),
+          ...(shape.include.creator ? { creator: authorJson(exercises.createdBy, shape.include.creatorKeys) } : {}),
         })
         .from(exercises)
         .where(where)
@@ -198,12 +199,12 @@ export const exerciseRepository = {
   },
 
   /**
-   * A page of the exercises the caller may see, each with its `creator` when `include` names it, and their total
-   * (NaN when not `counted`: it fails any answer that would show it).
+   * A page of the exercises the caller may see (only the columns `include.keys` names, when it does), each with its
+   * `creator` when `include` names it, and their total (NaN when not `counted`: it fails any answer that would show it).
    */
   async list(db: Db, caller: UserActor | null, filter: ExerciseFilter, request: PageRequest, include: ExerciseInclude = {}, counted = true) {
     const shape: ListShape = {
-      creator: include.creator === true,
+      include,
       counted,
       caller: readerKind(caller),
       filters: FILTERS.filter((key) => applies(filter, key)),
@@ -225,6 +226,6 @@ export const exerciseRepository = {
           async () => (await statements.total.execute(values))[0].n,
         )
       : { rows: found, total: Number.NaN };
-    return { rows: rows.map((row) => (shape.creator ? { ...row.exercise, creator: fromJson(row.creator) as UserSummaryDto | null } : row.exercise)), total };
+    return { rows: rows.map((row) => (include.creator ? { ...row.exercise, creator: fromJson(row.creator) as UserSummaryDto | null } : row.exercise)), total };
   },
 };

@@ -99,10 +99,17 @@ const planTrainingFields = {
 };
 export type PlanTrainingLine = Omit<Awaited<ReturnType<typeof trainingPlanRepository.trainingsOf>>[number], "planId">;
 
-/** The relations read along with a plan: its trainings (each with what TrainingInclude names). */
+/**
+ * The relations read along with a plan: its trainings (each with what TrainingInclude names), and the keys of those
+ * items' JSON objects read (all when not said).
+ */
 export interface PlanInclude {
   training?: TrainingInclude;
+  keys?: string[];
 }
+
+/** The keys of a plan's item trainingsJson can write: planTrainingFields' and `training`. */
+export const PLAN_TRAINING_JSON_KEYS = [...Object.keys(planTrainingFields), "training"];
 
 /**
  * The trainings of the enclosing query's plan, as a JSON array of planTrainingFields objects in their order, each with
@@ -113,6 +120,7 @@ function trainingsJson(reader: ContentReader, include: PlanInclude) {
     include.training ? { ...planTrainingFields, training: trainingJson(reader, include.training) } : planTrainingFields,
     sql`from ${planTrainings} join ${trainings} on ${trainings.id} = ${planTrainings.trainingId} where ${planTrainings.planId} = ${trainingPlans.id}`,
     planTrainings.position,
+    include.keys,
   );
 }
 const trainingsAsJson = trainingsJson(null, {});

@@ -5,9 +5,9 @@ import { inputReader, listReader, pageReader } from "../../graphql/arguments.js"
 import { Selection } from "../../graphql/look-ahead.js";
 import { PageInput } from "../../graphql/page.js";
 import { LocalDate } from "../../graphql/scalars.js";
-import { trainingInclude } from "../trainings/training.include.js";
 import { Training } from "../trainings/training.types.js";
 import { UserSummary, User } from "../users/user.types.js";
+import { planInclude } from "./training-plan.include.js";
 import type { PlanTrainingDto } from "./training-plan.service.js";
 import { assignInput, assignmentFilter, assignmentPaging, planFilter, planInput, planPaging } from "./training-plan.inputs.js";
 import {
@@ -27,7 +27,7 @@ export class TrainingPlanResolver {
   @Query(() => TrainingPlan)
   trainingPlan(@Arg("id", () => Int) id: number, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
     // The trainings (their exercises, their authors) the selection asks for come in the plan's one statement.
-    return ctx.services.trainingPlans.get(ctx.actor, id, { training: trainingInclude(Selection.of(info).path("trainings", "training")) });
+    return ctx.services.trainingPlans.get(ctx.actor, id, planInclude(Selection.of(info)));
   }
 
   @Query(() => TrainingPlanPage)

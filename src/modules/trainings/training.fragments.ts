@@ -1,4 +1,4 @@
-import { eq, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { eq, getTableColumns, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { jsonRows, rowFromJson, rowJson } from "../../platform/db/json.js";
 import type { Bound } from "../../platform/db/prepared.js";
 import { privateContentVisibleTo, type ContentReader } from "../exercises/content-visibility.js";
@@ -38,10 +38,20 @@ export const lineFields = {
   notes: trainingExercises.notes,
 };
 
-/** The relations read along with a training: its lines' exercises. */
+/**
+ * The relations read along with a training (its lines' exercises), and the keys of its JSON object and of its lines'
+ * read (all when not said).
+ */
 export interface TrainingInclude {
   exercise?: ExerciseInclude;
+  keys?: string[];
+  lineKeys?: string[];
 }
+
+/** The keys trainingJson can write: the columns' and `lines`. */
+export const TRAINING_JSON_KEYS = [...Object.keys(getTableColumns(trainings)), "lines"];
+/** The keys of a line linesJson can write: lineFields' and `exercise`. */
+export const LINE_JSON_KEYS = [...Object.keys(lineFields), "exercise"];
 
 /**
  * The lines of the enclosing query's `trainings` row, as a JSON array of lineFields objects in their order, each with
@@ -52,15 +62,16 @@ export function linesJson(caller: ContentReader, include: TrainingInclude): SQL 
     include.exercise ? { ...lineFields, exercise: exerciseJson(caller, include.exercise) } : lineFields,
     sql`from ${trainingExercises} join ${exercises} on ${exercises.id} = ${trainingExercises.exerciseId} where ${trainingExercises.trainingId} = ${trainings.id}`,
     trainingExercises.position,
+    include.lineKeys,
   );
 }
 
 /**
- * The enclosing query's `trainings` row as a JSON object (its columns and its `lines`), or null when the caller may
- * not see it: what the training loader would have answered.
+ * The enclosing query's `trainings` row as a JSON object (its columns and its `lines`; only the keys `include` names,
+ * when it does), or null when the caller may not see it: what the training loader would have answered.
  */
 export function trainingJson(caller: ContentReader, include: TrainingInclude): SQL {
-  const object = rowJson(trainings, { lines: linesJson(caller, include) });
+  const object = rowJson(trainings, { lines: linesJson(caller, include) }, include.keys);
   const visible = trainingVisibleTo(caller);
   return visible ? sql`case when ${visible} then ${object} end` : object;
 }

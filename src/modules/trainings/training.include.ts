@@ -1,7 +1,17 @@
 import type { Selection } from "../../graphql/look-ahead.js";
 import { exerciseInclude } from "../exercises/exercise.include.js";
-import type { TrainingInclude } from "./training.fragments.js";
+import { LINE_JSON_KEYS, TRAINING_JSON_KEYS, type TrainingInclude } from "./training.fragments.js";
 
-/** The relations a selection of Training asks for, read ahead with it (undefined: the training itself is not selected). */
+/** What Training's fields other than its columns read of its JSON object (a tree's training has no exerciseCount). */
+const TRAINING_NEEDS = { exercises: ["lines"], creator: ["createdBy"], exerciseCount: [] };
+
+/**
+ * The relations a selection of Training asks for, read ahead with it, and the keys its fields and its lines' read
+ * (undefined: the training itself is not selected).
+ */
 export const trainingInclude = (selection: Selection | undefined): TrainingInclude | undefined =>
-  selection && { exercise: exerciseInclude(selection.path("exercises", "exercise")) };
+  selection && {
+    exercise: exerciseInclude(selection.path("exercises", "exercise")),
+    keys: selection.keysOf(TRAINING_JSON_KEYS, TRAINING_NEEDS),
+    lineKeys: selection.field("exercises")?.keysOf(LINE_JSON_KEYS),
+  };

@@ -288,9 +288,12 @@ function toDto(row: TrainingRow, lines: TrainingLine[]): TrainingDto {
 
 type LineJson = TrainingExerciseDto & { exercise?: Record<string, unknown> | null };
 
-/** A training as trainingJson carries it inside a tree read in one statement, its lines' exercises when included. */
+/**
+ * A training as trainingJson carries it inside a tree read in one statement, its lines' exercises when included; only
+ * the keys it was written with (no lines: none, for a selection that reads none).
+ */
 export function trainingFromJson(json: Record<string, unknown>): TrainingDto {
-  const lines = (json.lines as LineJson[]).map(({ exercise, ...line }): TrainingExerciseDto =>
+  const lines = ((json.lines as LineJson[] | undefined) ?? []).map(({ exercise, ...line }): TrainingExerciseDto =>
     exercise === undefined ? line : { ...line, exercise: exercise && exerciseFromJson(exercise) },
   );
   return toDto(trainingRowFromJson(json), lines);

@@ -45,10 +45,17 @@ export const userFromJson = (json: Record<string, unknown>): UserDto => toUserDt
 
 const author = alias(users, "author");
 
-/** The author `userId` (a column of the enclosing query) as a UserSummaryDto JSON object, null when missing. */
-export function authorJson(userId: AnyColumn): SQL {
-  return sql`(select json_build_object('id', ${author.id}, 'name', ${author.name}, 'userType', ${author.userType}, 'profilePicture', ${author.profilePicture})
-    from ${users} ${author} where ${eq(author.id, userId)})`;
+const authorFields = { id: author.id, name: author.name, userType: author.userType, profilePicture: author.profilePicture };
+
+/** The keys authorJson can write (a UserSummary's fields). */
+export const AUTHOR_JSON_KEYS = Object.keys(authorFields);
+
+/**
+ * The author `userId` (a column of the enclosing query) as a UserSummaryDto JSON object (only the `keys` named, when
+ * given), null when missing.
+ */
+export function authorJson(userId: AnyColumn, keys?: readonly string[]): SQL {
+  return sql`(select ${objectJson(authorFields, keys)} from ${users} ${author} where ${eq(author.id, userId)})`;
 }
 
 /** The weights `userId` recorded through the profile, oldest first, as the metrics' JSON array of `{date, value}`. */

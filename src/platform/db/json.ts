@@ -5,10 +5,11 @@ import type { PgTable } from "drizzle-orm/pg-core";
  * A JSON array built by PostgreSQL, one object of `fields` per row of `from` (the subquery's from, joins and where) in
  * `orderBy`'s order: the items of a relation of the enclosing query's row, carried and decoded as one value instead of
  * a row each. The whole subquery sits in one nested fragment: drizzle writes a one-table select's own columns
- * unqualified when they stand directly in a selected field, which a correlated subquery cannot afford.
+ * unqualified when they stand directly in a selected field, which a correlated subquery cannot afford. Only the `keys`
+ * named when given (objectJson).
  */
-export function jsonRows(fields: Record<string, AnyColumn | SQL>, from: SQL, orderBy: SQL | AnyColumn): SQL<unknown> {
-  const subquery = sql`select coalesce(json_agg(${objectJson(fields)} order by ${orderBy}), '[]') ${from}`;
+export function jsonRows(fields: Record<string, AnyColumn | SQL>, from: SQL, orderBy: SQL | AnyColumn, keys?: readonly string[]): SQL<unknown> {
+  const subquery = sql`select coalesce(json_agg(${objectJson(fields, keys)} order by ${orderBy}), '[]') ${from}`;
   return sql<unknown>`(${subquery})`;
 }
 
@@ -18,15 +19,28 @@ export const fromJson = (value: unknown): unknown => (typeof value === "string" 
 /**
  * Every column of `table`'s row in the enclosing query (plus `extra` values), as one JSON object keyed by the row's
  * property names: a row carried inside a tree that PostgreSQL builds in one statement. `rowFromJson` reads it back.
+ * Only the `keys` named when given (objectJson).
  */
-export function rowJson(table: PgTable, extra: Record<string, SQL> = {}): SQL {
-  return objectJson({ ...getTableColumns(table), ...extra });
+export function rowJson(table: PgTable, extra: Record<string, SQL> = {}, keys?: readonly string[]): SQL {
+  return objectJson({ ...getTableColumns(table), ...extra }, keys);
 }
 
-/** A JSON object of `fields` (columns or values of the enclosing query), keyed by their names. */
-export function objectJson(fields: Record<string, AnyColumn | SQL>): SQL {
-  const pairs = Object.entries(fields).map(([key, value]) => sql`${sql.raw(`'${key}'`)}, ${value}`);
+/**
+ * A JSON object of `fields` (columns or values of the enclosing query), keyed by their names; only those `keys` names
+ * when given (what a GraphQL selection reads of it, Selection.keysOf): building a key costs PostgreSQL more than
+ * reading its column, so an object of the 2 fields asked is far cheaper than a whole row.
+ */
+export function objectJson(fields: Record<string, AnyColumn | SQL>, keys?: readonly string[]): SQL {
+  const pairs = Object.entries(pickKeys(fields, keys)).map(([key, value]) => sql`${sql.raw(`'${key}'`)}, ${value}`);
   return sql`json_build_object(${sql.join(pairs, sql`, `)})`;
+}
+
+/**
+ * Those of `fields` whose names `keys` lists (all when undefined), typed as all of them: a row read so lacks the
+ * fields its reader never reads (a GraphQL selection's).
+ */
+export function pickKeys<Fields extends Record<string, unknown>>(fields: Fields, keys: readonly string[] | undefined): Fields {
+  return keys ? (Object.fromEntries(Object.entries(fields).filter(([key]) => keys.includes(key))) as Fields) : fields;
 }
 
 const instantKeys = new WeakMap<PgTable, string[]>();
