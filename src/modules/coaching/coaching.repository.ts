@@ -75,7 +75,8 @@ interface LinkFilter {
  * with the student the reads other modules embed, each under its name (the student's executions).
  */
 export interface LinkInclude {
-  student?: { reader: UserActor; embedded: Record<string, EmbeddedRead<unknown>> };
+  /** `keys`: the only keys of the student's JSON object read (besides the embedded reads), all when undefined. */
+  student?: { reader: UserActor; embedded: Record<string, EmbeddedRead<unknown>>; keys?: string[] };
 }
 
 /** What shapes a page of links' statement: the filters present, the order, what it includes; the values are bound. */
@@ -94,14 +95,14 @@ const embeddedPrefix = (name: string) => `${name}_`;
 function includeKey({ student }: LinkInclude) {
   if (!student) return "";
   const embedded = Object.entries(student.embedded).map(([name, read]) => `${name}(${read.key})`);
-  return `student(${student.reader.isAdmin} ${embedded.join(" ")})`;
+  return `student(${student.reader.isAdmin} ${embedded.join(" ")} ${student.keys?.join(",") ?? "*"})`;
 }
 
 /** The student of the enclosing query's link as userJson, the reads `embedded` names inside it. */
-function studentJson({ reader, embedded }: NonNullable<LinkInclude["student"]>) {
+function studentJson({ reader, embedded, keys }: NonNullable<LinkInclude["student"]>) {
   const bound = { id: sql.placeholder("callerId"), userType: sql.placeholder("callerType"), isAdmin: reader.isAdmin };
   const reads = Object.entries(embedded).map(([name, read]) => [name, read.sql(student.id, embeddedPlaceholder(embeddedPrefix(name)))]);
-  return userJson(bound, student, Object.fromEntries(reads));
+  return userJson(bound, student, Object.fromEntries(reads), keys);
 }
 
 const linkPage = preparedStatements(

@@ -5,6 +5,7 @@ import { inputReader, listReader } from "../../graphql/arguments.js";
 import { Selection } from "../../graphql/look-ahead.js";
 import { userExecutionsAhead } from "../executions/execution.include.js";
 import { PageInput } from "../../graphql/page.js";
+import { userKeys } from "../users/user.include.js";
 import { UserSummary, User } from "../users/user.types.js";
 import { inviteFilter, inviteInput, invitePaging, linkFilter, linkPaging } from "./coaching.inputs.js";
 import type { LinkWithStudent } from "./coaching.service.js";
@@ -40,7 +41,9 @@ export class CoachingResolver {
   ) {
     // The students the selection asks for (and their executions) come in the page's one statement.
     const student = Selection.of(info).path("content", "student");
-    const include = student && { student: { embedded: userExecutionsAhead(student.field("executions"), ctx) } };
+    // Of the student only the keys the selection reads (its executions, when not read ahead, through the loader by id).
+    const keys = student && userKeys(student, { executions: ["id"] });
+    const include = student && { student: { embedded: userExecutionsAhead(student.field("executions"), ctx), keys } };
     return ctx.services.coaching.listStudents(ctx.actor, listReader(linkPaging, linkFilter, filter, page), include);
   }
 

@@ -34,7 +34,8 @@ export type { LinkDto, ReceivedInviteDto, SentInviteDto };
 
 /** What a page of a trainer's links reads along with each link: its student, with the reads of other modules embedded under their names. */
 export interface StudentsInclude {
-  student?: { embedded: Record<string, EmbeddedRead<unknown>> };
+  /** `keys`: the only keys of the student read (a GraphQL selection's), all when undefined. */
+  student?: { embedded: Record<string, EmbeddedRead<unknown>>; keys?: string[] };
 }
 
 /** A student read along with its link, and the answers of the reads embedded in it. */
@@ -196,7 +197,7 @@ export class CoachingService {
       this.deps.db,
       { personalId: trainer.id, status: status ?? "ACTIVE", name },
       request,
-      include.student && { student: { reader: trainer, embedded: include.student.embedded } },
+      include.student && { student: { reader: trainer, ...include.student } },
     );
     const embedded = include.student?.embedded;
     return toPage(

@@ -7,6 +7,7 @@ import type { AppError } from "../../platform/errors.js";
 import type { Page } from "../../platform/paging.js";
 import type { TrainingExecutionSummaryDto } from "./execution.dto.js";
 import { trainingExecutionPaging, userTrainingExecutionFilter } from "./execution.inputs.js";
+import { TRAINING_EXECUTION_SUMMARY_KEYS } from "./execution.repository.js";
 import type { ExecutionFilter } from "./execution.types.js";
 
 /** The arguments of `User.executions`. */
@@ -17,6 +18,9 @@ export interface UserExecutionsArguments {
 
 /** `User.executions`'s arguments as its listing reads them (the same refusals). */
 export const userExecutionsQuery = (args: UserExecutionsArguments) => listReader(trainingExecutionPaging, userTrainingExecutionFilter, args.filter, args.page);
+
+/** What TrainingExecution's fields other than a page row's keys read of it (a listing leaves the last three null). */
+const SUMMARY_NEEDS = { duration: ["durationSeconds"], userName: [], exerciseExecutions: [], newRecords: [] };
 
 /** Where a user read along with its parent carries its executions read ahead. */
 const AHEAD = "executionsAhead";
@@ -35,7 +39,8 @@ interface ExecutionsAhead {
 export function userExecutionsAhead(selection: Selection | undefined, ctx: Pick<Context, "services" | "actor">): Record<string, EmbeddedRead<ExecutionsAhead>> {
   const args = selection?.arguments() as UserExecutionsArguments | undefined;
   if (!selection || !args) return {};
-  const read = ctx.services.executions.embeddedUserTrainingExecutions(ctx.actor, userExecutionsQuery(args), totalShown(selection));
+  const keys = selection.field("content")?.keysOf(TRAINING_EXECUTION_SUMMARY_KEYS, SUMMARY_NEEDS);
+  const read = ctx.services.executions.embeddedUserTrainingExecutions(ctx.actor, userExecutionsQuery(args), totalShown(selection), keys);
   if (!read) return {};
   const key = argumentsKey(args);
   return { [AHEAD]: { ...read, answer: (json) => ({ args: key, page: read.answer(json) }) } };

@@ -102,6 +102,8 @@ const summaryColumns = {
   clientId: trainingExecutions.clientId,
 };
 export type TrainingExecutionSummaryRow = Pick<TrainingExecutionRow, keyof typeof summaryColumns>;
+/** The keys of a page's rows trainingExecutionPageJson can write. */
+export const TRAINING_EXECUTION_SUMMARY_KEYS = Object.keys(summaryColumns);
 
 /** One user's page of training executions as read for several users at once: whether it may be read, its page and total. */
 export interface TrainingExecutionPageOf {
@@ -123,6 +125,8 @@ export interface TrainingExecutionPageShape {
   firstPage: boolean;
   /** False when whoever reads the page shows no total (a GraphQL selection without one): nothing is counted then. */
   counted: boolean;
+  /** The keys of its rows read (a GraphQL selection's), all when undefined. */
+  keys?: string[];
 }
 
 const PAGE_FILTERS: (keyof TrainingExecutionFilter)[] = ["trainingId", "completed", "from", "until"];
@@ -133,6 +137,7 @@ export function trainingExecutionPageShape(
   filter: TrainingExecutionFilter,
   request: PageRequest,
   counted = true,
+  keys?: string[],
 ): TrainingExecutionPageShape {
   return {
     admin: caller.isAdmin,
@@ -140,12 +145,13 @@ export function trainingExecutionPageShape(
     sort: request.sort,
     firstPage: isFirstPage(request),
     counted,
+    keys,
   };
 }
 
 /** A key naming a page's shape (its statement's text depends on nothing else). */
 export const trainingExecutionPageKey = (shape: TrainingExecutionPageShape) =>
-  `${shape.admin} ${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")} ${shape.firstPage} ${shape.counted}`;
+  `${shape.admin} ${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")} ${shape.firstPage} ${shape.counted} ${shape.keys?.join(",") ?? "*"}`;
 
 /** The values trainingExecutionPageJson's placeholders bind, by name. */
 export function trainingExecutionPageValues(caller: { id: number }, filter: TrainingExecutionFilter, request: PageRequest): Record<string, unknown> {
@@ -184,6 +190,7 @@ export function trainingExecutionPageJson(shape: TrainingExecutionPageShape, use
       order by ${sql.join(order, sql`, `)} ${pageClause(shape.firstPage, value)}
     ) page`,
     sql.join(ordering(onPageSorts, { sort: shape.sort }, onPage(trainingExecutions.id)), sql`, `),
+    shape.keys,
   );
   const total = shape.counted ? sql`(select count(*) from ${trainingExecutions} where ${ofUser})` : sql`null`;
   return sql`json_build_object('readable', ${readable}, 'total', ${total}, 'rows', ${rows})`;

@@ -251,12 +251,14 @@ export class ExecutionService {
    * students of a trainer's page of links): the same rule, filter, order, page and total, and the same answer, each
    * user's page or its 403. Undefined when there is no caller or the arguments are refused: listUserTrainingExecutionsOf
    * then answers them, with its refusal. `counted` false: the reader shows no total (its selection asks none), so none
-   * is counted (most of the statement's cost, one count per user) and the pages carry NaN in its place.
+   * is counted (most of the statement's cost, one count per user) and the pages carry NaN in its place. `keys`: the
+   * only keys of the rows the reader reads (a GraphQL selection's).
    */
   embeddedUserTrainingExecutions(
     actor: Actor,
     readQuery: InputReader<UserTrainingExecutionListQuery>,
     counted = true,
+    keys?: string[],
   ): EmbeddedRead<Page<TrainingExecutionSummaryDto> | AppError> | undefined {
     if (actor.kind !== "user") return undefined;
     let query: UserTrainingExecutionListQuery;
@@ -266,7 +268,7 @@ export class ExecutionService {
       return undefined;
     }
     const filter = executionFilterOf(query.filter);
-    const shape = trainingExecutionPageShape(actor, filter, query.page, counted);
+    const shape = trainingExecutionPageShape(actor, filter, query.page, counted, keys);
     return {
       key: trainingExecutionPageKey(shape),
       sql: (userId, placeholder) => trainingExecutionPageJson(shape, userId, placeholder),

@@ -31,13 +31,23 @@ export function userReadableBy(reader: UserReader, user: UsersTable = users): SQ
   return sql`(${user.id} = ${reader.id} or (${user.userType} <> ${reader.userType} and ${user.id} in (${linkPartnerIds(reader.id)})))`;
 }
 
-/**
- * The enclosing query's user row `user` as a JSON object (what a UserDto shows, and `extra`), or null when `reader`
- * may not read it: what the userById loader would have answered. userRowFromJson reads it back.
- */
-export function userJson(reader: UserReader, user: UsersTable = users, extra: Record<string, SQL> = {}): SQL {
+/** The columns of a user a UserDto shows. */
+function shownColumns(user: UsersTable) {
   const { passwordHash: _hash, sessionVersion: _version, isAdmin: _admin, ...shown } = getTableColumns(user);
-  return sql`case when ${userReadableBy(reader, user)} then ${objectJson({ ...shown, ...extra })} end`;
+  return shown;
+}
+
+/** The keys userJson can write (besides its `extra`): the shown columns'. */
+export const USER_JSON_KEYS = Object.keys(shownColumns(users));
+
+/**
+ * The enclosing query's user row `user` as a JSON object (what a UserDto shows, and `extra`; of the shown columns only
+ * the `keys` named, when given), or null when `reader` may not read it: what the userById loader would have answered.
+ * userFromJson reads it back.
+ */
+export function userJson(reader: UserReader, user: UsersTable = users, extra: Record<string, SQL> = {}, keys?: readonly string[]): SQL {
+  const object = objectJson({ ...shownColumns(user), ...extra }, keys && [...keys, ...Object.keys(extra)]);
+  return sql`case when ${userReadableBy(reader, user)} then ${object} end`;
 }
 
 /** A user as userJson wrote it, as the userById loader answers it (a UserDto: instants back to Dates; not `extra`). */
