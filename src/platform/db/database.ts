@@ -174,12 +174,33 @@ function postgresCarrier(url: string, pool: postgres.Sql, channel: string): BusC
 }
 
 /**
+ * Statement texts kept prepared on each connection, at most. Some texts follow the request (the JSON keys a GraphQL
+ * selection reads, an id list's length), and postgres.js never forgets a prepared text while its connection lives:
+ * past this many distinct texts, a new one runs unprepared, so no series of requests grows every backend's plan cache
+ * without bound.
+ */
+export const MAX_PREPARED_TEXTS = 1_000;
+
+/** Whether a text may be kept prepared: it is one of the first `max` distinct texts `seen` (the process's set). */
+export function preparedTextGate(max: number, seen = new Set<string>()): (text: string) => boolean {
+  return (text) => {
+    if (seen.has(text)) return true;
+    if (seen.size >= max) return false;
+    seen.add(text);
+    return true;
+  };
+}
+
+const mayPrepare = preparedTextGate(MAX_PREPARED_TEXTS);
+
+/**
  * The client with every parameterized statement prepared once per connection and reused. Drizzle hands postgres.js
  * its unnamed queries with `prepare: false`, which postgres.js sends in two round trips (parse and describe, wait for
  * the parameter types, then bind and execute) and PostgreSQL parses and plans every time. Our statements are a fixed
  * set of texts with bound values (an `in` list adds one text per list length), and postgres.js retires each connection
  * after 30 to 60 minutes, so the per-connection caches stay small; statements without parameters still go as simple
- * queries. Transactions and savepoints hand out their own clients, which get the same treatment.
+ * queries. Transactions and savepoints hand out their own clients, which get the same treatment. Texts past the first
+ * MAX_PREPARED_TEXTS the process has seen run unprepared (`mayPrepare`).
  */
 function preparingStatements(client: postgres.Sql): postgres.Sql {
   type Unsafe = postgres.Sql["unsafe"];
@@ -193,7 +214,7 @@ function preparingStatements(client: postgres.Sql): postgres.Sql {
   return new Proxy(client, {
     get(target, property, receiver) {
       if (property === "unsafe") {
-        return ((query, parameters, options) => traced(target.unsafe(query, parameters, { ...options, prepare: true }), query)) as Unsafe;
+        return ((query, parameters, options) => traced(target.unsafe(query, parameters, { ...options, prepare: mayPrepare(query) }), query)) as Unsafe;
       }
       if (property === "begin" || property === "savepoint") return withScopedClient((Reflect.get(target, property) as Scoped).bind(target));
       return Reflect.get(target, property, receiver) as unknown;
