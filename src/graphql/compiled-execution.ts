@@ -1,5 +1,5 @@
 import type { ApolloServerOptionsWithGateway } from "@apollo/server";
-import { execute, GraphQLError, Kind, printSchema, type DocumentNode, type GraphQLSchema } from "graphql";
+import { execute, getOperationAST, GraphQLError, printSchema, type DocumentNode, type GraphQLSchema } from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
 
 /** Apollo's executor hook: what hands it a schema and an executor. */
@@ -11,8 +11,7 @@ const RUNS_BEFORE_COMPILING = 2;
 
 interface DocumentPlans {
   runs: number;
-  /** By operation name ("" for a document's only, anonymous operation). */
-  /** null: graphql-jit could not compile it, graphql-js runs it. */
+  /** By the operation name sent ("" when none was: the document's only operation); null when graphql-jit could not compile it. */
   compiled: Map<string, CompiledQuery | null>;
 }
 
@@ -45,9 +44,7 @@ export function compiledExecution(schema: GraphQLSchema): Gateway {
     let plan = documentPlans.compiled.get(key);
     if (plan === undefined) {
       // Only the document's own operations get a plan: names a client makes up must not grow the map.
-      if (operationName !== undefined && !document.definitions.some((node) => node.kind === Kind.OPERATION_DEFINITION && node.name?.value === operationName)) {
-        return runWithGraphqlJs();
-      }
+      if (!getOperationAST(document, operationName)) return runWithGraphqlJs();
       plan = compiledOrNot(schema, document, operationName);
       documentPlans.compiled.set(key, plan);
     }
