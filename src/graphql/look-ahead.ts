@@ -67,7 +67,9 @@ export class Selection {
    * (named as the type's fields): the selected fields among them, and for each other selected field the keys its
    * resolver reads (`needs`, e.g. the id a relation resolves from). Undefined, every key, when a selected field is in
    * neither: a resolver this does not know of gets the whole object. Sorted, and drawn from `keys` and `needs` only,
-   * never from the request's text (aliases), so a statement keyed by them has a bounded number of shapes.
+   * never from the request's text (aliases): a statement keyed by them has at most one shape per subset of `keys` (2^n,
+   * so the statement families cap the shapes they keep, platform/db/prepared.ts, and the texts kept prepared are
+   * capped too, MAX_PREPARED_TEXTS).
    */
   keysOf(keys: readonly string[], needs: Readonly<Record<string, readonly string[]>> = {}): string[] | undefined {
     const wanted = new Set<string>();

@@ -79,7 +79,10 @@ export interface LinkInclude {
   student?: { reader: UserActor; embedded: Record<string, EmbeddedRead<unknown>>; keys?: string[] };
 }
 
-/** What shapes a page of links' statement: the filters present, the order, what it includes; the values are bound. */
+/**
+ * What shapes a page of links' statement: the filters present, the order, whether it is the first page (no OFFSET),
+ * what it includes (with the keys read); the values are bound.
+ */
 interface LinkPageShape {
   filters: (keyof LinkFilter)[];
   sort: PageRequest["sort"];

@@ -3,7 +3,7 @@ import { Arg, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } f
 import type { Context } from "../../graphql-api.js";
 import { inputReader, listReader } from "../../graphql/arguments.js";
 import { Selection } from "../../graphql/look-ahead.js";
-import { userExecutionsAhead } from "../executions/execution.include.js";
+import { USER_EXECUTIONS_NEEDS, userExecutionsAhead } from "../executions/execution.include.js";
 import { PageInput } from "../../graphql/page.js";
 import { userKeys } from "../users/user.include.js";
 import { UserSummary, User } from "../users/user.types.js";
@@ -41,8 +41,8 @@ export class CoachingResolver {
   ) {
     // The students the selection asks for (and their executions) come in the page's one statement.
     const student = Selection.of(info).path("content", "student");
-    // Of the student only the keys the selection reads (its executions, when not read ahead, through the loader by id).
-    const keys = student && userKeys(student, { executions: ["id"] });
+    // Of the student only the keys the selection reads.
+    const keys = student && userKeys(student, USER_EXECUTIONS_NEEDS);
     const include = student && { student: { embedded: userExecutionsAhead(student.field("executions"), ctx), keys } };
     return ctx.services.coaching.listStudents(ctx.actor, listReader(linkPaging, linkFilter, filter, page), include);
   }

@@ -22,6 +22,9 @@ export const userExecutionsQuery = (args: UserExecutionsArguments) => listReader
 /** What TrainingExecution's fields other than a page row's keys read of it (a listing leaves the last three null). */
 const SUMMARY_NEEDS = { duration: ["durationSeconds"], userName: [], exerciseExecutions: [], newRecords: [] };
 
+/** What `User.executions` reads of a user read ahead, when its page was not read along with it: the id its loader takes. */
+export const USER_EXECUTIONS_NEEDS = { executions: ["id"] };
+
 /** Where a user read along with its parent carries its executions read ahead. */
 const AHEAD = "executionsAhead";
 

@@ -117,7 +117,11 @@ export interface TrainingExecutionPageOf {
   total: number | null;
 }
 
-/** What shapes the SQL of a page of a user's training executions: who reads, the filters present, the order; the values are bound. */
+/**
+ * What shapes the SQL of a page of a user's training executions: who reads, the filters present, the order, whether
+ * it is the first page (no OFFSET), whether its total is counted and which keys of its rows are read; the values are
+ * bound.
+ */
 export interface TrainingExecutionPageShape {
   admin: boolean;
   filters: (keyof TrainingExecutionFilter)[];

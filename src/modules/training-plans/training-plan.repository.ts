@@ -112,8 +112,9 @@ export interface PlanInclude {
 export const PLAN_TRAINING_JSON_KEYS = [...Object.keys(planTrainingFields), "training"];
 
 /**
- * The trainings of the enclosing query's plan, as a JSON array of planTrainingFields objects in their order, each with
- * its `training` (trainingJson: null when the reader may not see it) when included.
+ * The trainings of the enclosing query's plan, as a JSON array of planTrainingFields objects in their order (only the
+ * keys the include names, when it names them), each with its `training` (trainingJson: null when the reader may not
+ * see it) when included.
  */
 function trainingsJson(reader: ContentReader, include: PlanInclude) {
   return jsonRows(

@@ -54,8 +54,8 @@ export const TRAINING_JSON_KEYS = [...Object.keys(getTableColumns(trainings)), "
 export const LINE_JSON_KEYS = [...Object.keys(lineFields), "exercise"];
 
 /**
- * The lines of the enclosing query's `trainings` row, as a JSON array of lineFields objects in their order, each with
- * its `exercise` (exerciseJson) when included.
+ * The lines of the enclosing query's `trainings` row, as a JSON array of lineFields objects in their order (only the
+ * keys the include names, when it names them), each with its `exercise` (exerciseJson) when included.
  */
 export function linesJson(caller: ContentReader, include: TrainingInclude): SQL {
   return jsonRows(

@@ -50,7 +50,10 @@ export function userJson(reader: UserReader, user: UsersTable = users, extra: Re
   return sql`case when ${userReadableBy(reader, user)} then ${object} end`;
 }
 
-/** A user as userJson wrote it, as the userById loader answers it (a UserDto: instants back to Dates; not `extra`). */
+/**
+ * A user as userJson wrote it, as the userById loader answers it (a UserDto: instants back to Dates; not `extra`),
+ * or, when userJson was given `keys`, those of its fields only: for a reader that reads no other.
+ */
 export const userFromJson = (json: Record<string, unknown>): UserDto => toUserDto(rowFromJson(users, json));
 
 const author = alias(users, "author");
