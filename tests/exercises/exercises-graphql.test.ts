@@ -192,8 +192,23 @@ describe("GraphQL exercises(filter, page) and myExercises", () => {
   it("counts the total only for a selection that shows it, and answers the same page either way", async () => {
     const { trainer } = await library();
     const CONTENT = `number size content { id name creator { name } }`;
-    const page = (selection: string, fragment = "") =>
-      gql(`query ($page: PageInput) { exercises(page: $page) { ${selection} } }${fragment}`, { page: { size: 2, page: 1 } }, trainer);
+    const page = (selection: string, fragment = "", variables: Record<string, unknown> = {}) =>
+      gql(
+        `query ($page: PageInput${selection.includes("$total") ? ", $total: Boolean!" : ""}) { exercises(page: $page) { ${selection} } }${fragment}`,
+        { page: { size: 2, page: 1 }, ...variables },
+        trainer,
+      );
+    /** Whether the page's statement counted its total (count over the rows before paging). */
+    const counts = async (selection: string, variables: Record<string, unknown> = {}) => {
+      const texts: string[] = [];
+      const stop = t.database.observeQueries((statement) => void texts.push(statement));
+      try {
+        expect((await page(selection, "", variables)).errors).toBeUndefined();
+      } finally {
+        stop();
+      }
+      return texts.some((text) => text.includes("count(*) over ()"));
+    };
     const counted = await page(`totalElements totalPages ${CONTENT}`);
     expect(counted.errors).toBeUndefined();
     expect(counted.data.exercises).toMatchObject({ totalElements: 4, totalPages: 2, number: 1, size: 2 });
@@ -204,6 +219,12 @@ describe("GraphQL exercises(filter, page) and myExercises", () => {
       data: { exercises: { ...shown, count: 4 }, other: shown },
     });
     expect(await page(`${CONTENT} ...Total`, " fragment Total on ExercisePage { totalPages }")).toEqual({ data: { exercises: { ...shown, totalPages: 2 } } });
+    // A total left out by @include is not counted; included, it is.
+    expect(await page(`${CONTENT} totalElements @include(if: $total)`, "", { total: false })).toEqual({ data: { exercises: shown } });
+    expect(await counts(CONTENT)).toBe(false);
+    expect(await counts(`${CONTENT} totalElements @include(if: $total)`, { total: false })).toBe(false);
+    expect(await counts(`${CONTENT} totalElements @include(if: $total)`, { total: true })).toBe(true);
+    expect(await counts(`totalPages ${CONTENT}`)).toBe(true);
   });
 
   it("reads only the columns the selection reads, and answers what the whole rows answer", async () => {

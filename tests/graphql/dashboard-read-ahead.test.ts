@@ -27,18 +27,18 @@ const LOADERS = `query ($planId: Int!, ${VARIABLES}) { planAssignments(filter: {
 
 /** Runs `query` twice (graphql-js, then graphql-jit): both answers must be the same; the statements of each run. */
 async function twice(query: string, variables: Record<string, unknown>, token: string) {
-  const runs: { body: GqlBody; statements: number }[] = [];
+  const runs: { body: GqlBody; texts: string[] }[] = [];
   for (let run = 0; run < 2; run += 1) {
-    let statements = 0;
-    const stop = t.database.observeQueries(() => void (statements += 1));
+    const texts: string[] = [];
+    const stop = t.database.observeQueries((statement) => void texts.push(statement));
     try {
-      runs.push({ body: await t.graphql(query, variables, token), statements });
+      runs.push({ body: await t.graphql(query, variables, token), texts });
     } finally {
       stop();
     }
   }
   expect(runs[1].body).toEqual(runs[0].body);
-  return { body: runs[0].body, statements: runs.map((r) => r.statements) };
+  return { body: runs[0].body, statements: runs.map((r) => r.texts.length), texts: runs.flatMap((r) => r.texts) };
 }
 
 /** Each link's student, by student id. */
@@ -217,6 +217,9 @@ describe("a trainer's students and their executions read ahead in one statement"
       const fragment = selection.includes("...Total") ? " fragment Total on TrainingExecutionPage { totalPages }" : "";
       const ahead = await twice(`query ($page: PageInput) { myStudents { content { studentId ${fields} } } }${fragment}`, { page: { size: 2 } }, coach.token);
       expect(ahead.statements, selection).toEqual([1, 1]);
+      // The executions are counted in the statement exactly when the selection shows a total.
+      const counts = ahead.texts.some((text) => text.includes('count(*) from "training_executions"'));
+      expect(counts, selection).toBe(selection !== CONTENT);
       const loaders = await twice(
         `query ($planId: Int!, $page: PageInput) { planAssignments(filter: { planId: $planId }) { content { studentId ${fields} } } }${fragment}`,
         { planId, page: { size: 2 } },
