@@ -248,6 +248,16 @@ describe("GraphQL exercises(filter, page) and myExercises", () => {
       expect(body.data.exercises.content, selection).toHaveLength(2);
       expect(body.data.exercises, selection).toEqual(body.data.myExercises);
     }
+    // And the statement does read only those: asked the names, it reads no description.
+    const texts: string[] = [];
+    const stop = t.database.observeQueries((statement) => void texts.push(statement));
+    try {
+      expect((await gql(`{ exercises { content { name } } }`, {}, trainer)).errors).toBeUndefined();
+    } finally {
+      stop();
+    }
+    expect(texts.some((text) => text.includes('"name"'))).toBe(true);
+    expect(texts.some((text) => text.includes('"description"'))).toBe(false);
   });
 
   it("reads page fields sent as null as not given: the first page of 20, by the default order", async () => {
