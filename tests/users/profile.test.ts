@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { users, weightHistory } from "../../src/modules/users/user.table.js";
+import { decodeJwt } from "../helpers/jwt.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { makeStudent, makeTrainer, type MadeUser } from "../factories/users.js";
 
@@ -84,6 +85,19 @@ describe("GET /api/users/profile", () => {
     const res = await t.get("/api/users/profile", { token: student.token });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ message: "Token inválido ou expirado", success: false });
+  });
+
+  it("answers 401 from the expiry second of a token it accepted until then (a checked token is not trusted past it)", async () => {
+    const student = await makeStudent(t);
+    const { exp } = decodeJwt(student.token).payload as { exp: number };
+    t.clock.set(new Date((exp - 1) * 1000));
+    expect((await t.get("/api/users/profile", { token: student.token })).status).toBe(200);
+    expect((await t.graphql("{ me { id } }", undefined, student.token)).data).toEqual({ me: { id: student.id } });
+
+    t.clock.set(new Date(exp * 1000));
+    const res = await t.get("/api/users/profile", { token: student.token });
+    expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: { message: "Token inválido ou expirado", success: false } });
+    expect((await t.graphql("{ me { id } }", undefined, student.token)).errors?.[0].extensions.code).toBe("UNAUTHENTICATED");
   });
 });
 

@@ -4,6 +4,8 @@ import type { Clock } from "../clock.js";
 import { entityId } from "../validation.js";
 
 export const ACCESS_TOKEN_TTL_SECONDS = 24 * 60 * 60;
+/** Tokens whose signature was checked, kept so a client's next requests skip the HMAC and the claims' checks. */
+const VERIFIED_TOKENS_KEPT = 10_000;
 
 export interface AccessTokenSubject {
   id: number;
@@ -31,6 +33,11 @@ export interface AccessTokenClaims {
 export class AccessTokens {
   // jsonwebtoken re-parses a string secret on every call; a KeyObject made once is ~50× cheaper per verify.
   private readonly key: KeyObject;
+  /**
+   * Tokens already verified, by their whole text, with their claims: only a token this key signed gets in, so a
+   * stranger cannot fill it, and its expiry is still checked on each use. Oldest first, so the first key goes first.
+   */
+  private readonly verified = new Map<string, AccessTokenClaims>();
 
   constructor(
     secret: string,
@@ -57,16 +64,20 @@ export class AccessTokens {
 
   /** The claims of a valid token, or null (bad signature, wrong alg, expired, malformed). */
   verify(token: string): AccessTokenClaims | null {
+    const now = Math.floor(this.clock.now().getTime() / 1000);
+    const known = this.verified.get(token);
+    // jsonwebtoken's own rule: a token is expired from its `exp` second on.
+    if (known) return now < known.exp ? known : null;
+    let claims: string | jwt.JwtPayload;
     try {
-      const claims = jwt.verify(token, this.key, {
-        algorithms: ["HS256"],
-        clockTimestamp: Math.floor(this.clock.now().getTime() / 1000),
-      });
-      if (typeof claims !== "object" || !isClaims(claims)) return null;
-      return claims;
+      claims = jwt.verify(token, this.key, { algorithms: ["HS256"], clockTimestamp: now });
     } catch {
       return null;
     }
+    if (typeof claims !== "object" || !isClaims(claims)) return null;
+    if (this.verified.size >= VERIFIED_TOKENS_KEPT) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, Object.freeze(claims));
+    return claims;
   }
 }
 
