@@ -54,8 +54,7 @@ export class Selection {
     if (!definition) return undefined;
     try {
       const [first, ...others] = this.nodes.map((node) => getArgumentValues(definition, node, this.info.variableValues));
-      const key = argumentsKey(first);
-      return others.every((args) => argumentsKey(args) === key) ? first : undefined;
+      return others.every((args) => sameArguments(args, first)) ? first : undefined;
     } catch {
       // Arguments execution would refuse: its own resolution reports the error.
       return undefined;
@@ -121,14 +120,21 @@ export class Selection {
 }
 
 /**
- * Arguments as one text, the same whatever the order of their keys: the schema's order of a field's arguments, the
- * order a resolver writes them in and the order of an input object's properties need not agree. Absent and
- * undefined are alike; null stays null.
+ * Whether two sets of arguments are the same, whatever the order of their keys: the schema's order of a field's
+ * arguments, the order a resolver writes them in and the order of an input object's properties need not agree.
+ * Absent and undefined are alike; null stays null. Compared in place (no text made): it runs for every parent.
  */
-export function argumentsKey(args: unknown): string {
-  return JSON.stringify(args, (_key, value: unknown) =>
-    value && typeof value === "object" && !Array.isArray(value)
-      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : value,
-  );
+export function sameArguments(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  // A DateTime argument: a Date has no keys of its own to compare.
+  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, index) => sameArguments(item, b[index]));
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  for (const key in left) if (!sameArguments(left[key], right[key])) return false;
+  for (const key in right) if (!(key in left) && right[key] !== undefined) return false;
+  return true;
 }

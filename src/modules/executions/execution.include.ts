@@ -1,6 +1,6 @@
 import type { Context } from "../../graphql-api.js";
 import { listReader } from "../../graphql/arguments.js";
-import { argumentsKey, type Selection } from "../../graphql/look-ahead.js";
+import { sameArguments, type Selection } from "../../graphql/look-ahead.js";
 import { totalShown, type PageInput } from "../../graphql/page.js";
 import type { EmbeddedRead } from "../../platform/db/embedded-read.js";
 import type { AppError } from "../../platform/errors.js";
@@ -28,9 +28,9 @@ export const USER_EXECUTIONS_NEEDS = { executions: ["id"] };
 /** Where a user read along with its parent carries its executions read ahead. */
 const AHEAD = "executionsAhead";
 
-/** A user's page of executions read ahead, and for which arguments (as JSON text). */
+/** A user's page of executions read ahead, and for which arguments. */
 interface ExecutionsAhead {
-  args: string;
+  args: UserExecutionsArguments;
   page: Page<TrainingExecutionSummaryDto> | AppError;
 }
 
@@ -45,12 +45,11 @@ export function userExecutionsAhead(selection: Selection | undefined, ctx: Pick<
   const keys = selection.field("content")?.keysOf(TRAINING_EXECUTION_SUMMARY_KEYS, SUMMARY_NEEDS);
   const read = ctx.services.executions.embeddedUserTrainingExecutions(ctx.actor, userExecutionsQuery(args), totalShown(selection), keys);
   if (!read) return {};
-  const key = argumentsKey(args);
-  return { [AHEAD]: { ...read, answer: (json) => ({ args: key, page: read.answer(json) }) } };
+  return { [AHEAD]: { ...read, answer: (json) => ({ args, page: read.answer(json) }) } };
 }
 
 /** The page of `user`'s executions read ahead for `args`, undefined when none was (the loader answers it then). */
 export function userExecutionsReadAhead(user: object, args: UserExecutionsArguments): ExecutionsAhead["page"] | undefined {
   const ahead = (user as { [AHEAD]?: ExecutionsAhead })[AHEAD];
-  return ahead && ahead.args === argumentsKey(args) ? ahead.page : undefined;
+  return ahead && sameArguments(ahead.args, args) ? ahead.page : undefined;
 }
