@@ -18,6 +18,7 @@ import { trainingResolvers } from "./modules/trainings/training.graphql.js";
 import { userResolvers } from "./modules/users/user.graphql.js";
 import { webhookResolvers } from "./modules/webhooks/webhook.graphql.js";
 import { rootDir } from "./platform/db/paths.js";
+import { answerReadAhead } from "./graphql/read-ahead.js";
 
 /** Every module's resolvers (tests/graphql/schema-assembly.test.ts fails on a resolver class left off). */
 export const graphqlResolvers = [
@@ -54,7 +55,10 @@ let schema: GraphQLSchema | undefined;
 
 /** The GraphQL schema, built once from every module's resolvers (validation is the services' job). */
 export function buildGraphqlSchema(): GraphQLSchema {
-  schema ??= buildSchemaSync({ resolvers: graphqlResolvers, validate: false, emitSchemaFile: false, pubSub: unusedPubSub });
+  if (!schema) {
+    schema = buildSchemaSync({ resolvers: graphqlResolvers, validate: false, emitSchemaFile: false, pubSub: unusedPubSub });
+    answerReadAhead(schema);
+  }
   return schema;
 }
 

@@ -8,8 +8,8 @@ import { PageInput } from "../../graphql/page.js";
 import { userKeys } from "../users/user.include.js";
 import { UserSummary, User } from "../users/user.types.js";
 import { inviteFilter, inviteInput, invitePaging, linkFilter, linkPaging } from "./coaching.inputs.js";
-import type { LinkWithStudent } from "./coaching.service.js";
 import { InvitePage, InviteStatusEnum, Invite, LinkFilter, LinkPage, Link } from "./coaching.types.js";
+import { ReadAhead } from "../../graphql/read-ahead.js";
 
 /** Invites and links over GraphQL: the same service as REST, its filters parsed as REST's (a null argument is "not given"). */
 @Resolver()
@@ -91,8 +91,9 @@ export class CoachingResolver {
 @Resolver(() => Link)
 export class LinkRelationsResolver {
   @FieldResolver(() => User, { nullable: true, description: "Null once the caller may no longer read the user (link removed)" })
-  student(@Root() link: Link & Pick<LinkWithStudent, "student">, @Ctx() ctx: Context) {
-    return link.student !== undefined ? link.student : ctx.loaders.userById.load(link.studentId);
+  @ReadAhead()
+  student(@Root() link: Link, @Ctx() ctx: Context) {
+    return ctx.loaders.userById.load(link.studentId);
   }
 
   @FieldResolver(() => User, { nullable: true, description: "Null once the caller may no longer read the user (link removed)" })

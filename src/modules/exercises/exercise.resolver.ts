@@ -10,6 +10,7 @@ import { exerciseInclude } from "./exercise.include.js";
 import { exerciseFilter, exerciseInput, exercisePaging } from "./exercise.inputs.js";
 import type { ExerciseDto, ExerciseUpload } from "./exercise.service.js";
 import { ExerciseCategoryEnum, ExerciseFilter, ExerciseInput, ExercisePage, Exercise } from "./exercise.types.js";
+import { ReadAhead } from "../../graphql/read-ahead.js";
 
 /** The exercise input parsed by the schema the REST multipart's `exercise` part is parsed with. */
 function uploadOf(input: ExerciseInput, file: Promise<FileUpload> | undefined): ExerciseUpload {
@@ -74,7 +75,8 @@ export class ExerciseResolver {
   }
 
   @FieldResolver(() => UserSummary, { nullable: true, description: "The author" })
+  @ReadAhead()
   creator(@Root() exercise: ExerciseDto, @Ctx() ctx: Context) {
-    return exercise.creator !== undefined ? exercise.creator : ctx.loaders.authorById.load(exercise.createdBy);
+    return ctx.loaders.authorById.load(exercise.createdBy);
   }
 }

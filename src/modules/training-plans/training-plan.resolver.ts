@@ -20,6 +20,7 @@ import {
   TrainingPlanPage,
   TrainingPlan,
 } from "./training-plan.types.js";
+import { ReadAhead } from "../../graphql/read-ahead.js";
 
 /** Training plans and assignments over GraphQL: the same services as REST. */
 @Resolver(() => TrainingPlan)
@@ -109,8 +110,9 @@ export class TrainingPlanResolver {
 @Resolver(() => PlanTraining)
 export class PlanTrainingRelationsResolver {
   @FieldResolver(() => Training, { nullable: true, description: "Null when the training is not visible to the caller" })
+  @ReadAhead()
   training(@Root() item: PlanTrainingDto, @Ctx() ctx: Context) {
-    return item.training !== undefined ? item.training : ctx.loaders.trainingById.load(item.trainingId);
+    return ctx.loaders.trainingById.load(item.trainingId);
   }
 }
 

@@ -7,6 +7,7 @@ import { UserSummary } from "../users/user.types.js";
 import { trainingFilter, trainingInput, trainingPaging } from "./training.inputs.js";
 import type { TrainingExerciseDto } from "./training.service.js";
 import { TrainingExercise, TrainingFilter, TrainingInput, TrainingPage, Training } from "./training.types.js";
+import { ReadAhead } from "../../graphql/read-ahead.js";
 
 /** Trainings over GraphQL: the same service as REST. */
 @Resolver(() => Training)
@@ -55,7 +56,8 @@ export class TrainingResolver {
 @Resolver(() => TrainingExercise)
 export class TrainingExerciseRelationsResolver {
   @FieldResolver(() => Exercise, { nullable: true, description: "Null when the exercise is not visible to the caller" })
+  @ReadAhead()
   exercise(@Root() line: TrainingExerciseDto, @Ctx() ctx: Context) {
-    return line.exercise !== undefined ? line.exercise : ctx.loaders.exerciseById.load(line.exerciseId);
+    return ctx.loaders.exerciseById.load(line.exerciseId);
   }
 }
