@@ -9,7 +9,6 @@ import { preparedStatement, preparedStatements } from "../../platform/db/prepare
 import { containsPattern } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
 import type { UserActor } from "../../platform/auth/actor.js";
-import { objectJson } from "../../platform/db/json.js";
 import { userJson } from "../users/user.fragments.js";
 import { users } from "../users/user.table.js";
 import { invites, personalStudentLinks, type InviteStatus, type LinkStatus } from "./coaching.table.js";
@@ -53,10 +52,6 @@ const linkColumns = {
 
 export type InviteRecord = Awaited<ReturnType<typeof coachingRepository.findInvite>> & object;
 export type LinkRecord = Awaited<ReturnType<typeof coachingRepository.findLink>> & object;
-/** A link as `objectJson(linkColumns)` writes it: its instants as text. */
-type LinkJson = Omit<LinkRecord, "createdAt" | "updatedAt"> & { createdAt: string; updatedAt: string };
-
-const linkFromJson = (json: LinkJson): LinkRecord => ({ ...json, createdAt: new Date(json.createdAt), updatedAt: new Date(json.updatedAt) });
 
 export const INVITE_SORTS = { id: invites.id, createdAt: invites.createdAt, expiresAt: invites.expiresAt, status: invites.status } as const;
 export const LINK_SORTS = {
@@ -127,8 +122,7 @@ const linkPage = preparedStatements(
     };
     const where = and(...shape.filters.map((key) => conditions[key]));
     const page = db
-      // Each link as one JSON value: the driver and Drizzle then map one column per row instead of twelve.
-      .select({ link: objectJson(linkColumns), total: totalBeforePaging(), ...(shape.include.student ? { student: studentJson(shape.include.student) } : {}) })
+      .select({ ...linkColumns, total: totalBeforePaging(), ...(shape.include.student ? { student: studentJson(shape.include.student) } : {}) })
       .from(personalStudentLinks)
       .innerJoin(trainer, eq(trainer.id, personalStudentLinks.personalId))
       .innerJoin(student, eq(student.id, personalStudentLinks.studentId))
@@ -387,9 +381,8 @@ export const coachingRepository = {
       callerType: include.student.reader.userType,
       ...Object.assign({}, ...Object.entries(include.student.embedded).map(([name, read]) => embeddedValues(embeddedPrefix(name), read))),
     };
-    const rows = (await statements.rows.execute({ ...values, ...withStudent })) as { link: LinkJson; total: number; student?: unknown }[];
-    const page = await pageWithTotal(rows, request, async () => (await statements.total.execute(values))[0].n);
-    return { rows: page.rows.map(({ link, student }) => ({ ...linkFromJson(link), student })), total: page.total };
+    const rows: (LinkRecord & { total: number; student?: unknown })[] = await statements.rows.execute({ ...values, ...withStudent });
+    return pageWithTotal(rows, request, async () => (await statements.total.execute(values))[0].n);
   },
 
   /** ACTIVE links of several users at once (GraphQL User.students / User.personals loaders). */
