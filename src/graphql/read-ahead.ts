@@ -5,11 +5,15 @@ import { Extensions } from "type-graphql";
 const READ_AHEAD = "readAhead";
 
 /**
- * Marks a field resolver whose value the parent may already carry, read ahead under the field's own name (null
- * included: a relation the caller may not see): the schema then answers that value without calling the resolver,
- * which is left with the loader's path alone.
+ * Marks a field resolver whose value the parent may already carry, read ahead: the schema then answers that value
+ * without calling the resolver, which is left with the loader's path alone. The value is the parent's property of the
+ * field's own name (null included: a relation the caller may not see), or what `answer` finds for the field's
+ * arguments (undefined when none was read ahead for them; it throws the refusal read ahead).
  */
-export const ReadAhead = () => Extensions({ [READ_AHEAD]: true });
+export const ReadAhead = (answer?: ReadAheadAnswer) => Extensions({ [READ_AHEAD]: answer ?? true });
+
+/** What a parent carries read ahead for a field's arguments, undefined when nothing. */
+export type ReadAheadAnswer = (parent: object, args: Record<string, unknown>) => unknown;
 
 /**
  * Puts in front of each resolver marked `ReadAhead` the read-ahead value's answer. type-graphql's own wrapper copies
@@ -21,10 +25,12 @@ export function answerReadAhead(schema: GraphQLSchema): void {
     if (!isObjectType(type)) continue;
     for (const field of Object.values(type.getFields())) {
       const resolve = field.resolve;
-      if (!field.extensions[READ_AHEAD] || !resolve) continue;
+      const marked = field.extensions[READ_AHEAD] as ReadAheadAnswer | true | undefined;
+      if (!marked || !resolve) continue;
       const name = field.name;
-      const answer: GraphQLFieldResolver<Record<string, unknown>, unknown> = (parent, args, context, info) => {
-        const ahead = parent[name];
+      const readAhead: ReadAheadAnswer = marked === true ? (parent) => (parent as Record<string, unknown>)[name] : marked;
+      const answer: GraphQLFieldResolver<object, unknown> = (parent, args, context, info) => {
+        const ahead = readAhead(parent, args);
         return ahead !== undefined ? ahead : resolve(parent, args, context, info);
       };
       field.resolve = answer as GraphQLFieldResolver<unknown, unknown>;

@@ -3,7 +3,7 @@ import { listReader } from "../../graphql/arguments.js";
 import { sameArguments, type Selection } from "../../graphql/look-ahead.js";
 import { totalShown, type PageInput } from "../../graphql/page.js";
 import type { EmbeddedRead } from "../../platform/db/embedded-read.js";
-import type { AppError } from "../../platform/errors.js";
+import { AppError } from "../../platform/errors.js";
 import type { Page } from "../../platform/paging.js";
 import type { TrainingExecutionSummaryDto } from "./execution.dto.js";
 import { trainingExecutionPaging, userTrainingExecutionFilter } from "./execution.inputs.js";
@@ -48,8 +48,13 @@ export function userExecutionsAhead(selection: Selection | undefined, ctx: Pick<
   return { [AHEAD]: { ...read, answer: (json) => ({ args, page: read.answer(json) }) } };
 }
 
-/** The page of `user`'s executions read ahead for `args`, undefined when none was (the loader answers it then). */
-export function userExecutionsReadAhead(user: object, args: UserExecutionsArguments): ExecutionsAhead["page"] | undefined {
+/**
+ * The page of `user`'s executions read ahead for `args`, undefined when none was (the loader answers it then); the
+ * refusal read ahead is thrown, as the loader would.
+ */
+export function userExecutionsReadAhead(user: object, args: UserExecutionsArguments): Page<TrainingExecutionSummaryDto> | undefined {
   const ahead = (user as { [AHEAD]?: ExecutionsAhead })[AHEAD];
-  return ahead && sameArguments(ahead.args, args) ? ahead.page : undefined;
+  if (!ahead || !sameArguments(ahead.args, args)) return undefined;
+  if (ahead.page instanceof AppError) throw ahead.page;
+  return ahead.page;
 }

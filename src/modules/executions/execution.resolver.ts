@@ -6,7 +6,7 @@ import { LocalDate } from "../../graphql/scalars.js";
 import { Exercise } from "../exercises/exercise.types.js";
 import { Training } from "../trainings/training.types.js";
 import { User } from "../users/user.types.js";
-import { AppError } from "../../platform/errors.js";
+import { ReadAhead } from "../../graphql/read-ahead.js";
 import { userExecutionsReadAhead } from "./execution.include.js";
 import { exerciseExecutionInput, progressFilter, statisticsFilter, trainingExecutionInput } from "./execution.inputs.js";
 import {
@@ -61,16 +61,15 @@ export class ExecutionResolver {
 @Resolver(() => User)
 export class UserExecutionsResolver {
   @FieldResolver(() => TrainingExecutionPage)
+  // Read ahead with the user (a trainer's page of students) when its parent's statement was asked for these arguments.
+  @ReadAhead(userExecutionsReadAhead)
   executions(
     @Root() user: User,
     @Arg("filter", () => ExecutionFilter, { nullable: true }) filter: ExecutionFilter | undefined,
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    // Read ahead with the user (a trainer's page of students) when its parent's statement was asked for these arguments.
-    const ahead = userExecutionsReadAhead(user, { filter, page });
-    if (ahead instanceof AppError) throw ahead;
-    return ahead ?? ctx.loaders.executionsOfUser({ filter, page }).load(user.id);
+    return ctx.loaders.executionsOfUser({ filter, page }).load(user.id);
   }
 
   @FieldResolver(() => [PersonalRecord])
