@@ -25,7 +25,8 @@ export class Selection {
   private children?: Map<string, FieldNode[]>;
 
   private constructor(
-    private readonly nodes: readonly FieldNode[],
+    /** The field's nodes in the request: every alias and fragment of it. */
+    readonly nodes: readonly FieldNode[],
     private readonly info: Pick<GraphQLResolveInfo, "fragments" | "variableValues">,
     /** The field's definition, when its parent is an object or interface type that has it. */
     private readonly definition: GraphQLField<unknown, unknown> | undefined,

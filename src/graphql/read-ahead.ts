@@ -1,4 +1,4 @@
-import { isObjectType, type GraphQLFieldResolver, type GraphQLSchema } from "graphql";
+import { isObjectType, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from "graphql";
 import { Extensions } from "type-graphql";
 
 /** The field extension marking a relation that its parent's statement may have read ahead. */
@@ -13,7 +13,7 @@ const READ_AHEAD = "readAhead";
 export const ReadAhead = (answer?: ReadAheadAnswer) => Extensions({ [READ_AHEAD]: answer ?? true });
 
 /** What a parent carries read ahead for a field's arguments, undefined when nothing. */
-export type ReadAheadAnswer = (parent: object, args: Record<string, unknown>) => unknown;
+export type ReadAheadAnswer = (parent: object, args: Record<string, unknown>, info: GraphQLResolveInfo) => unknown;
 
 /**
  * Puts in front of each resolver marked `ReadAhead` the read-ahead value's answer. type-graphql's own wrapper copies
@@ -30,7 +30,7 @@ export function answerReadAhead(schema: GraphQLSchema): void {
       const name = field.name;
       const readAhead: ReadAheadAnswer = marked === true ? (parent) => (parent as Record<string, unknown>)[name] : marked;
       const answer: GraphQLFieldResolver<object, unknown> = (parent, args, context, info) => {
-        const ahead = readAhead(parent, args);
+        const ahead = readAhead(parent, args, info);
         return ahead !== undefined ? ahead : resolve(parent, args, context, info);
       };
       field.resolve = answer as GraphQLFieldResolver<unknown, unknown>;

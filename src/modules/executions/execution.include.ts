@@ -1,3 +1,4 @@
+import type { FieldNode, GraphQLResolveInfo } from "graphql";
 import type { Context } from "../../graphql-api.js";
 import { listReader } from "../../graphql/arguments.js";
 import { sameArguments, type Selection } from "../../graphql/look-ahead.js";
@@ -28,9 +29,10 @@ export const USER_EXECUTIONS_NEEDS = { executions: ["id"] };
 /** Where a user read along with its parent carries its executions read ahead. */
 const AHEAD = "executionsAhead";
 
-/** A user's page of executions read ahead, and for which arguments. */
+/** A user's page of executions read ahead, and for which arguments: those of `nodes`, the field's nodes in the request. */
 interface ExecutionsAhead {
   args: UserExecutionsArguments;
+  nodes: readonly FieldNode[];
   page: Page<TrainingExecutionSummaryDto> | AppError;
 }
 
@@ -45,16 +47,22 @@ export function userExecutionsAhead(selection: Selection | undefined, ctx: Pick<
   const keys = selection.field("content")?.keysOf(TRAINING_EXECUTION_SUMMARY_KEYS, SUMMARY_NEEDS);
   const read = ctx.services.executions.embeddedUserTrainingExecutions(ctx.actor, userExecutionsQuery(args), totalShown(selection), keys);
   if (!read) return {};
-  return { [AHEAD]: { ...read, answer: (json) => ({ args, page: read.answer(json) }) } };
+  const nodes = selection.nodes;
+  return { [AHEAD]: { ...read, answer: (json) => ({ args, nodes, page: read.answer(json) }) } };
 }
 
 /**
  * The page of `user`'s executions read ahead for `args`, undefined when none was (the loader answers it then); the
- * refusal read ahead is thrown, as the loader would.
+ * refusal read ahead is thrown, as the loader would. Arguments of a node the read ahead was made for are its own (one
+ * request, one set of variables, and every node of it had the same): only others are compared, key by key.
  */
-export function userExecutionsReadAhead(user: object, args: UserExecutionsArguments): Page<TrainingExecutionSummaryDto> | undefined {
+export function userExecutionsReadAhead(
+  user: object,
+  args: UserExecutionsArguments,
+  info: Pick<GraphQLResolveInfo, "fieldNodes">,
+): Page<TrainingExecutionSummaryDto> | undefined {
   const ahead = (user as { [AHEAD]?: ExecutionsAhead })[AHEAD];
-  if (!ahead || !sameArguments(ahead.args, args)) return undefined;
+  if (!ahead || !(ahead.nodes.includes(info.fieldNodes[0]) || sameArguments(ahead.args, args))) return undefined;
   if (ahead.page instanceof AppError) throw ahead.page;
   return ahead.page;
 }
