@@ -42,11 +42,13 @@ export interface DatabaseOptions {
   /** An already started PGlite (tests share one per worker). */
   pglite?: PGlite;
   maxConnections?: number;
+  /** PostgreSQL: the distinct statement texts kept prepared (MAX_PREPARED_TEXTS unless said). */
+  maxPreparedTexts?: number;
 }
 
 /** PostgreSQL at `databaseUrl`, else PGlite, whose code is loaded only then. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.maxConnections ?? 10);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.maxConnections ?? 10, options.maxPreparedTexts ?? MAX_PREPARED_TEXTS);
   const { openPglite } = await import("./pglite-database.js");
   return openPglite(options);
 }
@@ -63,10 +65,10 @@ export function queryObservers() {
   };
 }
 
-function openPostgres(url: string, max: number): DatabaseHandle {
+function openPostgres(url: string, max: number, maxPreparedTexts: number): DatabaseHandle {
   const client = postgres(url, { max, onnotice: () => undefined });
   const observers = queryObservers();
-  const db = drizzlePostgres(preparingStatements(client), { logger: observers.logger }) as unknown as Db;
+  const db = drizzlePostgres(preparingStatements(client, preparedTextGate(maxPreparedTexts)), { logger: observers.logger }) as unknown as Db;
   return {
     db,
     kind: "postgres",
@@ -181,7 +183,7 @@ function postgresCarrier(url: string, pool: postgres.Sql, channel: string): BusC
  */
 export const MAX_PREPARED_TEXTS = 1_000;
 
-/** Whether a text may be kept prepared: it is one of the first `max` distinct texts `seen` (the process's set). */
+/** Whether a text may be kept prepared: it is one of the first `max` distinct texts `seen` (a database handle's set). */
 export function preparedTextGate(max: number, seen = new Set<string>()): (text: string) => boolean {
   return (text) => {
     if (seen.has(text)) return true;
@@ -191,8 +193,6 @@ export function preparedTextGate(max: number, seen = new Set<string>()): (text: 
   };
 }
 
-const mayPrepare = preparedTextGate(MAX_PREPARED_TEXTS);
-
 /**
  * The client with every parameterized statement prepared once per connection and reused. Drizzle hands postgres.js
  * its unnamed queries with `prepare: false`, which postgres.js sends in two round trips (parse and describe, wait for
@@ -201,16 +201,16 @@ const mayPrepare = preparedTextGate(MAX_PREPARED_TEXTS);
  * selection reads), and postgres.js retires each connection
  * after 30 to 60 minutes, so the per-connection caches stay small; statements without parameters still go as simple
  * queries. Transactions and savepoints hand out their own clients, which get the same treatment. Texts past the first
- * MAX_PREPARED_TEXTS the process has seen run unprepared (`mayPrepare`).
+ * MAX_PREPARED_TEXTS the handle has seen run unprepared (`mayPrepare`, preparedTextGate).
  */
-function preparingStatements(client: postgres.Sql): postgres.Sql {
+function preparingStatements(client: postgres.Sql, mayPrepare: (text: string) => boolean): postgres.Sql {
   type Unsafe = postgres.Sql["unsafe"];
   type Scoped = (...args: unknown[]) => unknown;
   const withScopedClient =
     (open: Scoped): Scoped =>
     (...args) => {
       const callback = args.pop() as (scoped: postgres.Sql) => unknown;
-      return open(...args, (scoped: postgres.Sql) => callback(preparingStatements(scoped)));
+      return open(...args, (scoped: postgres.Sql) => callback(preparingStatements(scoped, mayPrepare)));
     };
   return new Proxy(client, {
     get(target, property, receiver) {
