@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isoInstant, withIsoInstants } from "../../src/platform/http/json-answer.js";
+import { isoInstant } from "../../src/platform/dates.js";
+import { withIsoInstants } from "../../src/platform/http/json-answer.js";
 
 // Every REST answer goes through these (src/app.ts): the text sent must be what JSON.stringify wrote of the Dates.
 describe("JSON answers' instants", () => {
