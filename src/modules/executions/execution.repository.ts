@@ -184,9 +184,9 @@ export function trainingExecutionPageJson(shape: TrainingExecutionPageShape, use
   const ofUser = and(eq(trainingExecutions.userId, userId), readable, ...trainingExecutionConditions(bound));
   const onPage = (column: AnyColumn) => sql`page.${sql.identifier(column.name)}`;
   const onPageSorts = Object.fromEntries(Object.entries(TRAINING_EXECUTION_SORTS).map(([field, column]) => [field, onPage(column)]));
-  // The page's rows aggregate in the page's own order (its keys end with the id: no ties), rather than by a
-  // row_number() beside them: a window between the LIMIT and the sort keeps the sort from stopping at the page's
-  // rows (it read 33 executions per student for 5).
+  // The page's rows are listed in the page's own order (its keys end with the id: no ties), which the page subquery
+  // already hands them in, rather than by a row_number() beside them: a window between the LIMIT and the sort keeps
+  // the sort from stopping at the page's rows (it read 33 executions per student for 5).
   const rows = jsonRows(
     Object.fromEntries(Object.entries(summaryColumns).map(([name, column]) => [name, onPage(column)])),
     sql`from (

@@ -48,7 +48,9 @@ export const trainingExecutions = pgTable(
     uniqueIndex("training_executions_user_client_id_idx")
       .on(t.userId, t.clientId)
       .where(sql`${t.clientId} is not null`),
-    index("training_executions_user_start_cover_idx").on(t.userId, t.startTime, t.completed, t.durationSeconds),
+    // A user's executions newest first, ties by id (every page of them, a page per student on a trainer's dashboard),
+    // come in order from the index: no sort per user.
+    index("training_executions_user_start_cover_idx").on(t.userId, t.startTime, t.id, t.completed, t.durationSeconds),
     index("training_executions_training_stats_idx").on(t.trainingId, t.userId, t.startTime, t.durationSeconds, t.completed, t.volume),
     // Adherence counts a student's completed sessions of a training per ISO week from the index alone, in week order.
     // Not partial: the planner reads the statistics of an indexed expression only from a non-partial index.

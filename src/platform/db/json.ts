@@ -7,10 +7,13 @@ import type { PgTable } from "drizzle-orm/pg-core";
  * a row each. The whole subquery sits in one nested fragment: drizzle writes a one-table select's own columns
  * unqualified when they stand directly in a selected field, which a correlated subquery cannot afford. Only the `keys`
  * named when given (objectJson).
+ *
+ * An ARRAY of the subquery keeps the order its ORDER BY gives, which rows an index or a page subquery already hands
+ * in order meet at no cost; an ordered aggregate (`json_agg(… order by …)`) sorts each parent's rows again, a sort
+ * per parent (8% of the trainer's dashboard statement).
  */
 export function jsonRows(fields: Record<string, AnyColumn | SQL>, from: SQL, orderBy: SQL | AnyColumn, keys?: readonly string[]): SQL<unknown> {
-  const subquery = sql`select coalesce(json_agg(${objectJson(fields, keys)} order by ${orderBy}), '[]') ${from}`;
-  return sql<unknown>`(${subquery})`;
+  return sql<unknown>`array_to_json(array(select ${objectJson(fields, keys)} ${from} order by ${orderBy}))`;
 }
 
 /** A json value as read: postgres.js decodes it; a driver that does not gives its text. */

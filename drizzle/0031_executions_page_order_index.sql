@@ -1,0 +1,2 @@
+DROP INDEX "training_executions_user_start_cover_idx";--> statement-breakpoint
+CREATE INDEX "training_executions_user_start_cover_idx" ON "training_executions" USING btree ("user_id","start_time","id","completed","duration_seconds");
