@@ -139,6 +139,42 @@ describe("a trainer's students and their executions read ahead in one statement"
     expect(texts[0]).not.toMatch(/'(email|height|createdAt|notes|startTime)'/);
   });
 
+  it("reads of each link only the fields its selection asks, with the same values as the whole link, filtered by name or not", async () => {
+    const coach = await makeTrainer(t, { name: "Treinadora Parcial" });
+    await dashboard(coach, 3);
+    const LINK = `id personalId personalName personalEmail personalProfilePicture studentId studentName studentEmail studentProfilePicture status createdAt updatedAt`;
+    const selections = [
+      `studentId`,
+      `personalName createdAt`,
+      `id studentName status student { name }`,
+      `studentEmail updatedAt personal { name }`,
+      `__typename id`,
+    ];
+    for (const filter of [`{ status: ACTIVE }`, `{ name: "luna 1" }`]) {
+      const whole = await twice(`{ myStudents(filter: ${filter}) { content { ${LINK} student { name } personal { name } } } }`, {}, coach.token);
+      const links = whole.body.data.myStudents.content as Record<string, unknown>[];
+      expect(links.length).toBe(filter.includes("name") ? 1 : 3);
+      expect(links[0]).toMatchObject({ personalName: "Treinadora Parcial", personalId: coach.id, status: "ACTIVE", personal: { name: "Treinadora Parcial" } });
+      for (const selection of selections) {
+        const part = await twice(`{ myStudents(filter: ${filter}) { content { ${selection} } } }`, {}, coach.token);
+        expect(part.body.errors, selection).toBeUndefined();
+        const fields = [...selection.replace(/\{[^}]*\}/g, "").matchAll(/\w+/g)].map(([field]) => field).filter((field) => field !== "__typename");
+        const expected = links.map((link) => ({
+          ...Object.fromEntries(fields.map((field) => [field, link[field]])),
+          ...(selection.includes("__typename") ? { __typename: "Link" } : {}),
+        }));
+        expect(part.body.data.myStudents.content, `${filter} ${selection}`).toEqual(expected);
+      }
+    }
+    // No trainer's field read and no trainer's name searched: the trainer's row is not joined.
+    const texts: string[] = [];
+    const stop = t.database.observeQueries((statement) => void texts.push(statement));
+    await t.graphql(`{ myStudents { content { id student { name } } } }`, {}, coach.token);
+    stop();
+    expect(texts[0]).not.toMatch(/"trainer"/);
+    expect(texts[0]).not.toMatch(/"created_at", "personal_student_links"."updated_at"/);
+  });
+
   it("a student whose link was removed is null, as the loader answers it; to an administrator it is not", async () => {
     const coach = await makeTrainer(t);
     const { planId, students } = await dashboard(coach, 2);

@@ -1,10 +1,11 @@
 import { and, asc, count, eq, ilike, inArray, lte, ne, or, sql, type SQL } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
+import { alias, type PgSelect } from "drizzle-orm/pg-core";
 import { lockForTransaction } from "../../platform/db/advisory-locks.js";
 import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
 import type { Db } from "../../platform/db/database.js";
 import { isFirstPage, pageWithTotal, totalBeforePaging, ordering } from "../../platform/db/pages.js";
 import { embeddedPlaceholder, embeddedValues, type EmbeddedRead } from "../../platform/db/embedded-read.js";
+import { pickKeys } from "../../platform/db/json.js";
 import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
 import { containsPattern } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
@@ -35,20 +36,23 @@ const inviteColumns = (now: Date) => ({
   updatedAt: invites.updatedAt,
 });
 
+/** A link's columns of the trainer's row, and of the student's: a page that reads none of one leaves its join out. */
+const trainerColumns = { personalName: trainer.name, personalEmail: trainer.email, personalProfilePicture: trainer.profilePicture };
+const studentColumns = { studentName: student.name, studentEmail: student.email, studentProfilePicture: student.profilePicture };
+
 const linkColumns = {
   id: personalStudentLinks.id,
   personalId: personalStudentLinks.personalId,
-  personalName: trainer.name,
-  personalEmail: trainer.email,
-  personalProfilePicture: trainer.profilePicture,
+  ...trainerColumns,
   studentId: personalStudentLinks.studentId,
-  studentName: student.name,
-  studentEmail: student.email,
-  studentProfilePicture: student.profilePicture,
+  ...studentColumns,
   status: personalStudentLinks.status,
   createdAt: personalStudentLinks.createdAt,
   updatedAt: personalStudentLinks.updatedAt,
 };
+
+/** The keys of a link a page can read (LinkInclude.keys). */
+export const LINK_KEYS = Object.keys(linkColumns);
 
 export type InviteRecord = Awaited<ReturnType<typeof coachingRepository.findInvite>> & object;
 export type LinkRecord = Awaited<ReturnType<typeof coachingRepository.findLink>> & object;
@@ -77,6 +81,8 @@ interface LinkFilter {
 export interface LinkInclude {
   /** `keys`: the only keys of the student's JSON object read (besides the embedded reads), all when undefined. */
   student?: { reader: UserActor; embedded: Record<string, EmbeddedRead<unknown>>; keys?: string[] };
+  /** The only keys of each link read (LINK_KEYS; a GraphQL selection's), all when undefined. */
+  keys?: string[];
 }
 
 /**
@@ -95,10 +101,11 @@ const LINK_FILTERS: (keyof LinkFilter)[] = ["personalId", "studentId", "status",
 /** The placeholders of the read embedded under `name` are named `<name>_…`, apart from the statement's own. */
 const embeddedPrefix = (name: string) => `${name}_`;
 
-function includeKey({ student }: LinkInclude) {
-  if (!student) return "";
+function includeKey({ student, keys }: LinkInclude) {
+  const links = keys?.join(",") ?? "*";
+  if (!student) return links;
   const embedded = Object.entries(student.embedded).map(([name, read]) => `${name}(${read.key})`);
-  return `student(${student.reader.isAdmin} ${embedded.join(" ")} ${student.keys?.join(",") ?? "*"})`;
+  return `${links} student(${student.reader.isAdmin} ${embedded.join(" ")} ${student.keys?.join(",") ?? "*"})`;
 }
 
 /** The student of the enclosing query's link as userJson, the reads `embedded` names inside it. */
@@ -121,23 +128,30 @@ const linkPage = preparedStatements(
       name: ilike(shape.filters.includes("personalId") ? student.name : trainer.name, value("name")),
     };
     const where = and(...shape.filters.map((key) => conditions[key]));
-    const page = db
-      .select({ ...linkColumns, total: totalBeforePaging(), ...(shape.include.student ? { student: studentJson(shape.include.student) } : {}) })
-      .from(personalStudentLinks)
-      .innerJoin(trainer, eq(trainer.id, personalStudentLinks.personalId))
-      .innerJoin(student, eq(student.id, personalStudentLinks.studentId))
+    const columns = pickKeys(linkColumns, shape.include.keys);
+    const read = Object.keys(columns);
+    const searched = shape.filters.includes("name") ? (shape.filters.includes("personalId") ? "student" : "trainer") : undefined;
+    // Every link has both users (foreign keys, not null, cascading): leaving out a join no column or filter reads
+    // changes no row, and spares one index lookup per link.
+    const withTrainer = searched === "trainer" || read.some((key) => key in trainerColumns);
+    const withStudent = searched === "student" || Boolean(shape.include.student) || read.some((key) => key in studentColumns);
+    const joined = <Query extends PgSelect>(query: Query) => {
+      const withTrainerJoined = withTrainer ? query.innerJoin(trainer, eq(trainer.id, personalStudentLinks.personalId)) : query;
+      return withStudent ? withTrainerJoined.innerJoin(student, eq(student.id, personalStudentLinks.studentId)) : withTrainerJoined;
+    };
+    const page = joined(
+      db
+        .select({ ...columns, total: totalBeforePaging(), ...(shape.include.student ? { student: studentJson(shape.include.student) } : {}) })
+        .from(personalStudentLinks)
+        .$dynamic(),
+    )
       .where(where)
       .orderBy(...ordering(LINK_SORTS, shape, personalStudentLinks.id))
-      .limit(value("limit"))
-      .$dynamic();
+      .limit(value("limit"));
     return {
       // The first page without OFFSET (pages.ts, isFirstPage): its statement keeps one generic plan.
       rows: (shape.firstPage ? page : page.offset(value("offset"))).prepare("link_page"),
-      total: db
-        .select({ n: count() })
-        .from(personalStudentLinks)
-        .innerJoin(trainer, eq(trainer.id, personalStudentLinks.personalId))
-        .innerJoin(student, eq(student.id, personalStudentLinks.studentId))
+      total: joined(db.select({ n: count() }).from(personalStudentLinks).$dynamic())
         .where(where)
         .prepare("link_count"),
     };

@@ -8,6 +8,7 @@ import { PageInput } from "../../graphql/page.js";
 import { userKeys } from "../users/user.include.js";
 import { UserSummary, User } from "../users/user.types.js";
 import { inviteFilter, inviteInput, invitePaging, linkFilter, linkPaging } from "./coaching.inputs.js";
+import { LINK_KEYS } from "./coaching.repository.js";
 import { InvitePage, InviteStatusEnum, Invite, LinkFilter, LinkPage, Link } from "./coaching.types.js";
 import { ReadAhead } from "../../graphql/read-ahead.js";
 
@@ -39,11 +40,14 @@ export class CoachingResolver {
     @Ctx() ctx: Context,
     @Info() info: GraphQLResolveInfo,
   ) {
-    // The students the selection asks for (and their executions) come in the page's one statement.
-    const student = Selection.of(info).path("content", "student");
-    // Of the student only the keys the selection reads.
-    const keys = student && userKeys(student, USER_EXECUTIONS_NEEDS);
-    const include = student && { student: { embedded: userExecutionsAhead(student.field("executions"), ctx), keys } };
+    // The students the selection asks for (and their executions) come in the page's one statement; of the links and
+    // of the students, only the keys the selection reads.
+    const content = Selection.of(info).field("content");
+    const student = content?.field("student");
+    const include = {
+      keys: content?.keysOf(LINK_KEYS, LINK_RELATION_NEEDS),
+      ...(student && { student: { embedded: userExecutionsAhead(student.field("executions"), ctx), keys: userKeys(student, USER_EXECUTIONS_NEEDS) } }),
+    };
     return ctx.services.coaching.listStudents(ctx.actor, listReader(linkPaging, linkFilter, filter, page), include);
   }
 
@@ -87,6 +91,9 @@ export class CoachingResolver {
     return true;
   }
 }
+
+/** The keys of a link its relations' resolvers read. */
+const LINK_RELATION_NEEDS = { student: ["studentId"], personal: ["personalId"] };
 
 @Resolver(() => Link)
 export class LinkRelationsResolver {

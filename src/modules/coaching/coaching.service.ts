@@ -36,6 +36,8 @@ export type { LinkDto, ReceivedInviteDto, SentInviteDto };
 export interface StudentsInclude {
   /** `keys`: the only keys of the student read (a GraphQL selection's), all when undefined. */
   student?: { embedded: Record<string, EmbeddedRead<unknown>>; keys?: string[] };
+  /** The only keys of each link read (LINK_KEYS; a GraphQL selection's), all when undefined: the others are left out. */
+  keys?: string[];
 }
 
 /** A student read along with its link, and the answers of the reads embedded in it. */
@@ -193,12 +195,10 @@ export class CoachingService {
       filter: { status, name },
       page: request,
     } = readQuery();
-    const { rows, total } = await coachingRepository.listLinks(
-      this.deps.db,
-      { personalId: trainer.id, status: status ?? "ACTIVE", name },
-      request,
-      include.student && { student: { reader: trainer, ...include.student } },
-    );
+    const { rows, total } = await coachingRepository.listLinks(this.deps.db, { personalId: trainer.id, status: status ?? "ACTIVE", name }, request, {
+      keys: include.keys,
+      ...(include.student && { student: { reader: trainer, ...include.student } }),
+    });
     const embedded = include.student?.embedded;
     return toPage(
       rows.map((row) => (embedded ? { ...toLink(row, "trainer"), student: studentFromJson(row.student, embedded) } : toLink(row, "trainer"))),
