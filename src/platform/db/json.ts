@@ -48,7 +48,10 @@ export function pickKeys<Fields extends Record<string, unknown>>(fields: Fields,
 
 const instantKeys = new WeakMap<PgTable, string[]>();
 
-/** A row `rowJson` wrote, as Drizzle maps the table's rows: its instants (JSON strings) back to Dates. */
+/**
+ * A row `rowJson` wrote, as Drizzle maps the table's rows: its instants (JSON strings) back to Dates, in the object
+ * itself, which its caller has just decoded and owns (a copy per row, a hundred per dashboard read, was garbage).
+ */
 export function rowFromJson<Table extends PgTable>(table: Table, json: Record<string, unknown>): Table["$inferSelect"] {
   let keys = instantKeys.get(table);
   if (!keys) {
@@ -57,9 +60,8 @@ export function rowFromJson<Table extends PgTable>(table: Table, json: Record<st
       .map(([key]) => key);
     instantKeys.set(table, keys);
   }
-  const row: Record<string, unknown> = { ...json };
-  for (const key of keys) if (typeof row[key] === "string") row[key] = new Date(row[key]);
-  return row as Table["$inferSelect"];
+  for (const key of keys) if (typeof json[key] === "string") json[key] = new Date(json[key]);
+  return json as Table["$inferSelect"];
 }
 
 /**
