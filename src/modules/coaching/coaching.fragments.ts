@@ -18,13 +18,36 @@ export function linkPartnerIds(userId: Bound<number>): SQL {
 }
 
 /**
+ * True (as SQL) when the enclosing query's row is an ACTIVE link of the trainer `personalId` (a page of a trainer's
+ * links): on such a row the rules that ask whether a reader is ACTIVE-linked to the row's student know it is, without
+ * looking at the reader's links (`linkShown` of their reader, below and in userReadableBy).
+ */
+export function isActiveLinkOf(personalId: Bound<number>): SQL {
+  return sql`(${personalStudentLinks.personalId} = ${personalId} and ${personalStudentLinks.status} = 'ACTIVE')`;
+}
+
+/**
+ * A reader, as the rules embedded in a statement see it: `linkShown`, when given, a condition of the enclosing query's
+ * row that shows the reader to be an ACTIVE-linked trainer of the user asked about (isActiveLinkOf, where that user is
+ * the row's student); where it is false, the rule looks at the reader's links as ever.
+ */
+export interface LinkedReader {
+  id: Bound<number>;
+  isAdmin: boolean;
+  linkShown?: SQL;
+}
+
+/** `linkShown or ` ahead of a look at the reader's links, when the row may show the link. */
+export const shownOr = (reader: Pick<LinkedReader, "linkShown">): SQL => (reader.linkShown ? sql`${reader.linkShown} or ` : sql``);
+
+/**
  * True (as SQL) when `reader` may read the activity (executions, statistics, records) of the user `userId`: the user
  * itself, an administrator, or its ACTIVE-linked trainer (contract §7). CoachingService.activityReadableAmong answers
  * the same rule for ids known in advance.
  */
-export function activityReadableBy(reader: { id: Bound<number>; isAdmin: boolean }, userId: AnyColumn | SQL): SQL {
+export function activityReadableBy(reader: LinkedReader, userId: AnyColumn | SQL): SQL {
   if (reader.isAdmin) return sql`true`;
-  return sql`(${userId} = ${reader.id} or ${userId} in (${linkedStudentIds(reader.id)}))`;
+  return sql`(${userId} = ${reader.id} or ${shownOr(reader)}${userId} in (${linkedStudentIds(reader.id)}))`;
 }
 
 /*

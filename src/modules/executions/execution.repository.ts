@@ -175,10 +175,16 @@ export function trainingExecutionPageValues(caller: { id: number }, filter: Trai
  * built by PostgreSQL, `{readable, total, rows}`: whether the caller may read the user's activity (coaching's rule),
  * how many executions the filter keeps (null when the shape is not `counted`), and the page's rows (summary columns, in the page's order, size and offset,
  * along the user's index); nothing is counted or listed when the caller may not read them. Its values are bound to the
- * placeholders `value` names (trainingExecutionPageValues).
+ * placeholders `value` names (trainingExecutionPageValues); `linkShown`, what the enclosing row shows of the caller's
+ * link to the user (coaching's LinkedReader).
  */
-export function trainingExecutionPageJson(shape: TrainingExecutionPageShape, userId: AnyColumn | SQL, value: (name: string) => Placeholder): SQL {
-  const readable = activityReadableBy({ id: value("callerId"), isAdmin: shape.admin }, userId);
+export function trainingExecutionPageJson(
+  shape: TrainingExecutionPageShape,
+  userId: AnyColumn | SQL,
+  value: (name: string) => Placeholder,
+  linkShown?: SQL,
+): SQL {
+  const readable = activityReadableBy({ id: value("callerId"), isAdmin: shape.admin, linkShown }, userId);
   const bound: Bounds<TrainingExecutionFilter> = Object.fromEntries(shape.filters.map((key) => [key, value(key)]));
   const order = ordering(TRAINING_EXECUTION_SORTS, { sort: shape.sort }, trainingExecutions.id);
   const ofUser = and(eq(trainingExecutions.userId, userId), readable, ...trainingExecutionConditions(bound));

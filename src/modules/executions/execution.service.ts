@@ -271,7 +271,7 @@ export class ExecutionService {
     const shape = trainingExecutionPageShape(actor, filter, query.page, counted, keys);
     return {
       key: trainingExecutionPageKey(shape),
-      sql: (userId, placeholder) => trainingExecutionPageJson(shape, userId, placeholder),
+      sql: (userId, placeholder, linkShown) => trainingExecutionPageJson(shape, userId, placeholder, linkShown),
       values: trainingExecutionPageValues(actor, filter, query.page),
       // Only users that exist carry an embedded page.
       answer: (json) => userPageAnswer({ found: true, ...trainingExecutionPageFromJson(json) }, query.page),

@@ -3,7 +3,7 @@ import { alias, type BuildAliasTable } from "drizzle-orm/pg-core";
 import { isoInstantText, objectJson, rowFromJson } from "../../platform/db/json.js";
 import type { Bound } from "../../platform/db/prepared.js";
 import { toUserDto, type UserDto } from "./user.dto.js";
-import { linkPartnerIds } from "../coaching/coaching.fragments.js";
+import { linkPartnerIds, shownOr, type LinkedReader } from "../coaching/coaching.fragments.js";
 import { users, weightHistory } from "./user.table.js";
 
 /*
@@ -15,11 +15,12 @@ import { users, weightHistory } from "./user.table.js";
 /** The users table, or an alias of it in the enclosing query. */
 export type UsersTable = typeof users | BuildAliasTable<typeof users, string>;
 
-/** Who reads users: the caller's id and type (bound values) and whether it is an administrator (the statement's shape). */
-export interface UserReader {
-  id: Bound<number>;
+/**
+ * Who reads users: the caller's id and type (bound values) and whether it is an administrator (the statement's shape),
+ * and what the enclosing row may show of its links (LinkedReader).
+ */
+export interface UserReader extends LinkedReader {
   userType: Bound<string>;
-  isAdmin: boolean;
 }
 
 /**
@@ -28,7 +29,7 @@ export interface UserReader {
  */
 export function userReadableBy(reader: UserReader, user: UsersTable = users): SQL {
   if (reader.isAdmin) return sql`true`;
-  return sql`(${user.id} = ${reader.id} or (${user.userType} <> ${reader.userType} and ${user.id} in (${linkPartnerIds(reader.id)})))`;
+  return sql`(${user.id} = ${reader.id} or (${user.userType} <> ${reader.userType} and (${shownOr(reader)}${user.id} in (${linkPartnerIds(reader.id)}))))`;
 }
 
 /** The columns of a user a UserDto shows. */

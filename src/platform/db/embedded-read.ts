@@ -8,8 +8,12 @@ import { sql, type AnyColumn, type Placeholder, type SQL } from "drizzle-orm";
 export interface EmbeddedRead<Answer> {
   /** What shapes its SQL: the embedding statement keeps one prepared text per key. */
   readonly key: string;
-  /** Its SQL for the row whose id is `id` (of the enclosing query), its values bound to the placeholders `placeholder` names. */
-  sql(id: AnyColumn | SQL, placeholder: (name: string) => Placeholder): SQL;
+  /**
+   * Its SQL for the row whose id is `id` (of the enclosing query), its values bound to the placeholders `placeholder`
+   * names; `shown`, when given, a condition of the enclosing row its rules may rely on, by the rules' own definition
+   * (coaching's `linkShown`: the row is an ACTIVE link of the reader to that user).
+   */
+  sql(id: AnyColumn | SQL, placeholder: (name: string) => Placeholder, shown?: SQL): SQL;
   /** The value of each of its placeholders, by name. */
   readonly values: Readonly<Record<string, unknown>>;
   /** Its answer for the value its SQL read. */
