@@ -3,12 +3,10 @@ import { Arg, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } f
 import type { Context } from "../../graphql-api.js";
 import { inputReader, listReader } from "../../graphql/arguments.js";
 import { Selection } from "../../graphql/look-ahead.js";
-import { USER_EXECUTIONS_NEEDS, userExecutionsAhead } from "../executions/execution.include.js";
 import { PageInput } from "../../graphql/page.js";
-import { userKeys } from "../users/user.include.js";
 import { UserSummary, User } from "../users/user.types.js";
 import { inviteFilter, inviteInput, invitePaging, linkFilter, linkPaging } from "./coaching.inputs.js";
-import { LINK_KEYS } from "./coaching.repository.js";
+import { studentsInclude } from "./coaching.include.js";
 import { InvitePage, InviteStatusEnum, Invite, LinkFilter, LinkPage, Link } from "./coaching.types.js";
 import { ReadAhead } from "../../graphql/read-ahead.js";
 
@@ -40,15 +38,8 @@ export class CoachingResolver {
     @Ctx() ctx: Context,
     @Info() info: GraphQLResolveInfo,
   ) {
-    // The students the selection asks for (and their executions) come in the page's one statement; of the links and
-    // of the students, only the keys the selection reads.
-    const content = Selection.of(info).field("content");
-    const student = content?.field("student");
-    const include = {
-      keys: content?.keysOf(LINK_KEYS, LINK_RELATION_NEEDS),
-      ...(student && { student: { embedded: userExecutionsAhead(student.field("executions"), ctx), keys: userKeys(student, USER_EXECUTIONS_NEEDS) } }),
-    };
-    return ctx.services.coaching.listStudents(ctx.actor, listReader(linkPaging, linkFilter, filter, page), include);
+    // The students the selection asks for (and their executions) come in the page's one statement.
+    return ctx.services.coaching.listStudents(ctx.actor, listReader(linkPaging, linkFilter, filter, page), studentsInclude(Selection.of(info), ctx));
   }
 
   @Query(() => LinkPage, { description: "The signed-in student's trainers" })
@@ -91,9 +82,6 @@ export class CoachingResolver {
     return true;
   }
 }
-
-/** The keys of a link its relations' resolvers read. */
-const LINK_RELATION_NEEDS = { student: ["studentId"], personal: ["personalId"] };
 
 @Resolver(() => Link)
 export class LinkRelationsResolver {
