@@ -1,11 +1,12 @@
-import { count, inArray, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { inArray, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
-import { isAnyOf } from "../../platform/db/id-lists.js";
+import { idArray, isAnyOf } from "../../platform/db/id-lists.js";
 import { fromJson } from "../../platform/db/json.js";
 import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
 import type { PageRequest, SortOrder } from "../../platform/paging.js";
 import type { AdherenceDto } from "./adherence.dto.js";
 import { linkedStudentIds } from "../coaching/coaching.fragments.js";
+import { changedSince, readSnapshot } from "../sync/change-feed.fragments.js";
 import { completedWeekBlocks, completedWeeksIn } from "../executions/execution.fragments.js";
 import { COMPLETED_WEEK_LEVELS, completedTrainingWeeks, dayNumber, isoWeekNumber, trainingExecutions } from "../executions/execution.table.js";
 import { lastScheduledDay, planLineIsoWeekday } from "../training-plans/training-plan.fragments.js";
@@ -310,6 +311,16 @@ interface SummaryShape {
   paged: boolean;
 }
 
+/**
+ * The students' figures as `summaries` reads them, with what tells whether they still hold: the trainer's ACTIVE
+ * students they cover (ascending) and the snapshot they were read under (change-feed.fragments.ts).
+ */
+export interface TrainerSummaries {
+  rows: AdherenceSummaryRow[];
+  studentIds: number[];
+  snapshot: string;
+}
+
 const summaryStatements = preparedStatements(
   (shape: SummaryShape) => `${shape.sort.map((s) => `${s.field} ${s.direction}`).join(",")} ${shape.paged ? "paged" : "all"}`,
   (db, shape) => {
@@ -321,10 +332,28 @@ const summaryStatements = preparedStatements(
     const page = shape.paged ? sql`limit ${sql.placeholder("size")} offset ${sql.placeholder("offset")}` : sql``;
     const orderBy = sql.join(order, sql`, `);
     return db
-      .select(rowsJson(orderBy))
-      .from(sql`(with ${scheduleOf("trainer", DAYS)} select * from summaries order by ${orderBy} ${page}) sm`)
+      .select({ rows: sql<unknown>`read.rows`, studentIds: sql<unknown>`read.student_ids`, snapshot: sql<string>`read.snapshot` })
+      .from(
+        sql`(
+          with ${scheduleOf("trainer", DAYS)}
+          select (select ${rowsJson(orderBy).rows} from (select * from summaries order by ${orderBy} ${page}) sm) as rows,
+            (select coalesce(json_agg(student_id order by student_id), '[]') from students) as student_ids,
+            ${readSnapshot} as snapshot
+        ) read`,
+      )
       .prepare("adherence_summaries");
   },
+);
+
+/** Whether a trainer's summaries read under a snapshot still hold: its ACTIVE students now, and any change to them or it since. */
+const sinceStatement = preparedStatement((db) =>
+  db
+    .select({
+      studentIds: sql<unknown>`(select coalesce(json_agg(l.id order by l.id), '[]') from (${linkedStudentIds(sql.placeholder("trainerId"))}) l(id))`,
+      changed: changedSince(idArray(sql.placeholder("userIds")), sql`${sql.placeholder("snapshot")}`),
+    })
+    .from(sql`(select) as one`)
+    .prepare("adherence_summaries_since"),
 );
 
 export const adherenceRepository = {
@@ -335,19 +364,24 @@ export const adherenceRepository = {
     return fromJson(rows) as AdherenceDetailRow[];
   },
 
-  /** The students' figures in the order asked (nulls last, then by name), a page of them or all of them. */
-  async summaries(db: Db, trainerId: number, days: AdherenceDays, request: Pick<PageRequest, "sort"> & Partial<PageRequest>): Promise<AdherenceSummaryRow[]> {
+  /**
+   * The students' figures in the order asked (nulls last, then by name), a page of them or all of them, with the
+   * students they cover and the snapshot they were read under.
+   */
+  async summaries(db: Db, trainerId: number, days: AdherenceDays, request: Pick<PageRequest, "sort"> & Partial<PageRequest>): Promise<TrainerSummaries> {
     const { size } = request;
     const statement = summaryStatements(db, { sort: request.sort, paged: size !== undefined });
-    const [{ rows }] = await statement.execute({ trainerId, ...days, ...(size === undefined ? {} : { size, offset: (request.page ?? 0) * size }) });
-    return fromJson(rows) as AdherenceSummaryRow[];
+    const [read] = await statement.execute({ trainerId, ...days, ...(size === undefined ? {} : { size, offset: (request.page ?? 0) * size }) });
+    return { rows: fromJson(read.rows) as AdherenceSummaryRow[], studentIds: fromJson(read.studentIds) as number[], snapshot: read.snapshot };
   },
 
-  async countStudents(db: Db, trainerId: number): Promise<number> {
-    const [row] = await db
-      .select({ n: count() })
-      .from(users)
-      .where(sql`${users.id} in (${linkedStudentIds(trainerId)})`);
-    return row.n;
+  /**
+   * Whether summaries of the trainer read under `snapshot` for `studentIds` still hold: the same ACTIVE students now,
+   * and nothing of theirs or the trainer's changed since.
+   */
+  async stillHold(db: Db, trainerId: number, { studentIds, snapshot }: Omit<TrainerSummaries, "rows">): Promise<boolean> {
+    const [now] = await sinceStatement(db).execute({ trainerId, userIds: [trainerId, ...studentIds], snapshot });
+    const current = fromJson(now.studentIds) as number[];
+    return !now.changed && current.length === studentIds.length && current.every((id, i) => id === studentIds[i]);
   },
 };

@@ -10,6 +10,7 @@ import type { CoachingService } from "../coaching/coaching.service.js";
 import type { UserService } from "../users/user.service.js";
 import type { AdherenceDto, AttentionReason, StudentAdherenceDto, TrainerAdherenceOverview } from "./adherence.dto.js";
 import { DEFAULT_ADHERENCE_WINDOW, studentAdherencePaging, type AdherenceQuery, type StudentAdherenceListQuery } from "./adherence.inputs.js";
+import { TrainerSummariesCache } from "./adherence.cache.js";
 import { adherenceRepository, type AdherenceDays, type AdherenceSummaryRow } from "./adherence.repository.js";
 
 /** An adherence below this needs attention (contract §12.2). */
@@ -30,6 +31,9 @@ export interface AdherenceRequest {
  * were done, per student and for a trainer's students at once, each in a constant number of SQL statements.
  */
 export class AdherenceService {
+  /** The trainers' pages of figures, reused while nothing under them changes. */
+  private readonly summaries = new TrainerSummariesCache();
+
   constructor(private readonly deps: { db: Db; clock: Clock; users: UserService; coaching: CoachingService }) {}
 
   /** A user's adherence with its weeks and assignments: the user, its ACTIVE-linked trainer, administrators. */
@@ -69,13 +73,10 @@ export class AdherenceService {
       filter: { window },
     } = readQuery();
     const days = adherenceDays(this.deps.clock.now(), window);
-    const [rows, total] = await Promise.all([
-      adherenceRepository.summaries(this.deps.db, trainer.id, days, request),
-      adherenceRepository.countStudents(this.deps.db, trainer.id),
-    ]);
+    const { rows, studentIds } = await this.summaries.read(this.deps.db, trainer.id, days, request);
     return toPage(
       rows.map((row) => studentAdherence(row, window, days)),
-      total,
+      studentIds.length,
       request,
     );
   }
@@ -87,7 +88,7 @@ export class AdherenceService {
   async trainerOverview(trainerId: number): Promise<TrainerAdherenceOverview> {
     const window = DEFAULT_ADHERENCE_WINDOW;
     const days = adherenceDays(this.deps.clock.now(), window);
-    const rows = await adherenceRepository.summaries(this.deps.db, trainerId, days, { sort: studentAdherencePaging.fallbackSort });
+    const { rows } = await this.summaries.read(this.deps.db, trainerId, days, { sort: studentAdherencePaging.fallbackSort });
     const adherences = rows.flatMap((row) => (row.adherence === null ? [] : [row.adherence]));
     return {
       students: rows.map((row) => studentAdherence(row, window, days)),

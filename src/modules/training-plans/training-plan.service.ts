@@ -61,8 +61,9 @@ export class TrainingPlanService {
       await writeTrainings(tx, id, input);
       await this.lockContent(tx, id);
       await this.recordContent(tx, now, livePartiesOfPlans(plan));
-      // An assignment shows its plan's name.
-      if (row.name !== before.name) await recordAudience(tx, now, "planAssignment", assignmentPartiesOfPlans(plan));
+      // An assignment shows its plan's name, and its parties' adherence follows the plan's days, finished assignments
+      // included (adherence.cache.ts reuses figures until a change is recorded for their users).
+      await recordAudience(tx, now, "planAssignment", assignmentPartiesOfPlans(plan));
       return row;
     });
     return (await this.toDtos([updated]))[0];

@@ -1,0 +1,24 @@
+import { sql, type SQL } from "drizzle-orm";
+import { syncChanges } from "./sync-change.table.js";
+
+/*
+ * What the change log tells other modules, as SQL to compose into their statements: whether anything of some users
+ * changed since a statement read it. A module that keeps figures derived from users' data (adherence) keeps the
+ * snapshot they were read under, then asks before each reuse. Every write records its changes, for each user it
+ * concerns, in its own transaction (change-feed.recorder.ts), so the answer is exact whatever order transactions
+ * commit in, and the same on every instance of the service.
+ */
+
+/** The snapshot the statement reads under, as text (a `pg_snapshot`): what `changedSince` compares with. */
+export const readSnapshot: SQL<string> = sql<string>`pg_current_snapshot()::text`;
+
+/**
+ * Whether a change to one of `userIds` (an `int[]` value) was committed after `snapshot` (a `readSnapshot`) was taken:
+ * a row this statement sees, written by a transaction that snapshot did not see. An index range per user, from the
+ * snapshot's oldest running transaction on.
+ */
+export function changedSince(userIds: SQL, snapshot: SQL): SQL<boolean> {
+  const taken = sql`${snapshot}::pg_snapshot`;
+  return sql<boolean>`exists (select from ${syncChanges}
+    where ${syncChanges.userId} = any(${userIds}) and ${syncChanges.xid} >= pg_snapshot_xmin(${taken}) and not pg_visible_in_snapshot(${syncChanges.xid}, ${taken}))`;
+}

@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import { linkTrainerAndStudent, moveAssignment } from "../factories/content.js";
+import { makeTrainer, type MadeUser } from "../factories/users.js";
+import { useSecondInstance, useTestApp, type TestApp } from "../helpers/test-app.js";
+import { adherenceOf, assigned, gymOf, SUMMARY_KEYS, trained, trainerWithFourStudents, weeklyPlan, type Gym } from "./support.js";
+
+/*
+ * A trainer's page of figures is reused while nothing under it changes (adherence.cache.ts). After every kind of write
+ * that changes it, sent through another instance of the service, the page read on the first one must hold what each
+ * student's own reading (never reused) holds.
+ */
+
+const t = useTestApp();
+const other = useSecondInstance(t);
+
+interface Row {
+  userId: number;
+  studentName: string;
+  scheduled: number;
+  completed: number;
+  [key: string]: unknown;
+}
+
+const pick = (row: Record<string, unknown>) => Object.fromEntries(SUMMARY_KEYS.map((key) => [key, row[key]]));
+
+/** The trainer's page, read on `t`, after checking each row against the student's own reading and name. */
+async function pageOf(trainer: MadeUser, names: Record<number, string>): Promise<Row[]> {
+  const res = await t.get("/api/personal/students/adherence?size=100", { token: trainer.token });
+  expect(res.status).toBe(200);
+  const rows = res.body.content as Row[];
+  expect(res.body.totalElements).toBe(rows.length);
+  for (const row of rows) {
+    expect(pick(row)).toEqual(pick(await adherenceOf(t, trainer, row.userId, 30)));
+    expect(row.studentName).toBe(names[row.userId]);
+  }
+  const dashboard = await t.get("/api/personal/dashboard", { token: trainer.token });
+  expect(dashboard.body.students.active).toBe(rows.length);
+  return rows;
+}
+
+const rowOf = (rows: Row[], userId: number) => rows.find((row) => row.userId === userId);
+
+async function rename(app: TestApp, user: MadeUser, name: string) {
+  expect((await app.put("/api/users/profile", { token: user.token, body: { name } })).status).toBe(200);
+}
+
+/** The gym's plan rewritten through `app` to schedule the training `letter` on `days`, its name and description kept. */
+async function reschedule(app: TestApp, gym: Gym, plan: { id: number; name: string; description: string }, letter: string, days: string[]) {
+  const trainings = days.map((dayOfWeek, order) => ({ trainingId: gym.trainings[letter], dayOfWeek, order }));
+  const body = { name: plan.name, description: plan.description, trainings };
+  expect((await app.put(`/api/training-plans/${plan.id}`, { token: gym.trainer.token, body })).status).toBe(200);
+}
+
+describe("a trainer's page of adherence, reused", () => {
+  it("is read again after each write that changes it, through whichever instance, and stays as the students' own readings", async () => {
+    const { trainer, gym, plan, students } = await trainerWithFourStudents(t);
+    const { bruno, carla, diego } = students;
+    const names: Record<number, string> = { [bruno.id]: "Bruno", [carla.id]: "Carla", [diego.id]: "Diego", [students.ana.id]: "Ana" };
+    const first = await pageOf(trainer, names);
+    expect(rowOf(first, bruno.id)).toMatchObject({ scheduled: 4, completed: 1 });
+
+    // Nothing changed: read again, the figures are reused, the executions not read.
+    const statements: string[] = [];
+    const stop = t.database.observeQueries((text) => statements.push(text));
+    const again = await t.get("/api/personal/students/adherence?size=100", { token: trainer.token });
+    stop();
+    expect(again.body.content).toEqual(first);
+    expect(statements.filter((text) => text.includes("sync_changes"))).toHaveLength(1);
+    expect(statements.filter((text) => text.includes("training_executions"))).toEqual([]);
+
+    // Bruno trains on Thursday 01-16: one more session done.
+    await trained(other, gym, bruno, "A", "2025-01-16T07:00:00Z");
+    expect(rowOf(await pageOf(trainer, names), bruno.id)).toMatchObject({ scheduled: 4, completed: 2, lastTrainingAt: "2025-01-16T07:00:00.000Z" });
+
+    // Bruno changes his name.
+    await rename(other, bruno, "Bruno Braga");
+    names[bruno.id] = "Bruno Braga";
+    await pageOf(trainer, names);
+
+    // The plan now schedules A on Mondays only: two sessions in the window, not four.
+    await reschedule(other, gym, plan, "A", ["MONDAY"]);
+    expect(rowOf(await pageOf(trainer, names), carla.id)).toMatchObject({ scheduled: 2, completed: 2 });
+
+    // Diego's link is removed: he leaves the page.
+    const link = (await t.get("/api/personal/students?size=100", { token: trainer.token })).body.content.find(
+      (row: { studentId: number }) => row.studentId === diego.id,
+    );
+    expect((await other.delete(`/api/personal/students/${link.id}`, { token: trainer.token })).status).toBe(204);
+    delete names[diego.id];
+    expect(rowOf(await pageOf(trainer, names), diego.id)).toBeUndefined();
+  });
+
+  it("follows the plan of another trainer of the student, even once the assignment of that plan is finished", async () => {
+    const { trainer, students } = await trainerWithFourStudents(t);
+    const { carla } = students;
+    const names: Record<number, string> = { [students.bruno.id]: "Bruno", [carla.id]: "Carla", [students.diego.id]: "Diego", [students.ana.id]: "Ana" };
+    const secondTrainer = await makeTrainer(t, { name: "Segundo Personal" });
+    await linkTrainerAndStudent(t, secondTrainer, carla);
+    const secondGym = await gymOf(t, secondTrainer, ["B"]);
+    const secondPlan = await weeklyPlan(t, secondGym, [["B", "WEDNESDAY"]]);
+    const assignment = await assigned(t, secondGym, secondPlan.id, carla, "2025-01-06");
+    await moveAssignment(t, secondTrainer.token, assignment, "complete");
+    // The second plan adds B on Wednesdays 01-08 and 01-15 to Carla's schedule until it was completed (today, 01-19).
+    expect(rowOf(await pageOf(trainer, names), carla.id)).toMatchObject({ scheduled: 6, completed: 4 });
+
+    await reschedule(other, secondGym, secondPlan, "B", ["WEDNESDAY", "FRIDAY"]);
+    expect(rowOf(await pageOf(trainer, names), carla.id)).toMatchObject({ scheduled: 8, completed: 4 });
+  });
+});
