@@ -1,7 +1,9 @@
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import { idArray } from "../../platform/db/id-lists.js";
-import { preparedStatement } from "../../platform/db/prepared.js";
+import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
+import type { UserActor } from "../../platform/auth/actor.js";
+import { activityReadableBy } from "../coaching/coaching.fragments.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { exercises } from "../exercises/exercise.table.js";
 import { exerciseRecords, type RecordKind } from "./records.table.js";
@@ -47,17 +49,34 @@ const recentOfUsers = preparedStatement((db) => {
     .prepare("recent_records_of_users");
 });
 
-/** One user's current records on one exercise (REST GET /exercises/{id}/records), built once and bound at each call. */
-const currentOfUserOnExercise = preparedStatement((db) =>
-  selectRecords(db)
-    .where(
-      and(
-        eq(exerciseRecords.userId, sql.placeholder("userId")),
-        eq(exerciseRecords.exerciseId, sql.placeholder("exerciseId")),
-        eq(exerciseRecords.current, true),
-      ),
-    )
-    .prepare("current_records_of_user_on_exercise"),
+/** Whether the exercise exists and the reader may read the user's activity, with the records when both hold. */
+export interface CurrentRecordsRead {
+  exerciseExists: boolean;
+  readable: boolean;
+  rows: RecordRow[];
+}
+
+/**
+ * One user's current records on one exercise (REST GET /exercises/{id}/records) in one statement, with the answers of
+ * the checks before them: whether the exercise exists, and whether the reader may read the user's activity (the
+ * coaching rule, `activityReadableBy`); the records are read only when both hold. Built once per kind of reader.
+ */
+const currentOnExerciseReadBy = preparedStatements(
+  (admin: boolean) => (admin ? "admin" : "user"),
+  (db, admin) => {
+    const [userId, exerciseId] = [sql`${sql.placeholder("userId")}::int`, sql`${sql.placeholder("exerciseId")}::int`];
+    const readable = activityReadableBy({ id: sql.placeholder("readerId"), isAdmin: admin }, userId);
+    const checks = sql`(select exists (select from ${exercises} where ${exercises.id} = ${exerciseId}) as exercise_exists, ${readable} as readable) checks`;
+    return db
+      .select({ exerciseExists: sql<boolean>`checks.exercise_exists`, readable: sql<boolean>`checks.readable`, ...recordColumns })
+      .from(checks)
+      .leftJoin(
+        exerciseRecords,
+        sql`checks.exercise_exists and checks.readable and ${exerciseRecords.userId} = ${userId} and ${exerciseRecords.exerciseId} = ${exerciseId} and ${exerciseRecords.current}`,
+      )
+      .leftJoin(exercises, eq(exercises.id, exerciseRecords.exerciseId))
+      .prepare("current_records_read_by");
+  },
 );
 
 export const recordsRepository = {
@@ -112,8 +131,10 @@ export const recordsRepository = {
   },
 
   /** A user's current record of each kind it holds on an exercise. */
-  listCurrentOn(db: Db, userId: number, exerciseId: number): Promise<RecordRow[]> {
-    return currentOfUserOnExercise(db).execute({ userId, exerciseId });
+  async currentOnExerciseReadBy(db: Db, reader: UserActor, userId: number, exerciseId: number): Promise<CurrentRecordsRead> {
+    const read = await currentOnExerciseReadBy(db, reader.isAdmin).execute({ readerId: reader.id, userId, exerciseId });
+    const [{ exerciseExists, readable }] = read;
+    return { exerciseExists, readable, rows: read.filter((row) => row.kind !== null) as RecordRow[] };
   },
 
   /** The current records of these users, on the given exercises and of the given kinds (all when not given). */

@@ -1,10 +1,10 @@
 import { requireUser, type Actor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
-import { forbidden, type AppError } from "../../platform/errors.js";
+import { forbidden, notFound, type AppError } from "../../platform/errors.js";
 import { toPage, type Page } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
 import type { CoachingService } from "../coaching/coaching.service.js";
-import type { ExerciseService } from "../exercises/exercise.service.js";
+import { EXERCISE_NOT_FOUND, type ExerciseService } from "../exercises/exercise.service.js";
 import { byExerciseAndKind, toRecordDto, type NewRecordDto, type RecordDto } from "./records.dto.js";
 import type { RecordHistoryQuery, RecordsFilter } from "./records.inputs.js";
 import { recordsRepository, type NewRecordRow } from "./records.repository.js";
@@ -125,11 +125,10 @@ export class RecordService {
   /** A user's current record of each kind on an exercise (the caller's unless `userId`), in the kinds' order. */
   async listCurrent(actor: Actor, exerciseId: number, readFilter: InputReader<RecordsFilter>): Promise<RecordDto[]> {
     const caller = requireUser(actor);
-    const filter = readFilter();
-    await this.deps.exercises.getExisting(exerciseId);
-    const userId = filter.userId ?? caller.id;
-    await this.deps.coaching.ensureMayReadActivity(caller, userId);
-    const rows = await recordsRepository.listCurrentOn(this.deps.db, userId, exerciseId);
+    const userId = readFilter().userId ?? caller.id;
+    const { exerciseExists, readable, rows } = await recordsRepository.currentOnExerciseReadBy(this.deps.db, caller, userId, exerciseId);
+    if (!exerciseExists) throw notFound(EXERCISE_NOT_FOUND);
+    if (!readable) throw forbidden();
     return rows.map(toRecordDto).sort(byExerciseAndKind);
   }
 
