@@ -11,7 +11,7 @@ import type { UserService } from "../users/user.service.js";
 import type { AdherenceDto, AttentionReason, StudentAdherenceDto, TrainerAdherenceOverview } from "./adherence.dto.js";
 import { DEFAULT_ADHERENCE_WINDOW, studentAdherencePaging, type AdherenceQuery, type StudentAdherenceListQuery } from "./adherence.inputs.js";
 import { TrainerSummariesCache } from "./adherence.cache.js";
-import { adherenceRepository, type AdherenceDays, type AdherenceSummaryRow } from "./adherence.repository.js";
+import { adherenceRepository, type AdherenceDays, type AdherenceSummaryRow, type TrainerSummaries } from "./adherence.repository.js";
 
 /** An adherence below this needs attention (contract §12.2). */
 const LOW_ADHERENCE_BELOW = 0.5;
@@ -33,6 +33,7 @@ export interface AdherenceRequest {
 export class AdherenceService {
   /** The trainers' pages of figures, reused while nothing under them changes. */
   private readonly summaries = new TrainerSummariesCache();
+  private readonly answered = new WeakMap<TrainerSummaries, StudentAdherenceDto[]>();
 
   constructor(private readonly deps: { db: Db; clock: Clock; users: UserService; coaching: CoachingService }) {}
 
@@ -73,12 +74,8 @@ export class AdherenceService {
       filter: { window },
     } = readQuery();
     const days = adherenceDays(this.deps.clock.now(), window);
-    const { rows, studentIds } = await this.summaries.read(this.deps.db, trainer.id, days, request);
-    return toPage(
-      rows.map((row) => studentAdherence(row, window, days)),
-      studentIds.length,
-      request,
-    );
+    const reading = await this.summaries.read(this.deps.db, trainer.id, days, request);
+    return toPage(this.studentsOf(reading, window, days), reading.studentIds.length, request);
   }
 
   /**
@@ -88,16 +85,27 @@ export class AdherenceService {
   async trainerOverview(trainerId: number): Promise<TrainerAdherenceOverview> {
     const window = DEFAULT_ADHERENCE_WINDOW;
     const days = adherenceDays(this.deps.clock.now(), window);
-    const { rows } = await this.summaries.read(this.deps.db, trainerId, days, { sort: studentAdherencePaging.fallbackSort });
+    const reading = await this.summaries.read(this.deps.db, trainerId, days, { sort: studentAdherencePaging.fallbackSort });
+    const { rows } = reading;
     const adherences = rows.flatMap((row) => (row.adherence === null ? [] : [row.adherence]));
     return {
-      students: rows.map((row) => studentAdherence(row, window, days)),
+      students: this.studentsOf(reading, window, days),
       meanAdherence: adherences.length === 0 ? null : Math.round((adherences.reduce((sum, value) => sum + value, 0) / adherences.length) * 1000) / 1000,
       sessionsThisWeek: {
         scheduled: rows.reduce((sum, row) => sum + row.week_scheduled, 0),
         completed: rows.reduce((sum, row) => sum + row.week_completed, 0),
       },
     };
+  }
+
+  /**
+   * A reading's students as answered, made once per reading: the cache hands the same reading out while it holds, and
+   * answers never change what they are given (JSON answers copy it, withIsoInstants).
+   */
+  private studentsOf(reading: TrainerSummaries, window: number, days: AdherenceDays): StudentAdherenceDto[] {
+    let students = this.answered.get(reading);
+    if (!students) this.answered.set(reading, (students = reading.rows.map((row) => studentAdherence(row, window, days))));
+    return students;
   }
 
   private async details(userIds: readonly number[], window: number): Promise<AdherenceDto[]> {
