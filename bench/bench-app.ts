@@ -11,6 +11,9 @@ import { openDatabase, type DatabaseHandle } from "../src/platform/db/database.j
 import { createLogger } from "../src/platform/logger.js";
 import { scratchDatabase } from "./support.js";
 
+/** The app's token secret: a service started beside it (bench/api/servers.ts) with this one accepts its tokens. */
+export const BENCH_JWT_SECRET = "bench-secret-that-is-long-enough-for-hs256-0123456789";
+
 export interface BenchApp {
   base: URL;
   app: App;
@@ -38,7 +41,7 @@ export async function startBenchApp(env: Record<string, string> = {}): Promise<B
   const config = loadConfig({
     NODE_ENV: "test",
     DATA_DIR: dataDir,
-    JWT_SECRET: "bench-secret-that-is-long-enough-for-hs256-0123456789",
+    JWT_SECRET: BENCH_JWT_SECRET,
     PUBLIC_BASE_URL: base.origin,
     // Every request comes from one address: the per-address limits would otherwise answer 429.
     AUTH_RATE_LIMIT_PER_MINUTE: "1000000",

@@ -10,21 +10,24 @@
  * the scheduled ones skipped), 20 exercise executions of 5 sets each per session (~20,000 sets per student, ~2M in all),
  * the derived statistics and the records computed from those sets by the backfill migrations' own statements.
  *
- * Counts the statements of each request with 5 ACTIVE students linked and with 100, measures each with one client
- * (its service time alone) and with 8 closed-loop clients, then prints the EXPLAIN (ANALYZE, BUFFERS) of every
- * distinct statement the requests run.
+ * Counts the statements of each request with 5 ACTIVE students linked and with 100 on an app booted in this process
+ * (which sees every statement it sends), then measures each request against the service as `npm start` runs it (the
+ * built dist/, NODE_ENV=production, its own process, on one core when the machine has two, the load generator on the
+ * other) with one client (its service time alone) and with 8 closed-loop clients, and prints the EXPLAIN (ANALYZE,
+ * BUFFERS) of every distinct statement the requests run.
  *
  *   npm run bench:intelligence
  *   BENCH_STUDENTS=20 BENCH_SECONDS=5 npm run bench:intelligence   # smaller / shorter run
  */
 import "reflect-metadata";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
-import { availableParallelism, loadavg } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { migrationsFolder } from "../src/platform/db/paths.js";
-import { startBenchApp, type BenchApp } from "./bench-app.js";
+import { answers200, pinning, pinThisProcessToClientCore, startServer, type ServerProcess } from "./api/servers.js";
+import { BENCH_JWT_SECRET, startBenchApp, type BenchApp } from "./bench-app.js";
 import { inlineParameters, printExplain } from "./explain.js";
 import { checkConsistency, historyStart, seedExerciseHistories, SETS_PER_EXECUTION, timed } from "./logged-history.js";
 import { bearer, closedLoop, databaseCpuMs, ms, printTable, request, secs, type LoadTarget, type Reply, type Summary } from "./support.js";
@@ -173,10 +176,9 @@ async function observe(bench: BenchApp, agent: http.Agent, { target }: Endpoint)
   }
 }
 
-/** CPU time used so far, in ms: by this process (the app; the load comes from another process) and by the database. */
-async function cpuTime(seed: postgres.Sql): Promise<{ app: number; database: number | null }> {
-  const { user, system } = process.cpuUsage();
-  return { app: (user + system) / 1000, database: await databaseCpuMs(seed) };
+/** CPU time used so far, in ms: by the service's process and by the database. */
+async function cpuTime(service: ServerProcess, seed: postgres.Sql): Promise<{ app: number; database: number | null }> {
+  return { app: service.cpuMs(), database: await databaseCpuMs(seed) };
 }
 
 /** CPU ms per request between two readings, "-" where unknown. */
@@ -202,7 +204,10 @@ function planNodes(plan: string[]): string {
 
 async function main() {
   process.env.DATABASE_URL ||= "postgres://postgres@127.0.0.1:5432/test";
+  pinThisProcessToClientCore();
   const bench = await startBenchApp();
+  const serviceDir = mkdtempSync(path.join(tmpdir(), "fitness-intelligence-bench-"));
+  let service: ServerProcess | undefined;
   const seed = postgres(bench.databaseUrl!, { max: 1, onnotice: () => undefined, connection: { work_mem: "512MB", maintenance_work_mem: "512MB" } });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   let cleaned = false;
@@ -210,6 +215,8 @@ async function main() {
     if (cleaned) return;
     cleaned = true;
     agent.destroy();
+    await service?.stop();
+    rmSync(serviceDir, { recursive: true, force: true });
     await seed.end({ timeout: 5 }).catch(() => undefined);
     await bench.close();
   };
@@ -223,7 +230,7 @@ async function main() {
   try {
     const [{ version }] = await seed<{ version: string }[]>`select current_setting('server_version') as version`;
     console.log(
-      `PostgreSQL ${version}; ${bench.databaseKind}; cores: ${availableParallelism()}; load average ${loadAverage()}; ` +
+      `PostgreSQL ${version}; ${bench.databaseKind}; cores: ${cpus().length}${pinning ? ` (the service on core ${pinning.server}, this process and the load generator on core ${pinning.client})` : ""}; load average ${loadAverage()}; ` +
         `${CONCURRENCY} concurrent clients, ${MEASURE_MS / 1000} s per endpoint after ${WARMUP_MS / 1000} s warm-up`,
     );
     const json = { "content-type": "application/json" };
@@ -304,15 +311,21 @@ async function main() {
     console.log(`  adherence page: ${adherencePage.content.length} of ${adherencePage.totalElements} students`);
     console.log(`  dashboard: ${observed.get(endpoints[1].label)!.reply.body.slice(0, 600)}`);
 
-    console.log(`\n# load, ${STUDENTS} ACTIVE students`);
+    console.log(`\n# load, ${STUDENTS} ACTIVE students, against the service in its own process`);
+    service = await startServer(
+      "service",
+      { databaseUrl: bench.databaseUrl!, jwtSecret: BENCH_JWT_SECRET, dataDir: serviceDir },
+      answers200("GET", "/healthz", {}),
+    );
     const results = new Map<string, { alone: Summary; summary: Summary; appCpu: string; databaseCpu: string }>();
     const loads = new Map<string, string>();
-    for (const { label, target } of endpoints) {
+    for (const { label, target: observedTarget } of endpoints) {
+      const target = { ...observedTarget, base: service.base };
       await closedLoop(target, WARMUP_MS, CONCURRENCY);
       const alone = await closedLoop(target, SERIAL_MS, 1);
-      const cpuBefore = await cpuTime(seed);
+      const cpuBefore = await cpuTime(service, seed);
       const summary = await closedLoop(target, MEASURE_MS, CONCURRENCY);
-      const cpuAfter = await cpuTime(seed);
+      const cpuAfter = await cpuTime(service, seed);
       results.set(label, {
         alone,
         summary,
@@ -352,7 +365,7 @@ async function main() {
         "max ms",
         "target",
         `statements (${FEW_STUDENTS} / ${STUDENTS} students)`,
-        "app CPU ms/req",
+        "service CPU ms/req",
         "PostgreSQL CPU ms/req",
       ],
       endpoints.map(({ label, targetMs }) => {
