@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { linkTrainerAndStudent, moveAssignment } from "../factories/content.js";
 import { makeTrainer, type MadeUser } from "../factories/users.js";
 import { useSecondInstance, useTestApp, type TestApp } from "../helpers/test-app.js";
-import { adherenceOf, assigned, gymOf, SUMMARY_KEYS, trained, trainerWithFourStudents, weeklyPlan, type Gym } from "./support.js";
+import { TrainerSummariesCache } from "../../src/modules/adherence/adherence.cache.js";
+import { studentAdherencePaging } from "../../src/modules/adherence/adherence.inputs.js";
+import { adherenceDays } from "../../src/modules/adherence/adherence.service.js";
+import { adherenceOf, assigned, gymOf, SUMMARY_KEYS, trained, trainerWithFourStudents, trainerWithStudents, weeklyPlan, type Gym } from "./support.js";
 
 /*
  * A trainer's page of figures is reused while nothing under it changes (adherence.cache.ts). After every kind of write
@@ -105,5 +108,31 @@ describe("a trainer's page of adherence, reused", () => {
 
     await reschedule(other, secondGym, secondPlan, "B", ["WEDNESDAY", "FRIDAY"]);
     expect(rowOf(await pageOf(trainer, names), carla.id)).toMatchObject({ scheduled: 8, completed: 4 });
+  });
+});
+
+describe("TrainerSummariesCache", () => {
+  it("keeps at most the students' rows it is given, dropping the readings read longest ago first", async () => {
+    const { trainer: first } = await trainerWithFourStudents(t);
+    const second = await trainerWithStudents(t, 2);
+    const cache = new TrainerSummariesCache(5);
+    const days = adherenceDays(t.clock.now(), 30);
+    /** What reading a trainer's figures through the cache asked of the database: checked them, or read them. */
+    const read = async (trainerId: number) => {
+      const statements: string[] = [];
+      const stop = t.database.observeQueries((text) => statements.push(text));
+      const reading = await cache.read(t.db, trainerId, days, { sort: studentAdherencePaging.fallbackSort });
+      stop();
+      expect(statements).toHaveLength(1);
+      return { rows: reading.rows.length, work: statements[0].includes("sync_changes") ? "checked" : "read" };
+    };
+    expect(await read(first.id)).toEqual({ rows: 4, work: "read" });
+    expect(await read(first.id)).toEqual({ rows: 4, work: "checked" });
+    // 4 + 2 rows are more than 5: the first trainer's reading goes.
+    expect(await read(second.id)).toEqual({ rows: 2, work: "read" });
+    expect(await read(second.id)).toEqual({ rows: 2, work: "checked" });
+    expect(await read(first.id)).toEqual({ rows: 4, work: "read" });
+    // And now the second's.
+    expect(await read(second.id)).toEqual({ rows: 2, work: "read" });
   });
 });

@@ -2,8 +2,11 @@ import type { Db } from "../../platform/db/database.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { adherenceRepository, type AdherenceDays, type TrainerSummaries } from "./adherence.repository.js";
 
-/** Readings kept per instance, the least recently used dropped first: a hundred students' rows are some 30 kB. */
-const KEPT_READINGS = 500;
+/**
+ * Students' rows kept per instance, in all readings, the least recently used readings dropped first: some 300 bytes a
+ * row (and as much again for its answer), so about 30 MB at most, whatever the trainers' numbers of students.
+ */
+const KEPT_ROWS = 50_000;
 
 /**
  * A trainer's students' figures as last read, per window, day and page, reused while they still hold. Their statement
@@ -15,6 +18,9 @@ const KEPT_READINGS = 500;
  */
 export class TrainerSummariesCache {
   private readonly readings = new Map<string, TrainerSummaries>();
+  private keptRows = 0;
+
+  constructor(private readonly maxRows = KEPT_ROWS) {}
 
   async read(db: Db, trainerId: number, days: AdherenceDays, request: Pick<PageRequest, "sort"> & Partial<PageRequest>): Promise<TrainerSummaries> {
     const key = JSON.stringify([trainerId, days.from, days.today, request.sort, request.size, request.page]);
@@ -28,10 +34,21 @@ export class TrainerSummariesCache {
     return read;
   }
 
-  /** Keeps a reading as the most recently used, dropping the least recently used past KEPT_READINGS. */
+  /** Keeps a reading as the most recently used, dropping the least recently used while past the rows kept. */
   private keep(key: string, reading: TrainerSummaries) {
-    this.readings.delete(key);
+    this.drop(key);
     this.readings.set(key, reading);
-    if (this.readings.size > KEPT_READINGS) this.readings.delete(this.readings.keys().next().value!);
+    this.keptRows += reading.rows.length;
+    for (const oldest of this.readings.keys()) {
+      if (this.keptRows <= this.maxRows || oldest === key) break;
+      this.drop(oldest);
+    }
+  }
+
+  private drop(key: string) {
+    const reading = this.readings.get(key);
+    if (!reading) return;
+    this.readings.delete(key);
+    this.keptRows -= reading.rows.length;
   }
 }
