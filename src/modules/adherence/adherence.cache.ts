@@ -14,7 +14,8 @@ const KEPT_ROWS = 50_000;
  * while whether anything under them changed is an index probe per student in the change log: the same ACTIVE students,
  * and no change recorded for them or the trainer since the snapshot the figures were read under. Every instance asks
  * the database, so a write through any of them is seen at once by all; the day is part of the key, so nothing outlives
- * it.
+ * it. A write that bypasses the services (SQL by hand, a migration changing executions) records no change: readings
+ * taken before it are reused until the day ends.
  */
 export class TrainerSummariesCache {
   private readonly readings = new Map<string, TrainerSummaries>();
