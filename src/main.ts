@@ -1,4 +1,5 @@
 import "reflect-metadata";
+import type { AddressInfo } from "node:net";
 import { createApp } from "./app.js";
 import { systemClock } from "./platform/clock.js";
 import { ConfigError, loadConfig } from "./platform/config.js";
@@ -37,7 +38,9 @@ async function main() {
   const server = createHttpServer(config.http, app.express);
   server.on("upgrade", app.sockets.upgrade);
   server.listen(config.port, config.host, () => {
-    logger.info({ url: `http://${config.host}:${config.port}`, graphql: "/graphql", rest: "/api" }, "listening");
+    // The port bound, which PORT=0 leaves to the system: whoever started the process reads it here.
+    const { port } = server.address() as AddressInfo;
+    logger.info({ url: `http://${config.host}:${port}`, port, graphql: "/graphql", rest: "/api" }, "listening");
   });
   server.on("error", (error) => {
     logger.fatal({ err: error }, "server failed");
