@@ -196,6 +196,29 @@ describe("webhook deliveries", () => {
     expect((await deliveriesOf(t, trainer, endpoint.id)).every((d) => d.status === "SUCCEEDED" && d.attempts === 1)).toBe(true);
   });
 
+  it("takes a retry asked while an attempt is under way as that attempt: another instance's worker posts nothing more", async () => {
+    const trainer = await makeTrainer(t);
+    const r = await receiver();
+    let answerHeld: () => void = () => undefined;
+    r.answers.push((_req, res) => (answerHeld = () => res.writeHead(200).end("ok")));
+    const endpoint = await createEndpoint(t, trainer, r.url, ["invite.updated"]);
+    await t.post(`/api/webhook-endpoints/${endpoint.id}/test`, { token: trainer.token });
+
+    const underWay = deliverWebhooks(t);
+    await expect.poll(() => r.received.length).toBe(1);
+    const [delivery] = await deliveriesOf(t, trainer, endpoint.id);
+    const retried = await t.post(`/api/webhook-endpoints/${endpoint.id}/deliveries/${delivery.id}/retry`, { token: trainer.token });
+    expect(retried.status).toBe(202);
+    expect(retried.body).toMatchObject({ id: delivery.id, status: "PENDING", attempts: 1 });
+    expect(await second.app.services.webhookDeliveries.runOnce()).toBe(0);
+    expect(r.received).toHaveLength(1);
+
+    answerHeld();
+    expect(await underWay).toBe(1);
+    expect((await deliveriesOf(t, trainer, endpoint.id))[0]).toMatchObject({ status: "SUCCEEDED", attempts: 1, lastStatusCode: 200 });
+    expect(r.received).toHaveLength(1);
+  });
+
   it("prunes events and their deliveries 30 days old once none is pending", async () => {
     const student = await makeStudent(t);
     const r = await receiver();

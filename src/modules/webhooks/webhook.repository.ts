@@ -165,7 +165,7 @@ export const webhookRepository = {
       .for("update", { of: webhookDeliveries, skipLocked: true });
     const [leased] = await db
       .update(webhookDeliveries)
-      .set({ nextAttemptAt: leaseUntil, attempts: sql`${webhookDeliveries.attempts} + 1` })
+      .set({ nextAttemptAt: leaseUntil, leasedUntil: leaseUntil, attempts: sql`${webhookDeliveries.attempts} + 1` })
       .where(eq(webhookDeliveries.id, next))
       .returning();
     if (!leased) return undefined;
@@ -181,7 +181,7 @@ export const webhookRepository = {
   async settleDelivery(db: Db, id: number, attempt: number, changes: Partial<DeliveryRow>): Promise<boolean> {
     const settled = await db
       .update(webhookDeliveries)
-      .set(changes)
+      .set({ ...changes, leasedUntil: null })
       .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, "PENDING"), eq(webhookDeliveries.attempts, attempt)))
       .returning({ id: webhookDeliveries.id });
     return settled.length > 0;
@@ -229,9 +229,16 @@ export const webhookRepository = {
     return row;
   },
 
-  /** A delivery due again now: PENDING, whatever it was; the attempt it gets counts on from its earlier ones. */
+  /**
+   * A delivery due again now: PENDING, whatever it was; the attempt it gets counts on from its earlier ones. While an
+   * attempt is under way (its lease holds), that attempt is the retry: making it due again would post it twice at once.
+   */
   async requeueDelivery(db: Db, id: number, now: Date): Promise<void> {
-    await db.update(webhookDeliveries).set({ status: "PENDING", nextAttemptAt: now }).where(eq(webhookDeliveries.id, id));
+    const at = sql`${now.toISOString()}::timestamptz`;
+    await db
+      .update(webhookDeliveries)
+      .set({ status: "PENDING", nextAttemptAt: sql`case when ${webhookDeliveries.leasedUntil} > ${at} then ${webhookDeliveries.nextAttemptAt} else ${at} end` })
+      .where(eq(webhookDeliveries.id, id));
   },
 
   /**

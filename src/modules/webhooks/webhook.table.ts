@@ -95,6 +95,8 @@ export const webhookDeliveries = pgTable(
     lastError: text("last_error"),
     // Also the lease: a worker that takes a delivery pushes this past its attempt so no other worker takes it meanwhile.
     nextAttemptAt: instant("next_attempt_at"),
+    // Until when an attempt under way holds the delivery (null once settled): a retry asked meanwhile is that attempt.
+    leasedUntil: instant("leased_until"),
     createdAt: createdAt(),
     deliveredAt: instant("delivered_at"),
   },
