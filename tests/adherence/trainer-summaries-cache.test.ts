@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { linkTrainerAndStudent, moveAssignment } from "../factories/content.js";
+import { exerciseForm, linkTrainerAndStudent, moveAssignment } from "../factories/content.js";
 import { makeTrainer, type MadeUser } from "../factories/users.js";
 import { useSecondInstance, useTestApp, type TestApp } from "../helpers/test-app.js";
 import { TrainerSummariesCache } from "../../src/modules/adherence/adherence.cache.js";
@@ -111,6 +111,52 @@ describe("a trainer's page of adherence, reused", () => {
   });
 });
 
+describe("a trainer's students' recent records, reused", () => {
+  it("shows a record set through another instance, an exercise's new name, and an unlinked student's records no more", async () => {
+    const { trainer, gym, students } = await trainerWithFourStudents(t);
+    const { bruno, carla } = students;
+    const recentRecords = async () => {
+      const res = await t.get("/api/personal/dashboard", { token: trainer.token });
+      expect(res.status).toBe(200);
+      return res.body.recentRecords as { studentId: number; exerciseName: string; kind: string; value: number; achievedAt: string }[];
+    };
+    // Every session was at 40 kg, and the last 7 days (01-13 … 01-19) only repeated it: no record.
+    expect(await recentRecords()).toEqual([]);
+
+    // Bruno lifts 50 kg on Saturday 01-18, through the other instance: a record of every weighted kind, an hour later.
+    await trained(other, gym, bruno, "A", "2025-01-18T07:00:00Z", { weight: 50 });
+    const afterBruno = await recentRecords();
+    expect(afterBruno.map((record) => [record.studentId, record.kind, record.value])).toEqual([
+      [bruno.id, "MAX_WEIGHT", 50],
+      [bruno.id, "ESTIMATED_1RM", 66.67],
+      [bruno.id, "BEST_SET_VOLUME", 500],
+      [bruno.id, "BEST_SESSION_VOLUME", 500],
+      [bruno.id, "REP_MAX_3", 50],
+      [bruno.id, "REP_MAX_5", 50],
+      [bruno.id, "REP_MAX_10", 50],
+    ]);
+    expect(new Set(afterBruno.map((record) => record.achievedAt))).toEqual(new Set(["2025-01-18T08:00:00.000Z"]));
+    expect(await recentRecords()).toEqual(afterBruno);
+
+    // The trainer renames the exercise, through the other instance: the records show the new name.
+    const exercise = (await t.get(`/api/exercises/${gym.exerciseId}`, { token: trainer.token })).body;
+    const renamed = { name: "Supino inclinado", description: exercise.description, category: exercise.category };
+    expect((await other.put(`/api/exercises/${gym.exerciseId}`, { token: trainer.token, raw: exerciseForm(renamed) })).status).toBe(200);
+    expect((await recentRecords()).map((record) => record.exerciseName)).toEqual(afterBruno.map(() => "Supino inclinado"));
+
+    // Carla lifts 60 kg on Sunday 01-19: hers come first.
+    await trained(other, gym, carla, "A", "2025-01-19T07:00:00Z", { weight: 60 });
+    expect((await recentRecords()).map((record) => record.studentId)).toEqual([...Array(7).fill(carla.id), ...Array(7).fill(bruno.id)]);
+
+    // Bruno's link is removed: his records leave the dashboard.
+    const link = (await t.get("/api/personal/students?size=100", { token: trainer.token })).body.content.find(
+      (row: { studentId: number }) => row.studentId === bruno.id,
+    );
+    expect((await other.delete(`/api/personal/students/${link.id}`, { token: trainer.token })).status).toBe(204);
+    expect((await recentRecords()).map((record) => record.studentId)).toEqual(Array(7).fill(carla.id));
+  });
+});
+
 describe("TrainerSummariesCache", () => {
   it("keeps at most the students' rows it is given, dropping the readings read longest ago first", async () => {
     const { trainer: first } = await trainerWithFourStudents(t);
@@ -134,5 +180,18 @@ describe("TrainerSummariesCache", () => {
     expect(await read(first.id)).toEqual({ rows: 4, work: "read" });
     // And now the second's.
     expect(await read(second.id)).toEqual({ rows: 2, work: "read" });
+  });
+
+  it("reads the figures once for requests that come together, the others checking that reading", async () => {
+    const { trainer } = await trainerWithFourStudents(t);
+    const cache = new TrainerSummariesCache();
+    const days = adherenceDays(t.clock.now(), 30);
+    const statements: string[] = [];
+    const stop = t.database.observeQueries((text) => statements.push(text));
+    const readings = await Promise.all(Array.from({ length: 4 }, () => cache.read(t.db, trainer.id, days, { sort: studentAdherencePaging.fallbackSort })));
+    stop();
+    expect(readings.map((reading) => reading.rows.length)).toEqual([4, 4, 4, 4]);
+    expect(statements.filter((text) => !text.includes("sync_changes"))).toHaveLength(1);
+    expect(statements.filter((text) => text.includes("sync_changes"))).toHaveLength(3);
   });
 });

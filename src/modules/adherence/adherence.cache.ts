@@ -1,4 +1,5 @@
 import type { Db } from "../../platform/db/database.js";
+import { LruMap } from "../../platform/lru-map.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { adherenceRepository, type AdherenceDays, type TrainerSummaries } from "./adherence.repository.js";
 
@@ -16,40 +17,33 @@ const KEPT_ROWS = 50_000;
  * the database, so a write through any of them is seen at once by all; the day is part of the key, so nothing outlives
  * it. A write that bypasses the services (SQL by hand, a migration changing executions) records no change: readings
  * taken before it are reused until the day ends.
+ *
+ * Requests that find the figures changed while they are being read again wait for that reading and check it like a
+ * kept one, instead of each reading every student's year again: after a change, concurrent requests of a trainer cost
+ * one reading.
  */
 export class TrainerSummariesCache {
-  private readonly readings = new Map<string, TrainerSummaries>();
-  private keptRows = 0;
+  private readonly readings: LruMap<TrainerSummaries>;
+  private readonly underWay = new Map<string, Promise<TrainerSummaries>>();
 
-  constructor(private readonly maxRows = KEPT_ROWS) {}
+  constructor(maxRows = KEPT_ROWS) {
+    this.readings = new LruMap(maxRows, (reading) => reading.rows.length);
+  }
 
   async read(db: Db, trainerId: number, days: AdherenceDays, request: Pick<PageRequest, "sort"> & Partial<PageRequest>): Promise<TrainerSummaries> {
     const key = JSON.stringify([trainerId, days.from, days.today, request.sort, request.size, request.page]);
-    const kept = this.readings.get(key);
-    if (kept && (await adherenceRepository.stillHold(db, trainerId, kept))) {
-      this.keep(key, kept);
-      return kept;
+    // A reading under way is newer than the one kept.
+    const underWay = this.underWay.get(key);
+    const candidate = underWay ? await underWay.catch(() => undefined) : this.readings.get(key);
+    if (candidate && (await adherenceRepository.stillHold(db, trainerId, candidate))) return candidate;
+    const reading = adherenceRepository.summaries(db, trainerId, days, request);
+    this.underWay.set(key, reading);
+    try {
+      const read = await reading;
+      this.readings.set(key, read);
+      return read;
+    } finally {
+      if (this.underWay.get(key) === reading) this.underWay.delete(key);
     }
-    const read = await adherenceRepository.summaries(db, trainerId, days, request);
-    this.keep(key, read);
-    return read;
-  }
-
-  /** Keeps a reading as the most recently used, dropping the least recently used while past the rows kept. */
-  private keep(key: string, reading: TrainerSummaries) {
-    this.drop(key);
-    this.readings.set(key, reading);
-    this.keptRows += reading.rows.length;
-    for (const oldest of this.readings.keys()) {
-      if (this.keptRows <= this.maxRows || oldest === key) break;
-      this.drop(oldest);
-    }
-  }
-
-  private drop(key: string) {
-    const reading = this.readings.get(key);
-    if (!reading) return;
-    this.readings.delete(key);
-    this.keptRows -= reading.rows.length;
   }
 }

@@ -1,11 +1,13 @@
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import { idArray } from "../../platform/db/id-lists.js";
+import { fromJson } from "../../platform/db/json.js";
 import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
 import type { UserActor } from "../../platform/auth/actor.js";
 import { activityReadableBy } from "../coaching/coaching.fragments.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { exercises } from "../exercises/exercise.table.js";
+import { changedSince, readSnapshot } from "../sync/change-feed.fragments.js";
 import { exerciseRecords, type RecordKind } from "./records.table.js";
 
 export type NewRecordRow = Omit<typeof exerciseRecords.$inferInsert, "id" | "createdAt">;
@@ -30,11 +32,17 @@ export type RecordRow = Awaited<ReturnType<typeof selectRecords>>[number];
 
 /**
  * The newest `limit` record events of some users in [from, until) (a trainer's dashboard): at most `limit` of each
- * user from its index range, then the newest of those; built once and bound at each call.
+ * user from its index range, then the newest of those, with the snapshot they were read under. Given the ids a
+ * reading kept and its snapshot, it reads only those rows again while no change was recorded for the users since
+ * (change-feed.fragments.ts; logging, which sets records, and erasure, which deletes them, record a change of their
+ * user): the search over every user's index range, the costly part, runs only after a change. Built once and bound at
+ * each call.
  */
 const recentOfUsers = preparedStatement((db) => {
   const [from, until, limit] = [sql`${sql.placeholder("from")}::timestamptz`, sql`${sql.placeholder("until")}::timestamptz`, sql.placeholder("limit")];
-  const newest = sql`select c.id from unnest(${idArray(sql.placeholder("userIds"))}) as u(id)
+  const userIds = idArray(sql.placeholder("userIds"));
+  const keptSnapshot = sql`${sql.placeholder("keptSnapshot")}::text`;
+  const newest = sql`select c.id from unnest(${userIds}) as u(id)
     cross join lateral (
       select r.id, r.achieved_at, r.exercise_execution_id from ${exerciseRecords} r
       where r.user_id = u.id and r.achieved_at >= ${from} and r.achieved_at < ${until}
@@ -43,11 +51,22 @@ const recentOfUsers = preparedStatement((db) => {
     ) c
     order by c.achieved_at desc, c.exercise_execution_id desc, c.id asc
     limit ${limit}`;
-  return selectRecords(db)
-    .where(sql`${exerciseRecords.id} in (${newest})`)
+  const ids = sql`case when ${keptSnapshot} is not null and not ${changedSince(userIds, keptSnapshot)}
+    then ${idArray(sql.placeholder("keptIds"))} else array(${newest}) end`;
+  return db
+    .select({ ids: sql<unknown>`to_json(read.ids)`, snapshot: sql<string>`read.snapshot`, ...recordColumns })
+    .from(sql`(select ${ids} as ids, ${readSnapshot} as snapshot) read`)
+    .leftJoin(exerciseRecords, sql`${exerciseRecords.id} = any(read.ids)`)
+    .leftJoin(exercises, eq(exercises.id, exerciseRecords.exerciseId))
     .orderBy(desc(exerciseRecords.achievedAt), desc(exerciseRecords.exerciseExecutionId), asc(exerciseRecords.id))
     .prepare("recent_records_of_users");
 });
+
+/** The record events a reading of `recentOfUsers` found, by id, and the snapshot they were found under. */
+export interface RecentRecordIds {
+  ids: number[];
+  snapshot: string;
+}
 
 /** Whether the exercise exists and the reader may read the user's activity, with the records when both hold. */
 export interface CurrentRecordsRead {
@@ -151,9 +170,29 @@ export const recordsRepository = {
    * `limit`: each user's first `limit` read from the index in that order (a LATERAL scan per user, stopped at the
    * limit, however long its history), the first `limit` of those, then only their rows.
    */
-  async listRecent(db: Db, userIds: readonly number[], from: Date, until: Date, limit: number) {
-    if (userIds.length === 0) return [];
-    return recentOfUsers(db).execute({ userIds: [...new Set(userIds)], from: from.toISOString(), until: until.toISOString(), limit });
+  /**
+   * The newest `limit` record events of some users in [from, until), and what they were found as; given what an
+   * earlier reading of the same users, range and limit found, only those rows are read again while they still hold.
+   */
+  async listRecent(
+    db: Db,
+    userIds: readonly number[],
+    from: Date,
+    until: Date,
+    limit: number,
+    kept?: RecentRecordIds,
+  ): Promise<{ rows: RecordRow[]; found: RecentRecordIds }> {
+    const [read, ...more] = await recentOfUsers(db).execute({
+      userIds: [...new Set(userIds)],
+      from: from.toISOString(),
+      until: until.toISOString(),
+      limit,
+      keptIds: kept?.ids ?? null,
+      keptSnapshot: kept?.snapshot ?? null,
+    });
+    // One row with no record in it when none was found (the reading's own columns come from the left side).
+    const rows = (read.kind === null ? more : [read, ...more]) as RecordRow[];
+    return { rows, found: { ids: fromJson(read.ids) as number[], snapshot: read.snapshot } };
   },
 
   /** A page of one user's record events on an exercise, of one kind or all: newest execution first, each one's in kind order. */

@@ -1,13 +1,14 @@
 import { requireUser, type Actor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { forbidden, notFound, type AppError } from "../../platform/errors.js";
+import { LruMap } from "../../platform/lru-map.js";
 import { toPage, type Page } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
 import type { CoachingService } from "../coaching/coaching.service.js";
 import { EXERCISE_NOT_FOUND, type ExerciseService } from "../exercises/exercise.service.js";
 import { byExerciseAndKind, toRecordDto, type NewRecordDto, type RecordDto } from "./records.dto.js";
 import type { RecordHistoryQuery, RecordsFilter } from "./records.inputs.js";
-import { recordsRepository, type NewRecordRow } from "./records.repository.js";
+import { recordsRepository, type NewRecordRow, type RecentRecordIds } from "./records.repository.js";
 import type { RecordKind } from "./records.table.js";
 import { bestOfExecution, unitOf, type LoggedSet } from "./records.values.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
@@ -35,6 +36,9 @@ export interface CurrentRecordsRequest {
   kinds?: readonly RecordKind[];
 }
 
+/** About the bytes the readings of recent records kept per instance may hold in all (their users' ids, mostly). */
+const RECENT_READINGS_KEPT_BYTES = 16 * 1024 * 1024;
+
 const kg = (hundredths: number) => (hundredths / 100).toFixed(2);
 const hundredthsOf = (text: string) => Math.round(Number(text) * 100);
 
@@ -43,6 +47,15 @@ const hundredthsOf = (text: string) => Math.round(Number(text) * 100);
  * user's ACTIVE-linked trainer (contract §7).
  */
 export class RecordService {
+  /**
+   * What the last reading of each set of users' recent records found (ids and snapshot), so that the next one reads
+   * only those rows while nothing of the users changed.
+   */
+  private readonly recentFound = new LruMap<RecentRecordIds>(
+    RECENT_READINGS_KEPT_BYTES,
+    (found, key) => key.length + found.snapshot.length + found.ids.length * 8,
+  );
+
   constructor(private readonly deps: { db: Db; coaching: CoachingService; exercises: ExerciseService }) {}
 
   /** A user's records and their history (contract §15); erasure deletes them. */
@@ -148,7 +161,11 @@ export class RecordService {
    * `limit`, each with its user, in one query (no access check: the asking module has its own rule).
    */
   async recentOfUsers(userIds: readonly number[], from: Date, until: Date, limit: number): Promise<(RecordDto & { userId: number })[]> {
-    const rows = await recordsRepository.listRecent(this.deps.db, userIds, from, until, limit);
+    if (userIds.length === 0) return [];
+    const ids = [...new Set(userIds)].sort((a, b) => a - b);
+    const key = JSON.stringify([ids, from.getTime(), until.getTime(), limit]);
+    const { rows, found } = await recordsRepository.listRecent(this.deps.db, ids, from, until, limit, this.recentFound.get(key));
+    this.recentFound.set(key, found);
     return rows.map((row) => ({ ...toRecordDto(row), userId: row.userId }));
   }
 
