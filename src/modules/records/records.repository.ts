@@ -1,7 +1,6 @@
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import { idArray } from "../../platform/db/id-lists.js";
-import { fromJson } from "../../platform/db/json.js";
 import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
 import type { UserActor } from "../../platform/auth/actor.js";
 import { activityReadableBy } from "../coaching/coaching.fragments.js";
@@ -53,13 +52,17 @@ const recentOfUsers = preparedStatement((db) => {
     limit ${limit}`;
   const ids = sql`case when ${keptSnapshot} is not null and not ${changedSince(userIds, keptSnapshot)}
     then ${idArray(sql.placeholder("keptIds"))} else array(${newest}) end`;
-  return db
-    .select({ ids: sql<unknown>`to_json(read.ids)`, snapshot: sql<string>`read.snapshot`, ...recordColumns })
-    .from(sql`(select ${ids} as ids, ${readSnapshot} as snapshot) read`)
-    .leftJoin(exerciseRecords, sql`${exerciseRecords.id} = any(read.ids)`)
-    .leftJoin(exercises, eq(exercises.id, exerciseRecords.exerciseId))
-    .orderBy(desc(exerciseRecords.achievedAt), desc(exerciseRecords.exerciseExecutionId), asc(exerciseRecords.id))
-    .prepare("recent_records_of_users");
+  return (
+    db
+      // The ids found are those of the rows: `read.ids` is named once, so PostgreSQL evaluates its CASE (and the search)
+      // once when it folds the subquery into the statement.
+      .select({ snapshot: sql<string>`read.snapshot`, id: exerciseRecords.id, ...recordColumns })
+      .from(sql`(select ${ids} as ids, ${readSnapshot} as snapshot) read`)
+      .leftJoin(exerciseRecords, sql`${exerciseRecords.id} = any(read.ids)`)
+      .leftJoin(exercises, eq(exercises.id, exerciseRecords.exerciseId))
+      .orderBy(desc(exerciseRecords.achievedAt), desc(exerciseRecords.exerciseExecutionId), asc(exerciseRecords.id))
+      .prepare("recent_records_of_users")
+  );
 });
 
 /** The record events a reading of `recentOfUsers` found, by id, and the snapshot they were found under. */
@@ -191,8 +194,8 @@ export const recordsRepository = {
       keptSnapshot: kept?.snapshot ?? null,
     });
     // One row with no record in it when none was found (the reading's own columns come from the left side).
-    const rows = (read.kind === null ? more : [read, ...more]) as RecordRow[];
-    return { rows, found: { ids: fromJson(read.ids) as number[], snapshot: read.snapshot } };
+    const rows = (read.id === null ? more : [read, ...more]) as (RecordRow & { id: number })[];
+    return { rows, found: { ids: rows.map((row) => row.id), snapshot: read.snapshot } };
   },
 
   /** A page of one user's record events on an exercise, of one kind or all: newest execution first, each one's in kind order. */

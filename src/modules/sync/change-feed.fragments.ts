@@ -15,10 +15,13 @@ export const readSnapshot: SQL<string> = sql<string>`pg_current_snapshot()::text
 /**
  * Whether a change to one of `userIds` (an `int[]` value) was committed after `snapshot` (a `readSnapshot`) was taken:
  * a row this statement sees, written by a transaction that snapshot did not see. An index range per user, from the
- * snapshot's oldest running transaction on.
+ * snapshot's oldest running transaction on: written as a probe per user (the LIMIT keeps PostgreSQL from turning it
+ * into a join), since over `user_id = any(…)` it may scan the whole log when a few users wrote most of it.
  */
 export function changedSince(userIds: SQL, snapshot: SQL): SQL<boolean> {
   const taken = sql`${snapshot}::pg_snapshot`;
-  return sql<boolean>`exists (select from ${syncChanges}
-    where ${syncChanges.userId} = any(${userIds}) and ${syncChanges.xid} >= pg_snapshot_xmin(${taken}) and not pg_visible_in_snapshot(${syncChanges.xid}, ${taken}))`;
+  return sql<boolean>`exists (select from unnest(${userIds}) as changed_user(id) cross join lateral (
+    select from ${syncChanges} where ${syncChanges.userId} = changed_user.id
+      and ${syncChanges.xid} >= pg_snapshot_xmin(${taken}) and not pg_visible_in_snapshot(${syncChanges.xid}, ${taken})
+    limit 1) changed)`;
 }
