@@ -171,11 +171,9 @@ export const recordsRepository = {
   /**
    * The record events of these users achieved in [from, until), newest first (one execution's in kind order), at most
    * `limit`: each user's first `limit` read from the index in that order (a LATERAL scan per user, stopped at the
-   * limit, however long its history), the first `limit` of those, then only their rows.
-   */
-  /**
-   * The newest `limit` record events of some users in [from, until), and what they were found as; given what an
-   * earlier reading of the same users, range and limit found, only those rows are read again while they still hold.
+   * limit, however long its history), the first `limit` of those, then only their rows; with what was found (ids and
+   * snapshot). Given what an earlier reading of the same users, range and limit found, only those rows are read again
+   * while nothing of the users changed since.
    */
   async listRecent(
     db: Db,
