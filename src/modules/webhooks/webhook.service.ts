@@ -138,7 +138,10 @@ export class WebhookService {
     );
   }
 
-  /** Queues a delivery again, due now, whatever its state: the job's next run (within 5 s) attempts it once more. */
+  /**
+   * Queues a delivery again, due now, whatever its state: the job's next run (within 5 s) attempts it once more. Asked
+   * while an attempt is under way, that attempt is the retry (webhookRepository.requeueDelivery).
+   */
   async retryDelivery(actor: Actor, id: number, deliveryId: number): Promise<DeliveryDto> {
     await this.loadOwned(requireUser(actor), id);
     const delivery = await webhookRepository.findDelivery(this.deps.db, id, deliveryId);
