@@ -63,4 +63,10 @@ export default tseslint.config(
     files: ["scripts/**/*.mjs"],
     languageOptions: { globals: { process: "readonly", console: "readonly" } },
   },
+  {
+    // CommonJS where it must run on a Node.js older than the project's (scripts/require-node.cjs).
+    files: ["scripts/**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { process: "readonly", console: "readonly", require: "readonly", module: "writable" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
 );

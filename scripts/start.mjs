@@ -1,4 +1,5 @@
 // `npm start`: builds the service when dist/ is missing or older than the sources, then runs it.
+import "./require-node.cjs";
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";

@@ -1,5 +1,4 @@
 import "reflect-metadata";
-import path from "node:path";
 import cors from "cors";
 import express, { type Express, type Response } from "express";
 import helmet from "helmet";
@@ -12,7 +11,7 @@ import type { GraphqlSockets } from "./graphql/websocket.js";
 import { createFirebaseVerifier, type IdentityVerifier } from "./platform/auth/identity-provider.js";
 import { createPasswordHasher, type PasswordHasher } from "./platform/auth/password-hasher.js";
 import type { Clock } from "./platform/clock.js";
-import type { Config } from "./platform/config.js";
+import { dataDirFolders, type Config } from "./platform/config.js";
 import { keepingAfterCommitHooks } from "./platform/db/after-commit.js";
 import { BUS_CHANNEL, databaseIdentity, type DatabaseHandle } from "./platform/db/database.js";
 import { openInstanceBus, type InstanceBus } from "./platform/instance-bus.js";
@@ -79,14 +78,14 @@ export async function createApp(deps: AppDeps): Promise<App> {
   );
   const storage: ImageStorage = config.objectStorage
     ? await S3Storage.open(config.objectStorage, config.publicBaseUrl, logger)
-    : new FileStorage(deps.uploadsDir ?? path.join(config.dataDir, "uploads"), config.publicBaseUrl);
+    : new FileStorage(deps.uploadsDir ?? dataDirFolders(config.dataDir).uploads, config.publicBaseUrl);
   const identity = deps.identity ?? createFirebaseVerifier(config.firebaseProjectId, config.firebaseJwksUrl);
   const gateways = deps.gateways ?? (await createGateways(config, clock));
   const jobs = new JobEngine({ connection: database.connection, logger, clock: deps.jobClock });
   const mail = new MailOutbox((tx) => jobs.kick(MAIL_DELIVERY_JOB, tx));
   const services = createServices({ db, clock, config, logger, hasher, storage, identity, gateways, bus, mail });
 
-  const transport = deps.mailTransport ?? createMailTransport(config.smtpUrl, path.join(config.dataDir, "mail"));
+  const transport = deps.mailTransport ?? createMailTransport(config.smtpUrl, dataDirFolders(config.dataDir).mail);
   const mailWorker = new MailWorker({ db, clock, transport, from: config.mailFrom, logger });
   // Kicked by every e-mail queued; the periodic run picks up what is due again after a failed attempt (30 s at first).
   jobs.every(MAIL_DELIVERY_JOB, 30_000, () => mailWorker.runOnce());

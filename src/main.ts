@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from "./platform/config.js";
 import { openDatabase } from "./platform/db/database.js";
 import { createHttpServer } from "./platform/http/http-server.js";
 import { createLogger } from "./platform/logger.js";
+import { STARTING, portInUse, readyLine } from "./platform/startup-messages.js";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -21,6 +22,7 @@ async function main() {
     throw error;
   }
   const logger = createLogger(config.logLevel);
+  console.log(STARTING);
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await database.migrate();
   logger.info({ database: database.kind }, "migrations applied");
@@ -41,8 +43,13 @@ async function main() {
     // The port bound, which PORT=0 leaves to the system: whoever started the process reads it here.
     const { port } = server.address() as AddressInfo;
     logger.info({ url: `http://${config.host}:${port}`, port, graphql: "/graphql", rest: "/api" }, "listening");
+    console.log(readyLine(config, port));
   });
-  server.on("error", (error) => {
+  server.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EADDRINUSE") {
+      console.error(portInUse(config.port));
+      process.exit(1);
+    }
     logger.fatal({ err: error }, "server failed");
     process.exit(1);
   });

@@ -156,6 +156,11 @@ const envSchema = z
 
 export class ConfigError extends Error {}
 
+/** The folders of DATA_DIR (beside the development JWT secret): the embedded database, `.eml` mail, uploaded images. */
+export function dataDirFolders(dataDir: string) {
+  return { pglite: path.join(dataDir, "pglite"), mail: path.join(dataDir, "mail"), uploads: path.join(dataDir, "uploads") };
+}
+
 /** Reads and validates the environment; production refuses insecure defaults. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);

@@ -1,9 +1,9 @@
 import { mkdirSync } from "node:fs";
-import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import type { BusCarrier } from "../instance-bus.js";
+import { dataDirFolders } from "../config.js";
 import { inSpan, statementAttributes, tracingEnabled } from "../tracing.js";
 import { BUS_CHANNEL, migrationsApplied, queryObservers, type DatabaseHandle, type DatabaseOptions, type Db } from "./database.js";
 import { migrationsFolder } from "./paths.js";
@@ -13,7 +13,7 @@ export function openPglite(options: DatabaseOptions): DatabaseHandle {
   let client = options.pglite;
   const owned = !client;
   if (!client) {
-    const dir = path.join(options.dataDir ?? "./data", "pglite");
+    const dir = dataDirFolders(options.dataDir ?? "./data").pglite;
     mkdirSync(dir, { recursive: true });
     client = new PGlite(dir);
   }
