@@ -1,12 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { useTestApp } from "../helpers/test-app.js";
 import type { ReceivedMail } from "../helpers/smtp-server.js";
-import { makeStudent, makeTrainer, type MadeUser } from "../factories/users.js";
+import { makeStudent, makeTrainer, relogin, type MadeUser } from "../factories/users.js";
 import { CARD_DECLINED, planId, subscribeByCard } from "../factories/billing.js";
 import { invited } from "../coaching/support.js";
+import { createEndpoint, deliverWebhooks, Receiver, status } from "../webhooks/support.js";
+import { DAY_MS } from "../../src/platform/dates.js";
+import { signCardWebhook } from "../../src/modules/billing/gateways/card/card-webhook-signature.js";
 
 // No web app configured (WEB_APP_URL unset): every link of every e-mail must open something of this service that works.
-const t = useTestApp({ WEB_APP_URL: "" });
+const CARD_WEBHOOK_SECRET = "whsec_card_webhook_secret_for_tests";
+const t = useTestApp({ WEB_APP_URL: "", WEBHOOK_SECRET: CARD_WEBHOOK_SECRET });
 
 /** Every URL of a message, from its text part and from the links of its HTML part. */
 function linksOf(mail: ReceivedMail): string[] {
@@ -62,6 +66,47 @@ const login = (email: string, password: string) => t.post("/api/users/login", { 
 
 describe("e-mail links with no web app configured", () => {
   it("every link of every e-mail the service sends opens a page of the service that answers 2xx", async () => {
+    // First the e-mails that take time: subscriptions renewed, reminded, expired; a webhook endpoint failing for days.
+    const plan = await planId(t, "Mensal");
+    const renewing = await makeStudent(t);
+    const ending = await makeStudent(t);
+    const { body: subscription } = await subscribeByCard(t, renewing, plan);
+    const { body: notRenewing } = await subscribeByCard(t, ending, plan);
+    await t.put(`/api/subscriptions/${notRenewing.id}`, { token: ending.token, body: { autoRenew: false } });
+    const canceling = await makeStudent(t);
+    const { body: canceled } = await subscribeByCard(t, canceling, plan);
+    await t.post(`/api/subscriptions/${canceled.id}/cancel`, { token: canceling.token, body: {} });
+    await subscribeByCard(t, await makeStudent(t), plan, { cardNumber: CARD_DECLINED });
+    // A boleto replaced by a card subscription, then paid late: the payment is refunded.
+    const switching = await makeStudent(t);
+    const { body: boleto } = await t.post("/api/subscriptions", { token: switching.token, body: { planId: plan, paymentMethod: "BOLETO" } });
+    await subscribeByCard(t, switching, plan);
+    const late = JSON.stringify({
+      id: "evt_late",
+      object: "event",
+      type: "payment_intent.succeeded",
+      created: Math.floor(t.clock.now().getTime() / 1000),
+      data: { object: { id: "pi_late", amount_received: 4990, metadata: { subscriptionId: String(boleto.id) } } },
+    });
+    const signature = signCardWebhook(late, CARD_WEBHOOK_SECRET, Math.floor(t.clock.now().getTime() / 1000));
+    await t.post("/api/payments/webhook", { headers: { "content-type": "application/json", "Card-Signature": signature }, raw: late });
+    const integrator = await makeTrainer(t);
+    const receiver = await new Receiver(t.clock).start();
+    receiver.otherwise = status(500);
+    const endpoint = await createEndpoint(t, integrator, receiver.url, ["invite.updated"]);
+    await t.post(`/api/webhook-endpoints/${endpoint.id}/test`, { token: integrator.token });
+    await deliverWebhooks(t);
+    const endDate = new Date(subscription.endDate);
+    t.clock.set(new Date(endDate.getTime() - 2 * DAY_MS));
+    await t.app.services.renewals.run();
+    await relogin(t, integrator);
+    await t.post(`/api/webhook-endpoints/${endpoint.id}/test`, { token: integrator.token });
+    await deliverWebhooks(t);
+    await receiver.stop();
+    t.clock.set(new Date(endDate.getTime() + 60_000));
+    await t.app.services.renewals.run();
+
+    // Then the ones whose links are still fresh when followed.
     const ana = await registerFromApp("ana@example.com");
     await t.post("/api/users/forgot-password", { body: { email: ana.email } });
     const trainer = await makeTrainer(t, { name: "Bruno Lima" });
@@ -75,10 +120,6 @@ describe("e-mail links with no web app configured", () => {
     await t.post(`/api/students/invites/${rejected}/reject`, { token: declining.token });
     const [link] = (await t.get("/api/students/personals", { token: student.token })).body.content;
     await t.delete(`/api/students/personals/${link.id}`, { token: student.token });
-    const payer = await makeStudent(t);
-    const subscribed = await subscribeByCard(t, payer, await planId(t, "Mensal"));
-    await t.post(`/api/subscriptions/${subscribed.body.id}/cancel`, { token: payer.token, body: {} });
-    await subscribeByCard(t, await makeStudent(t), await planId(t, "Mensal"), { cardNumber: CARD_DECLINED });
     const leaving = await makeStudent(t);
     expect((await t.delete("/api/users/me", { token: leaving.token, body: { password: leaving.password } })).status).toBe(204);
     await t.deliverMail();
@@ -86,20 +127,26 @@ describe("e-mail links with no web app configured", () => {
     const mails = t.smtp.received;
     expect(new Set(mails.map((m) => m.subject))).toEqual(
       new Set([
+        "Pagamento confirmado",
+        "Assinatura renovada",
+        "Sua assinatura está perto do fim",
+        "Assinatura expirada",
+        "Assinatura cancelada",
+        "Falha no pagamento",
+        "Pagamento devolvido",
+        "Endpoint de webhook desativado",
         "Confirme seu e-mail",
         "Redefinição de senha",
         "Você recebeu um convite de personal trainer",
         "Convite aceito",
         "Convite recusado",
         "Vínculo encerrado",
-        "Pagamento confirmado",
-        "Assinatura cancelada",
-        "Falha no pagamento",
         "Sua conta foi removida",
       ]),
     );
-    const links = mails.flatMap(linksOf);
-    expect(links.length).toBeGreaterThanOrEqual(4);
+    // The disabled endpoint's own address, quoted to its owner, is theirs: every other link is the service's.
+    const links = mails.flatMap(linksOf).filter((link) => link !== receiver.url);
+    expect(links.length).toBeGreaterThanOrEqual(5);
     for (const link of links) {
       expect(link.startsWith(`${t.baseUrl}/`), link).toBe(true);
       const page = await open(link);
