@@ -47,7 +47,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
  * (malformed JSON, oversized body, a compressed body that does not inflate) and the router's (a path parameter
  * whose percent-encoding is broken, `/users/%E0%A4%A`). Both mark them with a 4xx `status`.
  */
-function asAppError(error: unknown): AppError | null {
+export function asAppError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
   const e = error as { type?: string; status?: number; expose?: boolean } | null;
   if (e?.type === "entity.parse.failed") return new AppError(400, "JSON inválido");

@@ -6,6 +6,7 @@ import type { Clock as EngineClock } from "pg-boss";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { restApi } from "../rest-compat/index.js";
 import { errorHandler, notFoundHandler } from "../rest-compat/errors.js";
+import { mailPages } from "../rest-compat/mail-pages.js";
 import { graphqlApi } from "./graphql-api.js";
 import type { GraphqlSockets } from "./graphql/websocket.js";
 import { createFirebaseVerifier, type IdentityVerifier } from "./platform/auth/identity-provider.js";
@@ -185,6 +186,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app.use("/uploads", storage.uploadsHandler);
 
   app.use("/api", restApi(services, logger, config.publicBaseUrl));
+  app.use(mailPages(services, logger));
 
   app.use("/graphql", graphql.router);
 

@@ -7,6 +7,7 @@ import type { Config } from "./platform/config.js";
 import type { Db } from "./platform/db/database.js";
 import type { InstanceBus } from "./platform/instance-bus.js";
 import type { Logger } from "./platform/logger.js";
+import { MailLinks } from "./platform/mail/mail-links.js";
 import type { MailOutbox } from "./platform/mail/outbox.js";
 import { RateLimiter } from "./platform/rate-limit/rate-limiter.js";
 import type { ImageStorage } from "./platform/storage/image-storage.js";
@@ -59,6 +60,7 @@ export function createServices(deps: ServiceDeps) {
   const { db, clock, config, logger, gateways, mail } = deps;
   const rateLimiter = new RateLimiter(db, clock);
   const sessions = new SessionCache(deps.bus, clock);
+  const links = new MailLinks(config.webAppUrl, config.webAppConfigured);
   const auth = new AuthService({
     db,
     clock,
@@ -68,7 +70,7 @@ export function createServices(deps: ServiceDeps) {
     identity: deps.identity,
     rateLimiter,
     sessions,
-    webAppUrl: config.webAppUrl,
+    links,
     adminEmails: config.adminEmails,
     limits: { perMinute: config.authRateLimitPerMinute, loginFailuresPerEmail: config.loginFailuresPerEmail },
   });
@@ -120,7 +122,7 @@ export function createServices(deps: ServiceDeps) {
     subscriptionPlans,
     users,
     freeTrainerMaxStudents: config.freeTrainerMaxStudents,
-    webAppUrl: config.webAppUrl,
+    links,
   });
 
   const exercises = new ExerciseService({ db, clock, storage: deps.storage });

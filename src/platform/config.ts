@@ -20,6 +20,8 @@ export interface Config {
   jwtSecret: string;
   publicBaseUrl: string;
   webAppUrl: string;
+  /** WEB_APP_URL is set: e-mail links lead to that web app; unset, to this service's own pages (MailLinks). */
+  webAppConfigured: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
   pixWebhookSecret: string | undefined;
@@ -196,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: e.JWT_SECRET ?? developmentJwtSecret(dataDir),
     publicBaseUrl,
     webAppUrl: (e.WEB_APP_URL ?? publicBaseUrl).replace(/\/+$/, ""),
+    webAppConfigured: e.WEB_APP_URL !== undefined,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     pixWebhookSecret: e.PIX_WEBHOOK_SECRET ?? e.WEBHOOK_SECRET,

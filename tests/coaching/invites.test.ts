@@ -64,7 +64,8 @@ describe("POST /api/personal/students/invite", () => {
     expect(mails[0].text).toContain("Olá, Ana Souza!");
     expect(mails[0].text).toContain("Bruno Lima convidou você");
     expect(mails[0].text).toContain('Mensagem: "Bora treinar"');
-    expect(mails[0].text).toContain("17/03/2031");
+    // With a web app configured, the link is its home page, as it always was.
+    expect(mails[0].text).toContain("Responda até 17/03/2031: https://app.fitness.test\n");
     expect(t.smtp.to(trainer.email)).toHaveLength(0);
   });
 

@@ -33,6 +33,7 @@ describe("configuration", () => {
       databaseUrl: undefined,
       publicBaseUrl: "http://localhost:3000",
       webAppUrl: "http://localhost:3000",
+      webAppConfigured: false,
       smtpUrl: undefined,
       pixWebhookSecret: undefined,
       cardWebhookSecret: undefined,

@@ -4,6 +4,7 @@ import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { isUniqueViolation } from "../../platform/db/constraint-violation.js";
 import { AppError, conflict, forbidden, notFound, validationError } from "../../platform/errors.js";
+import type { MailLinks } from "../../platform/mail/mail-links.js";
 import type { MailOutbox } from "../../platform/mail/outbox.js";
 import { toPage, type Page } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
@@ -61,7 +62,7 @@ export interface CoachingServiceDeps {
   users: UserService;
   mail: MailOutbox;
   freeTrainerMaxStudents: number;
-  webAppUrl: string;
+  links: MailLinks;
 }
 
 /** Trainer-student invites and links, and the questions other modules ask of them ("are these two linked?"). */
@@ -101,9 +102,10 @@ export class CoachingService {
         await recordChanges(tx, now, ...invitesOf([...expired, { id: inviteId, personalId: trainer.id, studentId: student.id }]));
         await recordEvent(tx, now, ...(await this.inviteEvents(tx, now, [...expired.map((row) => row.id), inviteId])));
         const sender = await users.findById(trainer.id, tx);
+        const answerUrl = this.deps.links.inviteAnswer(inviteId);
         await this.deps.mail.enqueue(
           tx,
-          coachingMails.inviteSent(student.email, student.name, sender?.name ?? "", input.message ?? null, expiresAt, this.deps.webAppUrl),
+          coachingMails.inviteSent(student.email, student.name, sender?.name ?? "", input.message ?? null, expiresAt, answerUrl),
           now,
         );
         return inviteId;

@@ -7,6 +7,7 @@ import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { isUniqueViolation } from "../../platform/db/constraint-violation.js";
 import { AppError, INVALID_TOKEN, conflict, notFound, unauthorized } from "../../platform/errors.js";
+import type { MailLinks } from "../../platform/mail/mail-links.js";
 import type { MailOutbox } from "../../platform/mail/outbox.js";
 import type { RateLimiter, RateLimitRule } from "../../platform/rate-limit/rate-limiter.js";
 import type { InputReader } from "../../platform/validation.js";
@@ -41,7 +42,7 @@ export interface AuthServiceDeps {
   identity: IdentityVerifier;
   rateLimiter: RateLimiter;
   sessions: SessionCache;
-  webAppUrl: string;
+  links: MailLinks;
   adminEmails: readonly string[];
   limits: { perMinute: number; loginFailuresPerEmail: number };
 }
@@ -79,8 +80,7 @@ export class AuthService {
         });
         if (!emailConfirmed) {
           const token = await this.issueOneTimeToken(tx, created.id, "EMAIL_CONFIRMATION", CONFIRMATION_TOKEN_TTL_MS);
-          const link = `${this.deps.webAppUrl}/confirm-email?token=${token}`;
-          await this.deps.mail.enqueue(tx, confirmationMail(created.email, created.name, link), now);
+          await this.deps.mail.enqueue(tx, confirmationMail(created.email, created.name, this.deps.links.confirmEmail(token)), now);
         }
         await recordChanges(tx, now, { entity: "profile", ids: [created.id], userIds: [created.id] });
         return created;
@@ -180,8 +180,7 @@ export class AuthService {
       await userRepository.lockForUpdate(tx, user.id);
       await userRepository.retireOneTimeTokens(tx, user.id, "PASSWORD_RESET", clock.now());
       const token = await this.issueOneTimeToken(tx, user.id, "PASSWORD_RESET", RESET_TOKEN_TTL_MS);
-      const link = `${this.deps.webAppUrl}/reset-password?token=${token}`;
-      await this.deps.mail.enqueue(tx, passwordResetMail(user.email, user.name, link), clock.now());
+      await this.deps.mail.enqueue(tx, passwordResetMail(user.email, user.name, this.deps.links.resetPassword(token)), clock.now());
     });
     return { message: "Enviamos um e-mail com o link para redefinir sua senha", success: true };
   }
@@ -204,6 +203,14 @@ export class AuthService {
     if (userId === null) throw new AppError(400, INVALID_TOKEN);
     await this.deps.sessions.usersChanged([userId]);
     return { message: "Senha redefinida com sucesso", success: true };
+  }
+
+  /** 400 `Token inválido ou expirado` unless a reset link's token can still set a password (its page shows the form). */
+  async checkResetLink(readLink: InputReader<ConfirmEmailInput>): Promise<ConfirmEmailInput> {
+    const link = readConfirmationLink(readLink);
+    const owner = await userRepository.findLiveOneTimeToken(this.deps.db, "PASSWORD_RESET", sha256(link.token), this.deps.clock.now());
+    if (owner === null) throw new AppError(400, INVALID_TOKEN);
+    return link;
   }
 
   /** Confirms an account's e-mail address with the token of its confirmation link. */

@@ -1,6 +1,5 @@
+import { escapeHtml } from "../../platform/html.js";
 import type { MailMessage } from "../../platform/mail/outbox.js";
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
 
 function linkMail(to: string, subject: string, greeting: string, lines: string[], link: string): MailMessage {
   const text = [greeting, "", ...lines, "", link, ""].join("\n");

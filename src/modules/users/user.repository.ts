@@ -197,6 +197,15 @@ export const userRepository = {
     return row?.userId ?? null;
   },
 
+  /** The owner of a token that is unused and unexpired, without using it; null otherwise. */
+  async findLiveOneTimeToken(db: Db, purpose: OneTimeTokenPurpose, tokenHash: string, now: Date) {
+    const [row] = await db
+      .select({ userId: oneTimeTokens.userId })
+      .from(oneTimeTokens)
+      .where(and(eq(oneTimeTokens.tokenHash, tokenHash), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, now)));
+    return row?.userId ?? null;
+  },
+
   /** Retires a user's unused tokens of one purpose (a new reset link replaces the old ones). */
   async retireOneTimeTokens(db: Db, userId: number, purpose: OneTimeTokenPurpose, now: Date) {
     await db
