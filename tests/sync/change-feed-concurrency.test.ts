@@ -93,12 +93,14 @@ async function writer(instances: TestApp[], owner: MadeUser, n: number, rounds: 
   }
 }
 
-/** Every row of the user's change log written after `afterId`, as entity:id → how many. */
-async function loggedChanges(user: MadeUser, afterId: number): Promise<Map<string, number>> {
+/** Each change: as many of `received` per entity as rows the user's change log got after `afterId`, none more. */
+async function expectEachLoggedOnce(user: MadeUser, afterId: number, received: Change[]) {
   const rows = rowsOf<{ entity: string; entity_id: number; n: number }>(
     await t.db.execute(sql`select entity, entity_id, count(*)::int as n from sync_changes where user_id = ${user.id} and id > ${afterId} group by 1, 2`),
   );
-  return new Map(rows.map((row) => [`${row.entity}:${row.entity_id}`, row.n]));
+  const handedOut = new Map<string, number>();
+  for (const change of received) handedOut.set(keyOf(change), (handedOut.get(keyOf(change)) ?? 0) + 1);
+  expect(handedOut).toEqual(new Map(rows.map((row) => [`${row.entity}:${row.entity_id}`, row.n])));
 }
 
 async function lastChangeId(): Promise<number> {
@@ -177,9 +179,7 @@ describe("the change feed under concurrent writers", () => {
     for (const key of picture.keys("training")) expect(picture.items.get(key).name).toMatch(/treino B$/);
 
     // Each change once: as many items per entity as rows the writes recorded, none more.
-    const handedOut = new Map<string, number>();
-    for (const change of received) handedOut.set(keyOf(change), (handedOut.get(keyOf(change)) ?? 0) + 1);
-    expect(handedOut).toEqual(await loggedChanges(ana, startedAfter));
+    await expectEachLoggedOnce(ana, startedAfter, received);
   }, 120_000); // many writers, two instances and a reader polling throughout: past 30 s on a saturated machine
 });
 
@@ -251,9 +251,7 @@ describe("a writer reading its own writes", () => {
     // Nothing missed: the picture is the database's. Nothing repeated: each change recorded was handed out once.
     expect(picture.toJSON()).toEqual(new Picture().apply((await readFeed(t, ana.token)).changes).toJSON());
     expect(picture.keys("exerciseExecution")).toHaveLength(100);
-    const handedOut = new Map<string, number>();
-    for (const change of received) handedOut.set(keyOf(change), (handedOut.get(keyOf(change)) ?? 0) + 1);
-    expect(handedOut).toEqual(await loggedChanges(ana, startedAfter));
+    await expectEachLoggedOnce(ana, startedAfter, received);
   }, 180_000); // 200 rounds of a write and a read beside other writers: long on a saturated machine
 
   it.runIf(onPostgres)("gets 16 writes ahead of a transaction held open, the next once it ends, each change once, pages cut inside a write", async () => {
@@ -293,9 +291,7 @@ describe("a writer reading its own writes", () => {
     expect(rest.filter((key) => key.startsWith("trainingExecution"))).toHaveLength(20 - MAX_AHEAD);
 
     await expectSameAsFreshSync(t, follower);
-    const handedOut = new Map<string, number>();
-    for (const change of follower.received) handedOut.set(keyOf(change), (handedOut.get(keyOf(change)) ?? 0) + 1);
-    expect(handedOut).toEqual(await loggedChanges(ana, startedAfter));
+    await expectEachLoggedOnce(ana, startedAfter, follower.received);
   });
 });
 
