@@ -4,6 +4,7 @@ import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { exercises } from "../../src/modules/exercises/exercise.table.js";
 import { exerciseFeedAudience } from "../../src/modules/exercises/exercise.fragments.js";
+import { MAX_AHEAD } from "../../src/modules/sync/change-feed.cursor.js";
 import { recordAudience, recordChanges } from "../../src/modules/sync/change-feed.recorder.js";
 import type { Db } from "../../src/platform/db/database.js";
 import { rowsOf } from "../helpers/database.js";
@@ -19,7 +20,7 @@ import {
   moveAssignment,
   trainingBody,
 } from "../factories/content.js";
-import { logTrainingExecution, setsOf, trainingExecutionBody } from "../factories/executions.js";
+import { logExerciseExecution, logTrainingExecution, setsOf, trainingExecutionBody } from "../factories/executions.js";
 import { makeStudent, makeTrainer, type MadeUser } from "../factories/users.js";
 import { Follower, Picture, expectSameAsFreshSync, feedPage, keyOf, readFeed, type Change } from "./support.js";
 
@@ -92,12 +93,14 @@ async function writer(instances: TestApp[], owner: MadeUser, n: number, rounds: 
   }
 }
 
-/** Every row of the user's change log written after `afterId`, as entity:id → how many. */
-async function loggedChanges(user: MadeUser, afterId: number): Promise<Map<string, number>> {
+/** Each change: as many of `received` per entity as rows the user's change log got after `afterId`, none more. */
+async function expectEachLoggedOnce(user: MadeUser, afterId: number, received: Change[]) {
   const rows = rowsOf<{ entity: string; entity_id: number; n: number }>(
     await t.db.execute(sql`select entity, entity_id, count(*)::int as n from sync_changes where user_id = ${user.id} and id > ${afterId} group by 1, 2`),
   );
-  return new Map(rows.map((row) => [`${row.entity}:${row.entity_id}`, row.n]));
+  const handedOut = new Map<string, number>();
+  for (const change of received) handedOut.set(keyOf(change), (handedOut.get(keyOf(change)) ?? 0) + 1);
+  expect(handedOut).toEqual(new Map(rows.map((row) => [`${row.entity}:${row.entity_id}`, row.n])));
 }
 
 async function lastChangeId(): Promise<number> {
@@ -176,10 +179,120 @@ describe("the change feed under concurrent writers", () => {
     for (const key of picture.keys("training")) expect(picture.items.get(key).name).toMatch(/treino B$/);
 
     // Each change once: as many items per entity as rows the writes recorded, none more.
-    const handedOut = new Map<string, number>();
-    for (const change of received) handedOut.set(keyOf(change), (handedOut.get(keyOf(change)) ?? 0) + 1);
-    expect(handedOut).toEqual(await loggedChanges(ana, startedAfter));
+    await expectEachLoggedOnce(ana, startedAfter, received);
   }, 120_000); // many writers, two instances and a reader polling throughout: past 30 s on a saturated machine
+});
+
+describe("a writer reading its own writes", () => {
+  it("finds each write in the first page it reads after it, on either instance, while others write and older transactions stay open", async () => {
+    const ana = await makeStudent(t, { name: "Ana Souza" });
+    const others = [await makeStudent(t), await makeStudent(t)];
+    const exercise = await createExercise(t, ana.token, { name: "Supino" });
+    const training = await createTraining(t, ana.token, [exercise.id]);
+    const initial = await readFeed(t, ana.token);
+    const picture = new Picture().apply(initial.changes);
+    let cursor = initial.cursor;
+    const startedAfter = await lastChangeId();
+    const received: Change[] = [];
+
+    // Meanwhile: other users write through REST, and transactions of the service's own kind (a background job's)
+    // begin before Ana's writes and commit after them, some recording a change for her (PostgreSQL only).
+    let stop = false;
+    const otherWriters = others.map(async (other, n) => {
+      for (let round = 0; !stop; round += 1) await createExercise(round % 2 === 0 ? t : second, other.token, { name: `outro ${n} ${round}` });
+    });
+    const client = onPostgres ? postgres(withDatabase(process.env.DATABASE_URL!, await currentDatabase()), { max: 2, onnotice: () => undefined }) : null;
+    const jobs = client
+      ? [0, 1].map(async (n) => {
+          for (let round = 0; !stop; round += 1) {
+            const held = holdTransaction(drizzle(client) as unknown as Db, round % 3 === 0 ? ana : others[n], `job ${n} ${round}`);
+            await held.changeId;
+            await new Promise((resolve) => setTimeout(resolve, 20 + ((round * 37) % 150)));
+            held.commit();
+            await held.done;
+          }
+        })
+      : [];
+
+    try {
+      for (let round = 0; round < 200; round += 1) {
+        const [writeTo, readFrom] = round % 2 === 0 ? [t, second] : [second, t];
+        let written: string;
+        if (round % 4 < 2) {
+          const logged = await logExerciseExecution(
+            writeTo,
+            ana.token,
+            exercise.id,
+            training.id,
+            setsOf(1, { repetitions: 8, weight: round, completed: true }),
+          );
+          written = `exerciseExecution:${logged.id}`;
+        } else {
+          const edited = await writeTo.put("/api/users/profile", { token: ana.token, body: { weight: 50 + round / 10 } });
+          expect(edited.status, edited.text).toBe(200);
+          written = `profile:${ana.id}`;
+        }
+        const page = await feedPage(readFrom, ana.token, cursor);
+        expect(page.changes.map(keyOf), `round ${round}`).toContain(written);
+        picture.apply(page.changes);
+        received.push(...page.changes);
+        cursor = page.cursor;
+        if (written.startsWith("profile")) expect(picture.get("profile", ana.id).weight).toBe(50 + round / 10);
+      }
+    } finally {
+      stop = true;
+      await Promise.all([...otherWriters, ...jobs]);
+      await client?.end();
+    }
+    const rest = await readFeed(t, ana.token, cursor);
+    picture.apply(rest.changes);
+    received.push(...rest.changes);
+
+    // Nothing missed: the picture is the database's. Nothing repeated: each change recorded was handed out once.
+    expect(picture.toJSON()).toEqual(new Picture().apply((await readFeed(t, ana.token)).changes).toJSON());
+    expect(picture.keys("exerciseExecution")).toHaveLength(100);
+    await expectEachLoggedOnce(ana, startedAfter, received);
+  }, 180_000); // 200 rounds of a write and a read beside other writers: long on a saturated machine
+
+  it.runIf(onPostgres)("gets 16 writes ahead of a transaction held open, the next once it ends, each change once, pages cut inside a write", async () => {
+    const ana = await makeStudent(t);
+    const exerciseIds = [(await createExercise(t, ana.token)).id, (await createExercise(t, ana.token)).id];
+    const training = await createTraining(t, ana.token, exerciseIds);
+    const follower = await new Follower(t, ana.token).start();
+    const startedAfter = await lastChangeId();
+
+    const client = postgres(withDatabase(process.env.DATABASE_URL!, await currentDatabase()), { max: 1, onnotice: () => undefined });
+    const held = holdTransaction(drizzle(client) as unknown as Db, ana, "longa");
+    try {
+      await held.changeId;
+      for (let round = 0; round < 20; round += 1) {
+        // Three changes in one transaction (the session and its two exercises), read two a page.
+        const logged = await logTrainingExecution(
+          round % 2 === 0 ? t : second,
+          ana.token,
+          training.id,
+          trainingExecutionBody(
+            new Date(Date.UTC(2030, 0, 1, 0, round)),
+            600,
+            exerciseIds.map((exerciseId) => ({ exerciseId, sets: setsOf(1, { repetitions: 5, completed: true }) })),
+          ),
+        );
+        const keys = (await follower.poll(2)).map(keyOf);
+        if (round < MAX_AHEAD) expect(keys, `round ${round}`).toContain(`trainingExecution:${logged.id}`);
+        else expect(keys, `round ${round}`).toEqual([]);
+      }
+    } finally {
+      held.commit();
+      await held.done;
+      await client.end();
+    }
+    const rest = (await follower.poll(2)).map(keyOf);
+    expect(rest).toContain(`exercise:${await held.exerciseId}`);
+    expect(rest.filter((key) => key.startsWith("trainingExecution"))).toHaveLength(20 - MAX_AHEAD);
+
+    await expectSameAsFreshSync(t, follower);
+    await expectEachLoggedOnce(ana, startedAfter, follower.received);
+  });
 });
 
 describe("the change feed under content edits racing assignments", () => {

@@ -63,18 +63,22 @@ export const changeFeedRepository = {
   },
 
   /**
-   * Up to `limit` of the user's rows past `after` whose transactions have all ended, in (xid, id) order, and the
-   * bound they were read under (SETTLED_BELOW, from the same statement's snapshot): every row of the user's below it
-   * and past `after` is among those returned, unless `limit` cut them short.
+   * Up to `limit` of the user's rows past `after` that the statement's snapshot sees (their transactions committed),
+   * leaving out those `ahead` says were handed out (of each transaction, rows up to its id), in (xid, id) order, and
+   * the bound read under the same snapshot (SETTLED_BELOW): every row of the user's below it and past `after` is
+   * either returned, handed out ahead, or after the `limit` first; rows at or above it may still be joined by rows
+   * of older transactions that commit later.
    */
-  async page(db: Db, userId: number, after: FeedPosition, limit: number): Promise<{ settledBelow: string; rows: FeedRow[] }> {
+  async page(db: Db, userId: number, after: FeedPosition, ahead: readonly FeedPosition[], limit: number): Promise<{ settledBelow: string; rows: FeedRow[] }> {
     const result = await db.execute(sql`
-      with horizon as materialized (select ${SETTLED_BELOW} as xmin)
+      with horizon as materialized (select ${SETTLED_BELOW} as xmin),
+      ahead as (select * from unnest(${sql.param(ahead.map((at) => at.xid))}::text[]::xid8[], ${sql.param(ahead.map((at) => at.id))}::bigint[]) as a(xid, id))
       select horizon.xmin::text as settled_below, c.id::text as id, c.xid::text as xid, c.entity, c.entity_id,
         (extract(epoch from c.changed_at) * 1000)::bigint::text as changed_ms
       from horizon left join lateral (
-        select id, xid, entity, entity_id, changed_at from ${syncChanges}
-        where user_id = ${userId} and (xid, id) > (${after.xid}::xid8, ${after.id}::bigint) and xid < horizon.xmin
+        select id, xid, entity, entity_id, changed_at from ${syncChanges} as s
+        where user_id = ${userId} and (xid, id) > (${after.xid}::xid8, ${after.id}::bigint)
+          and not exists (select from ahead where ahead.xid = s.xid and s.id <= ahead.id)
         order by xid, id
         limit ${limit}
       ) c on true`);

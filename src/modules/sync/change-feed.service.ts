@@ -4,7 +4,7 @@ import type { Db } from "../../platform/db/database.js";
 import { DAY_MS } from "../../platform/dates.js";
 import { AppError, invalidParameter } from "../../platform/errors.js";
 import type { InputReader } from "../../platform/validation.js";
-import { decodeCursor, encodeCursor, type FeedCursor } from "./change-feed.cursor.js";
+import { decodeCursor, encodeCursor, MAX_AHEAD, type FeedCursor } from "./change-feed.cursor.js";
 import type { ChangeDto, ChangeFeedPageDto } from "./change-feed.dto.js";
 import type { ChangeFeedQuery } from "./change-feed.inputs.js";
 import type { FeedSource } from "./change-feed.recorder.js";
@@ -37,9 +37,9 @@ export interface ChangeFeedServiceDeps {
 /**
  * The change feed (contract §13.3): what changed for the caller since a cursor, or everything it sees (an initial
  * sync), page by page. The domain services record changes in their transactions (change-feed.recorder.ts); here they
- * are read back in (transaction id, row id) order, up to the oldest transaction still running, and each entity is
- * read as it is now through its module, in one or two statements per kind on the page: UPSERT with its REST DTO if
- * the caller still sees it, else DELETE.
+ * are read back in (transaction id, row id) order, those committed past the oldest transaction still running too (the
+ * cursor lists them), and each entity is read as it is now through its module, in one or two statements per kind on
+ * the page: UPSERT with its REST DTO if the caller still sees it, else DELETE.
  */
 export class ChangeFeedService {
   constructor(private readonly deps: ChangeFeedServiceDeps) {}
@@ -121,11 +121,30 @@ export class ChangeFeedService {
     return { ...after, changes: [...changes, ...after.changes] };
   }
 
-  /** The changes past the cursor whose transactions have all ended, each entity read as the reader sees it now. */
+  /**
+   * The changes past the cursor the database shows committed, each entity read as the reader sees it now. Those below
+   * the horizon (every older transaction ended) move the cursor's position; those above it (committed while an
+   * older transaction still runs, such as the reader's own write a moment ago) are handed out too, and the cursor
+   * keeps them as `ahead` until the position passes them, so the older transaction's rows still come, once, when it
+   * commits. At most MAX_AHEAD transactions ahead: later ones wait for the horizon, as all did before.
+   */
   private async follow(reader: UserActor, cursor: FeedCursor, limit: number, now: number): Promise<ChangeFeedPageDto> {
-    const { settledBelow, rows } = await changeFeedRepository.page(this.deps.db, reader.id, cursor.position, limit + 1);
-    const hasMore = rows.length > limit;
-    const page = rows.slice(0, limit);
+    const ahead = cursor.ahead ?? [];
+    const { settledBelow, rows } = await changeFeedRepository.page(this.deps.db, reader.id, cursor.position, ahead, limit + 1);
+    const horizon = BigInt(settledBelow);
+    const above = (xid: string) => BigInt(xid) >= horizon;
+    // Rows come in (xid, id) order, every settled one before any above the horizon: the handed-out ones are a prefix.
+    const aheadXids = new Set(ahead.filter((at) => above(at.xid)).map((at) => at.xid));
+    let handable = 0;
+    for (const row of rows) {
+      if (above(row.xid) && !aheadXids.has(row.xid)) {
+        if (aheadXids.size === MAX_AHEAD) break;
+        aheadXids.add(row.xid);
+      }
+      handable += 1;
+    }
+    const hasMore = handable > limit;
+    const page = rows.slice(0, Math.min(handable, limit));
     const idsByEntity = new Map<SyncEntity, number[]>();
     for (const row of page) {
       const ids = idsByEntity.get(row.entity) ?? [];
@@ -141,18 +160,29 @@ export class ChangeFeedService {
         ? { entity: row.entity, id: row.entityId, op: "DELETE", changedAt: row.changedAt, data: null }
         : { entity: row.entity, id: row.entityId, op: "UPSERT", changedAt: row.changedAt, data: data as object };
     });
-    // Caught up: every change below the bound is handed out, and what comes later was written at most one
-    // transaction's length before now. Not yet: the next page starts after this one's last change.
+    // Cut short below the horizon: the next page starts after this one's last change. Else every change below the
+    // horizon is handed out, and what comes later was written at most one transaction's length before now.
     const last = page[page.length - 1];
-    const next: FeedCursor = hasMore
-      ? { userId: reader.id, position: { xid: last.xid, id: last.id }, caughtUpAt: cursor.caughtUpAt }
-      : { userId: reader.id, position: furthest(cursor.position, { xid: settledBelow, id: 0 }), caughtUpAt: Math.max(cursor.caughtUpAt, now) };
+    const position = hasMore && !above(last.xid) ? { xid: last.xid, id: last.id } : furthest(cursor.position, { xid: settledBelow, id: 0 });
+    const handedAhead = [...ahead, ...page.filter((row) => above(row.xid)).map((row) => ({ xid: row.xid, id: row.id }))];
+    const next: FeedCursor = {
+      userId: reader.id,
+      position,
+      caughtUpAt: hasMore ? cursor.caughtUpAt : Math.max(cursor.caughtUpAt, now),
+      // One entry per transaction, its last row handed out; those the position passed say nothing more.
+      ahead: [...new Map(handedAhead.filter((at) => isPast(at, position)).map((at) => [at.xid, at])).values()],
+    };
     return { changes, cursor: this.encode(next), hasMore };
   }
 }
 
+/** Whether position `a` comes after position `b` in feed order. */
+function isPast(a: FeedPosition, b: FeedPosition): boolean {
+  const [x, y] = [BigInt(a.xid), BigInt(b.xid)];
+  return x > y || (x === y && a.id > b.id);
+}
+
 /** The later of two feed positions. */
 function furthest(a: FeedPosition, b: FeedPosition): FeedPosition {
-  const [x, y] = [BigInt(a.xid), BigInt(b.xid)];
-  return x > y || (x === y && a.id >= b.id) ? a : b;
+  return isPast(b, a) ? b : a;
 }

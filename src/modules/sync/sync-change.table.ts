@@ -30,9 +30,9 @@ const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 
 /**
  * The change log behind GET /sync/changes: one row per entity changed and per user who should hear of it (its
  * audience), written by the domain services in the transaction of the change. `xid` is the writing transaction's
- * id: the feed hands out only rows of transactions older than every transaction of this database still running when
+ * id: a cursor moves only past rows of transactions older than every transaction of this database still running when
  * it reads (change-feed.repository.ts), ordered by (xid, id), so a transaction that began earlier but commits later is
- * never skipped.
+ * never skipped; rows of later transactions already committed are handed out too, and the cursor lists them.
  * Rows are kept 90 days (the pruning job), indexed for one user's rows in feed order.
  */
 export const syncChanges = pgTable(
