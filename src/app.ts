@@ -14,7 +14,7 @@ import { createPasswordHasher, type PasswordHasher } from "./platform/auth/passw
 import type { Clock } from "./platform/clock.js";
 import type { Config } from "./platform/config.js";
 import { keepingAfterCommitHooks } from "./platform/db/after-commit.js";
-import { BUS_CHANNEL, databaseIdentity, type DatabaseHandle } from "./platform/db/database.js";
+import { BUS_CHANNEL, databaseIdentity, type DatabaseHandle, type Db } from "./platform/db/database.js";
 import { openInstanceBus, type InstanceBus } from "./platform/instance-bus.js";
 import { redisCarrier } from "./platform/redis-bus-carrier.js";
 import { tapIdempotentRequests } from "./platform/http/idempotency.js";
@@ -84,16 +84,18 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const gateways = deps.gateways ?? (await createGateways(config, clock));
   const jobs = new JobEngine({ connection: database.connection, logger, clock: deps.jobClock });
   const mail = new MailOutbox((tx) => jobs.kick(MAIL_DELIVERY_JOB, tx));
-  const services = createServices({ db, clock, config, logger, hasher, storage, identity, gateways, bus, mail });
+  const deliverWebhooksSoon = (tx?: Db) => jobs.kick(WEBHOOK_DELIVERY_JOB, tx);
+  const services = createServices({ db, clock, config, logger, hasher, storage, identity, gateways, bus, mail, deliverWebhooksSoon });
 
   const transport = deps.mailTransport ?? createMailTransport(config.smtpUrl, path.join(config.dataDir, "mail"));
   const mailWorker = new MailWorker({ db, clock, transport, from: config.mailFrom, logger });
   // Kicked by every e-mail queued; the periodic run picks up what is due again after a failed attempt (30 s at first).
   jobs.every(MAIL_DELIVERY_JOB, 30_000, () => mailWorker.runOnce());
-  // Kicked by every event committed; the periodic run sends the retries as they come due (the first after 5 s).
+  // Kicked by every event committed, test ping and retry asked for; the periodic run sends the scheduled retries as they
+  // come due (the first after 5 s).
   jobs.every(WEBHOOK_DELIVERY_JOB, 5_000, () => services.webhookDeliveries.runOnce());
   whenEventsCommitted(db, async (events) => {
-    await Promise.all([jobs.kick(WEBHOOK_DELIVERY_JOB), services.liveUpdates.announce(events)]);
+    await Promise.all([deliverWebhooksSoon(), services.liveUpdates.announce(events)]);
   });
   jobs.every("subscription-renewals", 60 * 60_000, () => services.renewals.run());
   // Gateway calls owed after a commit that failed then (a PIX charge to cancel, money to return), and charges whose
