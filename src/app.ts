@@ -18,6 +18,7 @@ import { BUS_CHANNEL, databaseIdentity, type DatabaseHandle, type Db } from "./p
 import { openInstanceBus, type InstanceBus } from "./platform/instance-bus.js";
 import { redisCarrier } from "./platform/redis-bus-carrier.js";
 import { tapIdempotentRequests } from "./platform/http/idempotency.js";
+import { pastAddressCapError } from "./platform/http/http-server.js";
 import { requestIds } from "./platform/http/request-id.js";
 import { httpSpans, startTracing } from "./platform/tracing.js";
 import { withIsoInstants } from "./platform/http/json-answer.js";
@@ -163,6 +164,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app.set("query parser", "extended");
   app.use(helmet({ contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: "cross-origin" } }));
   app.use(cors({ exposedHeaders: ["Retry-After", "Content-Disposition", "Idempotent-Replayed", "X-Request-Id"], maxAge: 600 }));
+  // A connection past its address's cap gets a 503 for its request, whatever it asks, and is closed.
+  app.use((req, _res, next) => next(pastAddressCapError(req.socket)));
   // Once shutting down, every answer closes its connection: the client's next request opens one to another instance.
   app.use((_req, res, next) => {
     if (draining) res.setHeader("Connection", "close");

@@ -16,6 +16,7 @@ import { WebSocketServer, type WebSocket } from "ws";
 import type { Actor, UserActor } from "../platform/auth/actor.js";
 import type { Clock } from "../platform/clock.js";
 import type { Config } from "../platform/config.js";
+import { pastAddressCapError } from "../platform/http/http-server.js";
 import type { Logger } from "../platform/logger.js";
 import { formatError } from "./format-error.js";
 import { complexityProblem, depthLimit } from "./query-limits.js";
@@ -177,10 +178,9 @@ export function graphqlSockets(deps: GraphqlSocketsDeps): GraphqlSockets {
 
   return {
     upgrade(request, socket, head) {
-      if (new URL(request.url ?? "/", "http://localhost").pathname !== "/graphql") {
-        socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", () => socket.destroy());
-        return;
-      }
+      const pastCap = pastAddressCapError(socket);
+      if (pastCap) return refuseUpgrade(socket, "503 Service Unavailable", pastCap.headers, JSON.stringify({ message: pastCap.message, success: false }));
+      if (new URL(request.url ?? "/", "http://localhost").pathname !== "/graphql") return refuseUpgrade(socket, "404 Not Found");
       wss.handleUpgrade(request, socket, head, (ws: WebSocket) => wss.emit("connection", ws, request));
     },
     close() {
@@ -243,6 +243,15 @@ function serveOver(wss: WebSocketServer, server: Server<Connection>, logger: Log
       void closed(code, String(reason));
     });
   });
+}
+
+/** Answers an upgrade request over plain HTTP instead, and closes the connection. */
+function refuseUpgrade(socket: Duplex, status: string, headers: Record<string, string> = {}, json?: string): void {
+  const body = json ?? "";
+  const lines = [`HTTP/1.1 ${status}`, ...Object.entries({ ...headers, Connection: "close" }).map(([name, value]) => `${name}: ${value}`)];
+  if (json !== undefined) lines.push("Content-Type: application/json; charset=utf-8");
+  lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
+  socket.end(`${lines.join("\r\n")}\r\n\r\n${body}`, () => socket.destroy());
 }
 
 const asGraphqlError = (formatted: GraphQLFormattedError) => new GraphQLError(formatted.message, { path: formatted.path, extensions: formatted.extensions });
