@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pageParameterSchemas } from "../src/platform/paging.js";
+import { TOO_MANY_CONNECTIONS } from "../src/platform/http/http-server.js";
 import { queryId } from "../src/platform/validation.js";
 import { errorBodySchema } from "./errors.js";
 import type { BinaryAnswer, MultipartPart, OperationSpec } from "./routes.js";
@@ -23,6 +24,9 @@ const STATUS_TEXT: Record<number, string> = {
   502: "Gateway de pagamento indisponível",
   503: "Serviço sobrecarregado. Tente novamente em instantes.",
 };
+
+/** Any operation's answer on a connection past its address's cap (contract §17): the connection closes after it. */
+export const PAST_CONNECTION_CAP = `${TOO_MANY_CONNECTIONS} (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address)`;
 
 /** Contract §13.1: the header every write takes, and what it adds to the write's answers. */
 const IDEMPOTENCY_KEY_PARAMETER = {
@@ -201,6 +205,7 @@ function responsesOf(op: OperationSpec, keyed: boolean, schemas: SchemaConverter
 
   const reasons = new Map<number, string[]>();
   const add = (status: number, reason: string) => reasons.set(status, [...(reasons.get(status) ?? []), reason]);
+  add(503, PAST_CONNECTION_CAP);
   if (op.auth !== "none") add(401, op.auth === "optional" ? "a token was sent and is invalid or expired" : STATUS_TEXT[401]);
   if (op.path.includes(":") || op.query || op.paging) add(400, "Parâmetro inválido: <name> (a path or query parameter)");
   if (op.body) {

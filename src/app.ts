@@ -14,10 +14,11 @@ import { createPasswordHasher, type PasswordHasher } from "./platform/auth/passw
 import type { Clock } from "./platform/clock.js";
 import { dataDirFolders, type Config } from "./platform/config.js";
 import { keepingAfterCommitHooks } from "./platform/db/after-commit.js";
-import { BUS_CHANNEL, databaseIdentity, type DatabaseHandle } from "./platform/db/database.js";
+import { BUS_CHANNEL, databaseIdentity, type DatabaseHandle, type Db } from "./platform/db/database.js";
 import { openInstanceBus, type InstanceBus } from "./platform/instance-bus.js";
 import { redisCarrier } from "./platform/redis-bus-carrier.js";
 import { tapIdempotentRequests } from "./platform/http/idempotency.js";
+import { pastAddressCapError } from "./platform/http/http-server.js";
 import { requestIds } from "./platform/http/request-id.js";
 import { httpSpans, startTracing } from "./platform/tracing.js";
 import { withIsoInstants } from "./platform/http/json-answer.js";
@@ -84,16 +85,18 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const gateways = deps.gateways ?? (await createGateways(config, clock));
   const jobs = new JobEngine({ connection: database.connection, logger, clock: deps.jobClock });
   const mail = new MailOutbox((tx) => jobs.kick(MAIL_DELIVERY_JOB, tx));
-  const services = createServices({ db, clock, config, logger, hasher, storage, identity, gateways, bus, mail });
+  const deliverWebhooksSoon = (tx?: Db) => jobs.kick(WEBHOOK_DELIVERY_JOB, tx);
+  const services = createServices({ db, clock, config, logger, hasher, storage, identity, gateways, bus, mail, deliverWebhooksSoon });
 
   const transport = deps.mailTransport ?? createMailTransport(config.smtpUrl, dataDirFolders(config.dataDir).mail);
   const mailWorker = new MailWorker({ db, clock, transport, from: config.mailFrom, logger });
   // Kicked by every e-mail queued; the periodic run picks up what is due again after a failed attempt (30 s at first).
   jobs.every(MAIL_DELIVERY_JOB, 30_000, () => mailWorker.runOnce());
-  // Kicked by every event committed; the periodic run sends the retries as they come due (the first after 5 s).
+  // Kicked by every event committed, test ping and retry asked for; the periodic run sends the scheduled retries as they
+  // come due (the first after 5 s).
   jobs.every(WEBHOOK_DELIVERY_JOB, 5_000, () => services.webhookDeliveries.runOnce());
   whenEventsCommitted(db, async (events) => {
-    await Promise.all([jobs.kick(WEBHOOK_DELIVERY_JOB), services.liveUpdates.announce(events)]);
+    await Promise.all([deliverWebhooksSoon(), services.liveUpdates.announce(events)]);
   });
   jobs.every("subscription-renewals", 60 * 60_000, () => services.renewals.run());
   // Gateway calls owed after a commit that failed then (a PIX charge to cancel, money to return), and charges whose
@@ -161,6 +164,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app.set("query parser", "extended");
   app.use(helmet({ contentSecurityPolicy: false, crossOriginResourcePolicy: { policy: "cross-origin" } }));
   app.use(cors({ exposedHeaders: ["Retry-After", "Content-Disposition", "Idempotent-Replayed", "X-Request-Id"], maxAge: 600 }));
+  // A connection past its address's cap gets a 503 for its request, whatever it asks, and is closed.
+  app.use((req, _res, next) => next(pastAddressCapError(req.socket)));
   // Once shutting down, every answer closes its connection: the client's next request opens one to another instance.
   app.use((_req, res, next) => {
     if (draining) res.setHeader("Connection", "close");

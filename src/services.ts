@@ -53,6 +53,8 @@ export interface ServiceDeps {
   gateways: Gateways;
   bus: InstanceBus;
   mail: MailOutbox;
+  /** Wakes the webhook delivery job, in a transaction (at its commit) or at once. */
+  deliverWebhooksSoon(tx?: Db): Promise<void>;
 }
 
 /** The composition root: every domain service, wired by hand (no container). */
@@ -156,7 +158,7 @@ export function createServices(deps: ServiceDeps) {
   // Contract §14.1: in production, https only and no private addresses unless allowed.
   const production = config.env === "production";
   const urlPolicy = { httpsOnly: production, refusePrivateAddresses: production && !config.webhooksAllowPrivateUrls };
-  const webhooks = new WebhookService({ db, clock, secrets: webhookSecrets, urlPolicy });
+  const webhooks = new WebhookService({ db, clock, secrets: webhookSecrets, urlPolicy, deliverSoon: deps.deliverWebhooksSoon });
   const liveUpdates = new LiveUpdatesService({ bus: deps.bus, coaching, events: { dataOf: (ids) => webhooks.eventDataOf(ids) } });
   const webhookDeliveries = new WebhookDeliveryWorker({ db, clock, logger, secrets: webhookSecrets, urlPolicy, access: coaching, mail: deps.mail, users });
   const privacy = new PrivacyService({

@@ -11,11 +11,12 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from "graphql";
-import { useServer, type Extra } from "graphql-ws/use/ws";
+import { CloseCode, handleProtocols, makeServer, type Server } from "graphql-ws";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { Actor, UserActor } from "../platform/auth/actor.js";
 import type { Clock } from "../platform/clock.js";
 import type { Config } from "../platform/config.js";
+import { pastAddressCapError } from "../platform/http/http-server.js";
 import type { Logger } from "../platform/logger.js";
 import { formatError } from "./format-error.js";
 import { complexityProblem, depthLimit } from "./query-limits.js";
@@ -30,6 +31,15 @@ const CONNECTION_INIT_WAIT_MS = 5_000;
 const MAX_UNSENT_BYTES = 1024 * 1024;
 /** Neither a timer Node cannot hold (past 2^31 − 1 ms) nor a busy loop for a token already expired. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** A socket is pinged this often, and dropped if it has not answered by the next ping (graphql-ws's own default). */
+const KEEP_ALIVE_MS = 12_000;
+/** graphql-ws's closes for a client that broke the graphql-transport-ws protocol: worth a warning, unlike 4401/4403. */
+const PROTOCOL_VIOLATIONS: ReadonlySet<number> = new Set([
+  CloseCode.BadRequest,
+  CloseCode.SubprotocolNotAcceptable,
+  CloseCode.SubscriberAlreadyExists,
+  CloseCode.TooManyInitialisationRequests,
+]);
 
 const UNAUTHORIZED = 4401;
 const SLOW_CONSUMER = 1013;
@@ -40,7 +50,11 @@ interface Session {
   authorization: string;
   expiry: NodeJS.Timeout;
 }
-type Connection = Extra & { session?: Session };
+interface Connection {
+  readonly socket: WebSocket;
+  readonly request: IncomingMessage;
+  session?: Session;
+}
 
 export interface GraphqlSockets {
   /** Takes an HTTP upgrade: a WebSocket at /graphql speaking graphql-transport-ws; anything else is refused. */
@@ -93,95 +107,151 @@ export function graphqlSockets(deps: GraphqlSocketsDeps): GraphqlSockets {
     for (const connection of sessions) if (connection.session?.actor.id === userId) void stillAuthenticated(connection);
   });
 
-  const server = useServer<Record<string, unknown> | undefined, { session: Session }>(
-    {
-      schema,
-      connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
-      onConnect: async (ctx) => {
-        const connection = ctx.extra as Connection;
-        const sent = ctx.connectionParams?.authorization;
-        const authorization = typeof sent === "string" ? sent : "";
-        const actor = authorization ? await authenticate(authorization).catch(() => null) : null;
-        if (actor?.kind !== "user") {
-          closeUnauthorized(connection);
-          return false;
-        }
-        const untilExpiry = Math.min(MAX_TIMER_MS, Math.max(0, actor.tokenExpiresAt.getTime() - clock.now().getTime()));
-        const expiry = setTimeout(() => closeUnauthorized(connection), untilExpiry);
-        expiry.unref();
-        connection.session = { actor, authorization, expiry };
-        sessions.add(connection);
-        connection.socket.once("close", () => {
-          clearTimeout(expiry);
-          sessions.delete(connection);
-        });
-        return true;
-      },
-      onSubscribe: (ctx, _id, payload): ExecutionArgs | readonly GraphQLError[] => {
-        const connection = ctx.extra as Connection;
-        // graphql-ws has already counted this subscription among the socket's own.
-        if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_SOCKET) {
-          return [refused(`No máximo ${MAX_SUBSCRIPTIONS_PER_SOCKET} assinaturas por conexão`)];
-        }
-        let document;
-        try {
-          document = parse(payload.query, { maxTokens: config.graphqlMaxTokens });
-        } catch (error) {
-          return [clientError(error instanceof GraphQLError ? error : new GraphQLError("Consulta inválida"), "GRAPHQL_PARSE_FAILED")];
-        }
-        const problems = validate(schema, document, [...specifiedRules, depthLimit(config.graphqlMaxDepth)]);
-        if (problems.length > 0) return problems.map((problem) => clientError(problem, "GRAPHQL_VALIDATION_FAILED"));
-        const operation = document.definitions.find(
-          (definition): definition is OperationDefinitionNode =>
-            definition.kind === Kind.OPERATION_DEFINITION && (payload.operationName == null || definition.name?.value === payload.operationName),
-        );
-        if (!operation) return [refused("Operação não encontrada")];
-        if (operation.operation !== "subscription") return [refused("Pela conexão WebSocket só assinaturas; consultas e mutações vão por HTTP")];
-        const tooComplex = complexityProblem(schema, document, operation, payload.variables ?? {}, config.graphqlMaxComplexity);
-        if (tooComplex) return [tooComplex];
-        return {
-          schema,
-          document,
-          operationName: payload.operationName,
-          variableValues: payload.variables,
-          contextValue: deps.contextFor(connection.session!.actor, connection.request),
-        };
-      },
-      onNext: async (ctx, _id, _payload, _args, result) => {
-        const connection = ctx.extra as Connection;
-        // The token must still open a session for each event; a socket that leaves too much unread is a slow consumer.
-        if (connection.socket.bufferedAmount > MAX_UNSENT_BYTES) {
-          connection.socket.close(SLOW_CONSUMER, "Too many unread events");
-          return;
-        }
-        if (!(await stillAuthenticated(connection))) return;
-        if (!result.errors) return;
-        // The HTTP side's error shape (contract §10), as errors graphql-ws can send.
-        return { ...result, errors: result.errors.map((error) => asGraphqlError(format(error.toJSON(), error))) };
-      },
-      onError: (_ctx, _id, _payload, errors) => errors.map((error) => format(error.toJSON(), error)),
+  const server = makeServer<Record<string, unknown> | undefined, Connection>({
+    schema,
+    connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
+    onConnect: async (ctx) => {
+      const connection = ctx.extra;
+      const sent = ctx.connectionParams?.authorization;
+      const authorization = typeof sent === "string" ? sent : "";
+      const actor = authorization ? await authenticate(authorization).catch(() => null) : null;
+      if (actor?.kind !== "user") {
+        closeUnauthorized(connection);
+        return false;
+      }
+      const untilExpiry = Math.min(MAX_TIMER_MS, Math.max(0, actor.tokenExpiresAt.getTime() - clock.now().getTime()));
+      const expiry = setTimeout(() => closeUnauthorized(connection), untilExpiry);
+      expiry.unref();
+      connection.session = { actor, authorization, expiry };
+      sessions.add(connection);
+      connection.socket.once("close", () => {
+        clearTimeout(expiry);
+        sessions.delete(connection);
+      });
+      return true;
     },
-    wss,
-  );
+    onSubscribe: (ctx, _id, payload): ExecutionArgs | readonly GraphQLError[] => {
+      const connection = ctx.extra;
+      // graphql-ws has already counted this subscription among the socket's own.
+      if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_SOCKET) {
+        return [refused(`No máximo ${MAX_SUBSCRIPTIONS_PER_SOCKET} assinaturas por conexão`)];
+      }
+      let document;
+      try {
+        document = parse(payload.query, { maxTokens: config.graphqlMaxTokens });
+      } catch (error) {
+        return [clientError(error instanceof GraphQLError ? error : new GraphQLError("Consulta inválida"), "GRAPHQL_PARSE_FAILED")];
+      }
+      const problems = validate(schema, document, [...specifiedRules, depthLimit(config.graphqlMaxDepth)]);
+      if (problems.length > 0) return problems.map((problem) => clientError(problem, "GRAPHQL_VALIDATION_FAILED"));
+      const operation = document.definitions.find(
+        (definition): definition is OperationDefinitionNode =>
+          definition.kind === Kind.OPERATION_DEFINITION && (payload.operationName == null || definition.name?.value === payload.operationName),
+      );
+      if (!operation) return [refused("Operação não encontrada")];
+      if (operation.operation !== "subscription") return [refused("Pela conexão WebSocket só assinaturas; consultas e mutações vão por HTTP")];
+      const tooComplex = complexityProblem(schema, document, operation, payload.variables ?? {}, config.graphqlMaxComplexity);
+      if (tooComplex) return [tooComplex];
+      return {
+        schema,
+        document,
+        operationName: payload.operationName,
+        variableValues: payload.variables,
+        contextValue: deps.contextFor(connection.session!.actor, connection.request),
+      };
+    },
+    onNext: async (ctx, _id, _payload, _args, result) => {
+      const connection = ctx.extra;
+      // The token must still open a session for each event; a socket that leaves too much unread is a slow consumer.
+      if (connection.socket.bufferedAmount > MAX_UNSENT_BYTES) {
+        connection.socket.close(SLOW_CONSUMER, "Too many unread events");
+        return;
+      }
+      if (!(await stillAuthenticated(connection))) return;
+      if (!result.errors) return;
+      // The HTTP side's error shape (contract §10), as errors graphql-ws can send.
+      return { ...result, errors: result.errors.map((error) => asGraphqlError(format(error.toJSON(), error))) };
+    },
+    onError: (_ctx, _id, _payload, errors) => errors.map((error) => format(error.toJSON(), error)),
+  });
+  serveOver(wss, server, logger);
 
   return {
     upgrade(request, socket, head) {
-      if (new URL(request.url ?? "/", "http://localhost").pathname !== "/graphql") {
-        socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", () => socket.destroy());
-        return;
-      }
+      const pastCap = pastAddressCapError(socket);
+      if (pastCap) return refuseUpgrade(socket, "503 Service Unavailable", pastCap.headers, JSON.stringify({ message: pastCap.message, success: false }));
+      if (new URL(request.url ?? "/", "http://localhost").pathname !== "/graphql") return refuseUpgrade(socket, "404 Not Found");
       wss.handleUpgrade(request, socket, head, (ws: WebSocket) => wss.emit("connection", ws, request));
     },
     close() {
       closing ??= (async () => {
         stopSessionNews();
         for (const client of wss.clients) client.close(1001, "Going away");
-        await server.dispose();
         await new Promise<void>((resolve) => wss.close(() => resolve()));
       })();
       return closing;
     },
   };
+}
+
+/**
+ * Runs the graphql-ws `server` on the sockets `wss` accepts, as graphql-ws's own `useServer` does, except that what a
+ * client gets wrong is one warning in the service's log (no stack, nothing of what it sent) instead of a stack trace
+ * printed to stderr. ws closes a socket whose frame it refuses itself (1009 past maxPayload, 1007 text that is not
+ * UTF-8, 1002 a broken frame) and graphql-ws one whose message is not graphql-transport-ws (4400 and its kin).
+ */
+function serveOver(wss: WebSocketServer, server: Server<Connection>, logger: Logger): void {
+  wss.options.handleProtocols = handleProtocols;
+  wss.on("connection", (socket: WebSocket, request: IncomingMessage) => {
+    socket.on("error", (error: Error & { code?: string }) => {
+      logger.warn({ wsError: error.code, reason: error.message }, "GraphQL WebSocket closed: a frame was refused");
+    });
+    let answeredPing = true;
+    const keepAlive = setInterval(() => {
+      if (!answeredPing) return socket.terminate();
+      answeredPing = false;
+      socket.ping();
+    }, KEEP_ALIVE_MS);
+    socket.on("pong", () => (answeredPing = true));
+    const closed = server.opened(
+      {
+        protocol: socket.protocol,
+        send: (data) =>
+          new Promise((resolve, reject) => {
+            if (socket.readyState !== socket.OPEN) return resolve();
+            socket.send(data, (error) => (error ? reject(error) : resolve()));
+          }),
+        close: (code, reason) => {
+          if (code !== undefined && PROTOCOL_VIOLATIONS.has(code))
+            logger.warn({ closeCode: code, reason }, "GraphQL WebSocket closed: the client broke the protocol");
+          socket.close(code, reason);
+        },
+        onMessage: (handle) =>
+          socket.on("message", async (data) => {
+            try {
+              await handle(String(data));
+            } catch (error) {
+              logger.error({ err: error }, "GraphQL WebSocket message failed");
+              socket.close(CloseCode.InternalServerError, "Internal server error");
+            }
+          }),
+      },
+      { socket, request },
+    );
+    socket.once("close", (code, reason) => {
+      clearInterval(keepAlive);
+      void closed(code, String(reason));
+    });
+  });
+}
+
+/** Answers an upgrade request over plain HTTP instead, and closes the connection. */
+function refuseUpgrade(socket: Duplex, status: string, headers: Record<string, string> = {}, json?: string): void {
+  const body = json ?? "";
+  const lines = [`HTTP/1.1 ${status}`, ...Object.entries({ ...headers, Connection: "close" }).map(([name, value]) => `${name}: ${value}`)];
+  if (json !== undefined) lines.push("Content-Type: application/json; charset=utf-8");
+  lines.push(`Content-Length: ${Buffer.byteLength(body)}`);
+  socket.end(`${lines.join("\r\n")}\r\n\r\n${body}`, () => socket.destroy());
 }
 
 const asGraphqlError = (formatted: GraphQLFormattedError) => new GraphQLError(formatted.message, { path: formatted.path, extensions: formatted.extensions });

@@ -117,7 +117,7 @@ const envSchema = z
     HTTP_HEADERS_TIMEOUT_MS: milliseconds(10_000),
     HTTP_REQUEST_TIMEOUT_MS: milliseconds(60_000),
     HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000),
-    MAX_CONNECTIONS_PER_ADDRESS: count(32),
+    MAX_CONNECTIONS_PER_ADDRESS: count(512),
     OTEL_EXPORTER_OTLP_ENDPOINT: url,
     REDIS_URL: z.preprocess(
       blankToUndefined,

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
 import { makeUser } from "../factories/users.js";
 import { decodeJwt } from "../helpers/jwt.js";
@@ -99,6 +99,42 @@ describe("a GraphQL WebSocket", () => {
     const refusal = await new Promise<number>((resolve) => elsewhere.on("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0)));
     expect(refusal).toBe(404);
     elsewhere.terminate();
+  });
+
+  it("closes a socket that sends an oversized frame (1009), an invalid message (4400) or text that is not UTF-8 (1007) with one JSON warning each, printing nothing", async () => {
+    const printed: unknown[] = [];
+    const spies = [
+      ...(["log", "info", "warn", "error", "debug", "trace"] as const).map((method) =>
+        vi.spyOn(console, method).mockImplementation((...args) => void printed.push(args)),
+      ),
+      ...[process.stdout, process.stderr].map((stream) => vi.spyOn(stream, "write").mockImplementation((chunk) => (printed.push(chunk), true))),
+    ];
+    const closeCodeOf = async (message: string | Buffer) => {
+      const socket = new WebSocket(t.baseUrl.replace(/^http/, "ws") + "/graphql", "graphql-transport-ws");
+      await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
+      socket.send(message, { binary: false });
+      return new Promise<number>((resolve) => socket.once("close", (code) => resolve(code)));
+    };
+    try {
+      expect(await closeCodeOf(`{"type":"connection_init","payload":{"secret-body":"${"x".repeat(70_000)}"}}`)).toBe(1009);
+      expect(await closeCodeOf('{"type":"connection_init","secret-body"')).toBe(4400);
+      expect(await closeCodeOf('{"type":"no-such-type","secret-body":1}')).toBe(4400);
+      // A text frame that is not UTF-8.
+      expect(await closeCodeOf(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]))).toBe(1007);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    expect(printed).toEqual([]);
+    const warnings = t.logLines.filter((line) => line.includes("WebSocket")).map((line) => JSON.parse(line));
+    expect(warnings).toEqual([
+      expect.objectContaining({ level: 40, wsError: "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH" }),
+      expect.objectContaining({ level: 40, closeCode: 4400 }),
+      expect.objectContaining({ level: 40, closeCode: 4400 }),
+      expect.objectContaining({ level: 40, wsError: "WS_ERR_INVALID_UTF8" }),
+    ]);
+    const logged = t.logLines.join("");
+    expect(logged).not.toContain("secret-body");
+    expect(logged).not.toContain("stack");
   });
 
   it("holds 20 subscriptions on one socket and refuses the 21st", async () => {

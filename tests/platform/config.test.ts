@@ -45,7 +45,7 @@ describe("configuration", () => {
       graphqlMaxDepth: 10,
       graphqlMaxComplexity: 5000,
       graphqlMaxTokens: 1000,
-      http: { headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000, maxConnectionsPerAddress: 32 },
+      http: { headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000, maxConnectionsPerAddress: 512 },
       logLevel: "info",
     });
   });

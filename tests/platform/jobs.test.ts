@@ -4,7 +4,7 @@ import { logExerciseExecution } from "../factories/executions.js";
 import { makeStudent, makeTrainer } from "../factories/users.js";
 import { useSecondInstance, useTestApp, type TestApp } from "../helpers/test-app.js";
 import { billingOf, cardBody, DAY_MS, planId, subscriptionRow } from "../billing/support.js";
-import { createEndpoint, Receiver } from "../webhooks/support.js";
+import { createEndpoint, deliveriesOf, Receiver } from "../webhooks/support.js";
 
 /**
  * The job engine (pg-boss) with two instances of the service on one database. Its clock is pg-boss's TestClock, set
@@ -162,6 +162,43 @@ describe("webhook delivery", () => {
       await logExerciseExecution(second, trainer.token, squat.id, training.id, [{ repetitions: 5, weight: 60, completed: true }]);
       await eventually(() => expect(receiver.events().map((event) => event.type)).toEqual(["exercise_execution.created"]));
     } finally {
+      await receiver.stop();
+    }
+  });
+
+  it("starts when a test ping or a retry is asked for, on either instance, without waiting for its period", async () => {
+    const receiver = await new Receiver(first.clock).start();
+    // Runs of the delivery job under way on either instance.
+    let running = 0;
+    for (const app of [first, second]) {
+      const worker = app.app.services.webhookDeliveries;
+      const runOnce = worker.runOnce.bind(worker);
+      vi.spyOn(worker, "runOnce").mockImplementation(async () => {
+        running++;
+        try {
+          return await runOnce();
+        } finally {
+          running--;
+        }
+      });
+    }
+    try {
+      await first.jobClock.setTime(at(6));
+      const trainer = await makeTrainer(first);
+      const endpoint = await createEndpoint(first, trainer, receiver.url, ["exercise_execution.created"]);
+      await startEngines(first, second);
+      // The runs the start-up offered are over, and the engine's clock stands still: only a wake starts another run.
+      await eventually(() => expect(running).toBe(0));
+
+      expect((await second.post(`/api/webhook-endpoints/${endpoint.id}/test`, { token: trainer.token })).status).toBe(202);
+      await eventually(() => expect(receiver.events().map((event) => event.type)).toEqual(["ping"]));
+      await eventually(() => expect(running).toBe(0));
+
+      const [ping] = await deliveriesOf(first, trainer, endpoint.id);
+      expect((await first.post(`/api/webhook-endpoints/${endpoint.id}/deliveries/${ping.id}/retry`, { token: trainer.token })).status).toBe(202);
+      await eventually(() => expect(receiver.events().map((event) => event.type)).toEqual(["ping", "ping"]));
+    } finally {
+      vi.restoreAllMocks();
       await receiver.stop();
     }
   });

@@ -24,6 +24,8 @@ export interface WebhookServiceDeps {
   clock: Clock;
   secrets: SecretBox;
   urlPolicy: UrlPolicy;
+  /** Asks the delivery job to run soon, in `tx` (at its commit), as a committed event does: no wait for its poll. */
+  deliverSoon(tx: Db): Promise<void>;
 }
 
 /**
@@ -108,7 +110,7 @@ export class WebhookService {
     return { secret };
   }
 
-  /** Queues a `ping` event to this endpoint alone, due now. */
+  /** Queues a `ping` event to this endpoint alone, due now, and wakes the delivery job. */
   async test(actor: Actor, id: number): Promise<DeliveryDto> {
     const endpoint = await this.loadOwned(requireUser(actor), id);
     const now = this.deps.clock.now();
@@ -123,6 +125,7 @@ export class WebhookService {
         dispatchedAt: now,
       });
       const delivery = await webhookRepository.insertDelivery(tx, { endpointId: endpoint.id, eventId: event.id, nextAttemptAt: now, createdAt: now });
+      await this.deps.deliverSoon(tx);
       return toDeliveryDto(delivery, event);
     });
   }
@@ -139,7 +142,7 @@ export class WebhookService {
   }
 
   /**
-   * Queues a delivery again, due now, whatever its state: the job's next run (within 5 s) attempts it once more. Asked
+   * Queues a delivery again, due now, whatever its state, and wakes the delivery job to attempt it once more. Asked
    * while an attempt is under way, that attempt is the retry (webhookRepository.requeueDelivery).
    */
   async retryDelivery(actor: Actor, id: number, deliveryId: number): Promise<DeliveryDto> {
@@ -150,6 +153,7 @@ export class WebhookService {
     // The delivery may go between the two (its endpoint deleted, its event pruned): then it is 404, never a 500.
     const row = await this.deps.db.transaction(async (tx) => {
       await webhookRepository.requeueDelivery(tx, deliveryId, now);
+      await this.deps.deliverSoon(tx);
       return webhookRepository.findDeliveryWithEvent(tx, deliveryId);
     });
     if (!row) throw notFound(DELIVERY_NOT_FOUND);

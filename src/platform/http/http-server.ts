@@ -1,4 +1,6 @@
 import { createServer, type RequestListener, type Server } from "node:http";
+import type { Duplex } from "node:stream";
+import { AppError } from "../errors.js";
 
 /** How long a client may take over a request, and how many connections one address may hold (0: no bound). */
 export interface HttpServerLimits {
@@ -9,6 +11,24 @@ export interface HttpServerLimits {
   /** How long an idle kept-alive connection waits for its next request. */
   keepAliveTimeoutMs: number;
   maxConnectionsPerAddress: number;
+}
+
+/** All a connection past its address's cap may last: time to send its request head and read its 503. */
+const PAST_CAP_CONNECTION_MS = 2_000;
+/** What a client past the cap is told to wait: about when the address's idle kept-alive connections close. */
+const PAST_CAP_RETRY_AFTER_SECONDS = 5;
+export const TOO_MANY_CONNECTIONS = "Muitas conexões deste endereço. Tente novamente em instantes.";
+
+/** Connections past their address's cap: each is answered 503 and closed (contract §17). */
+const pastCap = new WeakSet<Duplex>();
+
+/**
+ * The refusal of a request that came on a connection past its address's cap: 503 with `Retry-After`, closing the
+ * connection; undefined for any other connection.
+ */
+export function pastAddressCapError(socket: Duplex): AppError | undefined {
+  if (!pastCap.has(socket)) return undefined;
+  return new AppError(503, TOO_MANY_CONNECTIONS, { headers: { "Retry-After": String(PAST_CAP_RETRY_AFTER_SECONDS), Connection: "close" } });
 }
 
 /**
@@ -31,7 +51,11 @@ export function createHttpServer(limits: HttpServerLimits, handler?: RequestList
   return server;
 }
 
-/** Closes at once any connection past `max` open ones from the same remote address. */
+/**
+ * Past `max` open connections from one remote address, a new one is not counted: its request is answered 503
+ * (pastAddressCapError) rather than reset, so a phone behind a crowded NAT hears why, and it is closed after
+ * PAST_CAP_CONNECTION_MS whatever it sends, so a client hoarding connections (slowloris) still holds at most `max`.
+ */
 function boundConnectionsPerAddress(server: Server, max: number): void {
   const open = new Map<string, number>();
   server.on("connection", (socket) => {
@@ -40,7 +64,9 @@ function boundConnectionsPerAddress(server: Server, max: number): void {
     if (address === undefined) return;
     const count = open.get(address) ?? 0;
     if (count >= max) {
-      socket.destroy();
+      pastCap.add(socket);
+      const deadline = setTimeout(() => socket.destroy(), PAST_CAP_CONNECTION_MS);
+      socket.once("close", () => clearTimeout(deadline));
       return;
     }
     open.set(address, count + 1);
