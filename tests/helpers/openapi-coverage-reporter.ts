@@ -14,6 +14,7 @@ export const openapiCoverageDir = (pid: number) => path.join(tmpdir(), `fitness-
  */
 const NOT_WORTH_A_TEST: Record<string, string> = {
   "500 Erro interno do servidor": "the unforeseen failure every operation declares",
+  "400 JSON inválido (a body sent along that does not parse)": "a GET carrying a body that does not parse: no client sends one (fetch cannot)",
   "503 the password hashing queue is full":
     "the password hasher's queue is full: its own test fills it (tests/platform/password-hasher.test.ts); over HTTP it takes a saturated machine",
 };
