@@ -4285,15 +4285,6 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Gateway de pagamento indisponível */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
     };
   };
   listPayments: {
@@ -4586,7 +4577,7 @@ export interface operations {
           "application/json": components["schemas"]["CheckoutSubscription"] | components["schemas"]["PixTransaction"];
         };
       };
-      /** @description Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key; or Plano indisponível */
+      /** @description Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key; or Plano indisponível, or Pagamento recusado (with `details`) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4640,7 +4631,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body); or Pagamento recusado (with `details`) */
+      /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
           [name: string]: unknown;
@@ -4822,15 +4813,6 @@ export interface operations {
       };
       /** @description Erro interno do servidor */
       500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Gateway de pagamento indisponível */
-      502: {
         headers: {
           [name: string]: unknown;
         };
