@@ -100,7 +100,7 @@ function summary(workers: readonly WorkerCoverage[]): string[] {
     "OpenAPI coverage (informational: nothing below is a test failure)",
     `  ${exchanges} exchanges checked against the document; ${declared.size - neverCalled.length} of ${declared.size} operations called`,
     `  operations' own statuses reached: ${own.reached} of ${own.declared}`,
-    `  shared statuses (token, parameters, body, idempotency; their own tests cover them) reached: ${shared.reached} of ${shared.declared}`,
+    `  shared statuses reached: ${shared.reached} of ${shared.declared} (token, parameters, body, idempotency: the same code on every operation, covered by its own tests)`,
     ...[...notWorth].map(([why, count]) => `  not counted, on ${count} operation${count === 1 ? "" : "s"}: ${why}`),
   ];
   if (unreached.length > 0) {
