@@ -393,19 +393,20 @@ describe("gateway events about a Stripe subscription", () => {
   });
 });
 
-describe("POST /api/subscriptions/{id}/cancel and PUT /api/subscriptions/{id} while Stripe fails", () => {
-  async function subscribedThroughStripe() {
-    const ana = await makeStudent(t);
-    const res = await t.post("/api/payments/subscribe", {
-      token: ana.token,
-      body: { planId: await planId(t), paymentMethod: "CREDIT_CARD", paymentMethodId: "pm_card_visa" },
-    });
-    expect(res.status).toBe(201);
-    return { ana, subscription: res.body, gatewayId: [...stripe.subscriptions.keys()][0] };
-  }
+/** A student subscribed by card through the payment flow: the subscription, and its id at Stripe. */
+async function subscribed() {
+  const ana = await makeStudent(t);
+  const res = await t.post("/api/payments/subscribe", {
+    token: ana.token,
+    body: { planId: await planId(t), paymentMethod: "CREDIT_CARD", paymentMethodId: "pm_card_visa" },
+  });
+  expect(res.status).toBe(201);
+  return { ana, subscription: res.body, gatewayId: [...stripe.subscriptions.keys()][0] };
+}
 
+describe("POST /api/subscriptions/{id}/cancel and PUT /api/subscriptions/{id} while Stripe fails", () => {
   it("cancels here even when Stripe does not answer the cancellation: 200 CANCELED, access ended", async () => {
-    const { ana, subscription, gatewayId } = await subscribedThroughStripe();
+    const { ana, subscription, gatewayId } = await subscribed();
     stripe.failNext(500, 10, `DELETE /v1/subscriptions/${gatewayId}`); // more than the SDK's retries
     const res = await t.post(`/api/subscriptions/${subscription.id}/cancel`, { token: ana.token, body: { cancelImmediately: true } });
     expect(res.status).toBe(200);
@@ -416,7 +417,7 @@ describe("POST /api/subscriptions/{id}/cancel and PUT /api/subscriptions/{id} wh
   });
 
   it("answers 502 to a new card Stripe does not answer, and keeps the saved card", async () => {
-    const { ana, subscription } = await subscribedThroughStripe();
+    const { ana, subscription } = await subscribed();
     const before = (await billingOf(t, ana.id)).subscriptions[0];
     stripe.failNext(500, 10); // more than the SDK's retries
     const res = await t.put(`/api/subscriptions/${subscription.id}`, { token: ana.token, body: cardFields(t, { cardNumber: "5555555555554444" }) });
@@ -430,16 +431,6 @@ describe("POST /api/subscriptions/{id}/cancel and PUT /api/subscriptions/{id} wh
 });
 
 describe("POST /api/payments/subscriptions/{id}/cancel, through Stripe", () => {
-  async function subscribed() {
-    const ana = await makeStudent(t);
-    const res = await t.post("/api/payments/subscribe", {
-      token: ana.token,
-      body: { planId: await planId(t), paymentMethod: "CREDIT_CARD", paymentMethodId: "pm_card_visa" },
-    });
-    expect(res.status).toBe(201);
-    return { ana, subscription: res.body, gatewayId: [...stripe.subscriptions.keys()][0] };
-  }
-
   it("cancels at the gateway and here: 200, status CANCELED, autoRenew false, access ended", async () => {
     const { ana, subscription, gatewayId } = await subscribed();
     const res = await t.post(`/api/payments/subscriptions/${subscription.id}/cancel`, { token: ana.token });
