@@ -4485,15 +4485,6 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Gateway de pagamento indisponível */
-      502: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
       /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
       503: {
         headers: {
@@ -4836,7 +4827,7 @@ export interface operations {
           "application/json": components["schemas"]["CheckoutSubscription"] | components["schemas"]["PixTransaction"];
         };
       };
-      /** @description Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key; or Plano indisponível */
+      /** @description Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key; or Plano indisponível, or Pagamento recusado (with `details`) */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4890,7 +4881,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body); or Pagamento recusado (with `details`) */
+      /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
           [name: string]: unknown;
@@ -5092,15 +5083,6 @@ export interface operations {
       };
       /** @description Erro interno do servidor */
       500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description Gateway de pagamento indisponível */
-      502: {
         headers: {
           [name: string]: unknown;
         };

@@ -176,7 +176,8 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
       auth: "required",
       success: 200,
       body: cancelInput,
-      errors: { 403: "Acesso negado", 404: "Assinatura não encontrada", 409: "already canceled", 502: STATUS_502 },
+      // No 502: the cancellation commits, and the gateway is told after it (a failure there is logged, not answered).
+      errors: { 403: "Acesso negado", 404: "Assinatura não encontrada", 409: "already canceled" },
     },
     async (req, res) => {
       const actor = await userOf(services, req);
@@ -273,11 +274,11 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
       auth: "required",
       success: 201,
       body: checkoutInput(new Date()),
+      // The payment flow answers a refused card with 400 (api-spec: "card failure returns 400"); POST /subscriptions, 422.
       errors: {
-        400: "Plano indisponível",
+        400: "Plano indisponível, or Pagamento recusado (with `details`)",
         404: "Plano não encontrado",
         409: "a subscription already gives access",
-        422: "Pagamento recusado (with `details`)",
         502: STATUS_502,
       },
     },
@@ -312,7 +313,8 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
       summary: "Cancel at the gateway and here; autoRenew off",
       auth: "required",
       success: 200,
-      errors: { 403: "Acesso negado", 404: "Assinatura não encontrada", 409: "already canceled", 502: STATUS_502 },
+      // No 502: the cancellation commits, and the gateway is told after it (a failure there is logged, not answered).
+      errors: { 403: "Acesso negado", 404: "Assinatura não encontrada", 409: "already canceled" },
     },
     async (req, res) => {
       const actor = await userOf(services, req);

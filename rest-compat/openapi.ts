@@ -26,7 +26,7 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 /** Any operation's answer on a connection past its address's cap (contract §17): the connection closes after it. */
-export const PAST_CONNECTION_CAP = `${TOO_MANY_CONNECTIONS} (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address)`;
+const PAST_CONNECTION_CAP = `${TOO_MANY_CONNECTIONS} (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address)`;
 
 /** Contract §13.1: the header every write takes, and what it adds to the write's answers. */
 const IDEMPOTENCY_KEY_PARAMETER = {
@@ -47,12 +47,35 @@ const REPLAYED_HEADER = {
   schema: { type: "string", const: "true" },
 };
 const RETRY_AFTER_HEADER = { description: "seconds to wait before trying again", schema: { type: "string", pattern: "^\\d+$" } };
-const IDEMPOTENCY_ANSWERS: Record<number, string> = {
-  400: "Parâmetro inválido: Idempotency-Key",
-  409: "Requisição em andamento para esta chave de idempotência (the key's first request still runs)",
-  413: "Requisição muito grande (a keyed body is read whole before it runs)",
-  422: "Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body)",
-};
+
+/**
+ * The error answers the machinery in front of every handler gives (token check, parameter and body parsing, idempotency),
+ * as [status, reason] by what an operation has: the same for every operation that has it, unlike an operation's own.
+ */
+export const SHARED_ANSWERS = {
+  connectionCap: [[503, PAST_CONNECTION_CAP]],
+  token: [[401, STATUS_TEXT[401]]],
+  optionalToken: [[401, "a token was sent and is invalid or expired"]],
+  parameters: [[400, "Parâmetro inválido: <name> (a path or query parameter)"]],
+  body: [
+    [400, "Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado"],
+    [413, "Requisição muito grande (more than 1 MB)"],
+    [415, STATUS_TEXT[415]],
+  ],
+  multipart: [
+    [400, "Requisição multipart inválida, or a part that is missing or invalid (with `errors`)"],
+    [413, "Requisição muito grande"],
+  ],
+  idempotency: [
+    [400, "Parâmetro inválido: Idempotency-Key"],
+    [409, "Requisição em andamento para esta chave de idempotência (the key's first request still runs)"],
+    [413, "Requisição muito grande (a keyed body is read whole before it runs)"],
+    [422, "Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body)"],
+  ],
+} satisfies Record<string, [number, string][]>;
+
+/** How an answer's description joins its reasons. */
+export const REASON_SEPARATOR = "; or ";
 
 const TAGS: Record<string, string> = {
   "Accounts and sessions": "Registration, logins, tokens, password resets and e-mail confirmation",
@@ -204,26 +227,20 @@ function responsesOf(op: OperationSpec, keyed: boolean, schemas: SchemaConverter
   for (const [status, when] of Object.entries(op.alsoAnswers ?? {})) responses[status] = success(when);
 
   const reasons = new Map<number, string[]>();
-  const add = (status: number, reason: string) => reasons.set(status, [...(reasons.get(status) ?? []), reason]);
-  add(503, PAST_CONNECTION_CAP);
-  if (op.auth !== "none") add(401, op.auth === "optional" ? "a token was sent and is invalid or expired" : STATUS_TEXT[401]);
-  if (op.path.includes(":") || op.query || op.paging) add(400, "Parâmetro inválido: <name> (a path or query parameter)");
-  if (op.body) {
-    add(400, "Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado");
-    add(413, "Requisição muito grande (more than 1 MB)");
-    add(415, STATUS_TEXT[415]);
-  }
-  if (op.multipart) {
-    add(400, "Requisição multipart inválida, or a part that is missing or invalid (with `errors`)");
-    add(413, "Requisição muito grande");
-  }
-  if (keyed) for (const [status, reason] of Object.entries(IDEMPOTENCY_ANSWERS)) add(Number(status), reason);
-  const own = Array.isArray(op.errors) ? op.errors.map((status) => [status, STATUS_TEXT[status] ?? "Error"] as const) : Object.entries(op.errors ?? {});
-  for (const [status, reason] of own) add(Number(status), reason);
+  const add = (answers: readonly (readonly [number | string, string])[]) => {
+    for (const [status, reason] of answers) reasons.set(Number(status), [...(reasons.get(Number(status)) ?? []), reason]);
+  };
+  add(SHARED_ANSWERS.connectionCap);
+  if (op.auth !== "none") add(op.auth === "optional" ? SHARED_ANSWERS.optionalToken : SHARED_ANSWERS.token);
+  if (op.path.includes(":") || op.query || op.paging) add(SHARED_ANSWERS.parameters);
+  if (op.body) add(SHARED_ANSWERS.body);
+  if (op.multipart) add(SHARED_ANSWERS.multipart);
+  if (keyed) add(SHARED_ANSWERS.idempotency);
+  add(Array.isArray(op.errors) ? op.errors.map((status) => [status, STATUS_TEXT[status] ?? "Error"] as const) : Object.entries(op.errors ?? {}));
   const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
   for (const status of [...reasons.keys()].sort()) {
     const retryAfter = status === 429 || status === 503 ? { headers: { "Retry-After": { $ref: "#/components/headers/RetryAfter" } } } : {};
-    responses[status] = { description: [...new Set(reasons.get(status))].join("; or "), ...retryAfter, content: errorContent };
+    responses[status] = { description: [...new Set(reasons.get(status))].join(REASON_SEPARATOR), ...retryAfter, content: errorContent };
   }
   for (const [status, reason] of Object.entries(op.emptyErrors ?? {})) responses[status] = { description: `${reason} (no body)` };
   // Any operation, on a failure nobody foresaw (nothing about it is told; the logs have it).

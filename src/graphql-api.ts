@@ -75,7 +75,7 @@ export interface GraphqlApiDeps {
 export async function graphqlApi({ services, logger, config, clock, metrics }: GraphqlApiDeps): Promise<GraphqlApi> {
   const schema = buildGraphqlSchema();
   const apollo = new ApolloServer<Context>({
-    gateway: compiledExecution(schema),
+    gateway: compiledExecution(schema, metrics),
     formatError: formatError(logger),
     // Parsing stops past this many tokens (GET and POST alike), so validating what parses stays bounded: graphql's
     // OverlappingFieldsCanBeMerged is quadratic in fields sharing one response name.

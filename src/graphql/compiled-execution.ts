@@ -1,6 +1,7 @@
 import type { ApolloServerOptionsWithGateway } from "@apollo/server";
 import { execute, getOperationAST, GraphQLError, printSchema, type DocumentNode, type GraphQLSchema } from "graphql";
 import { compileQuery, isCompiledQuery, type CompiledQuery } from "graphql-jit";
+import { Counter, type Registry } from "prom-client";
 
 /** Apollo's executor hook: what hands it a schema and an executor. */
 type Gateway = ApolloServerOptionsWithGateway<object>["gateway"];
@@ -27,14 +28,26 @@ interface DocumentPlans {
  * parsed document in its bounded document store (a WeakMap keyed by that very object). An operation the compiled
  * plan refuses before running anything (invalid variables) is answered by graphql-js, so its errors read, and give the
  * status, exactly as graphql-js's do.
+ *
+ * `graphql_executions_total` counts the operations each executor answered: an operator sees what share the compiled
+ * plans take (a jit that silently never runs shows as graphql-js alone).
  */
-export function compiledExecution(schema: GraphQLSchema): Gateway {
+export function compiledExecution(schema: GraphQLSchema, metrics: Registry): Gateway {
   const plans = new WeakMap<DocumentNode, DocumentPlans>();
+  const executions = new Counter({
+    name: "graphql_executions_total",
+    help: "GraphQL operations executed, by the executor that answered: graphql-jit's compiled plan or graphql-js",
+    labelNames: ["executor"],
+    registers: [metrics],
+  });
 
   const executor: Executor = async ({ document, request, context }) => {
     // The name the client sent: an unknown one must fail as graphql-js fails it (Apollo then answers 400).
     const operationName = request.operationName;
-    const runWithGraphqlJs = () => execute({ schema, document, contextValue: context, variableValues: request.variables, operationName });
+    const runWithGraphqlJs = () => {
+      executions.inc({ executor: "graphql-js" });
+      return execute({ schema, document, contextValue: context, variableValues: request.variables, operationName });
+    };
     let documentPlans = plans.get(document);
     if (!documentPlans) plans.set(document, (documentPlans = { runs: 0, compiled: new Map() }));
     documentPlans.runs += 1;
@@ -50,8 +63,9 @@ export function compiledExecution(schema: GraphQLSchema): Gateway {
     }
     if (!plan) return runWithGraphqlJs();
     const result = await plan.query(undefined, context, request.variables ?? {});
-    if (!result.errors?.length) return result;
-    return result.data === undefined ? runWithGraphqlJs() : { ...result, errors: result.errors.map(asGraphqlJsError) };
+    if (result.errors?.length && result.data === undefined) return runWithGraphqlJs();
+    executions.inc({ executor: "graphql-jit" });
+    return result.errors?.length ? { ...result, errors: result.errors.map(asGraphqlJsError) } : result;
   };
 
   return {

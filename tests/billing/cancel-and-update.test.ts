@@ -399,6 +399,15 @@ describe("PUT /api/subscriptions/{id}", () => {
     expect((await rowOf(subscription.id)).autoRenew).toBe(false);
   });
 
+  it("answers 409 Esta assinatura não está ativa once it is canceled, and changes nothing", async () => {
+    const { user, subscription } = await subscribed();
+    expect((await t.post(`/api/subscriptions/${subscription.id}/cancel`, { token: user.token, body: { cancelImmediately: true } })).status).toBe(200);
+    const res = await t.put(`/api/subscriptions/${subscription.id}`, { token: user.token, body: { autoRenew: true, paymentMethod: "PIX" } });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ message: "Esta assinatura não está ativa", success: false });
+    expect(await rowOf(subscription.id)).toMatchObject({ status: "CANCELED", autoRenew: false, paymentMethod: "CREDIT_CARD" });
+  });
+
   it("answers 404 for an unknown subscription and 401 without a token", async () => {
     const user = await makeStudent(t);
     const unknown = await t.put("/api/subscriptions/999999", { token: user.token, body: { autoRenew: false } });

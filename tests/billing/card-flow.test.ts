@@ -1,4 +1,5 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { cardFields } from "../factories/billing.js";
 import { makeStudent } from "../factories/users.js";
 import { FakeStripe, startFakeStripe } from "../helpers/fake-stripe.js";
 import { useTestApp } from "../helpers/test-app.js";
@@ -213,6 +214,17 @@ describe("POST /api/payments/subscribe by card, through Stripe", () => {
     expect(await subjectsTo(t, ana.email)).toEqual(["Falha no pagamento"]);
   });
 
+  it("answers 404 Plano não encontrado for an unknown plan, calling no gateway", async () => {
+    const ana = await makeStudent(t);
+    const res = await t.post("/api/payments/subscribe", {
+      token: ana.token,
+      body: { planId: 999_999, paymentMethod: "CREDIT_CARD", paymentMethodId: "pm_card_visa" },
+    });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ message: "Plano não encontrado", success: false });
+    expect(stripe.requests).toHaveLength(0);
+  });
+
   it("answers 400 with details to an unknown payment method id", async () => {
     const ana = await makeStudent(t);
     const res = await t.post("/api/payments/subscribe", {
@@ -381,17 +393,44 @@ describe("gateway events about a Stripe subscription", () => {
   });
 });
 
-describe("POST /api/payments/subscriptions/{id}/cancel, through Stripe", () => {
-  async function subscribed() {
-    const ana = await makeStudent(t);
-    const res = await t.post("/api/payments/subscribe", {
-      token: ana.token,
-      body: { planId: await planId(t), paymentMethod: "CREDIT_CARD", paymentMethodId: "pm_card_visa" },
-    });
-    expect(res.status).toBe(201);
-    return { ana, subscription: res.body, gatewayId: [...stripe.subscriptions.keys()][0] };
-  }
+/** A student subscribed by card through the payment flow: the subscription, and its id at Stripe. */
+async function subscribed() {
+  const ana = await makeStudent(t);
+  const res = await t.post("/api/payments/subscribe", {
+    token: ana.token,
+    body: { planId: await planId(t), paymentMethod: "CREDIT_CARD", paymentMethodId: "pm_card_visa" },
+  });
+  expect(res.status).toBe(201);
+  return { ana, subscription: res.body, gatewayId: [...stripe.subscriptions.keys()][0] };
+}
 
+describe("POST /api/subscriptions/{id}/cancel and PUT /api/subscriptions/{id} while Stripe fails", () => {
+  it("cancels here even when Stripe does not answer the cancellation: 200 CANCELED, access ended", async () => {
+    const { ana, subscription, gatewayId } = await subscribed();
+    stripe.failNext(500, 10, `DELETE /v1/subscriptions/${gatewayId}`); // more than the SDK's retries
+    const res = await t.post(`/api/subscriptions/${subscription.id}/cancel`, { token: ana.token, body: { cancelImmediately: true } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: subscription.id, status: "CANCELED" });
+    expect(stripe.requestsTo("DELETE", `/v1/subscriptions/${gatewayId}`).length).toBeGreaterThan(0);
+    expect((await billingOf(t, ana.id)).subscriptions[0].status).toBe("CANCELED");
+    expect((await profileOf(t, ana.token)).subscriptionType).toBe("FREEMIUM");
+  });
+
+  it("answers 502 to a new card Stripe does not answer, and keeps the saved card", async () => {
+    const { ana, subscription } = await subscribed();
+    const before = (await billingOf(t, ana.id)).subscriptions[0];
+    stripe.failNext(500, 10); // more than the SDK's retries
+    const res = await t.put(`/api/subscriptions/${subscription.id}`, { token: ana.token, body: cardFields(t, { cardNumber: "5555555555554444" }) });
+    expect(res.status).toBe(502);
+    expect(res.body).toEqual({ message: "Gateway de pagamento indisponível. Tente novamente em instantes.", success: false });
+    expect((await billingOf(t, ana.id)).subscriptions[0]).toMatchObject({
+      gatewayPaymentMethodId: before.gatewayPaymentMethodId,
+      lastFourDigits: before.lastFourDigits,
+    });
+  });
+});
+
+describe("POST /api/payments/subscriptions/{id}/cancel, through Stripe", () => {
   it("cancels at the gateway and here: 200, status CANCELED, autoRenew false, access ended", async () => {
     const { ana, subscription, gatewayId } = await subscribed();
     const res = await t.post(`/api/payments/subscriptions/${subscription.id}/cancel`, { token: ana.token });
@@ -406,6 +445,13 @@ describe("POST /api/payments/subscriptions/{id}/cancel, through Stripe", () => {
     expect(rows.subscriptions[0].canceledAt).not.toBeNull();
     expect((await profileOf(t, ana.token)).subscriptionType).toBe("FREEMIUM");
     expect(await subjectsTo(t, ana.email)).toEqual(["Pagamento confirmado", "Assinatura cancelada"]);
+  });
+
+  it("answers 404 Assinatura não encontrada for an unknown subscription", async () => {
+    const ana = await makeStudent(t);
+    const res = await t.post("/api/payments/subscriptions/999999/cancel", { token: ana.token });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ message: "Assinatura não encontrada", success: false });
   });
 
   it("answers 409 to a second cancel and 403 to another user", async () => {

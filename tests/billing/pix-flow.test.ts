@@ -61,6 +61,16 @@ describe("PIX checkout: POST /api/payments/subscribe", () => {
   });
 });
 
+describe("the caller's subscription before any checkout", () => {
+  it("answers 404 on both subscription endpoints", async () => {
+    const ana = await makeStudent(t);
+    const mine = await t.get("/api/subscriptions/my-subscription", { token: ana.token });
+    expect(mine).toMatchObject({ status: 404, body: { success: false } });
+    const current = await t.get("/api/payments/subscriptions/current", { token: ana.token });
+    expect(current).toMatchObject({ status: 404, body: mine.body });
+  });
+});
+
 describe("GET /api/billing/status/{transactionId}", () => {
   it("gives the owner the PENDING transaction", async () => {
     const ana = await makeStudent(t);

@@ -158,6 +158,15 @@ describe("GET /api/students/personals", () => {
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ message: "Apenas alunos podem acessar este recurso", success: false });
   });
+
+  it.each([
+    ["page=-1", "page"],
+    ["sort=password,asc", "sort"],
+  ])("refuses %s with 400 naming the parameter", async (query, param) => {
+    const student = await makeStudent(t);
+    const res = await t.get(`/api/students/personals?${query}`, { invalidRequest: true, token: student.token });
+    expect(res).toMatchObject({ status: 400, body: { message: `Parâmetro inválido: ${param}`, success: false } });
+  });
 });
 
 describe("DELETE /api/personal/students/{linkId}", () => {
@@ -288,6 +297,8 @@ describe("DELETE /api/students/personals/{linkId}", () => {
     const asTrainer = await t.delete(`/api/students/personals/${links[0]}`, { token: trainer.token });
     expect(asTrainer.status).toBe(403);
     expect(asTrainer.body).toEqual({ message: "Apenas alunos podem acessar este recurso", success: false });
+    const malformed = await t.delete("/api/students/personals/abc", { invalidRequest: true, token: stranger.token });
+    expect(malformed).toMatchObject({ status: 400, body: { message: "Parâmetro inválido: id", success: false } });
     expect((await linkRows(t))[0].status).toBe("ACTIVE");
   });
 });

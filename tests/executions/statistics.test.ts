@@ -589,6 +589,8 @@ describe("GET /api/users/metrics", () => {
     expect(res.body.personalRecords.map((r: any) => [r.exerciseName, r.value, r.date]).sort()).toEqual(
       own.map((r: any) => [r.exerciseName, r.value, r.date]).sort(),
     );
+    // PostgreSQL writes this answer's text, sent as it is: compact, byte for byte as every other answer (res.json).
+    expect(res.text).toBe(JSON.stringify(res.body));
   });
 
   it("moves its 8 weeks with the clock, keeping Mondays even when the clock is on a Monday or Sunday", async () => {
@@ -630,6 +632,7 @@ describe("GET /api/users/metrics", () => {
       weightHistory: [],
       personalRecords: [],
     });
+    expect(res.text).toBe(JSON.stringify(res.body));
     expect(await t.get("/api/users/metrics")).toMatchObject({ status: 401, body: UNAUTHORIZED });
   });
 });

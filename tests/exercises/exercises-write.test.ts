@@ -583,6 +583,12 @@ describe("DELETE /api/exercises/{id}", () => {
     expect(res.body).toEqual(NOT_FOUND);
   });
 
+  it("answers 400 Parâmetro inválido: id for a non-numeric id", async () => {
+    const trainer = await makeTrainer(t);
+    const res = await t.delete("/api/exercises/abc", { invalidRequest: true, token: trainer.token });
+    expect(res).toMatchObject({ status: 400, body: { message: "Parâmetro inválido: id", success: false } });
+  });
+
   it("answers 401 without a token and deletes nothing", async () => {
     const trainer = await makeTrainer(t);
     const created = await createExercise(t, trainer.token, FULL);

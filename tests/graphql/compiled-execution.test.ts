@@ -5,9 +5,25 @@ import { makeStudent, makeTrainer } from "../factories/users.js";
 
 /*
  * A document is run by graphql-js the first time and by its compiled plan (graphql-jit) from then on
- * (src/graphql/compiled-execution.ts): every answer, error and status must be the same whichever ran it.
+ * (src/graphql/compiled-execution.ts): every answer, error and status must be the same whichever ran it, and the
+ * compiled plan must really be what answered (the executors' counter in /metrics says which ran).
  */
 const t = useTestApp();
+
+/** The operations each executor answered since the app started, as /metrics reports them. */
+async function executions(): Promise<{ jit: number; graphqlJs: number }> {
+  const text = (await t.get("/metrics")).text;
+  const count = (executor: string) => Number(new RegExp(`^graphql_executions_total\\{executor="${executor}"\\} (\\d+)$`, "m").exec(text)?.[1] ?? 0);
+  return { jit: count("graphql-jit"), graphqlJs: count("graphql-js") };
+}
+
+/** What `run` made each executor answer. */
+async function executedBy<T>(run: () => Promise<T>): Promise<{ result: T; jit: number; graphqlJs: number }> {
+  const before = await executions();
+  const result = await run();
+  const after = await executions();
+  return { result, jit: after.jit - before.jit, graphqlJs: after.graphqlJs - before.graphqlJs };
+}
 
 /** The same request sent `times` times: status and body of each. */
 async function repeated(times: number, query: string, variables?: Record<string, unknown>, token?: string) {
@@ -33,7 +49,9 @@ describe("documents run again and again answer as on their first run", () => {
     fragment Trainings on TrainingPlan {
       trainings { training { name exercises { exercise { id name ... on Exercise { creator @include(if: $withAuthor) { name } } } } } }
     }`;
-    const withAuthor = await repeated(3, query, { id: plan.id, withAuthor: true, withoutIds: false }, coach.token);
+    const { result: withAuthor, ...ran } = await executedBy(() => repeated(3, query, { id: plan.id, withAuthor: true, withoutIds: false }, coach.token));
+    // The first run by graphql-js, the next two by the plan compiled on the second.
+    expect(ran).toEqual({ graphqlJs: 1, jit: 2 });
     expect(withAuthor[0]).toEqual({
       status: 200,
       body: {
@@ -61,7 +79,11 @@ describe("documents run again and again answer as on their first run", () => {
     expect(withAuthor[2]).toEqual(withAuthor[0]);
 
     // The compiled plan honours the variables of each run, not those it was compiled with.
-    const [without] = await repeated(1, query, { id: plan.id, withAuthor: false, withoutIds: true }, coach.token);
+    const {
+      result: [without],
+      jit,
+    } = await executedBy(() => repeated(1, query, { id: plan.id, withAuthor: false, withoutIds: true }, coach.token));
+    expect(jit).toBe(1);
     const body = without.body as { data: { plan: { trainings: { training: { exercises: { exercise: object }[] } }[] }; me: object } };
     expect(body.data.plan.trainings[0].training.exercises[0].exercise).toEqual({ id: squat.id, name: "Agachamento compilado" });
     expect(body.data.me).toEqual({ name: "Compilada" });
@@ -72,7 +94,10 @@ describe("documents run again and again answer as on their first run", () => {
     const stranger = await makeTrainer(t);
     const training = await createTraining(t, owner.token, [(await createExercise(t, owner.token)).id]);
     const plan = await createPlan(t, owner.token, [training.id]);
-    const answers = await repeated(3, `query ($id: Int!) { me { email } trainingPlan(id: $id) { name } }`, { id: plan.id }, stranger.token);
+    const { result: answers, ...ran } = await executedBy(() =>
+      repeated(3, `query ($id: Int!) { me { email } trainingPlan(id: $id) { name } }`, { id: plan.id }, stranger.token),
+    );
+    expect(ran).toEqual({ graphqlJs: 1, jit: 2 });
     const first = answers[0].body as { data: unknown; errors: { message: string; path: string[]; extensions: { status: number } }[] };
     expect(answers[0].status).toBe(200);
     // trainingPlan is non-null, so its error nulls the whole answer.
@@ -87,9 +112,13 @@ describe("documents run again and again answer as on their first run", () => {
   it("variables of the wrong type: 400 with graphql-js's own message every time, and nothing run", async () => {
     const student = await makeStudent(t);
     const before = await t.graphql(`{ me { name } }`, undefined, student.token);
-    const answers = await t.withInvalidRequests(() =>
-      repeated(3, `mutation ($name: String!) { renameUser(id: ${student.id}, name: $name) { name } }`, { name: 42 }, student.token),
+    const { result: answers, ...ran } = await executedBy(() =>
+      t.withInvalidRequests(() =>
+        repeated(3, `mutation ($name: String!) { renameUser(id: ${student.id}, name: $name) { name } }`, { name: 42 }, student.token),
+      ),
     );
+    // The cost limit coerces the variables first (src/graphql/query-limits.ts) and refuses them: no executor runs.
+    expect(ran).toEqual({ graphqlJs: 0, jit: 0 });
     expect(answers[0].status).toBe(400);
     expect(answers[0].body).toEqual({
       errors: [
@@ -107,10 +136,13 @@ describe("documents run again and again answer as on their first run", () => {
   it("a mutation run by its compiled plan writes what it says", async () => {
     const coach = await makeTrainer(t);
     const rename = `mutation ($id: Int!, $name: String!) { renameUser(id: $id, name: $name) { id name } }`;
-    for (const name of ["Primeiro nome", "Segundo nome", "Terceiro nome"]) {
-      const body = await t.graphql(rename, { id: coach.id, name }, coach.token);
-      expect(body).toEqual({ data: { renameUser: { id: coach.id, name } } });
-    }
+    const ran = await executedBy(async () => {
+      for (const name of ["Primeiro nome", "Segundo nome", "Terceiro nome"]) {
+        const body = await t.graphql(rename, { id: coach.id, name }, coach.token);
+        expect(body).toEqual({ data: { renameUser: { id: coach.id, name } } });
+      }
+    });
+    expect(ran).toMatchObject({ graphqlJs: 1, jit: 2 });
     const stored = await t.get(`/api/users/${coach.id}`, { token: coach.token });
     expect(stored.body.name).toBe("Terceiro nome");
   });

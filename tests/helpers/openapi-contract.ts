@@ -3,7 +3,6 @@ import path from "node:path";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { PAST_CONNECTION_CAP } from "../../rest-compat/openapi.js";
 
 /*
  * Every REST exchange of the tests, checked against the OpenAPI document the app under test serves: the request's
@@ -52,8 +51,8 @@ export class ContractMismatch extends Error {}
 /** Per worker: how often each operation answered each status, and how many exchanges were validated. */
 const reached = new Map<string, Map<string, number>>();
 let exchanges = 0;
-/** Per worker: the statuses each operation of the documents seen declares. */
-const declared = new Map<string, Set<string>>();
+/** Per worker: the statuses each operation of the documents seen declares, with their descriptions. */
+const declared = new Map<string, Record<string, string>>();
 
 export class ContractValidator {
   private readonly operations: Operation[] = [];
@@ -96,9 +95,10 @@ export class ContractValidator {
           spec,
           literals: segments.filter((segment) => !segment.startsWith("{")).length,
         });
-        // Every operation may answer 503 past the connection cap (one test reaches it): only the operations' own 503s count.
-        const statuses = Object.entries(spec.responses as Json).filter(([status, answer]) => status !== "503" || answer.description !== PAST_CONNECTION_CAP);
-        declared.set(spec.operationId, new Set([...(declared.get(spec.operationId) ?? []), ...statuses.map(([status]) => status)]));
+        const descriptions = Object.fromEntries(
+          Object.entries(spec.responses as Record<string, Json>).map(([status, answer]) => [status, String(answer.description)]),
+        );
+        declared.set(spec.operationId, { ...declared.get(spec.operationId), ...descriptions });
       }
     }
   }
@@ -319,7 +319,7 @@ export function saveReached(dir: string): void {
   mkdirSync(dir, { recursive: true });
   const coverage: WorkerCoverage = {
     exchanges,
-    declared: Object.fromEntries([...declared].map(([id, statuses]) => [id, [...statuses]])),
+    declared: Object.fromEntries(declared),
     reached: Object.fromEntries([...reached].map(([id, statuses]) => [id, Object.fromEntries(statuses)])),
   };
   writeFileSync(path.join(dir, `worker-${process.pid}.json`), JSON.stringify(coverage));
@@ -328,8 +328,8 @@ export function saveReached(dir: string): void {
 /** What one worker's file holds. */
 export interface WorkerCoverage {
   exchanges: number;
-  /** operationId → the statuses the document declares. */
-  declared: Record<string, string[]>;
+  /** operationId → status → its description in the document (its reasons, joined by REASON_SEPARATOR). */
+  declared: Record<string, Record<string, string>>;
   /** operationId → status → exchanges. */
   reached: Record<string, Record<string, number>>;
 }

@@ -299,15 +299,17 @@ describe("assignment transitions", () => {
     expect(await statusOf(assignment.id)).toBe("ACTIVE");
   });
 
-  it("answers 404 for an unknown assignment, 400 for a non-numeric id, 401 without a token", async () => {
-    const missing = await post("accept", student, 424_242);
+  it.each([
+    ["accept", () => student],
+    ["cancel", () => trainer],
+    ["complete", () => trainer],
+  ] as const)("%s: answers 404 for an unknown assignment, 400 for a non-numeric id, 401 without a token", async (action, user) => {
+    const missing = await post(action, user(), 424_242);
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ message: "Atribuição não encontrada", success: false });
-    expect((await t.post("/api/training-plans/assignments/abc/accept", { invalidRequest: true, token: student.token })).body).toEqual({
-      message: "Parâmetro inválido: id",
-      success: false,
-    });
-    expect((await t.post(`/api/training-plans/assignments/${assignment.id}/accept`)).status).toBe(401);
+    const malformed = await t.post(`/api/training-plans/assignments/abc/${action}`, { invalidRequest: true, token: user().token });
+    expect(malformed).toMatchObject({ status: 400, body: { message: "Parâmetro inválido: id", success: false } });
+    expect((await t.post(`/api/training-plans/assignments/${assignment.id}/${action}`)).status).toBe(401);
     expect(await statusOf(assignment.id)).toBe("PENDING");
   });
 });

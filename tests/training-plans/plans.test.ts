@@ -353,7 +353,7 @@ describe("DELETE /api/training-plans/{id}", () => {
     expect((await t.delete(`/api/training-plans/${plan.id}`, { token: trainer.token })).status).toBe(204);
   });
 
-  it("answers 403 to anyone but the creator, 404 for an unknown plan", async () => {
+  it("answers 403 to anyone but the creator, 404 for an unknown plan, 400 for a non-numeric id", async () => {
     const plan = await createPlan(t, trainer.token, [trainingIds[0]], { isPublic: true });
     const other = await makeTrainer(t);
     const res = await t.delete(`/api/training-plans/${plan.id}`, { token: other.token });
@@ -363,6 +363,9 @@ describe("DELETE /api/training-plans/{id}", () => {
     const missing = await t.delete("/api/training-plans/424242", { token: trainer.token });
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual(PLAN_NOT_FOUND);
+    const malformed = await t.delete("/api/training-plans/x1", { invalidRequest: true, token: trainer.token });
+    expect(malformed).toMatchObject({ status: 400, body: { message: "Parâmetro inválido: id", success: false } });
+    expect(await counts()).toEqual({ plans: 1, items: 1, assignments: 0 });
   });
 });
 
@@ -465,5 +468,14 @@ describe("GET /api/training-plans/my-plans", () => {
     expect(res.body.success).toBe(false);
     expect(res.body).toEqual(TRAINERS_ONLY);
     expect((await t.get("/api/training-plans/my-plans")).status).toBe(401);
+  });
+
+  it.each([
+    ["page=abc", "page"],
+    ["size=0", "size"],
+    ["sort=secret,asc", "sort"],
+  ])("refuses %s with 400 naming the parameter", async (query, param) => {
+    const res = await t.get(`/api/training-plans/my-plans?${query}`, { invalidRequest: true, token: trainer.token });
+    expect(res).toMatchObject({ status: 400, body: { message: `Parâmetro inválido: ${param}`, success: false } });
   });
 });

@@ -444,7 +444,7 @@ describe("DELETE /api/trainings/{id}", () => {
     expect(await counts()).toEqual({ trainings: 1, lines: 1 });
   });
 
-  it("answers 403 to anyone but the creator, 404 for an unknown training", async () => {
+  it("answers 403 to anyone but the creator, 404 for an unknown training, 400 for a non-numeric id", async () => {
     const exercise = await createExercise(t, trainer.token, { isPublic: true });
     const training = await createTraining(t, trainer.token, [exercise.id], { isPublic: true });
     const res = await t.delete(`/api/trainings/${training.id}`, { token: student.token });
@@ -454,6 +454,9 @@ describe("DELETE /api/trainings/{id}", () => {
     const missing = await t.delete("/api/trainings/424242", { token: trainer.token });
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual(TRAINING_NOT_FOUND);
+    const malformed = await t.delete("/api/trainings/abc", { invalidRequest: true, token: trainer.token });
+    expect(malformed).toMatchObject({ status: 400, body: { message: "Parâmetro inválido: id", success: false } });
+    expect(await counts()).toEqual({ trainings: 1, lines: 1 });
   });
 });
 
@@ -590,6 +593,14 @@ describe("GET /api/trainings/my-trainings", () => {
     expect(res.body).toMatchObject({ totalElements: 3, totalPages: 2, numberOfElements: 1, last: true });
     expect(res.body.content).toHaveLength(1);
     expect(res.body.content[0].createdBy).toBe(trainer.id);
+  });
+
+  it.each([
+    ["page=-1", "page"],
+    ["size=abc", "size"],
+  ])("refuses %s with 400 naming the parameter", async (query, param) => {
+    const res = await t.get(`/api/trainings/my-trainings?${query}`, { invalidRequest: true, token: trainer.token });
+    expect(res).toMatchObject({ status: 400, body: { message: `Parâmetro inválido: ${param}`, success: false } });
   });
 });
 

@@ -116,10 +116,15 @@ describe("webhook endpoints", () => {
         body: method === "PATCH" ? { description: "x" } : undefined,
       });
       expect([path, missing.status, missing.body.message]).toEqual([path, 404, "Endpoint não encontrado"]);
+      const malformed = await t.request(method, path.replace(String(endpoint.id), "abc"), {
+        invalidRequest: true,
+        token: owner.token,
+        body: method === "PATCH" ? { description: "x" } : undefined,
+      });
+      expect([path, malformed.status, malformed.body]).toEqual([path, 400, { message: "Parâmetro inválido: id", success: false }]);
     }
     const unknownDelivery = await t.post(`/api/webhook-endpoints/${endpoint.id}/deliveries/999999/retry`, { token: owner.token });
     expect([unknownDelivery.status, unknownDelivery.body.message]).toEqual([404, "Entrega não encontrada"]);
-    expect((await t.get("/api/webhook-endpoints/abc", { invalidRequest: true, token: owner.token })).body.message).toBe("Parâmetro inválido: id");
     // Nothing changed for the stranger's tries.
     expect((await t.get(`/api/webhook-endpoints/${endpoint.id}`, { token: owner.token })).body.description).toBe("painel");
   });

@@ -5,9 +5,9 @@ import { isFirstPage, ordering, pageClause } from "../../platform/db/pages.js";
 import { idArray, idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
 import { preparedStatement, preparedStatements, type Bound } from "../../platform/db/prepared.js";
 import { activityReadableBy } from "../coaching/coaching.fragments.js";
-import { fromJson, isoInstantText, jsonArrayText, jsonNumber, jsonObjectText, jsonRows, jsonString, rowFromJson } from "../../platform/db/json.js";
+import { fromJson, jsonArrayText, jsonInstant, jsonNumber, jsonObjectText, jsonRows, jsonString, rowFromJson } from "../../platform/db/json.js";
 import type { PageRequest } from "../../platform/paging.js";
-import { weightHistoryJson } from "../users/user.fragments.js";
+import { weightHistoryText } from "../users/user.fragments.js";
 import { users } from "../users/user.table.js";
 import {
   completedTrainingWeeks,
@@ -236,10 +236,10 @@ export const WEEKS_IN_METRICS = 8;
  * trainings and time for each week, the weight history (the users module's fragment) and the user's personal_records
  * (one row per exercise, kept at logging time). The answer holds a record for every exercise the user ever lifted
  * (hundreds): carried as one text, it is not decoded into objects, walked for dates and encoded again, which was most
- * of the request's CPU; and that text is concatenated (`jsonObjectText`, the same bytes), as json_build_object and
- * json_agg look up every value's type and output function again for each record. Sums of seconds leave as float8:
- * exact for any integer a history can reach (below 2^53), where an int would overflow past 2^31 (68 years of logged
- * time).
+ * of the request's CPU; and that text is concatenated (`jsonObjectText`: compact, as every other answer is written),
+ * where json_build_object and json_agg would space it and look up every value's type and output function again for
+ * each record. Sums of seconds leave as float8: exact for any integer a history can reach (below 2^53), where an int
+ * would overflow past 2^31 (68 years of logged time).
  */
 const userMetrics = preparedStatement((db) => {
   const userId = sql.placeholder("userId");
@@ -248,7 +248,7 @@ const userMetrics = preparedStatement((db) => {
     exerciseName: jsonString(sql`exercise_name`),
     value: jsonNumber(sql`value`),
     unit: sql`'"kg"'`,
-    date: sql`'"' || ${isoInstantText(sql`date`)} || '"'`,
+    date: jsonInstant(sql`date`),
     estimatedOneRepMax: jsonNumber(sql`one_rep_max`),
   });
   const answer = jsonObjectText({
@@ -257,13 +257,17 @@ const userMetrics = preparedStatement((db) => {
     completedTrainings: sql`t.completed::text`,
     totalExercises: sql`e.exercises::text`,
     totalTime: jsonNumber(sql`t.training_time + s.exercise_time`),
-    weeklyProgress: sql`(
-      select json_agg(json_build_object('date', to_char(d.week, 'YYYY-MM-DD'), 'trainingsCount', coalesce(weekly.trainings, 0),
-        'totalTime', coalesce(weekly.time, 0)) order by d.week)
-      from (select ${sql.placeholder("firstMondayDay")}::date + 7 * i as week from generate_series(0, ${sql.raw(String(WEEKS_IN_METRICS - 1))}) i) d
-      left join weekly on weekly.week = d.week
-    )::text`,
-    weightHistory: sql`${weightHistoryJson(sql`${userId}::int`)}::text`,
+    weeklyProgress: jsonArrayText(
+      jsonObjectText({
+        date: jsonString(sql`to_char(d.week, 'YYYY-MM-DD')`),
+        trainingsCount: sql`coalesce(weekly.trainings, 0)::text`,
+        totalTime: jsonNumber(sql`coalesce(weekly.time, 0)`),
+      }),
+      sql`from (select ${sql.placeholder("firstMondayDay")}::date + 7 * i as week from generate_series(0, ${sql.raw(String(WEEKS_IN_METRICS - 1))}) i) d
+        left join weekly on weekly.week = d.week`,
+      sql`d.week`,
+    ),
+    weightHistory: weightHistoryText(sql`${userId}::int`),
     personalRecords: jsonArrayText(record, sql`from records`, sql`exercise_name, exercise_id`),
   });
   return db

@@ -1,6 +1,6 @@
 import { eq, getTableColumns, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { alias, type BuildAliasTable } from "drizzle-orm/pg-core";
-import { isoInstantText, objectJson, rowFromJson } from "../../platform/db/json.js";
+import { jsonArrayText, jsonInstant, jsonNumber, jsonObjectText, objectJson, rowFromJson } from "../../platform/db/json.js";
 import type { Bound } from "../../platform/db/prepared.js";
 import { toUserDto, type UserDto } from "./user.dto.js";
 import { linkPartnerIds, shownOr, type LinkedReader } from "../coaching/coaching.fragments.js";
@@ -72,9 +72,12 @@ export function authorJson(userId: AnyColumn, keys?: readonly string[]): SQL {
   return sql`(select ${objectJson(authorFields, keys)} from ${users} ${author} where ${eq(author.id, userId)})`;
 }
 
-/** The weights `userId` recorded through the profile, oldest first, as the metrics' JSON array of `{date, value}`. */
-export function weightHistoryJson(userId: SQL | AnyColumn): SQL {
+/** The weights `userId` recorded through the profile, oldest first, as the text of the metrics' JSON array of `{date, value}`. */
+export function weightHistoryText(userId: SQL | AnyColumn): SQL<string> {
   const w = weightHistory;
-  return sql`(select coalesce(json_agg(json_build_object('date', ${isoInstantText(w.recordedAt)}, 'value', ${w.weightKg}::float8)
-    order by ${w.recordedAt}, ${w.id}), '[]') from ${w} where ${w.userId} = ${userId})`;
+  return jsonArrayText(
+    jsonObjectText({ date: jsonInstant(w.recordedAt), value: jsonNumber(w.weightKg) }),
+    sql`from ${w} where ${w.userId} = ${userId}`,
+    sql`${w.recordedAt}, ${w.id}`,
+  );
 }

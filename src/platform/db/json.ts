@@ -73,10 +73,11 @@ export function isoInstantText(instant: AnyColumn | SQL): SQL<string> {
 }
 
 /*
- * JSON text built by concatenation, for a large answer PostgreSQL writes whole: byte for byte what json_build_object
- * and json_agg write (`"key" : value`, items joined by `, `), at a fraction of their cost per row, as they look up
- * every argument's type and output function again for each row. Each value given must already be JSON text and never
- * null (`jsonString`, `jsonNumber`, or a json value's `::text`).
+ * JSON text built by concatenation, for a large answer PostgreSQL writes whole and REST sends as it is: compact, byte for
+ * byte as every other answer leaves (Express's res.json, JSON.stringify: `{"key":value,…}`), where json_build_object
+ * and json_agg would space it (`"key" : value`, items joined by `, `) and cost more per row, as they look up every
+ * argument's type and output function again for each row. Each value given must already be compact JSON text and never
+ * null (`jsonString`, `jsonNumber`, `jsonInstant`, or these functions' own texts).
  */
 
 /** A text as a JSON string (escaped as json_build_object escapes it); null stays null. */
@@ -85,14 +86,17 @@ export const jsonString = (text: AnyColumn | SQL): SQL<string | null> => sql<str
 /** A number as JSON (its float8 text, as json_build_object writes a float8), `null` for null. */
 export const jsonNumber = (value: AnyColumn | SQL): SQL<string> => sql<string>`coalesce((${value})::float8::text, 'null')`;
 
+/** An instant as a JSON string, as the answers write it (`isoInstantText`); never null for a non-null instant. */
+export const jsonInstant = (instant: AnyColumn | SQL): SQL<string> => sql<string>`'"' || ${isoInstantText(instant)} || '"'`;
+
 /** A JSON object's text from `fields` (each a JSON text, never null), in their order. */
 export function jsonObjectText(fields: Record<string, SQL>): SQL<string> {
   if (Object.keys(fields).length === 0) return sql<string>`'{}'`;
-  const pairs = Object.entries(fields).map(([key, value], index) => sql`${sql.raw(`'${index === 0 ? "{" : ", "}"${key}" : '`)} || ${value}`);
+  const pairs = Object.entries(fields).map(([key, value], index) => sql`${sql.raw(`'${index === 0 ? "{" : ","}"${key}":'`)} || ${value}`);
   return sql<string>`(${sql.join(pairs, sql` || `)} || '}')`;
 }
 
 /** The text of a JSON array of `item` (a JSON text, never null), one per row of `from`, in `orderBy`'s order. */
 export function jsonArrayText(item: SQL, from: SQL, orderBy: SQL): SQL<string> {
-  return sql<string>`(select '[' || coalesce(string_agg(${item}, ', ' order by ${orderBy}), '') || ']' ${from})`;
+  return sql<string>`(select '[' || coalesce(string_agg(${item}, ',' order by ${orderBy}), '') || ']' ${from})`;
 }
