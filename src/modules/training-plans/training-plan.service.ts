@@ -191,10 +191,10 @@ export class TrainingPlanService {
    * their parties hear of it); public ones stay, credited to the anonymized account.
    */
   readonly personalData: PersonalDataHolder = {
-    exportPersonalData: async (userId) => {
-      const plans = await trainingPlanRepository.plansCreatedBy(this.deps.db, userId);
+    exportPersonalData: async (db, userId) => {
+      const plans = await trainingPlanRepository.plansCreatedBy(db, userId);
       const items = await trainingPlanRepository.trainingsOf(
-        this.deps.db,
+        db,
         plans.map((plan) => plan.id),
       );
       return {
