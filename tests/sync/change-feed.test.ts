@@ -226,6 +226,37 @@ describe("GET /api/sync/changes with since: each write through REST reaches the 
     await expectSameAsFreshSync(t, follower);
   });
 
+  it("a plan's edit reaches its creator when no assignment of it is live: never assigned, or its assignment ended", async () => {
+    const { trainer, student, squat, training, plan, assignment } = await coachedStudent();
+    const bare = await createPlan(t, trainer.token, [training.id], { name: "Plano sem aluno" });
+    const other = await createTraining(t, trainer.token, [squat.id], { name: "Treino C" });
+    const coach = await new Follower(t, trainer.token).start();
+
+    // Never assigned: a new name and one more training (the training itself unchanged, so nothing else is heard of).
+    const edited = await t.put(`/api/training-plans/${bare.id}`, { token: trainer.token, body: planBody([training.id, other.id], { name: "Plano editado" }) });
+    expect(edited.status, edited.text).toBe(200);
+    expect(ops(await coach.poll())).toEqual([`UPSERT trainingPlan:${bare.id}`]);
+    expect(coach.picture.get("trainingPlan", bare.id)).toEqual(edited.body);
+
+    // Its training removed again.
+    expect((await t.put(`/api/training-plans/${bare.id}`, { token: trainer.token, body: planBody([other.id], { name: "Plano editado" }) })).status).toBe(200);
+    expect(ops(await coach.poll())).toEqual([`UPSERT trainingPlan:${bare.id}`]);
+    expect(coach.picture.get("trainingPlan", bare.id).trainings.map((item: { trainingId: number }) => item.trainingId)).toEqual([other.id]);
+
+    // Its only assignment canceled: the student no longer hears of it, its creator still does.
+    await moveAssignment(t, student.token, assignment.id, "cancel");
+    await coach.poll();
+    const ana = await new Follower(t, student.token).start();
+    expect((await t.put(`/api/training-plans/${plan.id}`, { token: trainer.token, body: planBody([training.id], { name: "Plano Força 2" }) })).status).toBe(
+      200,
+    );
+    expect(ops(await coach.poll())).toEqual([`UPSERT trainingPlan:${plan.id}`, `UPSERT planAssignment:${assignment.id}`]);
+    expect(coach.picture.get("trainingPlan", plan.id).name).toBe("Plano Força 2");
+    expect(ops(await ana.poll())).toEqual([`UPSERT planAssignment:${assignment.id}`]);
+    await expectRestShapes(trainer, coach.picture);
+    await expectSameAsFreshSync(t, coach);
+  });
+
   it("invites and links: both parties hear of them, each in its own listing's shape", async () => {
     const trainer = await makeTrainer(t, { name: "Bruno Lima" });
     const student = await makeStudent(t, { name: "Ana Souza" });

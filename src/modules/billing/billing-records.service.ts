@@ -87,24 +87,18 @@ export class BillingRecordsService {
 
   /** A user's payments and invoices, as the API shows them (contract §15); erasure keeps them (fiscal retention). */
   readonly personalData: PersonalDataHolder = {
-    exportPersonalData: async (userId) => {
-      const [payments, invoices] = await Promise.all([
-        paymentRepository.paymentsOfUser(this.deps.db, userId),
-        invoiceRepository.invoicesOfUser(this.deps.db, userId),
-      ]);
-      return { payments: await this.paymentDtos(payments), invoices: await this.invoiceDtos(invoices) };
+    exportPersonalData: async (db, userId) => {
+      const [payments, invoices] = await Promise.all([paymentRepository.paymentsOfUser(db, userId), invoiceRepository.invoicesOfUser(db, userId)]);
+      return { payments: await this.paymentDtos(payments, db), invoices: await this.invoiceDtos(invoices, db) };
     },
     // Kept under the anonymized name: the users module renames the account.
     erasePersonalData: async () => undefined,
   };
 
-  private async names(rows: { userId: number; subscriptionId: number | null }[]) {
+  private async names(rows: { userId: number; subscriptionId: number | null }[], db: Db) {
     const userIds = [...new Set(rows.map((row) => row.userId))];
     const subscriptionIds = [...new Set(rows.map((row) => row.subscriptionId).filter((id): id is number => id !== null))];
-    const [users, planNames] = await Promise.all([
-      this.deps.users.findByIds(userIds),
-      subscriptionRepository.planNamesBySubscription(this.deps.db, subscriptionIds),
-    ]);
+    const [users, planNames] = await Promise.all([this.deps.users.findByIds(userIds, db), subscriptionRepository.planNamesBySubscription(db, subscriptionIds)]);
     const userNames = new Map(users.map((user) => [user.id, user.name]));
     return { userName: (id: number) => userNames.get(id) ?? "", planName: (id: number | null) => (id === null ? null : (planNames.get(id) ?? null)) };
   }
@@ -113,10 +107,10 @@ export class BillingRecordsService {
     return invoiceDownloadUrl(this.deps.publicBaseUrl, id);
   }
 
-  private async paymentDtos(rows: PaymentRow[]): Promise<PaymentDto[]> {
-    const names = await this.names(rows);
+  private async paymentDtos(rows: PaymentRow[], db: Db = this.deps.db): Promise<PaymentDto[]> {
+    const names = await this.names(rows, db);
     const invoiceIds = await invoiceRepository.invoiceIdsByPayment(
-      this.deps.db,
+      db,
       rows.map((row) => row.id),
     );
     return rows.map((row) =>
@@ -128,8 +122,8 @@ export class BillingRecordsService {
     );
   }
 
-  private async invoiceDtos(rows: InvoiceRow[]): Promise<InvoiceDto[]> {
-    const names = await this.names(rows);
+  private async invoiceDtos(rows: InvoiceRow[], db: Db = this.deps.db): Promise<InvoiceDto[]> {
+    const names = await this.names(rows, db);
     return rows.map((row) =>
       toInvoiceDto(row, { userName: names.userName(row.userId), planName: names.planName(row.subscriptionId), invoiceUrl: this.invoiceUrl(row.id) }),
     );

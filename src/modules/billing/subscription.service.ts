@@ -149,8 +149,8 @@ export class SubscriptionService {
    * cancellation committed first, the gateway told after the commit (and a PIX charge left due, retried by the job).
    */
   readonly personalData: PersonalDataHolder = {
-    exportPersonalData: async (userId) => ({
-      subscriptions: await this.toDtos(await subscriptionRepository.findSubscriptionsByStatus(this.deps.db, userId, [...SUBSCRIPTION_STATUSES])),
+    exportPersonalData: async (db, userId) => ({
+      subscriptions: await this.toDtos(await subscriptionRepository.findSubscriptionsByStatus(db, userId, [...SUBSCRIPTION_STATUSES]), db),
     }),
     erasePersonalData: async (tx, userId) => {
       await billingRepository.lockUserBilling(tx, userId);
@@ -183,10 +183,10 @@ export class SubscriptionService {
   }
 
   /** Subscriptions in the contract's shape: their plans and users read once for the whole list. */
-  private async toDtos(rows: SubscriptionRow[]): Promise<SubscriptionDto[]> {
+  private async toDtos(rows: SubscriptionRow[], db: Db = this.deps.db): Promise<SubscriptionDto[]> {
     const [plans, users] = await Promise.all([
-      subscriptionPlanRepository.findByIds(this.deps.db, [...new Set(rows.map((row) => row.planId))]),
-      this.deps.users.findByIds([...new Set(rows.map((row) => row.userId))]),
+      subscriptionPlanRepository.findByIds(db, [...new Set(rows.map((row) => row.planId))]),
+      this.deps.users.findByIds([...new Set(rows.map((row) => row.userId))], db),
     ]);
     const planById = new Map(plans.map((plan) => [plan.id, plan]));
     const userById = new Map(users.map((user) => [user.id, user]));

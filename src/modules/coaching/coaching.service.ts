@@ -320,10 +320,10 @@ export class CoachingService {
    * feed, webhooks).
    */
   readonly personalData: PersonalDataHolder = {
-    exportPersonalData: async (userId) => {
+    exportPersonalData: async (db, userId) => {
       const [links, invites] = await Promise.all([
-        coachingRepository.linksOfUser(this.deps.db, userId),
-        coachingRepository.invitesOfUser(this.deps.db, userId, this.deps.clock.now()),
+        coachingRepository.linksOfUser(db, userId),
+        coachingRepository.invitesOfUser(db, userId, this.deps.clock.now()),
       ]);
       return { links, invites };
     },

@@ -356,9 +356,8 @@ export class ExecutionService {
    * logged on their own. Erasure deletes them all (their records go first, through the records module).
    */
   readonly personalData: PersonalDataHolder = {
-    exportPersonalData: async (userId) => {
-      const { db } = this.deps;
-      const trainingExecutions = await this.trainingExecutionDtos(await executionRepository.trainingExecutionsOfUser(db, userId));
+    exportPersonalData: async (db, userId) => {
+      const trainingExecutions = await this.trainingExecutionDtos(await executionRepository.trainingExecutionsOfUser(db, userId), db);
       const standalone = await executionRepository.standaloneExerciseExecutionsOfUser(db, userId);
       const sets = groupBy(
         await executionRepository.setsOf(

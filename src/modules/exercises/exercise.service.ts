@@ -219,7 +219,7 @@ export class ExerciseService {
    * image files after the commit.
    */
   readonly personalData: PersonalDataHolder = {
-    exportPersonalData: async (userId) => ({ exercises: (await exerciseRepository.createdBy(this.deps.db, userId)).map(toExerciseDto) }),
+    exportPersonalData: async (db, userId) => ({ exercises: (await exerciseRepository.createdBy(db, userId)).map(toExerciseDto) }),
     erasePersonalData: async (tx, userId) => {
       const images = await exerciseRepository.deletePrivateUnusedOf(tx, userId);
       return async () => {

@@ -12,8 +12,11 @@ export type AfterErasure = () => Promise<void>;
  * (`readonly personalData: PersonalDataHolder`) and by being listed, once, where the services are composed.
  */
 export interface PersonalDataHolder {
-  /** The person's rows, as sections of the export: never a password hash, token, key or card number. */
-  exportPersonalData(userId: number): Promise<PersonalDataSections>;
+  /**
+   * The person's rows, as sections of the export: never a password hash, token, key or card number. Read through
+   * `db` only: the export's one read-only transaction, so that every section comes from the same snapshot.
+   */
+  exportPersonalData(db: Db, userId: number): Promise<PersonalDataSections>;
   /**
    * Erases or anonymizes the person's rows inside the erasure's transaction `tx` (at `now`), recording what others must
    * hear in the change feed; answers what must follow the commit, if anything (never a network call inside `tx`).

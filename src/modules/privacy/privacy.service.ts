@@ -44,11 +44,19 @@ export interface PrivacyServiceDeps {
 export class PrivacyService {
   constructor(private readonly deps: PrivacyServiceDeps) {}
 
-  /** Everything the service keeps of the caller, as one JSON document (no secret); once a minute at most. */
+  /**
+   * Everything the service keeps of the caller, as one JSON document (no secret); once a minute at most. Every module
+   * reads in one REPEATABLE READ transaction, so all sections come from one snapshot even while the user writes (no
+   * record whose execution is missing, a profile weight that is the newest of the weight history); read only, and
+   * nothing but reads inside it: the document is sent once it has ended.
+   */
   async exportMine(actor: Actor): Promise<PersonalDataExport> {
     const caller = requireUser(actor);
     await this.deps.rateLimiter.hit(`data-export:${caller.id}`, EXPORT_RULE);
-    const sections = await Promise.all(this.deps.holders.map((holder) => holder.exportPersonalData(caller.id)));
+    const sections = await this.deps.db.transaction((tx) => Promise.all(this.deps.holders.map((holder) => holder.exportPersonalData(tx, caller.id))), {
+      isolationLevel: "repeatable read",
+      accessMode: "read only",
+    });
     return {
       fileName: `dados-${caller.id}.json`,
       document: { exportedAt: this.deps.clock.now(), userId: caller.id, ...Object.assign({}, ...sections) },

@@ -60,7 +60,7 @@ export class RecordService {
 
   /** A user's records and their history (contract §15); erasure deletes them. */
   readonly personalData: PersonalDataHolder = {
-    exportPersonalData: async (userId) => ({ records: (await recordsRepository.recordsOfUser(this.deps.db, userId)).map(toRecordDto) }),
+    exportPersonalData: async (db, userId) => ({ records: (await recordsRepository.recordsOfUser(db, userId)).map(toRecordDto) }),
     erasePersonalData: async (tx, userId) => {
       await recordsRepository.deleteRecordsOf(tx, userId);
     },

@@ -136,7 +136,7 @@ export class PlanAssignmentService {
 
   /** The assignments a user is a party to (contract §15); erasure cancels the PENDING and ACTIVE ones for both parties. */
   readonly personalData: PersonalDataHolder = {
-    exportPersonalData: async (userId) => ({ planAssignments: await trainingPlanRepository.assignmentsOfUser(this.deps.db, userId) }),
+    exportPersonalData: async (db, userId) => ({ planAssignments: await trainingPlanRepository.assignmentsOfUser(db, userId) }),
     erasePersonalData: async (tx, userId, now) => {
       const canceled = await trainingPlanRepository.cancelLiveAssignmentsOf(tx, userId, now);
       await this.recordEnded(tx, now, canceled);

@@ -54,6 +54,8 @@ export class TrainingPlanService {
       const before = await trainingPlanRepository.lock(tx, id);
       if (!before) throw notFound(PLAN_NOT_FOUND);
       const row = (await trainingPlanRepository.update(tx, id, { ...fieldsOf(input), updatedAt: now }))!;
+      // Its creator hears of it whether or not an assignment of it is live (the parties of those hear of it below).
+      await recordChanges(tx, now, { entity: "trainingPlan", ids: [id], userIds: [row.createdBy] });
       const plan = sql`${id}`;
       // The parties of its live assignments see its trainings and their exercises: those it drops (read as DELETE
       // unless they still see them otherwise) and those it takes up (kept as they are until this commits).
@@ -189,10 +191,10 @@ export class TrainingPlanService {
    * their parties hear of it); public ones stay, credited to the anonymized account.
    */
   readonly personalData: PersonalDataHolder = {
-    exportPersonalData: async (userId) => {
-      const plans = await trainingPlanRepository.plansCreatedBy(this.deps.db, userId);
+    exportPersonalData: async (db, userId) => {
+      const plans = await trainingPlanRepository.plansCreatedBy(db, userId);
       const items = await trainingPlanRepository.trainingsOf(
-        this.deps.db,
+        db,
         plans.map((plan) => plan.id),
       );
       return {

@@ -198,10 +198,10 @@ export class TrainingService {
 
   /** The trainings a user created (contract §15); erasure deletes the private ones no plan still schedules. */
   readonly personalData: PersonalDataHolder = {
-    exportPersonalData: async (userId) => {
-      const rows = await trainingRepository.createdBy(this.deps.db, userId);
+    exportPersonalData: async (db, userId) => {
+      const rows = await trainingRepository.createdBy(db, userId);
       const lines = await trainingRepository.exercisesOf(
-        this.deps.db,
+        db,
         rows.map((row) => row.id),
       );
       return {

@@ -94,8 +94,8 @@ export class UserService {
   }
 
   /** Accounts as stored (those that exist), for other modules' listings. */
-  findByIds(ids: readonly number[]): Promise<UserRow[]> {
-    return userRepository.findByIds(this.deps.db, ids);
+  findByIds(ids: readonly number[], db: Db = this.deps.db): Promise<UserRow[]> {
+    return userRepository.findByIds(db, ids);
   }
 
   /** What a subscription gives its user (contract §8): the type and until when; `db` is billing's transaction. */
@@ -182,8 +182,8 @@ export class UserService {
    * and the public content credited to it, anonymized: every token revoked, the photo file removed after the commit.
    */
   readonly personalData: PersonalDataHolder = {
-    exportPersonalData: async (userId) => {
-      const [user, weightHistory] = await Promise.all([userRepository.findById(this.deps.db, userId), userRepository.weightHistoryOf(this.deps.db, userId)]);
+    exportPersonalData: async (db, userId) => {
+      const [user, weightHistory] = await Promise.all([userRepository.findById(db, userId), userRepository.weightHistoryOf(db, userId)]);
       return { profile: user ? toUserDto(user) : null, weightHistory };
     },
     erasePersonalData: async (tx, userId, now) => {

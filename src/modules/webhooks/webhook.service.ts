@@ -37,7 +37,7 @@ export class WebhookService {
 
   /** A user's webhook endpoints, without their secrets (contract §15); erasure deletes them and their deliveries. */
   readonly personalData: PersonalDataHolder = {
-    exportPersonalData: async (userId) => ({ webhookEndpoints: (await webhookRepository.endpointsOfUser(this.deps.db, userId)).map(toEndpointDto) }),
+    exportPersonalData: async (db, userId) => ({ webhookEndpoints: (await webhookRepository.endpointsOfUser(db, userId)).map(toEndpointDto) }),
     erasePersonalData: async (tx, userId) => {
       await webhookRepository.deleteEndpointsOf(tx, userId);
     },
