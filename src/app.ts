@@ -61,8 +61,8 @@ export interface App {
   /** Background work; `main` starts it, tests start it when they test it (they run the workers by hand otherwise). */
   jobs: JobEngine;
   /**
-   * The first step of a shutdown: /readyz answers 503 at once (load balancers stop routing here), answers close their
-   * connections, and WebSockets are told to go away. Requests under way are still answered.
+   * The first step of a shutdown: /readyz answers 503 at once (load balancers stop routing here) and WebSockets are
+   * told to go away. Requests under way are still answered (the HTTP server closes their connections: drainHttpServer).
    */
   beginShutdown(): Promise<void>;
   /** Stops GraphQL, the jobs (waiting for runs under way), the instance bus, the mail transport, the image storage's connections and its own password hasher (the database and a hasher handed in belong to the caller). */
@@ -147,7 +147,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   });
 
   const graphql = await graphqlApi({ services, logger, config, clock, metrics });
-  /** Set once the instance begins to shut down (contract §16): not ready, and every answer closes its connection. */
+  /** Set once the instance begins to shut down (contract §16): not ready. */
   let draining = false;
 
   const app = express();
@@ -166,11 +166,6 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app.use(cors({ exposedHeaders: ["Retry-After", "Content-Disposition", "Idempotent-Replayed", "X-Request-Id"], maxAge: 600 }));
   // A connection past its address's cap gets a 503 for its request, whatever it asks, and is closed.
   app.use((req, _res, next) => next(pastAddressCapError(req.socket)));
-  // Once shutting down, every answer closes its connection: the client's next request opens one to another instance.
-  app.use((_req, res, next) => {
-    if (draining) res.setHeader("Connection", "close");
-    next();
-  });
   app.use((req, res, next) => {
     const stop = requestDuration.startTimer({ method: req.method });
     res.on("finish", () => stop({ route: req.route?.path ?? (res.statusCode === 404 ? "unmatched" : req.baseUrl || req.path), status: res.statusCode }));

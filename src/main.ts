@@ -4,7 +4,7 @@ import { createApp } from "./app.js";
 import { systemClock } from "./platform/clock.js";
 import { ConfigError, loadConfig } from "./platform/config.js";
 import { openDatabase } from "./platform/db/database.js";
-import { createHttpServer } from "./platform/http/http-server.js";
+import { createHttpServer, drainHttpServer } from "./platform/http/http-server.js";
 import { createLogger } from "./platform/logger.js";
 import { STARTING, portInUse, readyLine } from "./platform/startup-messages.js";
 
@@ -65,13 +65,10 @@ async function main() {
     }, SHUTDOWN_GRACE_MS);
     force.unref();
     // Not ready from now on (load balancers stop routing here), WebSockets told to go away (their clients reconnect
-    // elsewhere); no new connection is taken, idle keep-alive ones are closed at once, and the answers of requests
-    // under way close theirs: the process exits once they are answered.
+    // elsewhere); no new connection is taken, and every answer closes its connection: the process exits once none is
+    // left.
     void app.beginShutdown();
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    });
+    await drainHttpServer(server);
     await app.close();
     await database.close();
     logger.info("stopped");

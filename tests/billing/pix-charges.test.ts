@@ -2,7 +2,7 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { makeStudent, relogin, type MadeUser } from "../factories/users.js";
 import { FakePixGateway } from "../helpers/fake-pix-gateway.js";
 import { useSecondInstance, useTestApp, type TestApp } from "../helpers/test-app.js";
-import { billingOf, cardBody, planId, profileOf, subjectsTo } from "./support.js";
+import { addMonths, billingOf, cardBody, planId, profileOf, subjectsTo } from "./support.js";
 
 // One PIX charge per purchase, through the gateway's HTTP API faked on loopback: concurrent or repeated requests
 // share it, and a charge that can no longer be wanted is canceled at the gateway.
@@ -65,6 +65,39 @@ describe("PIX subscription requests of one user", () => {
     expect(paid.payments.map((p) => [p.status, p.transactionId])).toEqual([["COMPLETED", charge]]);
     expect(paid.invoices.map((i) => i.status)).toEqual(["PAID"]);
     expect((await profileOf(t, ana.token)).subscriptionType).toBe("PREMIUM_MENSAL");
+  });
+
+  it("keep one QR code to pay when the gateway makes a charge per request, canceling the others there", async () => {
+    fake.ignoreIdempotencyKeys = true;
+    const ana = await makeStudent(t);
+    // The first request's charge is held at the gateway until a request of the other instance asks it for one too.
+    const hold = fake.hold();
+    const answers = Promise.all(Array.from({ length: 20 }, (_, i) => subscribeByPix(i % 2 === 0 ? t : other, ana, "Mensal")));
+    await fake.waitForRequests("/v1/pixQrCode/create", 2);
+    hold.release();
+
+    const answered = new Set((await answers).map((res) => `${res.status} ${res.body.pix?.id}`));
+    const rows = await billingOf(t, ana.id);
+    const live = rows.pix.filter((p) => p.status === "PENDING");
+    expect(live).toHaveLength(1);
+    expect(answered).toEqual(new Set([`201 ${live[0].id}`]));
+    expect(rows.pix.length).toBe(fake.charges.size);
+    expect(fake.charges.size).toBeGreaterThan(1);
+    expect([...fake.charges.values()].filter((charge) => charge.status === "PENDING").map((charge) => charge.id)).toEqual([live[0].id]);
+    expect(rows.invoices.map((i) => i.status)).toEqual(["PENDING"]);
+
+    // Its QR code paid, and a canceled charge paid anyway: one period, the second payment returned.
+    await payAtGateway(live[0].id);
+    const duplicate = rows.pix.find((p) => p.status === "CANCELLED")!;
+    await payAtGateway(duplicate.id);
+    const paid = await billingOf(t, ana.id);
+    expect(paid.payments.map((p) => [p.status, p.transactionId])).toEqual([
+      ["COMPLETED", live[0].id],
+      ["REFUNDED", duplicate.id],
+    ]);
+    const [subscription] = paid.subscriptions;
+    expect(subscription.status).toBe("ACTIVE");
+    expect(subscription.endDate).toEqual(addMonths(subscription.startDate!, 1));
   });
 
   it("answer a repeated request for the same plan with the same QR code, asking the gateway nothing more", async () => {

@@ -67,6 +67,8 @@ export class FakePixGateway {
   private readonly byKey = new Map<string, Promise<string>>();
   private readonly refundsByKey = new Map<string, { id: string; chargeId: string; amount: number }>();
   private held: RequestHold | null = null;
+  /** When set, a create makes a new charge whatever its `Idempotency-Key` (a gateway that keeps no keys). */
+  ignoreIdempotencyKeys = false;
   private readonly arrivals = new Arrivals((suffix) => this.requestsTo(suffix).length);
 
   constructor(readonly options: { apiKey: string; devMode: boolean }) {}
@@ -113,6 +115,7 @@ export class FakePixGateway {
     this.refunds.length = 0;
     this.refundsByKey.clear();
     this.held = null;
+    this.ignoreIdempotencyKeys = false;
   }
 
   /** Holds create requests (after recording them) until released. */
@@ -198,7 +201,7 @@ export class FakePixGateway {
 
   /** A create, or with a key already used the charge that key made (the same answer, no second charge). */
   private async createOnce(res: ServerResponse, body: unknown, key: string | string[] | undefined): Promise<void> {
-    if (typeof key !== "string") return send(res, ...(await this.create(body)));
+    if (typeof key !== "string" || this.ignoreIdempotencyKeys) return send(res, ...(await this.create(body)));
     let made = this.byKey.get(key);
     if (!made) {
       made = this.create(body).then(([status, answer]) => {

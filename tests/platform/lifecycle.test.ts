@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
+import { Agent, request } from "node:http";
+import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -20,6 +21,8 @@ function startService(env: Record<string, string> = {}): {
   errors: () => string;
   exited: Promise<number | null>;
   base: Promise<string>;
+  /** Resolves once the service has written `fragment`. */
+  said: (fragment: string) => Promise<void>;
 } {
   const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src/main.ts")], {
     cwd: root,
@@ -43,7 +46,18 @@ function startService(env: Record<string, string> = {}): {
     text += chunk;
     errors += chunk;
   });
-  return { child, output: () => text, errors: () => errors, exited, base };
+  const said = (fragment: string) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!text.includes(fragment)) return;
+        child.stdout?.off("data", check);
+        resolve();
+      };
+      child.stdout?.on("data", check);
+      check();
+      void exited.then(() => reject(new Error(`the service exited without saying ${fragment}:\n${text}`)));
+    });
+  return { child, output: () => text, errors: () => errors, exited, base, said };
 }
 
 async function waitForHealth(base: string, deadlineMs = 45_000) {
@@ -117,5 +131,107 @@ describe("the service process", () => {
     } finally {
       holder.close();
     }
+  }, 90_000);
+});
+
+/** GET /healthz through a kept-alive connection of `agent`. */
+function healthOver(agent: Agent, port: number): Promise<{ connection?: string }> {
+  return new Promise((resolve, reject) => {
+    const asked = request({ host: "127.0.0.1", port, path: "/healthz", agent }, (answer) => {
+      answer.resume();
+      answer.on("end", () => resolve({ connection: answer.headers.connection }));
+      answer.on("error", reject);
+    });
+    asked.on("error", reject);
+    asked.end();
+  });
+}
+
+/**
+ * One kept-alive connection driven by hand: its next request can be written at any moment, even as the server closes
+ * the connection, the way a client's request crosses the server's close on the wire.
+ */
+class HandDrivenConnection {
+  private received = "";
+  private ended = false;
+  private readonly socket: Socket;
+  private onChange = () => {};
+
+  constructor(port: number) {
+    this.socket = connect(port, "127.0.0.1");
+    this.socket.setEncoding("latin1");
+    this.socket.on("data", (chunk: string) => {
+      this.received += chunk;
+      this.onChange();
+    });
+    this.socket.on("error", () => undefined);
+    this.socket.on("close", () => {
+      this.ended = true;
+      this.onChange();
+    });
+  }
+
+  /** Sends GET /healthz and resolves with the answer's head, or rejects when the connection ends without one. */
+  ask(): Promise<string> {
+    this.received = "";
+    this.socket.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    return new Promise((resolve, reject) => {
+      this.onChange = () => {
+        const end = this.received.indexOf("\r\n\r\n");
+        const length = /content-length: (\d+)/i.exec(this.received)?.[1];
+        if (end >= 0 && length && this.received.length >= end + 4 + Number(length)) resolve(this.received.slice(0, end).toLowerCase());
+        else if (this.ended) reject(new Error(`the connection ended without an answer (${JSON.stringify(this.received)})`));
+      };
+      this.onChange();
+    });
+  }
+
+  close() {
+    this.socket.destroy();
+  }
+}
+
+describe("the service process on SIGTERM (contract §16)", () => {
+  it("answers every request sent on its kept-alive connections, each with Connection: close, resets none, and exits", async () => {
+    const service = startService({ DATABASE_URL: "" });
+    const port = Number(new URL(await service.base).port);
+    await waitForHealth(await service.base);
+
+    // Idle kept-alive connections whose next request is written just after the shutdown began.
+    const idle = [1, 2, 3, 4].map(() => new HandDrivenConnection(port));
+    for (const connection of idle) expect(await connection.ask()).toContain("connection: keep-alive");
+
+    // Clients asking one request after another on their kept-alive connections, until the service refuses a new
+    // connection (which a client retries elsewhere). The signal goes once they have had 100 answers in all.
+    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    let answered = 0;
+    const client = async () => {
+      const connectionHeaders: (string | undefined)[] = [];
+      for (let i = 0; i < 2_000; i++) {
+        try {
+          connectionHeaders.push((await healthOver(agent, port)).connection);
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          return { connectionHeaders, error: code === "ECONNREFUSED" ? undefined : (code ?? String(error)) };
+        }
+        if (++answered === 100) service.child.kill("SIGTERM");
+      }
+      return { connectionHeaders, error: "never refused" };
+    };
+    const clients = Promise.all(Array.from({ length: 8 }, client));
+
+    await service.said('"msg":"shutting down"');
+    const lateAnswers = await Promise.allSettled(idle.map((connection) => connection.ask()));
+    const clientRuns = await clients;
+    agent.destroy();
+    for (const connection of idle) connection.close();
+
+    expect(lateAnswers.map((answer) => (answer.status === "fulfilled" ? /connection: close/.test(answer.value) : String(answer.reason)))).toEqual(
+      idle.map(() => true),
+    );
+    // No request failed, and each client's connection was closed by an answer saying so, never under its next request.
+    expect(clientRuns.map((run) => [run.error, run.connectionHeaders.at(-1)])).toEqual(clientRuns.map(() => [undefined, "close"]));
+    expect(await service.exited).toBe(0);
+    expect(service.output()).not.toContain("grace period over");
   }, 90_000);
 });

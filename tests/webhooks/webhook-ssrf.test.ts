@@ -34,11 +34,33 @@ describe("webhook URLs in production", () => {
     ["https://[fc00::1]/hooks", "Endereço não permitido para webhooks"],
     ["https://[fd00:ec2::254]/hooks", "Endereço não permitido para webhooks"],
     ["https://name-that-does-not-resolve.invalid/hooks", "Não foi possível resolver o endereço da URL"],
+    // IPv6 forms that carry a refused IPv4 address inside.
+    ["https://[::127.0.0.1]/hooks", "Endereço não permitido para webhooks"], // IPv4-compatible; URLs write it [::7f00:1]
+    ["https://[::a9fe:a9fe]/hooks", "Endereço não permitido para webhooks"],
+    ["https://[::ffff:0:a00:1]/hooks", "Endereço não permitido para webhooks"], // SIIT
+    ["https://[64:ff9b::127.0.0.1]/hooks", "Endereço não permitido para webhooks"], // NAT64
+    ["https://[64:ff9b::a9fe:a9fe]/hooks", "Endereço não permitido para webhooks"],
+    ["https://[64:ff9b:1::5db8:d70e]/hooks", "Endereço não permitido para webhooks"], // local-use NAT64, whatever inside
+    ["https://[2002:7f00:1::1]/hooks", "Endereço não permitido para webhooks"], // 6to4
+    ["https://[2002:c0a8:101::]/hooks", "Endereço não permitido para webhooks"],
+    ["https://[2001:0:5ef5:79fb::80ff:fffe]/hooks", "Endereço não permitido para webhooks"], // Teredo, client 127.0.0.1
+    ["https://[2001:0:a00:1::a246:28f1]/hooks", "Endereço não permitido para webhooks"], // Teredo, server 10.0.0.1
+    ["https://[2001:db8:1::5efe:a00:1]/hooks", "Endereço não permitido para webhooks"], // ISATAP
+    ["https://[2001:db8:1::200:5efe:c0a8:1]/hooks", "Endereço não permitido para webhooks"],
   ])("refuses %s at registration", async (url, message) => {
     const user = await makeStudent(t);
     const res = await t.post("/api/webhook-endpoints", { token: user.token, body: { url, events: ["invite.updated"] } });
     expect([res.status, res.body.errors]).toEqual([400, [{ field: "url", message }]]);
   });
+
+  it.each([["https://[::ffff:93.184.215.14]/hooks"], ["https://[64:ff9b::5db8:d70e]/hooks"], ["https://[2002:5db8:d70e::1]/hooks"]])(
+    "accepts %s, an IPv6 form of a public IPv4 address",
+    async (url) => {
+      const user = await makeStudent(t);
+      const res = await t.post("/api/webhook-endpoints", { token: user.token, body: { url, events: ["invite.updated"] } });
+      expect(res.status).toBe(201);
+    },
+  );
 
   it("accepts a public https URL, and refuses a private one when it is changed to it", async () => {
     const user = await makeStudent(t);
@@ -47,7 +69,7 @@ describe("webhook URLs in production", () => {
     expect([res.status, res.body.errors]).toEqual([400, [{ field: "url", message: "Endereço não permitido para webhooks" }]]);
   });
 
-  it.each([["localhost"], ["127.0.0.1"], ["[::1]"], ["[::ffff:127.0.0.1]"]])(
+  it.each([["localhost"], ["127.0.0.1"], ["[::1]"], ["[::ffff:127.0.0.1]"], ["[::127.0.0.1]"], ["[2002:7f00:1::1]"]])(
     "checks the address again at delivery: a URL that now leads to %s is not connected to",
     async (host) => {
       const user = await makeStudent(t);

@@ -188,6 +188,10 @@ export const pixTransactions = pgTable(
   },
   (t) => [
     index("pix_transactions_subscription_idx").on(t.subscriptionId),
+    // One QR code that can be paid per subscription, whatever the gateway made and however many instances asked it.
+    uniqueIndex("pix_transactions_one_pending_per_subscription")
+      .on(t.subscriptionId)
+      .where(sql`${t.status} = 'PENDING'`),
     index("pix_transactions_cancel_due_idx")
       .on(t.userId)
       .where(sql`${t.gatewayCancelDue}`),

@@ -189,6 +189,13 @@ export class ChargeIntents {
         await record(null, false);
         return conflict(REPLACED);
       }
+      // Another request recorded a charge of this subscription already (a gateway that made a second one for the same
+      // key): that one stays its only QR code, this one is canceled at the gateway.
+      const current = await pixTransactionRepository.findPixTransactionOfSubscription(tx, subscription.id);
+      if (current?.status === "PENDING") {
+        await record(null, false);
+        return { subscription, pix: current };
+      }
       if (await subscriptionRepository.findActiveSubscription(tx, intent.userId)) {
         await lifecycle.cancel(tx, subscription, true, REPLACED);
         await record(null, false);
@@ -229,7 +236,9 @@ export class ChargeIntents {
       const subscription = await subscriptionRepository.findSubscriptionForUpdate(tx, pix.subscriptionId);
       if (!subscription) return null;
       const received = { amountCents: pix.amountCents, paymentMethod: "PIX" as const, transactionId: pix.id, lastFourDigits: null, invoiceId: pix.invoiceId };
-      await lifecycle.settlePayment(tx, subscription, received);
+      // A PIX charge pays a subscription's first period only: money for one already ACTIVE (a second charge of it
+      // paid too) is returned, never a second period.
+      await lifecycle.settlePayment(tx, subscription, received, { firstPeriodOnly: true });
       return known.userId;
     });
   }

@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import { pixTransactions, type PixTransactionStatus } from "./billing.table.js";
 
@@ -18,12 +18,13 @@ export const pixTransactionRepository = {
     return row ?? null;
   },
 
+  /** A subscription's charge: its PENDING one when it has one (a duplicate a gateway made is CANCELLED), else the latest. */
   async findPixTransactionOfSubscription(db: Db, subscriptionId: number) {
     const [row] = await db
       .select()
       .from(pixTransactions)
       .where(eq(pixTransactions.subscriptionId, subscriptionId))
-      .orderBy(desc(pixTransactions.createdAt))
+      .orderBy(desc(sql`${pixTransactions.status} = 'PENDING'`), desc(pixTransactions.createdAt))
       .limit(1);
     return row ?? null;
   },

@@ -50,14 +50,19 @@ export class SubscriptionLifecycle {
 
   /**
    * Money a gateway reports received for a subscription (a webhook, a PIX status check). ACTIVE: the period is
-   * extended. PENDING or FAILED (a gateway's retry went through): the period starts, unless the user meanwhile holds
+   * extended, unless the money could only pay the first period (`firstPeriodOnly`: it is a second payment of it). PENDING or FAILED (a gateway's retry went through): the period starts, unless the user meanwhile holds
    * another ACTIVE subscription. CANCELED or EXPIRED: never revived, since the user or the gateway ended it. Money that
    * cannot be applied is recorded as a REFUND_DUE payment (its invoice, if any, CANCELED, never PAID) and answered
    * "refund-due": the caller has it returned at the gateway (GatewayFollowUps). Refusing the money would only make
    * the gateway deliver it again and again.
    */
-  async settlePayment(tx: Db, subscription: SubscriptionRow, received: ReceivedPayment): Promise<"applied" | "refund-due"> {
-    if (subscription.status === "ACTIVE") {
+  async settlePayment(
+    tx: Db,
+    subscription: SubscriptionRow,
+    received: ReceivedPayment,
+    options: { firstPeriodOnly?: boolean } = {},
+  ): Promise<"applied" | "refund-due"> {
+    if (subscription.status === "ACTIVE" && !options.firstPeriodOnly) {
       await this.applyPayment(tx, subscription, received, "renewal");
       return "applied";
     }

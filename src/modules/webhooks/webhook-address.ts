@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { BlockList, isIP, type LookupFunction } from "node:net";
+import ipaddr from "ipaddr.js";
 
 /**
  * Where webhooks may go (contract §14.1). In production: https only, and no host that resolves to an address inside
@@ -11,8 +12,7 @@ export interface UrlPolicy {
   refusePrivateAddresses: boolean;
 }
 
-// One list per family: a BlockList also matches IPv4 addresses against IPv4-mapped IPv6 rules, and ::ffff:0:0/96
-// below must refuse only the mapped forms.
+// One list per family: a BlockList also matches IPv4 addresses against IPv4-mapped IPv6 rules.
 const refusedV4 = new BlockList();
 const refusedV6 = new BlockList();
 for (const [network, prefix] of [
@@ -33,9 +33,7 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ["::", 128], // unspecified
   ["::1", 128], // loopback
-  ["::ffff:0:0", 96], // IPv4-mapped: would reach the IPv4 address inside
-  ["64:ff9b::", 96], // NAT64: likewise
-  ["2002::", 16], // 6to4: likewise
+  ["64:ff9b:1::", 48], // local-use NAT64: a private network's own translator, the IPv4 address anywhere inside
   ["100::", 64], // discard
   ["fc00::", 7], // unique-local (AWS metadata fd00:ec2::254 among them)
   ["fe80::", 10], // link-local
@@ -44,11 +42,33 @@ for (const [network, prefix] of [
   refusedV6.addSubnet(network, prefix, "ipv6");
 }
 
+/**
+ * The IPv4 addresses an IPv6 address leads to through the transition mechanisms that carry one inside it: a
+ * connection to `[::7f00:1]` (how URLs write `[::127.0.0.1]`) or `[2002:7f00:1::]` may reach 127.0.0.1.
+ */
+function embeddedIPv4(address: string): string[] {
+  const parts = ipaddr.IPv6.parse(address).parts;
+  const zeros = (from: number, to: number) => parts.slice(from, to).every((part) => part === 0);
+  const v4 = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8, low & 0xff].join(".");
+  const found: string[] = [];
+  const compatible = zeros(0, 5) && (parts[5] === 0 || parts[5] === 0xffff); // ::a.b.c.d, and IPv4-mapped ::ffff:a.b.c.d
+  const translated = zeros(0, 4) && parts[4] === 0xffff && parts[5] === 0; // SIIT ::ffff:0:a.b.c.d
+  const nat64 = parts[0] === 0x64 && parts[1] === 0xff9b && zeros(2, 6); // 64:ff9b::a.b.c.d
+  if (compatible || translated || nat64) found.push(v4(parts[6], parts[7]));
+  if (parts[0] === 0x2002) found.push(v4(parts[1], parts[2])); // 6to4: 2002:aabb:ccdd::/48
+  // Teredo 2001:0::/32: the server's address, then the client's, stored with every bit inverted.
+  if (parts[0] === 0x2001 && parts[1] === 0) found.push(v4(parts[2], parts[3]), v4(parts[6] ^ 0xffff, parts[7] ^ 0xffff));
+  // ISATAP, under any prefix: interface id 0:5efe:a.b.c.d (or with its universal/group bits set, 200:5efe:…).
+  if ((parts[4] & 0xfcff) === 0 && parts[5] === 0x5efe) found.push(v4(parts[6], parts[7]));
+  return found;
+}
+
 /** True for an address no webhook may reach under a policy that refuses private addresses. */
 export function isRefusedAddress(address: string): boolean {
   const family = isIP(address);
-  if (family === 0) return true;
-  return family === 4 ? refusedV4.check(address, "ipv4") : refusedV6.check(address, "ipv6");
+  if (family === 4) return refusedV4.check(address, "ipv4");
+  if (family === 0 || !ipaddr.IPv6.isValid(address)) return true;
+  return refusedV6.check(address, "ipv6") || embeddedIPv4(address).some((inner) => refusedV4.check(inner, "ipv4"));
 }
 
 export const ADDRESS_REFUSED = "Endereço não permitido para webhooks";

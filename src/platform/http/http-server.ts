@@ -1,4 +1,5 @@
-import { createServer, type RequestListener, type Server } from "node:http";
+import { createServer, type RequestListener, type Server, type ServerResponse } from "node:http";
+import { Server as NetServer } from "node:net";
 import type { Duplex } from "node:stream";
 import { AppError } from "../errors.js";
 
@@ -31,24 +32,58 @@ export function pastAddressCapError(socket: Duplex): AppError | undefined {
   return new AppError(503, TOO_MANY_CONNECTIONS, { headers: { "Retry-After": String(PAST_CAP_RETRY_AFTER_SECONDS), Connection: "close" } });
 }
 
+/** The answers of each server whose headers are not written yet: a shutdown marks them (drainHttpServer). */
+const unsentAnswers = new WeakMap<Server, Set<ServerResponse>>();
+/** Servers shutting down: every answer they give closes its connection. */
+const draining = new WeakSet<Server>();
+
 /**
  * The service's HTTP server: a client too slow to send its headers or body is answered 408 and disconnected, an idle
  * connection is closed, and one address cannot hold more than its share of connections.
  */
 export function createHttpServer(limits: HttpServerLimits, handler?: RequestListener): Server {
-  const server = createServer(
-    {
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      // Node enforces the two timeouts above only when it looks, every 30 s by default: a slow client would keep
-      // its connection that much past them.
-      connectionsCheckingInterval: Math.min(1_000, Math.ceil(limits.headersTimeoutMs / 4)),
-    },
-    handler,
-  );
+  const server = createServer({
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // Node enforces the two timeouts above only when it looks, every 30 s by default: a slow client would keep
+    // its connection that much past them.
+    connectionsCheckingInterval: Math.min(1_000, Math.ceil(limits.headersTimeoutMs / 4)),
+  });
+  // The first listener, before the application's: whatever answers a request (REST, GraphQL, an error, a 404) and
+  // whenever, the answer of a draining server says so.
+  const unsent = new Set<ServerResponse>();
+  unsentAnswers.set(server, unsent);
+  server.on("request", (_request, response) => {
+    if (draining.has(server)) {
+      response.setHeader("Connection", "close");
+      return;
+    }
+    unsent.add(response);
+    const sent = () => unsent.delete(response);
+    response.once("finish", sent).once("close", sent);
+  });
+  if (handler) server.on("request", handler);
   if (limits.maxConnectionsPerAddress > 0) boundConnectionsPerAddress(server, limits.maxConnectionsPerAddress);
   return server;
+}
+
+/**
+ * Shuts the server down without resetting a request (contract §16). It stops listening at once (a new connection
+ * is refused, which a client can safely retry elsewhere). Every answer from now on, and every one under way whose
+ * headers are not written yet, carries `Connection: close`, so its connection closes right after it. A kept-alive
+ * connection that is idle is not closed now: its client may be sending a request on it at this very moment, and would
+ * see that request reset. It is closed by its next answer, or by the keep-alive timeout its client was told
+ * (`Keep-Alive: timeout=…`). Resolves once every connection is closed.
+ */
+export function drainHttpServer(server: Server): Promise<void> {
+  draining.add(server);
+  for (const response of unsentAnswers.get(server) ?? []) {
+    if (!response.headersSent) response.setHeader("Connection", "close");
+  }
+  // The TCP server's close: stops listening and waits for the connections. http.Server#close would also close
+  // every idle connection at once.
+  return new Promise((resolve) => NetServer.prototype.close.call(server, () => resolve()));
 }
 
 /**

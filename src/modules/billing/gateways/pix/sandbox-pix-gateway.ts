@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { systemClock, type Clock } from "../../../../platform/clock.js";
 import { buildPixBrCode } from "./br-code.js";
 import { PixGatewayError } from "./pix-gateway-error.js";
@@ -48,7 +48,9 @@ export class SandboxPixGateway implements PixGateway {
     if (!Number.isSafeInteger(input.expiresInSeconds) || input.expiresInSeconds <= 0) {
       throw new PixGatewayError("PIX charge expiry must be a positive number of seconds");
     }
-    const txid = randomBytes(10).toString("hex");
+    // One key, one charge, whichever instance of the service asks (each has its own sandbox, as each reaches the one
+    // real gateway): its id and QR code are the key's.
+    const txid = createHash("sha256").update(input.idempotencyKey).digest("hex").slice(0, 20);
     const brCode = buildPixBrCode({
       key: SANDBOX_PIX_KEY,
       merchantName: SANDBOX_MERCHANT_NAME,
