@@ -15,3 +15,6 @@ function projectRoot(): string {
 
 export const rootDir = projectRoot();
 export const migrationsFolder = path.join(rootDir, "drizzle");
+
+/** Where the embedded database (PGlite) keeps its files under DATA_DIR. */
+export const pgliteDir = (dataDir: string) => path.join(dataDir, "pglite");

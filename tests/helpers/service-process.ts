@@ -1,0 +1,48 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  /** Everything it wrote so far, stdout and stderr. */
+  output: () => string;
+  exited: Promise<number | null>;
+  /** `http://127.0.0.1:<port>` once it listens; rejected when it exits first. */
+  base: Promise<string>;
+}
+
+/**
+ * Starts the service (`src/main.ts`) as a child process on a port the system picks (PORT=0), read back from its
+ * "listening" log line: a port chosen here and handed over could be taken by another worker's app meanwhile, and the
+ * test would then talk to that app. `env` goes over the test's own environment (say DATA_DIR and DATABASE_URL).
+ */
+export function startService(env: Record<string, string>): ServiceProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src/main.ts")], {
+    cwd: root,
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", NODE_ENV: "development", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let text = "";
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const base = new Promise<string>((resolve, reject) => {
+    child.stdout?.on("data", (chunk) => {
+      text += chunk;
+      const port = /"port":(\d+).*"msg":"listening"/.exec(text)?.[1];
+      if (port) resolve(`http://127.0.0.1:${port}`);
+    });
+    void exited.then((code) => reject(new Error(`the service exited (${code}) before listening:\n${text}`)));
+  });
+  base.catch(() => undefined);
+  child.stderr?.on("data", (chunk) => (text += chunk));
+  return { child, output: () => text, exited, base };
+}
+
+export async function waitForHealth(base: string, deadlineMs = 45_000) {
+  const until = Date.now() + deadlineMs;
+  while (Date.now() < until) {
+    if ((await fetch(`${base}/readyz`)).status === 200) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("service did not become ready");
+}
