@@ -33,7 +33,7 @@ try {
   if (error instanceof DataDirLockedError) {
     console.error(`${error.message}, whose admin socket does not answer: run this again once it has started, or stop it first`);
   } else if (error instanceof OwnerRefusal) {
-    console.error(`the running service refused: ${error.message}`);
+    console.error(error.message);
   } else {
     throw error;
   }

@@ -48,7 +48,9 @@ describe("a database directory's claim", () => {
 
     const owner = await claim(dir);
     expect(statSync(owner.socketPath).mode & 0o777).toBe(0o600);
-    await expect(sendToOwner(dir, { command: "grant" })).rejects.toThrow(new OwnerRefusal("the service is still starting: run this again in a moment"));
+    await expect(sendToOwner(dir, { command: "grant" })).rejects.toThrow(
+      new OwnerRefusal("the process that owns the database is not taking commands (yet): run this again in a moment"),
+    );
 
     owner.serve(async (command) => {
       if ((command as { command: string }).command !== "grant") throw new Error("unknown command");

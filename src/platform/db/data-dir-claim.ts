@@ -13,7 +13,7 @@ import path from "node:path";
 export interface DataDirClaim {
   /** Where the owner answers commands. */
   socketPath: string;
-  /** Answers each command on the socket with `handle`'s result; until called, commands are told the owner is starting. */
+  /** Answers each command on the socket with `handle`'s result; until then (a service starting, a command line), they are refused. */
   serve(handle: (command: unknown) => Promise<unknown>): void;
   /** Stops answering and gives the directory up (after the database is closed). */
   release(): Promise<void>;
@@ -82,7 +82,7 @@ export async function claimDataDirectory(dir: string): Promise<DataDirClaim> {
               (result) => ({ result }),
               (error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }),
             )
-        : Promise.resolve({ error: "the service is still starting: run this again in a moment" });
+        : Promise.resolve({ error: "the process that owns the database is not taking commands (yet): run this again in a moment" });
       void answer.then((body) => socket.end(`${JSON.stringify(body)}\n`));
     });
   });
