@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { createConnection } from "node:net";
 import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -58,6 +59,19 @@ describe("a database directory's claim", () => {
     });
     expect(await sendToOwner(dir, { command: "grant" })).toEqual({ granted: ["ana@example.com"] });
     await expect(sendToOwner(dir, { command: "revoke" })).rejects.toThrow(new OwnerRefusal("unknown command"));
+  });
+
+  it("is given up even while a client holds a connection open without finishing its command", async () => {
+    const dir = databaseDir();
+    const owner = await claimDataDirectory(dir);
+    const client = createConnection(owner.socketPath);
+    const closed = new Promise((resolve) => client.on("close", resolve));
+    await new Promise((resolve) => client.once("connect", resolve));
+    client.write('{"command":');
+
+    await owner.release();
+    await closed;
+    expect(existsSync(`${dir}.lock`)).toBe(false);
   });
 
   it("holds while its owner process lives, even when its socket is gone, and is taken over once that process is killed", async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
-import { createConnection, createServer, type Server } from "node:net";
+import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { hostname } from "node:os";
 import path from "node:path";
 
@@ -67,7 +67,10 @@ export async function claimDataDirectory(dir: string): Promise<DataDirClaim> {
     throw error;
   }
   let handle: ((command: unknown) => Promise<unknown>) | undefined;
+  const connections = new Set<Socket>();
   server.on("connection", (socket) => {
+    connections.add(socket);
+    socket.on("close", () => connections.delete(socket));
     let request = "";
     socket.setEncoding("utf8");
     socket.on("error", () => undefined);
@@ -93,6 +96,8 @@ export async function claimDataDirectory(dir: string): Promise<DataDirClaim> {
     },
     async release() {
       // The socket first (closing it removes its file), then the lock: whoever looks in between finds this process.
+      // A client that never finishes its command does not hold the shutdown up.
+      for (const socket of connections) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (readLock(lockPath)?.token === me.token) unlinkSync(lockPath);
     },
@@ -118,6 +123,7 @@ export async function sendToOwner(dir: string, command: unknown): Promise<unknow
     socket.once("close", () => resolve());
     socket.once("error", reject);
   });
+  if (!answer) throw new OwnerRefusal("the process that owns the database closed the connection without answering");
   const body = JSON.parse(answer) as { result?: unknown; error?: string };
   if (body.error !== undefined) throw new OwnerRefusal(body.error);
   return body.result;
