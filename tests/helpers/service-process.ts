@@ -46,3 +46,19 @@ export async function waitForHealth(base: string, deadlineMs = 45_000) {
   }
   throw new Error("service did not become ready");
 }
+
+/**
+ * Another process that claims the PGlite directory `dir` (as a service does when it opens it) and holds it until
+ * killed; resolved once the claim is taken.
+ */
+export async function holdDataDirectory(dir: string): Promise<{ child: ChildProcess; exited: Promise<unknown> }> {
+  const script = `import { claimDataDirectory } from "./src/platform/db/data-dir-claim.ts";
+    await claimDataDirectory(${JSON.stringify(dir)}); console.log("claimed"); setInterval(() => undefined, 60_000);`;
+  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes("claimed") && resolve());
+    void exited.then(() => reject(new Error("the claiming process exited")));
+  });
+  return { child, exited };
+}

@@ -1,12 +1,11 @@
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { holdDataDirectory } from "../helpers/service-process.js";
 import { claimDataDirectory, DataDirLockedError, OwnerRefusal, sendToOwner, type DataDirClaim } from "../../src/platform/db/data-dir-claim.js";
 
-const root = path.resolve(import.meta.dirname, "../..");
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -76,18 +75,14 @@ describe("a database directory's claim", () => {
 
   it("holds while its owner process lives, even when its socket is gone, and is taken over once that process is killed", async () => {
     const dir = databaseDir();
-    const script = `import { claimDataDirectory } from "./src/platform/db/data-dir-claim.ts";
-      await claimDataDirectory(${JSON.stringify(dir)}); console.log("claimed"); setInterval(() => undefined, 60_000);`;
-    const owner = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
-    const exited = new Promise((resolve) => owner.on("exit", resolve));
-    cleanups.push(() => owner.kill("SIGKILL"));
-    await new Promise<void>((resolve) => owner.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("claimed") && resolve()));
+    const owner = await holdDataDirectory(dir);
+    cleanups.push(() => owner.child.kill("SIGKILL"));
 
     unlinkSync(path.join(path.dirname(dir), "admin.sock"));
-    await expect(claimDataDirectory(dir)).rejects.toThrow(`is in use by process ${owner.pid}`);
+    await expect(claimDataDirectory(dir)).rejects.toThrow(`is in use by process ${owner.child.pid}`);
 
-    owner.kill("SIGKILL");
-    await exited;
+    owner.child.kill("SIGKILL");
+    await owner.exited;
     await claim(dir);
   }, 30_000);
 

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import bcrypt from "bcryptjs";
 import { eq } from "drizzle-orm";
@@ -11,7 +11,7 @@ import { openDatabase } from "../../src/platform/db/database.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { withDatabase } from "../helpers/global-setup.js";
 import { decodeJwt } from "../helpers/jwt.js";
-import { startService, type ServiceProcess } from "../helpers/service-process.js";
+import { holdDataDirectory, startService, type ServiceProcess } from "../helpers/service-process.js";
 import { makeTrainer, makeUser } from "../factories/users.js";
 
 const t = useTestApp({ ADMIN_EMAILS: "boss@example.com, Chief@Example.com" });
@@ -219,6 +219,25 @@ describe("npm run admin -- grant <email>", () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("ana@example.com is an administrator");
     expect(await adminFlags(dataDir)).toEqual({ ...NO_ADMIN, "ana@example.com": true });
+  }, 60_000);
+
+  it("refuses in one line, saying what to do, when the process that holds the directory does not answer", async () => {
+    const dataDir = seededDir();
+    const holder = await holdDataDirectory(path.join(dataDir, "pglite"));
+    try {
+      // Its socket gone: as a process that has just taken the directory and not listened yet, or one that hangs.
+      rmSync(path.join(dataDir, "admin.sock"));
+      const run = await adminCli(["grant", "ana@example.com"], { DATA_DIR: dataDir });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(
+        `the database directory ${path.join(dataDir, "pglite")} is in use by process ${holder.child.pid} on ${hostname()}, ` +
+          "whose admin socket does not answer: run this again once it has started, or stop it first\n",
+      );
+    } finally {
+      holder.child.kill("SIGKILL");
+      await holder.exited;
+    }
+    expect(await adminFlags(dataDir)).toEqual(NO_ADMIN);
   }, 60_000);
 
   // On PostgreSQL the CLI can reach the very database the running test app uses (this worker's clone).
