@@ -4,7 +4,7 @@ import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import bcrypt from "bcryptjs";
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { userRepository } from "../../src/modules/users/user.repository.js";
 import { users } from "../../src/modules/users/user.table.js";
 import { openDatabase } from "../../src/platform/db/database.js";
@@ -124,8 +124,10 @@ interface Run {
   stderr: string;
 }
 
+// The tests below run concurrently (each has its own directory and processes, mostly waiting on them): what they
+// leave is removed once they are all done.
 const scratchDirs: string[] = [];
-afterEach(() => {
+afterAll(() => {
   for (const dir of scratchDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -192,7 +194,31 @@ async function adminFlags(dataDir: string): Promise<Record<string, boolean>> {
 
 const NO_ADMIN = Object.fromEntries(SEEDED.map((email) => [email, false]));
 
-describe("npm run admin -- grant <email>", () => {
+// Not concurrent: it uses the test app's database, which each test's start resets.
+describe("npm run admin -- grant <email> on PostgreSQL", () => {
+  // On PostgreSQL the CLI can reach the very database the running test app uses (this worker's clone).
+  it.runIf(process.env.DATABASE_URL)(
+    "grants on the service's database: the user's next token is an administrator's",
+    async () => {
+      const ana = await makeUser(t, { email: "ana@example.com", password: "segredo1" });
+      const bia = await makeUser(t, { email: "bia@example.com" });
+      expect((await t.get(`/api/users/${bia.id}`, { token: ana.token })).status).toBe(403);
+
+      const workerDb = inject("pgTemplate")!.replace(/_tpl$/, `_w${process.env.VITEST_POOL_ID ?? "0"}`);
+      const run = await adminCli(["grant", "ana@example.com"], { DATABASE_URL: withDatabase(process.env.DATABASE_URL!, workerDb) });
+      expect(run.code).toBe(0);
+      expect(await isAdmin(ana.id)).toBe(true);
+
+      // The flag is read from the database on every call, so even the token issued before works as an administrator's.
+      expect((await t.get(`/api/users/${bia.id}`, { token: ana.token })).status).toBe(200);
+      const login = await t.post("/api/users/login", { body: { email: "ana@example.com", password: "segredo1" } });
+      expect(decodeJwt(login.body.token).payload.role).toBe("ADMIN");
+    },
+    60_000,
+  );
+});
+
+describe.concurrent("npm run admin -- grant <email>", () => {
   it.each([
     ["no arguments", []],
     ["an unknown command", ["revoke", "ana@example.com"]],
@@ -239,27 +265,6 @@ describe("npm run admin -- grant <email>", () => {
     }
     expect(await adminFlags(dataDir)).toEqual(NO_ADMIN);
   }, 60_000);
-
-  // On PostgreSQL the CLI can reach the very database the running test app uses (this worker's clone).
-  it.runIf(process.env.DATABASE_URL)(
-    "grants on the service's database: the user's next token is an administrator's",
-    async () => {
-      const ana = await makeUser(t, { email: "ana@example.com", password: "segredo1" });
-      const bia = await makeUser(t, { email: "bia@example.com" });
-      expect((await t.get(`/api/users/${bia.id}`, { token: ana.token })).status).toBe(403);
-
-      const workerDb = inject("pgTemplate")!.replace(/_tpl$/, `_w${process.env.VITEST_POOL_ID ?? "0"}`);
-      const run = await adminCli(["grant", "ana@example.com"], { DATABASE_URL: withDatabase(process.env.DATABASE_URL!, workerDb) });
-      expect(run.code).toBe(0);
-      expect(await isAdmin(ana.id)).toBe(true);
-
-      // The flag is read from the database on every call, so even the token issued before works as an administrator's.
-      expect((await t.get(`/api/users/${bia.id}`, { token: ana.token })).status).toBe(200);
-      const login = await t.post("/api/users/login", { body: { email: "ana@example.com", password: "segredo1" } });
-      expect(decodeJwt(login.body.token).payload.role).toBe("ADMIN");
-    },
-    60_000,
-  );
 });
 
 // ---------------------------------------------------------------------------------------------------------
@@ -287,9 +292,9 @@ async function stop(service: ServiceProcess) {
   expect(await service.exited).toBe(0);
 }
 
-/** Every service process a test started: none outlives its test, even one that failed half-way. */
+/** Every service process a test started: none outlives the file, even one whose test failed half-way. */
 const services: ServiceProcess[] = [];
-afterEach(() => {
+afterAll(() => {
   for (const service of services.splice(0)) if (service.child.exitCode === null) service.child.kill("SIGKILL");
 });
 function startServiceOn(env: Record<string, string>): ServiceProcess {
@@ -298,7 +303,7 @@ function startServiceOn(env: Record<string, string>): ServiceProcess {
   return service;
 }
 
-describe("the service on the embedded database", () => {
+describe.concurrent("the service on the embedded database", () => {
   // One service's life, start to restart: each start costs seconds of CPU.
   it("applies ADMIN_EMAILS at start, refuses a second service on its directory, applies npm run admin's grant at once and keeps it across a restart", async () => {
     const dataDir = seededDir();
