@@ -35,6 +35,7 @@ async function main() {
   const app = await createApp({ config, database, clock: systemClock, logger });
   // On the embedded database `npm run admin` cannot open the directory this process owns: it sends its commands here.
   database.dataDirClaim?.serve((command) => applyAdminCommand(app.services, command));
+  if (database.dataDirClaim?.socketPath === null) logger.warn("no admin socket in DATA_DIR: npm run admin needs this service stopped");
   if (config.adminEmails.length > 0) {
     const { granted, unknown } = await app.services.auth.grantAdmin(config.adminEmails);
     logger.info({ granted, notRegisteredYet: unknown }, "ADMIN_EMAILS applied");

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import { hostname, tmpdir } from "node:os";
 import path from "node:path";
@@ -47,7 +47,7 @@ describe("a database directory's claim", () => {
     expect(await sendToOwner(dir, { command: "grant" })).toBeNull();
 
     const owner = await claim(dir);
-    expect(statSync(owner.socketPath).mode & 0o777).toBe(0o600);
+    expect(statSync(owner.socketPath!).mode & 0o777).toBe(0o600);
     await expect(sendToOwner(dir, { command: "grant" })).rejects.toThrow(
       new OwnerRefusal("the process that owns the database is not taking commands (yet): run this again in a moment"),
     );
@@ -60,11 +60,25 @@ describe("a database directory's claim", () => {
     await expect(sendToOwner(dir, { command: "revoke" })).rejects.toThrow(new OwnerRefusal("unknown command"));
   });
 
+  it("holds without a socket where none can be made (a path too long for one), refusing a second claim", async () => {
+    const dir = path.join(databaseDir(), "x".repeat(120), "pglite");
+    mkdirSync(path.dirname(dir), { recursive: true });
+    const own = await claimDataDirectory(dir);
+    expect(own.socketPath).toBeNull();
+    await own.release();
+
+    const owner = await holdDataDirectory(dir);
+    cleanups.push(() => owner.child.kill("SIGKILL"));
+    expect(await sendToOwner(dir, { command: "grant" })).toBeNull();
+    await expect(claimDataDirectory(dir)).rejects.toThrow(`the database directory ${dir} is in use by process ${owner.child.pid}`);
+  });
+
   it("is given up even while a client holds a connection open without finishing its command", async () => {
     const dir = databaseDir();
     const owner = await claimDataDirectory(dir);
-    const client = createConnection(owner.socketPath);
+    const client = createConnection(owner.socketPath!);
     const closed = new Promise((resolve) => client.on("close", resolve));
+    client.on("error", () => undefined);
     await new Promise((resolve) => client.once("connect", resolve));
     client.write('{"command":');
 

@@ -11,8 +11,8 @@ import path from "node:path";
  * admin command line) send the commands the owner then applies through its own services.
  */
 export interface DataDirClaim {
-  /** Where the owner answers commands. */
-  socketPath: string;
+  /** Where the owner answers commands; null when it could not listen there. */
+  socketPath: string | null;
   /** Answers each command on the socket with `handle`'s result; until then (a service starting, a command line), they are refused. */
   serve(handle: (command: unknown) => Promise<unknown>): void;
   /** Stops answering and gives the directory up (after the database is closed). */
@@ -59,16 +59,12 @@ export async function claimDataDirectory(dir: string): Promise<DataDirClaim> {
     if (held && (await ownerLives(held, socketPath))) throw new DataDirLockedError(dir, held);
     takeOverStale(lockPath, held);
   }
-  let server: Server;
-  try {
-    server = await listen(socketPath);
-  } catch (error) {
-    unlinkSync(lockPath);
-    throw error;
-  }
+  // A filesystem that refuses sockets (some bind mounts) or a path too long for one: the lock still holds, and the
+  // command line, finding nobody answering, says to stop the service first.
+  const server = await listen(socketPath).catch(() => null);
   let handle: ((command: unknown) => Promise<unknown>) | undefined;
   const connections = new Set<Socket>();
-  server.on("connection", (socket) => {
+  server?.on("connection", (socket) => {
     connections.add(socket);
     socket.on("close", () => connections.delete(socket));
     let request = "";
@@ -90,7 +86,7 @@ export async function claimDataDirectory(dir: string): Promise<DataDirClaim> {
     });
   });
   return {
-    socketPath,
+    socketPath: server ? socketPath : null,
     serve(next) {
       handle = next;
     },
@@ -98,7 +94,7 @@ export async function claimDataDirectory(dir: string): Promise<DataDirClaim> {
       // The socket first (closing it removes its file), then the lock: whoever looks in between finds this process.
       // A client that never finishes its command does not hold the shutdown up.
       for (const socket of connections) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
       if (readLock(lockPath)?.token === me.token) unlinkSync(lockPath);
     },
   };
