@@ -7,6 +7,7 @@ export interface ServiceProcess {
   child: ChildProcess;
   /** Everything it wrote so far, stdout and stderr. */
   output: () => string;
+  /** Its exit code, once its output is all read. */
   exited: Promise<number | null>;
   /** `http://127.0.0.1:<port>` once it listens; rejected when it exits first. */
   base: Promise<string>;
@@ -24,7 +25,8 @@ export function startService(env: Record<string, string>): ServiceProcess {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let text = "";
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  // Once its output is all read too ("exit" may come before the last of it).
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   const base = new Promise<string>((resolve, reject) => {
     child.stdout?.on("data", (chunk) => {
       text += chunk;
