@@ -1,8 +1,10 @@
 import "reflect-metadata";
 import type { AddressInfo } from "node:net";
+import { applyAdminCommand } from "./admin-commands.js";
 import { createApp } from "./app.js";
 import { systemClock } from "./platform/clock.js";
 import { ConfigError, loadConfig } from "./platform/config.js";
+import { DataDirLockedError } from "./platform/db/data-dir-claim.js";
 import { openDatabase } from "./platform/db/database.js";
 import { createHttpServer, drainHttpServer } from "./platform/http/http-server.js";
 import { createLogger } from "./platform/logger.js";
@@ -23,11 +25,19 @@ async function main() {
   }
   const logger = createLogger(config.logLevel);
   console.log(STARTING);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).catch((error: unknown) => {
+    if (!(error instanceof DataDirLockedError)) throw error;
+    // A second service on the same files would lose the first one's writes: one process only, or PostgreSQL.
+    console.error(`${error.message}: stop that process first, or give each instance its own DATA_DIR or a DATABASE_URL`);
+    process.exit(1);
+  });
   await database.migrate();
   logger.info({ database: database.kind }, "migrations applied");
 
   const app = await createApp({ config, database, clock: systemClock, logger });
+  // On the embedded database `npm run admin` cannot open the directory this process owns: it sends its commands here.
+  database.dataDirClaim?.serve((command) => applyAdminCommand(app.services, command));
+  if (database.dataDirClaim?.socketPath === null) logger.warn("no admin socket in DATA_DIR: npm run admin needs this service stopped");
   if (config.adminEmails.length > 0) {
     const { granted, unknown } = await app.services.auth.grantAdmin(config.adminEmails);
     logger.info({ granted, notRegisteredYet: unknown }, "ADMIN_EMAILS applied");

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
@@ -6,68 +5,13 @@ import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { startService as startServiceProcess, waitForHealth } from "../helpers/service-process.js";
 
-const root = path.resolve(import.meta.dirname, "../..");
 const dataDir = mkdtempSync(path.join(tmpdir(), "fitness-main-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-/**
- * Starts the service on a port the system picks (PORT=0), read back from its "listening" log line: a port chosen here
- * and handed over could be taken by another worker's app meanwhile, and the test would then talk to that app.
- */
-function startService(env: Record<string, string> = {}): {
-  child: ChildProcess;
-  output: () => string;
-  errors: () => string;
-  exited: Promise<number | null>;
-  base: Promise<string>;
-  /** Resolves once the service has written `fragment`. */
-  said: (fragment: string) => Promise<void>;
-} {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src/main.ts")], {
-    cwd: root,
-    // On the embedded database unless the run is on PostgreSQL: then against the same server the tests use.
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "info", NODE_ENV: "development", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let text = "";
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  const base = new Promise<string>((resolve, reject) => {
-    child.stdout?.on("data", (chunk) => {
-      text += chunk;
-      const port = /"port":(\d+).*"msg":"listening"/.exec(text)?.[1];
-      if (port) resolve(`http://127.0.0.1:${port}`);
-    });
-    void exited.then((code) => reject(new Error(`the service exited (${code}) before listening:\n${text}`)));
-  });
-  base.catch(() => undefined);
-  let errors = "";
-  child.stderr?.on("data", (chunk) => {
-    text += chunk;
-    errors += chunk;
-  });
-  const said = (fragment: string) =>
-    new Promise<void>((resolve, reject) => {
-      const check = () => {
-        if (!text.includes(fragment)) return;
-        child.stdout?.off("data", check);
-        resolve();
-      };
-      child.stdout?.on("data", check);
-      check();
-      void exited.then(() => reject(new Error(`the service exited without saying ${fragment}:\n${text}`)));
-    });
-  return { child, output: () => text, errors: () => errors, exited, base, said };
-}
-
-async function waitForHealth(base: string, deadlineMs = 45_000) {
-  const until = Date.now() + deadlineMs;
-  while (Date.now() < until) {
-    if ((await fetch(`${base}/readyz`)).status === 200) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error("service did not become ready");
-}
+/** The service on this file's data directory (the embedded database unless the run is on PostgreSQL). */
+const startService = (env: Record<string, string> = {}) => startServiceProcess({ DATA_DIR: dataDir, ...env });
 
 describe("the service process", () => {
   it("starts on the embedded database, applies migrations, serves, and stops cleanly on SIGTERM", async () => {

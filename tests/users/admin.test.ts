@@ -1,17 +1,17 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import path from "node:path";
 import bcrypt from "bcryptjs";
 import { eq } from "drizzle-orm";
-import { afterEach, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { userRepository } from "../../src/modules/users/user.repository.js";
 import { users } from "../../src/modules/users/user.table.js";
 import { openDatabase } from "../../src/platform/db/database.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { withDatabase } from "../helpers/global-setup.js";
 import { decodeJwt } from "../helpers/jwt.js";
+import { holdDataDirectory, startService, type ServiceProcess } from "../helpers/service-process.js";
 import { makeTrainer, makeUser } from "../factories/users.js";
 
 const t = useTestApp({ ADMIN_EMAILS: "boss@example.com, Chief@Example.com" });
@@ -124,8 +124,10 @@ interface Run {
   stderr: string;
 }
 
+// The tests below run concurrently (each has its own directory and processes, mostly waiting on them): what they
+// leave is removed once they are all done.
 const scratchDirs: string[] = [];
-afterEach(() => {
+afterAll(() => {
   for (const dir of scratchDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -133,6 +135,33 @@ afterEach(() => {
 function scratchDir(): string {
   const dir = mkdtempSync(path.join(tmpdir(), "fitness-admin-"));
   scratchDirs.push(dir);
+  return dir;
+}
+
+/**
+ * A migrated embedded database with these accounts (password "segredo1"), made once for the file: each test gets a
+ * copy. A new PGlite directory costs seconds of CPU (initdb, then the migrations); copying its files costs nothing.
+ */
+const SEEDED = ["ana@example.com", "bia@example.com", "boss@example.com"];
+let seeded: string;
+beforeAll(async () => {
+  seeded = mkdtempSync(path.join(tmpdir(), "fitness-admin-seeded-"));
+  const database = await openDatabase({ dataDir: seeded });
+  try {
+    await database.migrate();
+    const passwordHash = bcrypt.hashSync("segredo1", 4);
+    for (const email of SEEDED) {
+      await userRepository.insert(database.db, { name: email.split("@")[0], email, passwordHash, userType: "ALUNO", emailConfirmed: true });
+    }
+  } finally {
+    await database.close();
+  }
+}, 60_000);
+afterAll(() => rmSync(seeded, { recursive: true, force: true }));
+
+function seededDir(): string {
+  const dir = scratchDir();
+  cpSync(seeded, dir, { recursive: true });
   return dir;
 }
 
@@ -149,22 +178,8 @@ function adminCli(args: string[], env: Record<string, string>): Promise<Run> {
     child.stdout.on("data", (chunk) => (stdout += chunk));
     child.stderr.on("data", (chunk) => (stderr += chunk));
     child.on("error", reject);
-    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
-}
-
-/** Puts accounts straight into the embedded database under `dataDir` (password "segredo1"). */
-async function seedAccounts(dataDir: string, emails: string[]) {
-  const database = await openDatabase({ dataDir });
-  try {
-    await database.migrate();
-    const passwordHash = bcrypt.hashSync("segredo1", 4);
-    for (const email of emails) {
-      await userRepository.insert(database.db, { name: email.split("@")[0], email, passwordHash, userType: "ALUNO", emailConfirmed: true });
-    }
-  } finally {
-    await database.close();
-  }
 }
 
 async function adminFlags(dataDir: string): Promise<Record<string, boolean>> {
@@ -177,61 +192,10 @@ async function adminFlags(dataDir: string): Promise<Record<string, boolean>> {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+const NO_ADMIN = Object.fromEntries(SEEDED.map((email) => [email, false]));
 
-describe("npm run admin -- grant <email>", () => {
-  it.each([
-    ["no arguments", []],
-    ["an unknown command", ["revoke", "ana@example.com"]],
-    ["grant without an e-mail", ["grant"]],
-  ])("exits with 2 and the usage for %s, touching no database", async (_label, args) => {
-    const dataDir = scratchDir();
-    const run = await adminCli(args, { DATA_DIR: dataDir });
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain("usage: npm run admin -- grant <email>");
-    expect(existsSync(path.join(dataDir, "pglite"))).toBe(false);
-  });
-
-  it("exits with 1 and says so for an e-mail without an account", async () => {
-    const dataDir = scratchDir();
-    await seedAccounts(dataDir, ["ana@example.com"]);
-    const run = await adminCli(["grant", "ghost@example.com"], { DATA_DIR: dataDir });
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain("no account with e-mail ghost@example.com");
-    expect(await adminFlags(dataDir)).toEqual({ "ana@example.com": false });
-  }, 60_000);
-
-  it("makes the account an administrator, whatever the letter case given, and only that account", async () => {
-    const dataDir = scratchDir();
-    await seedAccounts(dataDir, ["ana@example.com", "bia@example.com"]);
-    const run = await adminCli(["grant", "Ana@Example.COM"], { DATA_DIR: dataDir });
-    expect(run.code).toBe(0);
-    expect(run.stdout).toContain("ana@example.com is an administrator");
-    expect(await adminFlags(dataDir)).toEqual({ "ana@example.com": true, "bia@example.com": false });
-
-    // Granting again changes nothing and still succeeds.
-    const again = await adminCli(["grant", "ana@example.com"], { DATA_DIR: dataDir });
-    expect(again.code).toBe(0);
-    expect(await adminFlags(dataDir)).toEqual({ "ana@example.com": true, "bia@example.com": false });
-  }, 90_000);
-
-  it("finds the account when the e-mail is given with surrounding spaces", async () => {
-    const dataDir = scratchDir();
-    await seedAccounts(dataDir, ["ana@example.com"]);
-    const run = await adminCli(["grant", "  Ana@Example.com "], { DATA_DIR: dataDir });
-    expect(run.code).toBe(0);
-    expect(run.stdout).toContain("ana@example.com is an administrator");
-    expect(await adminFlags(dataDir)).toEqual({ "ana@example.com": true });
-  }, 60_000);
-
+// Not concurrent: it uses the test app's database, which each test's start resets.
+describe("npm run admin -- grant <email> on PostgreSQL", () => {
   // On PostgreSQL the CLI can reach the very database the running test app uses (this worker's clone).
   it.runIf(process.env.DATABASE_URL)(
     "grants on the service's database: the user's next token is an administrator's",
@@ -254,55 +218,133 @@ describe("npm run admin -- grant <email>", () => {
   );
 });
 
-describe("ADMIN_EMAILS at start-up", () => {
-  it("makes listed accounts that already exist administrators when the service starts", async () => {
+// These run together, a dozen processes on shared cores: a test may wait as long as all of them take.
+describe.concurrent("npm run admin -- grant <email>", { timeout: 180_000 }, () => {
+  it.each([
+    ["no arguments", []],
+    ["an unknown command", ["revoke", "ana@example.com"]],
+    ["grant without an e-mail", ["grant"]],
+  ])("exits with 2 and the usage for %s, touching no database", async (_label, args) => {
     const dataDir = scratchDir();
-    await seedAccounts(dataDir, ["boss@example.com", "ana@example.com"]);
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src/main.ts")], {
-      cwd: root,
-      env: {
-        ...process.env,
-        NODE_ENV: "development",
-        DATABASE_URL: "",
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        LOG_LEVEL: "warn",
-        ADMIN_EMAILS: "BOSS@example.com,nobody-yet@example.com",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk) => (output += chunk));
-    child.stderr.on("data", (chunk) => (output += chunk));
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const run = await adminCli(args, { DATA_DIR: dataDir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("usage: npm run admin -- grant <email>");
+    expect(existsSync(path.join(dataDir, "pglite"))).toBe(false);
+  });
+
+  it("exits with 1 and says so for an e-mail without an account", async () => {
+    const dataDir = seededDir();
+    const run = await adminCli(["grant", "ghost@example.com"], { DATA_DIR: dataDir });
+    expect(run).toMatchObject({ code: 1, stderr: expect.stringContaining("no account with e-mail ghost@example.com") });
+    expect(await adminFlags(dataDir)).toEqual(NO_ADMIN);
+  });
+
+  it("makes the account an administrator, whatever the letter case and spaces given, and only that account", async () => {
+    const dataDir = seededDir();
+    const run = await adminCli(["grant", "  Ana@Example.COM "], { DATA_DIR: dataDir });
+    expect(run).toMatchObject({ code: 0, stdout: "ana@example.com is an administrator\n" });
+    expect(await adminFlags(dataDir)).toEqual({ ...NO_ADMIN, "ana@example.com": true });
+  });
+
+  it("refuses in one line, saying what to do, when the process that holds the directory does not answer", async () => {
+    const dataDir = seededDir();
+    const holder = await holdDataDirectory(path.join(dataDir, "pglite"));
     try {
-      const until = Date.now() + 45_000;
-      for (;;) {
-        const ready = await fetch(`${base}/readyz`)
-          .then((r) => r.status === 200)
-          .catch(() => false);
-        if (ready) break;
-        if (Date.now() > until || child.exitCode !== null) throw new Error(`service did not start:\n${output}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
-      const loginAs = async (email: string) => {
-        const res = await fetch(`${base}/api/users/login`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ email, password: "segredo1" }),
-        });
-        expect(res.status).toBe(200);
-        return decodeJwt(((await res.json()) as { token: string }).token).payload;
-      };
-      expect((await loginAs("boss@example.com")).role).toBe("ADMIN");
-      expect(await loginAs("ana@example.com")).not.toHaveProperty("role");
+      // Its socket gone: as a process that has just taken the directory and not listened yet, or one that hangs.
+      rmSync(path.join(dataDir, "admin.sock"));
+      const run = await adminCli(["grant", "ana@example.com"], { DATA_DIR: dataDir });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(
+        `the database directory ${path.join(dataDir, "pglite")} is in use by process ${holder.child.pid} on ${hostname()}, ` +
+          "whose admin socket does not answer: run this again once it has started, or stop it first\n",
+      );
     } finally {
-      child.kill("SIGTERM");
-      expect(await exited).toBe(0);
+      holder.child.kill("SIGKILL");
+      await holder.exited;
     }
-    expect(await adminFlags(dataDir)).toEqual({ "boss@example.com": true, "ana@example.com": false });
-  }, 90_000);
+    expect(await adminFlags(dataDir)).toEqual(NO_ADMIN);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// The service as a process on the embedded database: it owns the directory, so the CLI goes through it.
+
+/** Logs in over HTTP (password "segredo1"): the account's id and token. */
+async function login(base: string, email: string): Promise<{ id: number; token: string }> {
+  const res = await fetch(`${base}/api/users/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password: "segredo1" }),
+  });
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { token: string; user: { id: number } };
+  return { id: body.user.id, token: body.token };
+}
+
+/** An administrator-only request: reading another account. */
+async function readUser(base: string, id: number, token: string): Promise<number> {
+  return (await fetch(`${base}/api/users/${id}`, { headers: { authorization: `Bearer ${token}` } })).status;
+}
+
+async function stop(service: ServiceProcess) {
+  service.child.kill("SIGTERM");
+  expect(await service.exited).toBe(0);
+}
+
+/** Every service process a test started: none outlives the file, even one whose test failed half-way. */
+const services: ServiceProcess[] = [];
+afterAll(() => {
+  for (const service of services.splice(0)) if (service.child.exitCode === null) service.child.kill("SIGKILL");
+});
+function startServiceOn(env: Record<string, string>): ServiceProcess {
+  const service = startService(env);
+  services.push(service);
+  return service;
+}
+
+describe.concurrent("the service on the embedded database", { timeout: 180_000 }, () => {
+  // One service's life, start to restart: each start costs seconds of CPU.
+  it("applies ADMIN_EMAILS at start, refuses a second service on its directory, applies npm run admin's grant at once and keeps it across a restart", async () => {
+    const dataDir = seededDir();
+    const env = { DATABASE_URL: "", DATA_DIR: dataDir, ADMIN_EMAILS: "BOSS@example.com,nobody-yet@example.com" };
+    let service = startServiceOn(env);
+    try {
+      let base = await service.base;
+      // ADMIN_EMAILS: listed accounts that already exist are administrators from the start, others are not.
+      expect(decodeJwt((await login(base, "boss@example.com")).token).payload.role).toBe("ADMIN");
+      const ana = await login(base, "ana@example.com");
+      const bia = await login(base, "bia@example.com");
+      expect(decodeJwt(ana.token).payload).not.toHaveProperty("role");
+      expect(await readUser(base, bia.id, ana.token)).toBe(403);
+
+      // A second service on the same files would lose the first one's writes: it is refused, and says why.
+      const second = startServiceOn(env);
+      const refused = await Promise.race([second.exited, second.base.then(() => "listening")]);
+      if (refused === "listening") second.child.kill("SIGKILL");
+      expect(refused).toBe(1);
+      expect(second.output()).toContain(`the database directory ${path.join(dataDir, "pglite")} is in use by process ${service.child.pid}`);
+      expect(second.output()).toContain("stop that process first");
+
+      // The grant goes through the running service: the token issued before it works as an administrator's at once.
+      const run = await adminCli(["grant", "Ana@Example.com"], { DATA_DIR: dataDir });
+      expect(run).toMatchObject({ code: 0, stdout: "ana@example.com is an administrator\n" });
+      expect(await readUser(base, bia.id, ana.token)).toBe(200);
+      // Granting again changes nothing and still succeeds.
+      expect(await adminCli(["grant", "ana@example.com"], { DATA_DIR: dataDir })).toMatchObject({ code: 0 });
+
+      const ghost = await adminCli(["grant", "ghost@example.com"], { DATA_DIR: dataDir });
+      expect(ghost.code).toBe(1);
+      expect(ghost.stderr).toContain("no account with e-mail ghost@example.com");
+
+      await stop(service);
+      service = startServiceOn(env);
+      base = await service.base;
+      expect(await readUser(base, bia.id, ana.token)).toBe(200);
+      expect(decodeJwt((await login(base, "ana@example.com")).token).payload.role).toBe("ADMIN");
+      // Only that account.
+      expect(await readUser(base, ana.id, bia.token)).toBe(403);
+    } finally {
+      await stop(service);
+    }
+  });
 });

@@ -9,6 +9,7 @@ import postgres from "postgres";
 import type { BusCarrier } from "../instance-bus.js";
 import { inSpan, statementAttributes, tracingEnabled } from "../tracing.js";
 import { MIGRATION_LOCK_ID } from "./advisory-locks.js";
+import type { DataDirClaim } from "./data-dir-claim.js";
 import { migrationsFolder } from "./paths.js";
 
 /** A Drizzle database or a transaction on it: repositories take either. */
@@ -33,6 +34,8 @@ export interface DatabaseHandle {
   observeQueries(listener: (statement: string, params: unknown[]) => void): () => void;
   /** LISTEN/NOTIFY as the instance bus's carrier: every instance on this database hears every payload. */
   busCarrier(): BusCarrier;
+  /** PGlite on a directory (not handed in): this process's claim on it, whose admin socket takes others' commands. */
+  dataDirClaim?: DataDirClaim;
   close(): Promise<void>;
 }
 

@@ -5,16 +5,18 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import type { BusCarrier } from "../instance-bus.js";
 import { dataDirFolders } from "../config.js";
 import { inSpan, statementAttributes, tracingEnabled } from "../tracing.js";
+import { claimDataDirectory, type DataDirClaim } from "./data-dir-claim.js";
 import { BUS_CHANNEL, migrationsApplied, queryObservers, type DatabaseHandle, type DatabaseOptions, type Db } from "./database.js";
 import { migrationsFolder } from "./paths.js";
 
 /** The embedded database (no DATABASE_URL): loaded by `openDatabase` only when it is the one used. */
-export function openPglite(options: DatabaseOptions): DatabaseHandle {
+export async function openPglite(options: DatabaseOptions): Promise<DatabaseHandle> {
   let client = options.pglite;
-  const owned = !client;
+  let claim: DataDirClaim | undefined;
   if (!client) {
     const dir = dataDirFolders(options.dataDir ?? "./data").pglite;
     mkdirSync(dir, { recursive: true });
+    claim = await claimDataDirectory(dir);
     client = new PGlite(dir);
   }
   const observers = queryObservers();
@@ -28,8 +30,11 @@ export function openPglite(options: DatabaseOptions): DatabaseHandle {
     isReady: () => migrationsApplied(db),
     observeQueries: observers.observeQueries,
     busCarrier: () => pgliteCarrier(pglite, BUS_CHANNEL),
+    dataDirClaim: claim,
     close: async () => {
-      if (owned) await pglite.close();
+      if (!claim) return;
+      await pglite.close();
+      await claim.release();
     },
   };
 }
