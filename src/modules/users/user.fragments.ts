@@ -72,9 +72,18 @@ export function authorJson(userId: AnyColumn, keys?: readonly string[]): SQL {
   return sql`(select ${objectJson(authorFields, keys)} from ${users} ${author} where ${eq(author.id, userId)})`;
 }
 
-/** The weights `userId` recorded through the profile, oldest first, as the metrics' JSON array of `{date, value}`. */
+/** The weights the metrics list: the newest, as many as a page holds at most (a list without paging is capped). */
+export const WEIGHT_HISTORY_LISTED = 100;
+
+/**
+ * The newest WEIGHT_HISTORY_LISTED weights `userId` recorded through the profile, oldest first, as the metrics' JSON
+ * array of `{date, value}`: read backwards from the (user, recorded_at) index and stopped there, however long the history.
+ */
 export function weightHistoryJson(userId: SQL | AnyColumn): SQL {
   const w = weightHistory;
-  return sql`(select coalesce(json_agg(json_build_object('date', ${isoInstantText(w.recordedAt)}, 'value', ${w.weightKg}::float8)
-    order by ${w.recordedAt}, ${w.id}), '[]') from ${w} where ${w.userId} = ${userId})`;
+  return sql`(select coalesce(json_agg(json_build_object('date', ${isoInstantText(sql`newest.recorded_at`)}, 'value', newest.weight_kg::float8)
+    order by newest.recorded_at, newest.id), '[]') from (
+      select ${w.recordedAt}, ${w.weightKg}, ${w.id} from ${w} where ${w.userId} = ${userId}
+      order by ${w.recordedAt} desc, ${w.id} desc limit ${sql.raw(String(WEIGHT_HISTORY_LISTED))}
+    ) newest)`;
 }
