@@ -53,8 +53,11 @@ export interface Context {
   actor: Actor;
   loaders: Loaders;
   meta: RequestMeta;
-  /** What the request's capped lists may still hold (list-bounds.ts). */
-  listItems: ListItemsBudget;
+  /**
+   * What the request's capped lists may still hold (list-bounds.ts); none for a subscription, whose context serves
+   * each of its events (one entity each) for as long as it lasts.
+   */
+  listItems?: ListItemsBudget;
 }
 
 export interface GraphqlApi {
@@ -124,7 +127,13 @@ export async function graphqlApi({ services, logger, config, clock, metrics }: G
     }),
     apolloHandler(apollo, async (req): Promise<Context> => {
       const actor = await graphqlActor(services, req.headers.authorization);
-      return { services, actor, loaders: createLoaders(services, actor), meta: { ip: req.ip ?? "unknown" }, listItems: listItemsBudget(config) };
+      return {
+        services,
+        actor,
+        loaders: createLoaders(services, actor),
+        meta: { ip: req.ip ?? "unknown" },
+        listItems: { max: config.graphqlMaxListItems, left: config.graphqlMaxListItems },
+      };
     }),
   );
   const sockets = graphqlSockets({
@@ -139,7 +148,6 @@ export async function graphqlApi({ services, logger, config, clock, metrics }: G
       actor,
       loaders: createLoaders(services, actor),
       meta: { ip: request.socket.remoteAddress ?? "unknown" },
-      listItems: listItemsBudget(config),
     }),
   });
   return {
@@ -180,5 +188,3 @@ async function graphqlActor(services: Services, authorization: string | undefine
     return { kind: "anonymous" };
   }
 }
-
-const listItemsBudget = (config: Config): ListItemsBudget => ({ max: config.graphqlMaxListItems, left: config.graphqlMaxListItems });
