@@ -6,9 +6,10 @@ import { compiledExecution } from "./graphql/compiled-execution.js";
 import { formatError } from "./graphql/format-error.js";
 import { apolloHandler } from "./graphql/http-handler.js";
 import { graphqlIde } from "./graphql/ide.js";
+import type { ListItemsBudget } from "./graphql/list-bounds.js";
 import { graphqlObservability } from "./graphql/observability.js";
 import { graphqlSockets, type GraphqlSockets } from "./graphql/websocket.js";
-import { complexityLimit, depthLimit } from "./graphql/query-limits.js";
+import { answerSizeLimit, complexityLimit, depthLimit } from "./graphql/query-limits.js";
 import { graphqlMultipart } from "./graphql/upload.js";
 import { buildGraphqlSchema } from "./graphql-schema.js";
 import { adherenceLoaders } from "./modules/adherence/adherence.graphql.js";
@@ -52,6 +53,11 @@ export interface Context {
   actor: Actor;
   loaders: Loaders;
   meta: RequestMeta;
+  /**
+   * What the request's capped lists may still hold (list-bounds.ts); none for a subscription, whose context serves
+   * each of its events (one entity each) for as long as it lasts.
+   */
+  listItems?: ListItemsBudget;
 }
 
 export interface GraphqlApi {
@@ -86,6 +92,7 @@ export async function graphqlApi({ services, logger, config, clock, metrics }: G
     // Browsers get our own IDE (src/graphql/ide.ts), not Apollo's landing page, which loads Sandbox from a CDN.
     plugins: [
       complexityLimit(config.graphqlMaxComplexity),
+      answerSizeLimit(config.graphqlMaxResponseBytes),
       ApolloServerPluginCacheControlDisabled(),
       ApolloServerPluginLandingPageDisabled(),
       graphqlObservability(metrics),
@@ -120,7 +127,13 @@ export async function graphqlApi({ services, logger, config, clock, metrics }: G
     }),
     apolloHandler(apollo, async (req): Promise<Context> => {
       const actor = await graphqlActor(services, req.headers.authorization);
-      return { services, actor, loaders: createLoaders(services, actor), meta: { ip: req.ip ?? "unknown" } };
+      return {
+        services,
+        actor,
+        loaders: createLoaders(services, actor),
+        meta: { ip: req.ip ?? "unknown" },
+        listItems: { max: config.graphqlMaxListItems, left: config.graphqlMaxListItems },
+      };
     }),
   );
   const sockets = graphqlSockets({

@@ -18,6 +18,7 @@ import { trainingResolvers } from "./modules/trainings/training.graphql.js";
 import { userResolvers } from "./modules/users/user.graphql.js";
 import { webhookResolvers } from "./modules/webhooks/webhook.graphql.js";
 import { rootDir } from "./platform/db/paths.js";
+import { assertListsBounded, cutListsToCaps } from "./graphql/list-bounds.js";
 import { answerReadAhead } from "./graphql/read-ahead.js";
 
 /** Every module's resolvers (tests/graphql/schema-assembly.test.ts fails on a resolver class left off). */
@@ -58,6 +59,8 @@ export function buildGraphqlSchema(): GraphQLSchema {
   if (!schema) {
     schema = buildSchemaSync({ resolvers: graphqlResolvers, validate: false, emitSchemaFile: false, pubSub: unusedPubSub });
     answerReadAhead(schema);
+    assertListsBounded(schema);
+    cutListsToCaps(schema);
   }
   return schema;
 }

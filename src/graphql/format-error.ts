@@ -2,6 +2,7 @@ import { unwrapResolverError } from "@apollo/server/errors";
 import type { GraphQLFormattedError } from "graphql";
 import { AppError, graphqlCodeFor, INVALID_MULTIPART, REQUEST_TOO_LARGE } from "../platform/errors.js";
 import type { Logger } from "../platform/logger.js";
+import { RESPONSE_TOO_LARGE } from "./list-bounds.js";
 
 // Codes Apollo and graphql-js give to the client's own mistakes: passed through as they are.
 const CLIENT_CODES = new Set([
@@ -12,6 +13,7 @@ const CLIENT_CODES = new Set([
   "PERSISTED_QUERY_NOT_FOUND",
   "PERSISTED_QUERY_NOT_SUPPORTED",
   "OPERATION_RESOLUTION_FAILURE",
+  RESPONSE_TOO_LARGE,
 ]);
 
 /** The one place a GraphQL error gets its `extensions` (contract §10); bugs leave as a bare INTERNAL_SERVER_ERROR. */

@@ -22,23 +22,16 @@ import {
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
-  type GraphQLArgument,
+  type GraphQLFormattedError,
   type GraphQLCompositeType,
   type GraphQLField,
-  type GraphQLNamedType,
   type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionNode,
   type SelectionSetNode,
   type ValidationContext,
 } from "graphql";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../platform/paging.js";
-
-/**
- * The items a list field without a `page` argument is assumed to hold: a plan's trainings, a training's exercises, an
- * execution's sets are about that many (their inputs cap them at 100), so what such a list selects counts 5 times.
- */
-const LIST_LENGTH_ESTIMATE = 5;
+import { listBoundOf, PARTS_ESTIMATE, pagedItems, pagingOf, pagingOfField, RESPONSE_TOO_LARGE } from "./list-bounds.js";
 
 // `http.status` sets the response status when thrown from a plugin hook (Apollo answers 500 otherwise).
 const refused = (message: string) => new GraphQLError(message, { extensions: { code: "GRAPHQL_VALIDATION_FAILED", http: { status: 400 } } });
@@ -98,84 +91,70 @@ export function depthLimit(maxDepth: number) {
   };
 }
 
-const pageTypesBySchema = new WeakMap<GraphQLSchema, Set<GraphQLNamedType>>();
-
-/** The types a field with a `page: PageInput` argument returns: their `content` list holds that page's items. */
-function pageTypes(schema: GraphQLSchema): Set<GraphQLNamedType> {
-  let types = pageTypesBySchema.get(schema);
-  if (!types) {
-    types = new Set();
-    for (const type of Object.values(schema.getTypeMap())) {
-      if (!isObjectType(type) && !isInterfaceType(type)) continue;
-      for (const field of Object.values(type.getFields())) {
-        if (field.args.some(isPageArgument)) types.add(getNamedType(field.type));
-      }
-    }
-    pageTypesBySchema.set(schema, types);
-  }
-  return types;
-}
-
-const isPageArgument = (argument: GraphQLArgument) => argument.name === "page" && getNamedType(argument.type).name === "PageInput";
-
-/** The page size a paged field will return, as `parsePageRequest` reads it: the default when absent, at most the maximum. */
-function pageSizeOf(page: unknown): number {
-  const size = (page as { size?: unknown } | null | undefined)?.size;
-  if (typeof size !== "number") return DEFAULT_PAGE_SIZE;
-  return Math.min(Math.max(size, 1), MAX_PAGE_SIZE);
-}
-
 /**
  * The estimated cost of running `operation`: every field selected costs 1, each alias on its own; a field's
  * selections count once per item it returns: page.size times (the argument as sent, literal or variable, else the
- * default page size) under a paged field, LIST_LENGTH_ESTIMATE times under any other list. Fields skipped by
- * @skip/@include with these variables cost nothing. Linear in the document's size.
+ * default page size) under a paged field, `limit` times under the change feed (`PagedBy`), and under any other list
+ * its `ListBound` (list-bounds.ts): its cap, or within another list's items at most PARTS_ESTIMATE (multiplying caps
+ * would refuse the contract's relations, a trainer's students' records; what such lists hold is bounded as they
+ * resolve, `listItemsLimit`). Fields skipped by @skip/@include with these variables cost nothing. Linear in the
+ * document's size.
  */
 export function operationCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): number {
-  const paged = pageTypes(schema);
-  const fragmentCost = memoizedFragments(fragmentsOf(document), (fragment) => {
-    const type = schema.getType(fragment.typeCondition.name.value);
-    return isCompositeType(type) ? selectionCost(fragment.selectionSet, type) : 0;
-  });
+  const { pageTypes } = pagingOf(schema);
+  const fragments = fragmentsOf(document);
+  const fragmentCostWithin = (withinList: boolean) =>
+    memoizedFragments(fragments, (fragment) => {
+      const type = schema.getType(fragment.typeCondition.name.value);
+      return isCompositeType(type) ? selectionCost(fragment.selectionSet, type, withinList) : 0;
+    });
+  const fragmentCost = { outside: fragmentCostWithin(false), within: fragmentCostWithin(true) };
 
   const included = (node: SelectionNode) =>
     getDirectiveValues(GraphQLSkipDirective, node, variables)?.if !== true && getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
 
-  function selectionCost(set: SelectionSetNode, parent: GraphQLCompositeType): number {
+  /** `withinList`: the selection is of each item of a list (or page) above it. */
+  function selectionCost(set: SelectionSetNode, parent: GraphQLCompositeType, withinList: boolean): number {
     let cost = 0;
     for (const selection of set.selections) {
       if (!included(selection)) continue;
       if (selection.kind === Kind.FIELD) {
-        cost += fieldCost(selection, parent);
+        cost += fieldCost(selection, parent, withinList);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
-        if (isCompositeType(type)) cost += selectionCost(selection.selectionSet, type);
+        if (isCompositeType(type)) cost += selectionCost(selection.selectionSet, type, withinList);
       } else {
-        cost += fragmentCost(selection.name.value);
+        cost += (withinList ? fragmentCost.within : fragmentCost.outside)(selection.name.value);
       }
     }
     return cost;
   }
 
-  function fieldCost(node: FieldNode, parent: GraphQLCompositeType): number {
+  function fieldCost(node: FieldNode, parent: GraphQLCompositeType, withinList: boolean): number {
     const field = fieldDefinition(schema, parent, node.name.value);
     if (!field) return 0;
     const type = getNamedType(field.type);
     if (!node.selectionSet || !isCompositeType(type)) return 1;
-    return 1 + itemsOf(node, field, parent) * selectionCost(node.selectionSet, type);
+    const paged = pagingOfField(field);
+    const many = paged !== undefined || isListType(getNullableType(field.type));
+    return 1 + itemsOf(node, field, parent, withinList) * selectionCost(node.selectionSet, type, withinList || many);
   }
 
-  function itemsOf(node: FieldNode, field: GraphQLField<unknown, unknown>, parent: GraphQLCompositeType): number {
-    if (field.args.some(isPageArgument)) return pageSizeOf(getArgumentValues(field, node, variables).page);
-    // A page's content: its length is the page size, counted at the paged field above.
-    if (paged.has(parent) && node.name.value === "content") return 1;
+  function itemsOf(node: FieldNode, field: GraphQLField<unknown, unknown>, parent: GraphQLCompositeType, withinList: boolean): number {
+    const paged = pagingOfField(field);
+    if (paged) return pagedItems(paged.paging, paged.size(getArgumentValues(field, node, variables)[paged.paging.argument]));
+    if (!isListType(getNullableType(field.type))) return 1;
+    // A page's list: its length is the page's, counted at the field that pages it.
+    if (pageTypes.has(parent)) return 1;
     // The schema's own lists: bounded by the schema, their nesting by graphql's MaxIntrospectionDepthRule.
     if (isIntrospectionType(parent)) return 1;
-    return isListType(getNullableType(field.type)) ? LIST_LENGTH_ESTIMATE : 1;
+    // Every list of the schema has a bound (assertListsBounded); one without would be refused, never run.
+    const bound = listBoundOf(field) ?? Number.POSITIVE_INFINITY;
+    return withinList ? Math.min(bound, PARTS_ESTIMATE) : bound;
   }
 
   const root = schema.getRootType(operation.operation);
-  return root ? selectionCost(operation.selectionSet, root) : 0;
+  return root ? selectionCost(operation.selectionSet, root, false) : 0;
 }
 
 function fieldDefinition(schema: GraphQLSchema, parent: GraphQLCompositeType, name: string) {
@@ -191,7 +170,7 @@ function fieldDefinition(schema: GraphQLSchema, parent: GraphQLCompositeType, na
 const MAX_KEPT_COSTS_PER_OPERATION = 100;
 
 interface KeptCosts {
-  /** The variables a cost can depend on: those inside a `page` argument or an @skip / @include condition. */
+  /** The variables a cost can depend on: those inside a paging argument (`page`, `limit`) or an @skip / @include condition. */
   variables: string[];
   costs: Map<string, number>;
 }
@@ -203,12 +182,13 @@ interface KeptCosts {
  */
 const keptCosts = new WeakMap<DocumentNode, Map<OperationDefinitionNode, KeptCosts>>();
 
-function costDependsOn(operation: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>): string[] {
+function costDependsOn(schema: GraphQLSchema, operation: OperationDefinitionNode, fragments: Map<string, FragmentDefinitionNode>): string[] {
+  const { pagingArguments } = pagingOf(schema);
   const names = new Set<string>();
   const collect = (node: OperationDefinitionNode | FragmentDefinitionNode) =>
     visit(node, {
       Argument(argument) {
-        if (argument.name.value !== "page") return;
+        if (!pagingArguments.has(argument.name.value)) return;
         visit(argument.value, { Variable: (variable) => void names.add(variable.name.value) });
       },
       Directive(directive) {
@@ -226,7 +206,7 @@ function keptOperationCost(schema: GraphQLSchema, document: DocumentNode, operat
   let byOperation = keptCosts.get(document);
   if (!byOperation) keptCosts.set(document, (byOperation = new Map()));
   let kept = byOperation.get(operation);
-  if (!kept) byOperation.set(operation, (kept = { variables: costDependsOn(operation, fragmentsOf(document)), costs: new Map() }));
+  if (!kept) byOperation.set(operation, (kept = { variables: costDependsOn(schema, operation, fragmentsOf(document)), costs: new Map() }));
   const key = JSON.stringify(kept.variables.map((name) => variables[name] ?? null));
   let cost = kept.costs.get(key);
   if (cost === undefined) {
@@ -289,4 +269,65 @@ export function complexityProblem(
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
   if (coerced.errors) return new GraphQLError(coerced.errors[0].message, { extensions: { code: "BAD_USER_INPUT", status: 400 } });
   return complexityOf(schema, document, operation, coerced.coerced, maxComplexity);
+}
+
+/**
+ * The length of `value` as JSON.stringify writes it, escapes in strings left out (nothing is copied to measure it),
+ * counted up to `budget`: past it the walk stops and answers a number over the budget, so measuring a huge answer
+ * costs no more than measuring one at the budget.
+ */
+function jsonSizeWithin(value: unknown, budget: number): number {
+  let size = 0;
+  const walk = (node: unknown): void => {
+    if (size > budget) return;
+    if (node === null || node === undefined) size += 4;
+    else if (typeof node === "string") size += node.length + 2;
+    else if (typeof node === "number" || typeof node === "boolean") size += String(node).length;
+    else if (Array.isArray(node)) {
+      // Brackets and commas.
+      size += 1 + Math.max(node.length, 1);
+      for (const item of node) walk(item);
+    } else if (typeof node === "object") {
+      const entries = Object.entries(node);
+      size += 1 + Math.max(entries.length, 1);
+      for (const [key, item] of entries) {
+        // The quoted key and its colon.
+        size += key.length + 3;
+        walk(item);
+      }
+    }
+  };
+  walk(value);
+  return size;
+}
+
+/**
+ * Answers an error instead of data that would pass `maxBytes` once written, or of an answer whose lists passed the
+ * request's items (`cutListsToCaps`): the cost bounds what an operation may select, this bounds what it may answer
+ * (long texts, JSON objects of the change feed, an entity's many parts). The data is measured before Apollo writes it,
+ * and dropped: the answer is that error alone, with HTTP 400.
+ */
+export function answerSizeLimit(maxBytes: number): ApolloServerPlugin {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response }) {
+          if (response.body.kind !== "single") return;
+          const { data, errors } = response.body.singleResult;
+          const tooManyItems = errors?.find((error) => error.extensions?.code === RESPONSE_TOO_LARGE);
+          let refusal: GraphQLFormattedError | undefined;
+          if (tooManyItems) refusal = { message: tooManyItems.message, extensions: tooManyItems.extensions };
+          else if (data && jsonSizeWithin(data, maxBytes) > maxBytes) {
+            refusal = {
+              message: `A resposta excede o limite de ${maxBytes} bytes: peça menos itens (page.size, limit), menos campos ou menos aliases por consulta`,
+              extensions: { code: RESPONSE_TOO_LARGE, status: 400 },
+            };
+          }
+          if (!refusal) return;
+          response.body.singleResult = { data: null, errors: [refusal] };
+          if (response.http) response.http.status = 400;
+        },
+      };
+    },
+  };
 }

@@ -41,6 +41,10 @@ export interface Config {
   graphqlMaxDepth: number;
   graphqlMaxComplexity: number;
   graphqlMaxTokens: number;
+  /** The largest GraphQL answer, in bytes of JSON. */
+  graphqlMaxResponseBytes: number;
+  /** The most items the capped lists of one GraphQL request may hold together. */
+  graphqlMaxListItems: number;
   http: HttpServerLimits;
   logLevel: string;
   /** Production only: webhook URLs may resolve to private addresses (contract §16). */
@@ -114,6 +118,8 @@ const envSchema = z
     GRAPHQL_MAX_DEPTH: count(10),
     GRAPHQL_MAX_COMPLEXITY: count(5000),
     GRAPHQL_MAX_TOKENS: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(1000)),
+    GRAPHQL_MAX_RESPONSE_BYTES: count(4 * 1024 * 1024),
+    GRAPHQL_MAX_LIST_ITEMS: count(10_000),
     HTTP_HEADERS_TIMEOUT_MS: milliseconds(10_000),
     HTTP_REQUEST_TIMEOUT_MS: milliseconds(60_000),
     HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000),
@@ -221,6 +227,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
     graphqlMaxComplexity: e.GRAPHQL_MAX_COMPLEXITY,
     graphqlMaxTokens: e.GRAPHQL_MAX_TOKENS,
+    graphqlMaxResponseBytes: e.GRAPHQL_MAX_RESPONSE_BYTES,
+    graphqlMaxListItems: e.GRAPHQL_MAX_LIST_ITEMS,
     http: {
       headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,

@@ -6,8 +6,8 @@ import { makeUser } from "../factories/users.js";
 import { startUnmigratedApp, type UnmigratedApp } from "../helpers/unmigrated-app.js";
 
 // The users schema is at most 3 levels deep (register → user → id), so a limit of 2 is what lets a real
-// operation of this schema pass it.
-const t = useTestApp({ GRAPHQL_MAX_DEPTH: "2", GRAPHQL_MAX_COMPLEXITY: "20" });
+// operation of this schema pass it; 600 bytes hold six answers of `me { id name }` with a short name.
+const t = useTestApp({ GRAPHQL_MAX_DEPTH: "2", GRAPHQL_MAX_COMPLEXITY: "20", GRAPHQL_MAX_RESPONSE_BYTES: "600" });
 
 const registerInput = (n: number) =>
   `{ name: "Aluno ${n}", email: "aluno${n}@example.com", password: "segredo1", userType: ALUNO, requestLocation: WEB, confirmed: true }`;
@@ -114,6 +114,25 @@ describe("GraphQL complexity limit", () => {
     expect(res.body.errors).toHaveLength(1);
     expect(res.body.errors[0].extensions).toEqual({ code: "BAD_USER_INPUT", status: 400 });
     expect(t.logLines.join("")).not.toContain("unhandled GraphQL error");
+  });
+});
+
+describe("GraphQL answer size limit", () => {
+  it("answers RESPONSE_TOO_LARGE 400, with no data, when the data passes GRAPHQL_MAX_RESPONSE_BYTES, and what to do", async () => {
+    const made = await makeUser(t, { name: "N".repeat(120) });
+    // Five names of 120 characters, some 700 bytes: within the cost limit (15), past the size limit.
+    const res = await postGraphql(`{ ${Array.from({ length: 5 }, (_, i) => `m${i}: me { id name }`).join(" ")} }`, made.token);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      data: null,
+      errors: [{ message: expect.stringContaining("excede o limite de 600 bytes"), extensions: { code: "RESPONSE_TOO_LARGE", status: 400 } }],
+    });
+    expect(res.body.errors[0].message).toContain("peça menos itens (page.size, limit)");
+    expectNoStack(res.text);
+    // Four of them (some 560 bytes) are answered.
+    const fewer = await postGraphql(`{ ${Array.from({ length: 4 }, (_, i) => `m${i}: me { id name }`).join(" ")} }`, made.token);
+    expect(fewer.status).toBe(200);
+    expect(fewer.body.data.m3).toEqual({ id: made.id, name: "N".repeat(120) });
   });
 });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { rowsOf } from "../helpers/database.js";
 import { useTestApp, type ApiResponse } from "../helpers/test-app.js";
 import { createExercise, createPlan, createTraining } from "../factories/content.js";
-import { makeTrainer } from "../factories/users.js";
+import { makeStudent, makeTrainer } from "../factories/users.js";
 
 // The limits as configured by default: depth 10, cost 5000, 1000 tokens.
 const t = useTestApp();
@@ -93,7 +93,7 @@ describe("the cost of paged fields", () => {
     expectRan(await t.post("/graphql", { body: { query: `{ ${aliases(41, field)} }` }, token: trainer.token }));
   });
 
-  it("counts 5 items for every list without paging, at each level", async () => {
+  it("counts 5 items for an entity's parts (a plan's trainings, a training's exercises), at each level", async () => {
     const trainer = await makeTrainer(t);
     const exercise = await createExercise(t, trainer.token);
     const training = await createTraining(t, trainer.token, [exercise.id]);
@@ -120,6 +120,73 @@ describe("the cost of paged fields", () => {
       expectRan(res);
       expect(res.body.data).toEqual({ me: { id: trainer.id } });
     }
+  });
+});
+
+describe("the cost of lists without a page", () => {
+  it("counts the change feed's `limit` (default 100, at most 500), as sent or from a variable", async () => {
+    const trainer = await makeTrainer(t);
+    await createExercise(t, trainer.token, { name: "Supino" });
+    // Each costs 1 + limit × (1 + 2): four of 500 cost 6004 (4 × 12 before `limit` counted), four of the default 1204.
+    const feed = (limit: string) => `changes${limit} { changes { id data } }`;
+    expectRefusedAsTooCostly(await t.post("/graphql", { body: { query: `{ ${aliases(4, feed("(limit: 500)"))} }` }, token: trainer.token }));
+    const byVariable = `query ($limit: Int) { ${aliases(4, feed("(limit: $limit)"))} }`;
+    expectRefusedAsTooCostly(await t.post("/graphql", { body: { query: byVariable, variables: { limit: 500 } }, token: trainer.token }));
+    // Past the maximum counts as the maximum (the service refuses it anyway).
+    expectRefusedAsTooCostly(await t.post("/graphql", { body: { query: byVariable, variables: { limit: 100_000 } }, token: trainer.token }));
+    const res = await t.post("/graphql", { body: { query: `{ ${aliases(4, feed(""))} }` }, token: trainer.token });
+    expectRan(res);
+    expect(res.body.data.a3.changes.length).toBeGreaterThan(0);
+  });
+
+  it("counts a history list (weight history, records, links) at its cap of 100", async () => {
+    const student = await makeStudent(t);
+    // 1 + 1 + 1 + 100 × 2 = 203: 25 aliases cost 5075 (25 × 13 before), 24 cost 4872.
+    const weights = "me { metrics { weightHistory { date value } } }";
+    expectRefusedAsTooCostly(await t.post("/graphql", { body: { query: `{ ${aliases(25, weights)} }` }, token: student.token }));
+    expectRan(await t.post("/graphql", { body: { query: `{ ${aliases(24, weights)} }` }, token: student.token }));
+    // 1 + 1 + 100 × 2 = 202 each.
+    for (const list of ["records { kind value }", "personalRecords { exerciseName value }", "personals { id status }"]) {
+      expectRefusedAsTooCostly(await t.post("/graphql", { body: { query: `{ ${aliases(25, `me { ${list} }`)} }` }, token: student.token }));
+    }
+  });
+
+  it("answers at most 100 personal records, the first by exercise name, wherever GraphQL lists them and in REST's metrics", async () => {
+    const student = await makeStudent(t);
+    // 120 exercises lifted, one record each (as logging keeps them), named so that their order is their number.
+    await t.db.execute(sql`with made as (
+        insert into exercises (name, description, category, created_by)
+        select 'Exercício ' || lpad(i::text, 3, '0'), 'x', 'PEITO', ${student.id} from generate_series(1, 120) i returning id, name
+      )
+      insert into personal_records (user_id, exercise_id, exercise_execution_id, exercise_name, max_weight, executed_at)
+      select ${student.id}, id, 0, name, 50, timestamptz '2026-01-01T00:00:00Z' from made`);
+    const first100 = Array.from({ length: 100 }, (_, i) => `Exercício ${String(i + 1).padStart(3, "0")}`);
+    const res = await t.post("/graphql", {
+      body: { query: "{ personalRecords { exerciseName } me { personalRecords { exerciseName } metrics { personalRecords { exerciseName } } } }" },
+      token: student.token,
+    });
+    expectRan(res);
+    const names = (records: { exerciseName: string }[]) => records.map((record) => record.exerciseName);
+    expect(names(res.body.data.personalRecords)).toEqual(first100);
+    expect(names(res.body.data.me.personalRecords)).toEqual(first100);
+    expect(names(res.body.data.me.metrics.personalRecords)).toEqual(first100);
+    const rest = await t.get("/api/users/metrics", { token: student.token });
+    expect(rest.status).toBe(200);
+    expect(names(rest.body.personalRecords)).toEqual(first100);
+  });
+
+  it("lists the newest 100 weights, oldest first, in the metrics of GraphQL and REST", async () => {
+    const student = await makeStudent(t);
+    await t.db.execute(sql`insert into weight_history (user_id, weight_kg, recorded_at)
+      select ${student.id}, 60 + i / 10.0, timestamptz '2026-01-01T00:00:00Z' + i * interval '1 hour' from generate_series(1, 150) i`);
+    const hour = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString();
+    const newest = Array.from({ length: 100 }, (_, k) => ({ date: hour(51 + k), value: 60 + (51 + k) / 10 }));
+    const rest = await t.get("/api/users/metrics", { token: student.token });
+    expect(rest.status).toBe(200);
+    expect(rest.body.weightHistory).toEqual(newest);
+    const res = await t.post("/graphql", { body: { query: "{ me { metrics { weightHistory { date value } } } }" }, token: student.token });
+    expectRan(res);
+    expect(res.body.data.me.metrics.weightHistory).toEqual(newest);
   });
 });
 

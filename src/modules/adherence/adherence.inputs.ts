@@ -5,6 +5,8 @@ import { STUDENT_ADHERENCE_SORTS } from "./adherence.repository.js";
 
 /** The windows adherence is read over, in days ending today (contract §12.2). */
 export const ADHERENCE_WINDOWS = [7, 30, 90] as const;
+/** The ISO weeks the longest window touches: 90 days span 13 weeks and 6 days, so 14 weeks at most. */
+export const MAX_ADHERENCE_WEEKS = Math.ceil(Math.max(...ADHERENCE_WINDOWS) / 7) + 1;
 export const DEFAULT_ADHERENCE_WINDOW = 30;
 
 /** A window: a GraphQL Int, or its text in a query string; 30 days when not given. */

@@ -1,7 +1,9 @@
 import { Field, Float, Int, ObjectType } from "type-graphql";
 import { graphqlEnum } from "../../graphql/enums.js";
+import { HISTORY_LIST_CAP, ListBound } from "../../graphql/list-bounds.js";
 import { PageOf } from "../../graphql/page.js";
 import { DateTime, LocalDate } from "../../graphql/scalars.js";
+import { MAX_ADHERENCE_WEEKS } from "./adherence.inputs.js";
 import { ATTENTION_REASONS, type AdherenceDto, type AttentionReason, type StudentAdherenceDto } from "./adherence.dto.js";
 
 export const AttentionReasonEnum = graphqlEnum(ATTENTION_REASONS, "AttentionReason", "Why a student needs its trainer's attention");
@@ -36,8 +38,12 @@ export class Adherence implements AdherenceDto {
   @Field(() => DateTime, { nullable: true }) lastTrainingAt!: string | null;
   @Field(() => Boolean) needsAttention!: boolean;
   @Field(() => [AttentionReasonEnum]) reasons!: AttentionReason[];
-  @Field(() => [AdherenceWeek]) weeks!: AdherenceWeek[];
-  @Field(() => [AssignmentAdherence]) assignments!: AssignmentAdherence[];
+  @ListBound({ cap: MAX_ADHERENCE_WEEKS })
+  @Field(() => [AdherenceWeek])
+  weeks!: AdherenceWeek[];
+  @ListBound({ cap: HISTORY_LIST_CAP })
+  @Field(() => [AssignmentAdherence])
+  assignments!: AssignmentAdherence[];
 }
 
 @ObjectType("StudentAdherence", { description: "One of a trainer's students and its adherence", simpleResolvers: true })

@@ -1,5 +1,6 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql-api.js";
+import { HISTORY_LIST_CAP, ListBound } from "../../graphql/list-bounds.js";
 import { argumentsReader, inputReader, listReader } from "../../graphql/arguments.js";
 import { PageInput } from "../../graphql/page.js";
 import { User } from "../users/user.types.js";
@@ -30,6 +31,7 @@ import {
 /** Plans, subscriptions, payments and invoices over GraphQL: the same services as REST. */
 @Resolver()
 export class BillingResolver {
+  @ListBound({ cap: HISTORY_LIST_CAP })
   @Query(() => [SubscriptionPlan])
   subscriptionPlans(@Arg("filter", () => SubscriptionPlanFilter, { nullable: true }) filter: SubscriptionPlanFilter | undefined, @Ctx() ctx: Context) {
     return ctx.services.subscriptionPlans.list(ctx.actor, argumentsReader(planCatalogueFilter, filter));

@@ -1,6 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql-api.js";
+import { HISTORY_LIST_CAP, ListBound } from "../../graphql/list-bounds.js";
 import { inputReader, listReader } from "../../graphql/arguments.js";
 import { Selection } from "../../graphql/look-ahead.js";
 import { PageInput } from "../../graphql/page.js";
@@ -108,11 +109,13 @@ export class InviteRelationsResolver {
 /** `User.students` / `User.personals`: the user's ACTIVE links (the user themself and administrators). */
 @Resolver(() => User)
 export class UserLinksResolver {
+  @ListBound({ cap: HISTORY_LIST_CAP })
   @FieldResolver(() => [Link])
   students(@Root() user: User, @Ctx() ctx: Context) {
     return ctx.loaders.studentsOf.load(user.id);
   }
 
+  @ListBound({ cap: HISTORY_LIST_CAP })
   @FieldResolver(() => [Link])
   personals(@Root() user: User, @Ctx() ctx: Context) {
     return ctx.loaders.personalsOf.load(user.id);

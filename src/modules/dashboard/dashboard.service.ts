@@ -13,7 +13,7 @@ import type { RecentRecordDto, TrainerDashboardDto } from "./dashboard.dto.js";
 
 /** The records listed: those of the last 7 days (today's included, UTC), at most 20 (contract §12.3). */
 const RECENT_RECORD_DAYS = 7;
-const RECENT_RECORDS_LISTED = 20;
+export const RECENT_RECORDS_LISTED = 20;
 
 export interface DashboardServiceDeps {
   clock: Clock;

@@ -1,9 +1,11 @@
 import { Field, Float, Int, ObjectType } from "type-graphql";
+import { HISTORY_LIST_CAP, ListBound } from "../../graphql/list-bounds.js";
 import { DateTime } from "../../graphql/scalars.js";
 import type { AttentionReason } from "../adherence/adherence.dto.js";
 import { AttentionReasonEnum } from "../adherence/adherence.types.js";
 import { RecordKindEnum } from "../records/records.types.js";
 import type { RecentRecordDto, TrainerDashboardDto } from "./dashboard.dto.js";
+import { RECENT_RECORDS_LISTED } from "./dashboard.service.js";
 
 @ObjectType("DashboardStudents", { description: "A trainer's seats", simpleResolvers: true })
 export class DashboardStudents {
@@ -56,7 +58,11 @@ export class TrainerDashboard implements TrainerDashboardDto {
   @Field(() => DashboardAssignments) assignments!: DashboardAssignments;
   @Field(() => Float, { nullable: true, description: "mean 30-day adherence of the ACTIVE students that have one" }) adherence30d!: number | null;
   @Field(() => DashboardSessions) sessionsThisWeek!: DashboardSessions;
-  @Field(() => [StudentAttention]) needsAttention!: StudentAttention[];
-  @Field(() => [RecentRecord], { description: "the last 7 days, newest first, at most 20" }) recentRecords!: RecentRecord[];
+  @ListBound({ cap: HISTORY_LIST_CAP })
+  @Field(() => [StudentAttention])
+  needsAttention!: StudentAttention[];
+  @ListBound({ cap: RECENT_RECORDS_LISTED })
+  @Field(() => [RecentRecord], { description: "the last 7 days, newest first, at most 20" })
+  recentRecords!: RecentRecord[];
   @Field(() => DashboardSubscription, { nullable: true }) subscription!: DashboardSubscription | null;
 }

@@ -228,18 +228,20 @@ const trainingExecutionPages = preparedStatements(trainingExecutionPageKey, (db,
 
 /** The ISO weeks of the metrics' weeklyProgress (contract §7). */
 export const WEEKS_IN_METRICS = 8;
+/** The personal records the metrics list: the first by exercise name, as many as a page holds at most. */
+export const RECORDS_IN_METRICS = 100;
 
 /**
  * A user's metrics (contract §7) as the JSON text of the answer, built whole by PostgreSQL in one statement, prepared
  * once (its text is long to build) and bound to `userId` and the first week's Monday (`firstMonday`, an instant, and
  * `firstMondayDay`, its date): the totals (one index-only pass over each table, and the few standalone exercise logs),
  * trainings and time for each week, the weight history (the users module's fragment) and the user's personal_records
- * (one row per exercise, kept at logging time). The answer holds a record for every exercise the user ever lifted
- * (hundreds): carried as one text, it is not decoded into objects, walked for dates and encoded again, which was most
- * of the request's CPU; and that text is concatenated (`jsonObjectText`: compact, as every other answer is written),
- * where json_build_object and json_agg would space it and look up every value's type and output function again for
- * each record. Sums of seconds leave as float8: exact for any integer a history can reach (below 2^53), where an int
- * would overflow past 2^31 (68 years of logged time).
+ * (one row per exercise, kept at logging time; the first RECORDS_IN_METRICS by name). The answer holds a record for
+ * each exercise the user lifted (up to a hundred): carried as one text, it is not decoded into objects, walked for
+ * dates and encoded again, which was most of the request's CPU; and that text is concatenated (`jsonObjectText`:
+ * compact, as every other answer is written), where json_build_object and json_agg would space it and look up every
+ * value's type and output function again for each record. Sums of seconds leave as float8: exact for any integer a
+ * history can reach (below 2^53), where an int would overflow past 2^31 (68 years of logged time).
  */
 const userMetrics = preparedStatement((db) => {
   const userId = sql.placeholder("userId");
@@ -277,6 +279,7 @@ const userMetrics = preparedStatement((db) => {
         with records as (
           select exercise_id, exercise_name, max_weight as value, executed_at as date, best_one_rep_max as one_rep_max
           from personal_records where user_id = ${userId}
+          order by exercise_name, exercise_id limit ${sql.raw(String(RECORDS_IN_METRICS))}
         ),
         weekly as (
           select date_trunc('week', w.at at time zone 'UTC')::date as week, sum(w.trainings)::int as trainings, sum(w.time)::float8 as time from (

@@ -1,5 +1,6 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql-api.js";
+import { HISTORY_LIST_CAP, ListBound } from "../../graphql/list-bounds.js";
 import { argumentsReader, inputReader } from "../../graphql/arguments.js";
 import { PageInput } from "../../graphql/page.js";
 import { LocalDate } from "../../graphql/scalars.js";
@@ -31,6 +32,7 @@ export class ExecutionResolver {
     return ctx.services.executions.getTrainingExecution(ctx.actor, id);
   }
 
+  @ListBound({ cap: HISTORY_LIST_CAP })
   @Query(() => [PersonalRecord], { description: "The caller's records, one per exercise" })
   personalRecords(@Ctx() ctx: Context) {
     return ctx.services.statistics.listPersonalRecords(ctx.actor);
@@ -72,6 +74,7 @@ export class UserExecutionsResolver {
     return ctx.loaders.executionsOfUser({ filter, page }).load(user.id);
   }
 
+  @ListBound({ cap: HISTORY_LIST_CAP })
   @FieldResolver(() => [PersonalRecord])
   personalRecords(@Root() user: User, @Ctx() ctx: Context) {
     return ctx.services.statistics.listPersonalRecords(ctx.actor, user.id);

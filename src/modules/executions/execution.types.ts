@@ -1,9 +1,16 @@
 import { Field, Float, InputType, Int, ObjectType } from "type-graphql";
+import { ListBound, PARTS_ESTIMATE } from "../../graphql/list-bounds.js";
 import { PageOf } from "../../graphql/page.js";
 import { DateTime, LocalDate } from "../../graphql/scalars.js";
 import { graphqlEnum } from "../../graphql/enums.js";
+import { RECORD_KINDS } from "../records/records.table.js";
 import { NewRecord } from "../records/records.types.js";
+import { WEIGHT_HISTORY_LISTED } from "../users/user.fragments.js";
+import { RECORDS_IN_METRICS, WEEKS_IN_METRICS } from "./execution.repository.js";
 import { PROGRESS_INTERVALS } from "./execution.inputs.js";
+
+/** The points a progress lists at most: a year of days. */
+const PROGRESS_POINTS_CAP = 366;
 
 export const ProgressIntervalEnum = graphqlEnum(PROGRESS_INTERVALS, "ProgressInterval");
 
@@ -20,7 +27,9 @@ export class TrainingExerciseExecution {
   @Field(() => Int, { nullable: true }) exerciseId!: number | null;
   @Field(() => String) exerciseName!: string;
   @Field(() => Boolean) personalRecord!: boolean;
-  @Field(() => [ExecutionSet]) sets!: ExecutionSet[];
+  @ListBound({ parts: PARTS_ESTIMATE })
+  @Field(() => [ExecutionSet])
+  sets!: ExecutionSet[];
 }
 
 @ObjectType("TrainingExecution", { description: "Listings leave exerciseExecutions and userName null", simpleResolvers: true })
@@ -36,8 +45,12 @@ export class TrainingExecution {
   @Field(() => Boolean) completed!: boolean;
   @Field(() => String, { nullable: true }) notes!: string | null;
   @Field(() => String, { nullable: true, description: "The client's id of the log (a UUID), null when it gave none" }) clientId!: string | null;
-  @Field(() => [TrainingExerciseExecution], { nullable: true }) exerciseExecutions?: TrainingExerciseExecution[];
-  @Field(() => [NewRecord], { nullable: true, description: "The records the log set; null outside logTrainingExecution" }) newRecords?: NewRecord[];
+  @ListBound({ parts: PARTS_ESTIMATE })
+  @Field(() => [TrainingExerciseExecution], { nullable: true })
+  exerciseExecutions?: TrainingExerciseExecution[];
+  @ListBound({ parts: PARTS_ESTIMATE })
+  @Field(() => [NewRecord], { nullable: true, description: "The records the log set; null outside logTrainingExecution" })
+  newRecords?: NewRecord[];
 }
 
 @ObjectType("ExerciseExecution", { simpleResolvers: true })
@@ -48,13 +61,17 @@ export class ExerciseExecution {
   @Field(() => Int) userId!: number;
   @Field(() => Int, { nullable: true }) trainingId!: number | null;
   @Field(() => String, { nullable: true }) trainingName?: string | null;
-  @Field(() => [ExecutionSet]) sets!: ExecutionSet[];
+  @ListBound({ parts: PARTS_ESTIMATE })
+  @Field(() => [ExecutionSet])
+  sets!: ExecutionSet[];
   @Field(() => String, { nullable: true }) notes!: string | null;
   @Field(() => DateTime) executedAt!: Date;
   @Field(() => Int, { nullable: true, description: "seconds" }) duration!: number | null;
   @Field(() => Boolean) personalRecord!: boolean;
   @Field(() => String, { nullable: true, description: "The client's id of a log on its own (a UUID), null when it gave none" }) clientId!: string | null;
-  @Field(() => [NewRecord], { nullable: true, description: "The records the log set; null outside logExerciseExecution" }) newRecords?: NewRecord[];
+  @ListBound({ cap: RECORD_KINDS.length })
+  @Field(() => [NewRecord], { nullable: true, description: "The records the log set; null outside logExerciseExecution" })
+  newRecords?: NewRecord[];
 }
 
 export const TrainingExecutionPage = PageOf(TrainingExecution, "TrainingExecutionPage");
@@ -86,8 +103,12 @@ export class TrainingStatistics {
   @Field(() => Int) completedExecutions!: number;
   @Field(() => Float) averageDuration!: number;
   @Field(() => Float) totalVolume!: number;
-  @Field(() => [ExerciseStatistics]) exerciseStatistics!: ExerciseStatistics[];
-  @Field(() => [TrainingProgressPoint]) progressData!: TrainingProgressPoint[];
+  @ListBound({ parts: PARTS_ESTIMATE })
+  @Field(() => [ExerciseStatistics])
+  exerciseStatistics!: ExerciseStatistics[];
+  @ListBound({ cap: PROGRESS_POINTS_CAP })
+  @Field(() => [TrainingProgressPoint])
+  progressData!: TrainingProgressPoint[];
 }
 
 @ObjectType("ExerciseProgressPoint", { simpleResolvers: true })
@@ -112,7 +133,9 @@ export class RecordValue {
 export class ExerciseProgress {
   @Field(() => Int) exerciseId!: number;
   @Field(() => String) exerciseName!: string;
-  @Field(() => [ExerciseProgressPoint]) progressData!: ExerciseProgressPoint[];
+  @ListBound({ cap: PROGRESS_POINTS_CAP })
+  @Field(() => [ExerciseProgressPoint])
+  progressData!: ExerciseProgressPoint[];
   @Field(() => RecordValue, { nullable: true }) personalRecord!: RecordValue | null;
 }
 
@@ -142,9 +165,15 @@ export class UserMetrics {
   @Field(() => Int) completedTrainings!: number;
   @Field(() => Int) totalExercises!: number;
   @Field(() => Int, { description: "seconds" }) totalTime!: number;
-  @Field(() => [WeeklyProgress]) weeklyProgress!: WeeklyProgress[];
-  @Field(() => [WeightEntry]) weightHistory!: WeightEntry[];
-  @Field(() => [PersonalRecord]) personalRecords!: PersonalRecord[];
+  @ListBound({ cap: WEEKS_IN_METRICS })
+  @Field(() => [WeeklyProgress])
+  weeklyProgress!: WeeklyProgress[];
+  @ListBound({ cap: WEIGHT_HISTORY_LISTED })
+  @Field(() => [WeightEntry])
+  weightHistory!: WeightEntry[];
+  @ListBound({ cap: RECORDS_IN_METRICS })
+  @Field(() => [PersonalRecord])
+  personalRecords!: PersonalRecord[];
 }
 
 @InputType("SetInput")

@@ -1,13 +1,15 @@
 import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql-api.js";
+import { HISTORY_LIST_CAP, ListBound } from "../../graphql/list-bounds.js";
 import { Exercise } from "../exercises/exercise.types.js";
 import { User } from "../users/user.types.js";
-import type { RecordKind } from "./records.table.js";
+import { RECORD_KINDS, type RecordKind } from "./records.table.js";
 import { ExerciseRecord, RecordKindEnum } from "./records.types.js";
 
 /** `User.records`: the user's current records (the user, their trainer, administrators), batched over a list of users. */
 @Resolver(() => User)
 export class UserRecordsResolver {
+  @ListBound({ cap: HISTORY_LIST_CAP })
   @FieldResolver(() => [ExerciseRecord], { description: "Current records by exercise name, then kind; of one exercise and some kinds when asked" })
   records(
     @Root() user: User,
@@ -22,6 +24,7 @@ export class UserRecordsResolver {
 /** `Exercise.records`: the caller's current records of the exercise, or userId's; batched over a list of exercises. */
 @Resolver(() => Exercise)
 export class ExerciseRecordsResolver {
+  @ListBound({ cap: RECORD_KINDS.length })
   @FieldResolver(() => [ExerciseRecord], { description: "The caller's current record of each kind, or userId's" })
   records(@Root() exercise: Exercise, @Arg("userId", () => Int, { nullable: true }) userId: number | null | undefined, @Ctx() ctx: Context) {
     return ctx.loaders.currentRecords.load({ userId: userId ?? undefined, exerciseId: exercise.id });

@@ -1,6 +1,7 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql-api.js";
+import { HISTORY_LIST_CAP, ListBound } from "../../graphql/list-bounds.js";
 import { inputReader, listReader, pageReader } from "../../graphql/arguments.js";
 import { Selection } from "../../graphql/look-ahead.js";
 import { PageInput } from "../../graphql/page.js";
@@ -96,6 +97,7 @@ export class TrainingPlanResolver {
     return ctx.services.planAssignments.complete(ctx.actor, id);
   }
 
+  @ListBound({ cap: HISTORY_LIST_CAP })
   @FieldResolver(() => [PlanAssignment], { description: "The assignments of this plan the caller may see" })
   assignments(@Root() plan: TrainingPlan, @Ctx() ctx: Context) {
     return ctx.loaders.assignmentsOfPlan.load(plan.id);

@@ -1,4 +1,5 @@
 import { Field, InputType, Int, ObjectType } from "type-graphql";
+import { ListBound, PARTS_ESTIMATE } from "../../graphql/list-bounds.js";
 import { PageOf } from "../../graphql/page.js";
 import { DateTime, LocalDate } from "../../graphql/scalars.js";
 import { DifficultyEnum } from "../exercises/exercise.types.js";
@@ -25,7 +26,9 @@ export class TrainingPlan {
   @Field(() => String) name!: string;
   @Field(() => String) description!: string;
   @Field(() => Int) createdBy!: number;
-  @Field(() => [PlanTraining]) trainings!: PlanTraining[];
+  @ListBound({ parts: PARTS_ESTIMATE })
+  @Field(() => [PlanTraining])
+  trainings!: PlanTraining[];
   @Field(() => Boolean) isPublic!: boolean;
   @Field(() => DifficultyEnum, { nullable: true }) difficulty!: string | null;
   @Field(() => GoalEnum, { nullable: true }) goal!: string | null;

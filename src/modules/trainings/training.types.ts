@@ -1,4 +1,5 @@
 import { Field, Float, InputType, Int, ObjectType } from "type-graphql";
+import { ListBound, PARTS_ESTIMATE } from "../../graphql/list-bounds.js";
 import { PageOf } from "../../graphql/page.js";
 import { DateTime } from "../../graphql/scalars.js";
 
@@ -22,7 +23,9 @@ export class Training {
   @Field(() => String, { nullable: true }) description!: string | null;
   @Field(() => Int) createdBy!: number;
   @Field(() => Boolean) isPublic!: boolean;
-  @Field(() => [TrainingExercise], { nullable: true }) exercises?: TrainingExercise[];
+  @ListBound({ parts: PARTS_ESTIMATE })
+  @Field(() => [TrainingExercise], { nullable: true })
+  exercises?: TrainingExercise[];
   @Field(() => Int, { nullable: true }) exerciseCount?: number;
   @Field(() => DateTime) createdAt!: Date;
   @Field(() => DateTime) updatedAt!: Date;

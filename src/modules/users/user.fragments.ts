@@ -72,12 +72,20 @@ export function authorJson(userId: AnyColumn, keys?: readonly string[]): SQL {
   return sql`(select ${objectJson(authorFields, keys)} from ${users} ${author} where ${eq(author.id, userId)})`;
 }
 
-/** The weights `userId` recorded through the profile, oldest first, as the text of the metrics' JSON array of `{date, value}`. */
+/** The weights the metrics list: the newest, as many as a page holds at most (a list without paging is capped). */
+export const WEIGHT_HISTORY_LISTED = 100;
+
+/**
+ * The newest WEIGHT_HISTORY_LISTED weights `userId` recorded through the profile, oldest first, as the text of the
+ * metrics' JSON array of `{date, value}`: read backwards from the (user, recorded_at) index and stopped there, however
+ * long the history.
+ */
 export function weightHistoryText(userId: SQL | AnyColumn): SQL<string> {
   const w = weightHistory;
   return jsonArrayText(
-    jsonObjectText({ date: jsonInstant(w.recordedAt), value: jsonNumber(w.weightKg) }),
-    sql`from ${w} where ${w.userId} = ${userId}`,
-    sql`${w.recordedAt}, ${w.id}`,
+    jsonObjectText({ date: jsonInstant(sql`newest.recorded_at`), value: jsonNumber(sql`newest.weight_kg`) }),
+    sql`from (select ${w.recordedAt}, ${w.weightKg}, ${w.id} from ${w} where ${w.userId} = ${userId}
+      order by ${w.recordedAt} desc, ${w.id} desc limit ${sql.raw(String(WEIGHT_HISTORY_LISTED))}) newest`,
+    sql`newest.recorded_at, newest.id`,
   );
 }
