@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNotNull, isNull, lt, lte, notExists, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, notExists, notInArray, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import { ordering } from "../../platform/db/pages.js";
 import type { PageRequest } from "../../platform/paging.js";
@@ -17,6 +17,12 @@ export interface LeasedDelivery {
   delivery: DeliveryRow;
   event: DomainEventRow;
   endpoint: EndpointRow;
+}
+
+/** How many attempts may be under way at once, across every worker, to one endpoint and to all of one owner's endpoints. */
+export interface DeliveryShare {
+  perEndpoint: number;
+  perOwner: number;
 }
 
 export const webhookRepository = {
@@ -151,15 +157,42 @@ export const webhookRepository = {
   },
 
   /**
-   * Leases the next due delivery of an enabled endpoint until `leaseUntil`, skipping ones another worker holds. Each
-   * lease counts an attempt, so `attempts` also names this lease: a worker whose lease ran out can no longer settle it.
+   * Leases the next due delivery of an enabled endpoint until `leaseUntil`, skipping ones another worker holds, and
+   * those of an endpoint or an owner already at its share of attempts under way (by any worker, so a receiver that
+   * hangs holds no more than that; workers leasing at the same instant may each take one past it). Each lease counts
+   * an attempt, so `attempts` also names this lease: a worker whose lease ran out can no longer settle it.
    */
-  async leaseNextDelivery(db: Db, now: Date, leaseUntil: Date): Promise<LeasedDelivery | undefined> {
+  async leaseNextDelivery(db: Db, now: Date, leaseUntil: Date, share: DeliveryShare): Promise<LeasedDelivery | undefined> {
+    // Those of attempts under way (leased, not settled: the lease is also their next_attempt_at, so the due index finds
+    // them) that have `max` of them or more.
+    const atShare = (key: typeof webhookDeliveries.endpointId | typeof webhookEndpoints.userId, max: number) =>
+      db
+        .select({ key })
+        .from(webhookDeliveries)
+        .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+        .where(
+          and(
+            eq(webhookDeliveries.status, "PENDING"),
+            gt(webhookDeliveries.nextAttemptAt, now),
+            lte(webhookDeliveries.nextAttemptAt, leaseUntil),
+            gt(webhookDeliveries.leasedUntil, now),
+          ),
+        )
+        .groupBy(key)
+        .having(gte(count(), max));
     const next = db
       .select({ id: webhookDeliveries.id })
       .from(webhookDeliveries)
       .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-      .where(and(eq(webhookDeliveries.status, "PENDING"), lte(webhookDeliveries.nextAttemptAt, now), eq(webhookEndpoints.enabled, true)))
+      .where(
+        and(
+          eq(webhookDeliveries.status, "PENDING"),
+          lte(webhookDeliveries.nextAttemptAt, now),
+          eq(webhookEndpoints.enabled, true),
+          notInArray(webhookDeliveries.endpointId, atShare(webhookDeliveries.endpointId, share.perEndpoint)),
+          notInArray(webhookEndpoints.userId, atShare(webhookEndpoints.userId, share.perOwner)),
+        ),
+      )
       .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
       .limit(1)
       .for("update", { of: webhookDeliveries, skipLocked: true });
