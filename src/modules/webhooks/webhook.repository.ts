@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, notExists, notInArray, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNotNull, isNull, lt, lte, notExists, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import { ordering } from "../../platform/db/pages.js";
 import type { PageRequest } from "../../platform/paging.js";
@@ -157,45 +157,40 @@ export const webhookRepository = {
   },
 
   /**
-   * Leases the next due delivery of an enabled endpoint until `leaseUntil`, skipping ones another worker holds, and
-   * those of an endpoint or an owner already at its share of attempts under way (by any worker, so a receiver that
-   * hangs holds no more than that; workers leasing at the same instant may each take one past it). Each lease counts
-   * an attempt, so `attempts` also names this lease: a worker whose lease ran out can no longer settle it.
+   * Leases the next due delivery of an enabled endpoint until `leaseUntil`, skipping ones another worker holds: the
+   * oldest of the endpoints' oldest due ones, among the endpoints and owners below their share of attempts under way (by
+   * any worker, so receivers that hang hold no more than that; workers leasing at the same instant may each take one
+   * past it). It costs one index probe per endpoint with something due, however long one endpoint's backlog. Each lease
+   * counts an attempt, so `attempts` also names this lease: a worker whose lease ran out can no longer settle it.
    */
   async leaseNextDelivery(db: Db, now: Date, leaseUntil: Date, share: DeliveryShare): Promise<LeasedDelivery | undefined> {
-    // Those of attempts under way (leased, not settled: the lease is also their next_attempt_at, so the due index finds
-    // them) that have `max` of them or more.
-    const atShare = (key: typeof webhookDeliveries.endpointId | typeof webhookEndpoints.userId, max: number) =>
-      db
-        .select({ key })
-        .from(webhookDeliveries)
-        .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-        .where(
-          and(
-            eq(webhookDeliveries.status, "PENDING"),
-            gt(webhookDeliveries.nextAttemptAt, now),
-            lte(webhookDeliveries.nextAttemptAt, leaseUntil),
-            gt(webhookDeliveries.leasedUntil, now),
-          ),
-        )
-        .groupBy(key)
-        .having(gte(count(), max));
-    const next = db
-      .select({ id: webhookDeliveries.id })
-      .from(webhookDeliveries)
-      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-      .where(
-        and(
-          eq(webhookDeliveries.status, "PENDING"),
-          lte(webhookDeliveries.nextAttemptAt, now),
-          eq(webhookEndpoints.enabled, true),
-          notInArray(webhookDeliveries.endpointId, atShare(webhookDeliveries.endpointId, share.perEndpoint)),
-          notInArray(webhookEndpoints.userId, atShare(webhookEndpoints.userId, share.perOwner)),
-        ),
+    const at = sql`${now.toISOString()}::timestamptz`;
+    // Leased and not settled: the lease is also their next_attempt_at, so the pending index finds them.
+    const underWay = sql`select d.endpoint_id, e.user_id from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+      where d.status = 'PENDING' and d.next_attempt_at > ${at} and d.next_attempt_at <= ${leaseUntil.toISOString()}::timestamptz
+        and d.leased_until > ${at}`;
+    // Each endpoint's oldest due delivery: the first entry of the next endpoint in pending_endpoint_idx, one probe each.
+    const next = sql`(
+      with recursive due(endpoint_id, id) as (
+        (select endpoint_id, id from webhook_deliveries where status = 'PENDING' and next_attempt_at <= ${at}
+         order by endpoint_id, next_attempt_at limit 1)
+        union all
+        select next.endpoint_id, next.id from due cross join lateral (
+          select d.endpoint_id, d.id from webhook_deliveries d
+          where d.status = 'PENDING' and d.next_attempt_at <= ${at} and d.endpoint_id > due.endpoint_id
+          order by d.endpoint_id, d.next_attempt_at limit 1
+        ) next
+      ), under_way as (${underWay})
+      select d.id from webhook_deliveries d
+      where d.status = 'PENDING' and d.next_attempt_at <= ${at} and d.id in (
+        select due.id from due join webhook_endpoints e on e.id = due.endpoint_id and e.enabled
+        where (select count(*) from under_way where under_way.endpoint_id = e.id) < ${share.perEndpoint}
+          and (select count(*) from under_way where under_way.user_id = e.user_id) < ${share.perOwner}
       )
-      .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
-      .limit(1)
-      .for("update", { of: webhookDeliveries, skipLocked: true });
+      order by d.next_attempt_at, d.id
+      limit 1
+      for update skip locked
+    )`;
     const [leased] = await db
       .update(webhookDeliveries)
       .set({ nextAttemptAt: leaseUntil, leasedUntil: leaseUntil, attempts: sql`${webhookDeliveries.attempts} + 1` })
