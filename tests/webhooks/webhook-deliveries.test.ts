@@ -196,6 +196,33 @@ describe("webhook deliveries", () => {
     expect((await deliveriesOf(t, trainer, endpoint.id)).every((d) => d.status === "SUCCEEDED" && d.attempts === 1)).toBe(true);
   });
 
+  it("delivers another user's event while one user's 20 endpoints on a receiver that never answers hold their attempts, on two instances", async () => {
+    const student = await makeStudent(t);
+    const other = await makeTrainer(t);
+    const [silent, quick] = [await receiver(), await receiver()];
+    silent.otherwise = never;
+    const hanging = [];
+    for (let i = 0; i < 20; i++) hanging.push(await createEndpoint(t, student, silent.url, ["invite.updated"]));
+    const otherEndpoint = await createEndpoint(t, other, quick.url, ["invite.updated"]);
+    // The student's deliveries come due first; the other user's last.
+    for (const endpoint of hanging) expect((await t.post(`/api/webhook-endpoints/${endpoint.id}/test`, { token: student.token })).status).toBe(202);
+    expect((await t.post(`/api/webhook-endpoints/${otherEndpoint.id}/test`, { token: other.token })).status).toBe(202);
+
+    const runs = Promise.all([deliverWebhooks(t), second.app.services.webhookDeliveries.runOnce()]);
+    let runsEnded = false;
+    void runs.finally(() => (runsEnded = true));
+    while (quick.received.length === 0 && !runsEnded) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(quick.received).toHaveLength(1);
+    // It arrived while every attempt at the silent receiver was still held open: none of them had given up yet.
+    const studentDeliveries = (await Promise.all(hanging.map((endpoint) => deliveriesOf(t, student, endpoint.id)))).flat();
+    expect(studentDeliveries.filter((d) => d.lastError !== null)).toEqual([]);
+    expect(silent.received.length).toBeGreaterThan(0);
+
+    await silent.stop();
+    await runs;
+    expect((await deliveriesOf(t, other, otherEndpoint.id))[0]).toMatchObject({ status: "SUCCEEDED", attempts: 1 });
+  }, 60_000);
+
   it("takes a retry asked while an attempt is under way as that attempt: another instance's worker posts nothing more", async () => {
     const trainer = await makeTrainer(t);
     const r = await receiver();

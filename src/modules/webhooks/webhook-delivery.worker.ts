@@ -9,7 +9,7 @@ import type { UrlPolicy } from "./webhook-address.js";
 import { signatureHeader, type SecretBox } from "./webhook-secrets.js";
 import { ATTEMPT_TIMEOUT_MS, sendWebhook, type AttemptOutcome } from "./webhook-sender.js";
 import { webhookMails } from "./webhook.mails.js";
-import { webhookRepository, type DomainEventRow, type EndpointRow, type LeasedDelivery } from "./webhook.repository.js";
+import { webhookRepository, type DeliveryShare, type DomainEventRow, type EndpointRow, type LeasedDelivery } from "./webhook.repository.js";
 import { WEBHOOK_EVENT_RULES, type DomainEventType } from "./webhook.table.js";
 
 /** Waits after the n-th failed attempt (contract §14.1); a failure past the last one is final (FAILED). */
@@ -24,7 +24,13 @@ const LEASE_MARGIN_MS = 5_000;
 const DISPATCH_BATCH = 100;
 /** While deliveries are under way, new due ones are looked for this often (a slow receiver holds one slot only). */
 const POLL_WHILE_BUSY_MS = 250;
-const DEFAULT_CONCURRENCY = 8;
+/** Attempts one instance makes at once: each is a socket and a timer, so many cost little while receivers hang. */
+const DEFAULT_CONCURRENCY = 32;
+/**
+ * Attempts under way at once to one endpoint and to one owner's endpoints, across instances: receivers that never
+ * answer hold this many slots for 10 s each, never every slot of an instance, so everyone else's deliveries go on.
+ */
+const SHARE: DeliveryShare = { perEndpoint: 2, perOwner: 4 };
 /** Events (and their deliveries) are kept this long once nothing of them is pending; pruned at most once an hour. */
 export const EVENT_RETENTION_MS = 30 * 24 * 3_600_000;
 const PRUNE_EVERY_MS = 3_600_000;
@@ -59,8 +65,9 @@ interface Reader {
  * Dispatch: each event, once, in a transaction, becomes one delivery per enabled endpoint subscribed to its type whose
  * owner may read it then (by the type's rule over its subject users). Delivery: each due delivery is leased (committed)
  * for longer than an attempt may take, attempted over HTTP outside any transaction, then settled while its lease
- * holds; several at once, so a slow receiver holds up only its own. A worker that dies mid-attempt leaves the lease to
- * run out and the delivery is attempted again: at least once.
+ * holds; several at once, the oldest due first among endpoints and owners below their SHARE of attempts under way, so
+ * a slow receiver holds up only its own. A worker that dies mid-attempt leaves the lease to run out and the delivery
+ * is attempted again: at least once.
  */
 export class WebhookDeliveryWorker {
   /** Attempts settled by this instance since it started, by outcome (the Prometheus counter reads them). */
@@ -160,7 +167,7 @@ export class WebhookDeliveryWorker {
 
   private leaseNext(): Promise<LeasedDelivery | undefined> {
     const now = this.deps.clock.now();
-    return webhookRepository.leaseNextDelivery(this.deps.db, now, new Date(now.getTime() + ATTEMPT_TIMEOUT_MS + LEASE_MARGIN_MS));
+    return webhookRepository.leaseNextDelivery(this.deps.db, now, new Date(now.getTime() + ATTEMPT_TIMEOUT_MS + LEASE_MARGIN_MS), SHARE);
   }
 
   /** One attempt of a leased delivery, signed with every active secret of its endpoint, then settled; never throws. */

@@ -19,6 +19,12 @@ export interface LeasedDelivery {
   endpoint: EndpointRow;
 }
 
+/** How many attempts may be under way at once, across every worker, to one endpoint and to all of one owner's endpoints. */
+export interface DeliveryShare {
+  perEndpoint: number;
+  perOwner: number;
+}
+
 export const webhookRepository = {
   async insertEvent(db: Db, row: typeof domainEvents.$inferInsert): Promise<DomainEventRow> {
     const [inserted] = await db.insert(domainEvents).values(row).returning();
@@ -151,18 +157,40 @@ export const webhookRepository = {
   },
 
   /**
-   * Leases the next due delivery of an enabled endpoint until `leaseUntil`, skipping ones another worker holds. Each
-   * lease counts an attempt, so `attempts` also names this lease: a worker whose lease ran out can no longer settle it.
+   * Leases the next due delivery of an enabled endpoint until `leaseUntil`, skipping ones another worker holds: the
+   * oldest of the endpoints' oldest due ones, among the endpoints and owners below their share of attempts under way (by
+   * any worker, so receivers that hang hold no more than that; workers leasing at the same instant may each take one
+   * past it). It costs one index probe per endpoint with something due, however long one endpoint's backlog. Each lease
+   * counts an attempt, so `attempts` also names this lease: a worker whose lease ran out can no longer settle it.
    */
-  async leaseNextDelivery(db: Db, now: Date, leaseUntil: Date): Promise<LeasedDelivery | undefined> {
-    const next = db
-      .select({ id: webhookDeliveries.id })
-      .from(webhookDeliveries)
-      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-      .where(and(eq(webhookDeliveries.status, "PENDING"), lte(webhookDeliveries.nextAttemptAt, now), eq(webhookEndpoints.enabled, true)))
-      .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
-      .limit(1)
-      .for("update", { of: webhookDeliveries, skipLocked: true });
+  async leaseNextDelivery(db: Db, now: Date, leaseUntil: Date, share: DeliveryShare): Promise<LeasedDelivery | undefined> {
+    const at = sql`${now.toISOString()}::timestamptz`;
+    // Leased and not settled: the lease is also their next_attempt_at, so the pending index finds them.
+    const underWay = sql`select d.endpoint_id, e.user_id from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+      where d.status = 'PENDING' and d.next_attempt_at > ${at} and d.next_attempt_at <= ${leaseUntil.toISOString()}::timestamptz
+        and d.leased_until > ${at}`;
+    // Each endpoint's oldest due delivery: the first entry of the next endpoint in pending_endpoint_idx, one probe each.
+    const next = sql`(
+      with recursive due(endpoint_id, id) as (
+        (select endpoint_id, id from webhook_deliveries where status = 'PENDING' and next_attempt_at <= ${at}
+         order by endpoint_id, next_attempt_at limit 1)
+        union all
+        select next.endpoint_id, next.id from due cross join lateral (
+          select d.endpoint_id, d.id from webhook_deliveries d
+          where d.status = 'PENDING' and d.next_attempt_at <= ${at} and d.endpoint_id > due.endpoint_id
+          order by d.endpoint_id, d.next_attempt_at limit 1
+        ) next
+      ), under_way as (${underWay})
+      select d.id from webhook_deliveries d
+      where d.status = 'PENDING' and d.next_attempt_at <= ${at} and d.id in (
+        select due.id from due join webhook_endpoints e on e.id = due.endpoint_id and e.enabled
+        where (select count(*) from under_way where under_way.endpoint_id = e.id) < ${share.perEndpoint}
+          and (select count(*) from under_way where under_way.user_id = e.user_id) < ${share.perOwner}
+      )
+      order by d.next_attempt_at, d.id
+      limit 1
+      for update skip locked
+    )`;
     const [leased] = await db
       .update(webhookDeliveries)
       .set({ nextAttemptAt: leaseUntil, leasedUntil: leaseUntil, attempts: sql`${webhookDeliveries.attempts} + 1` })

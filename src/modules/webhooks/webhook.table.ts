@@ -106,6 +106,10 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_due_idx")
       .on(t.nextAttemptAt)
       .where(sql`${t.status} = 'PENDING'`),
+    // Each endpoint's pending deliveries by when they are due: the worker walks the endpoints with one due, oldest first.
+    index("webhook_deliveries_pending_endpoint_idx")
+      .on(t.endpointId, t.nextAttemptAt)
+      .where(sql`${t.status} = 'PENDING'`),
     check("webhook_deliveries_status_check", sql`${t.status} in (${oneOf(DELIVERY_STATUSES)})`),
   ],
 );

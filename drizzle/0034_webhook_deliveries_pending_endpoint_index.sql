@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_deliveries_pending_endpoint_idx" ON "webhook_deliveries" USING btree ("endpoint_id","next_attempt_at") WHERE "webhook_deliveries"."status" = 'PENDING';
