@@ -269,13 +269,10 @@ export class CoachingService {
     if (!(await coachingRepository.isTrainerOf(this.deps.db, caller.id, userId))) throw forbidden();
   }
 
-  /**
-   * Those of `userIds` whose activity the caller may read (the rule of ensureMayReadActivity), in one query; `db`: a
-   * transaction to read the links in (the webhook dispatcher's).
-   */
-  async activityReadableAmong(caller: Pick<UserActor, "id" | "isAdmin">, userIds: readonly number[], db: Db = this.deps.db): Promise<Set<number>> {
+  /** Those of `userIds` whose activity the caller may read (the rule of ensureMayReadActivity), in one query. */
+  async activityReadableAmong(caller: Pick<UserActor, "id" | "isAdmin">, userIds: readonly number[]): Promise<Set<number>> {
     const others = userIds.filter((id) => !isOwnerOrAdmin(caller, id));
-    const linked = await coachingRepository.linkedStudentsAmong(db, caller.id, others);
+    const linked = await coachingRepository.linkedStudentsAmong(this.deps.db, caller.id, others);
     return new Set(userIds.filter((id) => isOwnerOrAdmin(caller, id) || linked.has(id)));
   }
 
