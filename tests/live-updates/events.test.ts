@@ -117,6 +117,20 @@ describe("an event's cost", () => {
     expect(many).toBe(few);
     expect(held.every((subscription) => subscription.events.length === 0 && subscription.errors.length === 0)).toBe(true);
   });
+
+  it("asks once about the records of one session, which were committed together (issue 30)", async () => {
+    // Another follower whose access must be checked: the subject's own would need no statement.
+    const outsider = await makeStudent(t);
+    open(t, outsider).subscribe(RECORDS);
+    const records = open(t, s.trainer).subscribe(RECORDS);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const reads = await linkReadsDuring(async () => {
+      expect((await log(s.student, "2026-03-18T10:00:00.000Z", 40)).status).toBe(201);
+      // A first session of one set: max weight, estimated 1RM, set and session volume, max reps, 3- and 5-rep maxes.
+      await records.received(7);
+    });
+    expect(reads).toBe(1);
+  });
 });
 
 describe("personalRecordAchieved", () => {

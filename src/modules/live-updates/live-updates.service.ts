@@ -9,6 +9,8 @@ import type { CoachingService } from "../coaching/coaching.service.js";
 const TOPIC = "live-events";
 /** Events a subscriber has not taken yet are kept up to this many, the oldest dropped first (a slow socket costs no more). */
 const UNREAD_EVENTS_KEPT = 100;
+/** Batches of events committed together whose access answers an instance keeps (they arrive one after another). */
+const BATCHES_KEPT = 50;
 
 /** What each subscription field of contract §14.2 follows, and whose events it may see. */
 export const LIVE_FIELDS = {
@@ -32,6 +34,11 @@ export interface LiveNotice {
   publicId: string;
   type: string;
   userIds: number[];
+  /**
+   * The public id of the first event committed with it (one announce): such events are checked at one moment, so a
+   * reader is asked about their subject once. Absent from earlier versions' notices.
+   */
+  batch?: string;
 }
 
 /** Where an event's data is read (the webhooks module's events). */
@@ -70,11 +77,13 @@ interface FollowersOfType {
  * caused them, so subscribers on every instance hear of them, and each given to a subscriber only if it may read the
  * event's subject at that moment (checked at subscribe, then for every event: a link removed stops a student's events).
  * An instance listens once for all its subscriptions and checks an event's possible receivers together, in at most one
- * statement whatever their number, then reads its data once for them all.
+ * statement whatever their number (and once for the events committed with it), then reads its data once for them all.
  */
 export class LiveUpdatesService {
   private readonly followers = new Map<string, FollowersOfType>();
   private listening = false;
+  /** By batch and subject: whether each reader asked about it may read that subject's activity. */
+  private readonly answered = new Map<string, Map<number, Promise<boolean>>>();
   /** Events are given out in the order they arrived, each once its check is done (checks run side by side). */
   private delivered = Promise.resolve();
 
@@ -85,9 +94,10 @@ export class LiveUpdatesService {
    * those a subscription field follows, one bus message each.
    */
   async announce(events: readonly { id: number; publicId: string; type: string; subjectUserIds: number[] }[]): Promise<void> {
+    const batch = events[0]?.publicId;
     for (const event of events) {
       if (!FOLLOWED_TYPES.has(event.type)) continue;
-      const notice: LiveNotice = { eventId: event.id, publicId: event.publicId, type: event.type, userIds: event.subjectUserIds };
+      const notice: LiveNotice = { eventId: event.id, publicId: event.publicId, type: event.type, userIds: event.subjectUserIds, batch };
       await this.deps.bus.publish(TOPIC, JSON.stringify(notice));
     }
   }
@@ -174,9 +184,26 @@ export class LiveUpdatesService {
     if (audience === "parties") return candidates;
     const [subject] = notice.userIds;
     const readers = [...new Map(candidates.map(({ caller }) => [caller.id, caller])).values()];
-    const answers = await this.deps.coaching.mayReadActivities(readers.map((reader) => ({ reader, userIds: [subject] })));
+    const answers = await Promise.all(this.answersFor(notice.batch, subject, readers));
     const allowed = new Set(readers.filter((_, i) => answers[i]).map((reader) => reader.id));
     return candidates.filter(({ caller }) => allowed.has(caller.id));
+  }
+
+  /** Whether each reader may read `subject`'s activity: those not asked yet about this batch, in one question. */
+  private answersFor(batch: string | undefined, subject: number, readers: UserActor[]): Promise<boolean>[] {
+    const key = batch === undefined ? undefined : `${batch}:${subject}`;
+    const known = (key && this.answered.get(key)) || new Map<number, Promise<boolean>>();
+    const unasked = readers.filter((reader) => !known.has(reader.id));
+    if (unasked.length > 0) {
+      const asked = this.deps.coaching.mayReadActivities(unasked.map((reader) => ({ reader, userIds: [subject] })));
+      const answerOf = (i: number) => asked.then((answers) => answers[i]);
+      unasked.forEach((reader, i) => known.set(reader.id, answerOf(i)));
+    }
+    if (key && !this.answered.has(key)) {
+      if (this.answered.size >= BATCHES_KEPT) this.answered.delete(this.answered.keys().next().value!);
+      this.answered.set(key, known);
+    }
+    return readers.map((reader) => known.get(reader.id)!);
   }
 
   private async dataOf(notice: LiveNotice): Promise<unknown> {
