@@ -9,7 +9,7 @@ import { systemClock } from "../src/platform/clock.js";
 import { loadConfig } from "../src/platform/config.js";
 import { openDatabase, type DatabaseHandle } from "../src/platform/db/database.js";
 import { createLogger } from "../src/platform/logger.js";
-import { scratchDatabase } from "./support.js";
+import { scratchDatabase, type ScratchDatabase } from "./support.js";
 
 /** The app's token secret: a service started beside it (bench/api/servers.ts) with this one accepts its tokens. */
 export const BENCH_JWT_SECRET = "bench-secret-that-is-long-enough-for-hs256-0123456789";
@@ -29,11 +29,24 @@ export interface BenchApp {
  * PostgreSQL database created for the run and dropped by `close()` (never the database the URL names).
  */
 export async function startBenchApp(env: Record<string, string> = {}): Promise<BenchApp> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "fitness-bench-"));
   const scratch = process.env.DATABASE_URL ? scratchDatabase("fitness_bench") : undefined;
   await scratch?.create();
   const database = await openDatabase(scratch ? { databaseUrl: scratch.url } : { pglite: new PGlite() });
   await database.migrate();
+  return serveBenchApp(database, scratch, env);
+}
+
+/**
+ * A second instance of the service beside `first`, on the same scratch PostgreSQL database through a pool of its own
+ * (as another process would be); its `close()` leaves the database to `first`'s.
+ */
+export async function startAnotherBenchInstance(first: BenchApp, env: Record<string, string> = {}): Promise<BenchApp> {
+  if (!first.databaseUrl) throw new Error("a second instance needs PostgreSQL (DATABASE_URL)");
+  return serveBenchApp(await openDatabase({ databaseUrl: first.databaseUrl }), undefined, { DATABASE_URL: first.databaseUrl, ...env });
+}
+
+async function serveBenchApp(database: DatabaseHandle, scratch: ScratchDatabase | undefined, env: Record<string, string>): Promise<BenchApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "fitness-bench-"));
 
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -53,13 +66,15 @@ export async function startBenchApp(env: Record<string, string> = {}): Promise<B
   const logger = createLogger(config.logLevel);
   const app = await createApp({ config, database, clock: systemClock, logger });
   server.on("request", app.express);
+  server.on("upgrade", app.sockets.upgrade);
 
   return {
     base,
     app,
     database,
-    databaseKind: scratch ? `PostgreSQL (scratch database ${scratch.name})` : database.kind,
-    databaseUrl: scratch?.url,
+    databaseKind:
+      database.connection.kind === "postgres" ? `PostgreSQL (scratch database ${new URL(database.connection.url).pathname.slice(1)})` : database.kind,
+    databaseUrl: database.connection.kind === "postgres" ? database.connection.url : undefined,
     async close() {
       // Work still queued when the app closes fails on purpose: not worth a log line each.
       logger.level = "silent";

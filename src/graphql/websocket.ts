@@ -23,8 +23,13 @@ import { complexityProblem, depthLimit } from "./query-limits.js";
 
 /** One client message: a subscribe's query and variables fit well within it (the HTTP side takes 100 KiB bodies). */
 const MAX_MESSAGE_BYTES = 64 * 1024;
-/** Subscriptions one socket may hold at once. */
-const MAX_SUBSCRIPTIONS_PER_SOCKET = 20;
+/**
+ * Subscriptions one socket may hold at once: a trainer's dashboard of 100 student cards, each following the student's
+ * executions and records, and the page's own. What an event costs does not grow with them (LiveUpdatesService).
+ */
+const MAX_SUBSCRIPTIONS_PER_SOCKET = 250;
+/** Subscriptions one user may hold at once over all its sockets to one instance: two such dashboards. */
+const MAX_SUBSCRIPTIONS_PER_USER = 500;
 /** Time a client has to send `connection_init`, as graphql-ws advises (its default is 3 s). */
 const CONNECTION_INIT_WAIT_MS = 5_000;
 /** What a socket may leave unread on the server (events it does not take); past it the socket is closed. */
@@ -44,11 +49,13 @@ const PROTOCOL_VIOLATIONS: ReadonlySet<number> = new Set([
 const UNAUTHORIZED = 4401;
 const SLOW_CONSUMER = 1013;
 
-/** What each connection holds once authenticated: who, with which token, until when. */
+/** What each connection holds once authenticated: who, with which token, until when, and its subscriptions. */
 interface Session {
   actor: UserActor;
   authorization: string;
   expiry: NodeJS.Timeout;
+  /** How many subscriptions the socket holds now (graphql-ws counts one being subscribed). */
+  held(): number;
 }
 interface Connection {
   readonly socket: WebSocket;
@@ -82,12 +89,13 @@ export interface GraphqlSocketsDeps {
  * else the socket closes with 4401; so it does when the token expires, is revoked (logout, refresh, a password reset:
  * the users module's session news, from any instance) or stops opening a session at an event. Queries and mutations
  * stay on HTTP, where idempotency keys, rate limits and answer sizes are enforced. The same depth, complexity and
- * token limits hold as over HTTP, and one message, one socket's subscriptions and its unsent events are bounded.
+ * token limits hold as over HTTP, and one message, a socket's and a user's subscriptions and unsent events are bounded.
  */
 export function graphqlSockets(deps: GraphqlSocketsDeps): GraphqlSockets {
   const { schema, authenticate, config, clock, logger } = deps;
   const format = formatError(logger);
-  const sessions = new Set<Connection>();
+  /** The authenticated connections, by user. */
+  const sessions = new Map<number, Set<Connection>>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   let closing: Promise<void> | undefined;
 
@@ -104,7 +112,7 @@ export function graphqlSockets(deps: GraphqlSocketsDeps): GraphqlSockets {
     return false;
   };
   const stopSessionNews = deps.onSessionsChanged((userId) => {
-    for (const connection of sessions) if (connection.session?.actor.id === userId) void stillAuthenticated(connection);
+    for (const connection of sessions.get(userId) ?? []) void stillAuthenticated(connection);
   });
 
   const server = makeServer<Record<string, unknown> | undefined, Connection>({
@@ -122,20 +130,24 @@ export function graphqlSockets(deps: GraphqlSocketsDeps): GraphqlSockets {
       const untilExpiry = Math.min(MAX_TIMER_MS, Math.max(0, actor.tokenExpiresAt.getTime() - clock.now().getTime()));
       const expiry = setTimeout(() => closeUnauthorized(connection), untilExpiry);
       expiry.unref();
-      connection.session = { actor, authorization, expiry };
-      sessions.add(connection);
+      connection.session = { actor, authorization, expiry, held: () => Object.keys(ctx.subscriptions).length };
+      const users = sessions.get(actor.id) ?? new Set();
+      sessions.set(actor.id, users.add(connection));
       connection.socket.once("close", () => {
         clearTimeout(expiry);
-        sessions.delete(connection);
+        users.delete(connection);
+        if (users.size === 0) sessions.delete(actor.id);
       });
       return true;
     },
     onSubscribe: (ctx, _id, payload): ExecutionArgs | readonly GraphQLError[] => {
       const connection = ctx.extra;
+      const session = connection.session!;
       // graphql-ws has already counted this subscription among the socket's own.
-      if (Object.keys(ctx.subscriptions).length > MAX_SUBSCRIPTIONS_PER_SOCKET) {
-        return [refused(`No máximo ${MAX_SUBSCRIPTIONS_PER_SOCKET} assinaturas por conexão`)];
-      }
+      if (session.held() > MAX_SUBSCRIPTIONS_PER_SOCKET) return [refused(`No máximo ${MAX_SUBSCRIPTIONS_PER_SOCKET} assinaturas por conexão`)];
+      let heldByUser = 0;
+      for (const other of sessions.get(session.actor.id) ?? []) heldByUser += other.session!.held();
+      if (heldByUser > MAX_SUBSCRIPTIONS_PER_USER) return [refused(`No máximo ${MAX_SUBSCRIPTIONS_PER_USER} assinaturas por usuário`)];
       let document;
       try {
         document = parse(payload.query, { maxTokens: config.graphqlMaxTokens });
@@ -157,7 +169,7 @@ export function graphqlSockets(deps: GraphqlSocketsDeps): GraphqlSockets {
         document,
         operationName: payload.operationName,
         variableValues: payload.variables,
-        contextValue: deps.contextFor(connection.session!.actor, connection.request),
+        contextValue: deps.contextFor(session.actor, connection.request),
       };
     },
     onNext: async (ctx, _id, _payload, _args, result) => {

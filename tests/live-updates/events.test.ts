@@ -74,6 +74,65 @@ describe("trainingExecutionLogged", () => {
   });
 });
 
+describe("an event's cost", () => {
+  /** The access checks (reads of trainer–student links) both instances make while `run` runs. */
+  async function linkReadsDuring(run: () => Promise<unknown>): Promise<number> {
+    let reads = 0;
+    // On PGlite the two instances share one handle: observed once.
+    const stops = [...new Set([t.database, other.database])].map((database) =>
+      database.observeQueries((statement) => {
+        if (statement.includes('"personal_student_links"')) reads += 1;
+      }),
+    );
+    try {
+      await run();
+    } finally {
+      stops.forEach((stop) => stop());
+    }
+    return reads;
+  }
+
+  it("does not grow with the subscriptions of a user the event is not for (issue 30)", async () => {
+    // A free account following all it may read, on both instances, subscribed before the trainer: its checks come first.
+    const outsider = await makeStudent(t);
+    const outsiders = [open(t, outsider), open(other, outsider)];
+    const follow = (count: number) => outsiders.flatMap((socket) => Array.from({ length: count }, () => socket.subscribe(EXECUTIONS)));
+    const held = follow(1);
+    const trainer = [open(t, s.trainer).subscribe(EXECUTIONS), open(other, s.trainer).subscribe(EXECUTIONS)];
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await log(s.student, "2026-03-17T10:00:00.000Z")).status).toBe(201);
+    await Promise.all(trainer.map((subscription) => subscription.received(1)));
+
+    const few = await linkReadsDuring(async () => {
+      expect((await log(s.student, "2026-03-18T08:00:00.000Z", 50)).status).toBe(201);
+      await Promise.all(trainer.map((subscription) => subscription.received(2)));
+    });
+    held.push(...follow(19));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const many = await linkReadsDuring(async () => {
+      expect((await log(s.student, "2026-03-18T10:00:00.000Z", 60)).status).toBe(201);
+      await Promise.all(trainer.map((subscription) => subscription.received(3)));
+    });
+    console.info(`link reads per logged session: ${few} with 2 unrelated subscriptions, ${many} with 40`);
+    expect(many).toBe(few);
+    expect(held.every((subscription) => subscription.events.length === 0 && subscription.errors.length === 0)).toBe(true);
+  });
+
+  it("asks once about the records of one session, which were committed together (issue 30)", async () => {
+    // Another follower whose access must be checked: the subject's own would need no statement.
+    const outsider = await makeStudent(t);
+    open(t, outsider).subscribe(RECORDS);
+    const records = open(t, s.trainer).subscribe(RECORDS);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const reads = await linkReadsDuring(async () => {
+      expect((await log(s.student, "2026-03-18T10:00:00.000Z", 40)).status).toBe(201);
+      // A first session of one set: max weight, estimated 1RM, set and session volume, max reps, 3- and 5-rep maxes.
+      await records.received(7);
+    });
+    expect(reads).toBe(1);
+  });
+});
+
 describe("personalRecordAchieved", () => {
   it("gives the trainer each record the student sets, with whose it is", async () => {
     const records = open(other, s.trainer).subscribe(RECORDS);

@@ -137,16 +137,25 @@ describe("a GraphQL WebSocket", () => {
     expect(logged).not.toContain("stack");
   });
 
-  it("holds 20 subscriptions on one socket and refuses the 21st", async () => {
+  it("holds a dashboard's 250 subscriptions on one socket and 500 over a user's sockets, refusing more", async () => {
     const ana = await makeUser(t);
-    const socket = open(t, ana.token);
-    await socket.connected;
-    const held = Array.from({ length: 20 }, () => socket.subscribe(FOLLOW_EXECUTIONS));
-    const refused = socket.subscribe(FOLLOW_EXECUTIONS);
-    await refused.ended;
-    expect(refused.errors).toEqual([[expect.objectContaining({ message: "No máximo 20 assinaturas por conexão" })]]);
-    expect(held.every((subscription) => subscription.errors.length === 0)).toBe(true);
-    held.forEach((subscription) => subscription.stop());
+    const [first, second, third] = [open(t, ana.token), open(t, ana.token), open(t, ana.token)];
+    await Promise.all([first.connected, second.connected, third.connected]);
+    const held = [first, second].flatMap((socket) => Array.from({ length: 250 }, () => socket.subscribe(FOLLOW_EXECUTIONS)));
+    const pastSocket = first.subscribe(FOLLOW_EXECUTIONS);
+    await pastSocket.ended;
+    expect(pastSocket.errors).toEqual([[expect.objectContaining({ message: "No máximo 250 assinaturas por conexão" })]]);
+    const pastUser = third.subscribe(FOLLOW_EXECUTIONS);
+    await pastUser.ended;
+    expect(pastUser.errors).toEqual([[expect.objectContaining({ message: "No máximo 500 assinaturas por usuário" })]]);
+    // A subscription ended frees its place: on the same socket, so the server has heard of the end first.
+    held.pop()!.stop();
+    const again = second.subscribe(FOLLOW_EXECUTIONS);
+    const pastAgain = second.subscribe(FOLLOW_EXECUTIONS);
+    await pastAgain.ended;
+    expect(pastAgain.errors).toEqual([[expect.objectContaining({ message: "No máximo 250 assinaturas por conexão" })]]);
+    expect([...held, again].every((subscription) => subscription.errors.length === 0)).toBe(true);
+    [...held, again].forEach((subscription) => subscription.stop());
   });
 
   it("goes away (1001) when its instance shuts down", async () => {

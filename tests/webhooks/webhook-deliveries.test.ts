@@ -138,6 +138,40 @@ describe("webhook deliveries", () => {
     expect(forStranger.received).toHaveLength(0);
   });
 
+  it("checks a batch's endpoints in a number of statements that does not grow with the endpoints of users it is not for (issue 30)", async () => {
+    const { trainer, student, training, squat } = await coached();
+    const forTrainer = await receiver();
+    const elsewhere = await receiver();
+    await createEndpoint(t, trainer, forTrainer.url, ["training_execution.created", "personal_record.achieved"]);
+    /** The access checks (reads of trainer–student links) of dispatching one logged session. */
+    const linkReadsOfSession = async (weight: number) => {
+      await logSquats(student, training, squat.id, weight);
+      let reads = 0;
+      const stop = t.database.observeQueries((statement) => {
+        if (statement.includes('"personal_student_links"')) reads += 1;
+      });
+      try {
+        await t.app.services.webhookDeliveries.dispatch();
+      } finally {
+        stop();
+      }
+      return reads;
+    };
+    const strangersWithEndpoints = async (count: number) => {
+      for (let i = 0; i < count; i++) await createEndpoint(t, await makeTrainer(t), elsewhere.url, ["training_execution.created", "personal_record.achieved"]);
+    };
+
+    await strangersWithEndpoints(1);
+    const few = await linkReadsOfSession(80);
+    await strangersWithEndpoints(5);
+    const many = await linkReadsOfSession(90);
+    console.info(`link reads per dispatched session: ${few} with 1 unrelated endpoint owner, ${many} with 6`);
+    expect(many).toBe(few);
+    await deliverWebhooks(t);
+    expect(forTrainer.events().filter((e) => e.type === "training_execution.created")).toHaveLength(2);
+    expect(elsewhere.received).toHaveLength(0);
+  });
+
   it("delivers invites, links, assignments, subscriptions and payments to their parties only, as their REST DTOs", async () => {
     const { trainer, student } = await coached();
     const other = await makeStudent(t);

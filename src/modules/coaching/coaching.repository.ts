@@ -440,7 +440,22 @@ export const coachingRepository = {
       );
     return new Set(rows.map((row) => row.id));
   },
+
+  /** Which of the (trainer, student) `pairs` are ACTIVE links, as linkKey strings: one statement whatever their number. */
+  async activeLinksAmong(db: Db, pairs: readonly { personalId: number; studentId: number }[]): Promise<Set<string>> {
+    if (pairs.length === 0) return new Set();
+    const l = personalStudentLinks;
+    const asked = sql`select * from unnest(${sql.param(pairs.map((pair) => pair.personalId))}::int[], ${sql.param(pairs.map((pair) => pair.studentId))}::int[])`;
+    const rows = await db
+      .select({ personalId: l.personalId, studentId: l.studentId })
+      .from(l)
+      .where(and(eq(l.status, "ACTIVE"), sql`(${l.personalId}, ${l.studentId}) in (${asked})`));
+    return new Set(rows.map((row) => linkKey(row.personalId, row.studentId)));
+  },
 };
+
+/** A (trainer, student) pair as activeLinksAmong answers it. */
+export const linkKey = (personalId: number, studentId: number) => `${personalId}:${studentId}`;
 
 /** A trainer's ACTIVE links, with its live PENDING invites counted beside them (an uncorrelated subquery). */
 const seatsTaken = preparedStatement((db) =>

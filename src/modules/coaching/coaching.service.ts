@@ -13,7 +13,7 @@ import type { UserService } from "../users/user.service.js";
 import type { InviteInput, InviteListQuery, LinkListQuery } from "./coaching.inputs.js";
 import { coachingMails } from "./coaching.mails.js";
 import type { LinkDto, ReceivedInviteDto, SentInviteDto } from "./coaching.dto.js";
-import { coachingRepository, type InviteRecord, type LinkRecord } from "./coaching.repository.js";
+import { coachingRepository, linkKey, type InviteRecord, type LinkRecord } from "./coaching.repository.js";
 import { DAY_MS } from "../../platform/dates.js";
 import { recordEvent, type DomainEvent } from "../webhooks/domain-events.recorder.js";
 import { recordChanges, type ChangeTo, type FeedSource } from "../sync/change-feed.recorder.js";
@@ -46,6 +46,12 @@ export type StudentWithReads = UserDto & Record<string, unknown>;
 
 /** A link, with its student when it was read along (null: the caller may no longer read it). */
 export type LinkWithStudent = LinkDto & { student?: StudentWithReads | null };
+
+/** A reader, and the users whose activity it would read (an event's subjects). */
+export interface ActivityQuestion {
+  reader: Pick<UserActor, "id" | "isAdmin">;
+  userIds: readonly number[];
+}
 
 /** A trainer's students against its plan's limit (contract §6, §12.3). */
 export interface TrainerSeats {
@@ -263,14 +269,24 @@ export class CoachingService {
     if (!(await coachingRepository.isTrainerOf(this.deps.db, caller.id, userId))) throw forbidden();
   }
 
-  /**
-   * Those of `userIds` whose activity the caller may read (the rule of ensureMayReadActivity), in one query; `db`: a
-   * transaction to read the links in (the webhook dispatcher's).
-   */
-  async activityReadableAmong(caller: Pick<UserActor, "id" | "isAdmin">, userIds: readonly number[], db: Db = this.deps.db): Promise<Set<number>> {
+  /** Those of `userIds` whose activity the caller may read (the rule of ensureMayReadActivity), in one query. */
+  async activityReadableAmong(caller: Pick<UserActor, "id" | "isAdmin">, userIds: readonly number[]): Promise<Set<number>> {
     const others = userIds.filter((id) => !isOwnerOrAdmin(caller, id));
-    const linked = await coachingRepository.linkedStudentsAmong(db, caller.id, others);
+    const linked = await coachingRepository.linkedStudentsAmong(this.deps.db, caller.id, others);
     return new Set(userIds.filter((id) => isOwnerOrAdmin(caller, id) || linked.has(id)));
+  }
+
+  /**
+   * For each question, whether its reader may read the activity of all its users (the rule of ensureMayReadActivity),
+   * for all of them in at most one query: an event's receivers are checked together, never one statement each (live
+   * updates, webhook dispatch). `db`: a transaction to read the links in (the webhook dispatcher's).
+   */
+  async mayReadActivities(questions: readonly ActivityQuestion[], db: Db = this.deps.db): Promise<boolean[]> {
+    const asked = questions.flatMap(({ reader, userIds }) =>
+      userIds.filter((id) => !isOwnerOrAdmin(reader, id)).map((studentId) => ({ personalId: reader.id, studentId })),
+    );
+    const linked = await coachingRepository.activeLinksAmong(db, asked);
+    return questions.map(({ reader, userIds }) => userIds.every((id) => isOwnerOrAdmin(reader, id) || linked.has(linkKey(reader.id, id))));
   }
 
   /**

@@ -9,8 +9,8 @@ import type { CoachingService } from "../coaching/coaching.service.js";
 const TOPIC = "live-events";
 /** Events a subscriber has not taken yet are kept up to this many, the oldest dropped first (a slow socket costs no more). */
 const UNREAD_EVENTS_KEPT = 100;
-/** Events whose data this instance keeps, so that many subscribers of one event cost one read. */
-const EVENTS_KEPT = 500;
+/** Batches of events committed together whose access answers an instance keeps (they arrive one after another). */
+const BATCHES_KEPT = 50;
 
 /** What each subscription field of contract §14.2 follows, and whose events it may see. */
 export const LIVE_FIELDS = {
@@ -20,7 +20,8 @@ export const LIVE_FIELDS = {
   assignmentUpdated: { type: "plan_assignment.updated", audience: "parties" },
 } as const;
 export type LiveField = keyof typeof LIVE_FIELDS;
-const FOLLOWED_TYPES = new Set<string>(Object.values(LIVE_FIELDS).map((field) => field.type));
+const FIELD_OF_TYPE = new Map<string, LiveField>(Object.entries(LIVE_FIELDS).map(([field, { type }]) => [type, field as LiveField]));
+const FOLLOWED_TYPES = new Set<string>(FIELD_OF_TYPE.keys());
 
 /**
  * What instances tell each other once an event's transaction has committed (its data stays in the database: a NOTIFY
@@ -29,10 +30,15 @@ const FOLLOWED_TYPES = new Set<string>(Object.values(LIVE_FIELDS).map((field) =>
  */
 export interface LiveNotice {
   eventId: number;
-  /** The event's public id, unique for all time: what this instance keeps its data under. */
+  /** The event's public id, unique for all time: earlier versions kept its data under it (a rolling deploy mixes them). */
   publicId: string;
   type: string;
   userIds: number[];
+  /**
+   * The public id of the first event committed with it (one announce): such events are checked at one moment, so a
+   * reader is asked about their subject once. Absent from earlier versions' notices.
+   */
+  batch?: string;
 }
 
 /** Where an event's data is read (the webhooks module's events). */
@@ -42,19 +48,44 @@ export interface LiveEventSource {
 
 export interface LiveUpdatesDeps {
   bus: InstanceBus;
-  coaching: CoachingService;
+  coaching: Pick<CoachingService, "ensureMayReadActivity" | "mayReadActivities">;
   events: LiveEventSource;
 }
 
 export const LIVE_UPDATES_INTERRUPTED = "Atualizações ao vivo interrompidas; assine novamente";
 
+/** One subscription served on this instance: who follows, and where its events go. */
+interface Follower {
+  caller: UserActor;
+  push(data: unknown): void;
+  stop(error: unknown): void;
+}
+
+/**
+ * The followers of one event type, indexed so that an event reaches only those it may be for: what it costs does not
+ * grow with the subscriptions of users it is not about.
+ */
+interface FollowersOfType {
+  /** By the one user whose events they watch: the caller (invites, assignments) or the student named (activity). */
+  byWatchedUser: Map<number, Set<Follower>>;
+  /** Activity followers without a student, by caller: each event of the type may be for them (a linked trainer's). */
+  byReader: Map<number, Set<Follower>>;
+}
+
 /**
  * GraphQL subscriptions' events (contract §14.2): announced on the instance bus after the commit of the change that
  * caused them, so subscribers on every instance hear of them, and each given to a subscriber only if it may read the
  * event's subject at that moment (checked at subscribe, then for every event: a link removed stops a student's events).
+ * An instance listens once for all its subscriptions and checks an event's possible receivers together, in at most one
+ * statement whatever their number (and once for the events committed with it), then reads its data once for them all.
  */
 export class LiveUpdatesService {
-  private readonly kept = new Map<string, Promise<unknown>>();
+  private readonly followers = new Map<string, FollowersOfType>();
+  private listening = false;
+  /** By batch and subject: whether each reader asked about it may read that subject's activity. */
+  private readonly answered = new Map<string, Map<number, Promise<boolean>>>();
+  /** Events are given out in the order they arrived, each once its check is done (checks run side by side). */
+  private delivered = Promise.resolve();
 
   constructor(private readonly deps: LiveUpdatesDeps) {}
 
@@ -63,9 +94,10 @@ export class LiveUpdatesService {
    * those a subscription field follows, one bus message each.
    */
   async announce(events: readonly { id: number; publicId: string; type: string; subjectUserIds: number[] }[]): Promise<void> {
+    const batch = events[0]?.publicId;
     for (const event of events) {
       if (!FOLLOWED_TYPES.has(event.type)) continue;
-      const notice: LiveNotice = { eventId: event.id, publicId: event.publicId, type: event.type, userIds: event.subjectUserIds };
+      const notice: LiveNotice = { eventId: event.id, publicId: event.publicId, type: event.type, userIds: event.subjectUserIds, batch };
       await this.deps.bus.publish(TOPIC, JSON.stringify(notice));
     }
   }
@@ -81,43 +113,100 @@ export class LiveUpdatesService {
     // Only the activity fields take a studentId (the schema's arguments).
     if (studentId !== undefined && studentId !== null) await this.deps.coaching.ensureMayReadActivity(caller, studentId);
     return new Repeater<unknown>(async (push, stop) => {
-      // One check at a time, in the order events arrive.
-      let order = Promise.resolve();
-      const unsubscribe = this.deps.bus.subscribe(TOPIC, {
-        message: (body) => {
-          const notice = JSON.parse(body) as LiveNotice;
-          if (notice.type !== type) return;
-          order = order
-            .then(async () => {
-              if (!(await this.mayReceive(caller, notice, audience, studentId ?? null))) return;
-              const data = await this.dataOf(notice);
-              if (data !== undefined) void push(data);
-            })
-            .catch((error: unknown) => stop(error));
-        },
-        interrupted: () => stop(new AppError(503, LIVE_UPDATES_INTERRUPTED)),
-      });
+      this.listen();
+      const follower: Follower = { caller, push: (data) => void push(data), stop };
+      const followers = this.followersOf(type);
+      const [index, key] =
+        audience === "activity" && studentId != null
+          ? [followers.byWatchedUser, studentId]
+          : audience === "activity"
+            ? [followers.byReader, caller.id]
+            : [followers.byWatchedUser, caller.id];
+      const set = index.get(key) ?? new Set<Follower>();
+      index.set(key, set.add(follower));
       await stop;
-      unsubscribe();
+      set.delete(follower);
+      if (set.size === 0) index.delete(key);
     }, new SlidingBuffer(UNREAD_EVENTS_KEPT));
   }
 
-  private async mayReceive(caller: UserActor, notice: LiveNotice, audience: "activity" | "parties", studentId: number | null): Promise<boolean> {
-    if (audience === "parties") return notice.userIds.includes(caller.id);
-    const [subject] = notice.userIds;
-    if (studentId !== null && subject !== studentId) return false;
-    return (await this.deps.coaching.activityReadableAmong(caller, [subject])).has(subject);
+  /** Hears the bus once for every subscription of this instance. */
+  private listen(): void {
+    if (this.listening) return;
+    this.listening = true;
+    this.deps.bus.subscribe(TOPIC, {
+      message: (body) => this.heard(JSON.parse(body) as LiveNotice),
+      interrupted: () => {
+        const error = new AppError(503, LIVE_UPDATES_INTERRUPTED);
+        for (const { byWatchedUser, byReader } of this.followers.values()) {
+          for (const set of [...byWatchedUser.values(), ...byReader.values()]) for (const follower of set) follower.stop(error);
+        }
+      },
+    });
   }
 
-  private dataOf(notice: LiveNotice): Promise<unknown> {
-    let data = this.kept.get(notice.publicId);
-    if (!data) {
-      data = this.deps.events.dataOf([notice.eventId]).then((found) => found.get(notice.eventId));
-      // A failed read is not kept: the next subscriber reads again.
-      data.catch(() => this.kept.delete(notice.publicId));
-      if (this.kept.size >= EVENTS_KEPT) this.kept.delete(this.kept.keys().next().value!);
-      this.kept.set(notice.publicId, data);
+  private followersOf(type: string): FollowersOfType {
+    let followers = this.followers.get(type);
+    if (!followers) {
+      followers = { byWatchedUser: new Map(), byReader: new Map() };
+      this.followers.set(type, followers);
     }
-    return data;
+    return followers;
+  }
+
+  private heard(notice: LiveNotice): void {
+    const followers = this.followers.get(notice.type);
+    if (!followers) return;
+    const { audience } = LIVE_FIELDS[FIELD_OF_TYPE.get(notice.type)!];
+    // Parties: the event's users' own followers. Activity: its subject's watchers, and whoever follows all it may read.
+    const watched = audience === "parties" ? notice.userIds : notice.userIds.slice(0, 1);
+    const candidates = [
+      ...watched.flatMap((userId) => [...(followers.byWatchedUser.get(userId) ?? [])]),
+      ...(audience === "activity" ? [...followers.byReader.values()].flatMap((set) => [...set]) : []),
+    ];
+    if (candidates.length === 0) return;
+    const ready = this.receiversAmong(candidates, notice, audience)
+      .then(async (receivers) => ({ receivers, data: receivers.length > 0 ? await this.dataOf(notice) : undefined }))
+      .then(
+        ({ receivers, data }) =>
+          () => {
+            if (data !== undefined) for (const receiver of receivers) receiver.push(data);
+          },
+        (error: unknown) => () => {
+          for (const candidate of candidates) candidate.stop(error);
+        },
+      );
+    this.delivered = this.delivered.then(() => ready).then((deliver) => deliver());
+  }
+
+  /** Those of `candidates` whose caller may read the event now: for activity, every distinct caller in one question. */
+  private async receiversAmong(candidates: Follower[], notice: LiveNotice, audience: "activity" | "parties"): Promise<Follower[]> {
+    if (audience === "parties") return candidates;
+    const [subject] = notice.userIds;
+    const readers = [...new Map(candidates.map(({ caller }) => [caller.id, caller])).values()];
+    const answers = await Promise.all(this.answersFor(notice.batch, subject, readers));
+    const allowed = new Set(readers.filter((_, i) => answers[i]).map((reader) => reader.id));
+    return candidates.filter(({ caller }) => allowed.has(caller.id));
+  }
+
+  /** Whether each reader may read `subject`'s activity: those not asked yet about this batch, in one question. */
+  private answersFor(batch: string | undefined, subject: number, readers: UserActor[]): Promise<boolean>[] {
+    const key = batch === undefined ? undefined : `${batch}:${subject}`;
+    const known = (key && this.answered.get(key)) || new Map<number, Promise<boolean>>();
+    const unasked = readers.filter((reader) => !known.has(reader.id));
+    if (unasked.length > 0) {
+      const asked = this.deps.coaching.mayReadActivities(unasked.map((reader) => ({ reader, userIds: [subject] })));
+      const answerOf = (i: number) => asked.then((answers) => answers[i]);
+      unasked.forEach((reader, i) => known.set(reader.id, answerOf(i)));
+    }
+    if (key && !this.answered.has(key)) {
+      if (this.answered.size >= BATCHES_KEPT) this.answered.delete(this.answered.keys().next().value!);
+      this.answered.set(key, known);
+    }
+    return readers.map((reader) => known.get(reader.id)!);
+  }
+
+  private async dataOf(notice: LiveNotice): Promise<unknown> {
+    return (await this.deps.events.dataOf([notice.eventId])).get(notice.eventId);
   }
 }

@@ -36,9 +36,9 @@ export const EVENT_RETENTION_MS = 30 * 24 * 3_600_000;
 const PRUNE_EVERY_MS = 3_600_000;
 const PRUNE_BATCH = 5_000;
 
-/** Whose logged activity a reader may read: the coaching module's rule (contract §7). */
+/** Whose logged activity readers may read: the coaching module's rule (contract §7), asked for many at once. */
 export interface ActivityAccess {
-  activityReadableAmong(reader: Pick<UserActor, "id" | "isAdmin">, userIds: readonly number[], db?: Db): Promise<Set<number>>;
+  mayReadActivities(questions: readonly { reader: Pick<UserActor, "id" | "isAdmin">; userIds: readonly number[] }[], db?: Db): Promise<boolean[]>;
 }
 
 export interface WebhookDeliveryWorkerDeps {
@@ -52,11 +52,6 @@ export interface WebhookDeliveryWorkerDeps {
   /** The users module's account reader (an endpoint's owner, to e-mail when it is disabled). */
   users: { findById(id: number, db: Db): Promise<{ email: string; name: string } | null> };
   concurrency?: number;
-}
-
-interface Reader {
-  id: number;
-  isAdmin: boolean;
 }
 
 /**
@@ -112,16 +107,15 @@ export class WebhookDeliveryWorker {
         const now = this.deps.clock.now();
         const latest = new Date(Math.max(...events.map((event) => event.createdAt.getTime())));
         const endpoints = await webhookRepository.subscribedEndpoints(tx, [...new Set(events.map((event) => event.type))], latest);
-        const mayRead = this.readRights(tx);
-        const rows = [];
-        for (const event of events) {
-          for (const endpoint of endpoints) {
-            if (!endpoint.events.includes(event.type) || endpoint.createdAt > event.createdAt) continue;
-            if (await mayRead({ id: endpoint.userId, isAdmin: endpoint.ownerIsAdmin }, event)) {
-              rows.push({ endpointId: endpoint.id, eventId: event.id, nextAttemptAt: now, createdAt: now });
-            }
-          }
-        }
+        const subscribed = events.flatMap((event) =>
+          endpoints
+            .filter((endpoint) => endpoint.events.includes(event.type) && endpoint.createdAt <= event.createdAt)
+            .map((endpoint) => ({ endpoint, event })),
+        );
+        const allowed = await this.mayRead(tx, subscribed);
+        const rows = subscribed
+          .filter((_, i) => allowed[i])
+          .map(({ endpoint, event }) => ({ endpointId: endpoint.id, eventId: event.id, nextAttemptAt: now, createdAt: now }));
         await webhookRepository.insertDeliveries(tx, rows);
         await webhookRepository.markDispatched(
           tx,
@@ -148,21 +142,19 @@ export class WebhookDeliveryWorker {
     }
   }
 
-  /** Whether a reader may read an event now, by its type's rule; each (reader, subjects) asked once per batch. */
-  private readRights(tx: Db) {
-    const known = new Map<string, Promise<boolean>>();
-    return (reader: Reader, event: DomainEventRow): Promise<boolean> => {
-      const subjects = event.subjectUserIds;
-      const rule = WEBHOOK_EVENT_RULES[event.type as DomainEventType];
-      if (rule === "parties") return Promise.resolve(isOwnerOrAdmin(reader, ...subjects));
-      const key = `${reader.id}:${subjects.join(",")}`;
-      let answer = known.get(key);
-      if (!answer) {
-        answer = this.deps.access.activityReadableAmong(reader, subjects, tx).then((readable) => subjects.every((id) => readable.has(id)));
-        known.set(key, answer);
-      }
-      return answer;
-    };
+  /**
+   * Whether each endpoint's owner may read its event now, by the event type's rule: the activity rule asked for the
+   * whole batch in at most one statement, whatever the number of endpoints.
+   */
+  private async mayRead(tx: Db, pairs: readonly { endpoint: { userId: number; ownerIsAdmin: boolean }; event: DomainEventRow }[]): Promise<boolean[]> {
+    const readerOf = ({ endpoint }: (typeof pairs)[number]) => ({ id: endpoint.userId, isAdmin: endpoint.ownerIsAdmin });
+    const byActivity = pairs.map(({ event }) => WEBHOOK_EVENT_RULES[event.type as DomainEventType] === "activity");
+    const activityAnswers = await this.deps.access.mayReadActivities(
+      pairs.filter((_, i) => byActivity[i]).map((pair) => ({ reader: readerOf(pair), userIds: pair.event.subjectUserIds })),
+      tx,
+    );
+    let next = 0;
+    return pairs.map((pair, i) => (byActivity[i] ? activityAnswers[next++] : isOwnerOrAdmin(readerOf(pair), ...pair.event.subjectUserIds)));
   }
 
   private leaseNext(): Promise<LeasedDelivery | undefined> {
