@@ -14,7 +14,7 @@ const actors = new WeakMap<Request, Promise<Actor>>();
 export function actorOf(services: Services, req: Request): Promise<Actor> {
   let actor = actors.get(req);
   if (!actor) {
-    actor = services.auth.authenticate(req.headers.authorization);
+    actor = services.auth.authenticateRequest(req.headers.authorization);
     actors.set(req, actor);
   }
   return actor;

@@ -51,7 +51,7 @@ export function mailPages(services: Services, logger: Logger): Router {
     const accept = decision === "accept";
     // Signed in for this one answer, as the invited student: the session ends with it.
     const session = await auth.login(bodyReader(req, loginInput), requestMeta(req));
-    const student = await auth.authenticate(`Bearer ${session.token}`);
+    const student = await auth.authenticateRequest(`Bearer ${session.token}`);
     try {
       await (accept ? coaching.acceptInvite(student, id) : coaching.rejectInvite(student, id));
     } finally {

@@ -20,6 +20,7 @@ import { redisCarrier } from "./platform/redis-bus-carrier.js";
 import { tapIdempotentRequests } from "./platform/http/idempotency.js";
 import { pastAddressCapError } from "./platform/http/http-server.js";
 import { requestIds } from "./platform/http/request-id.js";
+import { guardingAccountWrites, withinAccountWrites } from "./platform/db/account-writes.js";
 import { httpSpans, startTracing } from "./platform/tracing.js";
 import { withIsoInstants } from "./platform/http/json-answer.js";
 import { JobEngine } from "./platform/jobs/job-engine.js";
@@ -73,7 +74,7 @@ export interface App {
 export async function createApp(deps: AppDeps): Promise<App> {
   const { config, database, clock, logger } = deps;
   const tracing = await startTracing(config.otelEndpoint);
-  const db = keepingAfterCommitHooks(database.db, (error) => logger.error({ err: error }, "work after a commit failed"));
+  const db = guardingAccountWrites(keepingAfterCommitHooks(database.db, (error) => logger.error({ err: error }, "work after a commit failed")));
   const hasher = deps.hasher ?? createPasswordHasher();
   const bus = await openInstanceBus(
     config.redisUrl ? await redisCarrier(config.redisUrl, `${BUS_CHANNEL}:${await databaseIdentity(db)}`) : database.busCarrier(),
@@ -158,6 +159,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   };
   app.disable("x-powered-by");
   app.use(requestIds());
+  // Each request's transactions become its caller's writes once authenticated (contract §15: erasure wins over them).
+  app.use((_req, _res, next) => withinAccountWrites(next));
   app.use(httpSpans());
   // First, before any body byte arrives: a write with an Idempotency-Key gets its body hashed as it comes.
   app.use(tapIdempotentRequests());

@@ -183,7 +183,7 @@ function judgedStatus(answer: KeptAnswer): number {
  */
 async function graphqlActor(services: Services, authorization: string | undefined): Promise<Actor> {
   try {
-    return await services.auth.authenticate(authorization);
+    return await services.auth.authenticateRequest(authorization);
   } catch {
     return { kind: "anonymous" };
   }

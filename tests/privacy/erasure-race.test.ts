@@ -6,7 +6,7 @@ import { rowsOf } from "../helpers/database.js";
 import { useTestApp } from "../helpers/test-app.js";
 
 // A log that passed authentication just before the account's erasure committed must not leave rows behind it
-// (contract §15: executions deleted). The erasure holds the user's logging lock; the log waits for it, then finds the
+// (contract §15: executions deleted). The erasure holds the account's lock alone; the log waits for it, then finds the
 // session ended. Two connections at once: PostgreSQL only (PGlite runs one statement at a time).
 const t = useTestApp();
 
@@ -21,9 +21,9 @@ describe.runIf(process.env.DATABASE_URL)("a log racing its account's erasure", (
       exerciseExecutions: [{ exerciseId: s.supino.id, sets: [{ repetitions: 5, weight: 40, completed: true }] }],
     };
     let log: Promise<{ status: number }> | undefined;
-    // What an erasure does to the session inside its transaction, while it holds the user's logging lock.
+    // What an erasure does to the session inside its transaction, while it holds the account's lock.
     await t.db.transaction(async (tx) => {
-      await lockForTransaction(tx, "executions", s.student.id);
+      await lockForTransaction(tx, "account", s.student.id);
       log = t.post(`/api/trainings/${s.trainingA.id}/execution`, { token: s.student.token, body });
       // The log has authenticated and waits for the lock.
       await vi.waitFor(

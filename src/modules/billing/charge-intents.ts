@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Clock } from "../../platform/clock.js";
+import { apartFromAccountWrites } from "../../platform/db/account-writes.js";
 import type { Db } from "../../platform/db/database.js";
 import { AppError, conflict } from "../../platform/errors.js";
 import type { Logger } from "../../platform/logger.js";
@@ -66,7 +67,12 @@ export class ChargeIntents {
    * when it may have, the payment stays PENDING until the gateway tells, and a checkout's subscription is FAILED so
    * the user can try again.
    */
-  async chargeCard(payment: PaymentRow, request: CardRequest): Promise<SettledCardPayment> {
+  chargeCard(payment: PaymentRow, request: CardRequest): Promise<SettledCardPayment> {
+    // Once asked, the charge is recorded even when its user's account was erased meanwhile (then returned).
+    return apartFromAccountWrites(() => this.chargeCardOnce(payment, request));
+  }
+
+  private async chargeCardOnce(payment: PaymentRow, request: CardRequest): Promise<SettledCardPayment> {
     const key = payment.idempotencyKey!;
     const input = { ...request.input, idempotencyKey: key, metadata: { ...request.input.metadata, paymentKey: key } };
     let outcome: CardChargeOutcome;
@@ -131,7 +137,16 @@ export class ChargeIntents {
    * for the same subscription gets the same charge) and records it with the subscription's PENDING invoice. A
    * gateway failure is a 502 and removes the subscription: nobody holds a QR code of it, so nothing can be paid.
    */
-  async chargePix(
+  chargePix(
+    intent: SubscriptionRow,
+    planName: string,
+    customer: PixChargeInput["customer"],
+  ): Promise<{ subscription: SubscriptionRow; pix: PixTransactionRow }> {
+    // Once asked, the charge is recorded even when its user's account was erased meanwhile (then canceled: a 409).
+    return apartFromAccountWrites(() => this.chargePixOnce(intent, planName, customer));
+  }
+
+  private async chargePixOnce(
     intent: SubscriptionRow,
     planName: string,
     customer: PixChargeInput["customer"],

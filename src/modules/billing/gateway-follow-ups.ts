@@ -1,3 +1,4 @@
+import { apartFromAccountWrites } from "../../platform/db/account-writes.js";
 import type { UserService } from "../users/user.service.js";
 import type { PaymentRow, PixTransactionRow } from "./billing.dto.js";
 import { billingRepository } from "./billing.repository.js";
@@ -35,11 +36,13 @@ export interface GatewayFollowUpsDeps extends ChargeIntentsDeps {
 export class GatewayFollowUps {
   constructor(private readonly deps: GatewayFollowUpsDeps) {}
 
-  /** What is due for one user, right after a commit of theirs; never throws. */
+  /** What is due for one user, right after a commit of theirs (even when their account was erased since); never throws. */
   async afterCommit(userId: number): Promise<void> {
     try {
-      await this.cancelPixCharges(await pixTransactionRepository.findPixCancelsDue(this.deps.db, userId));
-      await this.refund(await paymentRepository.findRefundsDue(this.deps.db, userId));
+      await apartFromAccountWrites(async () => {
+        await this.cancelPixCharges(await pixTransactionRepository.findPixCancelsDue(this.deps.db, userId));
+        await this.refund(await paymentRepository.findRefundsDue(this.deps.db, userId));
+      });
     } catch (error) {
       this.deps.logger.error({ err: error, userId }, "gateway follow-up failed; the job retries it");
     }

@@ -91,8 +91,6 @@ export class ExecutionService {
     const endTime = new Date(input.endTime);
     const logged = await db.transaction(async (tx) => {
       await executionRepository.lockUser(tx, caller.id);
-      // An erasure of the account may have held the lock: nothing is logged for a session it ended.
-      await this.deps.users.ensureSessionCurrent(tx, caller);
       const execution = await executionRepository.insertTrainingExecution(tx, {
         userId: caller.id,
         trainingId,
@@ -163,7 +161,6 @@ export class ExecutionService {
     const training = await this.deps.trainings.getExecutable(caller, input.trainingId);
     const logged = await db.transaction(async (tx) => {
       await executionRepository.lockUser(tx, caller.id);
-      await this.deps.users.ensureSessionCurrent(tx, caller);
       const inserted = await this.insertExerciseExecution(tx, caller.id, {
         exerciseId,
         exerciseName: exercise.name,

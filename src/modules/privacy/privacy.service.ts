@@ -1,5 +1,6 @@
 import { requireUser, type Actor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
+import { erasingAccount } from "../../platform/db/account-writes.js";
 import type { Db } from "../../platform/db/database.js";
 import { forbidden, notFound, unauthorized } from "../../platform/errors.js";
 import type { Logger } from "../../platform/logger.js";
@@ -84,8 +85,14 @@ export class PrivacyService {
    * One transaction asks every module to erase its rows, forgets the e-mails sent to the old address and queues the
    * notice to it; what must follow the
    * commit (gateway calls, files, other instances' session caches) runs after it, each failure logged, never undoing it.
+   * It holds the account's lock alone (erasingAccount): the account's writes under way commit first, and are erased
+   * with the rest; those that come later wait for it, then find the session ended.
    */
-  private async erase(userId: number): Promise<void> {
+  private erase(userId: number): Promise<void> {
+    return erasingAccount(userId, () => this.eraseAlone(userId));
+  }
+
+  private async eraseAlone(userId: number): Promise<void> {
     const { db, clock, users, holders, mail } = this.deps;
     const followUps = await db.transaction(async (tx) => {
       // Read, not locked: each module takes its own locks in their usual order, the users module last (it re-checks).

@@ -5,6 +5,7 @@ import type { IdentityVerifier } from "../../platform/auth/identity-provider.js"
 import type { PasswordHasher } from "../../platform/auth/password-hasher.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
+import { writingAs } from "../../platform/db/account-writes.js";
 import { isUniqueViolation } from "../../platform/db/constraint-violation.js";
 import { AppError, INVALID_TOKEN, conflict, notFound, unauthorized } from "../../platform/errors.js";
 import type { MailLinks } from "../../platform/mail/mail-links.js";
@@ -252,6 +253,21 @@ export class AuthService {
       tokenExpiresAt: new Date(claims.exp * 1000),
       sessionVersion: claims.ver,
     };
+  }
+
+  /**
+   * `authenticate` for the request under way, whose transactions are then the user's writes (writingAs): they wait for
+   * an erasure of the account under way, then find its session ended (401), so the erasure wins over them (contract
+   * §15). Not for what outlives a request (a WebSocket's checks).
+   */
+  async authenticateRequest(authorization: string | undefined): Promise<Actor> {
+    const actor = await this.authenticate(authorization);
+    if (actor.kind === "user") {
+      writingAs(actor.id, async (tx) => {
+        if ((await userRepository.sessionVersionOf(tx, actor.id)) !== actor.sessionVersion) throw unauthorized();
+      });
+    }
+    return actor;
   }
 
   /** Calls `watcher` with the user of every change to sessions from now on, on any instance (see SessionCache.watch). */

@@ -75,14 +75,6 @@ export class UserService {
     return user;
   }
 
-  /**
-   * Inside a write's transaction, after the locks it waited for: 401 when the caller's session ended meanwhile (the
-   * account erased, its password reset), so a write that passed authentication before such a change commits nothing.
-   */
-  async ensureSessionCurrent(tx: Db, caller: UserActor): Promise<void> {
-    if ((await userRepository.sessionVersionOf(tx, caller.id)) !== caller.sessionVersion) throw unauthorized();
-  }
-
   /** A user that exists, else 404 (no access check: the asking module has its own rule). */
   async ensureExists(id: number): Promise<void> {
     await this.load(id);

@@ -49,15 +49,18 @@ export class WebhookService {
     await this.ensureUrlAllowed(input.url);
     const secret = newWebhookSecret();
     const now = this.deps.clock.now();
-    const row = await webhookRepository.insertEndpoint(this.deps.db, {
-      userId: caller.id,
-      url: input.url,
-      events: input.events,
-      description: input.description ?? null,
-      sealedSecret: this.deps.secrets.seal(secret),
-      createdAt: now,
-      updatedAt: now,
-    });
+    // In a transaction of its own, as every write of the account: an erasure under way wins over it (contract §15).
+    const row = await this.deps.db.transaction((tx) =>
+      webhookRepository.insertEndpoint(tx, {
+        userId: caller.id,
+        url: input.url,
+        events: input.events,
+        description: input.description ?? null,
+        sealedSecret: this.deps.secrets.seal(secret),
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
     return { ...toEndpointDto(row), secret };
   }
 

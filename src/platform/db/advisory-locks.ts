@@ -12,6 +12,8 @@ const LOCK_SPACES = {
   coaching: 8_002,
   /** One user's logging: two concurrent logs never both claim the same personal record. */
   executions: 8_003,
+  /** One account's writes against its erasure: each write shares it, the erasure holds it alone (account-writes.ts). */
+  account: 8_004,
 } as const;
 
 /** The session lock that serializes migrations across instances (one key: a space apart from the two-key locks). */
@@ -20,4 +22,9 @@ export const MIGRATION_LOCK_ID = 727_001;
 /** Holds the lock on `id` within `space` until the transaction `db` ends. */
 export async function lockForTransaction(db: Db, space: keyof typeof LOCK_SPACES, id: number): Promise<void> {
   await db.execute(sql`select pg_advisory_xact_lock(${LOCK_SPACES[space]}, ${id})`);
+}
+
+/** Holds the lock on `id` within `space`, shared with other holders of it shared, until the transaction `db` ends. */
+export async function shareLockForTransaction(db: Db, space: keyof typeof LOCK_SPACES, id: number): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock_shared(${LOCK_SPACES[space]}, ${id})`);
 }
