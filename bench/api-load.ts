@@ -40,7 +40,7 @@ import { apiReads, baselineCall, type Call, type Read } from "./api/reads.js";
 import { seedApiWorld, type SeededUser } from "./api/seed.js";
 import { answers200, pinning, pinThisProcessToClientCore, startServer, type ServerEnv, type ServerKind, type ServerProcess } from "./api/servers.js";
 import { startStatementCounter, type StatementCounter } from "./api/statement-counter.js";
-import { bearer, closedLoop, databaseCpuMs, ms, printTable, request, scratchDatabase, secs, type LoadTarget, type Summary } from "./support.js";
+import { bearer, closedLoop, databaseCpuMs, ms, printTable, request, scratchDatabase, secs, type LoadTarget, type Summary, runBenchmark } from "./support.js";
 
 const CONCURRENCY = 32;
 const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
@@ -388,10 +388,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

@@ -23,7 +23,7 @@ import { graphqlRequests } from "./fuzz/graphql.js";
 import { operationsOf, RestVariants } from "./fuzz/operations.js";
 import { Random } from "./fuzz/random.js";
 import { startWorld, type World } from "./fuzz/world.js";
-import { ms, percentile, watchEventLoopDelay } from "./support.js";
+import { ms, percentile, watchEventLoopDelay, runBenchmark } from "./support.js";
 
 /** A request that gets no answer for this long is abandoned (and reported): a hang cannot stall the run. */
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -350,10 +350,4 @@ function report(results: Results, elapsedMs: number, loopDelay: { p99: number; m
   );
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

@@ -16,7 +16,7 @@ import http from "node:http";
 import { availableParallelism, loadavg } from "node:os";
 import { startBenchApp } from "./bench-app.js";
 import { loggingWorld } from "./logging-world.js";
-import { closedLoop, ms, printTable, type Summary } from "./support.js";
+import { closedLoop, ms, printTable, type Summary, runBenchmark } from "./support.js";
 
 process.env.DATABASE_URL ||= "postgres://postgres@127.0.0.1:5432/test";
 
@@ -81,10 +81,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

@@ -31,7 +31,7 @@ import { answers200, pinning, pinThisProcessToClientCore, startServer, type Serv
 import { BENCH_JWT_SECRET, startBenchApp, type BenchApp } from "./bench-app.js";
 import { inlineParameters, printExplain } from "./explain.js";
 import { checkConsistency, historyStart, seedExerciseHistories, SETS_PER_EXECUTION, timed } from "./logged-history.js";
-import { bearer, closedLoop, databaseCpuMs, ms, printTable, request, secs, type LoadTarget, type Reply, type Summary } from "./support.js";
+import { bearer, closedLoop, databaseCpuMs, ms, printTable, request, secs, type LoadTarget, type Reply, type Summary, runBenchmark } from "./support.js";
 
 const CONCURRENCY = 8;
 const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
@@ -452,10 +452,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

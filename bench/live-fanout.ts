@@ -19,7 +19,7 @@ import postgres from "postgres";
 import { WebSocket } from "ws";
 import { startAnotherBenchInstance, startBenchApp, type BenchApp } from "./bench-app.js";
 import { loggingWorld } from "./logging-world.js";
-import { bearer, ms, percentile, printTable, request, secs } from "./support.js";
+import { bearer, ms, percentile, printTable, request, secs, runBenchmark } from "./support.js";
 
 process.env.DATABASE_URL ||= "postgres://postgres@127.0.0.1:5432/test";
 
@@ -187,7 +187,4 @@ async function commitsSoFar(observer: postgres.Sql): Promise<number> {
   return Number(commits);
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBenchmark(main);

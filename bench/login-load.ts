@@ -14,7 +14,7 @@ import http from "node:http";
 import { availableParallelism } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startBenchApp } from "./bench-app.js";
-import { ms, percentile, request, watchEventLoopDelay } from "./support.js";
+import { ms, percentile, request, watchEventLoopDelay, runBenchmark } from "./support.js";
 
 const BASELINE_MS = 5_000;
 const LOAD_MS = 15_000;
@@ -195,10 +195,4 @@ async function main() {
   await bench.close();
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

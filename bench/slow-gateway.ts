@@ -18,7 +18,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { FakePixGateway } from "../tests/helpers/fake-pix-gateway.js";
 import { startFakeStripe } from "../tests/helpers/fake-stripe.js";
 import { startBenchApp } from "./bench-app.js";
-import { ms, percentile, request } from "./support.js";
+import { ms, percentile, request, runBenchmark } from "./support.js";
 
 const GATEWAY_DELAY_MS = 5_000;
 const CHEAP_PROBES = 20;
@@ -135,10 +135,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

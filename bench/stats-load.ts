@@ -30,7 +30,7 @@ import { createLogger } from "../src/platform/logger.js";
 import { executionRepository } from "../src/modules/executions/execution.repository.js";
 import { inlineParameters, printExplain } from "./explain.js";
 import { BODYWEIGHT_FROM, checkConsistency, historyStart, HISTORY_DAYS, seedExerciseHistories, SETS_PER_EXECUTION, timed } from "./logged-history.js";
-import { bearer, closedLoop, ms, printTable, request, scratchDatabase, secs, watchEventLoopDelay, type Summary } from "./support.js";
+import { bearer, closedLoop, ms, printTable, request, scratchDatabase, secs, watchEventLoopDelay, type Summary, runBenchmark } from "./support.js";
 
 const CONCURRENCY = 8;
 const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
@@ -408,10 +408,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

@@ -194,3 +194,14 @@ export async function databaseCpuMs(observer: postgres.Sql): Promise<number | nu
   }
   return total;
 }
+
+/** Runs a benchmark's `main` as the whole process: exits with its code (0 when it returns none), or 1 after printing what failed. */
+export function runBenchmark(main: () => Promise<number | void>): void {
+  main().then(
+    (code) => process.exit(code ?? 0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

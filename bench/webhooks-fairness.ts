@@ -24,7 +24,7 @@ import { openDatabase } from "../src/platform/db/database.js";
 import { createLogger } from "../src/platform/logger.js";
 import { BENCH_JWT_SECRET, startBenchApp } from "./bench-app.js";
 import { loggingWorld } from "./logging-world.js";
-import { ms, percentile, printTable, secs } from "./support.js";
+import { ms, percentile, printTable, secs, runBenchmark } from "./support.js";
 
 process.env.DATABASE_URL ||= "postgres://postgres@127.0.0.1:5432/test";
 
@@ -125,10 +125,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBenchmark(main);

@@ -18,7 +18,7 @@ import { availableParallelism, loadavg } from "node:os";
 import { sql } from "drizzle-orm";
 import { startBenchApp } from "./bench-app.js";
 import { loggingWorld } from "./logging-world.js";
-import { closedLoop, ms, printTable, type Summary } from "./support.js";
+import { closedLoop, ms, printTable, type Summary, runBenchmark } from "./support.js";
 
 process.env.DATABASE_URL ||= "postgres://postgres@127.0.0.1:5432/test";
 
@@ -106,10 +106,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBenchmark(main);
