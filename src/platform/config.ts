@@ -192,10 +192,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join("\n  ")}`);
   }
   const e = parsed.data;
-  // Migrations, LISTEN and the job engine's sessions cannot go through a transaction-mode pooler.
-  if (e.DATABASE_POOL_MODE === "transaction" && !e.DATABASE_DIRECT_URL) {
+  // LISTEN cannot go through a transaction-mode pooler: the instance bus needs a direct connection, or Redis.
+  if (e.DATABASE_POOL_MODE === "transaction" && !e.DATABASE_DIRECT_URL && !e.REDIS_URL) {
     throw new ConfigError(
-      "DATABASE_DIRECT_URL must be set when DATABASE_POOL_MODE=transaction (a direct connection for migrations, LISTEN and the job engine)",
+      "DATABASE_DIRECT_URL (or REDIS_URL) must be set when DATABASE_POOL_MODE=transaction: the instance bus cannot LISTEN through the pooler",
     );
   }
   const production = e.NODE_ENV === "production";

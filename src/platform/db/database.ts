@@ -4,6 +4,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { readMigrationFiles, type MigrationMeta } from "drizzle-orm/migrator";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import type { Config } from "../config.js";
@@ -18,10 +19,10 @@ import { migrationsFolder } from "./paths.js";
 export type Db = PgDatabase<PgQueryResultHKT, any, any>;
 
 /**
- * The driver under Drizzle, for what needs its own access to the same database (the job engine): on PostgreSQL a
- * connection that may hold a session (DATABASE_DIRECT_URL behind a transaction-mode pooler).
+ * The driver under Drizzle, for what needs its own access to the same database (the job engine). On PostgreSQL the
+ * direct connection when there is one; `sessions` false: only a transaction-mode pooler, where nothing may LISTEN.
  */
-export type DatabaseConnection = { kind: "postgres"; url: string } | { kind: "pglite"; pglite: PGlite };
+export type DatabaseConnection = { kind: "postgres"; url: string; sessions: boolean } | { kind: "pglite"; pglite: PGlite };
 
 export interface DatabaseHandle {
   db: Db;
@@ -53,7 +54,10 @@ export interface DatabaseOptions {
   maxPreparedTexts?: number;
   /** `transaction`: `databaseUrl` is a transaction-mode pooler, which keeps no statement prepared between transactions. */
   poolMode?: "session" | "transaction";
-  /** Where what lives in a session goes (migrations and their lock, LISTEN, the job engine); `databaseUrl` unless said. */
+  /**
+   * Where what lives in a session goes (migrations and their lock, LISTEN, the job engine); `databaseUrl` unless said
+   * or pooled. Pooled without it (the instance bus on Redis), migrations take a transaction's lock and the job engine polls.
+   */
   directUrl?: string;
 }
 
@@ -88,10 +92,10 @@ export function queryObservers() {
 }
 
 function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
-  const directUrl = options.directUrl ?? url;
   // Behind a transaction-mode pooler a statement prepared in one transaction's server session is gone, or belongs to
   // another client, in the next: every statement goes unnamed (postgres.js's own begin and commit too), parsed each time.
   const pooled = options.poolMode === "transaction";
+  const directUrl = options.directUrl ?? (pooled ? undefined : url);
   const client = postgres(url, { max: options.maxConnections ?? 10, onnotice: () => undefined, ...(pooled ? { prepare: false } : {}) });
   const observers = queryObservers();
   const mayPrepare = pooled ? () => false : preparedTextGate(options.maxPreparedTexts ?? MAX_PREPARED_TEXTS);
@@ -99,8 +103,9 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
   return {
     db,
     kind: "postgres",
-    connection: { kind: "postgres", url: directUrl },
+    connection: { kind: "postgres", url: directUrl ?? url, sessions: directUrl !== undefined },
     async migrate() {
+      if (!directUrl) return migrateInOneTransaction(client);
       // A dedicated single connection holds the advisory lock for the whole run.
       const lockClient = postgres(directUrl, { max: 1, onnotice: () => undefined });
       try {
@@ -113,9 +118,40 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     },
     isReady: () => migrationsApplied(db),
     observeQueries: observers.observeQueries,
-    busCarrier: () => postgresCarrier(directUrl, client, BUS_CHANNEL),
+    busCarrier: () => postgresCarrier(directUrl ?? url, client, BUS_CHANNEL),
     close: () => client.end({ timeout: 5 }),
   };
+}
+
+/**
+ * The migrations through a transaction-mode pooler, where no lock outlives a transaction: one transaction holds the
+ * migration lock and applies them all (Drizzle's migrator reads the last applied one, then opens a transaction of its
+ * own, which here is this one).
+ */
+async function migrateInOneTransaction(client: postgres.Sql): Promise<void> {
+  await drizzlePostgres(client).transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`);
+    const { dialect, session } = tx as unknown as { dialect: MigratingDialect; session: MigratingSession };
+    const inThisTransaction = {
+      execute: session.execute.bind(session),
+      all: session.all.bind(session),
+      transaction: (run: (inner: unknown) => Promise<void>) => run(tx),
+    };
+    await dialect.migrate(readMigrationFiles({ migrationsFolder }), inThisTransaction, { migrationsFolder });
+  });
+}
+
+/** What Drizzle's migrator uses of a dialect and a session (internals of drizzle-orm/pg-core/dialect.js). */
+interface MigratingSession {
+  execute(query: unknown): Promise<unknown>;
+  all(query: unknown): Promise<unknown[]>;
+}
+interface MigratingDialect {
+  migrate(
+    migrations: MigrationMeta[],
+    session: MigratingSession & { transaction(run: (tx: unknown) => Promise<void>): Promise<void> },
+    config: object,
+  ): Promise<void>;
 }
 
 /** The PostgreSQL channel the instance bus's payloads travel on (its topics are inside them). */
