@@ -1,7 +1,7 @@
 import type { AdminCommand } from "./admin-commands.js";
 import { dataDirFolders, loadConfig } from "./platform/config.js";
 import { DataDirLockedError, OwnerRefusal, sendToOwner } from "./platform/db/data-dir-claim.js";
-import { openDatabase } from "./platform/db/database.js";
+import { configuredDatabase, openDatabase } from "./platform/db/database.js";
 import { openInstanceBus } from "./platform/instance-bus.js";
 import { grantAdministrators, type AdminGrant } from "./modules/users/auth.service.js";
 import { usersChanged } from "./modules/users/session-cache.js";
@@ -40,7 +40,7 @@ try {
 }
 
 async function grantOnDatabase(email: string): Promise<AdminGrant> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase(configuredDatabase(config));
   try {
     await database.migrate();
     // Running instances (on PostgreSQL) kept the account's sessions: they are told to read them again.

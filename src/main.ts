@@ -5,7 +5,7 @@ import { createApp } from "./app.js";
 import { systemClock } from "./platform/clock.js";
 import { ConfigError, loadConfig } from "./platform/config.js";
 import { DataDirLockedError } from "./platform/db/data-dir-claim.js";
-import { openDatabase } from "./platform/db/database.js";
+import { configuredDatabase, openDatabase } from "./platform/db/database.js";
 import { createHttpServer, drainHttpServer } from "./platform/http/http-server.js";
 import { createLogger } from "./platform/logger.js";
 import { STARTING, portInUse, readyLine } from "./platform/startup-messages.js";
@@ -25,7 +25,7 @@ async function main() {
   }
   const logger = createLogger(config.logLevel);
   console.log(STARTING);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).catch((error: unknown) => {
+  const database = await openDatabase(configuredDatabase(config)).catch((error: unknown) => {
     if (!(error instanceof DataDirLockedError)) throw error;
     // A second service on the same files would lose the first one's writes: one process only, or PostgreSQL.
     console.error(`${error.message}: stop that process first, or give each instance its own DATA_DIR or a DATABASE_URL`);

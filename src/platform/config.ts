@@ -11,6 +11,12 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** `transaction`: DATABASE_URL is a transaction-mode pooler (PgBouncer); nothing session-scoped goes through it (contract §17). */
+  databasePoolMode: "session" | "transaction";
+  /** A direct connection to the primary for what lives in a session (migrations, LISTEN, the job engine); unset: DATABASE_URL. */
+  databaseDirectUrl: string | undefined;
+  /** Connections of the query pool. */
+  databasePoolSize: number;
   /** Images in S3-compatible object storage (`STORAGE_URL=s3://…`); undefined: the local directory `DATA_DIR/uploads` (contract §16). */
   objectStorage: ObjectStorageConfig | undefined;
   /** OpenTelemetry: traces go to this OTLP/HTTP endpoint (contract §16); none when unset. */
@@ -89,6 +95,15 @@ const envSchema = z
         .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
         .optional(),
     ),
+    DATABASE_POOL_MODE: z.preprocess(blankToUndefined, z.enum(["session", "transaction"]).default("session")),
+    DATABASE_DIRECT_URL: z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL")
+        .optional(),
+    ),
+    DATABASE_POOL_SIZE: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(10)),
     JWT_SECRET: optionalText,
     PUBLIC_BASE_URL: url,
     WEB_APP_URL: url,
@@ -177,6 +192,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n  ${problems.join("\n  ")}`);
   }
   const e = parsed.data;
+  // LISTEN cannot go through a transaction-mode pooler: the instance bus needs a direct connection, or Redis.
+  if (e.DATABASE_POOL_MODE === "transaction" && !e.DATABASE_DIRECT_URL && !e.REDIS_URL) {
+    throw new ConfigError(
+      "DATABASE_DIRECT_URL (or REDIS_URL) must be set when DATABASE_POOL_MODE=transaction: the instance bus cannot LISTEN through the pooler",
+    );
+  }
   const production = e.NODE_ENV === "production";
   const dataDir = path.resolve(e.DATA_DIR);
 
@@ -198,6 +219,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    databasePoolMode: e.DATABASE_POOL_MODE,
+    databaseDirectUrl: e.DATABASE_DIRECT_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     redisUrl: e.REDIS_URL,
     objectStorage: e.STORAGE_URL ? objectStorageConfig(e.STORAGE_URL, e) : undefined,
     otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,

@@ -31,6 +31,9 @@ describe("configuration", () => {
       host: "0.0.0.0",
       dataDir,
       databaseUrl: undefined,
+      databasePoolMode: "session",
+      databaseDirectUrl: undefined,
+      databasePoolSize: 10,
       publicBaseUrl: "http://localhost:3000",
       webAppUrl: "http://localhost:3000",
       webAppConfigured: false,
@@ -148,6 +151,18 @@ describe("configuration", () => {
       MAX_CONNECTIONS_PER_ADDRESS: "0",
     });
     expect(config.http).toEqual({ headersTimeoutMs: 2_000, requestTimeoutMs: 120_000, keepAliveTimeoutMs: 65_000, maxConnectionsPerAddress: 0 });
+  });
+
+  it("takes a transaction-mode pooler with a direct connection or Redis, and refuses it with neither, naming the variables in one line", () => {
+    const pooled = { DATA_DIR: tempDir(), DATABASE_URL: "postgres://app@pgbouncer:6432/app", DATABASE_POOL_MODE: "transaction", DATABASE_POOL_SIZE: "40" };
+    expect(loadConfig({ ...pooled, DATABASE_DIRECT_URL: "postgres://app@primary:5432/app" })).toMatchObject({
+      databasePoolMode: "transaction",
+      databaseDirectUrl: "postgres://app@primary:5432/app",
+      databasePoolSize: 40,
+    });
+    expect(loadConfig({ ...pooled, REDIS_URL: "redis://redis:6379" })).toMatchObject({ databasePoolMode: "transaction", databaseDirectUrl: undefined });
+    expect(() => loadConfig(pooled)).toThrow(ConfigError);
+    expect(() => loadConfig(pooled)).toThrow(/^DATABASE_DIRECT_URL \(or REDIS_URL\) must be set when DATABASE_POOL_MODE=transaction[^\n]*$/);
   });
 
   it("refuses a headers timeout longer than the request timeout, naming it", () => {

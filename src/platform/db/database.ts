@@ -4,8 +4,10 @@ import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { readMigrationFiles, type MigrationMeta } from "drizzle-orm/migrator";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import type { Config } from "../config.js";
 import type { BusCarrier } from "../instance-bus.js";
 import { inSpan, statementAttributes, tracingEnabled } from "../tracing.js";
 import { MIGRATION_LOCK_ID } from "./advisory-locks.js";
@@ -16,8 +18,11 @@ import { migrationsFolder } from "./paths.js";
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Db = PgDatabase<PgQueryResultHKT, any, any>;
 
-/** The driver under Drizzle, for what needs its own access to the same database (the job engine). */
-export type DatabaseConnection = { kind: "postgres"; url: string } | { kind: "pglite"; pglite: PGlite };
+/**
+ * The driver under Drizzle, for what needs its own access to the same database (the job engine). On PostgreSQL the
+ * direct connection when there is one; `sessions` false: only a transaction-mode pooler, where nothing may LISTEN.
+ */
+export type DatabaseConnection = { kind: "postgres"; url: string; sessions: boolean } | { kind: "pglite"; pglite: PGlite };
 
 export interface DatabaseHandle {
   db: Db;
@@ -47,11 +52,29 @@ export interface DatabaseOptions {
   maxConnections?: number;
   /** PostgreSQL: the distinct statement texts kept prepared (MAX_PREPARED_TEXTS unless said). */
   maxPreparedTexts?: number;
+  /** `transaction`: `databaseUrl` is a transaction-mode pooler, which keeps no statement prepared between transactions. */
+  poolMode?: "session" | "transaction";
+  /**
+   * Where what lives in a session goes (migrations and their lock, LISTEN, the job engine); `databaseUrl` unless said
+   * or pooled. Pooled without it (the instance bus on Redis), migrations take a transaction's lock and the job engine polls.
+   */
+  directUrl?: string;
+}
+
+/** The database the configuration names, as the service's processes open it. */
+export function configuredDatabase(config: Config): DatabaseOptions {
+  return {
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    maxConnections: config.databasePoolSize,
+    poolMode: config.databasePoolMode,
+    directUrl: config.databaseDirectUrl,
+  };
 }
 
 /** PostgreSQL at `databaseUrl`, else PGlite, whose code is loaded only then. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.maxConnections ?? 10, options.maxPreparedTexts ?? MAX_PREPARED_TEXTS);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options);
   const { openPglite } = await import("./pglite-database.js");
   return openPglite(options);
 }
@@ -68,17 +91,23 @@ export function queryObservers() {
   };
 }
 
-function openPostgres(url: string, max: number, maxPreparedTexts: number): DatabaseHandle {
-  const client = postgres(url, { max, onnotice: () => undefined });
+function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
+  // Behind a transaction-mode pooler a statement prepared in one transaction's server session is gone, or belongs to
+  // another client, in the next: every statement goes unnamed (postgres.js's own begin and commit too), parsed each time.
+  const pooled = options.poolMode === "transaction";
+  const directUrl = options.directUrl ?? (pooled ? undefined : url);
+  const client = postgres(url, { max: options.maxConnections ?? 10, onnotice: () => undefined, ...(pooled ? { prepare: false } : {}) });
   const observers = queryObservers();
-  const db = drizzlePostgres(preparingStatements(client, preparedTextGate(maxPreparedTexts)), { logger: observers.logger }) as unknown as Db;
+  const mayPrepare = pooled ? () => false : preparedTextGate(options.maxPreparedTexts ?? MAX_PREPARED_TEXTS);
+  const db = drizzlePostgres(preparingStatements(client, mayPrepare), { logger: observers.logger }) as unknown as Db;
   return {
     db,
     kind: "postgres",
-    connection: { kind: "postgres", url },
+    connection: { kind: "postgres", url: directUrl ?? url, sessions: directUrl !== undefined },
     async migrate() {
+      if (!directUrl) return migrateInOneTransaction(client);
       // A dedicated single connection holds the advisory lock for the whole run.
-      const lockClient = postgres(url, { max: 1, onnotice: () => undefined });
+      const lockClient = postgres(directUrl, { max: 1, onnotice: () => undefined });
       try {
         await lockClient`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
         await migratePostgres(drizzlePostgres(lockClient), { migrationsFolder });
@@ -89,9 +118,40 @@ function openPostgres(url: string, max: number, maxPreparedTexts: number): Datab
     },
     isReady: () => migrationsApplied(db),
     observeQueries: observers.observeQueries,
-    busCarrier: () => postgresCarrier(url, client, BUS_CHANNEL),
+    busCarrier: () => postgresCarrier(directUrl ?? url, client, BUS_CHANNEL),
     close: () => client.end({ timeout: 5 }),
   };
+}
+
+/**
+ * The migrations through a transaction-mode pooler, where no lock outlives a transaction: one transaction holds the
+ * migration lock and applies them all (Drizzle's migrator reads the last applied one, then opens a transaction of its
+ * own, which here is this one).
+ */
+async function migrateInOneTransaction(client: postgres.Sql): Promise<void> {
+  await drizzlePostgres(client).transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`);
+    const { dialect, session } = tx as unknown as { dialect: MigratingDialect; session: MigratingSession };
+    const inThisTransaction = {
+      execute: session.execute.bind(session),
+      all: session.all.bind(session),
+      transaction: (run: (inner: unknown) => Promise<void>) => run(tx),
+    };
+    await dialect.migrate(readMigrationFiles({ migrationsFolder }), inThisTransaction, { migrationsFolder });
+  });
+}
+
+/** What Drizzle's migrator uses of a dialect and a session (internals of drizzle-orm/pg-core/dialect.js). */
+interface MigratingSession {
+  execute(query: unknown): Promise<unknown>;
+  all(query: unknown): Promise<unknown[]>;
+}
+interface MigratingDialect {
+  migrate(
+    migrations: MigrationMeta[],
+    session: MigratingSession & { transaction(run: (tx: unknown) => Promise<void>): Promise<void> },
+    config: object,
+  ): Promise<void>;
 }
 
 /** The PostgreSQL channel the instance bus's payloads travel on (its topics are inside them). */
@@ -101,12 +161,13 @@ export const BUS_CHANNEL = "instance_bus";
 const RELISTEN_DELAYS_MS = [100, 200, 400, 800, 1600, 3200];
 
 /**
- * LISTEN on a connection of its own (the pool's connections come and go), NOTIFY through the pool. When the listening
+ * LISTEN on a connection of its own at `listenUrl` (the pool's connections come and go, and a transaction-mode pooler
+ * would drop the LISTEN with the transaction), NOTIFY through the pool. When the listening
  * connection closes (a restart, a network cut, an administrator's pg_terminate_backend) the carrier says it is not
  * live at once and LISTENs again, on a new connection, until that succeeds. The listening connections are named
  * after the channel, so PostgreSQL's list of sessions tells how many instances listen.
  */
-function postgresCarrier(url: string, pool: postgres.Sql, channel: string): BusCarrier {
+function postgresCarrier(listenUrl: string, pool: postgres.Sql, channel: string): BusCarrier {
   const quoted = `"${channel.replace(/"/g, '""')}"`;
   let deliver: (payload: string) => void = () => undefined;
   let live: (live: boolean) => void = () => undefined;
@@ -119,7 +180,7 @@ function postgresCarrier(url: string, pool: postgres.Sql, channel: string): BusC
   const onnotify = (name: string, payload: string) => {
     if (name === channel) deliver(payload);
   };
-  const listener = postgres(url, {
+  const listener = postgres(listenUrl, {
     max: 1,
     max_lifetime: null,
     fetch_types: false,

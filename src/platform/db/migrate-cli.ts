@@ -1,10 +1,10 @@
 import { loadConfig } from "../config.js";
 import { DataDirLockedError } from "./data-dir-claim.js";
-import { openDatabase } from "./database.js";
+import { configuredDatabase, openDatabase } from "./database.js";
 
 /** `npm run db:migrate`: applies the committed migrations to the configured database. */
 const config = loadConfig();
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).catch((error: unknown) => {
+const database = await openDatabase(configuredDatabase(config)).catch((error: unknown) => {
   if (!(error instanceof DataDirLockedError)) throw error;
   // The embedded database's owner is a running service, which applied the migrations when it started.
   console.error(`${error.message}, which applied the migrations when it started`);

@@ -86,7 +86,8 @@ export class JobEngine {
     if (this.boss) return;
     const { connection, logger } = this.options;
     const clock = this.options.clock ?? systemClock;
-    const common: ConstructorOptions = { schema: ENGINE_SCHEMA, useListenNotify: true, clock };
+    // Behind a transaction-mode pooler alone nothing can LISTEN: pg-boss polls.
+    const common: ConstructorOptions = { schema: ENGINE_SCHEMA, useListenNotify: connection.kind === "pglite" || connection.sessions, clock };
     const boss =
       connection.kind === "postgres"
         ? // Its own small pool (node-postgres): LISTEN/NOTIFY on a pinned connection and its transactions need it.
