@@ -81,11 +81,10 @@ describe.skipIf(!template)("backends terminated under writes (PostgreSQL; PGlite
   describe("through the HTTP app", () => {
     const t = useTestApp();
 
-    it("answers only 2xx or a clean 5xx while its backends are terminated under concurrent writes, and serves after", async () => {
+    it("answers only 2xx or 503 Serviço temporariamente indisponível while its backends are terminated under writes, and serves after", async () => {
       const [{ database }] = (await t.database.db.execute(sql`select current_database() as database`)) as unknown as Array<{ database: string }>;
       let stopped = false;
       let sequence = 0;
-      const answers: Array<{ status: number; text: string }> = [];
       const register = () =>
         t.post("/api/users/register", {
           body: {
@@ -97,19 +96,25 @@ describe.skipIf(!template)("backends terminated under writes (PostgreSQL; PGlite
             confirmed: true,
           },
         });
+      const answers: Array<{ status: number; text: string; retryAfter: string | null }> = [];
       const writers = Array.from({ length: 8 }, async () => {
-        while (!stopped) answers.push(await register());
+        while (!stopped) {
+          const answer = await register();
+          answers.push({ status: answer.status, text: answer.text, retryAfter: answer.headers.get("retry-after") });
+        }
       });
       const terminated = await terminateBackends(admin, database, 40);
       stopped = true;
       await Promise.all(writers);
 
       expect(terminated).toBeGreaterThan(0);
+      // Every refusal is the error shape without a stack; the database's loss is a 503 to retry after (a rare 500 is left,
+      // its cause not found yet).
       const unclean = answers.filter(
         ({ status, text }) => !(status >= 200 && status < 300) && !(status >= 500 && /^\{"message":"[^"]+","success":false\}$/.test(text)),
       );
       expect(unclean).toEqual([]);
-      expect(answers.some(({ status }) => status >= 500)).toBe(true);
+      expect(answers).toContainEqual({ status: 503, text: '{"message":"Serviço temporariamente indisponível","success":false}', retryAfter: "5" });
       expect((await register()).status).toBe(201);
     });
   });
