@@ -8,7 +8,9 @@ FROM ${NODE_IMAGE} AS builder
 WORKDIR /app
 # @scarf/scarf (a dependency of a dependency) reports installs over the network unless told not to.
 ENV SCARF_ANALYTICS=false
+# patches/ before `npm ci`: its postinstall (patch-package) applies them to node_modules (README, "Layout").
 COPY package.json package-lock.json ./
+COPY patches ./patches
 RUN npm ci --no-fund --no-audit
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
@@ -19,6 +21,7 @@ FROM ${NODE_IMAGE} AS production-dependencies
 WORKDIR /app
 ENV SCARF_ANALYTICS=false
 COPY package.json package-lock.json ./
+COPY patches ./patches
 RUN npm ci --omit=dev --no-fund --no-audit && npm cache clean --force
 
 FROM ${NODE_IMAGE}

@@ -2308,7 +2308,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -2420,7 +2420,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -2497,7 +2497,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -2603,7 +2603,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -2726,7 +2726,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -2837,7 +2837,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or the password hashing queue is full */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover); or the password hashing queue is full */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -2951,7 +2951,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or the password hashing queue is full */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover); or the password hashing queue is full */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -3064,7 +3064,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -3152,7 +3152,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -3240,7 +3240,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -3353,7 +3353,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -3458,7 +3458,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or the password hashing queue is full */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover); or the password hashing queue is full */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -3508,7 +3508,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -3556,7 +3556,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -3664,7 +3664,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -3712,7 +3712,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -3830,7 +3830,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -3891,7 +3891,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -3959,7 +3959,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -4016,7 +4016,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -4144,7 +4144,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -4221,7 +4221,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -4360,7 +4360,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -4485,7 +4485,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -4553,7 +4553,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -4621,7 +4621,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -4698,7 +4698,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -4777,7 +4777,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -4908,7 +4908,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -4965,7 +4965,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -5090,7 +5090,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -5167,7 +5167,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -5244,7 +5244,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -5374,7 +5374,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -5456,7 +5456,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -5535,7 +5535,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -5614,7 +5614,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -5736,7 +5736,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -5810,7 +5810,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -5884,7 +5884,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -5992,7 +5992,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -6100,7 +6100,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -6175,7 +6175,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -6250,7 +6250,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -6356,7 +6356,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -6462,7 +6462,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -6550,7 +6550,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -6627,7 +6627,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -6775,7 +6775,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -6863,7 +6863,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -6944,7 +6944,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -6992,7 +6992,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -7079,7 +7079,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -7220,7 +7220,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -7307,7 +7307,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -7389,7 +7389,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -7468,7 +7468,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -7552,7 +7552,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -7600,7 +7600,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -7664,7 +7664,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -7734,7 +7734,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -7854,7 +7854,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -7931,7 +7931,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -8062,7 +8062,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -8168,7 +8168,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -8232,7 +8232,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -8299,7 +8299,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -8431,7 +8431,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -8508,7 +8508,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -8642,7 +8642,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -8748,7 +8748,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -8817,7 +8817,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -8925,7 +8925,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -9033,7 +9033,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -9141,7 +9141,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -9214,7 +9214,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -9283,7 +9283,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -9415,7 +9415,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -9492,7 +9492,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -9626,7 +9626,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -9732,7 +9732,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -9857,7 +9857,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -9983,7 +9983,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -10114,7 +10114,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -10218,7 +10218,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -10323,7 +10323,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -10436,7 +10436,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -10572,7 +10572,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -10669,7 +10669,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -10775,7 +10775,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -10930,7 +10930,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -11041,7 +11041,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -11173,7 +11173,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -11310,7 +11310,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
@@ -11443,7 +11443,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address) */
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];

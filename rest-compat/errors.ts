@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { z } from "zod";
+import { databaseUnavailable } from "../src/platform/db/database-unavailable.js";
 import { AppError, invalidParameter, REQUEST_TOO_LARGE } from "../src/platform/errors.js";
 import type { Logger } from "../src/platform/logger.js";
 
@@ -43,7 +44,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
 }
 
 /**
- * Our AppError, or a client's mistake that a library reports before any handler runs: the body parser's
+ * Our AppError, the database out of reach (503), or a client's mistake that a library reports before any handler runs: the body parser's
  * (malformed JSON, oversized body, a compressed body that does not inflate) and the router's (a path parameter
  * whose percent-encoding is broken, `/users/%E0%A4%A`). Both mark them with a 4xx `status`.
  */
@@ -58,5 +59,5 @@ export function asAppError(error: unknown): AppError | null {
   if (error instanceof URIError && e?.status === 400) return invalidParameter("id");
   // The body parser's other client errors: a gzip, deflate or br body that does not inflate, a length that does not match.
   if (e?.expose === true && typeof e.status === "number" && e.status >= 400 && e.status < 500) return new AppError(400, "Requisição inválida");
-  return null;
+  return databaseUnavailable(error);
 }

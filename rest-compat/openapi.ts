@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pageParameterSchemas } from "../src/platform/paging.js";
+import { DATABASE_UNAVAILABLE } from "../src/platform/db/database-unavailable.js";
 import { TOO_MANY_CONNECTIONS } from "../src/platform/http/http-server.js";
 import { queryId } from "../src/platform/validation.js";
 import { errorBodySchema } from "./errors.js";
@@ -54,6 +55,7 @@ const RETRY_AFTER_HEADER = { description: "seconds to wait before trying again",
  */
 export const SHARED_ANSWERS = {
   connectionCap: [[503, PAST_CONNECTION_CAP]],
+  databaseUnavailable: [[503, `${DATABASE_UNAVAILABLE} (the database is out of reach: a restart, a failover)`]],
   token: [[401, STATUS_TEXT[401]]],
   optionalToken: [[401, "a token was sent and is invalid or expired"]],
   parameters: [[400, "Parâmetro inválido: <name> (a path or query parameter)"]],
@@ -231,6 +233,7 @@ function responsesOf(op: OperationSpec, keyed: boolean, schemas: SchemaConverter
     for (const [status, reason] of answers) reasons.set(Number(status), [...(reasons.get(Number(status)) ?? []), reason]);
   };
   add(SHARED_ANSWERS.connectionCap);
+  add(SHARED_ANSWERS.databaseUnavailable);
   if (op.auth !== "none") add(op.auth === "optional" ? SHARED_ANSWERS.optionalToken : SHARED_ANSWERS.token);
   if (op.path.includes(":") || op.query || op.paging) add(SHARED_ANSWERS.parameters);
   if (op.body) add(SHARED_ANSWERS.body);

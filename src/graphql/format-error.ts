@@ -1,5 +1,6 @@
 import { unwrapResolverError } from "@apollo/server/errors";
 import type { GraphQLFormattedError } from "graphql";
+import { databaseUnavailable } from "../platform/db/database-unavailable.js";
 import { AppError, graphqlCodeFor, INVALID_MULTIPART, REQUEST_TOO_LARGE } from "../platform/errors.js";
 import type { Logger } from "../platform/logger.js";
 import { RESPONSE_TOO_LARGE } from "./list-bounds.js";
@@ -20,7 +21,7 @@ const CLIENT_CODES = new Set([
 export function formatError(logger: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
-    const known = original instanceof AppError ? original : uploadError(original);
+    const known = original instanceof AppError ? original : (uploadError(original) ?? databaseUnavailable(original));
     if (known) {
       return {
         message: known.message,

@@ -1,12 +1,15 @@
-type PgError = { code?: string; constraint?: string; constraint_name?: string; cause?: unknown };
+export type PgError = { code?: string; constraint?: string; constraint_name?: string; cause?: unknown };
 
-/** The PostgreSQL error behind `error` (either driver, possibly wrapped by Drizzle) when its code is `code`. */
-function pgErrorWithCode(error: unknown, code: string): PgError | null {
+/** The driver's error behind `error` (either driver, possibly wrapped by Drizzle) that `matches`. */
+export function pgErrorWhere(error: unknown, matches: (e: PgError) => boolean): PgError | null {
   for (let e = error as PgError | undefined; e; e = e.cause as PgError | undefined) {
-    if (e.code === code) return e;
+    if (matches(e)) return e;
   }
   return null;
 }
+
+/** The PostgreSQL error behind `error` when its code is `code`. */
+const pgErrorWithCode = (error: unknown, code: string): PgError | null => pgErrorWhere(error, (e) => e.code === code);
 
 /** True when `error` is a unique violation (of `constraint`, when named). */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {

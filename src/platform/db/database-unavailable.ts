@@ -1,0 +1,25 @@
+import { AppError } from "../errors.js";
+import { pgErrorWhere } from "./constraint-violation.js";
+
+export const DATABASE_UNAVAILABLE = "Serviço temporariamente indisponível";
+/** About what a reconnect to a restarted or promoted server takes. */
+const RETRY_AFTER_SECONDS = 5;
+
+/** postgres.js's codes for a connection that is gone or never came. */
+const DRIVER_CODES = new Set(["CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECT_TIMEOUT"]);
+/** The socket's own, counted only on an error the driver reports for a query (it adds `query`), not a mail or HTTP call's. */
+const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE"]);
+/** SQLSTATE: admin_shutdown, crash_shutdown, cannot_connect_now, and class 08 (connection exceptions). */
+const SQLSTATE = /^(57P0[123]|08[0-9A-Z]{3})$/;
+
+/**
+ * 503 with Retry-After when `error` is the database being out of reach (a restart, a failover, a backend terminated
+ * under a transaction): the request may succeed when sent again, unlike a bug's 500.
+ */
+export function databaseUnavailable(error: unknown): AppError | null {
+  const lost = pgErrorWhere(
+    error,
+    (e) => typeof e.code === "string" && (DRIVER_CODES.has(e.code) || SQLSTATE.test(e.code) || (SOCKET_CODES.has(e.code) && "query" in e)),
+  );
+  return lost && new AppError(503, DATABASE_UNAVAILABLE, { headers: { "Retry-After": String(RETRY_AFTER_SECONDS) } });
+}
