@@ -3,7 +3,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { openDatabase, rowsOf, type DatabaseHandle, type Db } from "../../src/platform/db/database.js";
 import { migrationsFolder } from "../../src/platform/db/paths.js";
 import { withDatabase } from "./global-setup.js";
@@ -50,6 +50,26 @@ export async function anotherConnectionToWorkerDatabase(): Promise<{ handle: Dat
   if (!workerUrl) return { handle, close: async () => undefined };
   const own = await openDatabase({ databaseUrl: workerUrl, maxConnections: 10 });
   return { handle: own, close: () => own.close() };
+}
+
+/**
+ * With DATABASE_URL: a database of the file's own, `<template>_<suffix>`, cloned from the run's migrated template before
+ * the tests of the describe block it is called in and dropped after them, for service processes the tests start and
+ * stop (crash, connection loss); `admin()` is a connection to the server for what the tests do to it.
+ */
+export function useTemplateClone(suffix: string): { name: string; url: () => string; admin: () => postgres.Sql } {
+  const name = `${inject("pgTemplate") ?? "fitness"}_${suffix}`;
+  let admin: postgres.Sql | undefined;
+  beforeAll(async () => {
+    admin = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => undefined });
+    await admin.unsafe(`drop database if exists "${name}" with (force)`);
+    await admin.unsafe(`create database "${name}" template "${inject("pgTemplate")}"`);
+  });
+  afterAll(async () => {
+    await admin?.unsafe(`drop database if exists "${name}" with (force)`);
+    await admin?.end();
+  });
+  return { name, url: () => withDatabase(process.env.DATABASE_URL!, name), admin: () => admin! };
 }
 
 let tables: string[] | undefined;

@@ -3,8 +3,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { withDatabase } from "../helpers/global-setup.js";
+import { describe, expect, inject, it } from "vitest";
+import { useTemplateClone } from "../helpers/database.js";
 import { useTestApp } from "../helpers/test-app.js";
 
 /*
@@ -39,22 +39,12 @@ describe("postgres.js as installed", () => {
 });
 
 describe.skipIf(!template)("backends terminated under writes (PostgreSQL; PGlite runs in-process, has no backends)", () => {
-  const databaseName = `${template ?? "fitness"}_connection_loss`;
-  let admin: postgres.Sql;
-  beforeAll(async () => {
-    admin = postgres(databaseUrl!, { max: 1, onnotice: () => undefined });
-    await admin.unsafe(`drop database if exists "${databaseName}" with (force)`);
-    await admin.unsafe(`create database "${databaseName}" template "${template}"`);
-  });
-  afterAll(async () => {
-    await admin.unsafe(`drop database if exists "${databaseName}" with (force)`);
-    await admin.end();
-  });
+  const clone = useTemplateClone("connection_loss");
 
   it("a process running transactions survives: the lost ones reject with the connection's error, later ones commit", async () => {
     const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "tests/platform/connection-loss-writer.ts")], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: withDatabase(databaseUrl!, databaseName) },
+      env: { ...process.env, DATABASE_URL: clone.url() },
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";
@@ -67,7 +57,7 @@ describe.skipIf(!template)("backends terminated under writes (PostgreSQL; PGlite
       void exited.then(() => reject(new Error(`the writer exited before writing: ${stderr}`)));
     });
 
-    const terminated = await terminateBackends(admin, databaseName, 40);
+    const terminated = await terminateBackends(clone.admin(), clone.name, 40);
     child.stdin.end("stop\n");
 
     expect({ code: await exited, stderr }).toEqual({ code: 0, stderr: "" });
@@ -103,7 +93,7 @@ describe.skipIf(!template)("backends terminated under writes (PostgreSQL; PGlite
           answers.push({ status: answer.status, text: answer.text, retryAfter: answer.headers.get("retry-after") });
         }
       });
-      const terminated = await terminateBackends(admin, database, 40);
+      const terminated = await terminateBackends(clone.admin(), database, 40);
       stopped = true;
       await Promise.all(writers);
 

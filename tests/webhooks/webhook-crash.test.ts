@@ -3,11 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import postgres from "postgres";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { systemClock } from "../../src/platform/clock.js";
-import { withDatabase } from "../helpers/global-setup.js";
+import { useTemplateClone } from "../helpers/database.js";
 import { never, ok, Receiver } from "./support.js";
 
 /*
@@ -17,7 +16,6 @@ import { never, ok, Receiver } from "./support.js";
 const root = path.resolve(import.meta.dirname, "../..");
 const databaseUrl = process.env.DATABASE_URL;
 const template = databaseUrl ? inject("pgTemplate") : null;
-const databaseName = `${template ?? "fitness"}_webhook_crash`;
 const dataDir = mkdtempSync(path.join(tmpdir(), "fitness-webhook-crash-"));
 
 function freePort(): Promise<number> {
@@ -30,7 +28,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startService(port: number): Promise<ChildProcess> {
+async function startService(port: number, url: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src/main.ts")], {
     cwd: root,
     env: {
@@ -38,7 +36,7 @@ async function startService(port: number): Promise<ChildProcess> {
       PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
-      DATABASE_URL: withDatabase(databaseUrl!, databaseName),
+      DATABASE_URL: url,
       JWT_SECRET: "crash-test-secret-that-is-long-enough-0123456789",
       NODE_ENV: "development",
       FREE_TRAINER_MAX_STUDENTS: "10",
@@ -68,15 +66,8 @@ async function waitFor(condition: () => boolean | Promise<boolean>, what: string
 }
 
 describe.skipIf(!template)("webhook deliveries across a crash (PostgreSQL)", () => {
-  let admin: postgres.Sql;
-  beforeAll(async () => {
-    admin = postgres(databaseUrl!, { max: 1, onnotice: () => undefined });
-    await admin.unsafe(`drop database if exists "${databaseName}" with (force)`);
-    await admin.unsafe(`create database "${databaseName}" template "${template}"`);
-  });
-  afterAll(async () => {
-    await admin.unsafe(`drop database if exists "${databaseName}" with (force)`);
-    await admin.end();
+  const clone = useTemplateClone("webhook_crash");
+  afterAll(() => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -85,7 +76,7 @@ describe.skipIf(!template)("webhook deliveries across a crash (PostgreSQL)", () 
     // The first instance's attempts hang: they are under way when it dies.
     receiver.otherwise = never;
     const port = await freePort();
-    let service = await startService(port);
+    let service = await startService(port, clone.url());
     const api = async (method: string, url: string, token?: string, body?: unknown) => {
       const res = await fetch(`http://127.0.0.1:${port}/api${url}`, {
         method,
@@ -129,7 +120,7 @@ describe.skipIf(!template)("webhook deliveries across a crash (PostgreSQL)", () 
 
       receiver.otherwise = ok;
       const answeredBefore = receiver.received.length;
-      service = await startService(port);
+      service = await startService(port, clone.url());
       // Leases of the dead instance run out (15 s), then its deliveries are attempted again; the last event is
       // dispatched if it was not yet.
       let deliveries: { eventId: string; status: string }[] = [];
