@@ -54,15 +54,14 @@ export class TrainingPlanService {
       const before = await trainingPlanRepository.lock(tx, id);
       if (!before) throw notFound(PLAN_NOT_FOUND);
       const row = (await trainingPlanRepository.update(tx, id, { ...fieldsOf(input), updatedAt: now }))!;
-      // Its creator hears of it whether or not an assignment of it is live (the parties of those hear of it below).
-      await recordChanges(tx, now, { entity: "trainingPlan", ids: [id], userIds: [row.createdBy] });
       const plan = sql`${id}`;
       // The parties of its live assignments see its trainings and their exercises: those it drops (read as DELETE
       // unless they still see them otherwise) and those it takes up (kept as they are until this commits).
       await this.recordContent(tx, now, livePartiesOfPlans(plan));
       await writeTrainings(tx, id, input);
       await this.lockContent(tx, id);
-      await this.recordContent(tx, now, livePartiesOfPlans(plan));
+      // The plan itself reaches its creator too, whether or not an assignment of it is live.
+      await this.recordContent(tx, now, livePartiesOfPlans(plan), planFeedAudience(plan));
       // An assignment shows its plan's name, and its parties' adherence follows the plan's days, finished assignments
       // included (adherence.cache.ts reuses figures until a change is recorded for their users).
       await recordAudience(tx, now, "planAssignment", assignmentPartiesOfPlans(plan));
@@ -226,10 +225,11 @@ export class TrainingPlanService {
   /**
    * Records in the change feed, for each (plan id, user id) row of `pairs`, the plan, the trainings it schedules and
    * their exercises: what a live assignment gives its parties, recorded when it starts giving it and when it stops
-   * (read then as DELETE, unless the user still sees them otherwise).
+   * (read then as DELETE, unless the user still sees them otherwise). `planPairs`, when given, are who hear of the plan
+   * itself instead (its creator with its parties, when an edit renames it).
    */
-  async recordContent(tx: Db, now: Date, pairs: SQL): Promise<void> {
-    await recordAudience(tx, now, "trainingPlan", pairs);
+  async recordContent(tx: Db, now: Date, pairs: SQL, planPairs: SQL = pairs): Promise<void> {
+    await recordAudience(tx, now, "trainingPlan", planPairs);
     const trainings = planTrainingsFor(pairs);
     await recordAudience(tx, now, "training", trainings);
     await recordAudience(tx, now, "exercise", exercisesFor(trainings));
