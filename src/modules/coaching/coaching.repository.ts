@@ -425,22 +425,6 @@ export const coachingRepository = {
     return Boolean(row);
   },
 
-  /** Those of `studentIds` ACTIVE-linked to `personalId`. */
-  async linkedStudentsAmong(db: Db, personalId: number, studentIds: readonly number[]): Promise<Set<number>> {
-    if (studentIds.length === 0) return new Set();
-    const rows = await db
-      .select({ id: personalStudentLinks.studentId })
-      .from(personalStudentLinks)
-      .where(
-        and(
-          eq(personalStudentLinks.personalId, personalId),
-          inArray(personalStudentLinks.studentId, [...studentIds]),
-          eq(personalStudentLinks.status, "ACTIVE"),
-        ),
-      );
-    return new Set(rows.map((row) => row.id));
-  },
-
   /** Which of the (trainer, student) `pairs` are ACTIVE links, as linkKey strings: one statement whatever their number. */
   async activeLinksAmong(db: Db, pairs: readonly { personalId: number; studentId: number }[]): Promise<Set<string>> {
     if (pairs.length === 0) return new Set();

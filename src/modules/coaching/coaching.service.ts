@@ -271,9 +271,8 @@ export class CoachingService {
 
   /** Those of `userIds` whose activity the caller may read (the rule of ensureMayReadActivity), in one query. */
   async activityReadableAmong(caller: Pick<UserActor, "id" | "isAdmin">, userIds: readonly number[]): Promise<Set<number>> {
-    const others = userIds.filter((id) => !isOwnerOrAdmin(caller, id));
-    const linked = await coachingRepository.linkedStudentsAmong(this.deps.db, caller.id, others);
-    return new Set(userIds.filter((id) => isOwnerOrAdmin(caller, id) || linked.has(id)));
+    const answers = await this.mayReadActivities(userIds.map((id) => ({ reader: caller, userIds: [id] })));
+    return new Set(userIds.filter((_, index) => answers[index]));
   }
 
   /**
