@@ -16,7 +16,8 @@ export interface PgBouncer {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
+/** A port free on loopback now (another process may take it before the caller binds it; rare, and the start then fails). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.on("error", reject);
@@ -27,7 +28,8 @@ function freePort(): Promise<number> {
   });
 }
 
-function accepts(port: number): Promise<boolean> {
+/** Whether something accepts connections on loopback's `port`. */
+export function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, "127.0.0.1");
     socket.once("connect", () => {
