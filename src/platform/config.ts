@@ -52,6 +52,11 @@ export interface Config {
   /** The most items the capped lists of one GraphQL request may hold together. */
   graphqlMaxListItems: number;
   http: HttpServerLimits;
+  /**
+   * After SIGTERM, how long the instance goes on taking connections (answering each request with `Connection: close`,
+   * /readyz with 503) before it stops listening: time for a load balancer's health checks to stop sending it requests.
+   */
+  shutdownDrainMs: number;
   logLevel: string;
   /** Production only: webhook URLs may resolve to private addresses (contract §16). */
   webhooksAllowPrivateUrls: boolean;
@@ -139,6 +144,7 @@ const envSchema = z
     HTTP_REQUEST_TIMEOUT_MS: milliseconds(60_000),
     HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000),
     MAX_CONNECTIONS_PER_ADDRESS: count(512),
+    SHUTDOWN_DRAIN_MS: count(0),
     OTEL_EXPORTER_OTLP_ENDPOINT: url,
     REDIS_URL: z.preprocess(
       blankToUndefined,
@@ -259,6 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     },
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     logLevel: e.LOG_LEVEL,
     webhooksAllowPrivateUrls: e.WEBHOOKS_ALLOW_PRIVATE_URLS,
   };

@@ -49,6 +49,7 @@ describe("configuration", () => {
       graphqlMaxComplexity: 5000,
       graphqlMaxTokens: 1000,
       http: { headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000, maxConnectionsPerAddress: 512 },
+      shutdownDrainMs: 0,
       logLevel: "info",
     });
   });
@@ -84,6 +85,7 @@ describe("configuration", () => {
     ["HTTP_REQUEST_TIMEOUT_MS", "0"],
     ["HTTP_KEEP_ALIVE_TIMEOUT_MS", "5s"],
     ["MAX_CONNECTIONS_PER_ADDRESS", "-1"],
+    ["SHUTDOWN_DRAIN_MS", "2s"],
     ["STORAGE_URL", "https://bucket.example"],
     ["STORAGE_URL", "s3://Upper_Case"],
     ["STORAGE_URL", "s3://images/a//b"],

@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
 import { fromDrizzle, fromPglite, PgBoss, systemClock, type Clock as EngineClock, type ConstructorOptions, type DrizzleTransactionLike } from "pg-boss";
+import postgres from "postgres";
+import { MIGRATION_LOCK_ID } from "../db/advisory-locks.js";
 import type { DatabaseConnection, Db } from "../db/database.js";
 import type { Logger } from "../logger.js";
 
@@ -95,7 +97,7 @@ export class JobEngine {
         : new PgBoss({ ...common, db: fromPglite(connection.pglite), backend: "pglite" });
     boss.on("error", (error) => logger.error({ err: error }, "job engine error"));
     boss.on("warning", (warning) => logger.warn({ data: warning.data }, warning.message));
-    await boss.start();
+    await (connection.kind === "postgres" ? underMigrationLock(connection.url, () => boss.start()) : boss.start());
     try {
       for (const job of this.jobs.values()) {
         await boss.createQueue(job.name, {
@@ -144,5 +146,24 @@ export class JobEngine {
     for (const timer of this.timers.splice(0)) clock.clearInterval(timer);
     await Promise.allSettled([...this.offering]);
     await boss.stop({ graceful: true, timeout: STOP_GRACE_MS });
+  }
+}
+
+/**
+ * Runs `work` (pg-boss's start, which installs or migrates its schema) while a transaction at `url` holds the
+ * migration lock, so instances starting together install it one after another: each sees what the one before
+ * installed. pg-boss's own lock does not suffice: two instances that both found no schema each create it, and the
+ * second's `CREATE SCHEMA IF NOT EXISTS` fails on the first's (a duplicate key in pg_namespace), seen through a
+ * transaction-mode pooler. A transaction's lock, so that it holds through such a pooler too.
+ */
+async function underMigrationLock(url: string, work: () => Promise<unknown>): Promise<void> {
+  const lockClient = postgres(url, { max: 1, prepare: false, onnotice: () => undefined });
+  try {
+    await lockClient.begin(async (tx) => {
+      await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`;
+      await work();
+    });
+  } finally {
+    await lockClient.end();
   }
 }
