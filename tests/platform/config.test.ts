@@ -86,6 +86,9 @@ describe("configuration", () => {
     ["HTTP_KEEP_ALIVE_TIMEOUT_MS", "5s"],
     ["MAX_CONNECTIONS_PER_ADDRESS", "-1"],
     ["SHUTDOWN_DRAIN_MS", "2s"],
+    ["TRUST_PROXY", "true"],
+    ["TRUST_PROXY", "10.0.0.0/33"],
+    ["TRUST_PROXY", "loopback,haproxy"],
     ["STORAGE_URL", "https://bucket.example"],
     ["STORAGE_URL", "s3://Upper_Case"],
     ["STORAGE_URL", "s3://images/a//b"],
@@ -165,6 +168,13 @@ describe("configuration", () => {
     expect(loadConfig({ ...pooled, REDIS_URL: "redis://redis:6379" })).toMatchObject({ databasePoolMode: "transaction", databaseDirectUrl: undefined });
     expect(() => loadConfig(pooled)).toThrow(ConfigError);
     expect(() => loadConfig(pooled)).toThrow(/^DATABASE_DIRECT_URL \(or REDIS_URL\) must be set when DATABASE_POOL_MODE=transaction[^\n]*$/);
+  });
+
+  it("takes the proxies trusted to name the client (TRUST_PROXY): none by default, a count, or addresses and ranges", () => {
+    const trustProxy = (value?: string) => loadConfig({ DATA_DIR: tempDir(), ...(value === undefined ? {} : { TRUST_PROXY: value }) }).trustProxy;
+    expect(trustProxy()).toBe(false);
+    expect(trustProxy("1")).toBe(1);
+    expect(trustProxy("loopback, 10.0.0.0/8,fd00::/8, 192.0.2.7")).toEqual(["loopback", "10.0.0.0/8", "fd00::/8", "192.0.2.7"]);
   });
 
   it("refuses a headers timeout longer than the request timeout, naming it", () => {
