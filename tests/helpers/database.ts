@@ -4,7 +4,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, inject } from "vitest";
-import { openDatabase, rowsOf, type DatabaseHandle, type Db } from "../../src/platform/db/database.js";
+import { openDatabase, rowsOf, type DatabaseHandle, type DatabaseOptions, type Db } from "../../src/platform/db/database.js";
 import { migrationsFolder } from "../../src/platform/db/paths.js";
 import { withDatabase } from "./global-setup.js";
 
@@ -12,8 +12,8 @@ import { withDatabase } from "./global-setup.js";
 const SEEDED_TABLES = new Set<string>(["subscription_plans"]);
 
 let shared: Promise<DatabaseHandle> | undefined;
-/** With DATABASE_URL: the connection string of this worker's database. */
-let workerUrl: string | undefined;
+/** With DATABASE_URL: the name of this worker's database. */
+let workerName: string | undefined;
 
 /**
  * This worker's database, created once and shared by every test file it runs: an in-memory PGlite by
@@ -33,8 +33,8 @@ async function open(): Promise<DatabaseHandle> {
     await admin.unsafe(`drop database if exists "${name}" with (force)`);
     await admin.unsafe(`create database "${name}" template "${template}"`);
     await admin.end();
-    workerUrl = withDatabase(url, name);
-    return openDatabase({ databaseUrl: workerUrl, maxConnections: 10 });
+    workerName = name;
+    return openDatabase(serviceDatabase(name));
   }
   const handle = await openDatabase({ pglite: new PGlite() });
   await handle.migrate();
@@ -47,17 +47,36 @@ async function open(): Promise<DatabaseHandle> {
  */
 export async function anotherConnectionToWorkerDatabase(): Promise<{ handle: DatabaseHandle; close(): Promise<void> }> {
   const handle = await workerDatabase();
-  if (!workerUrl) return { handle, close: async () => undefined };
-  const own = await openDatabase({ databaseUrl: workerUrl, maxConnections: 10 });
+  if (!workerName) return { handle, close: async () => undefined };
+  const own = await openDatabase(serviceDatabase(workerName));
   return { handle: own, close: () => own.close() };
+}
+
+/**
+ * With DATABASE_URL: how the service opens the server's database `name` in this run: directly, or when the run has a
+ * PgBouncer (DATABASE_POOL_MODE=transaction, global-setup.ts) through it in transaction mode with the direct URL beside,
+ * for what lives in a session (migrations, LISTEN, the job engine), as a deployment behind a pooler does.
+ */
+export function serviceDatabase(name: string, maxConnections = 10): DatabaseOptions {
+  const direct = withDatabase(process.env.DATABASE_URL!, name);
+  const pooler = inject("pgPooler");
+  if (!pooler) return { databaseUrl: direct, maxConnections };
+  return { databaseUrl: withDatabase(pooler, name), poolMode: "transaction", directUrl: direct, maxConnections };
+}
+
+/** serviceDatabase(name) as a service process's environment: DATABASE_URL, DATABASE_POOL_MODE and DATABASE_DIRECT_URL. */
+export function serviceDatabaseEnv(name: string): Record<string, string> {
+  const options = serviceDatabase(name);
+  return { DATABASE_URL: options.databaseUrl!, DATABASE_POOL_MODE: options.poolMode ?? "", DATABASE_DIRECT_URL: options.directUrl ?? "" };
 }
 
 /**
  * With DATABASE_URL: a database of the file's own, `<template>_<suffix>`, cloned from the run's migrated template before
  * the tests of the describe block it is called in and dropped after them, for service processes the tests start and
- * stop (crash, connection loss); `admin()` is a connection to the server for what the tests do to it.
+ * stop (crash, connection loss): `env()` is their database's environment (serviceDatabaseEnv); `admin()` is a direct
+ * connection to the server for what the tests do to it.
  */
-export function useTemplateClone(suffix: string): { name: string; url: () => string; admin: () => postgres.Sql } {
+export function useTemplateClone(suffix: string): { name: string; env: () => Record<string, string>; admin: () => postgres.Sql } {
   const name = `${inject("pgTemplate") ?? "fitness"}_${suffix}`;
   let admin: postgres.Sql | undefined;
   beforeAll(async () => {
@@ -69,7 +88,7 @@ export function useTemplateClone(suffix: string): { name: string; url: () => str
     await admin?.unsafe(`drop database if exists "${name}" with (force)`);
     await admin?.end();
   });
-  return { name, url: () => withDatabase(process.env.DATABASE_URL!, name), admin: () => admin! };
+  return { name, env: () => serviceDatabaseEnv(name), admin: () => admin! };
 }
 
 let tables: string[] | undefined;

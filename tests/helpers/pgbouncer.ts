@@ -64,10 +64,19 @@ export async function startPgBouncer(serverUrl: string, startupMs = 10_000): Pro
   void exited.then(() => (running = false));
   const log = () => (existsSync(file("pgbouncer.log")) ? readFileSync(file("pgbouncer.log"), "utf8") : "") + errors;
 
+  /** PgBouncer's own pid, from the file it writes once started and removes as it exits (0 when there is none). */
+  const pgbouncerPid = () => {
+    try {
+      return Number(readFileSync(file("pgbouncer.pid"), "utf8").trim());
+    } catch {
+      return 0;
+    }
+  };
   const stop = async () => {
-    // runuser passes the signal on to PgBouncer, which then exits; the pid file names PgBouncer itself if not.
+    // runuser passes the signal on to PgBouncer, which then exits; the pid file, read before it is gone, names PgBouncer
+    // itself if not.
+    const pid = pgbouncerPid();
     if (running) child.kill("SIGTERM");
-    const pid = Number(existsSync(file("pgbouncer.pid")) ? readFileSync(file("pgbouncer.pid"), "utf8").trim() : 0);
     const stopped = await Promise.race([exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5_000))]);
     if (!stopped) {
       if (pid) process.kill(pid, "SIGKILL");

@@ -1,5 +1,6 @@
 /*
- * A process that runs the service's transactions on PostgreSQL (openDatabase, DATABASE_URL) while the test terminates
+ * A process that runs the service's transactions on PostgreSQL (openDatabase, DATABASE_URL, through a pooler with
+ * DATABASE_POOL_MODE and DATABASE_DIRECT_URL) while the test terminates
  * its backends: it prints "writing", runs transactions on four concurrent writers until a line arrives on stdin, then
  * runs ten more one after another and prints what happened as one JSON line. Without the postgres.js patch
  * (patches/) the process dies first, of an uncaught TypeError thrown from postgres.js's own ROLLBACK.
@@ -8,7 +9,12 @@ import { createInterface } from "node:readline";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "../../src/platform/db/database.js";
 
-const handle = await openDatabase({ databaseUrl: process.env.DATABASE_URL!, maxConnections: 4 });
+const handle = await openDatabase({
+  databaseUrl: process.env.DATABASE_URL!,
+  poolMode: process.env.DATABASE_POOL_MODE === "transaction" ? "transaction" : "session",
+  directUrl: process.env.DATABASE_DIRECT_URL || undefined,
+  maxConnections: 4,
+});
 const transaction = () =>
   handle.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_sleep(0.005)`);

@@ -14,8 +14,11 @@ import { useTestApp } from "../helpers/test-app.js";
 const root = path.resolve(import.meta.dirname, "../..");
 const databaseUrl = process.env.DATABASE_URL;
 const template = databaseUrl ? inject("pgTemplate") : null;
-/** What a transaction whose backend was terminated may be rejected with: the connection's loss, nothing else. */
-const LOST_CONNECTION = ["CONNECTION_CLOSED", "ECONNRESET", "EPIPE", "57P01"];
+/**
+ * What a transaction whose backend was terminated may be rejected with: the connection's loss, nothing else (through
+ * PgBouncer, its "server conn crashed?", 08P01).
+ */
+const LOST_CONNECTION = ["CONNECTION_CLOSED", "ECONNRESET", "EPIPE", "57P01", "08P01"];
 
 /** Terminates, `rounds` times, every backend postgres.js has on `database` (the service's pools), but the caller's. */
 async function terminateBackends(admin: postgres.Sql, database: string, rounds: number): Promise<number> {
@@ -44,7 +47,7 @@ describe.skipIf(!template)("backends terminated under writes (PostgreSQL; PGlite
   it("a process running transactions survives: the lost ones reject with the connection's error, later ones commit", async () => {
     const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "tests/platform/connection-loss-writer.ts")], {
       cwd: root,
-      env: { ...process.env, DATABASE_URL: clone.url() },
+      env: { ...process.env, ...clone.env() },
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";

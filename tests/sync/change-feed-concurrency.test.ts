@@ -1,14 +1,11 @@
 import { sql } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/postgres-js";
-import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { exercises } from "../../src/modules/exercises/exercise.table.js";
 import { exerciseFeedAudience } from "../../src/modules/exercises/exercise.fragments.js";
 import { MAX_AHEAD } from "../../src/modules/sync/change-feed.cursor.js";
 import { recordAudience, recordChanges } from "../../src/modules/sync/change-feed.recorder.js";
-import type { Db } from "../../src/platform/db/database.js";
-import { rowsOf } from "../helpers/database.js";
-import { withDatabase } from "../helpers/global-setup.js";
+import { openDatabase, type Db } from "../../src/platform/db/database.js";
+import { rowsOf, serviceDatabase } from "../helpers/database.js";
 import { useSecondInstance, useTestApp, type TestApp } from "../helpers/test-app.js";
 import {
   assignPlan,
@@ -140,8 +137,8 @@ describe("the change feed under concurrent writers", () => {
     })();
 
     // Transactions that begin first and commit last, in another order than they began (PostgreSQL only).
-    const client = onPostgres ? postgres(withDatabase(process.env.DATABASE_URL!, await currentDatabase()), { max: 3, onnotice: () => undefined }) : null;
-    const held = client ? ["longa 1", "longa 2", "longa 3"].map((name) => holdTransaction(drizzle(client) as unknown as Db, ana, name)) : [];
+    const client = onPostgres ? await openDatabase(serviceDatabase(await currentDatabase(), 3)) : null;
+    const held = client ? ["longa 1", "longa 2", "longa 3"].map((name) => holdTransaction(client.db, ana, name)) : [];
     const heldChangeIds = await Promise.all(held.map((h) => h.changeId));
 
     // Eight writers, alternating instances, commit dozens of transactions meanwhile; the held ones commit in between.
@@ -157,7 +154,7 @@ describe("the change feed under concurrent writers", () => {
       await Promise.all([...writers, releases]);
     } finally {
       held.forEach((h) => h.commit());
-      await client?.end();
+      await client?.close();
       stop = true;
       await reader;
     }
@@ -201,11 +198,11 @@ describe("a writer reading its own writes", () => {
     const otherWriters = others.map(async (other, n) => {
       for (let round = 0; !stop; round += 1) await createExercise(round % 2 === 0 ? t : second, other.token, { name: `outro ${n} ${round}` });
     });
-    const client = onPostgres ? postgres(withDatabase(process.env.DATABASE_URL!, await currentDatabase()), { max: 2, onnotice: () => undefined }) : null;
+    const client = onPostgres ? await openDatabase(serviceDatabase(await currentDatabase(), 2)) : null;
     const jobs = client
       ? [0, 1].map(async (n) => {
           for (let round = 0; !stop; round += 1) {
-            const held = holdTransaction(drizzle(client) as unknown as Db, round % 3 === 0 ? ana : others[n], `job ${n} ${round}`);
+            const held = holdTransaction(client.db, round % 3 === 0 ? ana : others[n], `job ${n} ${round}`);
             await held.changeId;
             await new Promise((resolve) => setTimeout(resolve, 20 + ((round * 37) % 150)));
             held.commit();
@@ -242,7 +239,7 @@ describe("a writer reading its own writes", () => {
     } finally {
       stop = true;
       await Promise.all([...otherWriters, ...jobs]);
-      await client?.end();
+      await client?.close();
     }
     const rest = await readFeed(t, ana.token, cursor);
     picture.apply(rest.changes);
@@ -261,8 +258,8 @@ describe("a writer reading its own writes", () => {
     const follower = await new Follower(t, ana.token).start();
     const startedAfter = await lastChangeId();
 
-    const client = postgres(withDatabase(process.env.DATABASE_URL!, await currentDatabase()), { max: 1, onnotice: () => undefined });
-    const held = holdTransaction(drizzle(client) as unknown as Db, ana, "longa");
+    const client = await openDatabase(serviceDatabase(await currentDatabase(), 1));
+    const held = holdTransaction(client.db, ana, "longa");
     try {
       await held.changeId;
       for (let round = 0; round < 20; round += 1) {
@@ -284,7 +281,7 @@ describe("a writer reading its own writes", () => {
     } finally {
       held.commit();
       await held.done;
-      await client.end();
+      await client.close();
     }
     const rest = (await follower.poll(2)).map(keyOf);
     expect(rest).toContain(`exercise:${await held.exerciseId}`);
@@ -353,12 +350,12 @@ describe("audiences and concurrent grants", () => {
     const follower = await new Follower(t, ana.token).start();
 
     // An edit of the exercise, as ExerciseService.update makes it, that has computed its audience and not committed.
-    const client = postgres(withDatabase(process.env.DATABASE_URL!, await currentDatabase()), { max: 1, onnotice: () => undefined });
+    const client = await openDatabase(serviceDatabase(await currentDatabase(), 1));
     let commit!: () => void;
     const released = new Promise<void>((resolve) => (commit = resolve));
     let editing!: () => void;
     const edited = new Promise<void>((resolve) => (editing = resolve));
-    const edit = (drizzle(client) as unknown as Db).transaction(async (tx) => {
+    const edit = client.db.transaction(async (tx) => {
       await tx.execute(sql`select id from exercises where id = ${exercise.id} for update`);
       await tx.execute(sql`update exercises set name = 'Depois' where id = ${exercise.id}`);
       await recordAudience(tx, new Date(), "exercise", exerciseFeedAudience(sql`${exercise.id}`));
@@ -377,7 +374,7 @@ describe("audiences and concurrent grants", () => {
     });
     commit();
     await edit;
-    await client.end();
+    await client.close();
     await assigning;
 
     // ...so it gives the exercise as edited, whatever order the two are read in.

@@ -9,7 +9,7 @@ import { userRepository } from "../../src/modules/users/user.repository.js";
 import { users } from "../../src/modules/users/user.table.js";
 import { openDatabase } from "../../src/platform/db/database.js";
 import { useTestApp } from "../helpers/test-app.js";
-import { withDatabase } from "../helpers/global-setup.js";
+import { serviceDatabaseEnv } from "../helpers/database.js";
 import { decodeJwt } from "../helpers/jwt.js";
 import { holdDataDirectory, startService, type ServiceProcess } from "../helpers/service-process.js";
 import { makeTrainer, makeUser } from "../factories/users.js";
@@ -205,7 +205,7 @@ describe("npm run admin -- grant <email> on PostgreSQL", () => {
       expect((await t.get(`/api/users/${bia.id}`, { token: ana.token })).status).toBe(403);
 
       const workerDb = inject("pgTemplate")!.replace(/_tpl$/, `_w${process.env.VITEST_POOL_ID ?? "0"}`);
-      const run = await adminCli(["grant", "ana@example.com"], { DATABASE_URL: withDatabase(process.env.DATABASE_URL!, workerDb) });
+      const run = await adminCli(["grant", "ana@example.com"], serviceDatabaseEnv(workerDb));
       expect(run.code).toBe(0);
       expect(await isAdmin(ana.id)).toBe(true);
 

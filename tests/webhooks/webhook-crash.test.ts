@@ -28,7 +28,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startService(port: number, url: string): Promise<ChildProcess> {
+async function startService(port: number, database: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src/main.ts")], {
     cwd: root,
     env: {
@@ -36,7 +36,7 @@ async function startService(port: number, url: string): Promise<ChildProcess> {
       PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
-      DATABASE_URL: url,
+      ...database,
       JWT_SECRET: "crash-test-secret-that-is-long-enough-0123456789",
       NODE_ENV: "development",
       FREE_TRAINER_MAX_STUDENTS: "10",
@@ -76,7 +76,7 @@ describe.skipIf(!template)("webhook deliveries across a crash (PostgreSQL)", () 
     // The first instance's attempts hang: they are under way when it dies.
     receiver.otherwise = never;
     const port = await freePort();
-    let service = await startService(port, clone.url());
+    let service = await startService(port, clone.env());
     const api = async (method: string, url: string, token?: string, body?: unknown) => {
       const res = await fetch(`http://127.0.0.1:${port}/api${url}`, {
         method,
@@ -120,7 +120,7 @@ describe.skipIf(!template)("webhook deliveries across a crash (PostgreSQL)", () 
 
       receiver.otherwise = ok;
       const answeredBefore = receiver.received.length;
-      service = await startService(port, clone.url());
+      service = await startService(port, clone.env());
       // Leases of the dead instance run out (15 s), then its deliveries are attempted again; the last event is
       // dispatched if it was not yet.
       let deliveries: { eventId: string; status: string }[] = [];
