@@ -5,6 +5,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useTemplateClone } from "../helpers/database.js";
+import { withDatabase } from "../helpers/global-setup.js";
 import { HAPROXY_BINARY, startHaproxy, type Haproxy } from "../helpers/haproxy.js";
 import { startService, type ServiceProcess } from "../helpers/service-process.js";
 
@@ -162,7 +163,7 @@ describe.skipIf(skipReason !== undefined)("three instances behind HAProxy (Postg
 
   const start = () =>
     startService({
-      DATABASE_URL: database.url(),
+      ...database.env(),
       DATABASE_POOL_SIZE: "4",
       DATA_DIR: dataDir,
       JWT_SECRET: "balancer-test-secret-that-is-long-enough-0123456789",
@@ -238,7 +239,7 @@ describe.skipIf(skipReason !== undefined)("three instances behind HAProxy (Postg
     expect(lost.length).toBeLessThanOrEqual(CLIENTS);
     expect(load.answeredSince(gone).length).toBeGreaterThan(10);
 
-    const sql = postgres(database.url(), { max: 1, onnotice: () => undefined });
+    const sql = postgres(withDatabase(process.env.DATABASE_URL!, database.name), { max: 1, onnotice: () => undefined });
     try {
       const rows = await sql<{ id: number }[]>`select id from exercise_executions where id = any(${load.logged})`;
       expect(rows.length).toBe(load.logged.length);
