@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { fromDrizzle, fromPglite, PgBoss, systemClock, type Clock as EngineClock, type ConstructorOptions, type DrizzleTransactionLike } from "pg-boss";
 import type { DatabaseConnection, Db } from "../db/database.js";
 import type { Logger } from "../logger.js";
+import { engineDatabase, type EngineDatabase } from "./engine-database.js";
 
 /** pg-boss's own schema, beside ours: it creates and migrates it at start-up (our migrations never touch it). */
 const ENGINE_SCHEMA = "pgboss";
@@ -45,6 +46,8 @@ export interface JobEngineOptions {
 export class JobEngine {
   private readonly jobs = new Map<string, PeriodicJob>();
   private boss: PgBoss | undefined;
+  /** pg-boss's connections on PostgreSQL, closed after it stops. */
+  private database: EngineDatabase | undefined;
   private readonly timers: unknown[] = [];
   private readonly offering = new Set<Promise<unknown>>();
 
@@ -88,15 +91,16 @@ export class JobEngine {
     const clock = this.options.clock ?? systemClock;
     // Behind a transaction-mode pooler alone nothing can LISTEN: pg-boss polls.
     const common: ConstructorOptions = { schema: ENGINE_SCHEMA, useListenNotify: connection.kind === "pglite" || connection.sessions, clock };
+    // On PostgreSQL a small pool of its own (and a LISTEN connection), on postgres.js like the service's.
+    const database = connection.kind === "postgres" ? engineDatabase(connection, 4) : undefined;
     const boss =
       connection.kind === "postgres"
-        ? // Its own small pool (node-postgres): LISTEN/NOTIFY on a pinned connection and its transactions need it.
-          new PgBoss({ ...common, connectionString: connection.url, max: 4, application_name: "pgboss" })
+        ? new PgBoss({ ...common, db: database })
         : new PgBoss({ ...common, db: fromPglite(connection.pglite), backend: "pglite" });
     boss.on("error", (error) => logger.error({ err: error }, "job engine error"));
     boss.on("warning", (warning) => logger.warn({ data: warning.data }, warning.message));
-    await boss.start();
     try {
+      await boss.start();
       for (const job of this.jobs.values()) {
         await boss.createQueue(job.name, {
           ...RETRY,
@@ -115,9 +119,11 @@ export class JobEngine {
       }
     } catch (error) {
       await boss.stop({ graceful: false });
+      await database?.close();
       throw error;
     }
     this.boss = boss;
+    this.database = database;
     for (const job of this.jobs.values()) {
       const offer = () => {
         const offered = boss
@@ -144,5 +150,7 @@ export class JobEngine {
     for (const timer of this.timers.splice(0)) clock.clearInterval(timer);
     await Promise.allSettled([...this.offering]);
     await boss.stop({ graceful: true, timeout: STOP_GRACE_MS });
+    await this.database?.close();
+    this.database = undefined;
   }
 }
