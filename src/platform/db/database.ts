@@ -65,21 +65,27 @@ export interface DatabaseOptions {
 
 /** The longest pause postgres.js makes between two attempts to reconnect (its own grows to 20 s). */
 const MAX_RECONNECT_DELAY_SECONDS = 1;
+/** A server silent this long while a statement waits on it is asked whether it is still there (`probe_after`, patches/). */
+const SILENCE_PROBE_SECONDS = 1;
 
 /** What every postgres.js client of the service is given, so that none waits on an unreachable database for long. */
-export type DatabaseWaits = Pick<postgres.Options<never>, "connect_timeout" | "backoff"> & { queue_timeout: number };
+export type DatabaseWaits = Pick<postgres.Options<never>, "connect_timeout" | "backoff"> & { queue_timeout: number; probe_after: number };
 
 /**
  * The waits of every postgres.js client (the pool, the listener, the migrations' and the job engine's): a host that
  * does not answer is given up after `connectTimeoutMs` (the next one of a multi-host URL is tried); a statement that
  * finds no connection within as long (every host refused or silent, or the pool taken) fails with CONNECT_TIMEOUT,
  * a 503, unsent (`queue_timeout`, patches/); reconnects are tried at most a second apart, so the service is back
- * within about a second of its database. A statement already sent is not timed: it may be a slow one.
+ * within about a second of its database. A statement already sent is not timed, as it may be a slow one: when its
+ * server has said nothing for a second, a new connection asks the server whether it is there (an SSLRequest, answered
+ * at once by a live postmaster), and without an answer in 2 s the connection is closed, its statements failing with
+ * CONNECTION_CLOSED (a host gone from the network sends no reset, and TCP would wait many minutes).
  */
 export function databaseWaits(connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS): DatabaseWaits {
   return {
     connect_timeout: connectTimeoutMs / 1000,
     queue_timeout: connectTimeoutMs / 1000,
+    probe_after: SILENCE_PROBE_SECONDS,
     // postgres.js's own curve (3^n / 100 s, halved at random), capped.
     backoff: (attempt: number) => (0.5 + Math.random() / 2) * Math.min(3 ** attempt / 100, MAX_RECONNECT_DELAY_SECONDS),
   };
