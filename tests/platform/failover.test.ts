@@ -150,26 +150,30 @@ async function eventually(check: () => boolean, ms: number): Promise<boolean> {
 }
 
 /**
- * A TCP relay of the test's own in front of a server: it passes bytes both ways until told to go silent, and then,
- * like a host that vanished from the network, drops every connection it relayed and accepts new ones without ever
- * answering them.
+ * A TCP relay of the test's own in front of a server: it passes bytes both ways until told to go silent, and then, like
+ * a host that left the network, passes nothing more on the connections it relays (no reset, no close: they just go
+ * quiet) and accepts new ones without ever answering them, until told to speak again.
  */
 async function relay(port: number): Promise<{ port: number; silent(on: boolean): void; close(): Promise<void> }> {
   let quiet = false;
   const sockets = new Set<Socket>();
+  const pairs = new Set<[Socket, Socket]>();
   const server: Server = createServer((client) => {
     sockets.add(client);
     client.on("close", () => sockets.delete(client));
     client.on("error", () => undefined);
-    if (quiet) return;
+    if (quiet) return client.pause();
     const upstream = new Socket();
+    const pair: [Socket, Socket] = [client, upstream];
     upstream.on("error", () => client.destroy());
     client.on("error", () => upstream.destroy());
     upstream.connect(port, "127.0.0.1", () => {
+      pairs.add(pair);
+      if (quiet) return;
       client.pipe(upstream);
       upstream.pipe(client);
     });
-    upstream.on("close", () => client.destroy());
+    upstream.on("close", () => (pairs.delete(pair), client.destroy()));
     client.on("close", () => upstream.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -177,7 +181,17 @@ async function relay(port: number): Promise<{ port: number; silent(on: boolean):
     port: (server.address() as { port: number }).port,
     silent(on) {
       quiet = on;
-      if (on) for (const socket of sockets) socket.destroy();
+      for (const [client, upstream] of pairs) {
+        if (on) {
+          client.unpipe(upstream);
+          upstream.unpipe(client);
+          client.pause();
+          upstream.pause();
+        } else {
+          client.pipe(upstream);
+          upstream.pipe(client);
+        }
+      }
     },
     async close() {
       for (const socket of sockets) socket.destroy();
@@ -227,7 +241,8 @@ describe.skipIf(skipReason !== undefined)("failover and database outages (a Post
     let standby!: PgNode;
     const { base, token } = await serve(async (made) => {
       standby = await made.addStandby({ synchronous: true });
-      return `postgres://postgres@127.0.0.1:${made.primary.port},127.0.0.1:${standby.port}/${DATABASE}?target_session_attrs=read-write`;
+      // The standby first: read-write must pass over it while it is one (and postgres.js starts each reconnect at the next host).
+      return `postgres://postgres@127.0.0.1:${standby.port},127.0.0.1:${made.primary.port}/${DATABASE}?target_session_attrs=read-write`;
     });
     const load = traffic(base, token, { restWriters: 4, graphqlWriters: 1, readers: true });
     await eventually(() => load.answers.filter(succeeded).length >= 20, 10_000);
@@ -285,7 +300,7 @@ describe.skipIf(skipReason !== undefined)("failover and database outages (a Post
     expect(service!.child.exitCode).toBeNull();
   }, 120_000);
 
-  it("a database host that goes silent (no answer, no reset) is given up within 5 s: 503, and served again once it answers", async () => {
+  it("a database host that goes silent (no answer, no reset, even on its open connections) is given up within 5 s: 503, and served again once it answers", async () => {
     let silent!: Awaited<ReturnType<typeof relay>>;
     const { base, token } = await serve(async (made) => {
       silent = await relay(made.primary.port);
