@@ -3,7 +3,7 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import { Router } from "express";
 import type { Registry } from "prom-client";
 import { compiledExecution } from "./graphql/compiled-execution.js";
-import { contextFailure, formatError } from "./graphql/format-error.js";
+import { contextFailure, formatError, retryAfterUnavailable } from "./graphql/format-error.js";
 import { apolloHandler } from "./graphql/http-handler.js";
 import { graphqlIde } from "./graphql/ide.js";
 import type { ListItemsBudget } from "./graphql/list-bounds.js";
@@ -97,6 +97,7 @@ export async function graphqlApi({ services, logger, config, clock, metrics }: G
       ApolloServerPluginCacheControlDisabled(),
       ApolloServerPluginLandingPageDisabled(),
       graphqlObservability(metrics),
+      retryAfterUnavailable(),
     ],
     introspection: true,
     includeStacktraceInErrorResponses: false,

@@ -1,7 +1,7 @@
-import { HeaderMap } from "@apollo/server";
+import { HeaderMap, type ApolloServerPlugin } from "@apollo/server";
 import { unwrapResolverError } from "@apollo/server/errors";
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
-import { databaseUnavailable } from "../platform/db/database-unavailable.js";
+import { databaseUnavailable, RETRY_AFTER_SECONDS } from "../platform/db/database-unavailable.js";
 import { AppError, graphqlCodeFor, INVALID_MULTIPART, REQUEST_TOO_LARGE } from "../platform/errors.js";
 import type { Logger } from "../platform/logger.js";
 import { RESPONSE_TOO_LARGE } from "./list-bounds.js";
@@ -46,6 +46,24 @@ export function formatError(logger: Logger) {
     }
     logger.error({ err: original }, "unhandled GraphQL error");
     return { message: "Erro interno do servidor", path: formatted.path, extensions: { code: "INTERNAL_SERVER_ERROR", status: 500 } };
+  };
+}
+
+/**
+ * An answer with an error of the database out of reach (SERVICE_UNAVAILABLE) carries `Retry-After`, as the REST
+ * answer's 503 does: the operation may succeed when sent again.
+ */
+export function retryAfterUnavailable(): ApolloServerPlugin {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response }) {
+          if (response.body.kind !== "single") return;
+          const unavailable = (response.body.singleResult.errors ?? []).some((error) => error.extensions?.code === "SERVICE_UNAVAILABLE");
+          if (unavailable) response.http.headers.set("retry-after", String(RETRY_AFTER_SECONDS));
+        },
+      };
+    },
   };
 }
 

@@ -3,7 +3,7 @@ import { pgErrorWhere } from "./constraint-violation.js";
 
 export const DATABASE_UNAVAILABLE = "Serviço temporariamente indisponível";
 /** About what a reconnect to a restarted or promoted server takes. */
-const RETRY_AFTER_SECONDS = 5;
+export const RETRY_AFTER_SECONDS = 5;
 
 /**
  * postgres.js's codes for a connection that is gone or never came (CONNECT_TIMEOUT also: no connection free in time;
