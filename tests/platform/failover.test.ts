@@ -274,6 +274,10 @@ describe.skipIf(skipReason !== undefined)("failover and database outages (a Post
     const stored = new Set((await promoted<{ email: string }[]>`select email from users where email = any(${acknowledged})`).map((row) => row.email));
     await promoted.end();
     expect(acknowledged.filter((email) => !stored.has(email))).toEqual([]);
+    // The job engine followed too: its queues are read on the new primary.
+    const metrics = await fetch(`${base}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toMatch(/job_queue_depth\{job="[^"]+",state="queued"\} \d+/);
     expect(service!.child.exitCode).toBeNull();
   }, 120_000);
 
