@@ -8,7 +8,7 @@
  *   - the service, as `npm start` runs it (built dist/, NODE_ENV=production);
  *   - the baseline (bench/api/baseline-server.ts): Express 5, the same token check, one row by id via postgres.js;
  *   - PostGraphile 5 (bench/api/postgraphile-server.ts) in its documented production setup.
- * First, on instances whose database connections go through a counting proxy (bench/api/statement-counter.ts), it
+ * First, on instances whose database connections go through a counting proxy (tests/helpers/statement-counter.ts), it
  * checks that every read answers, that the service and PostGraphile answer the same rows (else it stops), and counts
  * the SQL statements per request of each read. Then, on fresh instances connected directly, it measures each read
  * with 32 closed-loop connections from a load-generator process on the other core, in paired rounds alternating the
@@ -39,7 +39,7 @@ import { highest, readGcTime, watchMemory, type GcTime, type MemoryPeaks } from 
 import { apiReads, baselineCall, type Call, type Read } from "./api/reads.js";
 import { seedApiWorld, type SeededUser } from "./api/seed.js";
 import { answers200, pinning, pinThisProcessToClientCore, startServer, type ServerEnv, type ServerKind, type ServerProcess } from "./api/servers.js";
-import { startStatementCounter, type StatementCounter } from "./api/statement-counter.js";
+import { startStatementCounter, type StatementCounter } from "../tests/helpers/statement-counter.js";
 import { bearer, closedLoop, databaseCpuMs, ms, printTable, request, scratchDatabase, secs, type LoadTarget, type Summary, runBenchmark } from "./support.js";
 
 const CONCURRENCY = 32;

@@ -158,6 +158,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
     return sendJson.call(this, withIsoInstants(body));
   };
   app.disable("x-powered-by");
+  // Behind a load balancer (TRUST_PROXY), req.ip is the client its X-Forwarded-For names.
+  app.set("trust proxy", config.trustProxy);
   app.use(requestIds());
   // Each request's transactions become its caller's writes once authenticated (contract §15: erasure wins over them).
   app.use((_req, _res, next) => withinAccountWrites(next));

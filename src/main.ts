@@ -72,13 +72,13 @@ async function main() {
     const force = setTimeout(() => {
       logger.warn("grace period over, closing remaining connections");
       server.closeAllConnections();
-    }, SHUTDOWN_GRACE_MS);
+    }, config.shutdownDrainMs + SHUTDOWN_GRACE_MS);
     force.unref();
     // Not ready from now on (load balancers stop routing here), WebSockets told to go away (their clients reconnect
-    // elsewhere); no new connection is taken, and every answer closes its connection: the process exits once none is
-    // left.
+    // elsewhere); every answer closes its connection; past SHUTDOWN_DRAIN_MS no new connection is taken: the process
+    // exits once none is left.
     void app.beginShutdown();
-    await drainHttpServer(server);
+    await drainHttpServer(server, config.shutdownDrainMs);
     await app.close();
     await database.close();
     logger.info("stopped");

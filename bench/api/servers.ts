@@ -45,6 +45,8 @@ export interface ServerEnv {
   dataDir: string;
   /** The service runs with `--cpu-prof`, writing its profile here when it stops. */
   cpuProfileDir?: string;
+  /** More of the service's environment (bench:scale's pooler and replicas). */
+  serviceEnv?: Record<string, string>;
 }
 
 export type ServerKind = "service" | "baseline" | "postgraphile";
@@ -76,6 +78,7 @@ export async function startServer(kind: ServerKind, env: ServerEnv, probe: Probe
         LOG_LEVEL: "warn",
         // Every connection comes from 127.0.0.1: the 32 of the load generator plus the probes and answer checks.
         MAX_CONNECTIONS_PER_ADDRESS: "64",
+        ...env.serviceEnv,
       },
     },
     baseline: { args: ["--import", "tsx", "bench/api/baseline-server.ts"], env: { ...common, NODE_ENV: "production" } },
@@ -120,7 +123,7 @@ function peakRssMiB(pid: number): number {
 }
 
 /** utime + stime of /proc/<pid>/stat (fields 14 and 15, after the parenthesized name), in clock ticks of 10 ms. */
-function cpuMs(pid: number): number {
+export function cpuMs(pid: number): number {
   const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, "utf8") : "";
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return stat ? (Number(fields[11]) + Number(fields[12])) * 10 : Number.NaN;

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import type { HttpServerLimits } from "./http/http-server.js";
@@ -57,6 +58,16 @@ export interface Config {
   /** The most items the capped lists of one GraphQL request may hold together. */
   graphqlMaxListItems: number;
   http: HttpServerLimits;
+  /**
+   * After SIGTERM, how long the instance goes on taking connections (answering each request with `Connection: close`,
+   * /readyz with 503) before it stops listening: time for a load balancer's health checks to stop sending it requests.
+   */
+  shutdownDrainMs: number;
+  /**
+   * Express's `trust proxy`: the proxies (a load balancer) whose `X-Forwarded-For` names the client, so that limits per
+   * client address (the auth rate limit) count each client, not the balancer. False: the connection's own address.
+   */
+  trustProxy: false | number | string[];
   logLevel: string;
   /** Production only: webhook URLs may resolve to private addresses (contract §16). */
   webhooksAllowPrivateUrls: boolean;
@@ -84,6 +95,22 @@ const blankToUndefined = (value: unknown) => (typeof value === "string" && value
 const optionalText = z.preprocess(blankToUndefined, z.string().optional());
 const flag = z.preprocess(blankToUndefined, z.enum(["true", "false", "1", "0"]).optional()).transform((v) => v === "true" || v === "1");
 const count = (fallback: number) => z.preprocess(blankToUndefined, z.coerce.number().int().min(0).default(fallback));
+/** The names Express (proxy-addr) gives to address ranges. */
+const PROXY_RANGES = new Set(["loopback", "linklocal", "uniquelocal"]);
+/** An address, a CIDR range (`10.0.0.0/8`) or a named range. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGES.has(entry)) return true;
+  const [address, prefix, extra] = entry.split("/");
+  const version = isIP(address);
+  return version !== 0 && extra === undefined && (prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128)));
+}
+/** TRUST_PROXY: a count of proxies in front (`1`), or the comma-separated addresses and ranges that are proxies. */
+const trustedProxies = z
+  .preprocess(blankToUndefined, z.string().optional())
+  .refine((value) => value === undefined || /^\d+$/.test(value) || value.split(",").every((entry) => isProxyAddress(entry.trim())), {
+    message: "a number of proxies, or comma-separated addresses, CIDR ranges, loopback, linklocal or uniquelocal",
+  })
+  .transform((value) => (value === undefined ? false : /^\d+$/.test(value) ? Number(value) : value.split(",").map((entry) => entry.trim())));
 const milliseconds = (fallback: number) => z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(fallback));
 const url = z.preprocess(blankToUndefined, z.url({ protocol: /^https?$/ }).optional());
 
@@ -145,6 +172,8 @@ const envSchema = z
     HTTP_REQUEST_TIMEOUT_MS: milliseconds(60_000),
     HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000),
     MAX_CONNECTIONS_PER_ADDRESS: count(512),
+    SHUTDOWN_DRAIN_MS: count(0),
+    TRUST_PROXY: trustedProxies,
     OTEL_EXPORTER_OTLP_ENDPOINT: url,
     REDIS_URL: z.preprocess(
       blankToUndefined,
@@ -266,6 +295,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     },
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     webhooksAllowPrivateUrls: e.WEBHOOKS_ALLOW_PRIVATE_URLS,
   };

@@ -130,7 +130,21 @@ export async function startCluster(): Promise<PgCluster> {
       const name = `standby${nodes.length}`;
       const standby = node(name, await freePort());
       const dataDir = path.join(root, name);
-      await asPostgres("pg_basebackup", ["-h", "127.0.0.1", "-p", String(primary.port), "-U", "postgres", "-D", dataDir, "-R", "-X", "stream", "--no-sync"]);
+      await asPostgres("pg_basebackup", [
+        "-h",
+        "127.0.0.1",
+        "-p",
+        String(primary.port),
+        "-U",
+        "postgres",
+        "-D",
+        dataDir,
+        "-R",
+        "-X",
+        "stream",
+        "--checkpoint=fast",
+        "--no-sync",
+      ]);
       appendFileSync(
         path.join(dataDir, "postgresql.auto.conf"),
         [

@@ -13,6 +13,8 @@ export interface PgBouncer {
   urlFor(server: string): string;
   /** Everything it logged so far. */
   log(): string;
+  /** PgBouncer's own process (not runuser's), to read its CPU time. */
+  pid(): number;
   stop(): Promise<void>;
 }
 
@@ -91,6 +93,7 @@ export async function startPgBouncer(serverUrl: string, startupMs = 10_000): Pro
       return pooled.toString();
     },
     log,
+    pid: () => Number(readFileSync(file("pgbouncer.pid"), "utf8").trim()),
     stop,
   };
 }

@@ -49,6 +49,7 @@ describe("configuration", () => {
       graphqlMaxComplexity: 5000,
       graphqlMaxTokens: 1000,
       http: { headersTimeoutMs: 10_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000, maxConnectionsPerAddress: 512 },
+      shutdownDrainMs: 0,
       logLevel: "info",
     });
   });
@@ -84,6 +85,10 @@ describe("configuration", () => {
     ["HTTP_REQUEST_TIMEOUT_MS", "0"],
     ["HTTP_KEEP_ALIVE_TIMEOUT_MS", "5s"],
     ["MAX_CONNECTIONS_PER_ADDRESS", "-1"],
+    ["SHUTDOWN_DRAIN_MS", "2s"],
+    ["TRUST_PROXY", "true"],
+    ["TRUST_PROXY", "10.0.0.0/33"],
+    ["TRUST_PROXY", "loopback,haproxy"],
     ["STORAGE_URL", "https://bucket.example"],
     ["STORAGE_URL", "s3://Upper_Case"],
     ["STORAGE_URL", "s3://images/a//b"],
@@ -170,6 +175,13 @@ describe("configuration", () => {
     expect(loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: multiHost })).toMatchObject({ databaseUrl: multiHost, databaseConnectTimeoutMs: 3000 });
     expect(loadConfig({ DATA_DIR: tempDir(), DATABASE_CONNECT_TIMEOUT_MS: "1500" })).toMatchObject({ databaseConnectTimeoutMs: 1500 });
     expect(() => loadConfig({ DATA_DIR: tempDir(), DATABASE_CONNECT_TIMEOUT_MS: "0" })).toThrow(ConfigError);
+  });
+
+  it("takes the proxies trusted to name the client (TRUST_PROXY): none by default, a count, or addresses and ranges", () => {
+    const trustProxy = (value?: string) => loadConfig({ DATA_DIR: tempDir(), ...(value === undefined ? {} : { TRUST_PROXY: value }) }).trustProxy;
+    expect(trustProxy()).toBe(false);
+    expect(trustProxy("1")).toBe(1);
+    expect(trustProxy("loopback, 10.0.0.0/8,fd00::/8, 192.0.2.7")).toEqual(["loopback", "10.0.0.0/8", "fd00::/8", "192.0.2.7"]);
   });
 
   it("refuses a headers timeout longer than the request timeout, naming it", () => {

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { openDatabase, preparedTextGate, rowsOf } from "../../src/platform/db/database.js";
+import { startStatementCounter } from "../helpers/statement-counter.js";
 
 describe("statement texts kept prepared", () => {
   it("are the first distinct texts up to the limit: a text seen before stays prepared, a new one past the limit runs unprepared", () => {
@@ -33,6 +34,59 @@ describe("statement texts kept prepared", () => {
         expect(prepared.map((row) => row.statement)).toEqual(["select $1::int + 1 as n", "select $1::int + 2 as n"]);
       } finally {
         await database.close();
+      }
+    },
+  );
+});
+
+describe("statements sent unprepared (through a transaction-mode pooler)", () => {
+  // Any server works: `transaction` only makes the handle prepare nothing, as it does behind PgBouncer.
+  it.skipIf(!process.env.DATABASE_URL)(
+    "go in one round trip, bind and all, with every kind of value the service sends arriving intact; a list of lists still asks its type first",
+    async () => {
+      const counter = await startStatementCounter(process.env.DATABASE_URL!);
+      const database = await openDatabase({ databaseUrl: counter.url, maxConnections: 1, poolMode: "transaction" });
+      try {
+        await database.db.execute(sql`select 1`);
+        const flushesBefore = counter.flushes();
+        const texts = ["plain", 'with "quotes", commas, {braces}', "back\\slash", "", "NULL", "ação 💪"];
+        const rows = rowsOf<Record<string, unknown>>(
+          await database.db.execute(sql`select ${sql.param([3, 1, 2])}::int[] as ids, ${sql.param(texts)}::text[] as texts,
+            ${sql.param([])}::int[] as none, (${sql.param(["a", null])}::text[])[2] is null as hole, ${"it's"}::text as text, ${42}::int as n,
+            ${2.5}::numeric as amount, ${true}::boolean as yes, ${"2026-11-28T13:37:00.123Z"}::timestamptz as at, ${null}::int as nothing`),
+        );
+        expect(rows[0]).toEqual({
+          ids: [3, 1, 2],
+          texts,
+          none: [],
+          hole: true,
+          text: "it's",
+          n: 42,
+          amount: "2.5",
+          yes: true,
+          at: "2026-11-28 13:37:00.123+00",
+          nothing: null,
+        });
+        // Parse, describe, bind and execute went together: no Flush waited for the parameters' types.
+        expect(counter.flushes() - flushesBefore).toBe(0);
+
+        // A list of lists is left to postgres.js's serializer, which needs the server's type: the one Flush.
+        const grid = rowsOf<{ grid: unknown }>(
+          await database.db.execute(
+            sql`select ${sql.param([
+              [1, 2],
+              [3, 4],
+            ])}::int[] as grid`,
+          ),
+        );
+        expect(grid[0].grid).toEqual([
+          [1, 2],
+          [3, 4],
+        ]);
+        expect(counter.flushes() - flushesBefore).toBe(1);
+      } finally {
+        await database.close();
+        await counter.close();
       }
     },
   );

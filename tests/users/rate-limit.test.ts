@@ -275,3 +275,26 @@ describe("failed logins per e-mail", () => {
     expect(body.errors![0]).toMatchObject({ message: TOO_MANY.message, extensions: { code: "TOO_MANY_REQUESTS", status: 429 } });
   });
 });
+
+describe("rate limit per client address behind a load balancer", () => {
+  /** An instance behind a balancer on loopback (the tests' own address), trusted to name the client. */
+  const balanced = new TestApp({ ...LIMITS, TRUST_PROXY: "loopback" });
+  beforeAll(() => balanced.start());
+  afterAll(() => balanced.stop());
+  beforeEach(() => balanced.clock.set(t.clock.now()));
+
+  /** A login refused by validation (counted all the same), from `client` as the balancer names it. */
+  const loginFrom = (app: TestApp, client: string) => app.post("/api/users/login", { invalidRequest: true, body: {}, headers: { "x-forwarded-for": client } });
+
+  it("counts each client the balancer names in X-Forwarded-For, not the balancer's own address", async () => {
+    for (let i = 0; i < 3; i++) expect((await loginFrom(balanced, "203.0.113.10")).status).toBe(400);
+    expectTooMany(await loginFrom(balanced, "203.0.113.10"), 60);
+    // Another phone behind the same balancer still gets its own three calls.
+    expect((await loginFrom(balanced, "203.0.113.11")).status).toBe(400);
+  });
+
+  it("ignores X-Forwarded-For without TRUST_PROXY: a client cannot escape its limit by naming another address", async () => {
+    for (let i = 0; i < 3; i++) expect((await loginFrom(t, `198.51.100.${i}`)).status).toBe(400);
+    expectTooMany(await loginFrom(t, "198.51.100.99"), 60);
+  });
+});

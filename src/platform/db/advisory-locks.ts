@@ -16,7 +16,10 @@ const LOCK_SPACES = {
   account: 8_004,
 } as const;
 
-/** The session lock that serializes migrations across instances (one key: a space apart from the two-key locks). */
+/**
+ * The lock that serializes the schema changes of instances starting together: the migrations, then the job engine's
+ * install (one key: a space apart from the two-key locks).
+ */
 export const MIGRATION_LOCK_ID = 727_001;
 
 /** Holds the lock on `id` within `space` until the transaction `db` ends. */

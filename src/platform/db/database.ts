@@ -298,7 +298,8 @@ export function preparedTextGate(max: number, seen = new Set<string>()): (text: 
  * selection reads), and postgres.js retires each connection
  * after 30 to 60 minutes, so the per-connection caches stay small; statements without parameters still go as simple
  * queries. Transactions and savepoints hand out their own clients, which get the same treatment. Texts past the first
- * MAX_PREPARED_TEXTS the handle has seen run unprepared (`mayPrepare`, preparedTextGate).
+ * MAX_PREPARED_TEXTS the handle has seen, and every text behind a transaction-mode pooler, run unprepared (`mayPrepare`),
+ * in one round trip where their values allow it (sentWithoutTypes).
  */
 function preparingStatements(client: postgres.Sql, mayPrepare: (text: string) => boolean): postgres.Sql {
   type Unsafe = postgres.Sql["unsafe"];
@@ -312,12 +313,52 @@ function preparingStatements(client: postgres.Sql, mayPrepare: (text: string) =>
   return new Proxy(client, {
     get(target, property, receiver) {
       if (property === "unsafe") {
-        return ((query, parameters, options) => traced(target.unsafe(query, parameters, { ...options, prepare: mayPrepare(query) }), query)) as Unsafe;
+        return ((query, parameters, options) => {
+          if (mayPrepare(query)) return traced(target.unsafe(query, parameters, { ...options, prepare: true }), query);
+          const typeless = parameters && (sentWithoutTypes(parameters) as typeof parameters | null);
+          // `describe: false` is ours (patches/postgres+3.4.9.patch): bind and execute without waiting for the types.
+          const sent = typeless
+            ? target.unsafe(query, typeless, { ...options, prepare: false, describe: false } as object)
+            : target.unsafe(query, parameters, { ...options, prepare: false });
+          return traced(sent, query);
+        }) as Unsafe;
       }
       if (property === "begin" || property === "savepoint") return withScopedClient((Reflect.get(target, property) as Scoped).bind(target));
       return Reflect.get(target, property, receiver) as unknown;
     },
   });
+}
+
+/**
+ * The parameters of a statement sent unprepared (through a transaction-mode pooler, or past MAX_PREPARED_TEXTS) as
+ * postgres.js can send them with the statement in one round trip, or null when it must first ask the server their
+ * types (two round trips: parse and describe, then bind and execute). Texts, numbers, booleans, dates, bytes and null
+ * need no type; a list of texts and numbers goes as an array literal, which PostgreSQL reads as the array type the
+ * statement casts it to (`$1::int[]`); anything else (an object as JSON) needs the server's type to be serialized.
+ */
+export function sentWithoutTypes(parameters: readonly unknown[]): unknown[] | null {
+  const sent: unknown[] = [];
+  for (const parameter of parameters) {
+    if (Array.isArray(parameter)) {
+      const literal = arrayLiteral(parameter);
+      if (literal === null) return null;
+      sent.push(literal);
+    } else if (parameter !== null && typeof parameter === "object" && !(parameter instanceof Date) && !(parameter instanceof Uint8Array)) return null;
+    else sent.push(parameter);
+  }
+  return sent;
+}
+
+/** `{1,2,"a \"b\""}`: PostgreSQL's text form of a one-dimensional array of numbers, texts and nulls; null for any other element. */
+function arrayLiteral(items: readonly unknown[]): string | null {
+  const elements: string[] = [];
+  for (const item of items) {
+    if (item === null) elements.push("NULL");
+    else if (typeof item === "number" || typeof item === "bigint") elements.push(String(item));
+    else if (typeof item === "string") elements.push(`"${item.replace(/[\\"]/g, "\\$&")}"`);
+    else return null;
+  }
+  return `{${elements.join(",")}}`;
 }
 
 /**

@@ -69,18 +69,21 @@ export function createHttpServer(limits: HttpServerLimits, handler?: RequestList
 }
 
 /**
- * Shuts the server down without resetting a request (contract §16). It stops listening at once (a new connection
- * is refused, which a client can safely retry elsewhere). Every answer from now on, and every one under way whose
- * headers are not written yet, carries `Connection: close`, so its connection closes right after it. A kept-alive
- * connection that is idle is not closed now: its client may be sending a request on it at this very moment, and would
- * see that request reset. It is closed by its next answer, or by the keep-alive timeout its client was told
- * (`Keep-Alive: timeout=…`). Resolves once every connection is closed.
+ * Shuts the server down without resetting a request (contract §16). Every answer from now on, and every one under way
+ * whose headers are not written yet, carries `Connection: close`, so its connection closes right after it. For
+ * `listenForMs` it still takes new connections: a load balancer that was told the instance is not ready (/readyz) may
+ * still send some until its health checks notice, and a connection the system accepted for a server that then stops
+ * listening is reset under the request already written on it. Then it stops listening (a new connection is refused,
+ * which a client can safely retry elsewhere). A kept-alive connection that is idle is not closed: its client may be
+ * sending a request on it at this very moment, and would see that request reset. It is closed by its next answer, or
+ * by the keep-alive timeout its client was told (`Keep-Alive: timeout=…`). Resolves once every connection is closed.
  */
-export function drainHttpServer(server: Server): Promise<void> {
+export async function drainHttpServer(server: Server, listenForMs = 0): Promise<void> {
   draining.add(server);
   for (const response of unsentAnswers.get(server) ?? []) {
     if (!response.headersSent) response.setHeader("Connection", "close");
   }
+  if (listenForMs > 0) await new Promise((resolve) => setTimeout(resolve, listenForMs));
   // The TCP server's close: stops listening and waits for the connections. http.Server#close would also close
   // every idle connection at once.
   return new Promise((resolve) => NetServer.prototype.close.call(server, () => resolve()));

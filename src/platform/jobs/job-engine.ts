@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
 import { fromDrizzle, fromPglite, PgBoss, systemClock, type Clock as EngineClock, type ConstructorOptions, type DrizzleTransactionLike } from "pg-boss";
+import postgres from "postgres";
+import { MIGRATION_LOCK_ID } from "../db/advisory-locks.js";
 import type { DatabaseConnection, Db } from "../db/database.js";
 import type { Logger } from "../logger.js";
 import { engineDatabase, type EngineDatabase } from "./engine-database.js";
@@ -100,7 +102,7 @@ export class JobEngine {
     boss.on("error", (error) => logger.error({ err: error }, "job engine error"));
     boss.on("warning", (warning) => logger.warn({ data: warning.data }, warning.message));
     try {
-      await boss.start();
+      await (connection.kind === "postgres" ? underMigrationLock(connection, () => boss.start()) : boss.start());
       for (const job of this.jobs.values()) {
         await boss.createQueue(job.name, {
           ...RETRY,
@@ -152,5 +154,24 @@ export class JobEngine {
     await boss.stop({ graceful: true, timeout: STOP_GRACE_MS });
     await this.database?.close();
     this.database = undefined;
+  }
+}
+
+/**
+ * Runs `work` (pg-boss's start, which installs or migrates its schema) while a transaction on `connection` holds the
+ * migration lock, so instances starting together install it one after another: each sees what the one before
+ * installed. pg-boss's own lock does not suffice: two instances that both found no schema each create it, and the
+ * second's `CREATE SCHEMA IF NOT EXISTS` fails on the first's (a duplicate key in pg_namespace), seen through a
+ * transaction-mode pooler. A transaction's lock, so that it holds through such a pooler too.
+ */
+async function underMigrationLock(connection: Extract<DatabaseConnection, { kind: "postgres" }>, work: () => Promise<unknown>): Promise<void> {
+  const lockClient = postgres(connection.url, { ...connection.waits, max: 1, prepare: false, onnotice: () => undefined });
+  try {
+    await lockClient.begin(async (tx) => {
+      await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`;
+      await work();
+    });
+  } finally {
+    await lockClient.end();
   }
 }

@@ -3,8 +3,10 @@
  * server setting (pg_stat_statements needs shared_preload_libraries and a restart): a TCP proxy in front of
  * PostgreSQL that passes every byte through unchanged and reads the frontend protocol on the way. A statement is one
  * simple Query message ('Q') or one Execute of the extended protocol ('E'); BEGIN and COMMIT count like any other.
+ * A Flush ('H') is a client waiting for an answer in the middle of a statement (postgres.js asking a statement's
+ * parameter types before it binds them): one more round trip.
  *
- * The proxy is a hop of its own, so servers are measured without it: it only serves the counting instances.
+ * The proxy is a hop of its own, so bench:api measures servers without it: it only serves the counting instances.
  */
 import net from "node:net";
 
@@ -13,18 +15,22 @@ const SSL_REQUEST = 80877103;
 const GSSENC_REQUEST = 80877104;
 const QUERY = "Q".charCodeAt(0);
 const EXECUTE = "E".charCodeAt(0);
+const FLUSH = "H".charCodeAt(0);
 
 export interface StatementCounter {
   /** `databaseUrl` with its host and port replaced by the proxy's. */
   url: string;
   /** Statements sent so far, by every connection. */
   statements(): number;
+  /** Flush messages sent so far: round trips taken inside statements. */
+  flushes(): number;
   close(): Promise<void>;
 }
 
 export async function startStatementCounter(databaseUrl: string): Promise<StatementCounter> {
   const upstream = new URL(databaseUrl);
   let statements = 0;
+  let flushes = 0;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const database = net.connect(Number(upstream.port || 5432), upstream.hostname);
@@ -36,7 +42,10 @@ export async function startStatementCounter(databaseUrl: string): Promise<Statem
     }
     client.on("close", () => database.destroy());
     database.on("close", () => client.destroy());
-    const frontend = frontendScanner(() => statements++);
+    const frontend = frontendScanner((type) => {
+      if (type === QUERY || type === EXECUTE) statements++;
+      else if (type === FLUSH) flushes++;
+    });
     client.on("data", (chunk: Buffer) => {
       frontend(chunk);
       database.write(chunk);
@@ -50,6 +59,7 @@ export async function startStatementCounter(databaseUrl: string): Promise<Statem
   return {
     url: proxied.toString(),
     statements: () => statements,
+    flushes: () => flushes,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
@@ -60,9 +70,9 @@ export async function startStatementCounter(databaseUrl: string): Promise<Statem
 
 /**
  * Follows the frontend's message boundaries across chunks: untyped startup messages (length, code) until the
- * StartupMessage, then typed messages (type byte, length that counts itself); calls `onStatement` per Query or Execute.
+ * StartupMessage, then typed messages (type byte, length that counts itself); calls `onMessage` with each one's type.
  */
-function frontendScanner(onStatement: () => void): (chunk: Buffer) => void {
+function frontendScanner(onMessage: (type: number) => void): (chunk: Buffer) => void {
   let startup = true;
   let header = Buffer.alloc(0);
   let skip = 0;
@@ -85,7 +95,7 @@ function frontendScanner(onStatement: () => void): (chunk: Buffer) => void {
         startup = code === SSL_REQUEST || code === GSSENC_REQUEST;
         skip = header.readInt32BE(0) - 8;
       } else {
-        if (header[0] === QUERY || header[0] === EXECUTE) onStatement();
+        onMessage(header[0]);
         skip = header.readInt32BE(1) - 4;
       }
       header = Buffer.alloc(0);
