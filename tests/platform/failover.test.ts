@@ -217,7 +217,7 @@ describe.skipIf(skipReason !== undefined)("failover and database outages (a Post
   /** A new cluster with the service's database on its primary, and the service started on the URL `prepare` makes of it, ready. */
   async function serve(prepare: (cluster: PgCluster) => Promise<string>) {
     cluster = await startCluster();
-    // The standbys first: pg_basebackup waits for a checkpoint, which on a fresh cluster (nothing written yet) is quick.
+    // The standbys first, copied from the fresh cluster: the database made after reaches them by replication.
     const databaseUrl = await prepare(cluster);
     const admin = postgres(cluster.primary.url(), { max: 1, onnotice: () => undefined });
     await admin.unsafe(`create database ${DATABASE}`);
