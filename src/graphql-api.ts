@@ -3,7 +3,7 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import { Router } from "express";
 import type { Registry } from "prom-client";
 import { compiledExecution } from "./graphql/compiled-execution.js";
-import { formatError } from "./graphql/format-error.js";
+import { contextFailure, formatError, retryAfterUnavailable } from "./graphql/format-error.js";
 import { apolloHandler } from "./graphql/http-handler.js";
 import { graphqlIde } from "./graphql/ide.js";
 import type { ListItemsBudget } from "./graphql/list-bounds.js";
@@ -25,6 +25,7 @@ import { userLoaders } from "./modules/users/user.graphql.js";
 import type { Actor } from "./platform/auth/actor.js";
 import type { Clock } from "./platform/clock.js";
 import type { Config } from "./platform/config.js";
+import { databaseUnavailable } from "./platform/db/database-unavailable.js";
 import { idempotencyKeys, type KeptAnswer } from "./platform/http/idempotency.js";
 import { jsonBody } from "./platform/http/json-body.js";
 import type { Logger } from "./platform/logger.js";
@@ -96,6 +97,7 @@ export async function graphqlApi({ services, logger, config, clock, metrics }: G
       ApolloServerPluginCacheControlDisabled(),
       ApolloServerPluginLandingPageDisabled(),
       graphqlObservability(metrics),
+      retryAfterUnavailable(),
     ],
     introspection: true,
     includeStacktraceInErrorResponses: false,
@@ -126,7 +128,9 @@ export async function graphqlApi({ services, logger, config, clock, metrics }: G
       logger,
     }),
     apolloHandler(apollo, async (req): Promise<Context> => {
-      const actor = await graphqlActor(services, req.headers.authorization);
+      const actor = await graphqlActor(services, req.headers.authorization).catch((error: unknown) => {
+        throw contextFailure(error);
+      });
       return {
         services,
         actor,
@@ -179,12 +183,15 @@ function judgedStatus(answer: KeptAnswer): number {
 
 /**
  * GraphQL reads an unusable token as no token: fields that need a user then answer UNAUTHENTICATED,
- * while login and register still work for a client holding a stale token.
+ * while login and register still work for a client holding a stale token. The database out of reach is no verdict
+ * on the token: the request is refused as any other is then (503 with Retry-After).
  */
 async function graphqlActor(services: Services, authorization: string | undefined): Promise<Actor> {
   try {
     return await services.auth.authenticateRequest(authorization);
-  } catch {
+  } catch (error) {
+    const unavailable = databaseUnavailable(error);
+    if (unavailable) throw unavailable;
     return { kind: "anonymous" };
   }
 }

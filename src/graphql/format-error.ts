@@ -1,6 +1,7 @@
+import { HeaderMap, type ApolloServerPlugin } from "@apollo/server";
 import { unwrapResolverError } from "@apollo/server/errors";
-import type { GraphQLFormattedError } from "graphql";
-import { databaseUnavailable } from "../platform/db/database-unavailable.js";
+import { GraphQLError, type GraphQLFormattedError } from "graphql";
+import { databaseUnavailable, RETRY_AFTER_SECONDS } from "../platform/db/database-unavailable.js";
 import { AppError, graphqlCodeFor, INVALID_MULTIPART, REQUEST_TOO_LARGE } from "../platform/errors.js";
 import type { Logger } from "../platform/logger.js";
 import { RESPONSE_TOO_LARGE } from "./list-bounds.js";
@@ -21,7 +22,8 @@ const CLIENT_CODES = new Set([
 export function formatError(logger: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
-    const known = original instanceof AppError ? original : (uploadError(original) ?? databaseUnavailable(original));
+    const cause = original instanceof GraphQLError && original.originalError instanceof AppError ? original.originalError : original;
+    const known = cause instanceof AppError ? cause : (uploadError(original) ?? databaseUnavailable(original));
     if (known) {
       return {
         message: known.message,
@@ -45,6 +47,34 @@ export function formatError(logger: Logger) {
     logger.error({ err: original }, "unhandled GraphQL error");
     return { message: "Erro interno do servidor", path: formatted.path, extensions: { code: "INTERNAL_SERVER_ERROR", status: 500 } };
   };
+}
+
+/**
+ * An answer with an error of the database out of reach (SERVICE_UNAVAILABLE) carries `Retry-After`, as the REST
+ * answer's 503 does: the operation may succeed when sent again.
+ */
+export function retryAfterUnavailable(): ApolloServerPlugin {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response }) {
+          if (response.body.kind !== "single") return;
+          const unavailable = (response.body.singleResult.errors ?? []).some((error) => error.extensions?.code === "SERVICE_UNAVAILABLE");
+          if (unavailable) response.http.headers.set("retry-after", String(RETRY_AFTER_SECONDS));
+        },
+      };
+    },
+  };
+}
+
+/**
+ * What the context's failure becomes: our AppError answers with its own HTTP status and headers (Apollo answers a
+ * context that throws anything else 500), its body formatted as every other error.
+ */
+export function contextFailure(error: unknown): unknown {
+  if (!(error instanceof AppError)) return error;
+  const headers = new HeaderMap(Object.entries(error.headers ?? {}).map(([name, value]) => [name.toLowerCase(), String(value)]));
+  return new GraphQLError(error.message, { originalError: error, extensions: { http: { status: error.status, headers } } });
 }
 
 /**

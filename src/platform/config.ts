@@ -5,6 +5,9 @@ import path from "node:path";
 import { z } from "zod";
 import type { HttpServerLimits } from "./http/http-server.js";
 
+/** How long a host may take to accept a connection, and a statement to get one, unless DATABASE_CONNECT_TIMEOUT_MS says. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
+
 /** Every setting of contract §11, validated once at start-up. */
 export interface Config {
   env: "development" | "production" | "test";
@@ -18,6 +21,8 @@ export interface Config {
   databaseDirectUrl: string | undefined;
   /** Connections of the query pool. */
   databasePoolSize: number;
+  /** How long a host may take to accept a connection, and a statement to get one, before the request answers 503 (contract §17). */
+  databaseConnectTimeoutMs: number;
   /** Images in S3-compatible object storage (`STORAGE_URL=s3://…`); undefined: the local directory `DATA_DIR/uploads` (contract §16). */
   objectStorage: ObjectStorageConfig | undefined;
   /** OpenTelemetry: traces go to this OTLP/HTTP endpoint (contract §16); none when unset. */
@@ -131,6 +136,7 @@ const envSchema = z
         .optional(),
     ),
     DATABASE_POOL_SIZE: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(10)),
+    DATABASE_CONNECT_TIMEOUT_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(100).default(DEFAULT_CONNECT_TIMEOUT_MS)),
     JWT_SECRET: optionalText,
     PUBLIC_BASE_URL: url,
     WEB_APP_URL: url,
@@ -251,6 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolMode: e.DATABASE_POOL_MODE,
     databaseDirectUrl: e.DATABASE_DIRECT_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
     redisUrl: e.REDIS_URL,
     objectStorage: e.STORAGE_URL ? objectStorageConfig(e.STORAGE_URL, e) : undefined,
     otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,

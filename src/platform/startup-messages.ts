@@ -26,8 +26,11 @@ function browsableHost(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
 }
 
-/** user@host:port/database: the URL's password and parameters stay out of the output. */
+/**
+ * user@host:port/database: the URL's password and parameters stay out of the output. Read by hand: a multi-host URL
+ * (`h1:5432,h2:5433`, contract §17) is no WHATWG URL.
+ */
 function withoutCredentials(databaseUrl: string): string {
-  const url = new URL(databaseUrl);
-  return `${url.username ? `${decodeURIComponent(url.username)}@` : ""}${url.host}${url.pathname}`;
+  const [, user, hosts, database] = /^postgres(?:ql)?:\/\/(?:([^:@/]*)(?::[^@/]*)?@)?([^/?]*)([^?]*)/.exec(databaseUrl) ?? [];
+  return `${user ? `${decodeURIComponent(user)}@` : ""}${hosts ?? ""}${database ?? ""}`;
 }

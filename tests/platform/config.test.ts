@@ -170,6 +170,13 @@ describe("configuration", () => {
     expect(() => loadConfig(pooled)).toThrow(/^DATABASE_DIRECT_URL \(or REDIS_URL\) must be set when DATABASE_POOL_MODE=transaction[^\n]*$/);
   });
 
+  it("takes a multi-host DATABASE_URL and a connect timeout, 3 s unless said", () => {
+    const multiHost = "postgres://app@pg1:5432,pg2:5433/app?target_session_attrs=read-write";
+    expect(loadConfig({ DATA_DIR: tempDir(), DATABASE_URL: multiHost })).toMatchObject({ databaseUrl: multiHost, databaseConnectTimeoutMs: 3000 });
+    expect(loadConfig({ DATA_DIR: tempDir(), DATABASE_CONNECT_TIMEOUT_MS: "1500" })).toMatchObject({ databaseConnectTimeoutMs: 1500 });
+    expect(() => loadConfig({ DATA_DIR: tempDir(), DATABASE_CONNECT_TIMEOUT_MS: "0" })).toThrow(ConfigError);
+  });
+
   it("takes the proxies trusted to name the client (TRUST_PROXY): none by default, a count, or addresses and ranges", () => {
     const trustProxy = (value?: string) => loadConfig({ DATA_DIR: tempDir(), ...(value === undefined ? {} : { TRUST_PROXY: value }) }).trustProxy;
     expect(trustProxy()).toBe(false);

@@ -22,6 +22,11 @@ describe("the ready line", () => {
     );
   });
 
+  it("names every host of a multi-host DATABASE_URL (contract §17), still without the password", () => {
+    const config = loadConfig({ ...secret, DATABASE_URL: "postgres://app:db-password@pg1:5432,pg2:5433/fitness?target_session_attrs=read-write" });
+    expect(readyLine(config, 3000)).toContain("database: PostgreSQL app@pg1:5432,pg2:5433/fitness;");
+  });
+
   it("gives a wildcard or loopback address as localhost, an IPv6 one in brackets", () => {
     for (const host of ["0.0.0.0", "::", "127.0.0.1", "::1"]) {
       expect(readyLine(loadConfig({ ...secret, HOST: host }), 3000)).toContain("REST http://localhost:3000/api/docs, GraphQL http://localhost:3000/graphql;");

@@ -3,14 +3,20 @@ import { pgErrorWhere } from "./constraint-violation.js";
 
 export const DATABASE_UNAVAILABLE = "Serviço temporariamente indisponível";
 /** About what a reconnect to a restarted or promoted server takes. */
-const RETRY_AFTER_SECONDS = 5;
+export const RETRY_AFTER_SECONDS = 5;
 
-/** postgres.js's codes for a connection that is gone or never came. */
-const DRIVER_CODES = new Set(["CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECT_TIMEOUT"]);
+/**
+ * postgres.js's codes for a connection that is gone or never came (CONNECT_TIMEOUT also: no connection free in time;
+ * TARGET_SESSION_ATTRS: no host of a multi-host URL is a writable primary, as during a failover; patches/).
+ */
+const DRIVER_CODES = new Set(["CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECT_TIMEOUT", "TARGET_SESSION_ATTRS"]);
 /** The socket's own, counted only on an error the driver reports for a query (it adds `query`), not a mail or HTTP call's. */
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE"]);
-/** SQLSTATE: admin_shutdown, crash_shutdown, cannot_connect_now, and class 08 (connection exceptions). */
-const SQLSTATE = /^(57P0[123]|08[0-9A-Z]{3})$/;
+/**
+ * SQLSTATE: admin_shutdown, crash_shutdown, cannot_connect_now, class 08 (connection exceptions), and
+ * read_only_sql_transaction (a write on a server that is, or has become, a standby: no writable primary here).
+ */
+const SQLSTATE = /^(57P0[123]|08[0-9A-Z]{3}|25006)$/;
 
 /**
  * 503 with Retry-After when `error` is the database being out of reach (a restart, a failover, a backend terminated

@@ -7,7 +7,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { readMigrationFiles, type MigrationMeta } from "drizzle-orm/migrator";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
-import type { Config } from "../config.js";
+import { DEFAULT_CONNECT_TIMEOUT_MS, type Config } from "../config.js";
 import type { BusCarrier } from "../instance-bus.js";
 import { inSpan, statementAttributes, tracingEnabled } from "../tracing.js";
 import { MIGRATION_LOCK_ID } from "./advisory-locks.js";
@@ -22,7 +22,7 @@ export type Db = PgDatabase<PgQueryResultHKT, any, any>;
  * The driver under Drizzle, for what needs its own access to the same database (the job engine). On PostgreSQL the
  * direct connection when there is one; `sessions` false: only a transaction-mode pooler, where nothing may LISTEN.
  */
-export type DatabaseConnection = { kind: "postgres"; url: string; sessions: boolean } | { kind: "pglite"; pglite: PGlite };
+export type DatabaseConnection = { kind: "postgres"; url: string; sessions: boolean; waits: DatabaseWaits } | { kind: "pglite"; pglite: PGlite };
 
 export interface DatabaseHandle {
   db: Db;
@@ -59,6 +59,36 @@ export interface DatabaseOptions {
    * or pooled. Pooled without it (the instance bus on Redis), migrations take a transaction's lock and the job engine polls.
    */
   directUrl?: string;
+  /** DATABASE_CONNECT_TIMEOUT_MS: how long a statement waits for a connection (DEFAULT_CONNECT_TIMEOUT_MS unless said). */
+  connectTimeoutMs?: number;
+}
+
+/** The longest pause postgres.js makes between two attempts to reconnect (its own grows to 20 s). */
+const MAX_RECONNECT_DELAY_SECONDS = 1;
+/** A server silent this long while a statement waits on it is asked whether it is still there (`probe_after`, patches/). */
+const SILENCE_PROBE_SECONDS = 1;
+
+/** What every postgres.js client of the service is given, so that none waits on an unreachable database for long. */
+export type DatabaseWaits = Pick<postgres.Options<never>, "connect_timeout" | "backoff"> & { queue_timeout: number; probe_after: number };
+
+/**
+ * The waits of every postgres.js client (the pool, the listener, the migrations' and the job engine's): a host that
+ * does not answer is given up after `connectTimeoutMs` (the next one of a multi-host URL is tried); a statement that
+ * finds no connection within as long (every host refused or silent, or the pool taken) fails with CONNECT_TIMEOUT,
+ * a 503, unsent (`queue_timeout`, patches/); reconnects are tried at most a second apart, so the service is back
+ * within about a second of its database. A statement already sent is not timed, as it may be a slow one: when its
+ * server has said nothing for a second, a new connection asks the server whether it is there (an SSLRequest, answered
+ * at once by a live postmaster), and without an answer in 2 s the connection is closed, its statements failing with
+ * CONNECTION_CLOSED (a host gone from the network sends no reset, and TCP would wait many minutes).
+ */
+export function databaseWaits(connectTimeoutMs = DEFAULT_CONNECT_TIMEOUT_MS): DatabaseWaits {
+  return {
+    connect_timeout: connectTimeoutMs / 1000,
+    queue_timeout: connectTimeoutMs / 1000,
+    probe_after: SILENCE_PROBE_SECONDS,
+    // postgres.js's own curve (3^n / 100 s, halved at random), capped.
+    backoff: (attempt: number) => (0.5 + Math.random() / 2) * Math.min(3 ** attempt / 100, MAX_RECONNECT_DELAY_SECONDS),
+  };
 }
 
 /** The database the configuration names, as the service's processes open it. */
@@ -69,6 +99,7 @@ export function configuredDatabase(config: Config): DatabaseOptions {
     maxConnections: config.databasePoolSize,
     poolMode: config.databasePoolMode,
     directUrl: config.databaseDirectUrl,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
   };
 }
 
@@ -96,18 +127,19 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
   // another client, in the next: every statement goes unnamed (postgres.js's own begin and commit too), parsed each time.
   const pooled = options.poolMode === "transaction";
   const directUrl = options.directUrl ?? (pooled ? undefined : url);
-  const client = postgres(url, { max: options.maxConnections ?? 10, onnotice: () => undefined, ...(pooled ? { prepare: false } : {}) });
+  const waits = databaseWaits(options.connectTimeoutMs);
+  const client = postgres(url, { ...waits, max: options.maxConnections ?? 10, onnotice: () => undefined, ...(pooled ? { prepare: false } : {}) });
   const observers = queryObservers();
   const mayPrepare = pooled ? () => false : preparedTextGate(options.maxPreparedTexts ?? MAX_PREPARED_TEXTS);
   const db = drizzlePostgres(preparingStatements(client, mayPrepare), { logger: observers.logger }) as unknown as Db;
   return {
     db,
     kind: "postgres",
-    connection: { kind: "postgres", url: directUrl ?? url, sessions: directUrl !== undefined },
+    connection: { kind: "postgres", url: directUrl ?? url, sessions: directUrl !== undefined, waits },
     async migrate() {
       if (!directUrl) return migrateInOneTransaction(client);
       // A dedicated single connection holds the advisory lock for the whole run.
-      const lockClient = postgres(directUrl, { max: 1, onnotice: () => undefined });
+      const lockClient = postgres(directUrl, { ...waits, max: 1, onnotice: () => undefined });
       try {
         await lockClient`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
         await migratePostgres(drizzlePostgres(lockClient), { migrationsFolder });
@@ -118,7 +150,7 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     },
     isReady: () => migrationsApplied(db),
     observeQueries: observers.observeQueries,
-    busCarrier: () => postgresCarrier(directUrl ?? url, client, BUS_CHANNEL),
+    busCarrier: () => postgresCarrier(directUrl ?? url, client, BUS_CHANNEL, waits),
     close: () => client.end({ timeout: 5 }),
   };
 }
@@ -167,7 +199,7 @@ const RELISTEN_DELAYS_MS = [100, 200, 400, 800, 1600, 3200];
  * live at once and LISTENs again, on a new connection, until that succeeds. The listening connections are named
  * after the channel, so PostgreSQL's list of sessions tells how many instances listen.
  */
-function postgresCarrier(listenUrl: string, pool: postgres.Sql, channel: string): BusCarrier {
+export function postgresCarrier(listenUrl: string, pool: postgres.Sql, channel: string, waits: DatabaseWaits): BusCarrier {
   const quoted = `"${channel.replace(/"/g, '""')}"`;
   let deliver: (payload: string) => void = () => undefined;
   let live: (live: boolean) => void = () => undefined;
@@ -181,6 +213,7 @@ function postgresCarrier(listenUrl: string, pool: postgres.Sql, channel: string)
     if (name === channel) deliver(payload);
   };
   const listener = postgres(listenUrl, {
+    ...waits,
     max: 1,
     max_lifetime: null,
     fetch_types: false,

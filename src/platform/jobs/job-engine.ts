@@ -4,6 +4,7 @@ import postgres from "postgres";
 import { MIGRATION_LOCK_ID } from "../db/advisory-locks.js";
 import type { DatabaseConnection, Db } from "../db/database.js";
 import type { Logger } from "../logger.js";
+import { engineDatabase, type EngineDatabase } from "./engine-database.js";
 
 /** pg-boss's own schema, beside ours: it creates and migrates it at start-up (our migrations never touch it). */
 const ENGINE_SCHEMA = "pgboss";
@@ -47,6 +48,8 @@ export interface JobEngineOptions {
 export class JobEngine {
   private readonly jobs = new Map<string, PeriodicJob>();
   private boss: PgBoss | undefined;
+  /** pg-boss's connections on PostgreSQL, closed after it stops. */
+  private database: EngineDatabase | undefined;
   private readonly timers: unknown[] = [];
   private readonly offering = new Set<Promise<unknown>>();
 
@@ -90,15 +93,16 @@ export class JobEngine {
     const clock = this.options.clock ?? systemClock;
     // Behind a transaction-mode pooler alone nothing can LISTEN: pg-boss polls.
     const common: ConstructorOptions = { schema: ENGINE_SCHEMA, useListenNotify: connection.kind === "pglite" || connection.sessions, clock };
+    // On PostgreSQL a small pool of its own (and a LISTEN connection), on postgres.js like the service's.
+    const database = connection.kind === "postgres" ? engineDatabase(connection, 4) : undefined;
     const boss =
       connection.kind === "postgres"
-        ? // Its own small pool (node-postgres): LISTEN/NOTIFY on a pinned connection and its transactions need it.
-          new PgBoss({ ...common, connectionString: connection.url, max: 4, application_name: "pgboss" })
+        ? new PgBoss({ ...common, db: database })
         : new PgBoss({ ...common, db: fromPglite(connection.pglite), backend: "pglite" });
     boss.on("error", (error) => logger.error({ err: error }, "job engine error"));
     boss.on("warning", (warning) => logger.warn({ data: warning.data }, warning.message));
-    await (connection.kind === "postgres" ? underMigrationLock(connection.url, () => boss.start()) : boss.start());
     try {
+      await (connection.kind === "postgres" ? underMigrationLock(connection, () => boss.start()) : boss.start());
       for (const job of this.jobs.values()) {
         await boss.createQueue(job.name, {
           ...RETRY,
@@ -117,9 +121,11 @@ export class JobEngine {
       }
     } catch (error) {
       await boss.stop({ graceful: false });
+      await database?.close();
       throw error;
     }
     this.boss = boss;
+    this.database = database;
     for (const job of this.jobs.values()) {
       const offer = () => {
         const offered = boss
@@ -146,18 +152,20 @@ export class JobEngine {
     for (const timer of this.timers.splice(0)) clock.clearInterval(timer);
     await Promise.allSettled([...this.offering]);
     await boss.stop({ graceful: true, timeout: STOP_GRACE_MS });
+    await this.database?.close();
+    this.database = undefined;
   }
 }
 
 /**
- * Runs `work` (pg-boss's start, which installs or migrates its schema) while a transaction at `url` holds the
+ * Runs `work` (pg-boss's start, which installs or migrates its schema) while a transaction on `connection` holds the
  * migration lock, so instances starting together install it one after another: each sees what the one before
  * installed. pg-boss's own lock does not suffice: two instances that both found no schema each create it, and the
  * second's `CREATE SCHEMA IF NOT EXISTS` fails on the first's (a duplicate key in pg_namespace), seen through a
  * transaction-mode pooler. A transaction's lock, so that it holds through such a pooler too.
  */
-async function underMigrationLock(url: string, work: () => Promise<unknown>): Promise<void> {
-  const lockClient = postgres(url, { max: 1, prepare: false, onnotice: () => undefined });
+async function underMigrationLock(connection: Extract<DatabaseConnection, { kind: "postgres" }>, work: () => Promise<unknown>): Promise<void> {
+  const lockClient = postgres(connection.url, { ...connection.waits, max: 1, prepare: false, onnotice: () => undefined });
   try {
     await lockClient.begin(async (tx) => {
       await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`;
