@@ -3,10 +3,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemClock } from "../../src/platform/clock.js";
 import { openSocket } from "../helpers/graphql-socket.js";
 import { POSTGRES_BIN, startCluster, type PgCluster, type PgNode } from "../helpers/pg-cluster.js";
 import { startService, waitForHealth, type ServiceProcess } from "../helpers/service-process.js";
 import type { TestApp } from "../helpers/test-app.js";
+import { ok, Receiver } from "../webhooks/support.js";
 
 /*
  * Contract §17, the replicas: service processes on a disposable cluster's primary, reading from its streaming standbys
@@ -179,13 +181,16 @@ describe.skipIf(skipReason !== undefined)("reads on streaming replicas (PostgreS
     expect(await metric(baseB, "database_stale_reads_on_primary_total", { reason: "replicas_behind_caller" })).toBeGreaterThan(behindBefore);
   }, 60_000);
 
-  it("shows a trainer the session its student just logged once the live event has reached the trainer", async () => {
+  /**
+   * A trainer and its linked student, who has a plan of the trainer's to log, with the delayed replica holding
+   * everything both wrote so far: only the session to come is missing from it.
+   */
+  const coachedStudent = async () => {
     const trainer = await signedIn(baseA, "PERSONAL");
     const student = await signedIn(baseB, "ALUNO");
     const invite = await api(baseA, "POST", "/personal/students/invite", { token: trainer.token, body: { studentEmail: student.email } });
     expect(invite.status).toBe(201);
     expect((await api(baseB, "POST", `/students/invites/${invite.body.id}/accept`, { token: student.token })).status).toBe(200);
-    // The student's plan, assigned by the trainer: its training is one the student may log.
     const exerciseId = await createExercise(baseA, trainer.token, "Agachamento");
     const training = await api(baseA, "POST", "/trainings", { token: trainer.token, body: { name: "Treino B", exercises: [{ exerciseId, sets: 3 }] } });
     expect(training.status).toBe(201);
@@ -195,30 +200,61 @@ describe.skipIf(skipReason !== undefined)("reads on streaming replicas (PostgreS
     });
     expect(plan.status).toBe(201);
     expect((await api(baseA, "POST", `/training-plans/${plan.body.id}/assign`, { token: trainer.token, body: { studentId: student.id } })).status).toBe(201);
-    // The replica holds everything the trainer wrote and read so far: only the session to come is missing from it.
-    await caughtUp(delayed);
-    await usable(baseA, delayed);
+    const logSession = async () => {
+      const logged = await api(baseB, "POST", `/trainings/${training.body.id}/execution`, {
+        token: student.token,
+        body: {
+          startTime: "2026-03-18T10:00:00.000Z",
+          endTime: "2026-03-18T11:00:00.000Z",
+          completed: true,
+          exerciseExecutions: [{ exerciseId, sets: [{ repetitions: 10, weight: 60, completed: true }] }],
+        },
+      });
+      expect(logged.status).toBe(201);
+      return logged.body.id as number;
+    };
+    const sessionsListed = async (base: string) => {
+      const listed = await api(base, "GET", `/trainings/executions/user/${student.id}`, { token: trainer.token });
+      expect(listed.status).toBe(200);
+      return (listed.body.content as { id: number }[]).map((execution) => execution.id);
+    };
+    return { trainer, student, logSession, sessionsListed };
+  };
 
+  it("shows a trainer the session its student just logged once the live event has reached the trainer", async () => {
+    const { trainer, student, logSession, sessionsListed } = await coachedStudent();
     const socket = openSocket({ baseUrl: baseA } as TestApp, trainer.token);
     await socket.connected;
     const live = socket.subscribe("subscription ($studentId: Int) { trainingExecutionLogged(studentId: $studentId) { id } }", { studentId: student.id });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const logged = await api(baseB, "POST", `/trainings/${training.body.id}/execution`, {
-      token: student.token,
-      body: {
-        startTime: "2026-03-18T10:00:00.000Z",
-        endTime: "2026-03-18T11:00:00.000Z",
-        completed: true,
-        exerciseExecutions: [{ exerciseId, sets: [{ repetitions: 10, weight: 60, completed: true }] }],
-      },
-    });
-    expect(logged.status).toBe(201);
-    expect(await live.received(1)).toEqual([{ data: { trainingExecutionLogged: { id: logged.body.id } } }]);
-    await socket.close();
+    await caughtUp(delayed);
+    await usable(baseA, delayed);
 
-    const listed = await api(baseA, "GET", `/trainings/executions/user/${student.id}`, { token: trainer.token });
-    expect(listed.status).toBe(200);
-    expect((listed.body.content as { id: number }[]).map((execution) => execution.id)).toEqual([logged.body.id]);
+    const logged = await logSession();
+    expect(await live.received(1)).toEqual([{ data: { trainingExecutionLogged: { id: logged } } }]);
+    await socket.close();
+    expect(await sessionsListed(baseA)).toEqual([logged]);
+  }, 60_000);
+
+  it("shows a trainer the session its student just logged once the webhook has reached the trainer", async () => {
+    const { trainer, logSession, sessionsListed } = await coachedStudent();
+    const receiver = await new Receiver(systemClock).start();
+    receiver.otherwise = ok;
+    try {
+      const endpoint = await api(baseA, "POST", "/webhook-endpoints", {
+        token: trainer.token,
+        body: { url: receiver.url, events: ["training_execution.created"] },
+      });
+      expect(endpoint.status).toBe(201);
+      await caughtUp(delayed);
+      await usable(baseB, delayed);
+
+      const logged = await logSession();
+      await eventually(async () => receiver.received.length === 1, "the webhook is delivered");
+      expect(JSON.parse(receiver.received[0].body)).toMatchObject({ type: "training_execution.created", data: { id: logged } });
+      expect(await sessionsListed(baseB)).toEqual([logged]);
+    } finally {
+      await receiver.stop();
+    }
   }, 60_000);
 
   it("skips a replica that is stopped, even under a read, with no error, and reads from it again once it is back; /readyz stays ready", async () => {
