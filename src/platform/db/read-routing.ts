@@ -30,8 +30,11 @@ const ADVANCE_READ_POSITIONS = `insert into read_positions (user_id, lsn, record
   returning lsn::text as lsn`;
 const READ_POSITION = "select lsn::text as lsn from read_positions where user_id = $1";
 const PRUNE_READ_POSITIONS = "delete from read_positions where recorded_at < now() - make_interval(secs => $1::float8)";
-/** A statement that writes, sent outside a transaction (a CTE may write too: counting it costs one statement more). */
-const WRITE_STATEMENT = /^\s*(insert|update|delete|merge|with)\b/i;
+/**
+ * A statement that writes, sent outside a transaction: its first word, or for one that begins with a CTE a writing
+ * clause in it (`insert into`, `delete from`, `update … set`). A read taken for a write costs one statement more.
+ */
+const WRITE_STATEMENT = /^\s*(insert|update|delete|merge)\b|^\s*with\b[\s\S]*\b(insert\s+into|delete\s+from|update\s+("[^"]+"|\w+)\s+set)\b/i;
 /** SQLSTATE a replica answers when replaying the primary's WAL cancels a query (a conflict with recovery). */
 const RECOVERY_CONFLICT = "40001";
 
@@ -280,15 +283,19 @@ export class ReadRouting {
     await Promise.all(this.replicas.map((replica) => replica.client.end({ timeout: 5 })));
   }
 
+  /** The primary's position, then each replica's state (a replica that hangs holds up only its own polls). */
   private poll(): Promise<void> {
-    return (this.polling ??= (async () => {
-      const readAt = Date.now();
-      const primary = await this.primary
-        .unsafe<{ lsn: string }[]>(PRIMARY_POSITION)
-        .then(([row]) => ({ lsn: lsnValue(row.lsn), readAt }))
-        .catch(() => undefined);
-      await Promise.all(this.replicas.map((replica) => replica.poll(primary)));
-    })().finally(() => (this.polling = undefined)));
+    const readAt = Date.now();
+    return (this.polling ??= this.primary
+      .unsafe<{ lsn: string }[]>(PRIMARY_POSITION)
+      .then(
+        ([row]) => ({ lsn: lsnValue(row.lsn), readAt }),
+        () => undefined,
+      )
+      .then((primary) => {
+        for (const replica of this.replicas) void replica.poll(primary);
+      })
+      .finally(() => (this.polling = undefined)));
   }
 
   /**
