@@ -4,7 +4,9 @@ import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../src/platform/clock.js";
+import { replicaName } from "../../src/platform/db/database.js";
 import { openSocket } from "../helpers/graphql-socket.js";
+import { PGBOUNCER_BINARY, startPgBouncer } from "../helpers/pgbouncer.js";
 import { POSTGRES_BIN, startCluster, type PgCluster, type PgNode } from "../helpers/pg-cluster.js";
 import { startService, waitForHealth, type ServiceProcess } from "../helpers/service-process.js";
 import type { TestApp } from "../helpers/test-app.js";
@@ -303,6 +305,35 @@ describe.skipIf(skipReason !== undefined)("reads on streaming replicas (PostgreS
     expect(await anonymousNames()).toEqual({ status: 200, names: ["Levantamento terra"] });
     expect(await reads()).toBeGreaterThan(readsAfterRestart);
   }, 90_000);
+
+  it.skipIf(!PGBOUNCER_BINARY)(
+    "reads from a replica behind a transaction-mode pooler of its own (DATABASE_POOL_MODE=transaction)",
+    async () => {
+      const bouncer = await startPgBouncer(spare.url(DATABASE));
+      try {
+        const pooledReplica = bouncer.urlFor(spare.url(DATABASE));
+        const base = await start({
+          DATABASE_POOL_MODE: "transaction",
+          DATABASE_DIRECT_URL: cluster.primary.url(DATABASE),
+          DATABASE_REPLICA_URLS: pooledReplica,
+        });
+        const user = await signedIn(base);
+        await createExercise(base, user.token, "Supino inclinado");
+        await caughtUp(spare);
+        const name = replicaName(pooledReplica);
+        await eventually(async () => (await metric(base, "database_replica_usable", { replica: name })) === 1, "the pooled replica is usable");
+        const reads = await metric(base, "database_replica_reads_total", { replica: name });
+
+        const listed = await api(base, "GET", "/exercises?name=Supino%20inclinado", { token: user.token });
+        expect(listed.status).toBe(200);
+        expect(listed.body.content.map((each: { name: string }) => each.name)).toEqual(["Supino inclinado"]);
+        expect(await metric(base, "database_replica_reads_total", { replica: name })).toBeGreaterThan(reads);
+      } finally {
+        await bouncer.stop();
+      }
+    },
+    60_000,
+  );
 
   it("skips a replica lagging past DATABASE_REPLICA_MAX_LAG_MS: reads answer from the primary, and the metrics say so", async () => {
     // The instances' job engines write every second or so: a replica that replays each commit DELAY_MS late stays
