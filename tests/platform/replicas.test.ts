@@ -324,10 +324,25 @@ describe.skipIf(skipReason !== undefined)("reads on streaming replicas (PostgreS
         await eventually(async () => (await metric(base, "database_replica_usable", { replica: name })) === 1, "the pooled replica is usable");
         const reads = await metric(base, "database_replica_reads_total", { replica: name });
 
-        const listed = await api(base, "GET", "/exercises?name=Supino%20inclinado", { token: user.token });
-        expect(listed.status).toBe(200);
-        expect(listed.body.content.map((each: { name: string }) => each.name)).toEqual(["Supino inclinado"]);
+        // Many at once: the pooler hands their statements whichever server connections are free.
+        const listed = await Promise.all(Array.from({ length: 40 }, () => api(base, "GET", "/exercises?name=Supino%20inclinado", { token: user.token })));
+        expect(listed.map((each) => each.status)).toEqual(listed.map(() => 200));
+        expect(listed[0].body.content.map((each: { name: string }) => each.name)).toEqual(["Supino inclinado"]);
         expect(await metric(base, "database_replica_reads_total", { replica: name })).toBeGreaterThan(reads);
+        // The replica's connections behind the pooler, several at once (each held for a moment): none keeps a statement.
+        const probe = postgres(pooledReplica, { max: 8, prepare: false, onnotice: () => undefined });
+        try {
+          const held = await Promise.all(
+            Array.from({ length: 8 }, () =>
+              probe.begin(
+                async (tx) => (await tx<{ prepared: string[] }[]>`select array(select name from pg_prepared_statements) as prepared, pg_sleep(0.1)::text`)[0],
+              ),
+            ),
+          );
+          expect(held.flatMap((each) => each.prepared)).toEqual([]);
+        } finally {
+          await probe.end();
+        }
       } finally {
         await bouncer.stop();
       }
