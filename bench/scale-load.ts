@@ -4,11 +4,12 @@
  *
  * On a disposable cluster of its own (tests/helpers/pg-cluster.ts: a primary and a streaming replica made with
  * pg_basebackup, on ports of their own, removed at the end) seeded as bench:api seeds (bench/api/seed.ts), it starts
- * three services side by side on the server core, each as `npm start` runs it:
+ * four services side by side on the server core, each as `npm start` runs it:
  *   - direct: DATABASE_URL is the primary;
+ *   - direct + replica: the same, with DATABASE_REPLICA_URLS naming the replica (its stale-ok reads go there);
  *   - pooler: DATABASE_URL is a PgBouncer in transaction mode (Debian's, started here), DATABASE_DIRECT_URL the primary;
  *   - pooler + replica: the same, with DATABASE_REPLICA_URLS naming the replica (its stale-ok reads go there).
- * Each read is measured with 32 closed-loop connections from the client core, in rounds alternating the three modes,
+ * Each read is measured with 32 closed-loop connections from the client core, in rounds alternating the four modes,
  * and printed as CPU time per answer: the service's, PostgreSQL's (the backends of the primary and the replica) and
  * PgBouncer's, with their total (the figure to steer by on a shared machine) and requests/s and p99 for reference.
  *
@@ -36,8 +37,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2) * 1000;
 const DATABASE = "fitness_scale_bench";
 
-type Mode = "direct" | "pooler" | "pooler + replica";
-const MODES: Mode[] = ["direct", "pooler", "pooler + replica"];
+type Mode = "direct" | "direct + replica" | "pooler" | "pooler + replica";
+const MODES: Mode[] = ["direct", "direct + replica", "pooler", "pooler + replica"];
 
 interface Read {
   label: string;
@@ -118,6 +119,7 @@ async function main() {
     const pooled = { DATABASE_POOL_MODE: "transaction", DATABASE_DIRECT_URL: primaryUrl };
     const environments: Record<Mode, { databaseUrl: string; serviceEnv: Record<string, string> }> = {
       direct: { databaseUrl: primaryUrl, serviceEnv: {} },
+      "direct + replica": { databaseUrl: primaryUrl, serviceEnv: { DATABASE_REPLICA_URLS: replicaUrl } },
       pooler: { databaseUrl: pooledUrl, serviceEnv: pooled },
       "pooler + replica": { databaseUrl: pooledUrl, serviceEnv: { ...pooled, DATABASE_REPLICA_URLS: replicaUrl } },
     };
@@ -149,7 +151,7 @@ async function main() {
           const cost: Cost = {
             service: per(service.cpuMs(), before.service),
             database: per(await databaseCpu(), before.database),
-            pooler: mode === "direct" ? 0 : per(cpuMs(pooler.pid()), before.pooler),
+            pooler: mode.startsWith("direct") ? 0 : per(cpuMs(pooler.pid()), before.pooler),
             rate: summary.rate,
             p99: summary.p99,
           };
