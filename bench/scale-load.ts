@@ -51,6 +51,8 @@ interface Read {
 interface Cost {
   service: number;
   database: number;
+  /** The replica's part of `database`. */
+  replica: number;
   pooler: number;
   rate: number;
   p99: number;
@@ -128,10 +130,10 @@ async function main() {
       services.set(mode, await startServer("service", { ...env, jwtSecret, dataDir }, answers200("GET", "/healthz", {})));
     }
     for (const url of [primaryUrl, replicaUrl]) observers.push(postgres(url, { max: 1, onnotice: () => undefined }));
+    /** The CPU time of the primary's backends and of the replica's. */
     const databaseCpu = async () => {
-      let total = 0;
-      for (const observer of observers) total += (await databaseCpuMs(observer)) ?? Number.NaN;
-      return total;
+      const [primary, replica] = await Promise.all(observers.map(async (observer) => (await databaseCpuMs(observer)) ?? Number.NaN));
+      return { primary, replica };
     };
     const target = (server: ServerProcess, read: Read): LoadTarget => ({ base: server.base, method: read.method, path: read.path, headers: bearer(trainer) });
 
@@ -150,7 +152,10 @@ async function main() {
           const per = (after: number, was: number) => (after - was) / summary.count;
           const cost: Cost = {
             service: per(service.cpuMs(), before.service),
-            database: per(await databaseCpu(), before.database),
+            ...(await databaseCpu().then(({ primary, replica }) => ({
+              database: per(primary + replica, before.database.primary + before.database.replica),
+              replica: per(replica, before.database.replica),
+            }))),
             pooler: mode.startsWith("direct") ? 0 : per(cpuMs(pooler.pid()), before.pooler),
             rate: summary.rate,
             p99: summary.p99,
@@ -169,10 +174,20 @@ async function main() {
         const runs = costs.get(`${read.label}|${mode}`)!;
         const pick = (key: keyof Cost) => median(runs.map((each) => each[key]));
         const total = median(runs.map((each) => each.service + each.database + each.pooler));
-        rows.push([read.label, mode, cpu(pick("service")), cpu(pick("database")), cpu(pick("pooler")), cpu(total), pick("rate").toFixed(0), ms(pick("p99"))]);
+        rows.push([
+          read.label,
+          mode,
+          cpu(pick("service")),
+          cpu(pick("database")),
+          cpu(pick("replica")),
+          cpu(pick("pooler")),
+          cpu(total),
+          pick("rate").toFixed(0),
+          ms(pick("p99")),
+        ]);
       }
     }
-    printTable(["read", "mode", "service", "PostgreSQL", "PgBouncer", "total", "req/s", "p99 ms"], rows);
+    printTable(["read", "mode", "service", "PostgreSQL", "of it the replica", "PgBouncer", "total", "req/s", "p99 ms"], rows);
 
     console.log("\n=== database connections one instance holds (after the load) ===\n");
     const ports = { primary: cluster.primary.port, pooler: Number(new URL(pooledUrl).port), replica: replica.port };
