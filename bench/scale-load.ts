@@ -4,11 +4,12 @@
  *
  * On a disposable cluster of its own (tests/helpers/pg-cluster.ts: a primary and a streaming replica made with
  * pg_basebackup, on ports of their own, removed at the end) seeded as bench:api seeds (bench/api/seed.ts), it starts
- * three services side by side on the server core, each as `npm start` runs it:
+ * four services side by side on the server core, each as `npm start` runs it:
  *   - direct: DATABASE_URL is the primary;
+ *   - direct + replica: the same, with DATABASE_REPLICA_URLS naming the replica (its stale-ok reads go there);
  *   - pooler: DATABASE_URL is a PgBouncer in transaction mode (Debian's, started here), DATABASE_DIRECT_URL the primary;
  *   - pooler + replica: the same, with DATABASE_REPLICA_URLS naming the replica (its stale-ok reads go there).
- * Each read is measured with 32 closed-loop connections from the client core, in rounds alternating the three modes,
+ * Each read is measured with 32 closed-loop connections from the client core, in rounds alternating the four modes,
  * and printed as CPU time per answer: the service's, PostgreSQL's (the backends of the primary and the replica) and
  * PgBouncer's, with their total (the figure to steer by on a shared machine) and requests/s and p99 for reference.
  *
@@ -36,8 +37,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2) * 1000;
 const DATABASE = "fitness_scale_bench";
 
-type Mode = "direct" | "pooler" | "pooler + replica";
-const MODES: Mode[] = ["direct", "pooler", "pooler + replica"];
+type Mode = "direct" | "direct + replica" | "pooler" | "pooler + replica";
+const MODES: Mode[] = ["direct", "direct + replica", "pooler", "pooler + replica"];
 
 interface Read {
   label: string;
@@ -50,6 +51,8 @@ interface Read {
 interface Cost {
   service: number;
   database: number;
+  /** The replica's part of `database`. */
+  replica: number;
   pooler: number;
   rate: number;
   p99: number;
@@ -118,6 +121,7 @@ async function main() {
     const pooled = { DATABASE_POOL_MODE: "transaction", DATABASE_DIRECT_URL: primaryUrl };
     const environments: Record<Mode, { databaseUrl: string; serviceEnv: Record<string, string> }> = {
       direct: { databaseUrl: primaryUrl, serviceEnv: {} },
+      "direct + replica": { databaseUrl: primaryUrl, serviceEnv: { DATABASE_REPLICA_URLS: replicaUrl } },
       pooler: { databaseUrl: pooledUrl, serviceEnv: pooled },
       "pooler + replica": { databaseUrl: pooledUrl, serviceEnv: { ...pooled, DATABASE_REPLICA_URLS: replicaUrl } },
     };
@@ -126,10 +130,10 @@ async function main() {
       services.set(mode, await startServer("service", { ...env, jwtSecret, dataDir }, answers200("GET", "/healthz", {})));
     }
     for (const url of [primaryUrl, replicaUrl]) observers.push(postgres(url, { max: 1, onnotice: () => undefined }));
+    /** The CPU time of the primary's backends and of the replica's. */
     const databaseCpu = async () => {
-      let total = 0;
-      for (const observer of observers) total += (await databaseCpuMs(observer)) ?? Number.NaN;
-      return total;
+      const [primary, replica] = await Promise.all(observers.map(async (observer) => (await databaseCpuMs(observer)) ?? Number.NaN));
+      return { primary, replica };
     };
     const target = (server: ServerProcess, read: Read): LoadTarget => ({ base: server.base, method: read.method, path: read.path, headers: bearer(trainer) });
 
@@ -148,8 +152,11 @@ async function main() {
           const per = (after: number, was: number) => (after - was) / summary.count;
           const cost: Cost = {
             service: per(service.cpuMs(), before.service),
-            database: per(await databaseCpu(), before.database),
-            pooler: mode === "direct" ? 0 : per(cpuMs(pooler.pid()), before.pooler),
+            ...(await databaseCpu().then(({ primary, replica }) => ({
+              database: per(primary + replica, before.database.primary + before.database.replica),
+              replica: per(replica, before.database.replica),
+            }))),
+            pooler: mode.startsWith("direct") ? 0 : per(cpuMs(pooler.pid()), before.pooler),
             rate: summary.rate,
             p99: summary.p99,
           };
@@ -167,10 +174,20 @@ async function main() {
         const runs = costs.get(`${read.label}|${mode}`)!;
         const pick = (key: keyof Cost) => median(runs.map((each) => each[key]));
         const total = median(runs.map((each) => each.service + each.database + each.pooler));
-        rows.push([read.label, mode, cpu(pick("service")), cpu(pick("database")), cpu(pick("pooler")), cpu(total), pick("rate").toFixed(0), ms(pick("p99"))]);
+        rows.push([
+          read.label,
+          mode,
+          cpu(pick("service")),
+          cpu(pick("database")),
+          cpu(pick("replica")),
+          cpu(pick("pooler")),
+          cpu(total),
+          pick("rate").toFixed(0),
+          ms(pick("p99")),
+        ]);
       }
     }
-    printTable(["read", "mode", "service", "PostgreSQL", "PgBouncer", "total", "req/s", "p99 ms"], rows);
+    printTable(["read", "mode", "service", "PostgreSQL", "of it the replica", "PgBouncer", "total", "req/s", "p99 ms"], rows);
 
     console.log("\n=== database connections one instance holds (after the load) ===\n");
     const ports = { primary: cluster.primary.port, pooler: Number(new URL(pooledUrl).port), replica: replica.port };

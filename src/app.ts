@@ -21,6 +21,8 @@ import { tapIdempotentRequests } from "./platform/http/idempotency.js";
 import { pastAddressCapError } from "./platform/http/http-server.js";
 import { requestIds } from "./platform/http/request-id.js";
 import { guardingAccountWrites, withinAccountWrites } from "./platform/db/account-writes.js";
+import { readRoutingOf } from "./platform/db/read-routing.js";
+import { registerReplicaMetrics } from "./platform/db/replica-metrics.js";
 import { httpSpans, startTracing } from "./platform/tracing.js";
 import { withIsoInstants } from "./platform/http/json-answer.js";
 import { JobEngine } from "./platform/jobs/job-engine.js";
@@ -75,6 +77,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const { config, database, clock, logger } = deps;
   const tracing = await startTracing(config.otelEndpoint);
   const db = guardingAccountWrites(keepingAfterCommitHooks(database.db, (error) => logger.error({ err: error }, "work after a commit failed")));
+  /** The replicas stale-ok reads go to, when DATABASE_REPLICA_URLS names some. */
+  const routing = readRoutingOf(db);
   const hasher = deps.hasher ?? createPasswordHasher();
   const bus = await openInstanceBus(
     config.redisUrl ? await redisCarrier(config.redisUrl, `${BUS_CHANNEL}:${await databaseIdentity(db)}`) : database.busCarrier(),
@@ -113,6 +117,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   jobs.every("session-cleanup", 60 * 60_000, async () => {
     await services.auth.purgeExpiredRevocations();
     await services.rateLimiter.purge(new Date(clock.now().getTime() - 24 * 60 * 60_000));
+    await routing?.prune();
   });
 
   const metrics = new Registry();
@@ -146,6 +151,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
       }
     },
   });
+
+  if (routing) registerReplicaMetrics(metrics, routing);
 
   const graphql = await graphqlApi({ services, logger, config, clock, metrics });
   /** Set once the instance begins to shut down (contract §16): not ready. */

@@ -159,7 +159,7 @@ export function createServices(deps: ServiceDeps) {
   const production = config.env === "production";
   const urlPolicy = { httpsOnly: production, refusePrivateAddresses: production && !config.webhooksAllowPrivateUrls };
   const webhooks = new WebhookService({ db, clock, secrets: webhookSecrets, urlPolicy, deliverSoon: deps.deliverWebhooksSoon });
-  const liveUpdates = new LiveUpdatesService({ bus: deps.bus, coaching, events: { dataOf: (ids) => webhooks.eventDataOf(ids) } });
+  const liveUpdates = new LiveUpdatesService({ db, bus: deps.bus, coaching, events: { dataOf: (ids) => webhooks.eventDataOf(ids) } });
   const webhookDeliveries = new WebhookDeliveryWorker({ db, clock, logger, secrets: webhookSecrets, urlPolicy, access: coaching, mail: deps.mail, users });
   const privacy = new PrivacyService({
     db,

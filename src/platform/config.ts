@@ -23,6 +23,10 @@ export interface Config {
   databasePoolSize: number;
   /** How long a host may take to accept a connection, and a statement to get one, before the request answers 503 (contract §17). */
   databaseConnectTimeoutMs: number;
+  /** Streaming replicas (direct, or through a pooler of their own) that reads which may be a few seconds stale go to (contract §17). */
+  databaseReplicaUrls: string[];
+  /** A replica further behind the primary than this serves nothing. */
+  databaseReplicaMaxLagMs: number;
   /** Images in S3-compatible object storage (`STORAGE_URL=s3://…`); undefined: the local directory `DATA_DIR/uploads` (contract §16). */
   objectStorage: ObjectStorageConfig | undefined;
   /** OpenTelemetry: traces go to this OTLP/HTTP endpoint (contract §16); none when unset. */
@@ -137,6 +141,15 @@ const envSchema = z
     ),
     DATABASE_POOL_SIZE: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(10)),
     DATABASE_CONNECT_TIMEOUT_MS: z.preprocess(blankToUndefined, z.coerce.number().int().min(100).default(DEFAULT_CONNECT_TIMEOUT_MS)),
+    DATABASE_REPLICA_URLS: z.preprocess(
+      blankToUndefined,
+      z
+        .string()
+        .transform((urls) => urls.split(",").map((each) => each.trim()))
+        .pipe(z.array(z.string().regex(/^postgres(ql)?:\/\//, "must be comma-separated postgres:// URLs")))
+        .optional(),
+    ),
+    DATABASE_REPLICA_MAX_LAG_MS: milliseconds(10_000),
     JWT_SECRET: optionalText,
     PUBLIC_BASE_URL: url,
     WEB_APP_URL: url,
@@ -206,6 +219,11 @@ const envSchema = z
     path: ["AWS_SECRET_ACCESS_KEY"],
     message: "must be set together with AWS_ACCESS_KEY_ID (or neither)",
   })
+  // Replicas are PostgreSQL's: the embedded database has none.
+  .refine((e) => e.DATABASE_URL || !e.DATABASE_REPLICA_URLS, {
+    path: ["DATABASE_REPLICA_URLS"],
+    message: "needs DATABASE_URL (the primary)",
+  })
   // Without STORAGE_URL images stay on the local disk: an endpoint or CDN set alone is a mistake worth stopping for.
   .refine((e) => e.STORAGE_URL || (!e.S3_ENDPOINT && !e.S3_PUBLIC_URL), {
     path: ["STORAGE_URL"],
@@ -258,6 +276,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseDirectUrl: e.DATABASE_DIRECT_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+    databaseReplicaUrls: e.DATABASE_REPLICA_URLS ?? [],
+    databaseReplicaMaxLagMs: e.DATABASE_REPLICA_MAX_LAG_MS,
     redisUrl: e.REDIS_URL,
     objectStorage: e.STORAGE_URL ? objectStorageConfig(e.STORAGE_URL, e) : undefined,
     otelEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,

@@ -34,6 +34,8 @@ describe("configuration", () => {
       databasePoolMode: "session",
       databaseDirectUrl: undefined,
       databasePoolSize: 10,
+      databaseReplicaUrls: [],
+      databaseReplicaMaxLagMs: 10_000,
       publicBaseUrl: "http://localhost:3000",
       webAppUrl: "http://localhost:3000",
       webAppConfigured: false,
@@ -182,6 +184,22 @@ describe("configuration", () => {
     expect(trustProxy()).toBe(false);
     expect(trustProxy("1")).toBe(1);
     expect(trustProxy("loopback, 10.0.0.0/8,fd00::/8, 192.0.2.7")).toEqual(["loopback", "10.0.0.0/8", "fd00::/8", "192.0.2.7"]);
+  });
+
+  it("takes comma-separated replicas of a PostgreSQL primary and their lag limit, and refuses them without the primary or malformed", () => {
+    const primary = { DATA_DIR: tempDir(), DATABASE_URL: "postgres://app@primary:5432/app" };
+    expect(
+      loadConfig({
+        ...primary,
+        DATABASE_REPLICA_URLS: "postgres://app@replica1:5432/app, postgresql://app@pooler2:6432/app",
+        DATABASE_REPLICA_MAX_LAG_MS: "2500",
+      }),
+    ).toMatchObject({ databaseReplicaUrls: ["postgres://app@replica1:5432/app", "postgresql://app@pooler2:6432/app"], databaseReplicaMaxLagMs: 2_500 });
+    expect(() => loadConfig({ DATA_DIR: tempDir(), DATABASE_REPLICA_URLS: "postgres://app@replica1:5432/app" })).toThrow(
+      /DATABASE_REPLICA_URLS: needs DATABASE_URL/,
+    );
+    expect(() => loadConfig({ ...primary, DATABASE_REPLICA_URLS: "postgres://app@replica1:5432/app,replica2" })).toThrow(/DATABASE_REPLICA_URLS/);
+    expect(() => loadConfig({ ...primary, DATABASE_REPLICA_MAX_LAG_MS: "0" })).toThrow(/DATABASE_REPLICA_MAX_LAG_MS/);
   });
 
   it("refuses a headers timeout longer than the request timeout, naming it", () => {

@@ -12,6 +12,7 @@ import type { AdherenceDto, AttentionReason, StudentAdherenceDto, TrainerAdheren
 import { DEFAULT_ADHERENCE_WINDOW, studentAdherencePaging, type AdherenceQuery, type StudentAdherenceListQuery } from "./adherence.inputs.js";
 import { TrainerSummariesCache } from "./adherence.cache.js";
 import { adherenceRepository, type AdherenceDays, type AdherenceSummaryRow, type TrainerSummaries } from "./adherence.repository.js";
+import { mayBeStale } from "../../platform/db/read-routing.js";
 
 /** An adherence below this needs attention (contract §12.2). */
 const LOW_ADHERENCE_BELOW = 0.5;
@@ -74,7 +75,7 @@ export class AdherenceService {
       filter: { window },
     } = readQuery();
     const days = adherenceDays(this.deps.clock.now(), window);
-    const reading = await this.summaries.read(this.deps.db, trainer.id, days, request);
+    const reading = await this.summaries.read(mayBeStale(this.deps.db), trainer.id, days, request);
     return toPage(this.studentsOf(reading, window, days), reading.studentIds.length, request);
   }
 
@@ -85,7 +86,7 @@ export class AdherenceService {
   async trainerOverview(trainerId: number): Promise<TrainerAdherenceOverview> {
     const window = DEFAULT_ADHERENCE_WINDOW;
     const days = adherenceDays(this.deps.clock.now(), window);
-    const reading = await this.summaries.read(this.deps.db, trainerId, days, { sort: studentAdherencePaging.fallbackSort });
+    const reading = await this.summaries.read(mayBeStale(this.deps.db), trainerId, days, { sort: studentAdherencePaging.fallbackSort });
     const { rows } = reading;
     const adherences = rows.flatMap((row) => (row.adherence === null ? [] : [row.adherence]));
     return {
@@ -110,7 +111,7 @@ export class AdherenceService {
 
   private async details(userIds: readonly number[], window: number): Promise<AdherenceDto[]> {
     const days = adherenceDays(this.deps.clock.now(), window);
-    const rows = await adherenceRepository.details(this.deps.db, userIds, days);
+    const rows = await adherenceRepository.details(mayBeStale(this.deps.db), userIds, days);
     return rows.map((row) => ({
       ...summaryOf(row, window, days),
       weeks: row.weeks,

@@ -22,6 +22,7 @@ import { erasedEmail, type UserDto } from "../users/user.dto.js";
 import { userFromJson } from "../users/user.fragments.js";
 import type { EmbeddedRead } from "../../platform/db/embedded-read.js";
 import { fromJson } from "../../platform/db/json.js";
+import { mayBeStale } from "../../platform/db/read-routing.js";
 
 export const INVITE_TTL_MS = 7 * DAY_MS;
 const INVITE_NOT_FOUND = "Convite não encontrado";
@@ -203,7 +204,8 @@ export class CoachingService {
       filter: { status, name },
       page: request,
     } = readQuery();
-    const { rows, total } = await coachingRepository.listLinks(this.deps.db, { personalId: trainer.id, status: status ?? "ACTIVE", name }, request, {
+    const db = mayBeStale(this.deps.db);
+    const { rows, total } = await coachingRepository.listLinks(db, { personalId: trainer.id, status: status ?? "ACTIVE", name }, request, {
       keys: include.keys,
       ...(include.student && { student: { reader: trainer, ...include.student } }),
     });
@@ -222,7 +224,7 @@ export class CoachingService {
       filter: { status, name },
       page: request,
     } = readQuery();
-    const { rows, total } = await coachingRepository.listLinks(this.deps.db, { studentId: student.id, status: status ?? "ACTIVE", name }, request);
+    const { rows, total } = await coachingRepository.listLinks(mayBeStale(this.deps.db), { studentId: student.id, status: status ?? "ACTIVE", name }, request);
     return toPage(
       rows.map((row) => toLink(row, "student")),
       total,
@@ -293,7 +295,8 @@ export class CoachingService {
    * (null = unlimited) and its PENDING invites still open.
    */
   async seatsOf(trainerId: number): Promise<TrainerSeats> {
-    const { db, clock } = this.deps;
+    const { clock } = this.deps;
+    const db = mayBeStale(this.deps.db);
     const [{ active, pendingInvites }, limit] = await Promise.all([
       coachingRepository.countSeatsTaken(db, trainerId, clock.now()),
       this.studentLimit(db, trainerId),

@@ -48,6 +48,7 @@ import {
 import { recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
 import { recordEvent } from "../webhooks/domain-events.recorder.js";
+import { mayBeStale } from "../../platform/db/read-routing.js";
 
 export const EXECUTION_NOT_FOUND = "Execução não encontrada";
 const NOT_IN_TRAINING = "Exercício não pertence a este treino";
@@ -205,7 +206,7 @@ export class ExecutionService {
     const userId = filter.userId ?? caller.id;
     await this.ensureMayRead(caller, userId);
     const { rows, total } = await executionRepository.listTrainingExecutions(
-      this.deps.db,
+      mayBeStale(this.deps.db),
       { userId, trainingId, completed: filter.completed, ...dayRange(filter.startDate, filter.endDate) },
       request,
     );
@@ -239,7 +240,7 @@ export class ExecutionService {
   ): Promise<(Page<TrainingExecutionSummaryDto> | AppError)[]> {
     const caller = requireUser(actor);
     const { filter, page: request } = readQuery();
-    const pages = await executionRepository.trainingExecutionPagesOf(this.deps.db, caller, userIds, executionFilterOf(filter), request);
+    const pages = await executionRepository.trainingExecutionPagesOf(mayBeStale(this.deps.db), caller, userIds, executionFilterOf(filter), request);
     return pages.map((page) => userPageAnswer(page, request));
   }
 
@@ -305,9 +306,10 @@ export class ExecutionService {
   }
 
   private async exercisePage(filter: Parameters<typeof executionRepository.listExerciseExecutions>[1], request: PageRequest, shape: "short" | "named") {
-    const { rows, total } = await executionRepository.listExerciseExecutions(this.deps.db, filter, request);
+    const db = mayBeStale(this.deps.db);
+    const { rows, total } = await executionRepository.listExerciseExecutions(db, filter, request);
     const sets = await executionRepository.setsOf(
-      this.deps.db,
+      db,
       rows.map((row) => row.id),
     );
     return toPage(

@@ -9,6 +9,7 @@ import type { ProgressFilter, StatisticsFilter } from "./execution.inputs.js";
 import { executionRepository, WEEKS_IN_METRICS } from "./execution.repository.js";
 import type { ExerciseProgressDto, PersonalRecordDto, TrainingStatisticsDto, UserMetricsDto } from "./execution.dto.js";
 import type { ExecutionService } from "./execution.service.js";
+import { mayBeStale } from "../../platform/db/read-routing.js";
 
 const n = (value: string | number | null | undefined): number => (value === null || value === undefined ? 0 : Number(value));
 const nullable = (value: string | null | undefined): number | null => (value === null || value === undefined ? null : Number(value));
@@ -26,7 +27,7 @@ export class StatisticsService {
     const training = await this.deps.trainings.getExisting(trainingId);
     const userId = filter.userId ?? caller.id;
     await this.deps.executions.ensureMayRead(caller, userId);
-    const figures = await executionRepository.trainingStatistics(this.deps.db, userId, trainingId, dayRange(filter.startDate, filter.endDate));
+    const figures = await executionRepository.trainingStatistics(mayBeStale(this.deps.db), userId, trainingId, dayRange(filter.startDate, filter.endDate));
     return { trainingId, trainingName: training.name, ...figures };
   }
 
@@ -38,8 +39,8 @@ export class StatisticsService {
     const userId = filter.userId ?? caller.id;
     await this.deps.executions.ensureMayRead(caller, userId);
     const [buckets, [record]] = await Promise.all([
-      executionRepository.exerciseProgress(this.deps.db, userId, exerciseId, filter.interval, dayRange(filter.startDate, filter.endDate)),
-      executionRepository.personalRecords(this.deps.db, userId, exerciseId),
+      executionRepository.exerciseProgress(mayBeStale(this.deps.db), userId, exerciseId, filter.interval, dayRange(filter.startDate, filter.endDate)),
+      executionRepository.personalRecords(mayBeStale(this.deps.db), userId, exerciseId),
     ]);
     return {
       exerciseId,
@@ -61,7 +62,7 @@ export class StatisticsService {
     const caller = requireUser(actor);
     const owner = userId ?? caller.id;
     await this.deps.executions.ensureMayRead(caller, owner);
-    const rows = await executionRepository.personalRecords(this.deps.db, owner);
+    const rows = await executionRepository.personalRecords(mayBeStale(this.deps.db), owner);
     return rows.map((row) => ({
       exerciseId: row.exerciseId,
       exerciseName: row.exerciseName,
@@ -81,7 +82,7 @@ export class StatisticsService {
     const owner = userId ?? caller.id;
     await this.deps.executions.ensureMayRead(caller, owner);
     const firstMonday = mondayOf(new Date(this.deps.clock.now().getTime() - (WEEKS_IN_METRICS - 1) * 7 * DAY_MS));
-    return executionRepository.metricsJson(this.deps.db, owner, firstMonday);
+    return executionRepository.metricsJson(mayBeStale(this.deps.db), owner, firstMonday);
   }
 
   /** `metricsJson` as the DTO (GraphQL). */

@@ -20,6 +20,7 @@ import { recordAudience, recordChanges, type FeedSource } from "../sync/change-f
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
 import { trainingFeedAudience, trainingIdsHoldingExercise } from "../trainings/training.fragments.js";
 import { exerciseExecutionsOfExercise, trainingExecutionsHoldingExercise } from "../executions/execution.fragments.js";
+import { mayBeStale } from "../../platform/db/read-routing.js";
 
 export const EXERCISE_NOT_FOUND = "Exercício não encontrado";
 const EXERCISE_IN_USE = "Exercício está em uso em treinos";
@@ -189,7 +190,7 @@ export class ExerciseService {
   async list(actor: Actor, readQuery: InputReader<ExerciseListQuery>, include: ExerciseInclude = {}, counted = true): Promise<Page<ExerciseListItemDto>> {
     const caller = actor.kind === "user" ? actor : null;
     const { filter, page: request } = readQuery();
-    const { rows, total } = await exerciseRepository.list(this.deps.db, caller, filter, request, include, counted);
+    const { rows, total } = await exerciseRepository.list(mayBeStale(this.deps.db), caller, filter, request, include, counted);
     return toPage(rows.map(toListItem), total, request);
   }
 
@@ -197,7 +198,7 @@ export class ExerciseService {
   async listMine(actor: Actor, readPage: InputReader<PageRequest>): Promise<Page<ExerciseListItemDto>> {
     const caller = requireUser(actor);
     const request = readPage();
-    const { rows, total } = await exerciseRepository.list(this.deps.db, caller, { createdBy: caller.id }, request);
+    const { rows, total } = await exerciseRepository.list(mayBeStale(this.deps.db), caller, { createdBy: caller.id }, request);
     return toPage(rows.map(toListItem), total, request);
   }
 

@@ -1,6 +1,8 @@
 import { Repeater, SlidingBuffer } from "@repeaterjs/repeater";
 import type { Actor, UserActor } from "../../platform/auth/actor.js";
 import { requireUser } from "../../platform/auth/actor.js";
+import type { Db } from "../../platform/db/database.js";
+import { advanceReadPositions } from "../../platform/db/read-routing.js";
 import { AppError } from "../../platform/errors.js";
 import type { InstanceBus } from "../../platform/instance-bus.js";
 import type { CoachingService } from "../coaching/coaching.service.js";
@@ -47,6 +49,8 @@ export interface LiveEventSource {
 }
 
 export interface LiveUpdatesDeps {
+  /** Where the receivers' read positions are advanced before an event reaches them. */
+  db: Db;
   bus: InstanceBus;
   coaching: Pick<CoachingService, "ensureMayReadActivity" | "mayReadActivities">;
   events: LiveEventSource;
@@ -166,7 +170,18 @@ export class LiveUpdatesService {
     ];
     if (candidates.length === 0) return;
     const ready = this.receiversAmong(candidates, notice, audience)
-      .then(async (receivers) => ({ receivers, data: receivers.length > 0 ? await this.dataOf(notice) : undefined }))
+      .then(async (receivers) => {
+        if (receivers.length === 0) return { receivers, data: undefined };
+        // Once the event has reached them, what its write changed shows in their stale-ok reads too (contract §17).
+        const [data] = await Promise.all([
+          this.dataOf(notice),
+          advanceReadPositions(
+            this.deps.db,
+            receivers.map(({ caller }) => caller.id),
+          ),
+        ]);
+        return { receivers, data };
+      })
       .then(
         ({ receivers, data }) =>
           () => {

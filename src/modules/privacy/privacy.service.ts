@@ -12,6 +12,7 @@ import type { UserService } from "../users/user.service.js";
 import type { AfterErasure, PersonalDataHolder, PersonalDataSections } from "./personal-data.js";
 import type { DeleteAccountInput } from "./privacy.inputs.js";
 import { accountErasedMail } from "./privacy.mails.js";
+import { mayBeStale } from "../../platform/db/read-routing.js";
 
 /** At most one export per user per minute (contract §15), counted for every instance in the database. */
 const EXPORT_RULE: RateLimitRule = { limit: 1, windowMs: 60_000 };
@@ -49,15 +50,19 @@ export class PrivacyService {
    * Everything the service keeps of the caller, as one JSON document (no secret); once a minute at most. Every module
    * reads in one REPEATABLE READ transaction, so all sections come from one snapshot even while the user writes (no
    * record whose execution is missing, a profile weight that is the newest of the weight history); read only, and
-   * nothing but reads inside it: the document is sent once it has ended.
+   * nothing but reads inside it (so it may run on a replica that has replayed the caller's writes): the document is
+   * sent once it has ended.
    */
   async exportMine(actor: Actor): Promise<PersonalDataExport> {
     const caller = requireUser(actor);
     await this.deps.rateLimiter.hit(`data-export:${caller.id}`, EXPORT_RULE);
-    const sections = await this.deps.db.transaction((tx) => Promise.all(this.deps.holders.map((holder) => holder.exportPersonalData(tx, caller.id))), {
-      isolationLevel: "repeatable read",
-      accessMode: "read only",
-    });
+    const sections = await mayBeStale(this.deps.db).transaction(
+      (tx) => Promise.all(this.deps.holders.map((holder) => holder.exportPersonalData(tx, caller.id))),
+      {
+        isolationLevel: "repeatable read",
+        accessMode: "read only",
+      },
+    );
     return {
       fileName: `dados-${caller.id}.json`,
       document: { exportedAt: this.deps.clock.now(), userId: caller.id, ...Object.assign({}, ...sections) },

@@ -13,6 +13,7 @@ import type { RecordKind } from "./records.table.js";
 import { bestOfExecution, unitOf, type LoggedSet } from "./records.values.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
 import { recordEvent, type DomainEvent } from "../webhooks/domain-events.recorder.js";
+import { mayBeStale } from "../../platform/db/read-routing.js";
 
 /** An exercise execution just logged, with its sets as sent. */
 export interface LoggedExercise {
@@ -139,7 +140,7 @@ export class RecordService {
   async listCurrent(actor: Actor, exerciseId: number, readFilter: InputReader<RecordsFilter>): Promise<RecordDto[]> {
     const caller = requireUser(actor);
     const userId = readFilter().userId ?? caller.id;
-    const { exerciseExists, readable, rows } = await recordsRepository.currentOnExerciseReadBy(this.deps.db, caller, userId, exerciseId);
+    const { exerciseExists, readable, rows } = await recordsRepository.currentOnExerciseReadBy(mayBeStale(this.deps.db), caller, userId, exerciseId);
     if (!exerciseExists) throw notFound(EXERCISE_NOT_FOUND);
     if (!readable) throw forbidden();
     return rows.map(toRecordDto).sort(byExerciseAndKind);
@@ -152,7 +153,7 @@ export class RecordService {
     await this.deps.exercises.getExisting(exerciseId);
     const userId = filter.userId ?? caller.id;
     await this.deps.coaching.ensureMayReadActivity(caller, userId);
-    const { rows, total } = await recordsRepository.listHistory(this.deps.db, { userId, exerciseId, kind: filter.kind }, request);
+    const { rows, total } = await recordsRepository.listHistory(mayBeStale(this.deps.db), { userId, exerciseId, kind: filter.kind }, request);
     return toPage(rows.map(toRecordDto), total, request);
   }
 
@@ -164,7 +165,7 @@ export class RecordService {
     if (userIds.length === 0) return [];
     const ids = [...new Set(userIds)].sort((a, b) => a - b);
     const key = JSON.stringify([ids, from.getTime(), until.getTime(), limit]);
-    const { rows, found } = await recordsRepository.listRecent(this.deps.db, ids, from, until, limit, this.recentFound.get(key));
+    const { rows, found } = await recordsRepository.listRecent(mayBeStale(this.deps.db), ids, from, until, limit, this.recentFound.get(key));
     this.recentFound.set(key, found);
     return rows.map((row) => ({ ...toRecordDto(row), userId: row.userId }));
   }
@@ -181,7 +182,7 @@ export class RecordService {
     const every = <T>(pick: (request: CurrentRecordsRequest) => readonly T[] | undefined) =>
       requests.some((request) => pick(request) === undefined) ? undefined : [...new Set(requests.flatMap((request) => pick(request)!))];
     const rows = await recordsRepository.listCurrent(
-      this.deps.db,
+      mayBeStale(this.deps.db),
       [...readable],
       every((request) => (request.exerciseId === undefined ? undefined : [request.exerciseId])),
       every((request) => request.kinds),

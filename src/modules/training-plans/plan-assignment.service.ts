@@ -17,6 +17,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { recordEvent, type DomainEvent } from "../webhooks/domain-events.recorder.js";
 import { recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
+import { mayBeStale } from "../../platform/db/read-routing.js";
 
 const STUDENT_NOT_LINKED = "Aluno não vinculado a este personal";
 const ASSIGNMENT_NOT_FOUND = "Atribuição não encontrada";
@@ -87,7 +88,7 @@ export class PlanAssignmentService {
         : { studentId: caller.id };
     // A student asking for another student's assignments gets none (the filter narrows; it is not dropped).
     if (scope.studentId !== undefined && filter.studentId !== undefined && filter.studentId !== scope.studentId) return toPage([], 0, request);
-    const { rows, total } = await trainingPlanRepository.listAssignments(this.deps.db, { ...filter, ...scope }, request);
+    const { rows, total } = await trainingPlanRepository.listAssignments(mayBeStale(this.deps.db), { ...filter, ...scope }, request);
     return toPage(rows, total, request);
   }
 
@@ -101,7 +102,7 @@ export class PlanAssignmentService {
 
   /** How many of a trainer's assignments wait for their students and how many run (no access check: the asking module has its own rule). */
   countLiveOf(trainerId: number): Promise<{ pending: number; active: number }> {
-    return trainingPlanRepository.countLiveAssignmentsOf(this.deps.db, trainerId);
+    return trainingPlanRepository.countLiveAssignmentsOf(mayBeStale(this.deps.db), trainerId);
   }
 
   accept(actor: Actor, id: number) {

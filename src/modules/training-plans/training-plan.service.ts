@@ -17,6 +17,7 @@ import { recordAudience, recordChanges, type FeedSource } from "../sync/change-f
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
 import { exercisesFor } from "../trainings/training.fragments.js";
 import { assignmentPartiesOfPlans, livePartiesOfPlans, planFeedAudience, planTrainingsFor, trainingIdsOfPlans } from "./training-plan.fragments.js";
+import { mayBeStale } from "../../platform/db/read-routing.js";
 
 export const PLAN_NOT_FOUND = "Plano de treino não encontrado";
 export const TRAINERS_ONLY = "Apenas personal trainers podem criar planos de treino";
@@ -142,16 +143,18 @@ export class TrainingPlanService {
   async list(actor: Actor, readQuery: InputReader<PlanListQuery>): Promise<Page<TrainingPlanDto>> {
     const caller = requireUser(actor);
     const { filter, page: request } = readQuery();
-    const { rows, total } = await trainingPlanRepository.list(this.deps.db, caller, filter, request);
-    return toPage(await this.toDtos(rows), total, request);
+    const db = mayBeStale(this.deps.db);
+    const { rows, total } = await trainingPlanRepository.list(db, caller, filter, request);
+    return toPage(await this.toDtos(rows, db), total, request);
   }
 
   /** The plans a trainer created (trainers only). */
   async listMine(actor: Actor, readPage: InputReader<PageRequest>): Promise<Page<TrainingPlanDto>> {
     const trainer = requireTrainer(actor, TRAINERS_ONLY);
     const request = readPage();
-    const { rows, total } = await trainingPlanRepository.list(this.deps.db, trainer, { createdBy: trainer.id }, request);
-    return toPage(await this.toDtos(rows), total, request);
+    const db = mayBeStale(this.deps.db);
+    const { rows, total } = await trainingPlanRepository.list(db, trainer, { createdBy: trainer.id }, request);
+    return toPage(await this.toDtos(rows, db), total, request);
   }
 
   /** Plans by id for loaders, in the order asked; null where missing or not visible. */
@@ -172,9 +175,9 @@ export class TrainingPlanService {
   }
 
   /** Plans with their trainings, in two queries whatever the number of plans. */
-  async toDtos(rows: PlanRow[]): Promise<TrainingPlanDto[]> {
+  async toDtos(rows: PlanRow[], db: Db = this.deps.db): Promise<TrainingPlanDto[]> {
     const items = await trainingPlanRepository.trainingsOf(
-      this.deps.db,
+      db,
       rows.map((row) => row.id),
     );
     return rows.map((row) =>

@@ -17,6 +17,7 @@ import type { PersonalDataHolder } from "../privacy/personal-data.js";
 import { planFeedAudience, planIdsScheduling } from "../training-plans/training-plan.fragments.js";
 import { exerciseExecutionsOfTraining, trainingExecutionsOfTraining } from "../executions/execution.fragments.js";
 import { exerciseIdsOfTrainings, livePartiesOfTheirExercises, trainingFeedAudience } from "./training.fragments.js";
+import { mayBeStale } from "../../platform/db/read-routing.js";
 
 export const TRAINING_NOT_FOUND = "Treino não encontrado";
 export type { TrainingDto, TrainingExerciseDto, TrainingListItemDto };
@@ -116,15 +117,17 @@ export class TrainingService {
   async list(actor: Actor, readQuery: InputReader<TrainingListQuery>): Promise<Page<TrainingListItemDto>> {
     const caller = requireUser(actor);
     const { filter, page: request } = readQuery();
-    const { rows, total } = await trainingRepository.list(this.deps.db, caller, filter, request);
-    return toPage(await this.toListItems(rows), total, request);
+    const db = mayBeStale(this.deps.db);
+    const { rows, total } = await trainingRepository.list(db, caller, filter, request);
+    return toPage(await this.toListItems(rows, db), total, request);
   }
 
   async listMine(actor: Actor, readPage: InputReader<PageRequest>): Promise<Page<TrainingListItemDto>> {
     const caller = requireUser(actor);
     const request = readPage();
-    const { rows, total } = await trainingRepository.list(this.deps.db, caller, { createdBy: caller.id }, request);
-    return toPage(await this.toListItems(rows), total, request);
+    const db = mayBeStale(this.deps.db);
+    const { rows, total } = await trainingRepository.list(db, caller, { createdBy: caller.id }, request);
+    return toPage(await this.toListItems(rows, db), total, request);
   }
 
   /** A training the caller may execute (its creator, or a student whose PENDING or ACTIVE assignment has it), else 404 / 403. */
@@ -248,9 +251,9 @@ export class TrainingService {
     );
   }
 
-  private async toListItems(rows: TrainingRow[]): Promise<TrainingListItemDto[]> {
+  private async toListItems(rows: TrainingRow[], db: Db): Promise<TrainingListItemDto[]> {
     const counts = await trainingRepository.exerciseCounts(
-      this.deps.db,
+      db,
       rows.map((row) => row.id),
     );
     return rows.map((row) => ({

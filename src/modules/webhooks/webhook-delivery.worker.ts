@@ -4,6 +4,7 @@ import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import type { Logger } from "../../platform/logger.js";
 import { afterCommit } from "../../platform/db/after-commit.js";
+import { advanceReadPositions } from "../../platform/db/read-routing.js";
 import type { MailOutbox } from "../../platform/mail/outbox.js";
 import type { UrlPolicy } from "./webhook-address.js";
 import { signatureHeader, type SecretBox } from "./webhook-secrets.js";
@@ -195,6 +196,8 @@ export class WebhookDeliveryWorker {
       "webhook-timestamp": String(timestamp),
       "webhook-signature": signatureHeader(keys, event.publicId, timestamp, body),
     };
+    // Once the event has reached its owner, what its write changed shows in the owner's stale-ok reads too (contract §17).
+    await advanceReadPositions(this.deps.db, [endpoint.userId]);
     return sendWebhook({ url: endpoint.url, headers, body }, this.deps.urlPolicy);
   }
 

@@ -8,6 +8,13 @@ interface AccountWrites {
   writer?: { accountId: number; ensureCurrent: (tx: Db) => Promise<void> };
   /** The account being erased: each transaction holds its lock alone. */
   erasing?: number;
+  /** The signed-in caller, whoever its transactions write for: what it reads must show what it wrote (read-routing.ts). */
+  caller?: Caller;
+}
+
+/** The signed-in caller of a unit of work (a request): one object per request, so that what is kept of it lasts no longer. */
+export interface Caller {
+  readonly accountId: number;
 }
 
 const current = new AsyncLocalStorage<AccountWrites>();
@@ -27,7 +34,14 @@ export function withinAccountWrites<T>(work: () => T): T {
  */
 export function writingAs(accountId: number, ensureCurrent: (tx: Db) => Promise<void>): void {
   const writes = current.getStore();
-  if (writes) writes.writer = { accountId, ensureCurrent };
+  if (!writes) return;
+  writes.writer = { accountId, ensureCurrent };
+  writes.caller = { accountId };
+}
+
+/** The signed-in caller of the work under way (see writingAs), also inside its parts that write for nobody or erase. */
+export function currentCaller(): Caller | undefined {
+  return current.getStore()?.caller;
 }
 
 /**
@@ -36,7 +50,7 @@ export function writingAs(accountId: number, ensureCurrent: (tx: Db) => Promise<
  * it, then find their session ended. The lock comes first in every transaction that takes it: no deadlock.
  */
 export function erasingAccount<T>(accountId: number, work: () => Promise<T>): Promise<T> {
-  return current.run({ erasing: accountId }, work);
+  return current.run({ erasing: accountId, caller: currentCaller() }, work);
 }
 
 /**
@@ -44,7 +58,7 @@ export function erasingAccount<T>(accountId: number, work: () => Promise<T>): Pr
  * taken) is recorded whatever became of the account meanwhile, for the erasure keeps payments and returns late money.
  */
 export function apartFromAccountWrites<T>(work: () => Promise<T>): Promise<T> {
-  return current.run({}, work);
+  return current.run({ caller: currentCaller() }, work);
 }
 
 type Begin = (work: (tx: Db) => Promise<unknown>, config?: unknown) => Promise<unknown>;

@@ -23,9 +23,15 @@ const SQLSTATE = /^(57P0[123]|08[0-9A-Z]{3}|25006)$/;
  * under a transaction): the request may succeed when sent again, unlike a bug's 500.
  */
 export function databaseUnavailable(error: unknown): AppError | null {
-  const lost = pgErrorWhere(
-    error,
-    (e) => typeof e.code === "string" && (DRIVER_CODES.has(e.code) || SQLSTATE.test(e.code) || (SOCKET_CODES.has(e.code) && "query" in e)),
+  return connectionLost(error) ? new AppError(503, DATABASE_UNAVAILABLE, { headers: { "Retry-After": String(RETRY_AFTER_SECONDS) } }) : null;
+}
+
+/** Whether `error` is the server out of reach or gone from under a statement, rather than the statement's own failure. */
+export function connectionLost(error: unknown): boolean {
+  return (
+    pgErrorWhere(
+      error,
+      (e) => typeof e.code === "string" && (DRIVER_CODES.has(e.code) || SQLSTATE.test(e.code) || (SOCKET_CODES.has(e.code) && "query" in e)),
+    ) !== null
   );
-  return lost && new AppError(503, DATABASE_UNAVAILABLE, { headers: { "Retry-After": String(RETRY_AFTER_SECONDS) } });
 }

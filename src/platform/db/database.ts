@@ -13,6 +13,7 @@ import { inSpan, statementAttributes, tracingEnabled } from "../tracing.js";
 import { MIGRATION_LOCK_ID } from "./advisory-locks.js";
 import type { DataDirClaim } from "./data-dir-claim.js";
 import { migrationsFolder } from "./paths.js";
+import { ReadRouting, type ReplicaPool } from "./read-routing.js";
 
 /** A Drizzle database or a transaction on it: repositories take either. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -61,6 +62,10 @@ export interface DatabaseOptions {
   directUrl?: string;
   /** DATABASE_CONNECT_TIMEOUT_MS: how long a statement waits for a connection (DEFAULT_CONNECT_TIMEOUT_MS unless said). */
   connectTimeoutMs?: number;
+  /** Streaming replicas of `databaseUrl` for reads that may be a few seconds stale (read-routing.ts); each a pool of `maxConnections`. */
+  replicaUrls?: readonly string[];
+  /** A replica further behind than this serves nothing. */
+  replicaMaxLagMs?: number;
 }
 
 /** The longest pause postgres.js makes between two attempts to reconnect (its own grows to 20 s). */
@@ -100,6 +105,8 @@ export function configuredDatabase(config: Config): DatabaseOptions {
     poolMode: config.databasePoolMode,
     directUrl: config.databaseDirectUrl,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
+    replicaUrls: config.databaseReplicaUrls,
+    replicaMaxLagMs: config.databaseReplicaMaxLagMs,
   };
 }
 
@@ -124,14 +131,23 @@ export function queryObservers() {
 
 function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
   // Behind a transaction-mode pooler a statement prepared in one transaction's server session is gone, or belongs to
-  // another client, in the next: every statement goes unnamed (postgres.js's own begin and commit too), parsed each time.
+  // another client, in the next: every statement goes unnamed (postgres.js's own begin and commit too), parsed each time
+  // (statementGate).
   const pooled = options.poolMode === "transaction";
   const directUrl = options.directUrl ?? (pooled ? undefined : url);
   const waits = databaseWaits(options.connectTimeoutMs);
   const client = postgres(url, { ...waits, max: options.maxConnections ?? 10, onnotice: () => undefined, ...(pooled ? { prepare: false } : {}) });
   const observers = queryObservers();
-  const mayPrepare = pooled ? () => false : preparedTextGate(options.maxPreparedTexts ?? MAX_PREPARED_TEXTS);
-  const db = drizzlePostgres(preparingStatements(client, mayPrepare), { logger: observers.logger }) as unknown as Db;
+  const primary = preparingStatements(client, statementGate(options));
+  const routing = options.replicaUrls?.length
+    ? new ReadRouting(
+        primary,
+        options.replicaUrls.map((replicaUrl) => openReplica(replicaUrl, options)),
+        options.replicaMaxLagMs ?? DEFAULT_REPLICA_MAX_LAG_MS,
+      )
+    : undefined;
+  const db = drizzlePostgres(routing?.recordingWrites() ?? primary, { logger: observers.logger }) as unknown as Db;
+  routing?.serve(db, drizzlePostgres(routing.routingReads(), { logger: observers.logger }) as unknown as Db);
   return {
     db,
     kind: "postgres",
@@ -151,8 +167,43 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     isReady: () => migrationsApplied(db),
     observeQueries: observers.observeQueries,
     busCarrier: () => postgresCarrier(directUrl ?? url, client, BUS_CHANNEL, waits),
-    close: () => client.end({ timeout: 5 }),
+    async close() {
+      await routing?.close();
+      await client.end({ timeout: 5 });
+    },
   };
+}
+
+/** The lag past which a replica serves nothing, unless said (contract §17). */
+const DEFAULT_REPLICA_MAX_LAG_MS = 10_000;
+/** A replica that does not answer a connection this soon is taken as down (its reads go to the primary meanwhile). */
+const REPLICA_CONNECT_TIMEOUT_S = 2;
+
+/** Which statement texts a query pool keeps prepared: none behind a transaction-mode pooler. */
+function statementGate(options: DatabaseOptions): (text: string) => boolean {
+  return options.poolMode === "transaction" ? () => false : preparedTextGate(options.maxPreparedTexts ?? MAX_PREPARED_TEXTS);
+}
+
+/** A replica's query pool, of the primary's size and pool mode (a replica may sit behind a pooler of its own), named `host:port`. */
+function openReplica(url: string, options: DatabaseOptions): ReplicaPool {
+  const pooled = options.poolMode === "transaction";
+  const client = postgres(url, {
+    // Bounded as the primary's (a silent replica fails its statements, which the primary then answers), and given up sooner.
+    ...databaseWaits(options.connectTimeoutMs),
+    max: options.maxConnections ?? 10,
+    connect_timeout: REPLICA_CONNECT_TIMEOUT_S,
+    onnotice: () => undefined,
+    ...(pooled ? { prepare: false } : {}),
+  });
+  // Drizzle sets its type parsers on the client it is given: the replica's rows must come back as the primary's do.
+  drizzlePostgres(client);
+  return { name: replicaName(url), client: preparingStatements(client, statementGate(options)) };
+}
+
+/** `host:port` of a connection string (the port PostgreSQL's default when it names none). */
+export function replicaName(url: string): string {
+  const host = /^postgres(?:ql)?:\/\/(?:[^@/]*@)?([^/?]+)/.exec(url)?.[1] ?? url;
+  return /:\d+$/.test(host) ? host : `${host}:5432`;
 }
 
 /**
