@@ -7,10 +7,11 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { readMigrationFiles, type MigrationMeta } from "drizzle-orm/migrator";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
-import { DEFAULT_CONNECT_TIMEOUT_MS, type Config } from "../config.js";
 import type { BusCarrier } from "../instance-bus.js";
+import { DEFAULT_CONNECT_TIMEOUT_MS, type Config } from "../config.js";
 import { inSpan, statementAttributes, tracingEnabled } from "../tracing.js";
 import { MIGRATION_LOCK_ID } from "./advisory-locks.js";
+import { postgresCarrier } from "./postgres-bus-carrier.js";
 import type { DataDirClaim } from "./data-dir-claim.js";
 import { migrationsFolder } from "./paths.js";
 import { ReadRouting, type ReplicaPool } from "./read-routing.js";
@@ -239,89 +240,6 @@ interface MigratingDialect {
 
 /** The PostgreSQL channel the instance bus's payloads travel on (its topics are inside them). */
 export const BUS_CHANNEL = "instance_bus";
-
-/** Waits between attempts to LISTEN again after the connection was lost, doubling up to the last. */
-const RELISTEN_DELAYS_MS = [100, 200, 400, 800, 1600, 3200];
-
-/**
- * LISTEN on a connection of its own at `listenUrl` (the pool's connections come and go, and a transaction-mode pooler
- * would drop the LISTEN with the transaction), NOTIFY through the pool. When the listening
- * connection closes (a restart, a network cut, an administrator's pg_terminate_backend) the carrier says it is not
- * live at once and LISTENs again, on a new connection, until that succeeds. The listening connections are named
- * after the channel, so PostgreSQL's list of sessions tells how many instances listen.
- */
-export function postgresCarrier(listenUrl: string, pool: postgres.Sql, channel: string, waits: DatabaseWaits): BusCarrier {
-  const quoted = `"${channel.replace(/"/g, '""')}"`;
-  let deliver: (payload: string) => void = () => undefined;
-  let live: (live: boolean) => void = () => undefined;
-  let closed = false;
-  let listening: Promise<void> | undefined;
-  let retry: NodeJS.Timeout | undefined;
-  let attempt = 0;
-  /** The listening connection's backend, left out of the peers. */
-  let ownPid = 0;
-  const onnotify = (name: string, payload: string) => {
-    if (name === channel) deliver(payload);
-  };
-  const listener = postgres(listenUrl, {
-    ...waits,
-    max: 1,
-    max_lifetime: null,
-    fetch_types: false,
-    onnotice: () => undefined,
-    connection: { application_name: channel },
-    // What postgres.js's own `listen` is built on, absent from its types; its `listen` hides the connection's loss.
-    ...({ onnotify } as object),
-    onclose: () => {
-      if (closed) return;
-      live(false);
-      listenSoon();
-    },
-  });
-  const listen = () =>
-    (listening ??= listener
-      .unsafe(`listen ${quoted}; select pg_backend_pid() as pid`, [], { prepare: false })
-      .simple()
-      .then(
-        (results) => {
-          ownPid = Number((results as unknown as { pid: number }[][])[1][0].pid);
-          attempt = 0;
-          live(true);
-        },
-        () => listenSoon(),
-      )
-      .finally(() => (listening = undefined)));
-  const listenSoon = () => {
-    if (closed || retry || listening) return;
-    const delay = RELISTEN_DELAYS_MS[Math.min(attempt++, RELISTEN_DELAYS_MS.length - 1)];
-    retry = setTimeout(() => {
-      retry = undefined;
-      void listen();
-    }, delay);
-    retry.unref();
-  };
-  return {
-    async open(onPayload, onLive) {
-      deliver = onPayload;
-      live = onLive;
-      await listen();
-    },
-    async send(payload) {
-      await pool`select pg_notify(${channel}, ${payload})`;
-    },
-    async peers() {
-      const [row] = await pool<{ n: number }[]>`
-        select count(*)::int as n from pg_stat_activity
-        where datname = current_database() and application_name = ${channel} and pid <> ${ownPid}`;
-      return row.n;
-    },
-    async close() {
-      closed = true;
-      clearTimeout(retry);
-      await listener.end({ timeout: 5 });
-    },
-  };
-}
 
 /**
  * Statement texts kept prepared on each connection, at most. Some texts follow the request (the JSON keys a GraphQL

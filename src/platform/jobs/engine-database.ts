@@ -1,6 +1,7 @@
 import postgres from "postgres";
 import type { Db as EngineDb } from "pg-boss";
-import { postgresCarrier, type DatabaseConnection } from "../db/database.js";
+import type { DatabaseConnection } from "../db/database.js";
+import { postgresCarrier } from "../db/postgres-bus-carrier.js";
 
 /** pg-boss's database on PostgreSQL, and the end of its connections. */
 export interface EngineDatabase extends EngineDb {
