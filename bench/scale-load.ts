@@ -1,5 +1,5 @@
 /**
- * The service run the way PostgreSQL runs at scale (issue 31, contract §17): what a cheap read and the trainer's
+ * The service run the way PostgreSQL runs at scale (issue 31, contract §17): what a cheap read, a stale-ok listing and the trainer's
  * dashboard cost per answer in each database mode, and how many database connections one instance opens.
  *
  * On a disposable cluster of its own (tests/helpers/pg-cluster.ts: a primary and a streaming replica made with
@@ -115,6 +115,7 @@ async function main() {
     const trainer = tokenOf(world.trainer);
     const reads: Read[] = [
       { label: "cheap read: REST GET /api/exercises/{id}", method: "GET", path: `/api/exercises/${world.exerciseIds[0]}` },
+      { label: "stale-ok listing: REST GET /api/exercises?size=20", method: "GET", path: "/api/exercises?size=20" },
       { label: "trainer's dashboard: REST GET /api/personal/dashboard", method: "GET", path: "/api/personal/dashboard" },
     ];
 
