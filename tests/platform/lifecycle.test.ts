@@ -146,10 +146,14 @@ describe("the service process on SIGTERM (contract §16)", () => {
     for (const connection of idle) expect(await connection.ask()).toContain("connection: keep-alive");
 
     // Clients asking one request after another on their kept-alive connections, until the service refuses a new
-    // connection (which a client retries elsewhere). The signal goes once they have had 100 answers in all.
-    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    // connection (which a client retries elsewhere). The signal goes once they have had 100 answers in all. Each client
+    // has a connection of its own: with a shared pool, a client's next request could go out on a new connection
+    // (refused) while its last answer's connection, kept alive, went on serving another client.
+    const agents: Agent[] = [];
     let answered = 0;
     const client = async () => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      agents.push(agent);
       const connectionHeaders: (string | undefined)[] = [];
       for (let i = 0; i < 2_000; i++) {
         try {
@@ -167,7 +171,7 @@ describe("the service process on SIGTERM (contract §16)", () => {
     await service.said('"msg":"shutting down"');
     const lateAnswers = await Promise.allSettled(idle.map((connection) => connection.ask()));
     const clientRuns = await clients;
-    agent.destroy();
+    for (const agent of agents) agent.destroy();
     for (const connection of idle) connection.close();
 
     expect(lateAnswers.map((answer) => (answer.status === "fulfilled" ? /connection: close/.test(answer.value) : String(answer.reason)))).toEqual(
