@@ -11,6 +11,7 @@ import type { BusCarrier } from "../instance-bus.js";
 import { DEFAULT_CONNECT_TIMEOUT_MS, type Config } from "../config.js";
 import { inSpan, statementAttributes, tracingEnabled } from "../tracing.js";
 import { MIGRATION_LOCK_ID } from "./advisory-locks.js";
+import { arrayLiteral } from "./array-literal.js";
 import { postgresCarrier } from "./postgres-bus-carrier.js";
 import type { DataDirClaim } from "./data-dir-claim.js";
 import { migrationsFolder } from "./paths.js";
@@ -309,26 +310,17 @@ export function sentWithoutTypes(parameters: readonly unknown[]): unknown[] | nu
   const sent: unknown[] = [];
   for (const parameter of parameters) {
     if (Array.isArray(parameter)) {
-      const literal = arrayLiteral(parameter);
-      if (literal === null) return null;
-      sent.push(literal);
+      if (!isFlatList(parameter)) return null;
+      sent.push(arrayLiteral(parameter, String));
     } else if (parameter !== null && typeof parameter === "object" && !(parameter instanceof Date) && !(parameter instanceof Uint8Array)) return null;
     else sent.push(parameter);
   }
   return sent;
 }
 
-/** `{1,2,"a \"b\""}`: PostgreSQL's text form of a one-dimensional array of numbers, texts and nulls; null for any other element. */
-function arrayLiteral(items: readonly unknown[]): string | null {
-  const elements: string[] = [];
-  for (const item of items) {
-    if (item === null) elements.push("NULL");
-    else if (typeof item === "number" || typeof item === "bigint") elements.push(String(item));
-    else if (typeof item === "string") elements.push(`"${item.replace(/[\\"]/g, "\\$&")}"`);
-    else return null;
-  }
-  return `{${elements.join(",")}}`;
-}
+/** A list sent as an array literal: of numbers, texts and nulls only (a list of lists or of objects needs the server's type). */
+const isFlatList = (items: readonly unknown[]) =>
+  items.every((item) => item === null || typeof item === "number" || typeof item === "bigint" || typeof item === "string");
 
 /**
  * With tracing on, a span for the statement from when it is sent to when its rows are in. postgres.js runs a query

@@ -1,6 +1,7 @@
 import postgres from "postgres";
 import type { Db as EngineDb } from "pg-boss";
 import type { DatabaseConnection } from "../db/database.js";
+import { arrayLiteral } from "../db/array-literal.js";
 import { postgresCarrier } from "../db/postgres-bus-carrier.js";
 
 /** pg-boss's database on PostgreSQL, and the end of its connections. */
@@ -76,20 +77,9 @@ function asText(value: unknown): string | Buffer | null {
   if (value === null || value === undefined) return null;
   if (Buffer.isBuffer(value)) return value;
   if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return arrayLiteral(value);
+  if (Array.isArray(value)) return arrayLiteral(value, (item) => asText(item) as string);
   if (typeof value === "object") return JSON.stringify(value);
   return String(value as string | number | boolean | bigint);
-}
-
-/** PostgreSQL's array literal: `{"a","b",NULL}`, nested arrays as nested braces. */
-function arrayLiteral(values: unknown[]): string {
-  const items = values.map((value) => {
-    if (value === null || value === undefined) return "NULL";
-    if (Array.isArray(value)) return arrayLiteral(value);
-    const text = asText(value) as string;
-    return `"${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
-  });
-  return `{${items.join(",")}}`;
 }
 
 /** The rows of a text of one statement or several (postgres.js answers one result per statement that returned rows). */
