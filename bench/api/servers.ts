@@ -5,10 +5,10 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import { availableParallelism } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { freePort } from "../../tests/helpers/ports.js";
 import { request } from "../support.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -136,17 +136,6 @@ async function stop(child: ChildProcess) {
   const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
   await exited;
   clearTimeout(timer);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** GET or POST answering 200. */
