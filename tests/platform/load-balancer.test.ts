@@ -3,7 +3,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useTemplateClone } from "../helpers/database.js";
 import { withDatabase } from "../helpers/global-setup.js";
 import { HAPROXY_BINARY, startHaproxy, type Haproxy } from "../helpers/haproxy.js";
@@ -15,16 +15,7 @@ import { startService, type ServiceProcess } from "../helpers/service-process.js
  * their own. Clients keep sending reads and writes through the balancer while the instances are restarted one by one,
  * and while one is killed.
  */
-// Not in the run through PgBouncer yet: there, three instances under this load shed requests with 503 (statements
-// finding no connection within DATABASE_CONNECT_TIMEOUT_MS) as an instance restarts or is killed, and a restarted one
-// can stay out of the balancer (issue 31, still open). The direct run covers the balancer and the instances' lifecycle.
-const skipReason = !process.env.DATABASE_URL
-  ? "DATABASE_URL is not set"
-  : !HAPROXY_BINARY
-    ? "haproxy is not installed (apt-get install haproxy)"
-    : inject("pgPooler")
-      ? "the suite runs through PgBouncer (issue 31)"
-      : undefined;
+const skipReason = !process.env.DATABASE_URL ? "DATABASE_URL is not set" : !HAPROXY_BINARY ? "haproxy is not installed (apt-get install haproxy)" : undefined;
 if (process.env.DATABASE_URL && skipReason) console.warn(`load balancer tests skipped: ${skipReason}`);
 
 /** Clients sending requests at once, each one after another. */

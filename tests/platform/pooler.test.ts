@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../src/platform/clock.js";
@@ -96,6 +97,40 @@ describe.skipIf(skipReason !== undefined)("the service behind PgBouncer in trans
       await admin.unsafe(`drop database if exists "${name}" with (force)`);
     }
   }, 60_000);
+
+  it("sends no statement behind another on one connection, so PgBouncer drops no answer", async () => {
+    // postgres.js sends a statement on a busy connection (pipelines it) when every connection is taken. A statement
+    // whose values need the server's types goes in two steps, the first (parse and describe) ending in a Flush, not a
+    // Sync. PgBouncer before 1.21 counts Syncs only: at the end of the statement before it, it gave the server
+    // connection to another client, and the describe's answer reached no one ("got packet … from server when not
+    // linked"): the statement never answered and its connection hung. Under load every request of an instance then
+    // waited out DATABASE_CONNECT_TIMEOUT_MS and answered 503. Here the describe waits on a lock, so its answer
+    // comes after the first statement's, as it did under load.
+    const table = `pooler_pipeline_${process.pid}`;
+    await admin.unsafe(`create table if not exists "${table}" (flag boolean)`);
+    const handle = await openDatabase({ databaseUrl: bouncer.urlFor(databaseUrl!), poolMode: "transaction", maxConnections: 1 });
+    let unlock = () => {};
+    const locked = admin.begin(async (tx) => {
+      await tx.unsafe(`lock table "${table}" in access exclusive mode`);
+      await new Promise<void>((resolve) => (unlock = resolve));
+    });
+    try {
+      await handle.db.execute(sql`select 1`);
+      const first = handle.db.execute(sql`select pg_sleep(0.05), 1 as n`);
+      // An object goes with its type asked first (sentWithoutTypes).
+      const second = handle.db.execute(sql`select count(*)::int as n from ${sql.identifier(table)} where ${sql.param({ flag: true })}::text <> ''`);
+      const answers = Promise.all([first, second]);
+      setTimeout(() => unlock(), 300);
+      const outcome = await Promise.race([answers, new Promise((resolve) => setTimeout(() => resolve("no answer in 5 s"), 5_000))]);
+      expect(outcome).toEqual([[{ pg_sleep: "", n: 1 }], [{ n: 0 }]]);
+      expect(bouncer.log()).not.toMatch(/got packet '[1tT]' from server when not linked/);
+    } finally {
+      unlock();
+      await locked;
+      await handle.close();
+      await admin.unsafe(`drop table if exists "${table}"`);
+    }
+  }, 30_000);
 
   it.each([
     ["DATABASE_DIRECT_URL (migrations, LISTEN and the job engine direct)", () => ({ DATABASE_URL: pooled, DATABASE_DIRECT_URL: direct })],

@@ -131,14 +131,22 @@ export function queryObservers() {
   };
 }
 
+/**
+ * How postgres.js talks through a transaction-mode pooler, which hands each transaction whichever server session is
+ * free. No named statement: one prepared in a transaction's session is gone, or another client's, in the next (every
+ * statement goes unnamed, postgres.js's own begin and commit too, parsed each time: statementGate). And no statement
+ * sent while another is under way on the connection (`max_pipeline: 0`): a statement whose values need the server's
+ * types first sends its parse and describe ending in a Flush, not a Sync; PgBouncer before 1.21 counts Syncs only, so
+ * it gave the server session to another client as the statement before it ended, and the describe's answer reached no
+ * one: the statement never answered and its connection hung (tests/platform/pooler.test.ts).
+ */
+export const THROUGH_TRANSACTION_POOLER = { prepare: false, max_pipeline: 0 } as const;
+
 function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
-  // Behind a transaction-mode pooler a statement prepared in one transaction's server session is gone, or belongs to
-  // another client, in the next: every statement goes unnamed (postgres.js's own begin and commit too), parsed each time
-  // (statementGate).
   const pooled = options.poolMode === "transaction";
   const directUrl = options.directUrl ?? (pooled ? undefined : url);
   const waits = databaseWaits(options.connectTimeoutMs);
-  const client = postgres(url, { ...waits, max: options.maxConnections ?? 10, onnotice: () => undefined, ...(pooled ? { prepare: false } : {}) });
+  const client = postgres(url, { ...waits, max: options.maxConnections ?? 10, onnotice: () => undefined, ...(pooled ? THROUGH_TRANSACTION_POOLER : {}) });
   const observers = queryObservers();
   const primary = preparingStatements(client, statementGate(options));
   const routing = options.replicaUrls?.length
@@ -168,7 +176,7 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     },
     isReady: () => migrationsApplied(db),
     observeQueries: observers.observeQueries,
-    busCarrier: () => postgresCarrier(directUrl ?? url, client, BUS_CHANNEL, waits),
+    busCarrier: () => postgresCarrier(directUrl ?? url, primary, BUS_CHANNEL, waits),
     async close() {
       await routing?.close();
       await client.end({ timeout: 5 });
@@ -188,14 +196,13 @@ function statementGate(options: DatabaseOptions): (text: string) => boolean {
 
 /** A replica's query pool, of the primary's size and pool mode (a replica may sit behind a pooler of its own), named `host:port`. */
 function openReplica(url: string, options: DatabaseOptions): ReplicaPool {
-  const pooled = options.poolMode === "transaction";
   const client = postgres(url, {
     // Bounded as the primary's (a silent replica fails its statements, which the primary then answers), and given up sooner.
     ...databaseWaits(options.connectTimeoutMs),
     max: options.maxConnections ?? 10,
     connect_timeout: REPLICA_CONNECT_TIMEOUT_S,
     onnotice: () => undefined,
-    ...(pooled ? { prepare: false } : {}),
+    ...(options.poolMode === "transaction" ? THROUGH_TRANSACTION_POOLER : {}),
   });
   // Drizzle sets its type parsers on the client it is given: the replica's rows must come back as the primary's do.
   drizzlePostgres(client);

@@ -68,13 +68,16 @@ export function postgresCarrier(listenUrl: string, pool: postgres.Sql, channel: 
       live = onLive;
       await listen();
     },
+    // Through `unsafe`, the statements take the pool's own way with statements (prepared, or sent in one round trip
+    // behind a transaction-mode pooler), which its tagged templates would bypass.
     async send(payload) {
-      await pool`select pg_notify(${channel}, ${payload})`;
+      await pool.unsafe("select pg_notify($1, $2)", [channel, payload]);
     },
     async peers() {
-      const [row] = await pool<{ n: number }[]>`
-        select count(*)::int as n from pg_stat_activity
-        where datname = current_database() and application_name = ${channel} and pid <> ${ownPid}`;
+      const [row] = await pool.unsafe<{ n: number }[]>(
+        "select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = $1 and pid <> $2",
+        [channel, ownPid],
+      );
       return row.n;
     },
     async close() {

@@ -1,6 +1,6 @@
 import postgres from "postgres";
 import type { Db as EngineDb } from "pg-boss";
-import type { DatabaseConnection } from "../db/database.js";
+import { THROUGH_TRANSACTION_POOLER, type DatabaseConnection } from "../db/database.js";
 import { arrayLiteral } from "../db/array-literal.js";
 import { postgresCarrier } from "../db/postgres-bus-carrier.js";
 
@@ -23,6 +23,7 @@ export function engineDatabase(connection: Extract<DatabaseConnection, { kind: "
     connection: { application_name: "pgboss" },
     // Its statements are many distinct texts run now and then: parsed each time, as node-postgres did.
     prepare: false,
+    ...(connection.sessions ? {} : THROUGH_TRANSACTION_POOLER),
   });
   /** What must have run in every session that runs pg-boss's statements (only a TestClock asks for any). */
   let sessionStatements: string[] = [];
