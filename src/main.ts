@@ -6,6 +6,7 @@ import { systemClock } from "./platform/clock.js";
 import { ConfigError, loadConfig } from "./platform/config.js";
 import { DataDirLockedError } from "./platform/db/data-dir-claim.js";
 import { configuredDatabase, openDatabase } from "./platform/db/database.js";
+import { onceReachable } from "./platform/db/database-unavailable.js";
 import { createHttpServer, drainHttpServer } from "./platform/http/http-server.js";
 import { createLogger } from "./platform/logger.js";
 import { STARTING, portInUse, readyLine } from "./platform/startup-messages.js";
@@ -31,7 +32,12 @@ async function main() {
     console.error(`${error.message}: stop that process first, or give each instance its own DATA_DIR or a DATABASE_URL`);
     process.exit(1);
   });
-  await database.migrate();
+  // Each step that needs the database waits for it: an instance started during an outage comes up when it answers.
+  const onceDatabaseAnswers = <T>(step: () => Promise<T>) =>
+    onceReachable(step, (error, retryInMs) =>
+      logger.warn({ reason: error instanceof Error ? error.message : String(error), retryInMs }, "database out of reach: starting once it answers"),
+    );
+  await onceDatabaseAnswers(() => database.migrate());
   logger.info({ database: database.kind }, "migrations applied");
 
   const app = await createApp({ config, database, clock: systemClock, logger });
@@ -39,12 +45,12 @@ async function main() {
   database.dataDirClaim?.serve((command) => applyAdminCommand(app.services, command));
   if (database.dataDirClaim?.socketPath === null) logger.warn("no admin socket in DATA_DIR: npm run admin needs this service stopped");
   if (config.adminEmails.length > 0) {
-    const { granted, unknown } = await app.services.auth.grantAdmin(config.adminEmails);
+    const { granted, unknown } = await onceDatabaseAnswers(() => app.services.auth.grantAdmin(config.adminEmails));
     logger.info({ granted, notRegisteredYet: unknown }, "ADMIN_EMAILS applied");
   }
 
   // Before the first request: an e-mail queued by it kicks its delivery job.
-  await app.jobs.start();
+  await onceDatabaseAnswers(() => app.jobs.start());
   logger.info("job engine started");
 
   const server = createHttpServer(config.http, app.express);

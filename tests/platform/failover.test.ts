@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, Socket, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { afterEach, describe, expect, it } from "vitest";
 import { POSTGRES_BIN, startCluster, type PgCluster, type PgNode } from "../helpers/pg-cluster.js";
 import { startService, waitForHealth, type ServiceProcess } from "../helpers/service-process.js";
+import { tcpRelay, type TcpRelay } from "../helpers/tcp-relay.js";
 
 /*
  * Contract §17, failover and database outage, on a disposable cluster of the test's own (a primary and a synchronous
@@ -149,57 +149,6 @@ async function eventually(check: () => boolean, ms: number): Promise<boolean> {
   return check();
 }
 
-/**
- * A TCP relay of the test's own in front of a server: it passes bytes both ways until told to go silent, and then, like
- * a host that left the network, passes nothing more on the connections it relays (no reset, no close: they just go
- * quiet) and accepts new ones without ever answering them, until told to speak again.
- */
-async function relay(port: number): Promise<{ port: number; silent(on: boolean): void; close(): Promise<void> }> {
-  let quiet = false;
-  const sockets = new Set<Socket>();
-  const pairs = new Set<[Socket, Socket]>();
-  const server: Server = createServer((client) => {
-    sockets.add(client);
-    client.on("close", () => sockets.delete(client));
-    client.on("error", () => undefined);
-    if (quiet) return client.pause();
-    const upstream = new Socket();
-    const pair: [Socket, Socket] = [client, upstream];
-    upstream.on("error", () => client.destroy());
-    client.on("error", () => upstream.destroy());
-    upstream.connect(port, "127.0.0.1", () => {
-      pairs.add(pair);
-      if (quiet) return;
-      client.pipe(upstream);
-      upstream.pipe(client);
-    });
-    upstream.on("close", () => (pairs.delete(pair), client.destroy()));
-    client.on("close", () => upstream.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    port: (server.address() as { port: number }).port,
-    silent(on) {
-      quiet = on;
-      for (const [client, upstream] of pairs) {
-        if (on) {
-          client.unpipe(upstream);
-          upstream.unpipe(client);
-          client.pause();
-          upstream.pause();
-        } else {
-          client.pipe(upstream);
-          upstream.pipe(client);
-        }
-      }
-    },
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-
 describe.skipIf(skipReason !== undefined)("failover and database outages (a PostgreSQL cluster of the test's own)", () => {
   let cluster: PgCluster | undefined;
   let service: ServiceProcess | undefined;
@@ -304,10 +253,34 @@ describe.skipIf(skipReason !== undefined)("failover and database outages (a Post
     expect(service!.child.exitCode).toBeNull();
   }, 120_000);
 
+  it("started while its database is down, waits for it without exiting, and serves once it answers", async () => {
+    cluster = await startCluster();
+    const admin = postgres(cluster.primary.url(), { max: 1, onnotice: () => undefined });
+    await admin.unsafe(`create database ${DATABASE}`);
+    await admin.end();
+    await cluster.primary.stop("fast");
+    dataDir = mkdtempSync(path.join(tmpdir(), "fitness-failover-"));
+    service = startService({
+      DATA_DIR: dataDir,
+      JWT_SECRET: "failover-test-secret-that-is-long-enough-0123456789",
+      DATABASE_URL: cluster.primary.url(DATABASE),
+    });
+    // It says why it waits, and goes on waiting (it exited with the driver's error before).
+    await service.said("database out of reach: starting once it answers");
+    await sleep(4_000);
+    expect(service.child.exitCode).toBeNull();
+
+    await cluster.primary.start();
+    const base = await service.base;
+    await waitForHealth(base);
+    expect(await signedIn(base)).toEqual(expect.any(String));
+    expect(service.child.exitCode).toBeNull();
+  }, 60_000);
+
   it("a database host that goes silent (no answer, no reset, even on its open connections) is given up within 5 s: 503, and served again once it answers", async () => {
-    let silent!: Awaited<ReturnType<typeof relay>>;
+    let silent!: TcpRelay;
     const { base, token } = await serve(async (made) => {
-      silent = await relay(made.primary.port);
+      silent = await tcpRelay(made.primary.port);
       return `postgres://postgres@127.0.0.1:${silent.port}/${DATABASE}`;
     });
     try {

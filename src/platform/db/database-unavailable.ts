@@ -35,3 +35,24 @@ export function connectionLost(error: unknown): boolean {
     ) !== null
   );
 }
+
+/** The pauses between attempts of a start step while the database is out of reach; the last one repeats. */
+const START_RETRY_DELAYS_MS = [1_000, 2_000, 5_000];
+
+/**
+ * Runs `step`, a part of the start that needs the database, until it succeeds. While the database is out of reach it
+ * calls `waiting` and tries again after a pause, so an instance started during an outage comes up when its database
+ * does (contract §17: no database fault ends the process). Any other failure is the step's own, and is thrown.
+ */
+export async function onceReachable<T>(step: () => Promise<T>, waiting: (error: unknown, retryInMs: number) => void): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await step();
+    } catch (error) {
+      if (!connectionLost(error)) throw error;
+      const retryInMs = START_RETRY_DELAYS_MS[Math.min(attempt, START_RETRY_DELAYS_MS.length - 1)];
+      waiting(error, retryInMs);
+      await new Promise((resolve) => setTimeout(resolve, retryInMs));
+    }
+  }
+}
