@@ -88,9 +88,11 @@ class Load {
 
   private async client(email: string, reads: boolean): Promise<void> {
     const password = "senha-forte-1";
-    await this.send("register", "POST", "/users/register", {
+    // A registration lost with a killed instance is counted as such; the client then stops (its login would be 404).
+    const registered = await this.send("register", "POST", "/users/register", {
       body: { name: "Ana", email, password, userType: "PERSONAL", requestLocation: "WEB", confirmed: true },
     });
+    if (registered?.status !== 201) return;
     const token: string | undefined = (await this.send("login", "POST", "/users/login", { body: { email, password } }))?.body.token;
     if (!token) return;
     const exerciseId = await this.createExercise(token, "Supino reto");
