@@ -33,18 +33,18 @@ import type {
   UserTrainingExecutionListQuery,
 } from "./execution.inputs.js";
 import {
-  executionRepository,
+  executionListingRepository,
   trainingExecutionPageFromJson,
   trainingExecutionPageJson,
   trainingExecutionPageKey,
   trainingExecutionPageShape,
   trainingExecutionPageValues,
-  type ExerciseExecutionRow,
   type TrainingExecutionFilter,
   type TrainingExecutionPageOf,
-  type TrainingExecutionRow,
   type TrainingExecutionSummaryRow,
-} from "./execution.repository.js";
+} from "./execution-listing.repository.js";
+import { executionLoggingRepository } from "./execution-logging.repository.js";
+import { executionRepository, type ExerciseExecutionRow, type TrainingExecutionRow } from "./execution.repository.js";
 import { recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
 import { recordEvent } from "../webhooks/domain-events.recorder.js";
@@ -91,8 +91,8 @@ export class ExecutionService {
     const startTime = new Date(input.startTime);
     const endTime = new Date(input.endTime);
     const logged = await db.transaction(async (tx) => {
-      await executionRepository.lockUser(tx, caller.id);
-      const execution = await executionRepository.insertTrainingExecution(tx, {
+      await executionLoggingRepository.lockUser(tx, caller.id);
+      const execution = await executionLoggingRepository.insertTrainingExecution(tx, {
         userId: caller.id,
         trainingId,
         trainingName: training.name,
@@ -121,12 +121,12 @@ export class ExecutionService {
           clientId: null,
           sets: item.sets,
         }))!;
-        await executionRepository.addToTrainingMonth(tx, row, trainingId, startTime);
+        await executionLoggingRepository.addToTrainingMonth(tx, row, trainingId, startTime);
         sessionVolume += toHundredths(row.volume);
         logged.push({ execution: row, sets: item.sets });
       }
-      await executionRepository.setSessionVolume(tx, execution.id, hundredths(sessionVolume));
-      if (input.completed) await executionRepository.markCompletedWeek(tx, execution.id);
+      await executionLoggingRepository.setSessionVolume(tx, execution.id, hundredths(sessionVolume));
+      if (input.completed) await executionLoggingRepository.markCompletedWeek(tx, execution.id);
       await recordChanges(
         tx,
         execution.createdAt,
@@ -161,7 +161,7 @@ export class ExecutionService {
     const exercise = await this.deps.exercises.get(caller, exerciseId);
     const training = await this.deps.trainings.getExecutable(caller, input.trainingId);
     const logged = await db.transaction(async (tx) => {
-      await executionRepository.lockUser(tx, caller.id);
+      await executionLoggingRepository.lockUser(tx, caller.id);
       const inserted = await this.insertExerciseExecution(tx, caller.id, {
         exerciseId,
         exerciseName: exercise.name,
@@ -205,7 +205,7 @@ export class ExecutionService {
     await this.deps.trainings.getExisting(trainingId);
     const userId = filter.userId ?? caller.id;
     await this.ensureMayRead(caller, userId);
-    const { rows, total } = await executionRepository.listTrainingExecutions(
+    const { rows, total } = await executionListingRepository.listTrainingExecutions(
       mayBeStale(this.deps.db),
       { userId, trainingId, completed: filter.completed, ...dayRange(filter.startDate, filter.endDate) },
       request,
@@ -240,7 +240,7 @@ export class ExecutionService {
   ): Promise<(Page<TrainingExecutionSummaryDto> | AppError)[]> {
     const caller = requireUser(actor);
     const { filter, page: request } = readQuery();
-    const pages = await executionRepository.trainingExecutionPagesOf(mayBeStale(this.deps.db), caller, userIds, executionFilterOf(filter), request);
+    const pages = await executionListingRepository.trainingExecutionPagesOf(mayBeStale(this.deps.db), caller, userIds, executionFilterOf(filter), request);
     return pages.map((page) => userPageAnswer(page, request));
   }
 
@@ -305,9 +305,9 @@ export class ExecutionService {
     await this.ensureMayRead(caller, userId);
   }
 
-  private async exercisePage(filter: Parameters<typeof executionRepository.listExerciseExecutions>[1], request: PageRequest, shape: "short" | "named") {
+  private async exercisePage(filter: Parameters<typeof executionListingRepository.listExerciseExecutions>[1], request: PageRequest, shape: "short" | "named") {
     const db = mayBeStale(this.deps.db);
-    const { rows, total } = await executionRepository.listExerciseExecutions(db, filter, request);
+    const { rows, total } = await executionListingRepository.listExerciseExecutions(db, filter, request);
     const sets = await executionRepository.setsOf(
       db,
       rows.map((row) => row.id),
@@ -334,10 +334,10 @@ export class ExecutionService {
     > & { sets: SetInput[] },
   ): Promise<ExerciseExecutionRow | null> {
     const aggregates = setAggregates(item.sets);
-    const previousBest = item.exerciseId === null ? null : await executionRepository.bestWeight(tx, userId, item.exerciseId);
+    const previousBest = item.exerciseId === null ? null : await executionLoggingRepository.bestWeight(tx, userId, item.exerciseId);
     const personalRecord = aggregates.maxWeight !== null && (previousBest === null || Number(aggregates.maxWeight) > previousBest);
     const { sets, ...fields } = item;
-    const row = await executionRepository.insertExerciseExecution(
+    const row = await executionLoggingRepository.insertExerciseExecution(
       tx,
       { ...fields, userId, personalRecord, ...aggregates, createdAt: this.deps.clock.now() },
       sets.map((set) => ({
@@ -346,7 +346,7 @@ export class ExecutionService {
         completed: set.completed,
       })),
     );
-    if (row) await executionRepository.raisePersonalRecord(tx, row);
+    if (row) await executionLoggingRepository.raisePersonalRecord(tx, row);
     return row;
   }
 
@@ -369,7 +369,7 @@ export class ExecutionService {
     },
     erasePersonalData: async (tx, userId) => {
       // After any log under way for the user (their logging lock).
-      await executionRepository.lockUser(tx, userId);
+      await executionLoggingRepository.lockUser(tx, userId);
       await executionRepository.deleteExecutionsOf(tx, userId);
     },
   };
@@ -402,7 +402,7 @@ export class ExecutionService {
 
   /** The user's training execution logged with this client id, answered as its logging call answered it (its records included). */
   private async trainingLoggedAs(userId: number, clientId: string): Promise<TrainingExecutionDto | null> {
-    const id = await executionRepository.trainingExecutionIdByClientId(this.deps.db, userId, clientId);
+    const id = await executionLoggingRepository.trainingExecutionIdByClientId(this.deps.db, userId, clientId);
     if (id === null) return null;
     const execution = await this.trainingExecutionDto(id);
     return { ...execution, newRecords: await this.deps.records.setByExecutions(execution.exerciseExecutions.map((item) => item.id)) };
@@ -410,7 +410,7 @@ export class ExecutionService {
 
   /** The user's exercise execution logged on its own with this client id, as its logging call answered it. */
   private async exerciseLoggedAs(userId: number, clientId: string): Promise<ExerciseExecutionDto | null> {
-    const row = await executionRepository.exerciseExecutionByClientId(this.deps.db, userId, clientId);
+    const row = await executionLoggingRepository.exerciseExecutionByClientId(this.deps.db, userId, clientId);
     if (!row) return null;
     const sets = await executionRepository.setsOf(this.deps.db, [row.id]);
     return { ...toExerciseExecutionDto(row, sets, "short"), newRecords: await this.deps.records.setByExecutions([row.id]) };
