@@ -81,11 +81,6 @@ export const executionRepository = {
     return idsAbove(db, sql`select ${exerciseExecutions.id} from ${exerciseExecutions} where ${exerciseExecutions.userId} = ${userId}`, afterId, limit);
   },
 
-  async findExerciseExecution(db: Db, id: number) {
-    const [row] = await db.select().from(exerciseExecutions).where(eq(exerciseExecutions.id, id));
-    return row ?? null;
-  },
-
   async exerciseExecutionsOf(db: Db, trainingExecutionIds: readonly number[]) {
     if (trainingExecutionIds.length === 0) return [];
     return db
