@@ -27,7 +27,7 @@ import { systemClock } from "../src/platform/clock.js";
 import { loadConfig } from "../src/platform/config.js";
 import { openDatabase, type Db, type DatabaseHandle } from "../src/platform/db/database.js";
 import { createLogger } from "../src/platform/logger.js";
-import { executionRepository } from "../src/modules/executions/execution.repository.js";
+import { statisticsRepository } from "../src/modules/executions/statistics.repository.js";
 import { inlineParameters, printExplain } from "./explain.js";
 import { BODYWEIGHT_FROM, checkConsistency, historyStart, HISTORY_DAYS, seedExerciseHistories, SETS_PER_EXECUTION, timed } from "./logged-history.js";
 import { bearer, closedLoop, ms, printTable, request, scratchDatabase, secs, watchEventLoopDelay, type Summary, runBenchmark } from "./support.js";
@@ -117,16 +117,16 @@ async function statementsOf(database: DatabaseHandle, userId: number, world: Wor
   monday.setUTCHours(0, 0, 0, 0);
   monday.setUTCDate(monday.getUTCDate() - ((monday.getUTCDay() + 6) % 7) - 7 * 7);
   const endpoints: Array<[string, Array<(db: Db) => Promise<unknown>>]> = [
-    ["GET /trainings/{id}/statistics", [(db) => executionRepository.trainingStatistics(db, userId, world.trainingId, {})]],
+    ["GET /trainings/{id}/statistics", [(db) => statisticsRepository.trainingStatistics(db, userId, world.trainingId, {})]],
     [
       "GET /exercises/{id}/progress?interval=WEEK",
       [
-        (db) => executionRepository.exerciseProgress(db, userId, world.exerciseIds[0], "WEEK", {}),
-        (db) => executionRepository.personalRecords(db, userId, world.exerciseIds[0]),
+        (db) => statisticsRepository.exerciseProgress(db, userId, world.exerciseIds[0], "WEEK", {}),
+        (db) => statisticsRepository.personalRecords(db, userId, world.exerciseIds[0]),
       ],
     ],
-    ["GET /exercises/personal-records", [(db) => executionRepository.personalRecords(db, userId)]],
-    ["GET /users/metrics", [(db) => executionRepository.metricsJson(db, userId, monday)]],
+    ["GET /exercises/personal-records", [(db) => statisticsRepository.personalRecords(db, userId)]],
+    ["GET /users/metrics", [(db) => statisticsRepository.metricsJson(db, userId, monday)]],
   ];
   const result: Array<[string, string[]]> = [];
   for (const [label, calls] of endpoints) {

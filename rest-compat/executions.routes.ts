@@ -32,7 +32,7 @@ const CLIENT_ID_LOGGED = "The clientId was logged before: the execution logged f
  * executions and progress"). Registered before the /trainings/:id and /exercises/:id routes they share a prefix with.
  */
 export function addExecutionRoutes(routes: DocumentedRouter, services: Services): void {
-  const { executions, statistics } = services;
+  const { executions, executionLogging, statistics } = services;
 
   routes.add(
     {
@@ -88,7 +88,7 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
     },
     async (req, res) => {
       const actor = await userOf(services, req);
-      const { execution, created } = await executions.logTraining(actor, idParam(req), bodyReader(req, trainingExecutionInput));
+      const { execution, created } = await executionLogging.logTraining(actor, idParam(req), bodyReader(req, trainingExecutionInput));
       res.status(created ? 201 : 200).json(execution);
     },
   );
@@ -182,7 +182,7 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
     },
     async (req, res) => {
       const actor = await userOf(services, req);
-      const { execution, created } = await executions.logExercise(actor, idParam(req), bodyReader(req, exerciseExecutionInput));
+      const { execution, created } = await executionLogging.logExercise(actor, idParam(req), bodyReader(req, exerciseExecutionInput));
       res.status(created ? 201 : 200).json(execution);
     },
   );

@@ -25,6 +25,7 @@ import { SubscriptionService } from "./modules/billing/subscription.service.js";
 import { CoachingService } from "./modules/coaching/coaching.service.js";
 import { DashboardService } from "./modules/dashboard/dashboard.service.js";
 import { ExecutionService } from "./modules/executions/execution.service.js";
+import { ExecutionLoggingService } from "./modules/executions/execution-logging.service.js";
 import { StatisticsService } from "./modules/executions/statistics.service.js";
 import { ExerciseService } from "./modules/exercises/exercise.service.js";
 import { RecordService } from "./modules/records/records.service.js";
@@ -132,7 +133,8 @@ export function createServices(deps: ServiceDeps) {
   const trainingPlans = new TrainingPlanService({ db, clock, trainings });
   const planAssignments = new PlanAssignmentService({ db, clock, plans: trainingPlans, coaching, users });
   const records = new RecordService({ db, coaching, exercises });
-  const executions = new ExecutionService({ db, clock, coaching, users, exercises, trainings, records });
+  const executions = new ExecutionService({ db, coaching, users, exercises, trainings });
+  const executionLogging = new ExecutionLoggingService({ db, clock, executions, exercises, trainings, records });
   const statistics = new StatisticsService({ db, clock, executions, exercises, trainings });
   const adherence = new AdherenceService({ db, clock, users, coaching });
   const dashboard = new DashboardService({ clock, coaching, planAssignments, adherence, subscriptions, records });
@@ -203,6 +205,7 @@ export function createServices(deps: ServiceDeps) {
     trainingPlans,
     planAssignments,
     executions,
+    executionLogging,
     statistics,
     records,
     adherence,

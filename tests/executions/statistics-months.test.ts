@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { wholeMonths } from "../../src/modules/executions/execution.repository.js";
+import { wholeMonths } from "../../src/modules/executions/statistics.repository.js";
 import { logTrainingExecution, trainingExecutionBody } from "../factories/executions.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { makeScene } from "./support.js";

@@ -8,7 +8,7 @@ import { AppError } from "../../platform/errors.js";
 import type { Page } from "../../platform/paging.js";
 import type { TrainingExecutionSummaryDto } from "./execution.dto.js";
 import { trainingExecutionPaging, userTrainingExecutionFilter } from "./execution.inputs.js";
-import { TRAINING_EXECUTION_SUMMARY_KEYS } from "./execution.repository.js";
+import { TRAINING_EXECUTION_SUMMARY_KEYS } from "./execution-listing.repository.js";
 import type { ExecutionFilter } from "./execution.types.js";
 
 /** The arguments of `User.executions`. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ListQuery, Paging } from "../../platform/paging.js";
 import { entityId, filterId, isoDate, isoInstant, optionalText, queryBoolean } from "../../platform/validation.js";
 import { kilograms } from "../trainings/training.inputs.js";
-import { EXERCISE_EXECUTION_SORTS, TRAINING_EXECUTION_SORTS } from "./execution.repository.js";
+import { EXERCISE_EXECUTION_SORTS, TRAINING_EXECUTION_SORTS } from "./execution-listing.repository.js";
 
 const MAX_DURATION_SECONDS = 86_400;
 

@@ -46,7 +46,7 @@ export class ExecutionResolver {
   ) {
     // The schema reads instants as REST's ISO 8601 text.
     const sent = { ...input, startTime: input.startTime.toISOString(), endTime: input.endTime.toISOString() };
-    return (await ctx.services.executions.logTraining(ctx.actor, trainingId, inputReader(trainingExecutionInput, sent))).execution;
+    return (await ctx.services.executionLogging.logTraining(ctx.actor, trainingId, inputReader(trainingExecutionInput, sent))).execution;
   }
 
   @Mutation(() => ExerciseExecution, { description: "A clientId the caller logged before answers the execution logged first" })
@@ -55,7 +55,7 @@ export class ExecutionResolver {
     @Arg("input", () => ExerciseExecutionInput) input: ExerciseExecutionInput,
     @Ctx() ctx: Context,
   ) {
-    return (await ctx.services.executions.logExercise(ctx.actor, exerciseId, inputReader(exerciseExecutionInput, input))).execution;
+    return (await ctx.services.executionLogging.logExercise(ctx.actor, exerciseId, inputReader(exerciseExecutionInput, input))).execution;
   }
 }
 

@@ -1,189 +1,55 @@
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
-import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import type { EmbeddedRead } from "../../platform/db/embedded-read.js";
 import { dayRange } from "../../platform/dates.js";
-import { AppError, forbidden, notFound, validationError } from "../../platform/errors.js";
+import { AppError, forbidden, notFound } from "../../platform/errors.js";
 import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
 import type { CoachingService } from "../coaching/coaching.service.js";
 import type { ExerciseService } from "../exercises/exercise.service.js";
-import type { LoggedExercise, RecordService } from "../records/records.service.js";
 import type { TrainingService } from "../trainings/training.service.js";
 import { USER_NOT_FOUND } from "../users/auth.service.js";
 import type { UserService } from "../users/user.service.js";
-import {
-  hundredths,
-  setAggregates,
-  toHundredths,
-  toExerciseExecutionDto,
-  toSetDto,
-  type ExerciseExecutionDto,
-  type Logged,
-  type TrainingExecutionDto,
-  type TrainingExecutionSummaryDto,
-} from "./execution.dto.js";
+import { toExerciseExecutionDto, toSetDto, type ExerciseExecutionDto, type TrainingExecutionDto, type TrainingExecutionSummaryDto } from "./execution.dto.js";
 import type {
-  ExerciseExecutionInput,
   ExerciseExecutionListQuery,
-  SetInput,
-  TrainingExecutionInput,
   TrainingExecutionListQuery,
   UserExerciseExecutionListQuery,
   UserTrainingExecutionListQuery,
 } from "./execution.inputs.js";
 import {
-  executionRepository,
+  executionListingRepository,
   trainingExecutionPageFromJson,
   trainingExecutionPageJson,
   trainingExecutionPageKey,
   trainingExecutionPageShape,
   trainingExecutionPageValues,
-  type ExerciseExecutionRow,
   type TrainingExecutionFilter,
   type TrainingExecutionPageOf,
-  type TrainingExecutionRow,
   type TrainingExecutionSummaryRow,
-} from "./execution.repository.js";
-import { recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
+} from "./execution-listing.repository.js";
+import { executionLoggingRepository } from "./execution-logging.repository.js";
+import { executionRepository, type TrainingExecutionRow } from "./execution.repository.js";
+import type { FeedSource } from "../sync/change-feed.recorder.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
-import { recordEvent } from "../webhooks/domain-events.recorder.js";
 import { mayBeStale } from "../../platform/db/read-routing.js";
 
 export const EXECUTION_NOT_FOUND = "Execução não encontrada";
-const NOT_IN_TRAINING = "Exercício não pertence a este treino";
 
 export interface ExecutionServiceDeps {
   db: Db;
-  clock: Clock;
   coaching: CoachingService;
   users: UserService;
   exercises: ExerciseService;
   trainings: TrainingService;
-  records: RecordService;
 }
 
-/** Logging what was done, and reading it back: the owner, administrators and the owner's ACTIVE-linked trainer. */
+/**
+ * Reading executions back: for their owner, administrators and the owner's ACTIVE-linked trainer, for the change
+ * feed, and for a user's export (and erasure). ExecutionLoggingService logs them.
+ */
 export class ExecutionService {
   constructor(private readonly deps: ExecutionServiceDeps) {}
-
-  /**
-   * Logs a session of a training the caller may execute; every exercise also becomes an exercise execution dated at
-   * endTime. With a `clientId` the caller already logged, the execution logged first, whatever this body says
-   * (contract §13.2): read first, and decided by the unique index when two logs with one client id run at once.
-   */
-  async logTraining(actor: Actor, trainingId: number, readInput: InputReader<TrainingExecutionInput>): Promise<Logged<TrainingExecutionDto>> {
-    const caller = requireUser(actor);
-    const input = readInput();
-    const clientId = input.clientId ?? null;
-    if (clientId) {
-      const first = await this.trainingLoggedAs(caller.id, clientId);
-      if (first) return { execution: first, created: false };
-    }
-    const { db, clock } = this.deps;
-    const training = await this.deps.trainings.getExecutable(caller, trainingId);
-    const names = new Map(training.exercises.map((line) => [line.exerciseId, line.exerciseName]));
-    const strangers = input.exerciseExecutions.flatMap((item, i) =>
-      names.has(item.exerciseId) ? [] : [{ field: `exerciseExecutions[${i}].exerciseId`, message: NOT_IN_TRAINING }],
-    );
-    if (strangers.length > 0) throw validationError(strangers);
-
-    const startTime = new Date(input.startTime);
-    const endTime = new Date(input.endTime);
-    const logged = await db.transaction(async (tx) => {
-      await executionRepository.lockUser(tx, caller.id);
-      const execution = await executionRepository.insertTrainingExecution(tx, {
-        userId: caller.id,
-        trainingId,
-        trainingName: training.name,
-        startTime,
-        endTime,
-        durationSeconds: Math.round((endTime.getTime() - startTime.getTime()) / 1000),
-        completed: input.completed,
-        notes: input.notes ?? null,
-        clientId,
-        createdAt: clock.now(),
-      });
-      // Another log with this client id got there first (it committed while this one waited for the user's lock).
-      if (!execution) return null;
-      let sessionVolume = 0n;
-      const logged: LoggedExercise[] = [];
-      for (const item of input.exerciseExecutions) {
-        const row = (await this.insertExerciseExecution(tx, caller.id, {
-          exerciseId: item.exerciseId,
-          exerciseName: names.get(item.exerciseId)!,
-          trainingId,
-          trainingName: training.name,
-          trainingExecutionId: execution.id,
-          executedAt: endTime,
-          durationSeconds: null,
-          notes: item.notes ?? null,
-          clientId: null,
-          sets: item.sets,
-        }))!;
-        await executionRepository.addToTrainingMonth(tx, row, trainingId, startTime);
-        sessionVolume += toHundredths(row.volume);
-        logged.push({ execution: row, sets: item.sets });
-      }
-      await executionRepository.setSessionVolume(tx, execution.id, hundredths(sessionVolume));
-      if (input.completed) await executionRepository.markCompletedWeek(tx, execution.id);
-      await recordChanges(
-        tx,
-        execution.createdAt,
-        { entity: "trainingExecution", ids: [execution.id], userIds: [caller.id] },
-        { entity: "exerciseExecution", ids: logged.map((item) => item.execution.id), userIds: [caller.id] },
-      );
-      const newRecords = await this.deps.records.claim(tx, logged);
-      await recordEvent(tx, execution.createdAt, {
-        type: "training_execution.created",
-        subjectUserIds: [caller.id],
-        data: { ...(await this.trainingExecutionDto(execution.id, tx)), newRecords },
-      });
-      return { id: execution.id, newRecords };
-    });
-    if (!logged) return { execution: await this.loggedBefore(this.trainingLoggedAs(caller.id, clientId!)), created: false };
-    return { execution: { ...(await this.trainingExecutionDto(logged.id)), newRecords: logged.newRecords }, created: true };
-  }
-
-  /**
-   * Logs one exercise of a training the caller may execute, dated now; a personal record when it beats every earlier
-   * weight. A `clientId` the caller already logged answers the first execution, as for a training execution.
-   */
-  async logExercise(actor: Actor, exerciseId: number, readInput: InputReader<ExerciseExecutionInput>): Promise<Logged<ExerciseExecutionDto>> {
-    const caller = requireUser(actor);
-    const input = readInput();
-    const clientId = input.clientId ?? null;
-    if (clientId) {
-      const first = await this.exerciseLoggedAs(caller.id, clientId);
-      if (first) return { execution: first, created: false };
-    }
-    const { db, clock } = this.deps;
-    const exercise = await this.deps.exercises.get(caller, exerciseId);
-    const training = await this.deps.trainings.getExecutable(caller, input.trainingId);
-    const logged = await db.transaction(async (tx) => {
-      await executionRepository.lockUser(tx, caller.id);
-      const inserted = await this.insertExerciseExecution(tx, caller.id, {
-        exerciseId,
-        exerciseName: exercise.name,
-        trainingId: training.id,
-        trainingName: training.name,
-        trainingExecutionId: null,
-        executedAt: clock.now(),
-        durationSeconds: input.duration ?? null,
-        notes: input.notes ?? null,
-        clientId,
-        sets: input.sets,
-      });
-      if (!inserted) return null;
-      await recordChanges(tx, inserted.createdAt, { entity: "exerciseExecution", ids: [inserted.id], userIds: [caller.id] });
-      const newRecords = await this.deps.records.claim(tx, [{ execution: inserted, sets: input.sets }]);
-      const dto = { ...toExerciseExecutionDto(inserted, await executionRepository.setsOf(tx, [inserted.id]), "short"), newRecords };
-      await recordEvent(tx, inserted.createdAt, { type: "exercise_execution.created", subjectUserIds: [caller.id], data: dto });
-      return dto;
-    });
-    if (!logged) return { execution: await this.loggedBefore(this.exerciseLoggedAs(caller.id, clientId!)), created: false };
-    return { execution: logged, created: true };
-  }
 
   /** One training execution with its exercises and sets (its user, administrators, the user's trainer). */
   async getTrainingExecution(actor: Actor, id: number): Promise<TrainingExecutionDto> {
@@ -205,7 +71,7 @@ export class ExecutionService {
     await this.deps.trainings.getExisting(trainingId);
     const userId = filter.userId ?? caller.id;
     await this.ensureMayRead(caller, userId);
-    const { rows, total } = await executionRepository.listTrainingExecutions(
+    const { rows, total } = await executionListingRepository.listTrainingExecutions(
       mayBeStale(this.deps.db),
       { userId, trainingId, completed: filter.completed, ...dayRange(filter.startDate, filter.endDate) },
       request,
@@ -240,7 +106,7 @@ export class ExecutionService {
   ): Promise<(Page<TrainingExecutionSummaryDto> | AppError)[]> {
     const caller = requireUser(actor);
     const { filter, page: request } = readQuery();
-    const pages = await executionRepository.trainingExecutionPagesOf(mayBeStale(this.deps.db), caller, userIds, executionFilterOf(filter), request);
+    const pages = await executionListingRepository.trainingExecutionPagesOf(mayBeStale(this.deps.db), caller, userIds, executionFilterOf(filter), request);
     return pages.map((page) => userPageAnswer(page, request));
   }
 
@@ -305,9 +171,9 @@ export class ExecutionService {
     await this.ensureMayRead(caller, userId);
   }
 
-  private async exercisePage(filter: Parameters<typeof executionRepository.listExerciseExecutions>[1], request: PageRequest, shape: "short" | "named") {
+  private async exercisePage(filter: Parameters<typeof executionListingRepository.listExerciseExecutions>[1], request: PageRequest, shape: "short" | "named") {
     const db = mayBeStale(this.deps.db);
-    const { rows, total } = await executionRepository.listExerciseExecutions(db, filter, request);
+    const { rows, total } = await executionListingRepository.listExerciseExecutions(db, filter, request);
     const sets = await executionRepository.setsOf(
       db,
       rows.map((row) => row.id),
@@ -324,32 +190,6 @@ export class ExecutionService {
       request,
     );
   }
-
-  private async insertExerciseExecution(
-    tx: Db,
-    userId: number,
-    item: Omit<
-      ExerciseExecutionRow,
-      "id" | "userId" | "createdAt" | "personalRecord" | "completedSets" | "totalReps" | "volume" | "maxWeight" | "weightSum" | "weightedSets" | "bestOneRepMax"
-    > & { sets: SetInput[] },
-  ): Promise<ExerciseExecutionRow | null> {
-    const aggregates = setAggregates(item.sets);
-    const previousBest = item.exerciseId === null ? null : await executionRepository.bestWeight(tx, userId, item.exerciseId);
-    const personalRecord = aggregates.maxWeight !== null && (previousBest === null || Number(aggregates.maxWeight) > previousBest);
-    const { sets, ...fields } = item;
-    const row = await executionRepository.insertExerciseExecution(
-      tx,
-      { ...fields, userId, personalRecord, ...aggregates, createdAt: this.deps.clock.now() },
-      sets.map((set) => ({
-        repetitions: set.repetitions,
-        weight: set.weight === null || set.weight === undefined ? null : set.weight.toFixed(2),
-        completed: set.completed,
-      })),
-    );
-    if (row) await executionRepository.raisePersonalRecord(tx, row);
-    return row;
-  }
-
   /**
    * A user's executions with their sets (contract §15): training executions with their exercises, and exercises
    * logged on their own. Erasure deletes them all (their records go first, through the records module).
@@ -369,7 +209,7 @@ export class ExecutionService {
     },
     erasePersonalData: async (tx, userId) => {
       // After any log under way for the user (their logging lock).
-      await executionRepository.lockUser(tx, userId);
+      await executionLoggingRepository.lockUser(tx, userId);
       await executionRepository.deleteExecutionsOf(tx, userId);
     },
   };
@@ -399,31 +239,8 @@ export class ExecutionService {
     },
     idsAfter: (reader, afterId, limit) => executionRepository.exerciseExecutionIdsAfter(this.deps.db, reader.id, afterId, limit),
   };
-
-  /** The user's training execution logged with this client id, answered as its logging call answered it (its records included). */
-  private async trainingLoggedAs(userId: number, clientId: string): Promise<TrainingExecutionDto | null> {
-    const id = await executionRepository.trainingExecutionIdByClientId(this.deps.db, userId, clientId);
-    if (id === null) return null;
-    const execution = await this.trainingExecutionDto(id);
-    return { ...execution, newRecords: await this.deps.records.setByExecutions(execution.exerciseExecutions.map((item) => item.id)) };
-  }
-
-  /** The user's exercise execution logged on its own with this client id, as its logging call answered it. */
-  private async exerciseLoggedAs(userId: number, clientId: string): Promise<ExerciseExecutionDto | null> {
-    const row = await executionRepository.exerciseExecutionByClientId(this.deps.db, userId, clientId);
-    if (!row) return null;
-    const sets = await executionRepository.setsOf(this.deps.db, [row.id]);
-    return { ...toExerciseExecutionDto(row, sets, "short"), newRecords: await this.deps.records.setByExecutions([row.id]) };
-  }
-
-  /** The execution whose client id this log's insert conflicted with: committed, so there to read. */
-  private async loggedBefore<T>(found: Promise<T | null>): Promise<T> {
-    const execution = await found;
-    if (execution === null) throw new Error("an execution conflicted on its client id but cannot be read");
-    return execution;
-  }
-
-  private async trainingExecutionDto(id: number, db: Db = this.deps.db): Promise<TrainingExecutionDto> {
+  /** One training execution's DTO, read with `db` (a logging transaction reads its own log); the caller checked who reads it. */
+  async trainingExecutionDto(id: number, db: Db = this.deps.db): Promise<TrainingExecutionDto> {
     const [dto] = await this.trainingExecutionDtos([(await executionRepository.findTrainingExecution(db, id))!], db);
     return dto;
   }

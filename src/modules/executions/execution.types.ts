@@ -6,7 +6,7 @@ import { graphqlEnum } from "../../graphql/enums.js";
 import { RECORD_KINDS } from "../records/records.table.js";
 import { NewRecord } from "../records/records.types.js";
 import { WEIGHT_HISTORY_LISTED } from "../users/user.fragments.js";
-import { RECORDS_IN_METRICS, WEEKS_IN_METRICS } from "./execution.repository.js";
+import { RECORDS_IN_METRICS, WEEKS_IN_METRICS } from "./statistics.repository.js";
 import { PROGRESS_INTERVALS } from "./execution.inputs.js";
 
 /** The points a progress lists at most: a year of days. */

@@ -6,7 +6,7 @@ import type { InputReader } from "../../platform/validation.js";
 import type { ExerciseService } from "../exercises/exercise.service.js";
 import type { TrainingService } from "../trainings/training.service.js";
 import type { ProgressFilter, StatisticsFilter } from "./execution.inputs.js";
-import { executionRepository, WEEKS_IN_METRICS } from "./execution.repository.js";
+import { statisticsRepository, WEEKS_IN_METRICS } from "./statistics.repository.js";
 import type { ExerciseProgressDto, PersonalRecordDto, TrainingStatisticsDto, UserMetricsDto } from "./execution.dto.js";
 import type { ExecutionService } from "./execution.service.js";
 import { mayBeStale } from "../../platform/db/read-routing.js";
@@ -27,7 +27,7 @@ export class StatisticsService {
     const training = await this.deps.trainings.getExisting(trainingId);
     const userId = filter.userId ?? caller.id;
     await this.deps.executions.ensureMayRead(caller, userId);
-    const figures = await executionRepository.trainingStatistics(mayBeStale(this.deps.db), userId, trainingId, dayRange(filter.startDate, filter.endDate));
+    const figures = await statisticsRepository.trainingStatistics(mayBeStale(this.deps.db), userId, trainingId, dayRange(filter.startDate, filter.endDate));
     return { trainingId, trainingName: training.name, ...figures };
   }
 
@@ -39,8 +39,8 @@ export class StatisticsService {
     const userId = filter.userId ?? caller.id;
     await this.deps.executions.ensureMayRead(caller, userId);
     const [buckets, [record]] = await Promise.all([
-      executionRepository.exerciseProgress(mayBeStale(this.deps.db), userId, exerciseId, filter.interval, dayRange(filter.startDate, filter.endDate)),
-      executionRepository.personalRecords(mayBeStale(this.deps.db), userId, exerciseId),
+      statisticsRepository.exerciseProgress(mayBeStale(this.deps.db), userId, exerciseId, filter.interval, dayRange(filter.startDate, filter.endDate)),
+      statisticsRepository.personalRecords(mayBeStale(this.deps.db), userId, exerciseId),
     ]);
     return {
       exerciseId,
@@ -62,7 +62,7 @@ export class StatisticsService {
     const caller = requireUser(actor);
     const owner = userId ?? caller.id;
     await this.deps.executions.ensureMayRead(caller, owner);
-    const rows = await executionRepository.personalRecords(mayBeStale(this.deps.db), owner);
+    const rows = await statisticsRepository.personalRecords(mayBeStale(this.deps.db), owner);
     return rows.map((row) => ({
       exerciseId: row.exerciseId,
       exerciseName: row.exerciseName,
@@ -75,14 +75,14 @@ export class StatisticsService {
 
   /**
    * A user's training metrics (the caller's, or `userId`'s for their trainer and administrators) as the JSON text of
-   * the answer, which PostgreSQL builds whole (executionRepository.metricsJson): REST sends it as it is.
+   * the answer, which PostgreSQL builds whole (statisticsRepository.metricsJson): REST sends it as it is.
    */
   async metricsJson(actor: Actor, userId?: number): Promise<string> {
     const caller = requireUser(actor);
     const owner = userId ?? caller.id;
     await this.deps.executions.ensureMayRead(caller, owner);
     const firstMonday = mondayOf(new Date(this.deps.clock.now().getTime() - (WEEKS_IN_METRICS - 1) * 7 * DAY_MS));
-    return executionRepository.metricsJson(mayBeStale(this.deps.db), owner, firstMonday);
+    return statisticsRepository.metricsJson(mayBeStale(this.deps.db), owner, firstMonday);
   }
 
   /** `metricsJson` as the DTO (GraphQL). */

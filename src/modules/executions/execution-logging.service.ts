@@ -1,0 +1,208 @@
+import { requireUser, type Actor } from "../../platform/auth/actor.js";
+import type { Clock } from "../../platform/clock.js";
+import type { Db } from "../../platform/db/database.js";
+import { validationError } from "../../platform/errors.js";
+import type { InputReader } from "../../platform/validation.js";
+import type { ExerciseService } from "../exercises/exercise.service.js";
+import type { LoggedExercise, RecordService } from "../records/records.service.js";
+import type { TrainingService } from "../trainings/training.service.js";
+import {
+  hundredths,
+  setAggregates,
+  toHundredths,
+  toExerciseExecutionDto,
+  type ExerciseExecutionDto,
+  type Logged,
+  type TrainingExecutionDto,
+} from "./execution.dto.js";
+import type { ExerciseExecutionInput, SetInput, TrainingExecutionInput } from "./execution.inputs.js";
+import { executionLoggingRepository } from "./execution-logging.repository.js";
+import { executionRepository, type ExerciseExecutionRow } from "./execution.repository.js";
+import type { ExecutionService } from "./execution.service.js";
+import { recordChanges } from "../sync/change-feed.recorder.js";
+import { recordEvent } from "../webhooks/domain-events.recorder.js";
+
+const NOT_IN_TRAINING = "Exercício não pertence a este treino";
+
+export interface ExecutionLoggingServiceDeps {
+  db: Db;
+  clock: Clock;
+  executions: ExecutionService;
+  exercises: ExerciseService;
+  trainings: TrainingService;
+  records: RecordService;
+}
+
+/**
+ * Logging what was done: a session of a training, or one exercise on its own, with the personal records it sets;
+ * answered as ExecutionService reads it back.
+ */
+export class ExecutionLoggingService {
+  constructor(private readonly deps: ExecutionLoggingServiceDeps) {}
+
+  /**
+   * Logs a session of a training the caller may execute; every exercise also becomes an exercise execution dated at
+   * endTime. With a `clientId` the caller already logged, the execution logged first, whatever this body says
+   * (contract §13.2): read first, and decided by the unique index when two logs with one client id run at once.
+   */
+  async logTraining(actor: Actor, trainingId: number, readInput: InputReader<TrainingExecutionInput>): Promise<Logged<TrainingExecutionDto>> {
+    const caller = requireUser(actor);
+    const input = readInput();
+    const clientId = input.clientId ?? null;
+    if (clientId) {
+      const first = await this.trainingLoggedAs(caller.id, clientId);
+      if (first) return { execution: first, created: false };
+    }
+    const { db, clock } = this.deps;
+    const training = await this.deps.trainings.getExecutable(caller, trainingId);
+    const names = new Map(training.exercises.map((line) => [line.exerciseId, line.exerciseName]));
+    const strangers = input.exerciseExecutions.flatMap((item, i) =>
+      names.has(item.exerciseId) ? [] : [{ field: `exerciseExecutions[${i}].exerciseId`, message: NOT_IN_TRAINING }],
+    );
+    if (strangers.length > 0) throw validationError(strangers);
+
+    const startTime = new Date(input.startTime);
+    const endTime = new Date(input.endTime);
+    const logged = await db.transaction(async (tx) => {
+      await executionLoggingRepository.lockUser(tx, caller.id);
+      const execution = await executionLoggingRepository.insertTrainingExecution(tx, {
+        userId: caller.id,
+        trainingId,
+        trainingName: training.name,
+        startTime,
+        endTime,
+        durationSeconds: Math.round((endTime.getTime() - startTime.getTime()) / 1000),
+        completed: input.completed,
+        notes: input.notes ?? null,
+        clientId,
+        createdAt: clock.now(),
+      });
+      // Another log with this client id got there first (it committed while this one waited for the user's lock).
+      if (!execution) return null;
+      let sessionVolume = 0n;
+      const logged: LoggedExercise[] = [];
+      for (const item of input.exerciseExecutions) {
+        const row = (await this.insertExerciseExecution(tx, caller.id, {
+          exerciseId: item.exerciseId,
+          exerciseName: names.get(item.exerciseId)!,
+          trainingId,
+          trainingName: training.name,
+          trainingExecutionId: execution.id,
+          executedAt: endTime,
+          durationSeconds: null,
+          notes: item.notes ?? null,
+          clientId: null,
+          sets: item.sets,
+        }))!;
+        await executionLoggingRepository.addToTrainingMonth(tx, row, trainingId, startTime);
+        sessionVolume += toHundredths(row.volume);
+        logged.push({ execution: row, sets: item.sets });
+      }
+      await executionLoggingRepository.setSessionVolume(tx, execution.id, hundredths(sessionVolume));
+      if (input.completed) await executionLoggingRepository.markCompletedWeek(tx, execution.id);
+      await recordChanges(
+        tx,
+        execution.createdAt,
+        { entity: "trainingExecution", ids: [execution.id], userIds: [caller.id] },
+        { entity: "exerciseExecution", ids: logged.map((item) => item.execution.id), userIds: [caller.id] },
+      );
+      const newRecords = await this.deps.records.claim(tx, logged);
+      await recordEvent(tx, execution.createdAt, {
+        type: "training_execution.created",
+        subjectUserIds: [caller.id],
+        data: { ...(await this.deps.executions.trainingExecutionDto(execution.id, tx)), newRecords },
+      });
+      return { id: execution.id, newRecords };
+    });
+    if (!logged) return { execution: await this.loggedBefore(this.trainingLoggedAs(caller.id, clientId!)), created: false };
+    return { execution: { ...(await this.deps.executions.trainingExecutionDto(logged.id)), newRecords: logged.newRecords }, created: true };
+  }
+
+  /**
+   * Logs one exercise of a training the caller may execute, dated now; a personal record when it beats every earlier
+   * weight. A `clientId` the caller already logged answers the first execution, as for a training execution.
+   */
+  async logExercise(actor: Actor, exerciseId: number, readInput: InputReader<ExerciseExecutionInput>): Promise<Logged<ExerciseExecutionDto>> {
+    const caller = requireUser(actor);
+    const input = readInput();
+    const clientId = input.clientId ?? null;
+    if (clientId) {
+      const first = await this.exerciseLoggedAs(caller.id, clientId);
+      if (first) return { execution: first, created: false };
+    }
+    const { db, clock } = this.deps;
+    const exercise = await this.deps.exercises.get(caller, exerciseId);
+    const training = await this.deps.trainings.getExecutable(caller, input.trainingId);
+    const logged = await db.transaction(async (tx) => {
+      await executionLoggingRepository.lockUser(tx, caller.id);
+      const inserted = await this.insertExerciseExecution(tx, caller.id, {
+        exerciseId,
+        exerciseName: exercise.name,
+        trainingId: training.id,
+        trainingName: training.name,
+        trainingExecutionId: null,
+        executedAt: clock.now(),
+        durationSeconds: input.duration ?? null,
+        notes: input.notes ?? null,
+        clientId,
+        sets: input.sets,
+      });
+      if (!inserted) return null;
+      await recordChanges(tx, inserted.createdAt, { entity: "exerciseExecution", ids: [inserted.id], userIds: [caller.id] });
+      const newRecords = await this.deps.records.claim(tx, [{ execution: inserted, sets: input.sets }]);
+      const dto = { ...toExerciseExecutionDto(inserted, await executionRepository.setsOf(tx, [inserted.id]), "short"), newRecords };
+      await recordEvent(tx, inserted.createdAt, { type: "exercise_execution.created", subjectUserIds: [caller.id], data: dto });
+      return dto;
+    });
+    if (!logged) return { execution: await this.loggedBefore(this.exerciseLoggedAs(caller.id, clientId!)), created: false };
+    return { execution: logged, created: true };
+  }
+
+  private async insertExerciseExecution(
+    tx: Db,
+    userId: number,
+    item: Omit<
+      ExerciseExecutionRow,
+      "id" | "userId" | "createdAt" | "personalRecord" | "completedSets" | "totalReps" | "volume" | "maxWeight" | "weightSum" | "weightedSets" | "bestOneRepMax"
+    > & { sets: SetInput[] },
+  ): Promise<ExerciseExecutionRow | null> {
+    const aggregates = setAggregates(item.sets);
+    const previousBest = item.exerciseId === null ? null : await executionLoggingRepository.bestWeight(tx, userId, item.exerciseId);
+    const personalRecord = aggregates.maxWeight !== null && (previousBest === null || Number(aggregates.maxWeight) > previousBest);
+    const { sets, ...fields } = item;
+    const row = await executionLoggingRepository.insertExerciseExecution(
+      tx,
+      { ...fields, userId, personalRecord, ...aggregates, createdAt: this.deps.clock.now() },
+      sets.map((set) => ({
+        repetitions: set.repetitions,
+        weight: set.weight === null || set.weight === undefined ? null : set.weight.toFixed(2),
+        completed: set.completed,
+      })),
+    );
+    if (row) await executionLoggingRepository.raisePersonalRecord(tx, row);
+    return row;
+  }
+
+  /** The user's training execution logged with this client id, answered as its logging call answered it (its records included). */
+  private async trainingLoggedAs(userId: number, clientId: string): Promise<TrainingExecutionDto | null> {
+    const id = await executionLoggingRepository.trainingExecutionIdByClientId(this.deps.db, userId, clientId);
+    if (id === null) return null;
+    const execution = await this.deps.executions.trainingExecutionDto(id);
+    return { ...execution, newRecords: await this.deps.records.setByExecutions(execution.exerciseExecutions.map((item) => item.id)) };
+  }
+
+  /** The user's exercise execution logged on its own with this client id, as its logging call answered it. */
+  private async exerciseLoggedAs(userId: number, clientId: string): Promise<ExerciseExecutionDto | null> {
+    const row = await executionLoggingRepository.exerciseExecutionByClientId(this.deps.db, userId, clientId);
+    if (!row) return null;
+    const sets = await executionRepository.setsOf(this.deps.db, [row.id]);
+    return { ...toExerciseExecutionDto(row, sets, "short"), newRecords: await this.deps.records.setByExecutions([row.id]) };
+  }
+
+  /** The execution whose client id this log's insert conflicted with: committed, so there to read. */
+  private async loggedBefore<T>(found: Promise<T | null>): Promise<T> {
+    const execution = await found;
+    if (execution === null) throw new Error("an execution conflicted on its client id but cannot be read");
+    return execution;
+  }
+}
