@@ -6,7 +6,7 @@ import { dayRange } from "../../platform/dates.js";
 import { AppError, forbidden, notFound, validationError } from "../../platform/errors.js";
 import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
-import type { CoachingService } from "../coaching/coaching.service.js";
+import type { LinkService } from "../coaching/link.service.js";
 import type { ExerciseService } from "../exercises/exercise.service.js";
 import type { LoggedExercise, RecordService } from "../records/records.service.js";
 import type { TrainingService } from "../trainings/training.service.js";
@@ -56,7 +56,7 @@ const NOT_IN_TRAINING = "Exercício não pertence a este treino";
 export interface ExecutionServiceDeps {
   db: Db;
   clock: Clock;
-  coaching: CoachingService;
+  coaching: LinkService;
   users: UserService;
   exercises: ExerciseService;
   trainings: TrainingService;
