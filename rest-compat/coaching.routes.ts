@@ -9,14 +9,14 @@ const TAG = "Personal trainer and student links";
 
 /** Invites and links (api-spec.md "Personal trainer and student links"); /personal/ is for trainers, /students/ for students. */
 export function addCoachingRoutes(routes: DocumentedRouter, services: Services): void {
-  const { coaching } = services;
+  const { invites, links } = services;
   // The side a path prefix belongs to is checked before anything else of the request (its id, its body).
   routes.router.use("/personal", async (req, _res, next) => {
-    coaching.requireSide(await userOf(services, req), "personal");
+    links.requireSide(await userOf(services, req), "personal");
     next();
   });
   routes.router.use("/students", async (req, _res, next) => {
-    coaching.requireSide(await userOf(services, req), "student");
+    links.requireSide(await userOf(services, req), "student");
     next();
   });
 
@@ -34,7 +34,7 @@ export function addCoachingRoutes(routes: DocumentedRouter, services: Services):
       errors: [400, 403, 404, 409, 422],
     },
     async (req, res) => {
-      res.status(201).json(await coaching.invite(await userOf(services, req), bodyReader(req, inviteInput)));
+      res.status(201).json(await invites.invite(await userOf(services, req), bodyReader(req, inviteInput)));
     },
   );
   routes.add(
@@ -52,7 +52,7 @@ export function addCoachingRoutes(routes: DocumentedRouter, services: Services):
       errors: [400, 403],
     },
     async (req, res) => {
-      res.json(await coaching.listSentInvites(await userOf(services, req), listReader(req, invitePaging, inviteFilter)));
+      res.json(await invites.listSentInvites(await userOf(services, req), listReader(req, invitePaging, inviteFilter)));
     },
   );
   routes.add(
@@ -70,7 +70,7 @@ export function addCoachingRoutes(routes: DocumentedRouter, services: Services):
       errors: [400, 403],
     },
     async (req, res) => {
-      res.json(await coaching.listReceivedInvites(await userOf(services, req), listReader(req, invitePaging, inviteFilter)));
+      res.json(await invites.listReceivedInvites(await userOf(services, req), listReader(req, invitePaging, inviteFilter)));
     },
   );
   routes.add(
@@ -87,7 +87,7 @@ export function addCoachingRoutes(routes: DocumentedRouter, services: Services):
     },
     async (req, res) => {
       const actor = await userOf(services, req);
-      res.json(await coaching.acceptInvite(actor, idParam(req)));
+      res.json(await invites.acceptInvite(actor, idParam(req)));
     },
   );
   routes.add(
@@ -104,7 +104,7 @@ export function addCoachingRoutes(routes: DocumentedRouter, services: Services):
     },
     async (req, res) => {
       const actor = await userOf(services, req);
-      res.json(await coaching.rejectInvite(actor, idParam(req)));
+      res.json(await invites.rejectInvite(actor, idParam(req)));
     },
   );
   routes.add(
@@ -122,7 +122,7 @@ export function addCoachingRoutes(routes: DocumentedRouter, services: Services):
       errors: [400, 403],
     },
     async (req, res) => {
-      res.json(await coaching.listStudents(await userOf(services, req), listReader(req, linkPaging, linkFilter)));
+      res.json(await links.listStudents(await userOf(services, req), listReader(req, linkPaging, linkFilter)));
     },
   );
   routes.add(
@@ -140,7 +140,7 @@ export function addCoachingRoutes(routes: DocumentedRouter, services: Services):
       errors: [400, 403],
     },
     async (req, res) => {
-      res.json(await coaching.listPersonals(await userOf(services, req), listReader(req, linkPaging, linkFilter)));
+      res.json(await links.listPersonals(await userOf(services, req), listReader(req, linkPaging, linkFilter)));
     },
   );
   routes.add(
@@ -156,7 +156,7 @@ export function addCoachingRoutes(routes: DocumentedRouter, services: Services):
     },
     async (req, res) => {
       const actor = await userOf(services, req);
-      await coaching.removeStudent(actor, idParam(req));
+      await links.removeStudent(actor, idParam(req));
       res.status(204).end();
     },
   );
@@ -173,7 +173,7 @@ export function addCoachingRoutes(routes: DocumentedRouter, services: Services):
     },
     async (req, res) => {
       const actor = await userOf(services, req);
-      await coaching.removePersonal(actor, idParam(req));
+      await links.removePersonal(actor, idParam(req));
       res.status(204).end();
     },
   );

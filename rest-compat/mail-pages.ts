@@ -15,7 +15,7 @@ import { bodyReader, idParam, queryReader, requestMeta } from "./http.js";
  * form posts back, so another site cannot make a visitor's browser act. Not REST operations: outside the OpenAPI document.
  */
 export function mailPages(services: Services, logger: Logger): Router {
-  const { auth, coaching } = services;
+  const { auth, invites } = services;
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: "16kb" });
 
@@ -53,7 +53,7 @@ export function mailPages(services: Services, logger: Logger): Router {
     const session = await auth.login(bodyReader(req, loginInput), requestMeta(req));
     const student = await auth.authenticateRequest(`Bearer ${session.token}`);
     try {
-      await (accept ? coaching.acceptInvite(student, id) : coaching.rejectInvite(student, id));
+      await (accept ? invites.acceptInvite(student, id) : invites.rejectInvite(student, id));
     } finally {
       await auth.logout(student);
     }

@@ -107,7 +107,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   // Gateway calls owed after a commit that failed then (a PIX charge to cancel, money to return), and charges whose
   // answer was lost (asked of the gateway once some minutes old): every minute.
   jobs.every("gateway-follow-ups", 60_000, () => services.gatewayFollowUps.run());
-  jobs.every("invite-expiry", 10 * 60_000, () => services.coaching.expireInvites());
+  jobs.every("invite-expiry", 10 * 60_000, () => services.invites.expireInvites());
   // Daily in effect: an assignment completes the day after its endDate; running hourly only catches it sooner.
   jobs.every("assignment-completion", 60 * 60_000, () => services.planAssignments.completeEnded());
   // Changes older than the 90 days the change feed keeps them (contract §13.3).

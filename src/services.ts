@@ -22,7 +22,8 @@ import { RenewalService } from "./modules/billing/renewal.service.js";
 import { SubscriptionPlanService } from "./modules/billing/subscription-plan.service.js";
 import { SubscriptionLifecycle } from "./modules/billing/subscription-lifecycle.js";
 import { SubscriptionService } from "./modules/billing/subscription.service.js";
-import { CoachingService } from "./modules/coaching/coaching.service.js";
+import { InviteService } from "./modules/coaching/invite.service.js";
+import { LinkService } from "./modules/coaching/link.service.js";
 import { DashboardService } from "./modules/dashboard/dashboard.service.js";
 import { ExecutionService } from "./modules/executions/execution.service.js";
 import { ExecutionLoggingService } from "./modules/executions/execution-logging.service.js";
@@ -63,7 +64,7 @@ export function createServices(deps: ServiceDeps) {
   const { db, clock, config, logger, gateways, mail } = deps;
   const rateLimiter = new RateLimiter(db, clock);
   const sessions = new SessionCache(deps.bus, clock);
-  const links = new MailLinks(config.webAppUrl, config.webAppConfigured);
+  const mailLinks = new MailLinks(config.webAppUrl, config.webAppConfigured);
   const auth = new AuthService({
     db,
     clock,
@@ -73,7 +74,7 @@ export function createServices(deps: ServiceDeps) {
     identity: deps.identity,
     rateLimiter,
     sessions,
-    links,
+    links: mailLinks,
     adminEmails: config.adminEmails,
     limits: { perMinute: config.authRateLimitPerMinute, loginFailuresPerEmail: config.loginFailuresPerEmail },
   });
@@ -118,26 +119,19 @@ export function createServices(deps: ServiceDeps) {
     cardWebhookSecret: config.cardWebhookSecret,
   });
   const renewals = new RenewalService({ db, clock, logger, lifecycle, intents, followUps: gatewayFollowUps, users, mail });
-  const coaching = new CoachingService({
-    db,
-    clock,
-    mail,
-    subscriptionPlans,
-    users,
-    freeTrainerMaxStudents: config.freeTrainerMaxStudents,
-    links,
-  });
+  const links = new LinkService({ db, clock, mail, subscriptionPlans, freeTrainerMaxStudents: config.freeTrainerMaxStudents });
+  const invites = new InviteService({ db, clock, mail, users, mailLinks, links });
 
   const exercises = new ExerciseService({ db, clock, storage: deps.storage });
   const trainings = new TrainingService({ db, clock, exercises });
   const trainingPlans = new TrainingPlanService({ db, clock, trainings });
-  const planAssignments = new PlanAssignmentService({ db, clock, plans: trainingPlans, coaching, users });
-  const records = new RecordService({ db, coaching, exercises });
-  const executions = new ExecutionService({ db, coaching, users, exercises, trainings });
+  const planAssignments = new PlanAssignmentService({ db, clock, plans: trainingPlans, coaching: links, users });
+  const records = new RecordService({ db, coaching: links, exercises });
+  const executions = new ExecutionService({ db, coaching: links, users, exercises, trainings });
   const executionLogging = new ExecutionLoggingService({ db, clock, executions, exercises, trainings, records });
   const statistics = new StatisticsService({ db, clock, executions, exercises, trainings });
-  const adherence = new AdherenceService({ db, clock, users, coaching });
-  const dashboard = new DashboardService({ clock, coaching, planAssignments, adherence, subscriptions, records });
+  const adherence = new AdherenceService({ db, clock, users, coaching: links });
+  const dashboard = new DashboardService({ clock, coaching: links, planAssignments, adherence, subscriptions, records });
   const changeFeed = new ChangeFeedService({
     db,
     clock,
@@ -148,8 +142,8 @@ export function createServices(deps: ServiceDeps) {
       training: trainings.feed,
       trainingPlan: trainingPlans.feed,
       planAssignment: planAssignments.feed,
-      link: coaching.linkFeed,
-      invite: coaching.inviteFeed,
+      link: links.linkFeed,
+      invite: invites.inviteFeed,
       trainingExecution: executions.trainingExecutionFeed,
       exerciseExecution: executions.exerciseExecutionFeed,
       subscription: subscriptions.feed,
@@ -161,8 +155,8 @@ export function createServices(deps: ServiceDeps) {
   const production = config.env === "production";
   const urlPolicy = { httpsOnly: production, refusePrivateAddresses: production && !config.webhooksAllowPrivateUrls };
   const webhooks = new WebhookService({ db, clock, secrets: webhookSecrets, urlPolicy, deliverSoon: deps.deliverWebhooksSoon });
-  const liveUpdates = new LiveUpdatesService({ db, bus: deps.bus, coaching, events: { dataOf: (ids) => webhooks.eventDataOf(ids) } });
-  const webhookDeliveries = new WebhookDeliveryWorker({ db, clock, logger, secrets: webhookSecrets, urlPolicy, access: coaching, mail: deps.mail, users });
+  const liveUpdates = new LiveUpdatesService({ db, bus: deps.bus, coaching: links, events: { dataOf: (ids) => webhooks.eventDataOf(ids) } });
+  const webhookDeliveries = new WebhookDeliveryWorker({ db, clock, logger, secrets: webhookSecrets, urlPolicy, access: links, mail: deps.mail, users });
   const privacy = new PrivacyService({
     db,
     clock,
@@ -175,7 +169,7 @@ export function createServices(deps: ServiceDeps) {
     holders: [
       subscriptions.personalData,
       billingRecords.personalData,
-      coaching.personalData,
+      invites.personalData,
       planAssignments.personalData,
       trainingPlans.personalData,
       trainings.personalData,
@@ -199,7 +193,8 @@ export function createServices(deps: ServiceDeps) {
     paymentEvents,
     renewals,
     gatewayFollowUps,
-    coaching,
+    invites,
+    links,
     exercises,
     trainings,
     trainingPlans,

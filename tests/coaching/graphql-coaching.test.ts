@@ -464,7 +464,7 @@ describe("GraphQL loaders", () => {
   it("batches User.students of `me` and its users in one call too", async () => {
     const trainer = await trainerWith(5);
     const userBatches = vi.spyOn(t.app.services.users, "findVisibleByIds");
-    const linkBatches = vi.spyOn(t.app.services.coaching, "listActiveLinksByUserIds");
+    const linkBatches = vi.spyOn(t.app.services.links, "listActiveLinksByUserIds");
     const data = await ok(`query { me { students { student { name } personal { name } } } }`, {}, trainer);
     expect(data.me.students).toHaveLength(5);
     expect(linkBatches).toHaveBeenCalledTimes(1);

@@ -295,12 +295,12 @@ describe("invite expiry", () => {
     const sent = await t.get("/api/personal/invites", { token: trainer.token });
     expect(sent.body.content[0].status).toBe("EXPIRED");
 
-    const swept = await t.app.services.coaching.expireInvites();
+    const swept = await t.app.services.invites.expireInvites();
     expect(swept).toBe(1);
     const [row] = await inviteRows(t);
     expect(row.status).toBe("EXPIRED");
     expect(row.updatedAt?.getTime()).toBe(t.clock.now().getTime());
-    expect(await t.app.services.coaching.expireInvites()).toBe(0);
+    expect(await t.app.services.invites.expireInvites()).toBe(0);
 
     const after = await t.get("/api/personal/invites?status=EXPIRED", { token: trainer.token });
     expect(after.body.content.map((i: { id: number }) => i.id)).toEqual([inviteId]);
@@ -314,7 +314,7 @@ describe("invite expiry", () => {
     await relogin(t, trainer);
     const laterId = await invited(t, trainer, later);
     t.clock.advance(INVITE_TTL_MS - DAY_MS);
-    expect(await t.app.services.coaching.expireInvites()).toBe(1);
+    expect(await t.app.services.invites.expireInvites()).toBe(1);
     expect((await inviteRows(t)).map((row) => [row.id, row.status])).toEqual([
       [inviteId, "EXPIRED"],
       [laterId, "PENDING"],

@@ -305,7 +305,7 @@ describe("GET /api/sync/changes with since: each write through REST reaches the 
 
     expect((await t.post(`/api/students/invites/${toAna}/reject`, { token: ana.token })).status).toBe(200);
     t.clock.advance(8 * DAY_MS);
-    expect(await t.app.services.coaching.expireInvites()).toBe(1);
+    expect(await t.app.services.invites.expireInvites()).toBe(1);
     await relogin(t, trainer, bia);
     coach.token = trainer.token;
     biaFeed.token = bia.token;

@@ -6,7 +6,7 @@ import type { Db } from "../../platform/db/database.js";
 import { AppError, forbidden } from "../../platform/errors.js";
 import { toPage, type Page } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
-import type { CoachingService } from "../coaching/coaching.service.js";
+import type { LinkService } from "../coaching/link.service.js";
 import type { UserService } from "../users/user.service.js";
 import type { AdherenceDto, AttentionReason, StudentAdherenceDto, TrainerAdherenceOverview } from "./adherence.dto.js";
 import { DEFAULT_ADHERENCE_WINDOW, studentAdherencePaging, type AdherenceQuery, type StudentAdherenceListQuery } from "./adherence.inputs.js";
@@ -36,7 +36,7 @@ export class AdherenceService {
   private readonly summaries = new TrainerSummariesCache();
   private readonly answered = new WeakMap<TrainerSummaries, StudentAdherenceDto[]>();
 
-  constructor(private readonly deps: { db: Db; clock: Clock; users: UserService; coaching: CoachingService }) {}
+  constructor(private readonly deps: { db: Db; clock: Clock; users: UserService; coaching: LinkService }) {}
 
   /** A user's adherence with its weeks and assignments: the user, its ACTIVE-linked trainer, administrators. */
   async ofUser(actor: Actor, userId: number, readQuery: InputReader<AdherenceQuery>): Promise<AdherenceDto> {

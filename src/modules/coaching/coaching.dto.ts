@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { instant, int } from "../../platform/answer-fields.js";
 import { INVITE_STATUSES, LINK_STATUSES } from "./coaching.table.js";
+import type { InviteRecord } from "./invite.repository.js";
+import type { LinkRecord } from "./link.repository.js";
 
 const inviteFields = {
   id: int(),
@@ -41,3 +43,47 @@ export const linkSchema = z
   })
   .meta({ id: "Link" });
 export type LinkDto = z.output<typeof linkSchema>;
+
+export function toSentInvite(row: InviteRecord): SentInviteDto {
+  return {
+    id: row.id,
+    personalId: row.personalId,
+    personalName: row.personalName,
+    studentEmail: row.studentEmail,
+    message: row.message,
+    status: row.status,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    ...(row.updatedAt ? { updatedAt: row.updatedAt } : {}),
+  };
+}
+
+export function toReceivedInvite(row: InviteRecord): ReceivedInviteDto {
+  return {
+    id: row.id,
+    personalId: row.personalId,
+    personalName: row.personalName,
+    personalEmail: row.personalEmail,
+    personalProfilePicture: row.personalProfilePicture,
+    message: row.message,
+    status: row.status,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    ...(row.updatedAt ? { updatedAt: row.updatedAt } : {}),
+  };
+}
+
+export function toLink(row: LinkRecord, view: "full" | "trainer" | "student"): LinkDto {
+  return {
+    id: row.id,
+    personalId: row.personalId,
+    personalName: row.personalName,
+    ...(view !== "trainer" ? { personalEmail: row.personalEmail, personalProfilePicture: row.personalProfilePicture } : {}),
+    studentId: row.studentId,
+    studentName: row.studentName,
+    ...(view !== "student" ? { studentEmail: row.studentEmail, studentProfilePicture: row.studentProfilePicture } : {}),
+    status: row.status,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}

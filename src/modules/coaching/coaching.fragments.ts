@@ -42,7 +42,7 @@ export const shownOr = (reader: Pick<LinkedReader, "linkShown">): SQL => (reader
 
 /**
  * True (as SQL) when `reader` may read the activity (executions, statistics, records) of the user `userId`: the user
- * itself, an administrator, or its ACTIVE-linked trainer (contract §7). CoachingService.mayReadActivities answers
+ * itself, an administrator, or its ACTIVE-linked trainer (contract §7). LinkService.mayReadActivities answers
  * the same rule for ids known in advance.
  */
 export function activityReadableBy(reader: LinkedReader, userId: AnyColumn | SQL): SQL {

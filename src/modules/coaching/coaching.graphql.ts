@@ -9,7 +9,7 @@ export const coachingResolvers = [CoachingResolver, LinkRelationsResolver, Invit
 /** This module's per-request DataLoaders: a list of N items resolves each relation in one query, not N. */
 export function coachingLoaders(services: Services, actor: Actor) {
   return {
-    studentsOf: new DataLoader((ids: readonly number[]) => services.coaching.listActiveLinksByUserIds(actor, "personal", ids)),
-    personalsOf: new DataLoader((ids: readonly number[]) => services.coaching.listActiveLinksByUserIds(actor, "student", ids)),
+    studentsOf: new DataLoader((ids: readonly number[]) => services.links.listActiveLinksByUserIds(actor, "personal", ids)),
+    personalsOf: new DataLoader((ids: readonly number[]) => services.links.listActiveLinksByUserIds(actor, "student", ids)),
   };
 }

@@ -2,8 +2,8 @@ import type { Context } from "../../graphql-api.js";
 import type { Selection } from "../../graphql/look-ahead.js";
 import { USER_EXECUTIONS_NEEDS, userExecutionsAhead } from "../executions/execution.include.js";
 import { userKeys } from "../users/user.include.js";
-import { LINK_KEYS } from "./coaching.repository.js";
-import type { StudentsInclude } from "./coaching.service.js";
+import { LINK_KEYS } from "./link.repository.js";
+import type { StudentsInclude } from "./link.service.js";
 
 /** The keys of a link its relations' resolvers read (the user's id, when they resolve it through a loader). */
 const LINK_RELATION_NEEDS = { student: ["studentId"], personal: ["personalId"] };

@@ -20,7 +20,7 @@ export class CoachingResolver {
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.coaching.listSentInvites(ctx.actor, listReader(invitePaging, inviteFilter, { status }, page));
+    return ctx.services.invites.listSentInvites(ctx.actor, listReader(invitePaging, inviteFilter, { status }, page));
   }
 
   @Query(() => InvitePage, { description: "Invites the signed-in student received" })
@@ -29,7 +29,7 @@ export class CoachingResolver {
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.coaching.listReceivedInvites(ctx.actor, listReader(invitePaging, inviteFilter, { status }, page));
+    return ctx.services.invites.listReceivedInvites(ctx.actor, listReader(invitePaging, inviteFilter, { status }, page));
   }
 
   @Query(() => LinkPage, { description: "The signed-in trainer's students" })
@@ -40,7 +40,7 @@ export class CoachingResolver {
     @Info() info: GraphQLResolveInfo,
   ) {
     // The students the selection asks for (and their executions) come in the page's one statement.
-    return ctx.services.coaching.listStudents(ctx.actor, listReader(linkPaging, linkFilter, filter, page), studentsInclude(Selection.of(info), ctx));
+    return ctx.services.links.listStudents(ctx.actor, listReader(linkPaging, linkFilter, filter, page), studentsInclude(Selection.of(info), ctx));
   }
 
   @Query(() => LinkPage, { description: "The signed-in student's trainers" })
@@ -49,7 +49,7 @@ export class CoachingResolver {
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.coaching.listPersonals(ctx.actor, listReader(linkPaging, linkFilter, filter, page));
+    return ctx.services.links.listPersonals(ctx.actor, listReader(linkPaging, linkFilter, filter, page));
   }
 
   @Mutation(() => Invite)
@@ -58,28 +58,28 @@ export class CoachingResolver {
     @Arg("message", () => String, { nullable: true }) message: string | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.coaching.invite(ctx.actor, inputReader(inviteInput, { studentEmail, message }));
+    return ctx.services.invites.invite(ctx.actor, inputReader(inviteInput, { studentEmail, message }));
   }
 
   @Mutation(() => Link)
   acceptInvite(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
-    return ctx.services.coaching.acceptInvite(ctx.actor, id);
+    return ctx.services.invites.acceptInvite(ctx.actor, id);
   }
 
   @Mutation(() => Invite)
   rejectInvite(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
-    return ctx.services.coaching.rejectInvite(ctx.actor, id);
+    return ctx.services.invites.rejectInvite(ctx.actor, id);
   }
 
   @Mutation(() => Boolean, { description: "A trainer ends a link (id of the link)" })
   async removeStudent(@Arg("linkId", () => Int) linkId: number, @Ctx() ctx: Context) {
-    await ctx.services.coaching.removeStudent(ctx.actor, linkId);
+    await ctx.services.links.removeStudent(ctx.actor, linkId);
     return true;
   }
 
   @Mutation(() => Boolean, { description: "A student ends a link (id of the link)" })
   async removePersonal(@Arg("linkId", () => Int) linkId: number, @Ctx() ctx: Context) {
-    await ctx.services.coaching.removePersonal(ctx.actor, linkId);
+    await ctx.services.links.removePersonal(ctx.actor, linkId);
     return true;
   }
 }

@@ -6,7 +6,7 @@ import { AppError } from "../../platform/errors.js";
 import type { StudentAdherenceDto } from "../adherence/adherence.dto.js";
 import type { AdherenceService } from "../adherence/adherence.service.js";
 import type { SubscriptionService } from "../billing/subscription.service.js";
-import type { CoachingService } from "../coaching/coaching.service.js";
+import type { LinkService } from "../coaching/link.service.js";
 import type { RecordService } from "../records/records.service.js";
 import type { PlanAssignmentService } from "../training-plans/plan-assignment.service.js";
 import type { RecentRecordDto, TrainerDashboardDto } from "./dashboard.dto.js";
@@ -17,7 +17,7 @@ export const RECENT_RECORDS_LISTED = 20;
 
 export interface DashboardServiceDeps {
   clock: Clock;
-  coaching: CoachingService;
+  coaching: LinkService;
   planAssignments: PlanAssignmentService;
   adherence: AdherenceService;
   subscriptions: SubscriptionService;

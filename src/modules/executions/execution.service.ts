@@ -5,7 +5,7 @@ import { dayRange } from "../../platform/dates.js";
 import { AppError, forbidden, notFound } from "../../platform/errors.js";
 import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
-import type { CoachingService } from "../coaching/coaching.service.js";
+import type { LinkService } from "../coaching/link.service.js";
 import type { ExerciseService } from "../exercises/exercise.service.js";
 import type { TrainingService } from "../trainings/training.service.js";
 import { USER_NOT_FOUND } from "../users/auth.service.js";
@@ -38,7 +38,7 @@ export const EXECUTION_NOT_FOUND = "Execução não encontrada";
 
 export interface ExecutionServiceDeps {
   db: Db;
-  coaching: CoachingService;
+  coaching: LinkService;
   users: UserService;
   exercises: ExerciseService;
   trainings: TrainingService;

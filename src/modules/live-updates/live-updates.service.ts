@@ -5,7 +5,7 @@ import type { Db } from "../../platform/db/database.js";
 import { advanceReadPositions } from "../../platform/db/read-routing.js";
 import { AppError } from "../../platform/errors.js";
 import type { InstanceBus } from "../../platform/instance-bus.js";
-import type { CoachingService } from "../coaching/coaching.service.js";
+import type { LinkService } from "../coaching/link.service.js";
 
 /** The bus topic live events travel on between instances. */
 const TOPIC = "live-events";
@@ -52,7 +52,7 @@ export interface LiveUpdatesDeps {
   /** Where the receivers' read positions are advanced before an event reaches them. */
   db: Db;
   bus: InstanceBus;
-  coaching: Pick<CoachingService, "ensureMayReadActivity" | "mayReadActivities">;
+  coaching: Pick<LinkService, "ensureMayReadActivity" | "mayReadActivities">;
   events: LiveEventSource;
 }
 

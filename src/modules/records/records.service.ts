@@ -4,7 +4,7 @@ import { forbidden, notFound, type AppError } from "../../platform/errors.js";
 import { LruMap } from "../../platform/lru-map.js";
 import { toPage, type Page } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
-import type { CoachingService } from "../coaching/coaching.service.js";
+import type { LinkService } from "../coaching/link.service.js";
 import { EXERCISE_NOT_FOUND, type ExerciseService } from "../exercises/exercise.service.js";
 import { byExerciseAndKind, toRecordDto, type NewRecordDto, type RecordDto } from "./records.dto.js";
 import type { RecordHistoryQuery, RecordsFilter } from "./records.inputs.js";
@@ -57,7 +57,7 @@ export class RecordService {
     (found, key) => key.length + found.snapshot.length + found.ids.length * 8,
   );
 
-  constructor(private readonly deps: { db: Db; coaching: CoachingService; exercises: ExerciseService }) {}
+  constructor(private readonly deps: { db: Db; coaching: LinkService; exercises: ExerciseService }) {}
 
   /** A user's records and their history (contract §15); erasure deletes them. */
   readonly personalData: PersonalDataHolder = {

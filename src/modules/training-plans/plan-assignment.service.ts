@@ -5,7 +5,7 @@ import type { Db } from "../../platform/db/database.js";
 import { conflict, forbidden, notFound } from "../../platform/errors.js";
 import { toPage, type Page } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
-import type { CoachingService } from "../coaching/coaching.service.js";
+import type { LinkService } from "../coaching/link.service.js";
 import type { UserService } from "../users/user.service.js";
 import type { AssignInput, AssignmentListQuery } from "./training-plan.inputs.js";
 import type { PlanAssignmentDto } from "./training-plan.dto.js";
@@ -34,7 +34,7 @@ const TRANSITIONS: Record<"accept" | "cancel" | "complete", { by: ("student" | "
 
 /** Assigning plans to linked students, and the life of an assignment. */
 export class PlanAssignmentService {
-  constructor(private readonly deps: { db: Db; clock: Clock; plans: TrainingPlanService; coaching: CoachingService; users: UserService }) {}
+  constructor(private readonly deps: { db: Db; clock: Clock; plans: TrainingPlanService; coaching: LinkService; users: UserService }) {}
 
   /**
    * A trainer assigns a plan to an ACTIVE-linked student; PENDING until the student accepts. Another trainer's plan

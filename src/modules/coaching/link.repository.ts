@@ -1,6 +1,5 @@
-import { and, asc, count, eq, ilike, inArray, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, ilike, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import { alias, type PgSelect } from "drizzle-orm/pg-core";
-import { lockForTransaction } from "../../platform/db/advisory-locks.js";
 import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
 import type { Db } from "../../platform/db/database.js";
 import { isFirstPage, pageWithTotal, totalBeforePaging, ordering } from "../../platform/db/pages.js";
@@ -9,33 +8,14 @@ import { pickKeys } from "../../platform/db/json.js";
 import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
 import { containsPattern } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
-import type { UserActor } from "../../platform/auth/actor.js";
 import { userJson } from "../users/user.fragments.js";
+import type { UserActor } from "../../platform/auth/actor.js";
 import { isActiveLinkOf } from "./coaching.fragments.js";
 import { users } from "../users/user.table.js";
-import { invites, personalStudentLinks, type InviteStatus, type LinkStatus } from "./coaching.table.js";
+import { invites, personalStudentLinks, type LinkStatus } from "./coaching.table.js";
 
 const trainer = alias(users, "trainer");
 const student = alias(users, "student");
-
-/** An invite past its expiry reads as EXPIRED at once, before the sweep persists it. */
-const effectiveStatus = (now: Date) =>
-  sql<InviteStatus>`case when ${invites.status} = 'PENDING' and ${invites.expiresAt} <= ${now.toISOString()}::timestamptz then 'EXPIRED' else ${invites.status} end`;
-
-const inviteColumns = (now: Date) => ({
-  id: invites.id,
-  personalId: invites.personalId,
-  personalName: trainer.name,
-  personalEmail: trainer.email,
-  personalProfilePicture: trainer.profilePicture,
-  studentId: invites.studentId,
-  studentEmail: invites.studentEmail,
-  message: invites.message,
-  status: effectiveStatus(now),
-  createdAt: invites.createdAt,
-  expiresAt: invites.expiresAt,
-  updatedAt: invites.updatedAt,
-});
 
 /** A link's columns of the trainer's row, and of the student's: a page that reads none of one leaves its join out. */
 const trainerColumns = { personalName: trainer.name, personalEmail: trainer.email, personalProfilePicture: trainer.profilePicture };
@@ -55,10 +35,8 @@ const linkColumns = {
 /** The keys of a link a page can read (LinkInclude.keys). */
 export const LINK_KEYS = Object.keys(linkColumns);
 
-export type InviteRecord = Awaited<ReturnType<typeof coachingRepository.findInvite>> & object;
-export type LinkRecord = Awaited<ReturnType<typeof coachingRepository.findLink>> & object;
+export type LinkRecord = Awaited<ReturnType<typeof linkRepository.findLink>> & object;
 
-export const INVITE_SORTS = { id: invites.id, createdAt: invites.createdAt, expiresAt: invites.expiresAt, status: invites.status } as const;
 export const LINK_SORTS = {
   id: personalStudentLinks.id,
   createdAt: personalStudentLinks.createdAt,
@@ -164,56 +142,8 @@ const linkPage = preparedStatements(
   },
 );
 
-export const coachingRepository = {
-  /** Serializes every change to one trainer's students (invites, accepts) for the rest of the transaction. */
-  async lockTrainer(db: Db, personalId: number) {
-    await lockForTransaction(db, "coaching", personalId);
-  },
-
-  async findInvite(db: Db, id: number, now: Date) {
-    const [row] = await db.select(inviteColumns(now)).from(invites).innerJoin(trainer, eq(trainer.id, invites.personalId)).where(eq(invites.id, id));
-    return row ?? null;
-  },
-
-  async lockInvite(db: Db, id: number) {
-    await db.select({ id: invites.id }).from(invites).where(eq(invites.id, id)).for("update");
-  },
-
-  async insertInvite(db: Db, values: typeof invites.$inferInsert) {
-    const [row] = await db.insert(invites).values(values).returning({ id: invites.id });
-    return row.id;
-  },
-
-  async setInviteStatus(db: Db, id: number, status: InviteStatus, now: Date) {
-    await db.update(invites).set({ status, updatedAt: now }).where(eq(invites.id, id));
-  },
-
-  /** Persists EXPIRED for invites past their expiry (all of them, or one pair's); returns them. */
-  async expireInvites(db: Db, now: Date, pair?: { personalId: number; studentId: number }) {
-    const conditions = [eq(invites.status, "PENDING"), lte(invites.expiresAt, now)];
-    if (pair) conditions.push(eq(invites.personalId, pair.personalId), eq(invites.studentId, pair.studentId));
-    return db
-      .update(invites)
-      .set({ status: "EXPIRED", updatedAt: now })
-      .where(and(...conditions))
-      .returning({ id: invites.id, personalId: invites.personalId, studentId: invites.studentId });
-  },
-
-  /** Those of `ids` `userId` is a party to, as of `now` (the change feed's invites). */
-  async findInvitesOf(db: Db, userId: number, ids: readonly number[], now: Date) {
-    if (ids.length === 0) return [];
-    return db
-      .select(inviteColumns(now))
-      .from(invites)
-      .innerJoin(trainer, eq(trainer.id, invites.personalId))
-      .where(and(isAnyOf(invites.id, ids), or(eq(invites.personalId, userId), eq(invites.studentId, userId))));
-  },
-
-  /** Up to `limit` ids above `afterId` of the invites `userId` is a party to, ascending. */
-  inviteIdsAfter(db: Db, userId: number, afterId: number, limit: number): Promise<number[]> {
-    return idsAbove(db, sql`select ${invites.id} from ${invites} where ${invites.personalId} = ${userId} or ${invites.studentId} = ${userId}`, afterId, limit);
-  },
-
+/** Trainer-student links, and the seats they take: every SQL statement of them. */
+export const linkRepository = {
   /** Those of `ids` that are ACTIVE and `userId` is a party to (the change feed's links). */
   async findActiveLinksOf(db: Db, userId: number, ids: readonly number[]) {
     if (ids.length === 0) return [];
@@ -242,16 +172,6 @@ export const coachingRepository = {
     );
   },
 
-  /** Every invite `userId` is a party to, oldest first, as of `now` (their data export). */
-  async invitesOfUser(db: Db, userId: number, now: Date) {
-    return db
-      .select(inviteColumns(now))
-      .from(invites)
-      .innerJoin(trainer, eq(trainer.id, invites.personalId))
-      .where(or(eq(invites.personalId, userId), eq(invites.studentId, userId)))
-      .orderBy(asc(invites.id));
-  },
-
   /** Every link `userId` is a party to, whatever its status, oldest first (their data export). */
   async linksOfUser(db: Db, userId: number) {
     return db
@@ -270,39 +190,6 @@ export const coachingRepository = {
       .set({ status: "INACTIVE", updatedAt: now })
       .where(and(or(eq(personalStudentLinks.personalId, userId), eq(personalStudentLinks.studentId, userId)), eq(personalStudentLinks.status, "ACTIVE")))
       .returning({ id: personalStudentLinks.id, personalId: personalStudentLinks.personalId, studentId: personalStudentLinks.studentId });
-  },
-
-  /**
-   * PENDING → CANCELED for every invite `userId` is a party to, and the address of those sent to them replaced by
-   * `erasedEmail` whatever their status; returns the invites it changed.
-   */
-  async cancelInvitesOf(db: Db, userId: number, erasedEmail: string, now: Date) {
-    const canceled = await db
-      .update(invites)
-      .set({ status: "CANCELED", updatedAt: now })
-      .where(and(or(eq(invites.personalId, userId), eq(invites.studentId, userId)), eq(invites.status, "PENDING")))
-      .returning({ id: invites.id, personalId: invites.personalId, studentId: invites.studentId });
-    const readdressed = await db
-      .update(invites)
-      .set({ studentEmail: erasedEmail })
-      .where(eq(invites.studentId, userId))
-      .returning({ id: invites.id, personalId: invites.personalId, studentId: invites.studentId });
-    return [...canceled, ...readdressed];
-  },
-
-  async hasPendingInvite(db: Db, personalId: number, studentId: number, now: Date) {
-    const [row] = await db
-      .select({ id: invites.id })
-      .from(invites)
-      .where(
-        and(
-          eq(invites.personalId, personalId),
-          eq(invites.studentId, studentId),
-          eq(invites.status, "PENDING"),
-          sql`${invites.expiresAt} > ${now.toISOString()}::timestamptz`,
-        ),
-      );
-    return Boolean(row);
   },
 
   /** A trainer's ACTIVE links, leaving out the one with `exceptStudentId` (whose accept would not add a student). */
@@ -324,28 +211,8 @@ export const coachingRepository = {
 
   /** ACTIVE links plus live PENDING invites: what counts against a trainer's student limit. */
   async countStudentSlotsUsed(db: Db, personalId: number, now: Date) {
-    const { active, pendingInvites } = await coachingRepository.countSeatsTaken(db, personalId, now);
+    const { active, pendingInvites } = await linkRepository.countSeatsTaken(db, personalId, now);
     return active + pendingInvites;
-  },
-
-  async listInvites(db: Db, filter: { personalId?: number; studentId?: number; status?: InviteStatus }, request: PageRequest, now: Date) {
-    const conditions: SQL[] = [];
-    if (filter.personalId !== undefined) conditions.push(eq(invites.personalId, filter.personalId));
-    if (filter.studentId !== undefined) conditions.push(eq(invites.studentId, filter.studentId));
-    if (filter.status) conditions.push(sql`${effectiveStatus(now)} = ${filter.status}`);
-    const where = and(...conditions);
-    const [rows, [total]] = await Promise.all([
-      db
-        .select(inviteColumns(now))
-        .from(invites)
-        .innerJoin(trainer, eq(trainer.id, invites.personalId))
-        .where(where)
-        .orderBy(...ordering(INVITE_SORTS, request, invites.id))
-        .limit(request.size)
-        .offset(request.page * request.size),
-      db.select({ n: count() }).from(invites).where(where),
-    ]);
-    return { rows, total: total.n };
   },
 
   async findLink(db: Db, id: number) {
