@@ -98,14 +98,14 @@ describe.skipIf(skipReason !== undefined)("the service behind PgBouncer in trans
     }
   }, 60_000);
 
-  it("sends no statement behind another on one connection, so PgBouncer drops no answer", async () => {
+  it("answers statements sent on a busy connection, whatever their values: PgBouncer drops no answer", async () => {
     // postgres.js sends a statement on a busy connection (pipelines it) when every connection is taken. A statement
-    // whose values need the server's types goes in two steps, the first (parse and describe) ending in a Flush, not a
-    // Sync. PgBouncer before 1.21 counts Syncs only: at the end of the statement before it, it gave the server
+    // whose values need the server's types used to go in two steps, the first (parse and describe) ending in a Flush,
+    // not a Sync. PgBouncer before 1.21 counts Syncs only: at the end of the statement before it, it gave the server
     // connection to another client, and the describe's answer reached no one ("got packet … from server when not
     // linked"): the statement never answered and its connection hung. Under load every request of an instance then
-    // waited out DATABASE_CONNECT_TIMEOUT_MS and answered 503. Here the describe waits on a lock, so its answer
-    // comes after the first statement's, as it did under load.
+    // waited out DATABASE_CONNECT_TIMEOUT_MS and answered 503. Here the describe would wait on a lock, so that its
+    // answer comes after the first statement's, as it did under load.
     const table = `pooler_pipeline_${process.pid}`;
     await admin.unsafe(`create table if not exists "${table}" (flag boolean)`);
     const handle = await openDatabase({ databaseUrl: bouncer.urlFor(databaseUrl!), poolMode: "transaction", maxConnections: 1 });
@@ -117,7 +117,7 @@ describe.skipIf(skipReason !== undefined)("the service behind PgBouncer in trans
     try {
       await handle.db.execute(sql`select 1`);
       const first = handle.db.execute(sql`select pg_sleep(0.05), 1 as n`);
-      // An object goes with its type asked first (sentWithoutTypes).
+      // An object, which postgres.js would first ask the server the type of.
       const second = handle.db.execute(sql`select count(*)::int as n from ${sql.identifier(table)} where ${sql.param({ flag: true })}::text <> ''`);
       const answers = Promise.all([first, second]);
       setTimeout(() => unlock(), 300);

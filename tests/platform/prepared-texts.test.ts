@@ -42,7 +42,7 @@ describe("statement texts kept prepared", () => {
 describe("statements sent unprepared (through a transaction-mode pooler)", () => {
   // Any server works: `transaction` only makes the handle prepare nothing, as it does behind PgBouncer.
   it.skipIf(!process.env.DATABASE_URL)(
-    "go in one round trip, bind and all, with every kind of value the service sends arriving intact; a list of lists still asks its type first",
+    "go in one round trip, bind and all, with every kind of value arriving intact, lists of lists and objects too",
     async () => {
       const counter = await startStatementCounter(process.env.DATABASE_URL!);
       const database = await openDatabase({ databaseUrl: counter.url, maxConnections: 1, poolMode: "transaction" });
@@ -70,20 +70,25 @@ describe("statements sent unprepared (through a transaction-mode pooler)", () =>
         // Parse, describe, bind and execute went together: no Flush waited for the parameters' types.
         expect(counter.flushes() - flushesBefore).toBe(0);
 
-        // A list of lists is left to postgres.js's serializer, which needs the server's type: the one Flush.
-        const grid = rowsOf<{ grid: unknown }>(
+        // What postgres.js would first ask the server the type of: a list of lists, dates in a list, an object.
+        const more = rowsOf<Record<string, unknown>>(
           await database.db.execute(
             sql`select ${sql.param([
               [1, 2],
               [3, 4],
-            ])}::int[] as grid`,
+            ])}::int[] as grid, (${sql.param([new Date("2026-11-28T13:37:00.123Z")])}::timestamptz[])[1] as day,
+              ${sql.param({ kind: "volume", 'a "b"': [1, null] })}::jsonb as document`,
           ),
         );
-        expect(grid[0].grid).toEqual([
-          [1, 2],
-          [3, 4],
-        ]);
-        expect(counter.flushes() - flushesBefore).toBe(1);
+        expect(more[0]).toEqual({
+          grid: [
+            [1, 2],
+            [3, 4],
+          ],
+          day: "2026-11-28 13:37:00.123+00",
+          document: { kind: "volume", 'a "b"': [1, null] },
+        });
+        expect(counter.flushes() - flushesBefore).toBe(0);
       } finally {
         await database.close();
         await counter.close();

@@ -11,7 +11,7 @@ import type { BusCarrier } from "../instance-bus.js";
 import { DEFAULT_CONNECT_TIMEOUT_MS, type Config } from "../config.js";
 import { inSpan, statementAttributes, tracingEnabled } from "../tracing.js";
 import { MIGRATION_LOCK_ID } from "./advisory-locks.js";
-import { arrayLiteral } from "./array-literal.js";
+import { untypedValue } from "./untyped-values.js";
 import { postgresCarrier } from "./postgres-bus-carrier.js";
 import type { DataDirClaim } from "./data-dir-claim.js";
 import { migrationsFolder } from "./paths.js";
@@ -133,14 +133,15 @@ export function queryObservers() {
 
 /**
  * How postgres.js talks through a transaction-mode pooler, which hands each transaction whichever server session is
- * free. No named statement: one prepared in a transaction's session is gone, or another client's, in the next (every
- * statement goes unnamed, postgres.js's own begin and commit too, parsed each time: statementGate). And no statement
- * sent while another is under way on the connection (`max_pipeline: 0`): a statement whose values need the server's
- * types first sends its parse and describe ending in a Flush, not a Sync; PgBouncer before 1.21 counts Syncs only, so
- * it gave the server session to another client as the statement before it ended, and the describe's answer reached no
- * one: the statement never answered and its connection hung (tests/platform/pooler.test.ts).
+ * free: no named statement, as one prepared in a transaction's session is gone, or another client's, in the next
+ * (every statement goes unnamed, postgres.js's own begin and commit too, parsed each time: statementGate). Statements
+ * may still follow one another on a connection before their answers (postgres.js's pipelining, which PgBouncer
+ * follows by counting Syncs) because none is sent in two steps: a statement whose values need the server's types first
+ * sends its parse and describe ending in a Flush, and PgBouncer before 1.21 gave the server session to another client
+ * as the statement before it ended, dropping the describe's answer and hanging the connection. Every value here goes
+ * without a type instead (untypedValue; tests/platform/pooler.test.ts).
  */
-export const THROUGH_TRANSACTION_POOLER = { prepare: false, max_pipeline: 0 } as const;
+export const THROUGH_TRANSACTION_POOLER = { prepare: false } as const;
 
 function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
   const pooled = options.poolMode === "transaction";
@@ -276,7 +277,7 @@ export function preparedTextGate(max: number, seen = new Set<string>()): (text: 
  * after 30 to 60 minutes, so the per-connection caches stay small; statements without parameters still go as simple
  * queries. Transactions and savepoints hand out their own clients, which get the same treatment. Texts past the first
  * MAX_PREPARED_TEXTS the handle has seen, and every text behind a transaction-mode pooler, run unprepared (`mayPrepare`),
- * in one round trip where their values allow it (sentWithoutTypes).
+ * in one round trip, their values untyped (untypedValue).
  */
 function preparingStatements(client: postgres.Sql, mayPrepare: (text: string) => boolean): postgres.Sql {
   type Unsafe = postgres.Sql["unsafe"];
@@ -292,12 +293,9 @@ function preparingStatements(client: postgres.Sql, mayPrepare: (text: string) =>
       if (property === "unsafe") {
         return ((query, parameters, options) => {
           if (mayPrepare(query)) return traced(target.unsafe(query, parameters, { ...options, prepare: true }), query);
-          const typeless = parameters && (sentWithoutTypes(parameters) as typeof parameters | null);
           // `describe: false` is ours (patches/postgres+3.4.9.patch): bind and execute without waiting for the types.
-          const sent = typeless
-            ? target.unsafe(query, typeless, { ...options, prepare: false, describe: false } as object)
-            : target.unsafe(query, parameters, { ...options, prepare: false });
-          return traced(sent, query);
+          const untyped = parameters?.map(untypedValue) as typeof parameters;
+          return traced(target.unsafe(query, untyped, { ...options, prepare: false, describe: false } as object), query);
         }) as Unsafe;
       }
       if (property === "begin" || property === "savepoint") return withScopedClient((Reflect.get(target, property) as Scoped).bind(target));
@@ -305,29 +303,6 @@ function preparingStatements(client: postgres.Sql, mayPrepare: (text: string) =>
     },
   });
 }
-
-/**
- * The parameters of a statement sent unprepared (through a transaction-mode pooler, or past MAX_PREPARED_TEXTS) as
- * postgres.js can send them with the statement in one round trip, or null when it must first ask the server their
- * types (two round trips: parse and describe, then bind and execute). Texts, numbers, booleans, dates, bytes and null
- * need no type; a list of texts and numbers goes as an array literal, which PostgreSQL reads as the array type the
- * statement casts it to (`$1::int[]`); anything else (an object as JSON) needs the server's type to be serialized.
- */
-export function sentWithoutTypes(parameters: readonly unknown[]): unknown[] | null {
-  const sent: unknown[] = [];
-  for (const parameter of parameters) {
-    if (Array.isArray(parameter)) {
-      if (!isFlatList(parameter)) return null;
-      sent.push(arrayLiteral(parameter, String));
-    } else if (parameter !== null && typeof parameter === "object" && !(parameter instanceof Date) && !(parameter instanceof Uint8Array)) return null;
-    else sent.push(parameter);
-  }
-  return sent;
-}
-
-/** A list sent as an array literal: of numbers, texts and nulls only (a list of lists or of objects needs the server's type). */
-const isFlatList = (items: readonly unknown[]) =>
-  items.every((item) => item === null || typeof item === "number" || typeof item === "bigint" || typeof item === "string");
 
 /**
  * With tracing on, a span for the statement from when it is sent to when its rows are in. postgres.js runs a query

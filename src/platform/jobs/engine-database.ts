@@ -1,8 +1,15 @@
 import postgres from "postgres";
 import type { Db as EngineDb } from "pg-boss";
-import { THROUGH_TRANSACTION_POOLER, type DatabaseConnection } from "../db/database.js";
-import { arrayLiteral } from "../db/array-literal.js";
+import type { DatabaseConnection } from "../db/database.js";
+import { untypedValue } from "../db/untyped-values.js";
 import { postgresCarrier } from "../db/postgres-bus-carrier.js";
+
+/**
+ * Its values go as texts (untypedValue), which the server reads by the statement's types: sent with the statement, not
+ * after asking the server their types (`describe: false`, patches/), in one round trip, and safely through a
+ * transaction-mode pooler (THROUGH_TRANSACTION_POOLER in database.ts says why).
+ */
+const UNTYPED = { describe: false } as object;
 
 /** pg-boss's database on PostgreSQL, and the end of its connections. */
 export interface EngineDatabase extends EngineDb {
@@ -23,7 +30,6 @@ export function engineDatabase(connection: Extract<DatabaseConnection, { kind: "
     connection: { application_name: "pgboss" },
     // Its statements are many distinct texts run now and then: parsed each time, as node-postgres did.
     prepare: false,
-    ...(connection.sessions ? {} : THROUGH_TRANSACTION_POOLER),
   });
   /** What must have run in every session that runs pg-boss's statements (only a TestClock asks for any). */
   let sessionStatements: string[] = [];
@@ -31,13 +37,13 @@ export function engineDatabase(connection: Extract<DatabaseConnection, { kind: "
 
   return {
     async executeSql(text, values = []) {
-      if (values.length > 0 && sessionStatements.length === 0) return { rows: [...(await client.unsafe(text, values.map(asText)))] };
+      if (values.length > 0 && sessionStatements.length === 0) return { rows: [...(await client.unsafe(text, values.map(untypedValue), UNTYPED))] };
       // Without values a text may be several statements, a `BEGIN … COMMIT` among them, which postgres.js runs only on
       // a connection of its own; one that fails midway would leave it in the aborted transaction, so it is rolled back.
       const reserved = await client.reserve();
       try {
         if (sessionStatements.length > 0) await reserved.unsafe(sessionStatements.join(";\n"));
-        return { rows: rowsOf(await reserved.unsafe(text, values.map(asText))) };
+        return { rows: rowsOf(await reserved.unsafe(text, values.map(untypedValue), UNTYPED)) };
       } catch (error) {
         await reserved.unsafe("rollback").catch(() => undefined);
         throw error;
@@ -68,19 +74,6 @@ export function engineDatabase(connection: Extract<DatabaseConnection, { kind: "
       await client.end({ timeout: 5 });
     },
   };
-}
-
-/**
- * A value as node-postgres sends it, as text the server casts to the statement's type: pg-boss's statements were
- * written for that (`$2::uuid[]` given a JavaScript array, `$3::jsonb` an object).
- */
-function asText(value: unknown): string | Buffer | null {
-  if (value === null || value === undefined) return null;
-  if (Buffer.isBuffer(value)) return value;
-  if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) return arrayLiteral(value, (item) => asText(item) as string);
-  if (typeof value === "object") return JSON.stringify(value);
-  return String(value as string | number | boolean | bigint);
 }
 
 /** The rows of a text of one statement or several (postgres.js answers one result per statement that returned rows). */
