@@ -225,14 +225,6 @@ export const linkRepository = {
     return row ?? null;
   },
 
-  async findLinkByPair(db: Db, personalId: number, studentId: number) {
-    const [row] = await db
-      .select({ id: personalStudentLinks.id, status: personalStudentLinks.status })
-      .from(personalStudentLinks)
-      .where(and(eq(personalStudentLinks.personalId, personalId), eq(personalStudentLinks.studentId, studentId)));
-    return row ?? null;
-  },
-
   /** Creates the pair's link ACTIVE, or re-activates the existing one (same id). */
   async activateLink(db: Db, personalId: number, studentId: number, now: Date) {
     const [row] = await db
