@@ -70,13 +70,14 @@ describe("statements sent unprepared (through a transaction-mode pooler)", () =>
         // Parse, describe, bind and execute went together: no Flush waited for the parameters' types.
         expect(counter.flushes() - flushesBefore).toBe(0);
 
-        // What postgres.js would first ask the server the type of: a list of lists, dates in a list, an object.
+        // What postgres.js would first ask the server the type of: a list of lists, dates and bytes in lists, an object.
         const more = rowsOf<Record<string, unknown>>(
           await database.db.execute(
             sql`select ${sql.param([
               [1, 2],
               [3, 4],
             ])}::int[] as grid, (${sql.param([new Date("2026-11-28T13:37:00.123Z")])}::timestamptz[])[1] as day,
+              (${sql.param([Buffer.from([0, 34, 92, 255])])}::bytea[])[1] as bytes,
               ${sql.param({ kind: "volume", 'a "b"': [1, null] })}::jsonb as document`,
           ),
         );
@@ -86,6 +87,7 @@ describe("statements sent unprepared (through a transaction-mode pooler)", () =>
             [3, 4],
           ],
           day: "2026-11-28 13:37:00.123+00",
+          bytes: Buffer.from([0, 34, 92, 255]),
           document: { kind: "volume", 'a "b"': [1, null] },
         });
         expect(counter.flushes() - flushesBefore).toBe(0);

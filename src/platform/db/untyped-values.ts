@@ -21,8 +21,9 @@ function arrayLiteral(values: readonly unknown[]): string {
   const items = values.map((value): string => {
     if (value === null || value === undefined) return "NULL";
     if (Array.isArray(value)) return arrayLiteral(value);
-    const text = untypedValue(value);
-    return `"${(typeof text === "string" ? text : Buffer.from(text!).toString()).replace(/[\\"]/g, "\\$&")}"`;
+    // Bytes in bytea's hex form; anything else as its own text.
+    const text = value instanceof Uint8Array ? `\\x${Buffer.from(value).toString("hex")}` : (untypedValue(value) as string);
+    return `"${text.replace(/[\\"]/g, "\\$&")}"`;
   });
   return `{${items.join(",")}}`;
 }
