@@ -125,13 +125,13 @@ export function createServices(deps: ServiceDeps) {
   const exercises = new ExerciseService({ db, clock, storage: deps.storage });
   const trainings = new TrainingService({ db, clock, exercises });
   const trainingPlans = new TrainingPlanService({ db, clock, trainings });
-  const planAssignments = new PlanAssignmentService({ db, clock, plans: trainingPlans, coaching: links, users });
-  const records = new RecordService({ db, coaching: links, exercises });
-  const executions = new ExecutionService({ db, coaching: links, users, exercises, trainings });
+  const planAssignments = new PlanAssignmentService({ db, clock, plans: trainingPlans, links, users });
+  const records = new RecordService({ db, links, exercises });
+  const executions = new ExecutionService({ db, links, users, exercises, trainings });
   const executionLogging = new ExecutionLoggingService({ db, clock, executions, exercises, trainings, records });
   const statistics = new StatisticsService({ db, clock, executions, exercises, trainings });
-  const adherence = new AdherenceService({ db, clock, users, coaching: links });
-  const dashboard = new DashboardService({ clock, coaching: links, planAssignments, adherence, subscriptions, records });
+  const adherence = new AdherenceService({ db, clock, users, links });
+  const dashboard = new DashboardService({ clock, links, planAssignments, adherence, subscriptions, records });
   const changeFeed = new ChangeFeedService({
     db,
     clock,
@@ -155,7 +155,7 @@ export function createServices(deps: ServiceDeps) {
   const production = config.env === "production";
   const urlPolicy = { httpsOnly: production, refusePrivateAddresses: production && !config.webhooksAllowPrivateUrls };
   const webhooks = new WebhookService({ db, clock, secrets: webhookSecrets, urlPolicy, deliverSoon: deps.deliverWebhooksSoon });
-  const liveUpdates = new LiveUpdatesService({ db, bus: deps.bus, coaching: links, events: { dataOf: (ids) => webhooks.eventDataOf(ids) } });
+  const liveUpdates = new LiveUpdatesService({ db, bus: deps.bus, links, events: { dataOf: (ids) => webhooks.eventDataOf(ids) } });
   const webhookDeliveries = new WebhookDeliveryWorker({ db, clock, logger, secrets: webhookSecrets, urlPolicy, access: links, mail: deps.mail, users });
   const privacy = new PrivacyService({
     db,

@@ -36,13 +36,13 @@ export class AdherenceService {
   private readonly summaries = new TrainerSummariesCache();
   private readonly answered = new WeakMap<TrainerSummaries, StudentAdherenceDto[]>();
 
-  constructor(private readonly deps: { db: Db; clock: Clock; users: UserService; coaching: LinkService }) {}
+  constructor(private readonly deps: { db: Db; clock: Clock; users: UserService; links: LinkService }) {}
 
   /** A user's adherence with its weeks and assignments: the user, its ACTIVE-linked trainer, administrators. */
   async ofUser(actor: Actor, userId: number, readQuery: InputReader<AdherenceQuery>): Promise<AdherenceDto> {
     const caller = requireUser(actor);
     await this.deps.users.ensureExists(userId);
-    await this.deps.coaching.ensureMayReadActivity(caller, userId);
+    await this.deps.links.ensureMayReadActivity(caller, userId);
     const { window } = readQuery();
     const [adherence] = await this.details([userId], window);
     return adherence;
@@ -54,7 +54,7 @@ export class AdherenceService {
    */
   async ofUsers(actor: Actor, requests: readonly AdherenceRequest[]): Promise<(AdherenceDto | AppError)[]> {
     const caller = requireUser(actor);
-    const readable = await this.deps.coaching.activityReadableAmong(caller, [...new Set(requests.map((request) => request.userId))]);
+    const readable = await this.deps.links.activityReadableAmong(caller, [...new Set(requests.map((request) => request.userId))]);
     const windows = requests.map((request) => (readable.has(request.userId) ? readWindow(request.readQuery) : forbidden()));
     const byWindow = new Map<number, Map<number, AdherenceDto>>();
     for (const window of new Set(windows.filter((window) => typeof window === "number"))) {

@@ -17,7 +17,7 @@ export const RECENT_RECORDS_LISTED = 20;
 
 export interface DashboardServiceDeps {
   clock: Clock;
-  coaching: LinkService;
+  links: LinkService;
   planAssignments: PlanAssignmentService;
   adherence: AdherenceService;
   subscriptions: SubscriptionService;
@@ -34,7 +34,7 @@ export class DashboardService {
   async trainerDashboard(actor: Actor): Promise<TrainerDashboardDto> {
     const trainer = requireTrainer(actor);
     const [students, assignments, adherence, [subscription]] = await Promise.all([
-      this.deps.coaching.seatsOf(trainer.id),
+      this.deps.links.seatsOf(trainer.id),
       this.deps.planAssignments.countLiveOf(trainer.id),
       this.deps.adherence.trainerOverview(trainer.id),
       this.deps.subscriptions.currentOfUsers(trainer, [trainer.id]),

@@ -38,7 +38,7 @@ export const EXECUTION_NOT_FOUND = "Execução não encontrada";
 
 export interface ExecutionServiceDeps {
   db: Db;
-  coaching: LinkService;
+  links: LinkService;
   users: UserService;
   exercises: ExerciseService;
   trainings: TrainingService;
@@ -162,7 +162,7 @@ export class ExecutionService {
 
   /** Who may read a user's executions and figures: the user, administrators, the user's ACTIVE-linked trainer. */
   ensureMayRead(caller: UserActor, userId: number): Promise<void> {
-    return this.deps.coaching.ensureMayReadActivity(caller, userId);
+    return this.deps.links.ensureMayReadActivity(caller, userId);
   }
 
   /** A user that exists (404) and that the caller may read (403). */

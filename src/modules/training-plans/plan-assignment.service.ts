@@ -34,7 +34,7 @@ const TRANSITIONS: Record<"accept" | "cancel" | "complete", { by: ("student" | "
 
 /** Assigning plans to linked students, and the life of an assignment. */
 export class PlanAssignmentService {
-  constructor(private readonly deps: { db: Db; clock: Clock; plans: TrainingPlanService; coaching: LinkService; users: UserService }) {}
+  constructor(private readonly deps: { db: Db; clock: Clock; plans: TrainingPlanService; links: LinkService; users: UserService }) {}
 
   /**
    * A trainer assigns a plan to an ACTIVE-linked student; PENDING until the student accepts. Another trainer's plan
@@ -46,7 +46,7 @@ export class PlanAssignmentService {
     const { db, clock } = this.deps;
     await this.deps.plans.loadVisible(trainer, planId);
     const student = await this.deps.users.getStudent(input.studentId);
-    if (!(await this.deps.coaching.isTrainerOf(trainer.id, student.id))) throw forbidden(STUDENT_NOT_LINKED);
+    if (!(await this.deps.links.isTrainerOf(trainer.id, student.id))) throw forbidden(STUDENT_NOT_LINKED);
     const now = clock.now();
     const startDate = input.startDate ?? now.toISOString().slice(0, 10);
     const id = await db.transaction(async (tx) => {
