@@ -1,9 +1,9 @@
 import { defineConfig } from "drizzle-kit";
 
-// Tables live next to their module (`*.table.ts`); drizzle-kit reads them all.
+// The domain's tables live below the modules (src/tables), the platform's next to their code; drizzle-kit reads them all.
 export default defineConfig({
   dialect: "postgresql",
-  schema: ["./src/platform/**/*.table.ts", "./src/modules/**/*.table.ts"],
+  schema: ["./src/platform/**/*.table.ts", "./src/tables/*.table.ts"],
   out: "./drizzle",
   casing: undefined,
   strict: true,

@@ -1,7 +1,7 @@
 import type { Request } from "express";
 import { z } from "zod";
 import { exerciseListItemSchema, exerciseSchema } from "../src/modules/exercises/exercise.dto.js";
-import { EXERCISE_CATEGORIES } from "../src/modules/exercises/exercise.table.js";
+import { EXERCISE_CATEGORIES } from "../src/tables/exercise.table.js";
 import { planAssignmentSchema, trainingPlanSchema } from "../src/modules/training-plans/training-plan.dto.js";
 import { trainingListItemSchema, trainingSchema } from "../src/modules/trainings/training.dto.js";
 import { exerciseFilter, exerciseInput, exercisePaging } from "../src/modules/exercises/exercise.inputs.js";

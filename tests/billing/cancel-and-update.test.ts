@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { invoices, payments, pixTransactions, subscriptions } from "../../src/modules/billing/billing.table.js";
-import { users } from "../../src/modules/users/user.table.js";
+import { invoices, payments, pixTransactions, subscriptions } from "../../src/tables/billing.table.js";
+import { users } from "../../src/tables/user.table.js";
 import { CARD_DECLINED, cardFields, planId, subscribeByCard } from "../factories/billing.js";
 import { makeStudent, makeUser, type MadeUser, relogin } from "../factories/users.js";
 import { useTestApp } from "../helpers/test-app.js";

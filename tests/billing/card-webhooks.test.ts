@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { subscriptions } from "../../src/modules/billing/billing.table.js";
+import { subscriptions } from "../../src/tables/billing.table.js";
 import { signCardWebhook } from "../../src/modules/billing/gateways/card/card-webhook-signature.js";
 import { makeStudent, type MadeUser } from "../factories/users.js";
 import { useTestApp } from "../helpers/test-app.js";

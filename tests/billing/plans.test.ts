@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { subscriptionPlans } from "../../src/modules/billing/billing.table.js";
+import { subscriptionPlans } from "../../src/tables/billing.table.js";
 import { makeStudent, makeTrainer } from "../factories/users.js";
 import { useTestApp } from "../helpers/test-app.js";
 

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { extractText, getDocumentProxy } from "unpdf";
 import { describe, expect, it } from "vitest";
-import { invoices, payments } from "../../src/modules/billing/billing.table.js";
+import { invoices, payments } from "../../src/tables/billing.table.js";
 import { CARD_DECLINED, planId, subscribeByCard } from "../factories/billing.js";
 import { makeStudent, makeUser, type MadeUser, relogin } from "../factories/users.js";
 import { rowsOf } from "../helpers/database.js";

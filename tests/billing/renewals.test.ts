@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { subscriptions } from "../../src/modules/billing/billing.table.js";
+import { subscriptions } from "../../src/tables/billing.table.js";
 import { makeStudent, type MadeUser, relogin } from "../factories/users.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { addMonths, billingOf, cardBody, DAY_MS, planId, subjectsTo, subscriptionRow, userRow } from "./support.js";

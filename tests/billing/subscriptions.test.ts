@@ -1,8 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { invoices, payments, pixTransactions, subscriptionPlans, subscriptions } from "../../src/modules/billing/billing.table.js";
+import { invoices, payments, pixTransactions, subscriptionPlans, subscriptions } from "../../src/tables/billing.table.js";
 import { isValidBrCode } from "../../src/modules/billing/gateways/pix/br-code.js";
-import { users } from "../../src/modules/users/user.table.js";
+import { users } from "../../src/tables/user.table.js";
 import { billingCounts, CARD_ACCEPTED, CARD_DECLINED, CARD_INSUFFICIENT_FUNDS, cardFields, planId, subscribeByCard } from "../factories/billing.js";
 import { makeStudent, makeTrainer, type MadeUser } from "../factories/users.js";
 import { rowsOf } from "../helpers/database.js";

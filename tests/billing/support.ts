@@ -1,7 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { expect } from "vitest";
-import { invoices, payments, pixTransactions, subscriptions } from "../../src/modules/billing/billing.table.js";
-import { users } from "../../src/modules/users/user.table.js";
+import { invoices, payments, pixTransactions, subscriptions } from "../../src/tables/billing.table.js";
+import { users } from "../../src/tables/user.table.js";
 import { rowsOf } from "../helpers/database.js";
 import type { TestApp } from "../helpers/test-app.js";
 

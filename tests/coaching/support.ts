@@ -1,7 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { expect } from "vitest";
-import { subscriptionPlans } from "../../src/modules/billing/billing.table.js";
-import { invites, personalStudentLinks } from "../../src/modules/coaching/coaching.table.js";
+import { subscriptionPlans } from "../../src/tables/billing.table.js";
+import { invites, personalStudentLinks } from "../../src/tables/coaching.table.js";
 import { rowsOf } from "../helpers/database.js";
 import type { TestApp } from "../helpers/test-app.js";
 import type { MadeUser } from "../factories/users.js";

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { asc, eq } from "drizzle-orm";
 import { beforeEach, expect } from "vitest";
-import { exercises } from "../../src/modules/exercises/exercise.table.js";
+import { exercises } from "../../src/tables/exercise.table.js";
 import type { TestApp } from "../helpers/test-app.js";
 import type { FilePart } from "../factories/content.js";
 

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { subscriptionPlans } from "../../src/modules/billing/billing.table.js";
+import { subscriptionPlans } from "../../src/tables/billing.table.js";
 import { rowsOf } from "../helpers/database.js";
 import type { TestApp } from "../helpers/test-app.js";
 import type { MadeUser } from "./users.js";

@@ -1,12 +1,12 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
-import { subscriptions } from "../../src/modules/billing/billing.table.js";
-import { exerciseExecutions, trainingExecutions } from "../../src/modules/executions/execution.table.js";
-import { exercises } from "../../src/modules/exercises/exercise.table.js";
-import { trainings } from "../../src/modules/trainings/training.table.js";
-import { users, weightHistory } from "../../src/modules/users/user.table.js";
-import { webhookEndpoints } from "../../src/modules/webhooks/webhook.table.js";
+import { subscriptions } from "../../src/tables/billing.table.js";
+import { exerciseExecutions, trainingExecutions } from "../../src/tables/execution.table.js";
+import { exercises } from "../../src/tables/exercise.table.js";
+import { trainings } from "../../src/tables/training.table.js";
+import { users, weightHistory } from "../../src/tables/user.table.js";
+import { webhookEndpoints } from "../../src/tables/webhook.table.js";
 import { planId } from "../factories/billing.js";
 import { createExercise, createTraining, exerciseBody, exerciseForm } from "../factories/content.js";
 import { makeStudent, type MadeUser } from "../factories/users.js";

@@ -1,8 +1,8 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { invoices, payments, subscriptions } from "../../src/modules/billing/billing.table.js";
-import { invites, personalStudentLinks } from "../../src/modules/coaching/coaching.table.js";
+import { invoices, payments, subscriptions } from "../../src/tables/billing.table.js";
+import { invites, personalStudentLinks } from "../../src/tables/coaching.table.js";
 import {
   completedTrainingWeeks,
   executionSets,
@@ -10,15 +10,15 @@ import {
   personalRecords,
   trainingExecutions,
   trainingExerciseMonths,
-} from "../../src/modules/executions/execution.table.js";
-import { exercises } from "../../src/modules/exercises/exercise.table.js";
-import { exerciseRecords } from "../../src/modules/records/records.table.js";
-import { syncChanges } from "../../src/modules/sync/sync-change.table.js";
-import { planAssignments, trainingPlans } from "../../src/modules/training-plans/training-plan.table.js";
-import { trainings } from "../../src/modules/trainings/training.table.js";
-import { oneTimeTokens, users, weightHistory } from "../../src/modules/users/user.table.js";
+} from "../../src/tables/execution.table.js";
+import { exercises } from "../../src/tables/exercise.table.js";
+import { exerciseRecords } from "../../src/tables/records.table.js";
+import { syncChanges } from "../../src/tables/sync-change.table.js";
+import { planAssignments, trainingPlans } from "../../src/tables/training-plan.table.js";
+import { trainings } from "../../src/tables/training.table.js";
+import { oneTimeTokens, users, weightHistory } from "../../src/tables/user.table.js";
 import { mailOutbox } from "../../src/platform/mail/outbox.table.js";
-import { webhookEndpoints } from "../../src/modules/webhooks/webhook.table.js";
+import { webhookEndpoints } from "../../src/tables/webhook.table.js";
 import { planId } from "../factories/billing.js";
 import { makeStudent, makeTrainer, makeUser, type MadeUser } from "../factories/users.js";
 import { startFakeStripe } from "../helpers/fake-stripe.js";

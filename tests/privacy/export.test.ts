@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { users } from "../../src/modules/users/user.table.js";
+import { users } from "../../src/tables/user.table.js";
 import { cardFields, CARD_ACCEPTED, planId } from "../factories/billing.js";
 import { makeStudent } from "../factories/users.js";
 import { useTestApp } from "../helpers/test-app.js";

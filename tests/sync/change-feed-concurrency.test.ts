@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { exercises } from "../../src/modules/exercises/exercise.table.js";
+import { exercises } from "../../src/tables/exercise.table.js";
 import { exerciseFeedAudience } from "../../src/modules/exercises/exercise.fragments.js";
 import { MAX_AHEAD } from "../../src/modules/sync/change-feed.cursor.js";
 import { recordAudience, recordChanges } from "../../src/modules/sync/change-feed.recorder.js";

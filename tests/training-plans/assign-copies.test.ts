@@ -1,7 +1,7 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { trainingExercises, trainings } from "../../src/modules/trainings/training.table.js";
-import { planAssignments, trainingPlans } from "../../src/modules/training-plans/training-plan.table.js";
+import { trainingExercises, trainings } from "../../src/tables/training.table.js";
+import { planAssignments, trainingPlans } from "../../src/tables/training-plan.table.js";
 import { useSecondInstance, useTestApp } from "../helpers/test-app.js";
 import { assignPlan, createExercise, createPlan, createTraining, linkTrainerAndStudent, moveAssignment, planBody, trainingBody } from "../factories/content.js";
 import { makeStudent, makeTrainer, type MadeUser } from "../factories/users.js";

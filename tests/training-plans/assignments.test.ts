@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { trainingPlanRepository } from "../../src/modules/training-plans/training-plan.repository.js";
-import { planAssignments, trainingPlans } from "../../src/modules/training-plans/training-plan.table.js";
+import { planAssignments, trainingPlans } from "../../src/tables/training-plan.table.js";
 import { rowsOf } from "../helpers/database.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { assignPlan, createExercise, createPlan, createTraining, linkTrainerAndStudent, moveAssignment } from "../factories/content.js";

@@ -1,8 +1,8 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { trainingPlanRepository } from "../../src/modules/training-plans/training-plan.repository.js";
-import { trainings } from "../../src/modules/trainings/training.table.js";
-import { planTrainings, trainingPlans } from "../../src/modules/training-plans/training-plan.table.js";
+import { trainings } from "../../src/tables/training.table.js";
+import { planTrainings, trainingPlans } from "../../src/tables/training-plan.table.js";
 import { rowsOf } from "../helpers/database.js";
 import { fieldsOf, ISO, PAGE_KEYS } from "../helpers/shapes.js";
 import { useTestApp } from "../helpers/test-app.js";

@@ -1,8 +1,8 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { exercises } from "../../src/modules/exercises/exercise.table.js";
+import { exercises } from "../../src/tables/exercise.table.js";
 import { trainingRepository } from "../../src/modules/trainings/training.repository.js";
-import { trainingExercises, trainings } from "../../src/modules/trainings/training.table.js";
+import { trainingExercises, trainings } from "../../src/tables/training.table.js";
 import { rowsOf } from "../helpers/database.js";
 import { fieldsOf, ISO, PAGE_KEYS } from "../helpers/shapes.js";
 import { useTestApp } from "../helpers/test-app.js";

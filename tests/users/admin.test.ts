@@ -6,7 +6,7 @@ import bcrypt from "bcryptjs";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { userRepository } from "../../src/modules/users/user.repository.js";
-import { users } from "../../src/modules/users/user.table.js";
+import { users } from "../../src/tables/user.table.js";
 import { openDatabase } from "../../src/platform/db/database.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { serviceDatabaseEnv } from "../helpers/database.js";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { afterAll, describe, expect, it } from "vitest";
-import { users } from "../../src/modules/users/user.table.js";
+import { users } from "../../src/tables/user.table.js";
 import { startJwksServer } from "../helpers/jwks-server.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { makeStudent, makeTrainer } from "../factories/users.js";

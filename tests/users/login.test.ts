@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { revokedTokens, users } from "../../src/modules/users/user.table.js";
+import { revokedTokens, users } from "../../src/tables/user.table.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { decodeJwt } from "../helpers/jwt.js";
 import { rowsOf } from "../helpers/database.js";

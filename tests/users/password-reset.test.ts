@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { oneTimeTokens, users } from "../../src/modules/users/user.table.js";
+import { oneTimeTokens, users } from "../../src/tables/user.table.js";
 import { mailOutbox } from "../../src/platform/mail/outbox.table.js";
 import { useSecondInstance, useTestApp } from "../helpers/test-app.js";
 import { linkIn } from "../helpers/smtp-server.js";

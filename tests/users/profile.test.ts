@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { users, weightHistory } from "../../src/modules/users/user.table.js";
+import { users, weightHistory } from "../../src/tables/user.table.js";
 import { decodeJwt } from "../helpers/jwt.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { makeStudent, makeTrainer, type MadeUser } from "../factories/users.js";

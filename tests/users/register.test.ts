@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { users } from "../../src/modules/users/user.table.js";
+import { users } from "../../src/tables/user.table.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { linkIn } from "../helpers/smtp-server.js";
 import { makeUser } from "../factories/users.js";

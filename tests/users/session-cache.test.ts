@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { revokedTokens } from "../../src/modules/users/user.table.js";
+import { revokedTokens } from "../../src/tables/user.table.js";
 import { useSecondInstance, useTestApp, type TestApp } from "../helpers/test-app.js";
 import { decodeJwt } from "../helpers/jwt.js";
 import { linkIn } from "../helpers/smtp-server.js";

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { eq } from "drizzle-orm";
 import jwt from "jsonwebtoken";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { revokedTokens, users } from "../../src/modules/users/user.table.js";
+import { revokedTokens, users } from "../../src/tables/user.table.js";
 import { DAY_MS } from "../../src/platform/dates.js";
 import { TestApp, useTestApp, type RequestOptions } from "../helpers/test-app.js";
 import { decodeJwt } from "../helpers/jwt.js";

@@ -8,10 +8,10 @@ import type { AdherenceDto } from "./adherence.dto.js";
 import { linkedStudentIds } from "../coaching/coaching.fragments.js";
 import { changedSince, readSnapshot } from "../sync/change-feed.fragments.js";
 import { completedWeekBlocks, completedWeeksIn } from "../executions/execution.fragments.js";
-import { COMPLETED_WEEK_LEVELS, completedTrainingWeeks, dayNumber, isoWeekNumber, trainingExecutions } from "../executions/execution.table.js";
+import { COMPLETED_WEEK_LEVELS, completedTrainingWeeks, dayNumber, isoWeekNumber, trainingExecutions } from "../../tables/execution.table.js";
 import { lastScheduledDay, planLineIsoWeekday } from "../training-plans/training-plan.fragments.js";
-import { planAssignments, planTrainings, SCHEDULING_ASSIGNMENT_STATUSES, trainingPlans } from "../training-plans/training-plan.table.js";
-import { users } from "../users/user.table.js";
+import { planAssignments, planTrainings, SCHEDULING_ASSIGNMENT_STATUSES, trainingPlans } from "../../tables/training-plan.table.js";
+import { users } from "../../tables/user.table.js";
 
 /** The days a reading of adherence covers: YYYY-MM-DD, UTC, each range inclusive. */
 export interface AdherenceDays {

@@ -1,4 +1,4 @@
-import type { PlanInterval } from "./billing.table.js";
+import type { PlanInterval } from "../../tables/billing.table.js";
 
 export const MONTHS_PER_INTERVAL: Record<PlanInterval, number> = { MONTHLY: 1, QUARTERLY: 3, SEMIANNUAL: 6, ANNUAL: 12 };
 

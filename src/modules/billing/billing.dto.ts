@@ -2,7 +2,7 @@ import { centsToAmount } from "../../platform/money.js";
 import { INTERVAL_NAMES } from "./billing-period.js";
 import { z } from "zod";
 import { instant, int } from "../../platform/answer-fields.js";
-import { USER_TYPES } from "../users/user.table.js";
+import { USER_TYPES } from "../../tables/user.table.js";
 import {
   INVOICE_STATUSES,
   PAYMENT_METHODS,
@@ -15,7 +15,7 @@ import {
   type pixTransactions,
   type subscriptionPlans,
   type subscriptions,
-} from "./billing.table.js";
+} from "../../tables/billing.table.js";
 import { boletoSchema } from "./boleto.js";
 
 export type PlanRow = typeof subscriptionPlans.$inferSelect;

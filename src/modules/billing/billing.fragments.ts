@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { subscriptions } from "./billing.table.js";
+import { subscriptions } from "../../tables/billing.table.js";
 
 /** (subscription id, user id): every subscription of `userId`, for the change feed (their DTOs show the user's name). */
 export function subscriptionsOf(userId: number): SQL {

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import type { ListQuery, Paging } from "../../platform/paging.js";
 import { entityId, filterId, isoDate, optionalText, queryBoolean, textId } from "../../platform/validation.js";
-import { USER_TYPES } from "../users/user.table.js";
+import { USER_TYPES } from "../../tables/user.table.js";
 import type { CardDetails } from "./gateways/card/card-gateway.js";
 import { cardProblems, normalizeCardNumber } from "./gateways/card/card-validation.js";
-import { INVOICE_STATUSES, PAYMENT_METHODS, PAYMENT_STATUSES, PLAN_INTERVALS } from "./billing.table.js";
+import { INVOICE_STATUSES, PAYMENT_METHODS, PAYMENT_STATUSES, PLAN_INTERVALS } from "../../tables/billing.table.js";
 
 // Only a bound against huge strings here: the card rules (and their messages) are cardProblems'. null is "not given"
 // (GraphQL's SubscribeInput declares the card fields nullable).

@@ -3,7 +3,7 @@ import { PageOf } from "../../graphql/page.js";
 import { DateTime, LocalDate } from "../../graphql/scalars.js";
 import { UserTypeEnum } from "../users/user.types.js";
 import { graphqlEnum } from "../../graphql/enums.js";
-import { PLAN_INTERVALS, PAYMENT_METHODS } from "./billing.table.js";
+import { PLAN_INTERVALS, PAYMENT_METHODS } from "../../tables/billing.table.js";
 
 export const PlanIntervalEnum = graphqlEnum(PLAN_INTERVALS, "PlanInterval");
 export const PaymentMethodEnum = graphqlEnum(PAYMENT_METHODS, "PaymentMethod");

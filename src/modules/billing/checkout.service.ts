@@ -9,7 +9,7 @@ import type { UserService } from "../users/user.service.js";
 import { toPixDto, type CheckoutSubscriptionDto, type PixTransactionDto, type PlanRow, type SubscriptionDto, type SubscriptionRow } from "./billing.dto.js";
 import { cardDetailsOf, type CheckoutInput, type SubscribeInput } from "./billing.inputs.js";
 import { billingRepository } from "./billing.repository.js";
-import type { PaymentMethod } from "./billing.table.js";
+import type { PaymentMethod } from "../../tables/billing.table.js";
 import { buildBoleto } from "./boleto.js";
 import type { ChargeIntents } from "./charge-intents.js";
 import type { GatewayFollowUps } from "./gateway-follow-ups.js";

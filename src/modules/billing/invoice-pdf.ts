@@ -1,5 +1,5 @@
 import { formatBrl } from "../../platform/money.js";
-import type { InvoiceStatus } from "./billing.table.js";
+import type { InvoiceStatus } from "../../tables/billing.table.js";
 import { formatDateBr } from "../../platform/dates.js";
 
 /** What the invoice PDF shows; nothing else goes into the document. */

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import type { PageRequest } from "../../platform/paging.js";
-import { invoices, type InvoiceStatus } from "./billing.table.js";
+import { invoices, type InvoiceStatus } from "../../tables/billing.table.js";
 import { recordConditions, recordOrder, type RecordFilter } from "./record-listing.js";
 
 export const invoiceRepository = {

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, isNotNull, lt } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import type { PageRequest } from "../../platform/paging.js";
-import { payments } from "./billing.table.js";
+import { payments } from "../../tables/billing.table.js";
 import { recordConditions, recordOrder, type RecordFilter } from "./record-listing.js";
 
 export const paymentRepository = {

@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
-import { pixTransactions, type PixTransactionStatus } from "./billing.table.js";
+import { pixTransactions, type PixTransactionStatus } from "../../tables/billing.table.js";
 
 export const pixTransactionRepository = {
   async insertPixTransaction(db: Db, values: typeof pixTransactions.$inferInsert) {

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import type { PageRequest } from "../../platform/paging.js";
-import type { invoices, payments } from "./billing.table.js";
+import type { invoices, payments } from "../../tables/billing.table.js";
 
 /** How payments and invoices are listed: by the same columns, which both tables have. */
 export interface RecordFilter {

@@ -12,7 +12,7 @@ import { paymentRepository } from "./payment.repository.js";
 import { pixTransactionRepository } from "./pix-transaction.repository.js";
 import { subscriptionRepository } from "./subscription.repository.js";
 import type { CardChargeResult } from "./gateways/card/card-gateway.js";
-import type { PaymentMethod } from "./billing.table.js";
+import type { PaymentMethod } from "../../tables/billing.table.js";
 import { periodEnd } from "./billing-period.js";
 import { subscriptionPlanRepository } from "./subscription-plan.repository.js";
 

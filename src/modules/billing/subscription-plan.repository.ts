@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
-import { subscriptionPlans, type PlanInterval } from "./billing.table.js";
-import type { UserType } from "../users/user.table.js";
+import { subscriptionPlans, type PlanInterval } from "../../tables/billing.table.js";
+import type { UserType } from "../../tables/user.table.js";
 
 export interface PlanFilter {
   userType?: UserType;

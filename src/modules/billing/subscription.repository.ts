@@ -1,12 +1,12 @@
 import { and, asc, desc, eq, inArray, isNotNull, lt, lte, or, sql } from "drizzle-orm";
-import { users } from "../users/user.table.js";
+import { users } from "../../tables/user.table.js";
 import type { Db } from "../../platform/db/database.js";
 import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
 import { preparedStatement } from "../../platform/db/prepared.js";
 import { recordChanges } from "../sync/change-feed.recorder.js";
 import { recordEvent, type DomainEvent } from "../webhooks/domain-events.recorder.js";
 import { toSubscriptionDto, type SubscriptionRow } from "./billing.dto.js";
-import { pixTransactions, subscriptionPlans, subscriptions, type SubscriptionStatus } from "./billing.table.js";
+import { pixTransactions, subscriptionPlans, subscriptions, type SubscriptionStatus } from "../../tables/billing.table.js";
 
 export type NewSubscription = typeof subscriptions.$inferInsert;
 export type SubscriptionChanges = Partial<Omit<NewSubscription, "id" | "userId" | "createdAt">>;

@@ -19,7 +19,7 @@ import type { SubscriptionPlanService } from "./subscription-plan.service.js";
 import { subscriptionRepository } from "./subscription.repository.js";
 import type { FeedSource } from "../sync/change-feed.recorder.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
-import { SUBSCRIPTION_STATUSES } from "./billing.table.js";
+import { SUBSCRIPTION_STATUSES } from "../../tables/billing.table.js";
 
 export const SUBSCRIPTION_NOT_FOUND = "Assinatura não encontrada";
 export const ALREADY_CANCELED = "Esta assinatura já está cancelada";

@@ -1,5 +1,5 @@
 import type { Db } from "../../platform/db/database.js";
-import { webhookEvents } from "./billing.table.js";
+import { webhookEvents } from "../../tables/billing.table.js";
 
 export const webhookEventRepository = {
   /** Records a webhook event; false when that event id was already recorded (a redelivery: apply nothing). */

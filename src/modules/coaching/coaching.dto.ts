@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { instant, int } from "../../platform/answer-fields.js";
-import { INVITE_STATUSES, LINK_STATUSES } from "./coaching.table.js";
+import { INVITE_STATUSES, LINK_STATUSES } from "../../tables/coaching.table.js";
 import type { InviteRecord } from "./invite.repository.js";
 import type { LinkRecord } from "./link.repository.js";
 

@@ -1,6 +1,6 @@
 import { sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { Bound } from "../../platform/db/prepared.js";
-import { invites, personalStudentLinks } from "./coaching.table.js";
+import { invites, personalStudentLinks } from "../../tables/coaching.table.js";
 
 /*
  * The link rules other modules' queries embed, as SQL fragments: what "ACTIVE-linked" means stays written here once,

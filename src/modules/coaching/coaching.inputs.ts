@@ -3,7 +3,7 @@ import type { ListQuery, Paging, SortOrder } from "../../platform/paging.js";
 import { emailField, optionalText } from "../../platform/validation.js";
 import { INVITE_SORTS } from "./invite.repository.js";
 import { LINK_SORTS } from "./link.repository.js";
-import { INVITE_STATUSES, LINK_STATUSES } from "./coaching.table.js";
+import { INVITE_STATUSES, LINK_STATUSES } from "../../tables/coaching.table.js";
 
 /** An invite: the student's e-mail, and a message for them. */
 export const inviteInput = z.object({

@@ -2,7 +2,7 @@ import { Field, InputType, Int, ObjectType } from "type-graphql";
 import { PageOf } from "../../graphql/page.js";
 import { DateTime } from "../../graphql/scalars.js";
 import { graphqlEnum } from "../../graphql/enums.js";
-import { INVITE_STATUSES, LINK_STATUSES } from "./coaching.table.js";
+import { INVITE_STATUSES, LINK_STATUSES } from "../../tables/coaching.table.js";
 
 export const InviteStatusEnum = graphqlEnum(INVITE_STATUSES, "InviteStatus");
 export const LinkStatusEnum = graphqlEnum(LINK_STATUSES, "LinkStatus");

@@ -5,8 +5,8 @@ import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
 import type { Db } from "../../platform/db/database.js";
 import { ordering } from "../../platform/db/pages.js";
 import type { PageRequest } from "../../platform/paging.js";
-import { users } from "../users/user.table.js";
-import { invites, type InviteStatus } from "./coaching.table.js";
+import { users } from "../../tables/user.table.js";
+import { invites, type InviteStatus } from "../../tables/coaching.table.js";
 
 const trainer = alias(users, "trainer");
 

@@ -11,8 +11,8 @@ import type { PageRequest } from "../../platform/paging.js";
 import { userJson } from "../users/user.fragments.js";
 import type { UserActor } from "../../platform/auth/actor.js";
 import { isActiveLinkOf } from "./coaching.fragments.js";
-import { users } from "../users/user.table.js";
-import { invites, personalStudentLinks, type LinkStatus } from "./coaching.table.js";
+import { users } from "../../tables/user.table.js";
+import { invites, personalStudentLinks, type LinkStatus } from "../../tables/coaching.table.js";
 
 const trainer = alias(users, "trainer");
 const student = alias(users, "student");

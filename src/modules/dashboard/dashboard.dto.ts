@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ATTENTION_REASONS } from "../adherence/adherence.dto.js";
-import { RECORD_KINDS } from "../records/records.table.js";
+import { RECORD_KINDS } from "../../tables/records.table.js";
 
 /** A record one of a trainer's students set (contract §12.1), as the dashboard lists it. */
 export const recentRecordSchema = z.object({

@@ -6,8 +6,8 @@ import { preparedStatements, type Bound } from "../../platform/db/prepared.js";
 import { activityReadableBy } from "../coaching/coaching.fragments.js";
 import { fromJson, jsonRows, rowFromJson } from "../../platform/db/json.js";
 import type { PageRequest } from "../../platform/paging.js";
-import { users } from "../users/user.table.js";
-import { exerciseExecutions, trainingExecutions } from "./execution.table.js";
+import { users } from "../../tables/user.table.js";
+import { exerciseExecutions, trainingExecutions } from "../../tables/execution.table.js";
 import type { Period, TrainingExecutionRow } from "./execution.repository.js";
 
 export const TRAINING_EXECUTION_SORTS: Record<string, AnyColumn> = {

@@ -10,7 +10,7 @@ import {
   trainingExecutions,
   trainingExerciseMonths,
   WEEKS_PER_BLOCK,
-} from "./execution.table.js";
+} from "../../tables/execution.table.js";
 import type { ExerciseExecutionRow, TrainingExecutionRow } from "./execution.repository.js";
 
 export type NewExerciseExecution = typeof exerciseExecutions.$inferInsert;

@@ -1,4 +1,4 @@
-import type { executionSets } from "./execution.table.js";
+import type { executionSets } from "../../tables/execution.table.js";
 import type { ExerciseExecutionRow } from "./execution.repository.js";
 import type { SetInput } from "./execution.inputs.js";
 import { z } from "zod";

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { completedTrainingWeeks, exerciseExecutions, trainingExecutions, WEEKS_PER_BLOCK } from "./execution.table.js";
+import { completedTrainingWeeks, exerciseExecutions, trainingExecutions, WEEKS_PER_BLOCK } from "../../tables/execution.table.js";
 
 /*
  * Who hears of executions in the change feed (contract §13.3): their user. As rows (execution id, user id), for the

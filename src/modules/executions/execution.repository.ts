@@ -1,8 +1,15 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { type Db } from "../../platform/db/database.js";
 import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
-import { users } from "../users/user.table.js";
-import { completedTrainingWeeks, executionSets, exerciseExecutions, personalRecords, trainingExecutions, trainingExerciseMonths } from "./execution.table.js";
+import { users } from "../../tables/user.table.js";
+import {
+  completedTrainingWeeks,
+  executionSets,
+  exerciseExecutions,
+  personalRecords,
+  trainingExecutions,
+  trainingExerciseMonths,
+} from "../../tables/execution.table.js";
 
 export type TrainingExecutionRow = typeof trainingExecutions.$inferSelect;
 export type ExerciseExecutionRow = typeof exerciseExecutions.$inferSelect;

@@ -3,7 +3,7 @@ import { ListBound, PARTS_ESTIMATE } from "../../graphql/list-bounds.js";
 import { PageOf } from "../../graphql/page.js";
 import { DateTime, LocalDate } from "../../graphql/scalars.js";
 import { graphqlEnum } from "../../graphql/enums.js";
-import { RECORD_KINDS } from "../records/records.table.js";
+import { RECORD_KINDS } from "../../tables/records.table.js";
 import { NewRecord } from "../records/records.types.js";
 import { WEIGHT_HISTORY_LISTED } from "../users/user.fragments.js";
 import { RECORDS_IN_METRICS, WEEKS_IN_METRICS } from "./statistics.repository.js";

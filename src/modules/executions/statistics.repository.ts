@@ -3,7 +3,7 @@ import { type Db, rowsOf } from "../../platform/db/database.js";
 import { preparedStatement } from "../../platform/db/prepared.js";
 import { fromJson, jsonArrayText, jsonInstant, jsonNumber, jsonObjectText, jsonString } from "../../platform/db/json.js";
 import { weightHistoryText } from "../users/user.fragments.js";
-import { personalRecords } from "./execution.table.js";
+import { personalRecords } from "../../tables/execution.table.js";
 import type { TrainingStatisticsFigures } from "./execution.dto.js";
 import type { Period } from "./execution.repository.js";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { instant, int } from "../../platform/answer-fields.js";
 import type { UserSummaryDto } from "../users/user.dto.js";
-import { DIFFICULTIES, EQUIPMENT, EXERCISE_CATEGORIES } from "./exercise.table.js";
+import { DIFFICULTIES, EQUIPMENT, EXERCISE_CATEGORIES } from "../../tables/exercise.table.js";
 
 /** An exercise as REST answers it (GET /exercises/{id}). */
 export const exerciseSchema = z

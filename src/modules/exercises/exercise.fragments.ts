@@ -4,7 +4,7 @@ import type { Bound } from "../../platform/db/prepared.js";
 import { liveExerciseIdsOf, livePartiesOfExercises, trainingIdsHoldingExercise } from "../trainings/training.fragments.js";
 import { authorJson } from "../users/user.fragments.js";
 import { privateContentVisibleTo, type ContentReader } from "./content-visibility.js";
-import { exercises } from "./exercise.table.js";
+import { exercises } from "../../tables/exercise.table.js";
 
 /*
  * The exercise rules other modules' statements embed, as SQL: who may see an exercise, and an exercise as the JSON a

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ListQuery, Paging } from "../../platform/paging.js";
 import { filterId, optionalFlag, queryBoolean, requiredText } from "../../platform/validation.js";
 import { EXERCISE_SORTS } from "./exercise.repository.js";
-import { DIFFICULTIES, EQUIPMENT, EXERCISE_CATEGORIES } from "./exercise.table.js";
+import { DIFFICULTIES, EQUIPMENT, EXERCISE_CATEGORIES } from "../../tables/exercise.table.js";
 
 export const httpUrl = z
   .string()

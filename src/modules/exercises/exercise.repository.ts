@@ -12,7 +12,7 @@ import { preparedReader, readerKind, type ReaderKind } from "./content-visibilit
 import { exerciseVisibleTo, exercisesInFeedOf, type ExerciseInclude } from "./exercise.fragments.js";
 import type { UserSummaryDto } from "../users/user.dto.js";
 import { authorJson } from "../users/user.fragments.js";
-import { exercises, type Difficulty, type Equipment, type ExerciseCategory } from "./exercise.table.js";
+import { exercises, type Difficulty, type Equipment, type ExerciseCategory } from "../../tables/exercise.table.js";
 
 export type ExerciseRow = typeof exercises.$inferSelect;
 export type NewExercise = typeof exercises.$inferInsert;

@@ -10,7 +10,7 @@ import type { InputReader } from "../../platform/validation.js";
 import type { ExerciseInput, ExerciseListQuery } from "./exercise.inputs.js";
 import { exerciseRepository, type ExerciseRow } from "./exercise.repository.js";
 import { exerciseFeedAudience, exerciseRowFromJson, type ExerciseInclude } from "./exercise.fragments.js";
-import { EXERCISE_CATEGORIES } from "./exercise.table.js";
+import { EXERCISE_CATEGORIES } from "../../tables/exercise.table.js";
 import type { UserSummaryDto } from "../users/user.dto.js";
 import type { ExerciseDto, ExerciseListItemDto } from "./exercise.dto.js";
 

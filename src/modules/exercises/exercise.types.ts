@@ -2,7 +2,7 @@ import { Field, InputType, Int, ObjectType } from "type-graphql";
 import { PageOf } from "../../graphql/page.js";
 import { DateTime } from "../../graphql/scalars.js";
 import { graphqlEnum } from "../../graphql/enums.js";
-import { EXERCISE_CATEGORIES, DIFFICULTIES, EQUIPMENT } from "./exercise.table.js";
+import { EXERCISE_CATEGORIES, DIFFICULTIES, EQUIPMENT } from "../../tables/exercise.table.js";
 
 export const ExerciseCategoryEnum = graphqlEnum(EXERCISE_CATEGORIES, "ExerciseCategory");
 export const DifficultyEnum = graphqlEnum(DIFFICULTIES, "Difficulty");

@@ -1,7 +1,7 @@
 import type { RecordRow } from "./records.repository.js";
 import { z } from "zod";
 import { instant, int } from "../../platform/answer-fields.js";
-import { RECORD_KINDS } from "./records.table.js";
+import { RECORD_KINDS } from "../../tables/records.table.js";
 import { unitOf } from "./records.values.js";
 
 const unit = z.enum(["kg", "reps"]);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ListQuery, Paging } from "../../platform/paging.js";
 import { filterId } from "../../platform/validation.js";
-import { RECORD_KINDS } from "./records.table.js";
+import { RECORD_KINDS } from "../../tables/records.table.js";
 
 /** A user's current records of an exercise: the caller's unless `userId`. */
 export const recordsFilter = z.object({ userId: filterId.optional() });

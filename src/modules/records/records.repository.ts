@@ -5,9 +5,9 @@ import { preparedStatement, preparedStatements } from "../../platform/db/prepare
 import type { UserActor } from "../../platform/auth/actor.js";
 import { activityReadableBy } from "../coaching/coaching.fragments.js";
 import type { PageRequest } from "../../platform/paging.js";
-import { exercises } from "../exercises/exercise.table.js";
+import { exercises } from "../../tables/exercise.table.js";
 import { changedSince, readSnapshot } from "../sync/change-feed.fragments.js";
-import { exerciseRecords, type RecordKind } from "./records.table.js";
+import { exerciseRecords, type RecordKind } from "../../tables/records.table.js";
 
 export type NewRecordRow = Omit<typeof exerciseRecords.$inferInsert, "id" | "createdAt">;
 

@@ -3,7 +3,7 @@ import type { Context } from "../../graphql-api.js";
 import { HISTORY_LIST_CAP, ListBound } from "../../graphql/list-bounds.js";
 import { Exercise } from "../exercises/exercise.types.js";
 import { User } from "../users/user.types.js";
-import { RECORD_KINDS, type RecordKind } from "./records.table.js";
+import { RECORD_KINDS, type RecordKind } from "../../tables/records.table.js";
 import { ExerciseRecord, RecordKindEnum } from "./records.types.js";
 
 /** `User.records`: the user's current records (the user, their trainer, administrators), batched over a list of users. */

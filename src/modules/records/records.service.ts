@@ -9,7 +9,7 @@ import { EXERCISE_NOT_FOUND, type ExerciseService } from "../exercises/exercise.
 import { byExerciseAndKind, toRecordDto, type NewRecordDto, type RecordDto } from "./records.dto.js";
 import type { RecordHistoryQuery, RecordsFilter } from "./records.inputs.js";
 import { recordsRepository, type NewRecordRow, type RecentRecordIds } from "./records.repository.js";
-import type { RecordKind } from "./records.table.js";
+import type { RecordKind } from "../../tables/records.table.js";
 import { bestOfExecution, unitOf, type LoggedSet } from "./records.values.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
 import { recordEvent, type DomainEvent } from "../webhooks/domain-events.recorder.js";

@@ -2,7 +2,7 @@ import { Field, Float, Int, ObjectType } from "type-graphql";
 import { graphqlEnum } from "../../graphql/enums.js";
 import { DateTime } from "../../graphql/scalars.js";
 import type { NewRecordDto, RecordDto } from "./records.dto.js";
-import { RECORD_KINDS } from "./records.table.js";
+import { RECORD_KINDS } from "../../tables/records.table.js";
 
 export const RecordKindEnum = graphqlEnum(RECORD_KINDS, "RecordKind", "What a record measures (contract §12.1)");
 

@@ -1,4 +1,4 @@
-import { RECORD_KINDS, type RecordKind } from "./records.table.js";
+import { RECORD_KINDS, type RecordKind } from "../../tables/records.table.js";
 
 /*
  * What each record kind measures of one logged exercise execution (contract §12.1). Weights and values are integer

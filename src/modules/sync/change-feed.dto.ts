@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SYNC_ENTITIES } from "./sync-change.table.js";
+import { SYNC_ENTITIES } from "../../tables/sync-change.table.js";
 
 export const CHANGE_OPS = ["UPSERT", "DELETE"] as const;
 export type ChangeOp = (typeof CHANGE_OPS)[number];

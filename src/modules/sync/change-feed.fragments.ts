@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { syncChanges } from "./sync-change.table.js";
+import { syncChanges } from "../../tables/sync-change.table.js";
 
 /*
  * What the change log tells other modules, as SQL to compose into their statements: whether anything of some users

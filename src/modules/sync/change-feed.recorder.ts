@@ -2,10 +2,10 @@ import type { SQL } from "drizzle-orm";
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { changeFeedRepository, type ChangeTo } from "./change-feed.repository.js";
-import type { SyncEntity } from "./sync-change.table.js";
+import type { SyncEntity } from "../../tables/sync-change.table.js";
 
 export type { ChangeTo } from "./change-feed.repository.js";
-export type { SyncEntity } from "./sync-change.table.js";
+export type { SyncEntity } from "../../tables/sync-change.table.js";
 
 /*
  * How the domain services feed the change feed (contract §13.3): inside the transaction of a write, each records

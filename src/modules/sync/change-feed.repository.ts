@@ -1,6 +1,6 @@
 import { eq, sql, type SQL } from "drizzle-orm";
 import { type Db, rowsOf } from "../../platform/db/database.js";
-import { syncChanges, type SyncEntity } from "./sync-change.table.js";
+import { syncChanges, type SyncEntity } from "../../tables/sync-change.table.js";
 
 /** A place in one user's feed: past every row at or before (xid, id). `id` 0 stands before every row of `xid`. */
 export interface FeedPosition {

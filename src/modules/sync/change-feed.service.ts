@@ -11,7 +11,7 @@ import type { FeedSource } from "./change-feed.recorder.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
 import { idempotencyRepository } from "./idempotency.repository.js";
 import { changeFeedRepository, type FeedPosition } from "./change-feed.repository.js";
-import { SYNC_ENTITIES, type SyncEntity } from "./sync-change.table.js";
+import { SYNC_ENTITIES, type SyncEntity } from "../../tables/sync-change.table.js";
 
 export const CURSOR_EXPIRED = "Cursor expirado; sincronize novamente sem since";
 /** How long changes are kept (contract §13.3): a cursor not caught up within it is refused (410). */

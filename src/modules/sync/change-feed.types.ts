@@ -2,7 +2,7 @@ import { Field, Int, ObjectType } from "type-graphql";
 import { graphqlEnum } from "../../graphql/enums.js";
 import { DateTime, JSONObject } from "../../graphql/scalars.js";
 import { CHANGE_OPS, type ChangeOp } from "./change-feed.dto.js";
-import { SYNC_ENTITIES, type SyncEntity } from "./sync-change.table.js";
+import { SYNC_ENTITIES, type SyncEntity } from "../../tables/sync-change.table.js";
 
 export const ChangeOpEnum = graphqlEnum(CHANGE_OPS, "ChangeOp", "UPSERT: the entity as it is now; DELETE: gone, or no longer visible to the caller");
 

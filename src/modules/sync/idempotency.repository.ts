@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../../platform/db/database.js";
-import { idempotencyKeys } from "./idempotency.table.js";
+import { idempotencyKeys } from "../../tables/idempotency.table.js";
 
 export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
 

@@ -10,7 +10,7 @@ import type { UserService } from "../users/user.service.js";
 import type { AssignInput, AssignmentListQuery } from "./training-plan.inputs.js";
 import type { PlanAssignmentDto } from "./training-plan.dto.js";
 import { trainingPlanRepository, type AssignmentRecord } from "./training-plan.repository.js";
-import type { AssignmentStatus } from "./training-plan.table.js";
+import type { AssignmentStatus } from "../../tables/training-plan.table.js";
 import { PLAN_NOT_FOUND, TRAINERS_ONLY, type TrainingPlanService } from "./training-plan.service.js";
 import { DAY_MS } from "../../platform/dates.js";
 import { sql, type SQL } from "drizzle-orm";

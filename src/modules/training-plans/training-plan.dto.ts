@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { day, instant, int } from "../../platform/answer-fields.js";
-import { DIFFICULTIES } from "../exercises/exercise.table.js";
+import { DIFFICULTIES } from "../../tables/exercise.table.js";
 import type { TrainingDto } from "../trainings/training.dto.js";
-import { ASSIGNMENT_STATUSES, DAYS_OF_WEEK, GOALS } from "./training-plan.table.js";
+import { ASSIGNMENT_STATUSES, DAYS_OF_WEEK, GOALS } from "../../tables/training-plan.table.js";
 
 /** A training a plan schedules on a day of the week. */
 export const planTrainingSchema = z

@@ -1,7 +1,7 @@
 import { inArray, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { Bound } from "../../platform/db/prepared.js";
 import { oneOf } from "../../platform/db/columns.js";
-import { DAYS_OF_WEEK, LIVE_ASSIGNMENT_STATUSES, planAssignments, planTrainings, trainingPlans } from "./training-plan.table.js";
+import { DAYS_OF_WEEK, LIVE_ASSIGNMENT_STATUSES, planAssignments, planTrainings, trainingPlans } from "../../tables/training-plan.table.js";
 
 /** The parties of an assignment, as a lateral row source `party(user_id)` to cross join with plan_assignments. */
 const parties = sql`cross join lateral (values (${planAssignments.studentId}), (${planAssignments.personalId})) as party(user_id)`;

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { ListQuery, Paging } from "../../platform/paging.js";
 import { entityId, filterId, isoDate, optionalFlag, optionalText, queryBoolean, requiredText } from "../../platform/validation.js";
-import { DIFFICULTIES } from "../exercises/exercise.table.js";
+import { DIFFICULTIES } from "../../tables/exercise.table.js";
 import { ASSIGNMENT_SORTS, PLAN_SORTS } from "./training-plan.repository.js";
-import { ASSIGNMENT_STATUSES, DAYS_OF_WEEK, GOALS } from "./training-plan.table.js";
+import { ASSIGNMENT_STATUSES, DAYS_OF_WEEK, GOALS } from "../../tables/training-plan.table.js";
 
 /** A weekly plan as its trainer creates or replaces it. */
 export const planInput = z.object({

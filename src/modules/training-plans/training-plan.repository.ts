@@ -9,9 +9,9 @@ import { trainingJson, type TrainingInclude } from "../trainings/training.fragme
 import { fromJson, jsonRows } from "../../platform/db/json.js";
 import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
-import type { Difficulty } from "../exercises/exercise.table.js";
-import { trainings } from "../trainings/training.table.js";
-import { users } from "../users/user.table.js";
+import type { Difficulty } from "../../tables/exercise.table.js";
+import { trainings } from "../../tables/training.table.js";
+import { users } from "../../tables/user.table.js";
 import {
   LIVE_ASSIGNMENT_STATUSES,
   planAssignments,
@@ -20,7 +20,7 @@ import {
   type AssignmentStatus,
   type DayOfWeek,
   type Goal,
-} from "./training-plan.table.js";
+} from "../../tables/training-plan.table.js";
 import { assignmentsInFeedOf, plansInFeedOf } from "./training-plan.fragments.js";
 
 export type PlanRow = typeof trainingPlans.$inferSelect;

@@ -4,7 +4,7 @@ import { PageOf } from "../../graphql/page.js";
 import { DateTime, LocalDate } from "../../graphql/scalars.js";
 import { DifficultyEnum } from "../exercises/exercise.types.js";
 import { graphqlEnum } from "../../graphql/enums.js";
-import { GOALS, DAYS_OF_WEEK, ASSIGNMENT_STATUSES } from "./training-plan.table.js";
+import { GOALS, DAYS_OF_WEEK, ASSIGNMENT_STATUSES } from "../../tables/training-plan.table.js";
 
 export const GoalEnum = graphqlEnum(GOALS, "Goal");
 export const DayOfWeekEnum = graphqlEnum(DAYS_OF_WEEK, "DayOfWeek");

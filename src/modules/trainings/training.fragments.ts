@@ -3,9 +3,9 @@ import { jsonRows, rowFromJson, rowJson } from "../../platform/db/json.js";
 import type { Bound } from "../../platform/db/prepared.js";
 import { privateContentVisibleTo, type ContentReader } from "../exercises/content-visibility.js";
 import { exerciseJson, type ExerciseInclude } from "../exercises/exercise.fragments.js";
-import { exercises } from "../exercises/exercise.table.js";
+import { exercises } from "../../tables/exercise.table.js";
 import { livePartiesOfTrainings, liveTrainingIdsOf } from "../training-plans/training-plan.fragments.js";
-import { trainingExercises, trainings } from "./training.table.js";
+import { trainingExercises, trainings } from "../../tables/training.table.js";
 
 /*
  * The training rules other modules' queries embed, as SQL fragments: the exercises module, below trainings in the

@@ -7,10 +7,10 @@ import { preparedStatement, preparedStatements } from "../../platform/db/prepare
 import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { preparedReader, readerKind, type ReaderKind } from "../exercises/content-visibility.js";
-import { exercises } from "../exercises/exercise.table.js";
+import { exercises } from "../../tables/exercise.table.js";
 import { liveAssignmentIncludes, planIdsScheduling } from "../training-plans/training-plan.fragments.js";
 import { lineFields, linesJson, trainingsInFeedOf, trainingVisibleTo } from "./training.fragments.js";
-import { trainingExercises, trainings } from "./training.table.js";
+import { trainingExercises, trainings } from "../../tables/training.table.js";
 
 export type TrainingRow = typeof trainings.$inferSelect;
 export type TrainingExerciseValues = Omit<typeof trainingExercises.$inferInsert, "id" | "trainingId" | "position">;

@@ -17,7 +17,7 @@ import type { ConfirmEmailInput, FirebaseLoginInput, ForgotPasswordInput, LoginI
 import { confirmationMail, passwordResetMail } from "./user.mails.js";
 import { userRepository } from "./user.repository.js";
 import type { SessionCache } from "./session-cache.js";
-import type { OneTimeTokenPurpose } from "./user.table.js";
+import type { OneTimeTokenPurpose } from "../../tables/user.table.js";
 import { DAY_MS } from "../../platform/dates.js";
 import { recordChanges } from "../sync/change-feed.recorder.js";
 

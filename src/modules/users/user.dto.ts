@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { day, instant, int } from "../../platform/answer-fields.js";
-import { GENDERS, USER_TYPES, type users } from "./user.table.js";
+import { GENDERS, USER_TYPES, type users } from "../../tables/user.table.js";
 
 export type UserRow = typeof users.$inferSelect;
 

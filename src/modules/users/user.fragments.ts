@@ -4,7 +4,7 @@ import { jsonArrayText, jsonInstant, jsonNumber, jsonObjectText, objectJson, row
 import type { Bound } from "../../platform/db/prepared.js";
 import { toUserDto, type UserDto } from "./user.dto.js";
 import { linkPartnerIds, shownOr, type LinkedReader } from "../coaching/coaching.fragments.js";
-import { users, weightHistory } from "./user.table.js";
+import { users, weightHistory } from "../../tables/user.table.js";
 
 /*
  * The user rules and shapes other modules' statements embed, as SQL: who may read a user in full, and the JSON

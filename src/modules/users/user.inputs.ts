@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { emailField, isoDate, optionalText, passwordField, requiredText, type RefusalMessage } from "../../platform/validation.js";
-import { GENDERS, USER_TYPES } from "./user.table.js";
+import { GENDERS, USER_TYPES } from "../../tables/user.table.js";
 
 export const REQUEST_LOCATIONS = ["APP", "WEB"] as const;
 

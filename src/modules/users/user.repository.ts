@@ -3,7 +3,7 @@ import type { Db } from "../../platform/db/database.js";
 import { isAnyOf } from "../../platform/db/id-lists.js";
 import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
 import { userReadableBy } from "./user.fragments.js";
-import { oneTimeTokens, revokedTokens, users, weightHistory, type OneTimeTokenPurpose } from "./user.table.js";
+import { oneTimeTokens, revokedTokens, users, weightHistory, type OneTimeTokenPurpose } from "../../tables/user.table.js";
 
 export type NewUser = typeof users.$inferInsert;
 export type UserChanges = Partial<Omit<NewUser, "id" | "createdAt">>;

@@ -2,7 +2,7 @@ import { Field, Float, InputType, Int, ObjectType } from "type-graphql";
 import { DateTime, LocalDate } from "../../graphql/scalars.js";
 import type { UserDto } from "./user.dto.js";
 import { graphqlEnum } from "../../graphql/enums.js";
-import { USER_TYPES, GENDERS } from "./user.table.js";
+import { USER_TYPES, GENDERS } from "../../tables/user.table.js";
 import { REQUEST_LOCATIONS } from "./user.inputs.js";
 
 export const UserTypeEnum = graphqlEnum(USER_TYPES, "UserType", "ALUNO (student) or PERSONAL (trainer)");

@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { afterCommit, databaseOf } from "../../platform/db/after-commit.js";
 import type { Db } from "../../platform/db/database.js";
 import { webhookRepository } from "./webhook.repository.js";
-import type { DomainEventType, WebhookEventType } from "./webhook.table.js";
+import type { DomainEventType, WebhookEventType } from "../../tables/webhook.table.js";
 
-export type { DomainEventType } from "./webhook.table.js";
+export type { DomainEventType } from "../../tables/webhook.table.js";
 
 /**
  * An event of the domain (contract §14.1): its type, the users whose activity or entity it is (who may read it follows

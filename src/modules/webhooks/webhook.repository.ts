@@ -2,8 +2,8 @@ import { and, asc, count, eq, inArray, isNotNull, isNull, lt, lte, notExists, sq
 import type { Db } from "../../platform/db/database.js";
 import { ordering } from "../../platform/db/pages.js";
 import type { PageRequest } from "../../platform/paging.js";
-import { users } from "../users/user.table.js";
-import { domainEvents, webhookDeliveries, webhookEndpoints, type WebhookEventType } from "./webhook.table.js";
+import { users } from "../../tables/user.table.js";
+import { domainEvents, webhookDeliveries, webhookEndpoints, type WebhookEventType } from "../../tables/webhook.table.js";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;

@@ -2,7 +2,7 @@ import { Field, Int, ObjectType } from "type-graphql";
 import { graphqlEnum } from "../../graphql/enums.js";
 import { PageOf } from "../../graphql/page.js";
 import { DateTime } from "../../graphql/scalars.js";
-import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type DeliveryStatus } from "./webhook.table.js";
+import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type DeliveryStatus } from "../../tables/webhook.table.js";
 
 const EVENT_TYPES = WEBHOOK_EVENT_TYPES.join(" | ");
 

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, date, index, integer, numeric, pgTable, serial, text, uniqueIndex, varchar } from "drizzle-orm/pg-core";
-import { createdAt, instant, oneOf, updatedAt } from "../../platform/db/columns.js";
+import { createdAt, instant, oneOf, updatedAt } from "../platform/db/columns.js";
 
 export const USER_TYPES = ["ALUNO", "PERSONAL"] as const;
 export type UserType = (typeof USER_TYPES)[number];

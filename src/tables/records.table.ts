@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, numeric, pgTable, serial, uniqueIndex, varchar } from "drizzle-orm/pg-core";
-import { createdAt, instant, oneOf } from "../../platform/db/columns.js";
-import { exerciseExecutions } from "../executions/execution.table.js";
-import { exercises } from "../exercises/exercise.table.js";
-import { users } from "../users/user.table.js";
+import { createdAt, instant, oneOf } from "../platform/db/columns.js";
+import { exerciseExecutions } from "./execution.table.js";
+import { exercises } from "./exercise.table.js";
+import { users } from "./user.table.js";
 
 /** The record kinds of contract §12.1, in the order a user's records of an exercise are listed. */
 export const RECORD_KINDS = [

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex, varchar } from "drizzle-orm/pg-core";
-import { createdAt, instant, oneOf, updatedAt } from "../../platform/db/columns.js";
-import { USER_TYPES, users, type UserType } from "../users/user.table.js";
+import { createdAt, instant, oneOf, updatedAt } from "../platform/db/columns.js";
+import { USER_TYPES, users, type UserType } from "./user.table.js";
 
 export const PLAN_INTERVALS = ["MONTHLY", "QUARTERLY", "SEMIANNUAL", "ANNUAL"] as const;
 export type PlanInterval = (typeof PLAN_INTERVALS)[number];

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, serial, text, uniqueIndex, varchar } from "drizzle-orm/pg-core";
-import { createdAt, instant, oneOf, updatedAt } from "../../platform/db/columns.js";
-import { users } from "../users/user.table.js";
+import { createdAt, instant, oneOf, updatedAt } from "../platform/db/columns.js";
+import { users } from "./user.table.js";
 
 /** CANCELED: a party's account was erased while the invite waited (contract §15). */
 export const INVITE_STATUSES = ["PENDING", "ACCEPTED", "REJECTED", "EXPIRED", "CANCELED"] as const;

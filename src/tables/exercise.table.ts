@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, jsonb, pgTable, serial, text, varchar } from "drizzle-orm/pg-core";
-import { createdAt, oneOf, updatedAt } from "../../platform/db/columns.js";
-import { users } from "../users/user.table.js";
+import { createdAt, oneOf, updatedAt } from "../platform/db/columns.js";
+import { users } from "./user.table.js";
 
 /** The ten categories, in the order the API lists them. */
 export const EXERCISE_CATEGORIES = ["PEITO", "COSTAS", "OMBRO", "BICEPS", "TRICEPS", "PERNAS", "ABDOMEN", "GLUTEOS", "CARDIO", "OUTRO"] as const;

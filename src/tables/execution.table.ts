@@ -1,9 +1,9 @@
 import { sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { bigint, boolean, check, date, index, integer, numeric, pgTable, primaryKey, serial, uniqueIndex, uuid, varchar } from "drizzle-orm/pg-core";
-import { createdAt, instant } from "../../platform/db/columns.js";
-import { exercises } from "../exercises/exercise.table.js";
-import { trainings } from "../trainings/training.table.js";
-import { users } from "../users/user.table.js";
+import { createdAt, instant } from "../platform/db/columns.js";
+import { exercises } from "./exercise.table.js";
+import { trainings } from "./training.table.js";
+import { users } from "./user.table.js";
 
 /**
  * A date's number of days from Monday 0001-01-01, as SQL: day 7w is the Monday of week w, so a date's ISO week

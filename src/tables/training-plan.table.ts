@@ -1,9 +1,9 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, date, index, integer, pgTable, serial, text, varchar } from "drizzle-orm/pg-core";
-import { createdAt, instant, oneOf, updatedAt } from "../../platform/db/columns.js";
-import { DIFFICULTIES, type Difficulty } from "../exercises/exercise.table.js";
-import { trainings } from "../trainings/training.table.js";
-import { users } from "../users/user.table.js";
+import { createdAt, instant, oneOf, updatedAt } from "../platform/db/columns.js";
+import { DIFFICULTIES, type Difficulty } from "./exercise.table.js";
+import { trainings } from "./training.table.js";
+import { users } from "./user.table.js";
 
 export const GOALS = ["HIPERTROFIA", "EMAGRECIMENTO", "RESISTENCIA", "FORCA", "OUTRO"] as const;
 export type Goal = (typeof GOALS)[number];

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { createdAt, instant, oneOf, updatedAt } from "../../platform/db/columns.js";
-import { users } from "../users/user.table.js";
+import { createdAt, instant, oneOf, updatedAt } from "../platform/db/columns.js";
+import { users } from "./user.table.js";
 
 /**
  * The event types (contract §14.1), and what makes a reader entitled to each: `activity` is a user's logged activity

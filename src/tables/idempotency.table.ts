@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, customType, index, integer, pgTable, primaryKey, text, uuid, varchar } from "drizzle-orm/pg-core";
-import { instant, oneOf } from "../../platform/db/columns.js";
-import { users } from "../users/user.table.js";
+import { instant, oneOf } from "../platform/db/columns.js";
+import { users } from "./user.table.js";
 
 /** Raw bytes: postgres.js reads a Buffer, PGlite a Uint8Array. */
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigserial, check, customType, index, integer, pgTable, text } from "drizzle-orm/pg-core";
-import { instant, oneOf } from "../../platform/db/columns.js";
-import { users } from "../users/user.table.js";
+import { instant, oneOf } from "../platform/db/columns.js";
+import { users } from "./user.table.js";
 
 /**
  * The kinds of entity the change feed carries (contract §13.3), in the order an initial sync lists them: what a

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, index, integer, numeric, pgTable, serial, varchar } from "drizzle-orm/pg-core";
-import { createdAt, updatedAt } from "../../platform/db/columns.js";
-import { exercises } from "../exercises/exercise.table.js";
-import { users } from "../users/user.table.js";
+import { createdAt, updatedAt } from "../platform/db/columns.js";
+import { exercises } from "./exercise.table.js";
+import { users } from "./user.table.js";
 
 export const trainings = pgTable(
   "trainings",
