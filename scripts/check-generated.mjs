@@ -28,7 +28,7 @@ try {
   const before = readdirSync(scratch).length;
   execFileSync(
     bin("drizzle-kit"),
-    ["generate", "--dialect=postgresql", "--schema=./src/platform/**/*.table.ts", "--schema=./src/modules/**/*.table.ts", `--out=${scratch}`],
+    ["generate", "--dialect=postgresql", "--schema=./src/platform/**/*.table.ts", "--schema=./src/tables/*.table.ts", `--out=${scratch}`],
     { cwd: root, stdio: "pipe" },
   );
   if (readdirSync(scratch).length !== before) {
