@@ -21,12 +21,11 @@
  *   BENCH_STUDENTS=20 BENCH_SECONDS=5 npm run bench:intelligence   # smaller / shorter run
  */
 import "reflect-metadata";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import http from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
-import { migrationsFolder } from "../src/platform/db/paths.js";
 import { answers200, pinning, pinThisProcessToClientCore, startServer, type ServerProcess } from "./api/servers.js";
 import { BENCH_JWT_SECRET, startBenchApp, type BenchApp } from "./bench-app.js";
 import { inlineParameters, printExplain } from "./explain.js";
@@ -62,9 +61,6 @@ const DASHBOARD_QUERY = `{ trainerDashboard {
   students { active limit pendingInvites }
   subscription { endDate planName status }
 } }`;
-
-/** The records backfill migration: every record of the history in the tables, as logging it would have claimed them. */
-const RECORDS_BACKFILL = readFileSync(path.join(migrationsFolder, "0015_backfill_exercise_records.sql"), "utf8");
 
 interface World {
   trainerId: number;
@@ -110,7 +106,6 @@ interface SeedTimes {
   exerciseExecutions: number;
   sets: number;
   vacuumAnalyze: number;
-  records: number;
 }
 
 /**
@@ -135,11 +130,7 @@ async function seedHistories(seed: postgres.Sql, world: World): Promise<SeedTime
       order by x.start_time, s.id`,
   );
   const history = await seedExerciseHistories(seed, world.studentIds, historyStart());
-  const [, records] = await timed(async () => {
-    await seed.unsafe(RECORDS_BACKFILL);
-    await seed`vacuum (analyze) exercise_records`;
-  });
-  return { trainingExecutions, ...history, records };
+  return { trainingExecutions, ...history };
 }
 
 /** Links `studentIds` ACTIVE to the trainer (an hour apart) and assigns them the plan, ACTIVE since a year ago. */
@@ -279,7 +270,7 @@ async function main() {
     const seeded =
       `${counts.te} training executions, ${counts.ee} exercise executions, ${counts.sets} sets, ${counts.records} record events in ${secs(seedTotal)} ` +
       `(training executions ${secs(seedTimes.trainingExecutions)}, exercise executions ${secs(seedTimes.exerciseExecutions)}, sets ${secs(seedTimes.sets)}, ` +
-      `vacuum analyze ${secs(seedTimes.vacuumAnalyze)}, records ${secs(seedTimes.records)}); database ${counts.size}`;
+      `vacuum analyze ${secs(seedTimes.vacuumAnalyze)}); database ${counts.size}`;
     console.log(`  seeded ${seeded}`);
     const firstStudent = world.studentIds[0];
     await checkConsistency(seed, firstStudent);

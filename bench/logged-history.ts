@@ -2,7 +2,7 @@
  * Logged training history for the benchmarks, seeded with set-based SQL: given training executions already in the
  * table, their exercise executions and sets (deterministic, derived from the user, the time and the exercise's
  * position in the training), the aggregates and personal-record flags computed from those very sets, and the derived
- * tables the migrations backfill. Shared by `npm run bench:stats` and `npm run bench:api`.
+ * tables the migrations backfill (the records among them, from which the personal records derive). Shared by `npm run bench:stats` and `npm run bench:api`.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -16,12 +16,12 @@ export const BODYWEIGHT_FROM = 17;
 export const HISTORY_DAYS = 1_096;
 
 /**
- * The backfill migrations' statements: derived statistics, personal records and completed weeks of executions written
- * straight into the tables.
+ * The backfill migrations' statements: derived statistics, records and completed weeks of executions written straight
+ * into the tables.
  */
 const BACKFILL_STATEMENTS = [
   "0008_backfill_training_statistics.sql",
-  "0026_backfill_personal_records.sql",
+  "0015_backfill_exercise_records.sql",
   "0028_backfill_completed_training_weeks.sql",
   "0030_backfill_completed_training_weeks_levels.sql",
 ].flatMap((file) =>
@@ -36,7 +36,7 @@ const SEEDED_TABLES = [
   "exercise_executions",
   "execution_sets",
   "training_exercise_months",
-  "personal_records",
+  "exercise_records",
   "completed_training_weeks",
 ];
 
@@ -121,7 +121,7 @@ export async function seedExerciseHistories(seed: postgres.Sql, userIds: number[
       cross join lateral (${setsOf("ee.user_id", "ee.executed_at", "tx.position", t0)}) s
       where ee.user_id = any(${users})`),
   );
-  // The stored session volumes, monthly training sums and personal records, filled by the very statements the migrations use.
+  // The stored session volumes, monthly training sums and records, filled by the very statements the migrations use.
   for (const statement of BACKFILL_STATEMENTS) await seed.unsafe(statement);
   // What autovacuum does after a bulk insert (PostgreSQL 13+): statistics, and the visibility map index-only scans use.
   const [, vacuumAnalyze] = await timed(() => seed.unsafe(`vacuum (analyze) ${SEEDED_TABLES.join(", ")}`));

@@ -28,6 +28,8 @@ import { loadConfig } from "../src/platform/config.js";
 import { openDatabase, type Db, type DatabaseHandle } from "../src/platform/db/database.js";
 import { createLogger } from "../src/platform/logger.js";
 import { statisticsRepository } from "../src/modules/executions/statistics.repository.js";
+import { recordsRepository } from "../src/modules/records/records.repository.js";
+import { RECORDS_IN_METRICS } from "../src/modules/executions/statistics.service.js";
 import { inlineParameters, printExplain } from "./explain.js";
 import { BODYWEIGHT_FROM, checkConsistency, historyStart, HISTORY_DAYS, seedExerciseHistories, SETS_PER_EXECUTION, timed } from "./logged-history.js";
 import { bearer, closedLoop, ms, printTable, request, scratchDatabase, secs, watchEventLoopDelay, type Summary, runBenchmark } from "./support.js";
@@ -122,11 +124,14 @@ async function statementsOf(database: DatabaseHandle, userId: number, world: Wor
       "GET /exercises/{id}/progress?interval=WEEK",
       [
         (db) => statisticsRepository.exerciseProgress(db, userId, world.exerciseIds[0], "WEEK", {}),
-        (db) => statisticsRepository.personalRecords(db, userId, world.exerciseIds[0]),
+        (db) => recordsRepository.personalRecords(db, userId, { exerciseId: world.exerciseIds[0] }),
       ],
     ],
-    ["GET /exercises/personal-records", [(db) => statisticsRepository.personalRecords(db, userId)]],
-    ["GET /users/metrics", [(db) => statisticsRepository.metricsJson(db, userId, monday)]],
+    ["GET /exercises/personal-records", [(db) => recordsRepository.personalRecords(db, userId, {})]],
+    [
+      "GET /users/metrics",
+      [(db) => statisticsRepository.metricsJson(db, userId, monday), (db) => recordsRepository.personalRecords(db, userId, { limit: RECORDS_IN_METRICS })],
+    ],
   ];
   const result: Array<[string, string[]]> = [];
   for (const [label, calls] of endpoints) {
@@ -347,7 +352,7 @@ async function main() {
       insert into users (name, email, password_hash, user_type, email_confirmed)
       select format('Bench Student %s', n), format('bench-student-%s@example.com', n), 'x', 'ALUNO', true from generate_series(2, ${students}) n`;
     const everyone = (await seed<{ id: number }[]>`select id from users where email like 'bench-student-%' order by id`).map((row) => row.id);
-    await seed`truncate execution_sets, exercise_records, exercise_executions, training_executions, training_exercise_months, personal_records, completed_training_weeks restart identity`;
+    await seed`truncate execution_sets, exercise_records, exercise_executions, training_executions, training_exercise_months, completed_training_weeks restart identity`;
     const many = await seedHistories(seed, world, everyone);
     const [size] = await seed<{ sets: string; executions: string; database: string }[]>`
       select pg_size_pretty(pg_total_relation_size('execution_sets')) as sets, pg_size_pretty(pg_total_relation_size('exercise_executions')) as executions,

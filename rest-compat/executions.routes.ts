@@ -142,7 +142,7 @@ export function addExecutionRoutes(routes: DocumentedRouter, services: Services)
       success: 200,
     },
     async (req, res) => {
-      res.json(await statistics.listPersonalRecords(await userOf(services, req)));
+      res.json(await services.records.listPersonalRecords(await userOf(services, req)));
     },
   );
   routes.add(

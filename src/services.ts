@@ -129,7 +129,7 @@ export function createServices(deps: ServiceDeps) {
   const records = new RecordService({ db, links, exercises });
   const executions = new ExecutionService({ db, links, users, exercises, trainings });
   const executionLogging = new ExecutionLoggingService({ db, clock, executions, exercises, trainings, records });
-  const statistics = new StatisticsService({ db, clock, executions, exercises, trainings });
+  const statistics = new StatisticsService({ db, clock, executions, exercises, trainings, records });
   const adherence = new AdherenceService({ db, clock, users, links });
   const dashboard = new DashboardService({ clock, links, planAssignments, adherence, subscriptions, records });
   const changeFeed = new ChangeFeedService({

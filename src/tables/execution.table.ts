@@ -88,13 +88,13 @@ export const exerciseExecutions = pgTable(
     /** Σ weight and count of the completed sets that have a weight (for exact averages over many executions). */
     weightSum: numeric("weight_sum", { precision: 14, scale: 2 }).notNull(),
     weightedSets: integer("weighted_sets").notNull(),
-    /** Highest Epley estimate over the completed weighted sets of 1 to 12 repetitions (records.values.ts). */
+    /** Highest Epley estimate over the completed weighted sets of 1 to 12 repetitions (estimatedOneRepMax, execution.dto.ts). */
     bestOneRepMax: numeric("best_one_rep_max", { precision: 10, scale: 2 }),
     /** The client's id of an exercise logged on its own (contract §13.2); the exercises of a training execution have none. */
     clientId: uuid("client_id"),
     createdAt: createdAt(),
   },
-  // Trailing columns make progress and training statistics index-only scans (personal records are kept in personal_records).
+  // Trailing columns make progress and training statistics index-only scans.
   (t) => [
     uniqueIndex("exercise_executions_user_client_id_idx")
       .on(t.userId, t.clientId)
@@ -109,6 +109,9 @@ export const exerciseExecutions = pgTable(
       t.completedSets,
       t.totalReps,
     ),
+    // The legacy personal record of an exercise (contract §7, derived from the records module's MAX_WEIGHT) is held by
+    // the earliest execution, then the first logged, that lifted its weight: one index entry, however long the history.
+    index("exercise_executions_user_exercise_weight_idx").on(t.userId, t.exerciseId, t.maxWeight, t.executedAt, t.id),
     index("exercise_executions_user_time_idx").on(t.userId, t.executedAt),
     index("exercise_executions_training_execution_cover_idx").on(
       t.trainingExecutionId,
@@ -188,33 +191,6 @@ export const trainingExerciseMonths = pgTable(
       t.weightedSets,
     ),
   ],
-);
-
-/**
- * A user's personal record on an exercise (contract §7), kept at logging time: the heaviest weight of a completed set,
- * the execution that reached it first (the earliest executed_at, then the first logged; its name as logged) and the
- * best one-rep-max estimate of all the user's executions of the exercise. Executions are never changed once logged,
- * only erased with their user, so each log can only raise the row (`raisePersonalRecord`); reading a user's records
- * is one short range of this table, however long the history. No row while no execution of the exercise has a
- * completed weighted set; none for an exercise deleted since (its executions lose their exercise).
- */
-export const personalRecords = pgTable(
-  "personal_records",
-  {
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    exerciseId: integer("exercise_id")
-      .notNull()
-      .references(() => exercises.id, { onDelete: "cascade" }),
-    /** The execution holding the record: no foreign key, so erasing a history's executions does not probe this table for each. */
-    exerciseExecutionId: integer("exercise_execution_id").notNull(),
-    exerciseName: varchar("exercise_name", { length: 120 }).notNull(),
-    maxWeight: numeric("max_weight", { precision: 6, scale: 2 }).notNull(),
-    executedAt: instant("executed_at").notNull(),
-    bestOneRepMax: numeric("best_one_rep_max", { precision: 10, scale: 2 }),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.exerciseId] })],
 );
 
 /** ISO weeks per row of `completedTrainingWeeks`: the bits of a bigint. */

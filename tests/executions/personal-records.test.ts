@@ -99,12 +99,12 @@ describe("personal records kept at logging time", () => {
     ]);
   });
 
-  it("are filled for a history logged before them by the backfill migration, as logging kept them", async () => {
+  it("are what logging kept for a history logged before the record kinds, filled by their backfill migration", async () => {
     await logHistory();
     const logged = await answers();
-    await t.db.execute(sql`delete from personal_records`);
+    await t.db.execute(sql`delete from exercise_records`);
     expect(await answers()).not.toEqual(logged);
-    await runMigration(t.db, "backfill_personal_records");
+    await runMigration(t.db, "backfill_exercise_records");
     expect(await answers()).toEqual(logged);
   });
 

@@ -3,14 +3,7 @@ import type { PgTable } from "drizzle-orm/pg-core";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { invoices, payments, subscriptions } from "../../src/tables/billing.table.js";
 import { invites, personalStudentLinks } from "../../src/tables/coaching.table.js";
-import {
-  completedTrainingWeeks,
-  executionSets,
-  exerciseExecutions,
-  personalRecords,
-  trainingExecutions,
-  trainingExerciseMonths,
-} from "../../src/tables/execution.table.js";
+import { completedTrainingWeeks, executionSets, exerciseExecutions, trainingExecutions, trainingExerciseMonths } from "../../src/tables/execution.table.js";
 import { exercises } from "../../src/tables/exercise.table.js";
 import { exerciseRecords } from "../../src/tables/records.table.js";
 import { syncChanges } from "../../src/tables/sync-change.table.js";
@@ -95,7 +88,7 @@ describe("DELETE /api/users/me (a student)", () => {
   it("answers 204 and leaves each table as contract §15 says", async () => {
     const before = await userRow(w.student.id);
     expect(storedFiles(t)).toHaveLength(1);
-    expect(await countOf(personalRecords, eq(personalRecords.userId, w.student.id))).toBeGreaterThan(0);
+    expect(await countOf(exerciseRecords, eq(exerciseRecords.userId, w.student.id))).toBeGreaterThan(0);
     expect(await countOf(completedTrainingWeeks, eq(completedTrainingWeeks.userId, w.student.id))).toBeGreaterThan(0);
 
     const res = await deleteMe(w.student, { password: w.student.password });
@@ -125,7 +118,6 @@ describe("DELETE /api/users/me (a student)", () => {
     expect(await countOf(exerciseExecutions, eq(exerciseExecutions.userId, id))).toBe(0);
     expect(await countOf(executionSets, eq(executionSets.userId, id))).toBe(0);
     expect(await countOf(trainingExerciseMonths, eq(trainingExerciseMonths.userId, id))).toBe(0);
-    expect(await countOf(personalRecords, eq(personalRecords.userId, id))).toBe(0);
     expect(await countOf(completedTrainingWeeks, eq(completedTrainingWeeks.userId, id))).toBe(0);
     expect(await countOf(exerciseRecords, eq(exerciseRecords.userId, id))).toBe(0);
     expect(await countOf(syncChanges, eq(syncChanges.userId, id))).toBe(0);

@@ -3,7 +3,7 @@ import { HISTORY_LIST_CAP, ListBound } from "../../graphql/list-bounds.js";
 import { DateTime } from "../../graphql/scalars.js";
 import type { AttentionReason } from "../adherence/adherence.dto.js";
 import { AttentionReasonEnum } from "../adherence/adherence.types.js";
-import { RecordKindEnum } from "../records/records.types.js";
+import { RecordKindEnum } from "../executions/execution.types.js";
 import type { RecentRecordDto, TrainerDashboardDto } from "./dashboard.dto.js";
 import { RECENT_RECORDS_LISTED } from "./dashboard.service.js";
 

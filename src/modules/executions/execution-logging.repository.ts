@@ -1,4 +1,4 @@
-import { and, eq, sql, type AnyColumn } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { lockForTransaction } from "../../platform/db/advisory-locks.js";
 import { type Db } from "../../platform/db/database.js";
 import {
@@ -6,7 +6,6 @@ import {
   executionSets,
   exerciseExecutions,
   isoWeekNumber,
-  personalRecords,
   trainingExecutions,
   trainingExerciseMonths,
   WEEKS_PER_BLOCK,
@@ -16,55 +15,20 @@ import type { ExerciseExecutionRow, TrainingExecutionRow } from "./execution.rep
 export type NewExerciseExecution = typeof exerciseExecutions.$inferInsert;
 export type NewSet = Omit<typeof executionSets.$inferInsert, "id" | "exerciseExecutionId" | "userId" | "position">;
 
-const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
-
 /** What logging a session or an exercise writes: the executions, their sets, and what is kept of them as they are logged. */
 export const executionLoggingRepository = {
-  /** Serializes one user's logging, so two concurrent logs never both claim the same personal record. */
+  /** Serializes one user's logging, so two concurrent logs never both claim the same record. */
   async lockUser(db: Db, userId: number) {
     await lockForTransaction(db, "executions", userId);
   },
 
-  /** The heaviest completed set the user logged of the exercise so far (their personal record), null before any. */
-  async bestWeight(db: Db, userId: number, exerciseId: number): Promise<number | null> {
-    const [row] = await db
-      .select({ best: personalRecords.maxWeight })
-      .from(personalRecords)
-      .where(and(eq(personalRecords.userId, userId), eq(personalRecords.exerciseId, exerciseId)));
-    return num(row?.best);
-  },
-
-  /**
-   * Raises the user's personal record on the execution's exercise with an execution just logged (under the user's
-   * logging lock): its weight becomes the record when heavier, or as heavy and executed earlier (an execution logged
-   * after the fact), or as heavy at the same instant and logged first; its estimate when better.
-   */
-  async raisePersonalRecord(db: Db, row: ExerciseExecutionRow) {
-    if (row.exerciseId === null || row.maxWeight === null) return;
-    const held = personalRecords;
-    const beaten = sql`(excluded.max_weight, ${held.executedAt}, ${held.exerciseExecutionId}) > (${held.maxWeight}, excluded.executed_at, excluded.exercise_execution_id)`;
-    const newerIfBeaten = (column: AnyColumn) => sql`case when ${beaten} then excluded.${sql.identifier(column.name)} else ${column} end`;
+  /** Marks exercise executions just logged as personal records (contract §7): they set the records module's MAX_WEIGHT. */
+  async markPersonalRecords(db: Db, exerciseExecutionIds: readonly number[]) {
+    if (exerciseExecutionIds.length === 0) return;
     await db
-      .insert(personalRecords)
-      .values({
-        userId: row.userId,
-        exerciseId: row.exerciseId,
-        exerciseExecutionId: row.id,
-        exerciseName: row.exerciseName,
-        maxWeight: row.maxWeight,
-        executedAt: row.executedAt,
-        bestOneRepMax: row.bestOneRepMax,
-      })
-      .onConflictDoUpdate({
-        target: [held.userId, held.exerciseId],
-        set: {
-          exerciseExecutionId: newerIfBeaten(held.exerciseExecutionId),
-          exerciseName: newerIfBeaten(held.exerciseName),
-          maxWeight: newerIfBeaten(held.maxWeight),
-          executedAt: newerIfBeaten(held.executedAt),
-          bestOneRepMax: sql`greatest(${held.bestOneRepMax}, excluded.best_one_rep_max)`,
-        },
-      });
+      .update(exerciseExecutions)
+      .set({ personalRecord: true })
+      .where(inArray(exerciseExecutions.id, [...exerciseExecutionIds]));
   },
 
   /**

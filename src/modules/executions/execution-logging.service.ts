@@ -4,7 +4,6 @@ import type { Db } from "../../platform/db/database.js";
 import { validationError } from "../../platform/errors.js";
 import type { InputReader } from "../../platform/validation.js";
 import type { ExerciseService } from "../exercises/exercise.service.js";
-import type { LoggedExercise, RecordService } from "../records/records.service.js";
 import type { TrainingService } from "../trainings/training.service.js";
 import {
   hundredths,
@@ -13,12 +12,14 @@ import {
   toExerciseExecutionDto,
   type ExerciseExecutionDto,
   type Logged,
+  type NewRecordDto,
   type TrainingExecutionDto,
 } from "./execution.dto.js";
 import type { ExerciseExecutionInput, SetInput, TrainingExecutionInput } from "./execution.inputs.js";
 import { executionLoggingRepository } from "./execution-logging.repository.js";
 import { executionRepository, type ExerciseExecutionRow } from "./execution.repository.js";
 import type { ExecutionService } from "./execution.service.js";
+import type { LoggedExercise, RecordClaims } from "./record.ports.js";
 import { recordChanges } from "../sync/change-feed.recorder.js";
 import { recordEvent } from "../webhooks/domain-events.recorder.js";
 
@@ -30,7 +31,7 @@ export interface ExecutionLoggingServiceDeps {
   executions: ExecutionService;
   exercises: ExerciseService;
   trainings: TrainingService;
-  records: RecordService;
+  records: RecordClaims;
 }
 
 /**
@@ -106,7 +107,7 @@ export class ExecutionLoggingService {
         { entity: "trainingExecution", ids: [execution.id], userIds: [caller.id] },
         { entity: "exerciseExecution", ids: logged.map((item) => item.execution.id), userIds: [caller.id] },
       );
-      const newRecords = await this.deps.records.claim(tx, logged);
+      const { newRecords } = await this.claimRecords(tx, logged);
       await recordEvent(tx, execution.createdAt, {
         type: "training_execution.created",
         subjectUserIds: [caller.id],
@@ -149,8 +150,9 @@ export class ExecutionLoggingService {
       });
       if (!inserted) return null;
       await recordChanges(tx, inserted.createdAt, { entity: "exerciseExecution", ids: [inserted.id], userIds: [caller.id] });
-      const newRecords = await this.deps.records.claim(tx, [{ execution: inserted, sets: input.sets }]);
-      const dto = { ...toExerciseExecutionDto(inserted, await executionRepository.setsOf(tx, [inserted.id]), "short"), newRecords };
+      const { newRecords, personalRecords } = await this.claimRecords(tx, [{ execution: inserted, sets: input.sets }]);
+      const row = { ...inserted, personalRecord: personalRecords.has(inserted.id) };
+      const dto = { ...toExerciseExecutionDto(row, await executionRepository.setsOf(tx, [inserted.id]), "short"), newRecords };
       await recordEvent(tx, inserted.createdAt, { type: "exercise_execution.created", subjectUserIds: [caller.id], data: dto });
       return dto;
     });
@@ -158,6 +160,7 @@ export class ExecutionLoggingService {
     return { execution: logged, created: true };
   }
 
+  /** Inserts an exercise execution with its sets and figures; not a personal record until `claimRecords` says so. */
   private async insertExerciseExecution(
     tx: Db,
     userId: number,
@@ -166,21 +169,27 @@ export class ExecutionLoggingService {
       "id" | "userId" | "createdAt" | "personalRecord" | "completedSets" | "totalReps" | "volume" | "maxWeight" | "weightSum" | "weightedSets" | "bestOneRepMax"
     > & { sets: SetInput[] },
   ): Promise<ExerciseExecutionRow | null> {
-    const aggregates = setAggregates(item.sets);
-    const previousBest = item.exerciseId === null ? null : await executionLoggingRepository.bestWeight(tx, userId, item.exerciseId);
-    const personalRecord = aggregates.maxWeight !== null && (previousBest === null || Number(aggregates.maxWeight) > previousBest);
     const { sets, ...fields } = item;
-    const row = await executionLoggingRepository.insertExerciseExecution(
+    return executionLoggingRepository.insertExerciseExecution(
       tx,
-      { ...fields, userId, personalRecord, ...aggregates, createdAt: this.deps.clock.now() },
+      { ...fields, userId, ...setAggregates(sets), createdAt: this.deps.clock.now() },
       sets.map((set) => ({
         repetitions: set.repetitions,
         weight: set.weight === null || set.weight === undefined ? null : set.weight.toFixed(2),
         completed: set.completed,
       })),
     );
-    if (row) await executionLoggingRepository.raisePersonalRecord(tx, row);
-    return row;
+  }
+
+  /**
+   * Claims the records a log's executions set (contract §12.1), and marks as personal records (contract §7) those that
+   * set a MAX_WEIGHT: the heaviest completed set above every earlier one, as the records module keeps it.
+   */
+  private async claimRecords(tx: Db, logged: LoggedExercise[]): Promise<{ newRecords: NewRecordDto[]; personalRecords: Set<number> }> {
+    const claimed = await this.deps.records.claim(tx, logged);
+    const personalRecords = new Set(logged.filter((_, i) => claimed[i].some((record) => record.kind === "MAX_WEIGHT")).map((item) => item.execution.id));
+    await executionLoggingRepository.markPersonalRecords(tx, [...personalRecords]);
+    return { newRecords: claimed.flat(), personalRecords };
   }
 
   /** The user's training execution logged with this client id, answered as its logging call answered it (its records included). */

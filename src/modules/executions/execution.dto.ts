@@ -3,8 +3,16 @@ import type { ExerciseExecutionRow } from "./execution.repository.js";
 import type { SetInput } from "./execution.inputs.js";
 import { z } from "zod";
 import { day, instant, int } from "../../platform/answer-fields.js";
-import { newRecordSchema } from "../records/records.dto.js";
-import { estimatedOneRepMax } from "../records/records.values.js";
+import { RECORD_KINDS } from "../../tables/records.table.js";
+
+/** What a record's value counts (contract §12.1): kg, or repetitions for MAX_REPS. */
+export const recordUnit = z.enum(["kg", "reps"]);
+
+/** A record a logging call just set (contract §12.1), as its answer lists it. */
+export const newRecordSchema = z
+  .object({ exerciseId: int(), kind: z.enum(RECORD_KINDS), value: z.number(), unit: recordUnit, previousValue: z.number().nullable() })
+  .meta({ id: "NewRecord" });
+export type NewRecordDto = z.output<typeof newRecordSchema>;
 
 export const setSchema = z.object({ repetitions: int(), weight: z.number().nullable().describe("kg"), completed: z.boolean() }).meta({ id: "ExecutionSet" });
 export type SetDto = z.output<typeof setSchema>;
@@ -155,6 +163,20 @@ export function toExerciseExecutionDto(row: ExerciseExecutionRow, sets: (typeof 
     personalRecord: row.personalRecord,
     clientId: row.clientId,
   };
+}
+
+/** Epley estimates from more repetitions are unreliable (contract §7): such sets give none. */
+const MAX_ESTIMATE_REPS = 12;
+
+/**
+ * The Epley one-rep-max estimate w × (1 + r/30) of a set, in hundredths (of a kilogram) rounded half up; one
+ * repetition gives the weight itself, and sets of no or more than 12 repetitions give none (contract §7).
+ */
+export function estimatedOneRepMax(weight: number, repetitions: number): number | null {
+  if (repetitions < 1 || repetitions > MAX_ESTIMATE_REPS) return null;
+  if (repetitions === 1) return weight;
+  // w × (30 + r) / 30, rounded half up: ⌊(2w(30 + r) + 30) / 60⌋
+  return Math.floor((weight * (30 + repetitions) * 2 + 30) / 60);
 }
 
 /**

@@ -2,14 +2,7 @@ import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { type Db } from "../../platform/db/database.js";
 import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
 import { users } from "../../tables/user.table.js";
-import {
-  completedTrainingWeeks,
-  executionSets,
-  exerciseExecutions,
-  personalRecords,
-  trainingExecutions,
-  trainingExerciseMonths,
-} from "../../tables/execution.table.js";
+import { completedTrainingWeeks, executionSets, exerciseExecutions, trainingExecutions, trainingExerciseMonths } from "../../tables/execution.table.js";
 
 export type TrainingExecutionRow = typeof trainingExecutions.$inferSelect;
 export type ExerciseExecutionRow = typeof exerciseExecutions.$inferSelect;
@@ -59,9 +52,8 @@ export const executionRepository = {
       .orderBy(asc(exerciseExecutions.executedAt), asc(exerciseExecutions.id));
   },
 
-  /** Deletes every execution of a user, their sets and the monthly sums, personal records and completed weeks kept of them. */
+  /** Deletes every execution of a user, their sets and the monthly sums and completed weeks kept of them. */
   async deleteExecutionsOf(db: Db, userId: number) {
-    await db.delete(personalRecords).where(eq(personalRecords.userId, userId));
     // Exercise executions first: those of training executions would go with them anyway, each set with its execution.
     await db.delete(exerciseExecutions).where(eq(exerciseExecutions.userId, userId));
     await db.delete(trainingExecutions).where(eq(trainingExecutions.userId, userId));

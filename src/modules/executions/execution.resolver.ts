@@ -1,6 +1,5 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql-api.js";
-import { HISTORY_LIST_CAP, ListBound } from "../../graphql/list-bounds.js";
 import { argumentsReader, inputReader } from "../../graphql/arguments.js";
 import { PageInput } from "../../graphql/page.js";
 import { LocalDate } from "../../graphql/scalars.js";
@@ -15,7 +14,6 @@ import {
   ExerciseExecutionInput,
   ExerciseExecution,
   ExerciseProgress,
-  PersonalRecord,
   ProgressIntervalEnum,
   TrainingExecutionInput,
   TrainingExecutionPage,
@@ -30,12 +28,6 @@ export class ExecutionResolver {
   @Query(() => TrainingExecution)
   trainingExecution(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
     return ctx.services.executions.getTrainingExecution(ctx.actor, id);
-  }
-
-  @ListBound({ cap: HISTORY_LIST_CAP })
-  @Query(() => [PersonalRecord], { description: "The caller's records, one per exercise" })
-  personalRecords(@Ctx() ctx: Context) {
-    return ctx.services.statistics.listPersonalRecords(ctx.actor);
   }
 
   @Mutation(() => TrainingExecution, { description: "A clientId the caller logged before answers the execution logged first" })
@@ -72,12 +64,6 @@ export class UserExecutionsResolver {
     @Ctx() ctx: Context,
   ) {
     return ctx.loaders.executionsOfUser({ filter, page }).load(user.id);
-  }
-
-  @ListBound({ cap: HISTORY_LIST_CAP })
-  @FieldResolver(() => [PersonalRecord])
-  personalRecords(@Root() user: User, @Ctx() ctx: Context) {
-    return ctx.services.statistics.listPersonalRecords(ctx.actor, user.id);
   }
 
   @FieldResolver(() => UserMetrics)

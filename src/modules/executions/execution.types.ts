@@ -4,15 +4,26 @@ import { PageOf } from "../../graphql/page.js";
 import { DateTime, LocalDate } from "../../graphql/scalars.js";
 import { graphqlEnum } from "../../graphql/enums.js";
 import { RECORD_KINDS } from "../../tables/records.table.js";
-import { NewRecord } from "../records/records.types.js";
 import { WEIGHT_HISTORY_LISTED } from "../users/user.fragments.js";
-import { RECORDS_IN_METRICS, WEEKS_IN_METRICS } from "./statistics.repository.js";
+import { WEEKS_IN_METRICS } from "./statistics.repository.js";
+import { RECORDS_IN_METRICS } from "./statistics.service.js";
 import { PROGRESS_INTERVALS } from "./execution.inputs.js";
+import type { NewRecordDto } from "./execution.dto.js";
 
 /** The points a progress lists at most: a year of days. */
 const PROGRESS_POINTS_CAP = 366;
 
 export const ProgressIntervalEnum = graphqlEnum(PROGRESS_INTERVALS, "ProgressInterval");
+export const RecordKindEnum = graphqlEnum(RECORD_KINDS, "RecordKind", "What a record measures (contract §12.1)");
+
+@ObjectType("NewRecord", { description: "A record a logged execution just set", simpleResolvers: true })
+export class NewRecord implements NewRecordDto {
+  @Field(() => Int) exerciseId!: number;
+  @Field(() => RecordKindEnum) kind!: NewRecordDto["kind"];
+  @Field(() => Float) value!: number;
+  @Field(() => String) unit!: NewRecordDto["unit"];
+  @Field(() => Float, { nullable: true }) previousValue!: number | null;
+}
 
 @ObjectType("ExecutionSet", { simpleResolvers: true })
 export class ExecutionSet {

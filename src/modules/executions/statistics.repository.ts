@@ -1,9 +1,8 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { type Db, rowsOf } from "../../platform/db/database.js";
 import { preparedStatement } from "../../platform/db/prepared.js";
-import { fromJson, jsonArrayText, jsonInstant, jsonNumber, jsonObjectText, jsonString } from "../../platform/db/json.js";
+import { fromJson, jsonArrayText, jsonNumber, jsonObjectText, jsonString } from "../../platform/db/json.js";
 import { weightHistoryText } from "../users/user.fragments.js";
-import { personalRecords } from "../../tables/execution.table.js";
 import type { TrainingStatisticsFigures } from "./execution.dto.js";
 import type { Period } from "./execution.repository.js";
 
@@ -28,31 +27,21 @@ export function wholeMonths(range: Period): { from: string | null; until: string
 
 /** The ISO weeks of the metrics' weeklyProgress (contract §7). */
 export const WEEKS_IN_METRICS = 8;
-/** The personal records the metrics list: the first by exercise name, as many as a page holds at most. */
-export const RECORDS_IN_METRICS = 100;
 
 /**
  * A user's metrics (contract §7) as the JSON text of the answer, built whole by PostgreSQL in one statement, prepared
  * once (its text is long to build) and bound to `userId` and the first week's Monday (`firstMonday`, an instant, and
  * `firstMondayDay`, its date): the totals (one index-only pass over each table, and the few standalone exercise logs),
- * trainings and time for each week, the weight history (the users module's fragment) and the user's personal_records
- * (one row per exercise, kept at logging time; the first RECORDS_IN_METRICS by name). The answer holds a record for
- * each exercise the user lifted (up to a hundred): carried as one text, it is not decoded into objects, walked for
- * dates and encoded again, which was most of the request's CPU; and that text is concatenated (`jsonObjectText`:
+ * trainings and time for each week and the weight history (the users module's fragment); all but the personal
+ * records, which the records module keeps (StatisticsService.metricsJson adds them). Carried as one text, the answer
+ * is not decoded into objects, walked for dates and encoded again; and that text is concatenated (`jsonObjectText`:
  * compact, as every other answer is written), where json_build_object and json_agg would space it and look up every
- * value's type and output function again for each record. Sums of seconds leave as float8: exact for any integer a
+ * value's type and output function again for each item. Sums of seconds leave as float8: exact for any integer a
  * history can reach (below 2^53), where an int would overflow past 2^31 (68 years of logged time).
  */
 const userMetrics = preparedStatement((db) => {
   const userId = sql.placeholder("userId");
   const firstMonday = sql`${sql.placeholder("firstMonday")}::timestamptz`;
-  const record = jsonObjectText({
-    exerciseName: jsonString(sql`exercise_name`),
-    value: jsonNumber(sql`value`),
-    unit: sql`'"kg"'`,
-    date: jsonInstant(sql`date`),
-    estimatedOneRepMax: jsonNumber(sql`one_rep_max`),
-  });
   const answer = jsonObjectText({
     userId: sql`${userId}::int::text`,
     totalTrainings: sql`t.trainings::text`,
@@ -70,18 +59,12 @@ const userMetrics = preparedStatement((db) => {
       sql`d.week`,
     ),
     weightHistory: weightHistoryText(sql`${userId}::int`),
-    personalRecords: jsonArrayText(record, sql`from records`, sql`exercise_name, exercise_id`),
   });
   return db
     .select({ answer: sql<string>`metrics.answer` })
     .from(
       sql`(
-        with records as (
-          select exercise_id, exercise_name, max_weight as value, executed_at as date, best_one_rep_max as one_rep_max
-          from personal_records where user_id = ${userId}
-          order by exercise_name, exercise_id limit ${sql.raw(String(RECORDS_IN_METRICS))}
-        ),
-        weekly as (
+        with weekly as (
           select date_trunc('week', w.at at time zone 'UTC')::date as week, sum(w.trainings)::int as trainings, sum(w.time)::float8 as time from (
             select start_time as at, 1 as trainings, duration_seconds as time
             from training_executions where user_id = ${userId} and start_time >= ${firstMonday}
@@ -105,7 +88,7 @@ const userMetrics = preparedStatement((db) => {
     .prepare("user_metrics");
 });
 
-/** The aggregates of one user's history (contract §7): a training's statistics, an exercise's progress, personal records, metrics. */
+/** The aggregates of one user's history (contract §7): a training's statistics, an exercise's progress, metrics. */
 export const statisticsRepository = {
   /**
    * Totals, per-exercise figures and the daily series of one user's executions of one training, in one statement
@@ -198,24 +181,9 @@ export const statisticsRepository = {
     );
   },
 
-  /** The user's personal records (of one exercise, or all), by exercise name. */
-  async personalRecords(db: Db, userId: number, exerciseId?: number) {
-    return db
-      .select({
-        exerciseId: personalRecords.exerciseId,
-        exerciseName: personalRecords.exerciseName,
-        value: personalRecords.maxWeight,
-        date: personalRecords.executedAt,
-        oneRepMax: personalRecords.bestOneRepMax,
-      })
-      .from(personalRecords)
-      .where(and(eq(personalRecords.userId, userId), exerciseId === undefined ? undefined : eq(personalRecords.exerciseId, exerciseId)))
-      .orderBy(asc(personalRecords.exerciseName), asc(personalRecords.exerciseId));
-  },
-
   /**
-   * A user's metrics (contract §7) as the JSON text of the answer, built whole by PostgreSQL in one statement
-   * (`userMetrics`): the 8 ISO weeks of `weeklyProgress` start on `firstMonday`.
+   * A user's metrics (contract §7) as the JSON text of the answer but its personal records, built whole by PostgreSQL in
+   * one statement (`userMetrics`): the 8 ISO weeks of `weeklyProgress` start on `firstMonday`.
    */
   async metricsJson(db: Db, userId: number, firstMonday: Date): Promise<string> {
     const [row] = await userMetrics(db).execute({ userId, firstMonday: iso(firstMonday), firstMondayDay: isoDay(firstMonday) });

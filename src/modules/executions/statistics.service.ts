@@ -7,18 +7,31 @@ import type { ExerciseService } from "../exercises/exercise.service.js";
 import type { TrainingService } from "../trainings/training.service.js";
 import type { ProgressFilter, StatisticsFilter } from "./execution.inputs.js";
 import { statisticsRepository, WEEKS_IN_METRICS } from "./statistics.repository.js";
-import type { ExerciseProgressDto, PersonalRecordDto, TrainingStatisticsDto, UserMetricsDto } from "./execution.dto.js";
+import type { ExerciseProgressDto, TrainingStatisticsDto, UserMetricsDto } from "./execution.dto.js";
 import type { ExecutionService } from "./execution.service.js";
+import type { PersonalRecordsReader } from "./record.ports.js";
 import { mayBeStale } from "../../platform/db/read-routing.js";
+
+/** The personal records the metrics list: the first by exercise name, as many as a page holds at most. */
+export const RECORDS_IN_METRICS = 100;
 
 const n = (value: string | number | null | undefined): number => (value === null || value === undefined ? 0 : Number(value));
 const nullable = (value: string | null | undefined): number | null => (value === null || value === undefined ? null : Number(value));
 
-export type { ExerciseProgressDto, PersonalRecordDto, TrainingStatisticsDto, UserMetricsDto };
+export type { ExerciseProgressDto, TrainingStatisticsDto, UserMetricsDto };
 
-/** Statistics, progress, records and metrics: SQL aggregates over one user's indexed history (contract §7). */
+/** Statistics, progress and metrics: SQL aggregates over one user's indexed history (contract §7). */
 export class StatisticsService {
-  constructor(private readonly deps: { db: Db; clock: Clock; executions: ExecutionService; exercises: ExerciseService; trainings: TrainingService }) {}
+  constructor(
+    private readonly deps: {
+      db: Db;
+      clock: Clock;
+      executions: ExecutionService;
+      exercises: ExerciseService;
+      trainings: TrainingService;
+      records: PersonalRecordsReader;
+    },
+  ) {}
 
   /** Figures of a training's executions (the caller's, or `userId`'s for their trainer and administrators). */
   async trainingStatistics(actor: Actor, trainingId: number, readFilter: InputReader<StatisticsFilter>): Promise<TrainingStatisticsDto> {
@@ -40,7 +53,7 @@ export class StatisticsService {
     await this.deps.executions.ensureMayRead(caller, userId);
     const [buckets, [record]] = await Promise.all([
       statisticsRepository.exerciseProgress(mayBeStale(this.deps.db), userId, exerciseId, filter.interval, dayRange(filter.startDate, filter.endDate)),
-      statisticsRepository.personalRecords(mayBeStale(this.deps.db), userId, exerciseId),
+      this.deps.records.personalRecordsOf(userId, { exerciseId }),
     ]);
     return {
       exerciseId,
@@ -53,36 +66,26 @@ export class StatisticsService {
         totalReps: row.reps,
         estimatedOneRepMax: nullable(row.one_rep_max),
       })),
-      personalRecord: record ? { value: n(record.value), unit: "kg", date: record.date, estimatedOneRepMax: nullable(record.oneRepMax) } : null,
+      personalRecord: record ? { value: record.value, unit: record.unit, date: record.date, estimatedOneRepMax: record.estimatedOneRepMax } : null,
     };
-  }
-
-  /** A user's personal records, one per exercise (the caller's unless `userId`). */
-  async listPersonalRecords(actor: Actor, userId?: number): Promise<PersonalRecordDto[]> {
-    const caller = requireUser(actor);
-    const owner = userId ?? caller.id;
-    await this.deps.executions.ensureMayRead(caller, owner);
-    const rows = await statisticsRepository.personalRecords(mayBeStale(this.deps.db), owner);
-    return rows.map((row) => ({
-      exerciseId: row.exerciseId,
-      exerciseName: row.exerciseName,
-      value: n(row.value),
-      unit: "kg",
-      date: row.date,
-      estimatedOneRepMax: nullable(row.oneRepMax),
-    }));
   }
 
   /**
    * A user's training metrics (the caller's, or `userId`'s for their trainer and administrators) as the JSON text of
-   * the answer, which PostgreSQL builds whole (statisticsRepository.metricsJson): REST sends it as it is.
+   * the answer, which PostgreSQL builds whole (statisticsRepository.metricsJson) but for the personal records (the
+   * records module's), written last: REST sends it as it is.
    */
   async metricsJson(actor: Actor, userId?: number): Promise<string> {
     const caller = requireUser(actor);
     const owner = userId ?? caller.id;
     await this.deps.executions.ensureMayRead(caller, owner);
     const firstMonday = mondayOf(new Date(this.deps.clock.now().getTime() - (WEEKS_IN_METRICS - 1) * 7 * DAY_MS));
-    return statisticsRepository.metricsJson(mayBeStale(this.deps.db), owner, firstMonday);
+    const [metrics, records] = await Promise.all([
+      statisticsRepository.metricsJson(mayBeStale(this.deps.db), owner, firstMonday),
+      this.deps.records.personalRecordsOf(owner, { limit: RECORDS_IN_METRICS }),
+    ]);
+    const personalRecords = records.map(({ exerciseId: _exerciseId, ...record }) => record);
+    return `${metrics.slice(0, -1)},"personalRecords":${JSON.stringify(personalRecords)}}`;
   }
 
   /** `metricsJson` as the DTO (GraphQL). */

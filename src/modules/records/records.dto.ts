@@ -3,8 +3,7 @@ import { z } from "zod";
 import { instant, int } from "../../platform/answer-fields.js";
 import { RECORD_KINDS } from "../../tables/records.table.js";
 import { unitOf } from "./records.values.js";
-
-const unit = z.enum(["kg", "reps"]);
+import { recordUnit } from "../executions/execution.dto.js";
 
 /** A record of contract §12.1: what was set, by which execution and set, and the best it beat. */
 export const recordSchema = z
@@ -13,7 +12,7 @@ export const recordSchema = z
     exerciseName: z.string(),
     kind: z.enum(RECORD_KINDS),
     value: z.number(),
-    unit,
+    unit: recordUnit,
     reps: int().nullable(),
     weight: z.number().nullable(),
     achievedAt: instant,
@@ -24,12 +23,6 @@ export const recordSchema = z
   })
   .meta({ id: "Record" });
 export type RecordDto = z.output<typeof recordSchema>;
-
-/** A record a logging call just set, as its answer lists it. */
-export const newRecordSchema = z
-  .object({ exerciseId: int(), kind: z.enum(RECORD_KINDS), value: z.number(), unit, previousValue: z.number().nullable() })
-  .meta({ id: "NewRecord" });
-export type NewRecordDto = z.output<typeof newRecordSchema>;
 
 const decimal = (text: string | null) => (text === null ? null : Number(text));
 

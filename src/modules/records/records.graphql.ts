@@ -2,10 +2,10 @@ import DataLoader from "dataloader";
 import type { Actor } from "../../platform/auth/actor.js";
 import type { Services } from "../../services.js";
 import type { CurrentRecordsRequest } from "./records.service.js";
-import { ExerciseRecordsResolver, UserRecordsResolver } from "./records.resolver.js";
+import { ExerciseRecordsResolver, PersonalRecordsResolver, UserRecordsResolver } from "./records.resolver.js";
 
 /** Every resolver of this module: src/graphql-schema.ts builds the schema from each module's list. */
-export const recordResolvers = [UserRecordsResolver, ExerciseRecordsResolver] as const;
+export const recordResolvers = [PersonalRecordsResolver, UserRecordsResolver, ExerciseRecordsResolver] as const;
 
 /** This module's per-request DataLoaders: a list of N items resolves each relation in one query, not N. */
 export function recordLoaders(services: Services, actor: Actor) {

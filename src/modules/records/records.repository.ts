@@ -8,6 +8,8 @@ import type { PageRequest } from "../../platform/paging.js";
 import { exercises } from "../../tables/exercise.table.js";
 import { changedSince, readSnapshot } from "../sync/change-feed.fragments.js";
 import { exerciseRecords, type RecordKind } from "../../tables/records.table.js";
+import { exerciseExecutions } from "../../tables/execution.table.js";
+import { alias } from "drizzle-orm/pg-core";
 
 export type NewRecordRow = Omit<typeof exerciseRecords.$inferInsert, "id" | "createdAt">;
 
@@ -101,7 +103,57 @@ const currentOnExerciseReadBy = preparedStatements(
   },
 );
 
+const estimates = alias(exerciseRecords, "estimate");
+
 export const recordsRepository = {
+  /**
+   * A user's legacy personal record of contract §7 on each exercise (or one), by exercise name then id, at most
+   * `limit`: the current MAX_WEIGHT, the current ESTIMATED_1RM as its estimate, and the date and the name (as logged)
+   * of the execution holding it, which §7 takes as the earliest executed, then the first logged, of those that lifted
+   * that weight. MAX_WEIGHT itself keeps the first *logged* to reach it (a tie sets no record), and an execution logged
+   * after the fact may reach the same weight earlier: the holder is looked up among the user's executions of the
+   * exercise that lifted that weight, one entry of exercise_executions_user_exercise_weight_idx each.
+   */
+  async personalRecords(db: Db, userId: number, only: { exerciseId?: number; limit?: number }) {
+    const holder = db
+      .select({ exerciseName: exerciseExecutions.exerciseName, executedAt: exerciseExecutions.executedAt })
+      .from(exerciseExecutions)
+      .where(
+        and(
+          eq(exerciseExecutions.userId, exerciseRecords.userId),
+          eq(exerciseExecutions.exerciseId, exerciseRecords.exerciseId),
+          eq(exerciseExecutions.maxWeight, exerciseRecords.value),
+        ),
+      )
+      .orderBy(asc(exerciseExecutions.executedAt), asc(exerciseExecutions.id))
+      .limit(1)
+      .as("holder");
+    const conditions: SQL[] = [eq(exerciseRecords.userId, userId), eq(exerciseRecords.kind, "MAX_WEIGHT"), eq(exerciseRecords.current, true)];
+    if (only.exerciseId !== undefined) conditions.push(eq(exerciseRecords.exerciseId, only.exerciseId));
+    const query = db
+      .select({
+        exerciseId: exerciseRecords.exerciseId,
+        exerciseName: holder.exerciseName,
+        value: exerciseRecords.value,
+        date: holder.executedAt,
+        oneRepMax: estimates.value,
+      })
+      .from(exerciseRecords)
+      .innerJoinLateral(holder, sql`true`)
+      .leftJoin(
+        estimates,
+        and(
+          eq(estimates.userId, exerciseRecords.userId),
+          eq(estimates.exerciseId, exerciseRecords.exerciseId),
+          eq(estimates.kind, "ESTIMATED_1RM"),
+          eq(estimates.current, true),
+        ),
+      )
+      .where(and(...conditions))
+      .orderBy(asc(holder.exerciseName), asc(exerciseRecords.exerciseId));
+    return only.limit === undefined ? query : query.limit(only.limit);
+  },
+
   /** Every record event of a user, current and past, in the order they were set (their data export). */
   recordsOfUser(db: Db, userId: number): Promise<RecordRow[]> {
     return selectRecords(db).where(eq(exerciseRecords.userId, userId)).orderBy(asc(exerciseRecords.achievedAt), asc(exerciseRecords.id));

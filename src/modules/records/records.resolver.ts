@@ -1,12 +1,27 @@
-import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from "type-graphql";
+import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql-api.js";
 import { HISTORY_LIST_CAP, ListBound } from "../../graphql/list-bounds.js";
 import { Exercise } from "../exercises/exercise.types.js";
 import { User } from "../users/user.types.js";
+import { PersonalRecord } from "../executions/execution.types.js";
 import { RECORD_KINDS, type RecordKind } from "../../tables/records.table.js";
-import { ExerciseRecord, RecordKindEnum } from "./records.types.js";
+import { ExerciseRecord } from "./records.types.js";
+import { RecordKindEnum } from "../executions/execution.types.js";
 
-/** `User.records`: the user's current records (the user, their trainer, administrators), batched over a list of users. */
+/** The legacy personal records of contract §7 (the caller's), derived from the record kinds. */
+@Resolver()
+export class PersonalRecordsResolver {
+  @ListBound({ cap: HISTORY_LIST_CAP })
+  @Query(() => [PersonalRecord], { description: "The caller's records, one per exercise" })
+  personalRecords(@Ctx() ctx: Context) {
+    return ctx.services.records.listPersonalRecords(ctx.actor);
+  }
+}
+
+/**
+ * `User.records`: the user's current records (the user, their trainer, administrators), batched over a list of users;
+ * `User.personalRecords`: the legacy personal records of contract §7.
+ */
 @Resolver(() => User)
 export class UserRecordsResolver {
   @ListBound({ cap: HISTORY_LIST_CAP })
@@ -18,6 +33,12 @@ export class UserRecordsResolver {
     @Ctx() ctx: Context,
   ) {
     return ctx.loaders.currentRecords.load({ userId: user.id, exerciseId: exerciseId ?? undefined, kinds: kinds ?? undefined });
+  }
+
+  @ListBound({ cap: HISTORY_LIST_CAP })
+  @FieldResolver(() => [PersonalRecord])
+  personalRecords(@Root() user: User, @Ctx() ctx: Context) {
+    return ctx.services.records.listPersonalRecords(ctx.actor, user.id);
   }
 }
 

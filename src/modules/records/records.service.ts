@@ -6,28 +6,16 @@ import { toPage, type Page } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
 import type { LinkService } from "../coaching/link.service.js";
 import { EXERCISE_NOT_FOUND, type ExerciseService } from "../exercises/exercise.service.js";
-import { byExerciseAndKind, toRecordDto, type NewRecordDto, type RecordDto } from "./records.dto.js";
+import type { NewRecordDto, PersonalRecordDto } from "../executions/execution.dto.js";
+import type { LoggedExercise, PersonalRecordsReader, RecordClaims } from "../executions/record.ports.js";
+import { byExerciseAndKind, toRecordDto, type RecordDto } from "./records.dto.js";
 import type { RecordHistoryQuery, RecordsFilter } from "./records.inputs.js";
 import { recordsRepository, type NewRecordRow, type RecentRecordIds } from "./records.repository.js";
 import type { RecordKind } from "../../tables/records.table.js";
-import { bestOfExecution, unitOf, type LoggedSet } from "./records.values.js";
+import { bestOfExecution, unitOf } from "./records.values.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
 import { recordEvent, type DomainEvent } from "../webhooks/domain-events.recorder.js";
 import { mayBeStale } from "../../platform/db/read-routing.js";
-
-/** An exercise execution just logged, with its sets as sent. */
-export interface LoggedExercise {
-  execution: {
-    id: number;
-    userId: number;
-    exerciseId: number | null;
-    exerciseName: string;
-    trainingExecutionId: number | null;
-    executedAt: Date;
-    createdAt: Date;
-  };
-  sets: readonly LoggedSet[];
-}
 
 /** One `records` relation asked of a GraphQL list item: a user's current records, on one exercise and some kinds. */
 export interface CurrentRecordsRequest {
@@ -45,9 +33,9 @@ const hundredthsOf = (text: string) => Math.round(Number(text) * 100);
 
 /**
  * Record kinds (contract §12.1): claimed while executions are logged, read by the user, administrators and the
- * user's ACTIVE-linked trainer (contract §7).
+ * user's ACTIVE-linked trainer (contract §7); and the legacy personal record of contract §7, derived from them.
  */
-export class RecordService {
+export class RecordService implements RecordClaims, PersonalRecordsReader {
   /**
    * What the last reading of each set of users' recent records found (ids and snapshot), so that the next one reads
    * only those rows while nothing of the users changed.
@@ -72,12 +60,12 @@ export class RecordService {
    * (lockForTransaction "executions"): concurrent logs of one user then claim one after the other, and a record is
    * never claimed twice. Executions are taken in the order given, each against the bests before it (the earlier
    * ones of the same log included); each kind's best set of an execution is a record when it strictly beats the
-   * current record of its kind, or is the first of its kind.
+   * current record of its kind, or is the first of its kind. Answers the records each execution set, in the order given.
    */
-  async claim(tx: Db, logged: readonly LoggedExercise[]): Promise<NewRecordDto[]> {
+  async claim(tx: Db, logged: readonly LoggedExercise[]): Promise<NewRecordDto[][]> {
     const userId = logged[0]?.execution.userId;
     const exerciseIds = [...new Set(logged.flatMap(({ execution }) => (execution.exerciseId === null ? [] : [execution.exerciseId])))];
-    if (userId === undefined || exerciseIds.length === 0) return [];
+    if (userId === undefined || exerciseIds.length === 0) return logged.map(() => []);
     const bests = new Map<string, number>();
     for (const held of await recordsRepository.currentValues(tx, userId, exerciseIds)) bests.set(`${held.exerciseId}:${held.kind}`, hundredthsOf(held.value));
 
@@ -112,13 +100,17 @@ export class RecordService {
     for (const row of rows) row.current = last.get(`${row.exerciseId}:${row.kind}`) === row;
     await recordsRepository.insert(tx, userId, rows);
     await recordEvent(tx, logged[0].execution.createdAt, ...rows.map((row) => recordAchieved(row, exerciseNames.get(row.exerciseId)!)));
-    return rows.map((row) => ({
-      exerciseId: row.exerciseId,
-      kind: row.kind,
-      value: Number(row.value),
-      unit: unitOf(row.kind),
-      previousValue: row.previousValue === null || row.previousValue === undefined ? null : Number(row.previousValue),
-    }));
+    return logged.map(({ execution }) =>
+      rows
+        .filter((row) => row.exerciseExecutionId === execution.id)
+        .map((row) => ({
+          exerciseId: row.exerciseId,
+          kind: row.kind,
+          value: Number(row.value),
+          unit: unitOf(row.kind),
+          previousValue: row.previousValue === null || row.previousValue === undefined ? null : Number(row.previousValue),
+        })),
+    );
   }
 
   /**
@@ -133,6 +125,30 @@ export class RecordService {
       value: Number(row.value),
       unit: unitOf(row.kind),
       previousValue: row.previousValue === null ? null : Number(row.previousValue),
+    }));
+  }
+
+  /** A user's legacy personal records (contract §7), one per exercise (the caller's unless `userId`). */
+  async listPersonalRecords(actor: Actor, userId?: number): Promise<PersonalRecordDto[]> {
+    const caller = requireUser(actor);
+    const owner = userId ?? caller.id;
+    await this.deps.links.ensureMayReadActivity(caller, owner);
+    return this.personalRecordsOf(owner);
+  }
+
+  /**
+   * The legacy personal record of contract §7 on each exercise: the current MAX_WEIGHT with the current ESTIMATED_1RM,
+   * dated and named by the execution that lifted that weight first (recordsRepository.personalRecords).
+   */
+  async personalRecordsOf(userId: number, only: { exerciseId?: number; limit?: number } = {}): Promise<PersonalRecordDto[]> {
+    const rows = await recordsRepository.personalRecords(mayBeStale(this.deps.db), userId, only);
+    return rows.map((row) => ({
+      exerciseId: row.exerciseId,
+      exerciseName: row.exerciseName,
+      value: Number(row.value),
+      unit: "kg",
+      date: row.date,
+      estimatedOneRepMax: row.oneRepMax === null ? null : Number(row.oneRepMax),
     }));
   }
 

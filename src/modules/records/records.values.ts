@@ -1,4 +1,6 @@
 import { RECORD_KINDS, type RecordKind } from "../../tables/records.table.js";
+import { estimatedOneRepMax } from "../executions/execution.dto.js";
+import type { LoggedSet } from "../executions/record.ports.js";
 
 /*
  * What each record kind measures of one logged exercise execution (contract §12.1). Weights and values are integer
@@ -7,8 +9,6 @@ import { RECORD_KINDS, type RecordKind } from "../../tables/records.table.js";
  * logged before records existed; tests/records/backfill.test.ts holds the two together.
  */
 
-/** Epley estimates from more repetitions are unreliable (contract §7): such sets give none. */
-const MAX_ESTIMATE_REPS = 12;
 const REP_MAX_KINDS = [
   ["REP_MAX_3", 3],
   ["REP_MAX_5", 5],
@@ -16,24 +16,6 @@ const REP_MAX_KINDS = [
 ] as const;
 
 export const unitOf = (kind: RecordKind): "kg" | "reps" => (kind === "MAX_REPS" ? "reps" : "kg");
-
-/**
- * The Epley one-rep-max estimate w × (1 + r/30) of a set, in hundredths rounded half up; one repetition gives the
- * weight itself, and sets of no or more than 12 repetitions give none (contract §7).
- */
-export function estimatedOneRepMax(weight: number, repetitions: number): number | null {
-  if (repetitions < 1 || repetitions > MAX_ESTIMATE_REPS) return null;
-  if (repetitions === 1) return weight;
-  // w × (30 + r) / 30, rounded half up: ⌊(2w(30 + r) + 30) / 60⌋
-  return Math.floor((weight * (30 + repetitions) * 2 + 30) / 60);
-}
-
-/** A set as logged: weight in kg. */
-export interface LoggedSet {
-  repetitions: number;
-  weight?: number | null;
-  completed: boolean;
-}
 
 /** The best of one kind within an execution: the set that gives it (the earliest on a tie). */
 export interface Candidate {
