@@ -5,18 +5,19 @@ import { PageOf } from "../../graphql/page.js";
 import { DateTime, LocalDate } from "../../graphql/scalars.js";
 import { MAX_ADHERENCE_WEEKS } from "./adherence.inputs.js";
 import { ATTENTION_REASONS, type AdherenceDto, type AttentionReason, type StudentAdherenceDto } from "./adherence.dto.js";
+import type { NestedShape } from "../../graphql/answer-shapes.js";
 
 export const AttentionReasonEnum = graphqlEnum(ATTENTION_REASONS, "AttentionReason", "Why a student needs its trainer's attention");
 
 @ObjectType("AdherenceWeek", { description: "An ISO week (Monday to Sunday, UTC) of an adherence window", simpleResolvers: true })
-export class AdherenceWeek {
+export class AdherenceWeek implements NestedShape<AdherenceDto, "weeks"> {
   @Field(() => LocalDate, { description: "Monday" }) weekStart!: string;
   @Field(() => Int) scheduled!: number;
   @Field(() => Int) completed!: number;
 }
 
 @ObjectType("AssignmentAdherence", { description: "An assignment's share of a student's adherence", simpleResolvers: true })
-export class AssignmentAdherence {
+export class AssignmentAdherence implements NestedShape<AdherenceDto, "assignments"> {
   @Field(() => Int) assignmentId!: number;
   @Field(() => Int) planId!: number;
   @Field(() => String) planName!: string;

@@ -4,12 +4,15 @@ import { DateTime, LocalDate } from "../../graphql/scalars.js";
 import { UserTypeEnum } from "../users/user.types.js";
 import { graphqlEnum } from "../../graphql/enums.js";
 import { PLAN_INTERVALS, PAYMENT_METHODS } from "../../tables/billing.table.js";
+import type { LiteralsWidened } from "../../graphql/answer-shapes.js";
+import type { InvoiceDto, PaymentDto, PixTransactionDto, PlanDto, SubscriptionDto } from "./billing.dto.js";
+import type { Boleto as BoletoDto } from "./boleto.js";
 
 export const PlanIntervalEnum = graphqlEnum(PLAN_INTERVALS, "PlanInterval");
 export const PaymentMethodEnum = graphqlEnum(PAYMENT_METHODS, "PaymentMethod");
 
 @ObjectType("SubscriptionPlan", { simpleResolvers: true })
-export class SubscriptionPlan {
+export class SubscriptionPlan implements LiteralsWidened<PlanDto> {
   @Field(() => Int) id!: number;
   @Field(() => String) name!: string;
   @Field(() => String) description!: string;
@@ -25,7 +28,7 @@ export class SubscriptionPlan {
 }
 
 @ObjectType("PixTransaction", { simpleResolvers: true })
-export class PixTransaction {
+export class PixTransaction implements LiteralsWidened<PixTransactionDto> {
   @Field(() => String) id!: string;
   @Field(() => Int) subscriptionId!: number;
   @Field(() => Float) amount!: number;
@@ -38,7 +41,7 @@ export class PixTransaction {
 }
 
 @ObjectType("Boleto", { simpleResolvers: true })
-export class Boleto {
+export class Boleto implements BoletoDto {
   @Field(() => String, { description: "44 digits" }) barcode!: string;
   @Field(() => String, { description: "the 47-digit 'linha digitável', formatted" }) digitableLine!: string;
   @Field(() => LocalDate) dueDate!: string;
@@ -46,7 +49,7 @@ export class Boleto {
 }
 
 @ObjectType("UserSubscription", { simpleResolvers: true })
-export class UserSubscription {
+export class UserSubscription implements LiteralsWidened<SubscriptionDto> {
   @Field(() => Int) id!: number;
   @Field(() => Int) userId!: number;
   @Field(() => String) userName!: string;
@@ -71,7 +74,7 @@ export class UserSubscription {
 }
 
 @ObjectType("Payment", { simpleResolvers: true })
-export class Payment {
+export class Payment implements LiteralsWidened<PaymentDto> {
   @Field(() => Int) id!: number;
   @Field(() => Int) userId!: number;
   @Field(() => String) userName!: string;
@@ -90,7 +93,7 @@ export class Payment {
 }
 
 @ObjectType("Invoice", { simpleResolvers: true })
-export class Invoice {
+export class Invoice implements LiteralsWidened<InvoiceDto> {
   @Field(() => Int) id!: number;
   @Field(() => Int) userId!: number;
   @Field(() => String) userName!: string;

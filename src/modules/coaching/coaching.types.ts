@@ -3,12 +3,14 @@ import { PageOf } from "../../graphql/page.js";
 import { DateTime } from "../../graphql/scalars.js";
 import { graphqlEnum } from "../../graphql/enums.js";
 import { INVITE_STATUSES, LINK_STATUSES } from "../../tables/coaching.table.js";
+import type { LiteralsWidened, MergedShapes } from "../../graphql/answer-shapes.js";
+import type { LinkDto, ReceivedInviteDto, SentInviteDto } from "./coaching.dto.js";
 
 export const InviteStatusEnum = graphqlEnum(INVITE_STATUSES, "InviteStatus");
 export const LinkStatusEnum = graphqlEnum(LINK_STATUSES, "LinkStatus");
 
 @ObjectType("Invite", { description: "The trainer sees studentEmail; the student sees personalEmail and personalProfilePicture", simpleResolvers: true })
-export class Invite {
+export class Invite implements LiteralsWidened<MergedShapes<SentInviteDto, ReceivedInviteDto>> {
   @Field(() => Int) id!: number;
   @Field(() => Int) personalId!: number;
   @Field(() => String) personalName!: string;
@@ -23,7 +25,7 @@ export class Invite {
 }
 
 @ObjectType("Link", { description: "A trainer-student link (PersonalStudentDTO)", simpleResolvers: true })
-export class Link {
+export class Link implements LiteralsWidened<LinkDto> {
   @Field(() => Int) id!: number;
   @Field(() => Int) personalId!: number;
   @Field(() => String) personalName!: string;

@@ -6,28 +6,29 @@ import { AttentionReasonEnum } from "../adherence/adherence.types.js";
 import { RecordKindEnum } from "../executions/execution.types.js";
 import type { RecentRecordDto, TrainerDashboardDto } from "./dashboard.dto.js";
 import { RECENT_RECORDS_LISTED } from "./dashboard.service.js";
+import type { NestedShape } from "../../graphql/answer-shapes.js";
 
 @ObjectType("DashboardStudents", { description: "A trainer's seats", simpleResolvers: true })
-export class DashboardStudents {
+export class DashboardStudents implements NestedShape<TrainerDashboardDto, "students"> {
   @Field(() => Int) active!: number;
   @Field(() => Int, { nullable: true, description: "the seat limit of the trainer's plan; null = unlimited" }) limit!: number | null;
   @Field(() => Int) pendingInvites!: number;
 }
 
 @ObjectType("DashboardAssignments", { simpleResolvers: true })
-export class DashboardAssignments {
+export class DashboardAssignments implements NestedShape<TrainerDashboardDto, "assignments"> {
   @Field(() => Int) pending!: number;
   @Field(() => Int) active!: number;
 }
 
 @ObjectType("DashboardSessions", { description: "This ISO week's sessions up to today", simpleResolvers: true })
-export class DashboardSessions {
+export class DashboardSessions implements NestedShape<TrainerDashboardDto, "sessionsThisWeek"> {
   @Field(() => Int) scheduled!: number;
   @Field(() => Int) completed!: number;
 }
 
 @ObjectType("StudentAttention", { description: "A student who needs attention, and why", simpleResolvers: true })
-export class StudentAttention {
+export class StudentAttention implements NestedShape<TrainerDashboardDto, "needsAttention"> {
   @Field(() => Int) studentId!: number;
   @Field(() => String) studentName!: string;
   @Field(() => [AttentionReasonEnum]) reasons!: AttentionReason[];
@@ -46,7 +47,7 @@ export class RecentRecord implements RecentRecordDto {
 }
 
 @ObjectType("DashboardSubscription", { description: "The trainer's own subscription", simpleResolvers: true })
-export class DashboardSubscription {
+export class DashboardSubscription implements NestedShape<TrainerDashboardDto, "subscription"> {
   @Field(() => String) planName!: string;
   @Field(() => String) status!: string;
   @Field(() => DateTime, { nullable: true }) endDate!: string | null;

@@ -8,7 +8,18 @@ import { WEIGHT_HISTORY_LISTED } from "../users/user.fragments.js";
 import { WEEKS_IN_METRICS } from "./statistics.repository.js";
 import { RECORDS_IN_METRICS } from "./statistics.service.js";
 import { PROGRESS_INTERVALS } from "./execution.inputs.js";
-import type { NewRecordDto } from "./execution.dto.js";
+import type { LiteralsWidened, MergedShapes, NestedShape } from "../../graphql/answer-shapes.js";
+import type {
+  ExerciseExecutionDto,
+  ExerciseProgressDto,
+  PersonalRecordDto,
+  SetDto,
+  TrainingExecutionDto,
+  TrainingExecutionSummaryDto,
+  TrainingStatisticsDto,
+  NewRecordDto,
+  UserMetricsDto,
+} from "./execution.dto.js";
 
 /** The points a progress lists at most: a year of days. */
 const PROGRESS_POINTS_CAP = 366;
@@ -26,14 +37,14 @@ export class NewRecord implements NewRecordDto {
 }
 
 @ObjectType("ExecutionSet", { simpleResolvers: true })
-export class ExecutionSet {
+export class ExecutionSet implements SetDto {
   @Field(() => Int) repetitions!: number;
   @Field(() => Float, { nullable: true, description: "kg" }) weight!: number | null;
   @Field(() => Boolean) completed!: boolean;
 }
 
 @ObjectType("TrainingExerciseExecution", { simpleResolvers: true })
-export class TrainingExerciseExecution {
+export class TrainingExerciseExecution implements NestedShape<TrainingExecutionDto, "exerciseExecutions"> {
   @Field(() => Int) id!: number;
   @Field(() => Int, { nullable: true }) exerciseId!: number | null;
   @Field(() => String) exerciseName!: string;
@@ -44,7 +55,7 @@ export class TrainingExerciseExecution {
 }
 
 @ObjectType("TrainingExecution", { description: "Listings leave exerciseExecutions and userName null", simpleResolvers: true })
-export class TrainingExecution {
+export class TrainingExecution implements MergedShapes<TrainingExecutionDto, TrainingExecutionSummaryDto> {
   @Field(() => Int) id!: number;
   @Field(() => Int, { nullable: true }) trainingId!: number | null;
   @Field(() => String, { nullable: true }) trainingName?: string;
@@ -65,7 +76,7 @@ export class TrainingExecution {
 }
 
 @ObjectType("ExerciseExecution", { simpleResolvers: true })
-export class ExerciseExecution {
+export class ExerciseExecution implements ExerciseExecutionDto {
   @Field(() => Int) id!: number;
   @Field(() => Int, { nullable: true }) exerciseId!: number | null;
   @Field(() => String, { nullable: true }) exerciseName?: string;
@@ -89,7 +100,7 @@ export const TrainingExecutionPage = PageOf(TrainingExecution, "TrainingExecutio
 export const ExerciseExecutionPage = PageOf(ExerciseExecution, "ExerciseExecutionPage");
 
 @ObjectType("ExerciseStatistics", { simpleResolvers: true })
-export class ExerciseStatistics {
+export class ExerciseStatistics implements NestedShape<TrainingStatisticsDto, "exerciseStatistics"> {
   @Field(() => Int, { nullable: true }) exerciseId!: number | null;
   @Field(() => String) exerciseName!: string;
   @Field(() => Int) totalSets!: number;
@@ -100,14 +111,14 @@ export class ExerciseStatistics {
 }
 
 @ObjectType("TrainingProgressPoint", { simpleResolvers: true })
-export class TrainingProgressPoint {
+export class TrainingProgressPoint implements NestedShape<TrainingStatisticsDto, "progressData"> {
   @Field(() => LocalDate) date!: string;
   @Field(() => Float) totalVolume!: number;
   @Field(() => Int) duration!: number;
 }
 
 @ObjectType("TrainingStatistics", { simpleResolvers: true })
-export class TrainingStatistics {
+export class TrainingStatistics implements TrainingStatisticsDto {
   @Field(() => Int) trainingId!: number;
   @Field(() => String) trainingName!: string;
   @Field(() => Int) totalExecutions!: number;
@@ -123,7 +134,7 @@ export class TrainingStatistics {
 }
 
 @ObjectType("ExerciseProgressPoint", { simpleResolvers: true })
-export class ExerciseProgressPoint {
+export class ExerciseProgressPoint implements NestedShape<ExerciseProgressDto, "progressData"> {
   @Field(() => LocalDate) date!: string;
   @Field(() => Float, { nullable: true }) maxWeight!: number | null;
   @Field(() => Float) totalVolume!: number;
@@ -133,7 +144,7 @@ export class ExerciseProgressPoint {
 }
 
 @ObjectType("RecordValue", { simpleResolvers: true })
-export class RecordValue {
+export class RecordValue implements LiteralsWidened<NestedShape<ExerciseProgressDto, "personalRecord">> {
   @Field(() => Float) value!: number;
   @Field(() => String) unit!: string;
   @Field(() => DateTime) date!: Date;
@@ -141,7 +152,7 @@ export class RecordValue {
 }
 
 @ObjectType("ExerciseProgress", { simpleResolvers: true })
-export class ExerciseProgress {
+export class ExerciseProgress implements LiteralsWidened<ExerciseProgressDto> {
   @Field(() => Int) exerciseId!: number;
   @Field(() => String) exerciseName!: string;
   @ListBound({ cap: PROGRESS_POINTS_CAP })
@@ -151,26 +162,26 @@ export class ExerciseProgress {
 }
 
 @ObjectType("PersonalRecord", { simpleResolvers: true })
-export class PersonalRecord extends RecordValue {
+export class PersonalRecord extends RecordValue implements LiteralsWidened<MergedShapes<PersonalRecordDto, NestedShape<UserMetricsDto, "personalRecords">>> {
   @Field(() => Int, { nullable: true }) exerciseId?: number;
   @Field(() => String) exerciseName!: string;
 }
 
 @ObjectType("WeeklyProgress", { simpleResolvers: true })
-export class WeeklyProgress {
+export class WeeklyProgress implements NestedShape<UserMetricsDto, "weeklyProgress"> {
   @Field(() => LocalDate, { description: "the Monday of the ISO week" }) date!: string;
   @Field(() => Int) trainingsCount!: number;
   @Field(() => Int, { description: "seconds" }) totalTime!: number;
 }
 
 @ObjectType("WeightEntry", { simpleResolvers: true })
-export class WeightEntry {
+export class WeightEntry implements NestedShape<UserMetricsDto, "weightHistory"> {
   @Field(() => DateTime) date!: Date;
   @Field(() => Float) value!: number;
 }
 
 @ObjectType("UserMetrics", { simpleResolvers: true })
-export class UserMetrics {
+export class UserMetrics implements LiteralsWidened<UserMetricsDto> {
   @Field(() => Int) userId!: number;
   @Field(() => Int) totalTrainings!: number;
   @Field(() => Int) completedTrainings!: number;

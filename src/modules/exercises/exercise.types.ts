@@ -3,6 +3,8 @@ import { PageOf } from "../../graphql/page.js";
 import { DateTime } from "../../graphql/scalars.js";
 import { graphqlEnum } from "../../graphql/enums.js";
 import { EXERCISE_CATEGORIES, DIFFICULTIES, EQUIPMENT } from "../../tables/exercise.table.js";
+import type { LiteralsWidened, MergedShapes } from "../../graphql/answer-shapes.js";
+import type { ExerciseDto, ExerciseListItemDto } from "./exercise.dto.js";
 
 export const ExerciseCategoryEnum = graphqlEnum(EXERCISE_CATEGORIES, "ExerciseCategory");
 export const DifficultyEnum = graphqlEnum(DIFFICULTIES, "Difficulty");
@@ -10,7 +12,7 @@ export const DifficultyEnum = graphqlEnum(DIFFICULTIES, "Difficulty");
 export const EquipmentEnum = graphqlEnum(EQUIPMENT, "Equipment");
 
 @ObjectType("Exercise", { description: "In listings videoUrl, instructions and muscleGroups are null, as in the REST list items", simpleResolvers: true })
-export class Exercise {
+export class Exercise implements LiteralsWidened<MergedShapes<ExerciseDto, ExerciseListItemDto>> {
   @Field(() => Int) id!: number;
   @Field(() => String) name!: string;
   @Field(() => String) description!: string;

@@ -5,6 +5,8 @@ import { DateTime, LocalDate } from "../../graphql/scalars.js";
 import { DifficultyEnum } from "../exercises/exercise.types.js";
 import { graphqlEnum } from "../../graphql/enums.js";
 import { GOALS, DAYS_OF_WEEK, ASSIGNMENT_STATUSES } from "../../tables/training-plan.table.js";
+import type { LiteralsWidened } from "../../graphql/answer-shapes.js";
+import type { PlanAssignmentDto, PlanTrainingDto, TrainingPlanDto } from "./training-plan.dto.js";
 
 export const GoalEnum = graphqlEnum(GOALS, "Goal");
 export const DayOfWeekEnum = graphqlEnum(DAYS_OF_WEEK, "DayOfWeek");
@@ -12,7 +14,7 @@ export const DayOfWeekEnum = graphqlEnum(DAYS_OF_WEEK, "DayOfWeek");
 export const AssignmentStatusEnum = graphqlEnum(ASSIGNMENT_STATUSES, "AssignmentStatus");
 
 @ObjectType("PlanTraining", { simpleResolvers: true })
-export class PlanTraining {
+export class PlanTraining implements LiteralsWidened<PlanTrainingDto> {
   @Field(() => Int) id!: number;
   @Field(() => Int) trainingId!: number;
   @Field(() => String) trainingName!: string;
@@ -21,7 +23,7 @@ export class PlanTraining {
 }
 
 @ObjectType("TrainingPlan", { simpleResolvers: true })
-export class TrainingPlan {
+export class TrainingPlan implements LiteralsWidened<TrainingPlanDto> {
   @Field(() => Int) id!: number;
   @Field(() => String) name!: string;
   @Field(() => String) description!: string;
@@ -38,7 +40,7 @@ export class TrainingPlan {
 }
 
 @ObjectType("PlanAssignment", { simpleResolvers: true })
-export class PlanAssignment {
+export class PlanAssignment implements LiteralsWidened<PlanAssignmentDto> {
   @Field(() => Int) id!: number;
   @Field(() => Int) planId!: number;
   @Field(() => String) planName!: string;

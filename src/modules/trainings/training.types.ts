@@ -2,9 +2,11 @@ import { Field, Float, InputType, Int, ObjectType } from "type-graphql";
 import { ListBound, PARTS_ESTIMATE } from "../../graphql/list-bounds.js";
 import { PageOf } from "../../graphql/page.js";
 import { DateTime } from "../../graphql/scalars.js";
+import type { MergedShapes } from "../../graphql/answer-shapes.js";
+import type { TrainingDto, TrainingExerciseDto, TrainingListItemDto } from "./training.dto.js";
 
 @ObjectType("TrainingExercise", { simpleResolvers: true })
-export class TrainingExercise {
+export class TrainingExercise implements TrainingExerciseDto {
   @Field(() => Int) id!: number;
   @Field(() => Int) exerciseId!: number;
   @Field(() => String) exerciseName!: string;
@@ -17,7 +19,7 @@ export class TrainingExercise {
 }
 
 @ObjectType("Training", { description: "In listings `exercises` is null and `exerciseCount` set, as in the REST list items", simpleResolvers: true })
-export class Training {
+export class Training implements MergedShapes<TrainingDto, TrainingListItemDto> {
   @Field(() => Int) id!: number;
   @Field(() => String) name!: string;
   @Field(() => String, { nullable: true }) description!: string | null;

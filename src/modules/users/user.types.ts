@@ -1,9 +1,11 @@
 import { Field, Float, InputType, Int, ObjectType } from "type-graphql";
 import { DateTime, LocalDate } from "../../graphql/scalars.js";
-import type { UserDto } from "./user.dto.js";
+import type { MessageDto, refreshedTokenSchema, SessionDto, UserDto, UserSummaryDto } from "./user.dto.js";
 import { graphqlEnum } from "../../graphql/enums.js";
 import { USER_TYPES, GENDERS } from "../../tables/user.table.js";
 import { REQUEST_LOCATIONS } from "./user.inputs.js";
+import type { z } from "zod";
+import type { LiteralsWidened } from "../../graphql/answer-shapes.js";
 
 export const UserTypeEnum = graphqlEnum(USER_TYPES, "UserType", "ALUNO (student) or PERSONAL (trainer)");
 export const GenderEnum = graphqlEnum(GENDERS, "Gender");
@@ -30,7 +32,7 @@ export class User implements UserDto {
 }
 
 @ObjectType("UserSummary", { description: "What anyone may see of an author: no contact or body data", simpleResolvers: true })
-export class UserSummary {
+export class UserSummary implements LiteralsWidened<UserSummaryDto> {
   @Field(() => Int) id!: number;
   @Field(() => String) name!: string;
   @Field(() => UserTypeEnum) userType!: string;
@@ -38,7 +40,7 @@ export class UserSummary {
 }
 
 @ObjectType("AuthPayload", { simpleResolvers: true })
-export class AuthPayload {
+export class AuthPayload implements LiteralsWidened<SessionDto> {
   @Field(() => User) user!: User;
   @Field(() => String) token!: string;
   @Field(() => Int) userId!: number;
@@ -46,13 +48,13 @@ export class AuthPayload {
 }
 
 @ObjectType("TokenPayload", { simpleResolvers: true })
-export class TokenPayload {
+export class TokenPayload implements LiteralsWidened<z.output<typeof refreshedTokenSchema>> {
   @Field(() => String) token!: string;
   @Field(() => Boolean) success!: boolean;
 }
 
 @ObjectType("MessagePayload", { simpleResolvers: true })
-export class MessagePayload {
+export class MessagePayload implements LiteralsWidened<MessageDto> {
   @Field(() => String) message!: string;
   @Field(() => Boolean) success!: boolean;
 }

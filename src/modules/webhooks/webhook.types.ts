@@ -3,13 +3,16 @@ import { graphqlEnum } from "../../graphql/enums.js";
 import { PageOf } from "../../graphql/page.js";
 import { DateTime } from "../../graphql/scalars.js";
 import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type DeliveryStatus } from "../../tables/webhook.table.js";
+import type { z } from "zod";
+import type { LiteralsWidened } from "../../graphql/answer-shapes.js";
+import type { CreatedEndpointDto, DeliveryDto, EndpointDto, rotatedSecretSchema } from "./webhook.dto.js";
 
 const EVENT_TYPES = WEBHOOK_EVENT_TYPES.join(" | ");
 
 export const DeliveryStatusEnum = graphqlEnum(DELIVERY_STATUSES, "WebhookDeliveryStatus");
 
 @ObjectType("WebhookEndpoint", { description: "An endpoint receiving signed event deliveries (contract §14.1)", simpleResolvers: true })
-export class WebhookEndpoint {
+export class WebhookEndpoint implements LiteralsWidened<EndpointDto> {
   @Field(() => Int) id!: number;
   @Field(() => String) url!: string;
   @Field(() => [String], { description: EVENT_TYPES }) events!: string[];
@@ -20,17 +23,17 @@ export class WebhookEndpoint {
 }
 
 @ObjectType("CreatedWebhookEndpoint", { description: "A new endpoint with its signing secret, shown only now", simpleResolvers: true })
-export class CreatedWebhookEndpoint extends WebhookEndpoint {
+export class CreatedWebhookEndpoint extends WebhookEndpoint implements LiteralsWidened<CreatedEndpointDto> {
   @Field(() => String, { description: "whsec_ + base64 of 24 random bytes" }) secret!: string;
 }
 
 @ObjectType("WebhookSecret", { description: "A new signing secret; the previous one keeps signing alongside it for 24 hours", simpleResolvers: true })
-export class WebhookSecret {
+export class WebhookSecret implements z.output<typeof rotatedSecretSchema> {
   @Field(() => String) secret!: string;
 }
 
 @ObjectType("WebhookDelivery", { description: "One event to one endpoint, attempted on the retry schedule", simpleResolvers: true })
-export class WebhookDelivery {
+export class WebhookDelivery implements LiteralsWidened<DeliveryDto> {
   @Field(() => Int) id!: number;
   @Field(() => String, { description: "the event's id (evt_…), the webhook-id header of every attempt" }) eventId!: string;
   @Field(() => String, { description: EVENT_TYPES }) eventType!: string;
