@@ -1,4 +1,4 @@
-import type { Context } from "../../graphql-api.js";
+import type { Context } from "../../graphql/context.js";
 import type { Selection } from "../../graphql/look-ahead.js";
 import { USER_EXECUTIONS_NEEDS, userExecutionsAhead } from "../executions/execution.include.js";
 import { userKeys } from "../users/user.include.js";

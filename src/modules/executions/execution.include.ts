@@ -1,5 +1,5 @@
 import type { FieldNode, GraphQLResolveInfo } from "graphql";
-import type { Context } from "../../graphql-api.js";
+import type { Context } from "../../graphql/context.js";
 import { listReader } from "../../graphql/arguments.js";
 import { sameArguments, type Selection } from "../../graphql/look-ahead.js";
 import { totalShown, type PageInput } from "../../graphql/page.js";
