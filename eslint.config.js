@@ -19,8 +19,9 @@ export default tseslint.config(
     },
   },
   {
-    // src/graphql is a toolkit the modules use (page types, scalars, enums, errors, limits, uploads); the schema, the
-    // context and the loaders are assembled from the modules at the top (src/graphql-schema.ts, src/graphql-api.ts).
+    // src/graphql is a toolkit the modules use (page types, scalars, enums, errors, limits, uploads, the context's
+    // type); the schema and the loaders are assembled from the modules at the top (src/graphql-schema.ts,
+    // src/graphql-api.ts, which fills the context's services and loaders in).
     files: ["src/graphql/**/*.ts"],
     rules: {
       "no-restricted-imports": [

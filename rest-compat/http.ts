@@ -1,12 +1,11 @@
 import type { Request } from "express";
 import type { z } from "zod";
-import type { Actor, UserActor } from "../src/platform/auth/actor.js";
+import type { Actor, RequestMeta, UserActor } from "../src/platform/auth/actor.js";
 import { requireUser } from "../src/platform/auth/actor.js";
 import { invalidParameter } from "../src/platform/errors.js";
 import { parsePageRequest, type ListQuery, type PageRequest, type Paging } from "../src/platform/paging.js";
 import { parseQuery, queryId, readerOf, type DatedInputReader, type DatedSchema, type InputReader, type RefusalMessage } from "../src/platform/validation.js";
 import type { Services } from "../src/services.js";
-import type { RequestMeta } from "../src/modules/users/auth.service.js";
 
 const actors = new WeakMap<Request, Promise<Actor>>();
 

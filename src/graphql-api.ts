@@ -3,10 +3,10 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import { Router } from "express";
 import type { Registry } from "prom-client";
 import { compiledExecution } from "./graphql/compiled-execution.js";
+import type { Context } from "./graphql/context.js";
 import { contextFailure, formatError, retryAfterUnavailable } from "./graphql/format-error.js";
 import { apolloHandler } from "./graphql/http-handler.js";
 import { graphqlIde } from "./graphql/ide.js";
-import type { ListItemsBudget } from "./graphql/list-bounds.js";
 import { graphqlObservability } from "./graphql/observability.js";
 import { graphqlSockets, type GraphqlSockets } from "./graphql/websocket.js";
 import { answerSizeLimit, complexityLimit, depthLimit } from "./graphql/query-limits.js";
@@ -20,7 +20,6 @@ import { exerciseLoaders } from "./modules/exercises/exercise.graphql.js";
 import { recordLoaders } from "./modules/records/records.graphql.js";
 import { trainingPlanLoaders } from "./modules/training-plans/training-plan.graphql.js";
 import { trainingLoaders } from "./modules/trainings/training.graphql.js";
-import type { RequestMeta } from "./modules/users/auth.service.js";
 import { userLoaders } from "./modules/users/user.graphql.js";
 import type { Actor } from "./platform/auth/actor.js";
 import type { Clock } from "./platform/clock.js";
@@ -46,19 +45,19 @@ export function createLoaders(services: Services, actor: Actor) {
   };
 }
 
-export type Loaders = ReturnType<typeof createLoaders>;
+// Named apart from the context's Services and Loaders, which the block below fills in with them.
+type ComposedServices = Services;
+type ModuleLoaders = ReturnType<typeof createLoaders>;
 
-/** What every resolver gets: the services, the caller, per-request loaders and the request's origin. */
-export interface Context {
-  services: Services;
-  actor: Actor;
-  loaders: Loaders;
-  meta: RequestMeta;
-  /**
-   * What the request's capped lists may still hold (list-bounds.ts); none for a subscription, whose context serves
-   * each of its events (one entity each) for as long as it lasts.
-   */
-  listItems?: ListItemsBudget;
+/**
+ * The context's services and loaders (src/graphql/context.ts) are the composition root's and every module's: the
+ * modules' resolvers read them fully typed without importing this assembly, which imports them.
+ */
+declare module "./graphql/context.js" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface Services extends ComposedServices {}
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface Loaders extends ModuleLoaders {}
 }
 
 export interface GraphqlApi {

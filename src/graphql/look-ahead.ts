@@ -39,10 +39,17 @@ export class Selection {
   /** The selection under the field `name` (every alias of it merged), undefined when it is not selected. */
   field(name: string): Selection | undefined {
     const nodes = this.fields().get(name);
-    if (!nodes) return undefined;
-    const type = this.definition && getNamedType(this.definition.type);
-    const definition = isObjectType(type) || isInterfaceType(type) ? type.getFields()[name] : undefined;
-    return new Selection(nodes, this.info, definition);
+    return nodes && this.child(name, nodes);
+  }
+
+  /** Every field selected under this one, by name, as `field` answers it. */
+  selectedFields(): Map<string, Selection> {
+    return new Map([...this.fields()].map(([name, nodes]) => [name, this.child(name, nodes)]));
+  }
+
+  /** What the field's definition declares of it beyond the schema's text (its resolver's decorators: ReadAhead). */
+  get extensions(): Readonly<Record<string, unknown>> {
+    return this.definition?.extensions ?? {};
   }
 
   /**
@@ -84,6 +91,12 @@ export class Selection {
   /** The path of fields `names` under this one, undefined as soon as one is not selected. */
   path(...names: string[]): Selection | undefined {
     return names.reduce<Selection | undefined>((selection, name) => selection?.field(name), this);
+  }
+
+  private child(name: string, nodes: FieldNode[]): Selection {
+    const type = this.definition && getNamedType(this.definition.type);
+    const definition = isObjectType(type) || isInterfaceType(type) ? type.getFields()[name] : undefined;
+    return new Selection(nodes, this.info, definition);
   }
 
   private fields(): Map<string, FieldNode[]> {

@@ -1,6 +1,6 @@
 import DataLoader from "dataloader";
 import type { Actor } from "../../platform/auth/actor.js";
-import type { Services } from "../../services.js";
+import type { Services } from "../../graphql/context.js";
 import type { AdherenceRequest } from "./adherence.service.js";
 import { AdherenceResolver, UserAdherenceResolver } from "./adherence.resolver.js";
 

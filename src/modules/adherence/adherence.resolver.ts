@@ -1,5 +1,5 @@
 import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from "type-graphql";
-import type { Context } from "../../graphql-api.js";
+import type { Context } from "../../graphql/context.js";
 import { argumentsReader, listReader } from "../../graphql/arguments.js";
 import { PageInput } from "../../graphql/page.js";
 import { User } from "../users/user.types.js";

@@ -1,5 +1,5 @@
 import { Ctx, Query, Resolver } from "type-graphql";
-import type { Context } from "../../graphql-api.js";
+import type { Context } from "../../graphql/context.js";
 import { TrainerDashboard } from "./dashboard.types.js";
 
 /** The trainer's dashboard over GraphQL: the same service as REST's GET /personal/dashboard. */

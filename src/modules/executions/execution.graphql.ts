@@ -1,6 +1,6 @@
 import type { Actor } from "../../platform/auth/actor.js";
 import { loadersByArguments } from "../../graphql/loaders.js";
-import type { Services } from "../../services.js";
+import type { Services } from "../../graphql/context.js";
 import { userExecutionsQuery, type UserExecutionsArguments } from "./execution.include.js";
 import { ExecutionResolver, ExerciseProgressResolver, TrainingStatisticsResolver, UserExecutionsResolver } from "./execution.resolver.js";
 

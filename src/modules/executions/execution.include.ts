@@ -1,7 +1,7 @@
 import type { FieldNode, GraphQLResolveInfo } from "graphql";
-import type { Context } from "../../graphql-api.js";
 import { listReader } from "../../graphql/arguments.js";
 import { sameArguments, type Selection } from "../../graphql/look-ahead.js";
+import type { EmbeddedRelation, ReadAheadContext } from "../../graphql/read-ahead.js";
 import { totalShown, type PageInput } from "../../graphql/page.js";
 import type { EmbeddedRead } from "../../platform/db/embedded-read.js";
 import { AppError } from "../../platform/errors.js";
@@ -23,9 +23,6 @@ export const userExecutionsQuery = (args: UserExecutionsArguments) => listReader
 /** What TrainingExecution's fields other than a page row's keys read of it (a listing leaves the last three null). */
 const SUMMARY_NEEDS = { duration: ["durationSeconds"], userName: [], exerciseExecutions: [], newRecords: [] };
 
-/** What `User.executions` reads of a user read ahead, when its page was not read along with it: the id its loader takes. */
-export const USER_EXECUTIONS_NEEDS = { executions: ["id"] };
-
 /** Where a user read along with its parent carries its executions read ahead. */
 const AHEAD = "executionsAhead";
 
@@ -37,13 +34,24 @@ interface ExecutionsAhead {
 }
 
 /**
- * `User.executions` as a selection of users asks it, read ahead in the statement that reads those users: the read to
- * embed under its name (none when the field is not selected, is selected with different arguments, or these are
- * refused: it then resolves through its loader, which answers the refusal).
+ * `User.executions` read ahead in the statement of another module that reads the users (a trainer's page of students):
+ * declared on the field's resolver, that module embeds it without naming this one (embeddedRelations).
  */
-export function userExecutionsAhead(selection: Selection | undefined, ctx: Pick<Context, "services" | "actor">): Record<string, EmbeddedRead<ExecutionsAhead>> {
-  const args = selection?.arguments() as UserExecutionsArguments | undefined;
-  if (!selection || !args) return {};
+export const userExecutionsAhead: EmbeddedRelation = {
+  // What the field reads of a user when its page was not read ahead along with it: the id its loader takes.
+  needs: ["id"],
+  embed: embeddedUserExecutions,
+  answer: userExecutionsReadAhead,
+};
+
+/**
+ * `User.executions` as a selection of users asks it, read ahead in the statement that reads those users: the read to
+ * embed under its name (none when the field is selected with different arguments, or these are refused: it then
+ * resolves through its loader, which answers the refusal).
+ */
+function embeddedUserExecutions(selection: Selection, ctx: ReadAheadContext): Record<string, EmbeddedRead<ExecutionsAhead>> {
+  const args = selection.arguments() as UserExecutionsArguments | undefined;
+  if (!args) return {};
   const keys = selection.field("content")?.keysOf(TRAINING_EXECUTION_SUMMARY_KEYS, SUMMARY_NEEDS);
   const read = ctx.services.executions.embeddedUserTrainingExecutions(ctx.actor, userExecutionsQuery(args), totalShown(selection), keys);
   if (!read) return {};
@@ -56,7 +64,7 @@ export function userExecutionsAhead(selection: Selection | undefined, ctx: Pick<
  * refusal read ahead is thrown, as the loader would. Arguments of a node the read ahead was made for are its own (one
  * request, one set of variables, and every node of it had the same): only others are compared, key by key.
  */
-export function userExecutionsReadAhead(
+function userExecutionsReadAhead(
   user: object,
   args: UserExecutionsArguments,
   info: Pick<GraphQLResolveInfo, "fieldNodes">,

@@ -1,5 +1,5 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
-import type { Context } from "../../graphql-api.js";
+import type { Context } from "../../graphql/context.js";
 import { argumentsReader, inputReader } from "../../graphql/arguments.js";
 import { PageInput } from "../../graphql/page.js";
 import { LocalDate } from "../../graphql/scalars.js";
@@ -7,7 +7,7 @@ import { Exercise } from "../exercises/exercise.types.js";
 import { Training } from "../trainings/training.types.js";
 import { User } from "../users/user.types.js";
 import { ReadAhead } from "../../graphql/read-ahead.js";
-import { userExecutionsReadAhead } from "./execution.include.js";
+import { userExecutionsAhead } from "./execution.include.js";
 import { exerciseExecutionInput, progressFilter, statisticsFilter, trainingExecutionInput } from "./execution.inputs.js";
 import {
   ExecutionFilter,
@@ -56,7 +56,7 @@ export class ExecutionResolver {
 export class UserExecutionsResolver {
   @FieldResolver(() => TrainingExecutionPage)
   // Read ahead with the user (a trainer's page of students) when its parent's statement was asked for these arguments.
-  @ReadAhead(userExecutionsReadAhead)
+  @ReadAhead(userExecutionsAhead)
   executions(
     @Root() user: User,
     @Arg("filter", () => ExecutionFilter, { nullable: true }) filter: ExecutionFilter | undefined,

@@ -1,5 +1,5 @@
 import { Arg, Int, Resolver, Root, Subscription, type ResolverData } from "type-graphql";
-import type { Context } from "../../graphql-api.js";
+import type { Context } from "../../graphql/context.js";
 import { Invite } from "../coaching/coaching.types.js";
 import { TrainingExecution } from "../executions/execution.types.js";
 import { PlanAssignment } from "../training-plans/training-plan.types.js";

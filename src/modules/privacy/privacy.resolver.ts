@@ -1,5 +1,5 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from "type-graphql";
-import type { Context } from "../../graphql-api.js";
+import type { Context } from "../../graphql/context.js";
 import { argumentsReader } from "../../graphql/arguments.js";
 import { JSONObject } from "../../graphql/scalars.js";
 import { deleteAccountInput } from "./privacy.inputs.js";

@@ -1,6 +1,6 @@
 import DataLoader from "dataloader";
 import type { Actor } from "../../platform/auth/actor.js";
-import type { Services } from "../../services.js";
+import type { Services } from "../../graphql/context.js";
 import type { CurrentRecordsRequest } from "./records.service.js";
 import { ExerciseRecordsResolver, PersonalRecordsResolver, UserRecordsResolver } from "./records.resolver.js";
 

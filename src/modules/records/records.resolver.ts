@@ -1,5 +1,5 @@
 import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from "type-graphql";
-import type { Context } from "../../graphql-api.js";
+import type { Context } from "../../graphql/context.js";
 import { HISTORY_LIST_CAP, ListBound } from "../../graphql/list-bounds.js";
 import { Exercise } from "../exercises/exercise.types.js";
 import { User } from "../users/user.types.js";

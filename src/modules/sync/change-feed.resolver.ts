@@ -1,5 +1,5 @@
 import { Arg, Ctx, Int, Query, Resolver } from "type-graphql";
-import type { Context } from "../../graphql-api.js";
+import type { Context } from "../../graphql/context.js";
 import { argumentsReader } from "../../graphql/arguments.js";
 import { PagedBy } from "../../graphql/list-bounds.js";
 import { changeFeedQuery, DEFAULT_FEED_LIMIT, MAX_FEED_LIMIT } from "./change-feed.inputs.js";

@@ -1,6 +1,6 @@
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from "type-graphql";
-import type { Context } from "../../graphql-api.js";
+import type { Context } from "../../graphql/context.js";
 import { HISTORY_LIST_CAP, ListBound } from "../../graphql/list-bounds.js";
 import { inputReader, listReader, pageReader } from "../../graphql/arguments.js";
 import { Selection } from "../../graphql/look-ahead.js";

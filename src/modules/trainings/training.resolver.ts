@@ -1,5 +1,5 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
-import type { Context } from "../../graphql-api.js";
+import type { Context } from "../../graphql/context.js";
 import { inputReader, listReader, pageReader } from "../../graphql/arguments.js";
 import { PageInput } from "../../graphql/page.js";
 import { Exercise } from "../exercises/exercise.types.js";

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { AccessTokens } from "../../platform/auth/access-tokens.js";
-import { requireUser, type Actor } from "../../platform/auth/actor.js";
+import { requireUser, type Actor, type RequestMeta } from "../../platform/auth/actor.js";
 import type { IdentityVerifier } from "../../platform/auth/identity-provider.js";
 import type { PasswordHasher } from "../../platform/auth/password-hasher.js";
 import type { Clock } from "../../platform/clock.js";
@@ -26,11 +26,6 @@ export const INVALID_CREDENTIALS = "Credenciais inválidas";
 const INVALID_PROVIDER_TOKEN = "Token do provedor de identidade inválido";
 const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 const CONFIRMATION_TOKEN_TTL_MS = 7 * DAY_MS;
-
-/** Where a call came from: the rate limits of contract §2 count per client address. */
-export interface RequestMeta {
-  ip: string;
-}
 
 export type AuthEndpoint = "login" | "register" | "firebase-login" | "forgot-password" | "reset-password";
 

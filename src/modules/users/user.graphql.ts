@@ -1,6 +1,6 @@
 import DataLoader from "dataloader";
 import type { Actor } from "../../platform/auth/actor.js";
-import type { Services } from "../../services.js";
+import type { Services } from "../../graphql/context.js";
 import { UserResolver } from "./user.resolver.js";
 
 /** Every resolver of this module: src/graphql-schema.ts builds the schema from each module's list. */

@@ -1,5 +1,5 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from "type-graphql";
-import type { Context } from "../../graphql-api.js";
+import type { Context } from "../../graphql/context.js";
 import { argumentsReader, inputReader } from "../../graphql/arguments.js";
 import { GraphQLUpload, readUpload, type FileUpload } from "../../graphql/upload.js";
 import { AuthPayload, LoginInput, MessagePayload, ProfileInput, RegisterInput, TokenPayload, User } from "./user.types.js";

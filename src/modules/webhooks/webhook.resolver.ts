@@ -1,5 +1,5 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from "type-graphql";
-import type { Context } from "../../graphql-api.js";
+import type { Context } from "../../graphql/context.js";
 import { inputReader, listReader, pageReader } from "../../graphql/arguments.js";
 import { PageInput } from "../../graphql/page.js";
 import { deliveryPaging, endpointChangeInput, endpointInput, endpointPaging, noFilter } from "./webhook.inputs.js";

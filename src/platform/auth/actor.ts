@@ -17,6 +17,11 @@ export type Actor =
 
 export type UserActor = Extract<Actor, { kind: "user" }>;
 
+/** Where a call came from: the rate limits of contract §2 count per client address. */
+export interface RequestMeta {
+  ip: string;
+}
+
 export const anonymous: Actor = { kind: "anonymous" };
 
 /** The signed-in caller, or 401. */
