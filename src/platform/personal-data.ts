@@ -1,4 +1,4 @@
-import type { Db } from "../../platform/db/database.js";
+import type { Db } from "./db/database.js";
 
 /** Sections of a person's data export (contract §15), by name; every value is JSON-ready and holds no secret. */
 export type PersonalDataSections = Record<string, unknown>;

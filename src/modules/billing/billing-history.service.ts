@@ -6,7 +6,7 @@ import { notFound } from "../../platform/errors.js";
 import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
 import type { UserService } from "../users/user.service.js";
-import type { PersonalDataHolder } from "../privacy/personal-data.js";
+import type { PersonalDataHolder } from "../../platform/personal-data.js";
 import { invoiceDownloadUrl, toInvoiceDto, toPaymentDto, type InvoiceDto, type InvoiceRow, type PaymentDto, type PaymentRow } from "./billing.dto.js";
 import type { InvoiceListQuery, PaymentListQuery } from "./billing.inputs.js";
 import { invoicePdfFileName, renderInvoicePdf } from "./invoice-pdf.js";
