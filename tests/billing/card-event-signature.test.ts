@@ -20,7 +20,7 @@ function v1(raw: Buffer | string, secret: string, t: number): string {
   return createHmac("sha256", secret).update(`${t}.${raw.toString()}`).digest("hex");
 }
 
-describe("signCardWebhook", () => {
+describe("signCardEvent", () => {
   it("writes t=<unix>,v1=<hex HMAC-SHA256(secret, t.body)>", () => {
     expect(signCardEvent(body, SECRET, NOW)).toBe(`t=${NOW},v1=${v1(body, SECRET, NOW)}`);
   });
@@ -32,7 +32,7 @@ describe("signCardWebhook", () => {
   });
 });
 
-describe("verifyCardWebhook", () => {
+describe("verifyCardEvent", () => {
   it("returns the event of a correctly signed body", async () => {
     expect(await verifyCardEvent(body, signCardEvent(body, SECRET, NOW), SECRET, NOW)).toEqual(event);
   });
@@ -128,7 +128,7 @@ describe("verifyCardWebhook", () => {
 });
 
 describe("FakeStripe.sendWebhook", () => {
-  it("delivers a signed event that verifyCardWebhook accepts", async () => {
+  it("delivers a signed event that verifyCardEvent accepts", async () => {
     const received: { headers: IncomingHttpHeaders; body: Buffer }[] = [];
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
