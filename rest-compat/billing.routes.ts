@@ -1,5 +1,5 @@
 import express, { type Request, type Response } from "express";
-import { WebhookRejected } from "../src/modules/billing/payment-events.service.js";
+import { GatewayEventRejected } from "../src/modules/billing/payment-events.service.js";
 import { z } from "zod";
 import {
   checkoutSubscriptionSchema,
@@ -17,9 +17,9 @@ import {
   invoiceFilter,
   paymentFilter,
   pixTransactionId,
-  pixWebhookBody,
+  pixEventBody,
   planCatalogueFilter,
-  recordPaging,
+  billingHistoryPaging,
   simulatePaymentInput,
   subscribeInput,
   updateSubscriptionInput,
@@ -33,28 +33,29 @@ const PLANS = "Subscription plans";
 const SUBSCRIPTIONS = "Subscriptions";
 const RECORDS = "Payments and invoices";
 const FLOW = "Payment flow";
-const WEBHOOKS = "Webhooks";
+/** The contract's OpenAPI tag of the gateways' calls. */
+const GATEWAY_EVENTS_TAG = "Webhooks";
 const STATUS_502 = "Gateway de pagamento indisponível";
 
-/** Webhook receivers read the raw body (the card signature covers its exact bytes). */
-export const rawWebhookBody = express.raw({ type: () => true, limit: "1mb" });
+/** Gateway events are read as the raw body (the card signature covers its exact bytes). */
+export const rawGatewayEventBody = express.raw({ type: () => true, limit: "1mb" });
 
-/** Webhooks answer with an empty body: 200, or the status of a rejection. */
-async function webhook(res: Response, handle: () => Promise<void>) {
+/** Gateway events are answered with an empty body: 200, or the status of a rejection. */
+async function answerGatewayEvent(res: Response, handle: () => Promise<void>) {
   try {
     await handle();
     res.status(200).end();
   } catch (error) {
-    if (error instanceof WebhookRejected) res.status(error.status).end();
+    if (error instanceof GatewayEventRejected) res.status(error.status).end();
     else throw error;
   }
 }
 
 const rawBody = (req: Request) => (Buffer.isBuffer(req.body) ? req.body : undefined);
 
-/** Plans, subscriptions, payments, invoices, the payment flow and the gateways' webhooks. */
+/** Plans, subscriptions, payments, invoices, the payment flow and the gateways' events. */
 export function addBillingRoutes(routes: DocumentedRouter, services: Services): void {
-  const { subscriptionPlans, subscriptions, checkouts, billingRecords, paymentEvents } = services;
+  const { subscriptionPlans, subscriptions, checkouts, billingHistory, paymentEvents } = services;
 
   routes.add(
     {
@@ -191,7 +192,7 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
       path: "/payments",
       operationId: "listPayments",
       query: paymentFilter,
-      paging: recordPaging,
+      paging: billingHistoryPaging,
       response: pageOf(paymentSchema),
       tag: RECORDS,
       summary: "The caller's payments (administrators: all)",
@@ -200,7 +201,7 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
       errors: [400],
     },
     async (req, res) => {
-      res.json(await billingRecords.listPayments(await userOf(services, req), listReader(req, recordPaging, paymentFilter)));
+      res.json(await billingHistory.listPayments(await userOf(services, req), listReader(req, billingHistoryPaging, paymentFilter)));
     },
   );
   routes.add(
@@ -209,7 +210,7 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
       path: "/invoices",
       operationId: "listInvoices",
       query: invoiceFilter,
-      paging: recordPaging,
+      paging: billingHistoryPaging,
       response: pageOf(invoiceSchema),
       tag: RECORDS,
       summary: "The caller's invoices (administrators: all)",
@@ -218,7 +219,7 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
       errors: [400],
     },
     async (req, res) => {
-      res.json(await billingRecords.listInvoices(await userOf(services, req), listReader(req, recordPaging, invoiceFilter)));
+      res.json(await billingHistory.listInvoices(await userOf(services, req), listReader(req, billingHistoryPaging, invoiceFilter)));
     },
   );
   routes.add(
@@ -235,7 +236,7 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
     },
     async (req, res) => {
       const actor = await userOf(services, req);
-      res.json(await billingRecords.getInvoice(actor, idParam(req)));
+      res.json(await billingHistory.getInvoice(actor, idParam(req)));
     },
   );
   routes.add(
@@ -256,7 +257,7 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
     },
     async (req, res) => {
       const actor = await userOf(services, req);
-      const { fileName, pdf } = await billingRecords.invoicePdf(actor, idParam(req));
+      const { fileName, pdf } = await billingHistory.invoicePdf(actor, idParam(req));
       res.setHeader("Content-Type", "application/pdf");
       res.setHeader("Content-Disposition", `attachment; filename="${fileName}"`);
       res.send(pdf);
@@ -335,7 +336,7 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
     },
     async (req, res) => {
       const actor = await userOf(services, req);
-      res.json(await billingRecords.getPayment(actor, idParam(req)));
+      res.json(await billingHistory.getPayment(actor, idParam(req)));
     },
   );
   routes.add(
@@ -380,15 +381,15 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
       path: "/webhooks/pix/payment",
       operationId: "pixWebhook",
       headers: { "X-Webhook-Secret": "the secret shared with the PIX gateway" },
-      body: pixWebhookBody,
-      tag: WEBHOOKS,
+      body: pixEventBody,
+      tag: GATEWAY_EVENTS_TAG,
       summary: "PIX gateway notification (X-Webhook-Secret)",
       auth: "none",
       success: 200,
       emptyErrors: { 400: "the body is not a PIX notification", 403: "wrong X-Webhook-Secret" },
     },
     async (req, res) => {
-      await webhook(res, () => paymentEvents.pixWebhook(req.get("x-webhook-secret"), rawBody(req)));
+      await answerGatewayEvent(res, () => paymentEvents.receivePixEvent(req.get("x-webhook-secret"), rawBody(req)));
     },
   );
   for (const path of ["/payments/webhook", "/webhooks/card"]) {
@@ -397,7 +398,7 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
         method: "post",
         path,
         operationId: path === "/webhooks/card" ? "cardWebhook" : "paymentWebhook",
-        tag: WEBHOOKS,
+        tag: GATEWAY_EVENTS_TAG,
         summary: "Card gateway event (Card-Signature or Stripe-Signature)",
         auth: "none",
         success: 200,
@@ -406,10 +407,10 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
         emptyErrors: { 400: "no valid signature, or not a card event" },
       },
       async (req, res) => {
-        await webhook(res, () => paymentEvents.cardWebhook(rawBody(req), req.get("card-signature") ?? req.get("stripe-signature")));
+        await answerGatewayEvent(res, () => paymentEvents.receiveCardEvent(rawBody(req), req.get("card-signature") ?? req.get("stripe-signature")));
       },
     );
   }
 }
 
-export const WEBHOOK_PATHS = ["/webhooks/pix/payment", "/payments/webhook", "/webhooks/card"];
+export const GATEWAY_EVENT_PATHS = ["/webhooks/pix/payment", "/payments/webhook", "/webhooks/card"];

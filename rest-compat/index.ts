@@ -8,7 +8,7 @@ import { errorHandler, notFoundHandler } from "./errors.js";
 import { openApiDocument } from "./openapi.js";
 import { DocumentedRouter } from "./routes.js";
 import { addAdherenceRoutes } from "./adherence.routes.js";
-import { addBillingRoutes, rawWebhookBody, WEBHOOK_PATHS } from "./billing.routes.js";
+import { addBillingRoutes, rawGatewayEventBody, GATEWAY_EVENT_PATHS } from "./billing.routes.js";
 import { addCoachingRoutes } from "./coaching.routes.js";
 import { addContentRoutes } from "./content.routes.js";
 import { addDashboardRoutes } from "./dashboard.routes.js";
@@ -34,13 +34,13 @@ export function restApi(services: Services, logger: Logger, publicBaseUrl: strin
   addDashboardRoutes(routes, services);
   addSyncRoutes(routes, services);
   addWebhookRoutes(routes, services);
-  const document = openApiDocument(routes.operations, publicBaseUrl, WEBHOOK_PATHS);
+  const document = openApiDocument(routes.operations, publicBaseUrl, GATEWAY_EVENT_PATHS);
 
   const api = Router();
-  api.post(WEBHOOK_PATHS, rawWebhookBody);
+  api.post(GATEWAY_EVENT_PATHS, rawGatewayEventBody);
   api.use(jsonBody());
-  // Every write but the webhooks takes Idempotency-Key (contract §13.1), once its body parsed.
-  api.use(idempotencyKeys({ rules: services.idempotency, userIdOf: (req) => callerIdOf(services, req), except: WEBHOOK_PATHS, logger }));
+  // Every write but the gateways' events takes Idempotency-Key (contract §13.1), once its body parsed.
+  api.use(idempotencyKeys({ rules: services.idempotency, userIdOf: (req) => callerIdOf(services, req), except: GATEWAY_EVENT_PATHS, logger }));
   api.get("/openapi.json", (_req, res) => {
     res.json(document);
   });

@@ -48,7 +48,7 @@ export interface OperationSpec {
   response?: z.ZodType | BinaryAnswer;
   /** Error statuses of this operation beyond those its inputs and authentication give: status → when. */
   errors?: number[] | Record<number, string>;
-  /** Error statuses answered with no body (the webhooks' refusals, as gateways expect). */
+  /** Error statuses answered with no body (the refusals of gateway events, as gateways expect). */
   emptyErrors?: Record<number, string>;
 }
 

@@ -15,7 +15,7 @@ import { AdherenceService } from "./modules/adherence/adherence.service.js";
 import { ChargeIntents } from "./modules/billing/charge-intents.js";
 import { CheckoutService } from "./modules/billing/checkout.service.js";
 import { GatewayFollowUps } from "./modules/billing/gateway-follow-ups.js";
-import { BillingRecordsService } from "./modules/billing/billing-records.service.js";
+import { BillingHistoryService } from "./modules/billing/billing-history.service.js";
 import type { Gateways } from "./modules/billing/gateways/create-gateways.js";
 import { PaymentEventsService } from "./modules/billing/payment-events.service.js";
 import { RenewalService } from "./modules/billing/renewal.service.js";
@@ -106,7 +106,7 @@ export function createServices(deps: ServiceDeps) {
     followUps: gatewayFollowUps,
     users,
   });
-  const billingRecords = new BillingRecordsService({ db, publicBaseUrl: config.publicBaseUrl, users });
+  const billingHistory = new BillingHistoryService({ db, publicBaseUrl: config.publicBaseUrl, users });
   const paymentEvents = new PaymentEventsService({
     db,
     clock,
@@ -115,8 +115,8 @@ export function createServices(deps: ServiceDeps) {
     lifecycle,
     intents,
     followUps: gatewayFollowUps,
-    pixWebhookSecret: config.pixWebhookSecret,
-    cardWebhookSecret: config.cardWebhookSecret,
+    pixEventSecret: config.pixEventSecret,
+    cardEventSecret: config.cardEventSecret,
   });
   const renewals = new RenewalService({ db, clock, logger, lifecycle, intents, followUps: gatewayFollowUps, users, mail });
   const links = new LinkService({ db, clock, mail, subscriptionPlans, freeTrainerMaxStudents: config.freeTrainerMaxStudents });
@@ -168,7 +168,7 @@ export function createServices(deps: ServiceDeps) {
     // Every module keeping a person's rows, in the order erasure asks them (PrivacyServiceDeps.holders).
     holders: [
       subscriptions.personalData,
-      billingRecords.personalData,
+      billingHistory.personalData,
       invites.personalData,
       planAssignments.personalData,
       trainingPlans.personalData,
@@ -189,7 +189,7 @@ export function createServices(deps: ServiceDeps) {
     subscriptionPlans,
     subscriptions,
     checkouts,
-    billingRecords,
+    billingHistory,
     paymentEvents,
     renewals,
     gatewayFollowUps,

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { gzipSync } from "node:zlib";
-import { signCardWebhook } from "../../src/modules/billing/gateways/card/card-webhook-signature.js";
+import { signCardEvent } from "../../src/modules/billing/gateways/card/card-event-signature.js";
 import type { FuzzRequest } from "./client.js";
 import { DEEP, hostileJson, hostilePathValue, hostileQueryShape, hostileQueryValue, hostileString, nestedArrays, nestedObjects } from "./hostile.js";
 import { Random } from "./random.js";
@@ -536,10 +536,10 @@ export class RestVariants {
         ["no signature", undefined],
         ["garbage signature", "garbage"],
         ["empty v1", `t=${now},v1=`],
-        ["signature 10 minutes old", signCardWebhook(body, world.webhookSecret, now - 600)],
-        ["signature 10 minutes ahead", signCardWebhook(body, world.webhookSecret, now + 600)],
-        ["signature of another body", signCardWebhook("{}", world.webhookSecret, now)],
-        ["signed with another secret", signCardWebhook(body, "another-secret", now)],
+        ["signature 10 minutes old", signCardEvent(body, world.webhookSecret, now - 600)],
+        ["signature 10 minutes ahead", signCardEvent(body, world.webhookSecret, now + 600)],
+        ["signature of another body", signCardEvent("{}", world.webhookSecret, now)],
+        ["signed with another secret", signCardEvent(body, "another-secret", now)],
         ["timestamp of 14 digits", `t=99999999999999,v1=${"0".repeat(64)}`],
         ["t twice", `t=${now},t=${now},v1=${"0".repeat(64)}`],
         ["header of 8 KB", `t=${now},${"v1=ab,".repeat(1_300)}v1=ab`],
@@ -598,7 +598,7 @@ export class RestVariants {
     // The webhooks' valid credentials go on every variant but those attacking them, so the payload gets past the check.
     if (!draft.ownCredentials && op.template === "/webhooks/pix/payment") headers["x-webhook-secret"] = this.world.webhookSecret;
     if (!draft.ownCredentials && (op.template === "/payments/webhook" || op.template === "/webhooks/card")) {
-      headers[rng.chance(0.5) ? "card-signature" : "stripe-signature"] = signCardWebhook(
+      headers[rng.chance(0.5) ? "card-signature" : "stripe-signature"] = signCardEvent(
         draft.body ?? "",
         this.world.webhookSecret,
         Math.floor(Date.now() / 1000),

@@ -40,8 +40,8 @@ export interface Config {
   webAppConfigured: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
-  pixWebhookSecret: string | undefined;
-  cardWebhookSecret: string | undefined;
+  pixEventSecret: string | undefined;
+  cardEventSecret: string | undefined;
   stripeSecretKey: string | undefined;
   stripeApiBase: string | undefined;
   pixApiUrl: string | undefined;
@@ -287,8 +287,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webAppConfigured: e.WEB_APP_URL !== undefined,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
-    pixWebhookSecret: e.PIX_WEBHOOK_SECRET ?? e.WEBHOOK_SECRET,
-    cardWebhookSecret: e.CARD_WEBHOOK_SECRET ?? e.WEBHOOK_SECRET,
+    pixEventSecret: e.PIX_WEBHOOK_SECRET ?? e.WEBHOOK_SECRET,
+    cardEventSecret: e.CARD_WEBHOOK_SECRET ?? e.WEBHOOK_SECRET,
     stripeSecretKey: e.STRIPE_SECRET_KEY,
     stripeApiBase: e.STRIPE_API_BASE,
     pixApiUrl: e.PIX_API_URL,

@@ -199,8 +199,8 @@ export const pixTransactions = pgTable(
   ],
 );
 
-/** Every webhook event applied, once: a second delivery of the same id finds its row and does nothing. */
-export const webhookEvents = pgTable(
+/** Every payment gateway's event applied, once: a second delivery of the same id finds its row and does nothing. */
+export const gatewayEvents = pgTable(
   "webhook_events",
   {
     provider: text("provider").notNull(),

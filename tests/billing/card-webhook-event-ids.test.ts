@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { signCardWebhook } from "../../src/modules/billing/gateways/card/card-webhook-signature.js";
+import { signCardEvent } from "../../src/modules/billing/gateways/card/card-event-signature.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { billingCounts } from "./support.js";
 
@@ -9,7 +9,7 @@ const t = useTestApp({ WEBHOOK_SECRET: SECRET });
 /** Posts a card event signed as the gateway would sign it. */
 function sendSigned(event: Record<string, unknown>) {
   const raw = JSON.stringify(event);
-  const header = signCardWebhook(raw, SECRET, Math.floor(t.clock.now().getTime() / 1000));
+  const header = signCardEvent(raw, SECRET, Math.floor(t.clock.now().getTime() / 1000));
   return t.post("/api/payments/webhook", { headers: { "content-type": "application/json", "Card-Signature": header }, raw });
 }
 
@@ -30,13 +30,13 @@ describe("card webhook event ids and types", () => {
     const res = await t.withInvalidRequests(() => sendSigned(event(overrides)));
     expect(res.status).toBe(400);
     expect(res.text).toBe("");
-    expect((await billingCounts(t)).webhookEvents).toBe(0);
+    expect((await billingCounts(t)).gatewayEvents).toBe(0);
     expect(t.logLines.join("")).not.toContain("card webhook failed");
   });
 
   it("still records a signed event with an ordinary id", async () => {
     const res = await sendSigned(event({ id: "evt_ok_2" }));
     expect(res.status).toBe(200);
-    expect((await billingCounts(t)).webhookEvents).toBe(1);
+    expect((await billingCounts(t)).gatewayEvents).toBe(1);
   });
 });

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { subscriptions } from "../../src/tables/billing.table.js";
-import { signCardWebhook } from "../../src/modules/billing/gateways/card/card-webhook-signature.js";
+import { signCardEvent } from "../../src/modules/billing/gateways/card/card-event-signature.js";
 import { makeStudent, type MadeUser } from "../factories/users.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { billingCounts, billingOf, cardBody, planId, profileOf, subjectsTo, subscriptionRow, userRow } from "./support.js";
@@ -30,7 +30,7 @@ interface SendOptions {
 
 /** Posts the raw body, signed with the secret at the clock's time unless told otherwise. */
 function sendRaw(raw: string, options: SendOptions = {}) {
-  const header = options.header ?? signCardWebhook(raw, options.secret ?? SECRET, options.timestamp ?? nowSeconds());
+  const header = options.header ?? signCardEvent(raw, options.secret ?? SECRET, options.timestamp ?? nowSeconds());
   return t.post(options.path ?? "/api/payments/webhook", {
     headers: { "content-type": "application/json", [options.headerName ?? "Card-Signature"]: header },
     raw,
@@ -88,7 +88,7 @@ describe("card webhook signature", () => {
     const before = await billingCounts(t);
     const raw = JSON.stringify(succeeded(id));
     const now = nowSeconds();
-    const valid = signCardWebhook(raw, SECRET, now);
+    const valid = signCardEvent(raw, SECRET, now);
     const attempts = [
       sendRaw(raw, { path, secret: "whsec_another_secret" }),
       sendRaw(raw.replace('"amount_received":4990', '"amount_received":1'), { path, header: valid }),
@@ -110,7 +110,7 @@ describe("card webhook signature", () => {
   it("refuses a delivery that arrives more than 5 minutes after it was signed (clock moved), accepts one within", async () => {
     const { id } = await pendingSubscription();
     const late = JSON.stringify(succeeded(id));
-    const lateHeader = signCardWebhook(late, SECRET, nowSeconds());
+    const lateHeader = signCardEvent(late, SECRET, nowSeconds());
     t.clock.advance(5 * 60_000 + 1_000);
     const res = await sendRaw(late, { header: lateHeader });
     expect(res.status).toBe(400);
@@ -118,7 +118,7 @@ describe("card webhook signature", () => {
     expect((await subscriptionRow(t, id)).status).toBe("PENDING");
 
     const onTime = JSON.stringify(succeeded(id));
-    const onTimeHeader = signCardWebhook(onTime, SECRET, nowSeconds());
+    const onTimeHeader = signCardEvent(onTime, SECRET, nowSeconds());
     t.clock.advance(4 * 60_000);
     expect((await sendRaw(onTime, { header: onTimeHeader })).status).toBe(200);
     expect((await subscriptionRow(t, id)).status).toBe("ACTIVE");
@@ -130,7 +130,7 @@ describe("card webhook signature", () => {
       expect(res.status).toBe(400);
       expect(res.text).toBe("");
     }
-    expect((await billingCounts(t)).webhookEvents).toBe(0);
+    expect((await billingCounts(t)).gatewayEvents).toBe(0);
   });
 });
 
@@ -374,10 +374,10 @@ describe("card webhook events", () => {
       const before = await billingCounts(t);
       const stray = event("payment_intent.succeeded", { id: "pi_out_of_range", amount_received: 4990, metadata: { subscriptionId } });
       await expectOk(stray);
-      expect(await billingCounts(t)).toEqual({ ...before, webhookEvents: before.webhookEvents + 1 });
+      expect(await billingCounts(t)).toEqual({ ...before, webhookEvents: before.gatewayEvents + 1 });
       // Recorded as applied: a redelivery is a no-op, not a 400 the gateway would retry for days.
       await expectOk(stray);
-      expect(await billingCounts(t)).toEqual({ ...before, webhookEvents: before.webhookEvents + 1 });
+      expect(await billingCounts(t)).toEqual({ ...before, webhookEvents: before.gatewayEvents + 1 });
       const rows = await billingOf(t, ana.id);
       expect(rows.payments).toHaveLength(1);
       expect(rows.subscriptions.map((s) => s.status)).toEqual(["ACTIVE"]);
@@ -486,7 +486,7 @@ describe("card webhook idempotency", () => {
     const after = await subscriptionRow(t, row.id);
     expect(after.endDate!.getTime()).toBeLessThan(row.endDate!.getTime() + 32 * 86_400_000);
     expect(await subjectsTo(t, ana.email)).toEqual(["Pagamento confirmado", "Assinatura renovada"]);
-    expect((await billingCounts(t)).webhookEvents).toBe(1);
+    expect((await billingCounts(t)).gatewayEvents).toBe(1);
   });
 
   it("applies five concurrent deliveries of a payment failure once", async () => {

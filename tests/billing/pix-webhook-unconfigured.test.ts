@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { signCardWebhook } from "../../src/modules/billing/gateways/card/card-webhook-signature.js";
+import { signCardEvent } from "../../src/modules/billing/gateways/card/card-event-signature.js";
 import { makeStudent } from "../factories/users.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { billingCounts, billingOf, planId } from "./support.js";
@@ -41,11 +41,11 @@ describe("webhooks without WEBHOOK_SECRET", () => {
       data: { object: { id: "pi_1", metadata: { subscriptionId: "1" } } },
     });
     for (const path of ["/api/payments/webhook", "/api/webhooks/card"]) {
-      const header = signCardWebhook(raw, "whatever", Math.floor(t.clock.now().getTime() / 1000));
+      const header = signCardEvent(raw, "whatever", Math.floor(t.clock.now().getTime() / 1000));
       const res = await t.post(path, { headers: { "content-type": "application/json", "card-signature": header }, raw });
       expect(res.status).toBe(400);
       expect(res.text).toBe("");
     }
-    expect((await billingCounts(t)).webhookEvents).toBe(0);
+    expect((await billingCounts(t)).gatewayEvents).toBe(0);
   });
 });

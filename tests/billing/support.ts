@@ -56,7 +56,7 @@ export async function billingCounts(t: TestApp) {
       (select count(*)::int from webhook_events) as w,
       (select count(*)::int from mail_outbox) as m`),
   );
-  return { subscriptions: row.s, payments: row.p, invoices: row.i, pix: row.x, webhookEvents: row.w, mails: row.m };
+  return { subscriptions: row.s, payments: row.p, invoices: row.i, pix: row.x, gatewayEvents: row.w, mails: row.m };
 }
 
 /** Every row of every table in the public schema, as text (each row cast to its record text form). */

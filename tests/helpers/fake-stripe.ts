@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { signCardWebhook } from "../../src/modules/billing/gateways/card/card-webhook-signature.js";
+import { signCardEvent } from "../../src/modules/billing/gateways/card/card-event-signature.js";
 import { Arrivals, RequestHold } from "./request-hold.js";
 
 /**
@@ -310,7 +310,7 @@ export class FakeStripe {
   ): Promise<{ status: number; body: string }> {
     const raw = typeof event === "string" ? event : JSON.stringify(event);
     const timestamp = options.timestampSeconds ?? Math.floor(Date.now() / 1000);
-    const header = options.header ?? signCardWebhook(raw, options.secret, timestamp);
+    const header = options.header ?? signCardEvent(raw, options.secret, timestamp);
     const response = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json; charset=utf-8", [options.headerName ?? "Card-Signature"]: header },

@@ -40,8 +40,8 @@ describe("configuration", () => {
       webAppUrl: "http://localhost:3000",
       webAppConfigured: false,
       smtpUrl: undefined,
-      pixWebhookSecret: undefined,
-      cardWebhookSecret: undefined,
+      pixEventSecret: undefined,
+      cardEventSecret: undefined,
       firebaseProjectId: undefined,
       adminEmails: [],
       authRateLimitPerMinute: 10,
@@ -66,8 +66,8 @@ describe("configuration", () => {
 
   it("lets the specific webhook secrets override WEBHOOK_SECRET", () => {
     const config = loadConfig({ DATA_DIR: tempDir(), WEBHOOK_SECRET: "shared", PIX_WEBHOOK_SECRET: "pix" });
-    expect(config.pixWebhookSecret).toBe("pix");
-    expect(config.cardWebhookSecret).toBe("shared");
+    expect(config.pixEventSecret).toBe("pix");
+    expect(config.cardEventSecret).toBe("shared");
   });
 
   it("normalizes ADMIN_EMAILS to trimmed lower-case addresses", () => {

@@ -6,7 +6,7 @@ import { CARD_DECLINED, planId, subscribeByCard } from "../factories/billing.js"
 import { invited } from "../coaching/support.js";
 import { createEndpoint, deliverWebhooks, Receiver, status } from "../webhooks/support.js";
 import { DAY_MS } from "../../src/platform/dates.js";
-import { signCardWebhook } from "../../src/modules/billing/gateways/card/card-webhook-signature.js";
+import { signCardEvent } from "../../src/modules/billing/gateways/card/card-event-signature.js";
 
 // No web app configured (WEB_APP_URL unset): every link of every e-mail must open something of this service that works.
 const CARD_WEBHOOK_SECRET = "whsec_card_webhook_secret_for_tests";
@@ -88,7 +88,7 @@ describe("e-mail links with no web app configured", () => {
       created: Math.floor(t.clock.now().getTime() / 1000),
       data: { object: { id: "pi_late", amount_received: 4990, metadata: { subscriptionId: String(boleto.id) } } },
     });
-    const signature = signCardWebhook(late, CARD_WEBHOOK_SECRET, Math.floor(t.clock.now().getTime() / 1000));
+    const signature = signCardEvent(late, CARD_WEBHOOK_SECRET, Math.floor(t.clock.now().getTime() / 1000));
     await t.post("/api/payments/webhook", { headers: { "content-type": "application/json", "Card-Signature": signature }, raw: late });
     const integrator = await makeTrainer(t);
     const receiver = await new Receiver(t.clock).start();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { signCardWebhook } from "../../src/modules/billing/gateways/card/card-webhook-signature.js";
+import { signCardEvent } from "../../src/modules/billing/gateways/card/card-event-signature.js";
 import { makeUser } from "../factories/users.js";
 import { useSecondInstance, useTestApp } from "../helpers/test-app.js";
 
@@ -43,7 +43,7 @@ describe("X-Request-Id", () => {
       created: Math.floor(t.clock.now().getTime() / 1000),
       data: { object: { id: "in_unknown", subscription: "sub_unknown" } },
     });
-    const signature = signCardWebhook(raw, WEBHOOK_SECRET, Math.floor(t.clock.now().getTime() / 1000));
+    const signature = signCardEvent(raw, WEBHOOK_SECRET, Math.floor(t.clock.now().getTime() / 1000));
     t.logLines.length = 0;
     const answer = await t.post("/api/payments/webhook", {
       headers: { "content-type": "application/json", "Card-Signature": signature, "x-request-id": "req-logged-2" },

@@ -1,7 +1,7 @@
 import { requireTrainer } from "../../platform/auth/access.js";
 import { requireUser, type Actor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
-import { DAY_MS } from "../../platform/dates.js";
+import { DAY_MS, isoInstant } from "../../platform/dates.js";
 import type { Db } from "../../platform/db/database.js";
 import { AppError, forbidden } from "../../platform/errors.js";
 import { toPage, type Page } from "../../platform/paging.js";
@@ -156,7 +156,7 @@ function summaryOf(row: AdherenceSummaryRow, window: number, days: AdherenceDays
     completed: row.completed,
     adherence: row.adherence,
     previousAdherence: row.previous_adherence,
-    lastTrainingAt: lastTrainingAt?.toISOString() ?? null,
+    lastTrainingAt: lastTrainingAt && isoInstant(lastTrainingAt),
     needsAttention: reasons.length > 0,
     reasons,
   };

@@ -171,7 +171,7 @@ export const toCheckoutSubscriptionDto = (
 });
 
 /** What a payment and an invoice are both shown with. */
-const recordFields = {
+const billingEntryFields = {
   id: int(),
   userId: int(),
   userName: z.string(),
@@ -185,7 +185,7 @@ const recordFields = {
 
 export const paymentSchema = z
   .object({
-    ...recordFields,
+    ...billingEntryFields,
     status: z.enum(PAYMENT_STATUSES),
     paymentMethod: z.enum(PAYMENT_METHODS),
     lastFourDigits: z.string().nullable(),
@@ -197,7 +197,7 @@ export type PaymentDto = z.output<typeof paymentSchema>;
 
 export const invoiceSchema = z
   .object({
-    ...recordFields,
+    ...billingEntryFields,
     status: z.enum(INVOICE_STATUSES),
     dueDate: instant,
     paidAt: instant.nullable(),
@@ -208,14 +208,14 @@ export const invoiceSchema = z
 export type InvoiceDto = z.output<typeof invoiceSchema>;
 
 /** The names and link a payment or invoice is shown with. */
-export interface RecordReferences {
+export interface BillingEntryReferences {
   userName: string;
   planName: string | null;
   invoiceUrl: string | null;
 }
 
 /** The fields a payment's and an invoice's shape open with, in that order. */
-const recordHead = (row: PaymentRow | InvoiceRow, refs: RecordReferences) => ({
+const billingEntryHead = (row: PaymentRow | InvoiceRow, refs: BillingEntryReferences) => ({
   id: row.id,
   userId: row.userId,
   userName: refs.userName,
@@ -228,8 +228,8 @@ const recordHead = (row: PaymentRow | InvoiceRow, refs: RecordReferences) => ({
 /** Where an invoice's PDF is downloaded (GET /api/invoices/{id}/download). */
 export const invoiceDownloadUrl = (publicBaseUrl: string, invoiceId: number) => `${publicBaseUrl}/api/invoices/${invoiceId}/download`;
 
-export const toPaymentDto = (row: PaymentRow, refs: RecordReferences): PaymentDto => ({
-  ...recordHead(row, refs),
+export const toPaymentDto = (row: PaymentRow, refs: BillingEntryReferences): PaymentDto => ({
+  ...billingEntryHead(row, refs),
   status: row.status,
   paymentMethod: row.paymentMethod,
   lastFourDigits: row.lastFourDigits,
@@ -239,8 +239,8 @@ export const toPaymentDto = (row: PaymentRow, refs: RecordReferences): PaymentDt
   updatedAt: row.updatedAt,
 });
 
-export const toInvoiceDto = (row: InvoiceRow, refs: RecordReferences & { invoiceUrl: string }): InvoiceDto => ({
-  ...recordHead(row, refs),
+export const toInvoiceDto = (row: InvoiceRow, refs: BillingEntryReferences & { invoiceUrl: string }): InvoiceDto => ({
+  ...billingEntryHead(row, refs),
   status: row.status,
   dueDate: row.dueDate,
   paidAt: row.paidAt,

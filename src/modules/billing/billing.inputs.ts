@@ -112,7 +112,7 @@ export const cancelCheckoutInput = cancelInput.extend({ cancelImmediately: z.boo
 export const pixTransactionId = textId(200);
 
 /** A PIX gateway's notification (POST /webhooks/pix/payment). */
-export const pixWebhookBody = z.object({
+export const pixEventBody = z.object({
   event: z.string().optional(),
   data: z.object({ id: pixTransactionId, status: z.string().max(50) }),
 });
@@ -148,7 +148,7 @@ export const invoiceFilter = paymentFilter.extend({ status: z.enum(INVOICE_STATU
 export type InvoiceListQuery = ListQuery<z.output<typeof invoiceFilter>>;
 
 /** Payment and invoice listings, newest first unless another order is asked. */
-export const recordPaging: Paging = {
+export const billingHistoryPaging: Paging = {
   sortable: ["id", "createdAt", "updatedAt", "amount", "status"],
   fallbackSort: [{ field: "createdAt", direction: "desc" }],
 };

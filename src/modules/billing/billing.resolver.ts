@@ -9,13 +9,13 @@ import {
   invoiceFilter,
   paymentFilter,
   planCatalogueFilter,
-  recordPaging,
+  billingHistoryPaging,
   simulatePaymentInput,
   subscribeInput,
   updateSubscriptionInput,
 } from "./billing.inputs.js";
 import {
-  BillingRecordFilter,
+  BillingHistoryFilterInput,
   InvoicePage,
   Invoice,
   PaymentPage,
@@ -49,30 +49,30 @@ export class BillingResolver {
 
   @Query(() => PaymentPage)
   payments(
-    @Arg("filter", () => BillingRecordFilter, { nullable: true }) filter: BillingRecordFilter | undefined,
+    @Arg("filter", () => BillingHistoryFilterInput, { nullable: true }) filter: BillingHistoryFilterInput | undefined,
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.billingRecords.listPayments(ctx.actor, listReader(recordPaging, paymentFilter, filter, page));
+    return ctx.services.billingHistory.listPayments(ctx.actor, listReader(billingHistoryPaging, paymentFilter, filter, page));
   }
 
   @Query(() => Payment)
   payment(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
-    return ctx.services.billingRecords.getPayment(ctx.actor, id);
+    return ctx.services.billingHistory.getPayment(ctx.actor, id);
   }
 
   @Query(() => InvoicePage)
   invoices(
-    @Arg("filter", () => BillingRecordFilter, { nullable: true }) filter: BillingRecordFilter | undefined,
+    @Arg("filter", () => BillingHistoryFilterInput, { nullable: true }) filter: BillingHistoryFilterInput | undefined,
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.billingRecords.listInvoices(ctx.actor, listReader(recordPaging, invoiceFilter, filter, page));
+    return ctx.services.billingHistory.listInvoices(ctx.actor, listReader(billingHistoryPaging, invoiceFilter, filter, page));
   }
 
   @Query(() => Invoice)
   invoice(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
-    return ctx.services.billingRecords.getInvoice(ctx.actor, id);
+    return ctx.services.billingHistory.getInvoice(ctx.actor, id);
   }
 
   @Query(() => PixTransaction, { description: "A PIX transaction's status (polled after showing the QR code)" })

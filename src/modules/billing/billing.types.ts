@@ -120,8 +120,9 @@ export class SubscriptionPlanFilter {
   @Field(() => PlanIntervalEnum, { nullable: true }) interval?: string;
 }
 
+/** Filters payment and invoice listings; the schema keeps the contract's name for it. */
 @InputType("BillingRecordFilter")
-export class BillingRecordFilter {
+export class BillingHistoryFilterInput {
   @Field(() => String, { nullable: true }) status?: string;
   @Field(() => LocalDate, { nullable: true }) startDate?: string;
   @Field(() => LocalDate, { nullable: true }) endDate?: string;

@@ -40,7 +40,7 @@ export interface ChargeIntentsDeps {
  * PENDING payment, or a PENDING subscription, with an idempotency key), the gateway is called outside any
  * transaction with that key, and its answer is settled in a second short transaction under the user's billing
  * lock. No database connection or lock is held while a gateway thinks, and a charge whose answer was lost leaves a
- * PENDING intent behind for the gateway's webhook (or a later look at the gateway) to settle.
+ * PENDING intent behind for the gateway's event (or a later look at the gateway) to settle.
  */
 export class ChargeIntents {
   constructor(private readonly deps: ChargeIntentsDeps) {}
@@ -90,7 +90,7 @@ export class ChargeIntents {
 
   /**
    * Settles a card payment with what the gateway said of its charge, once: a payment settled meanwhile (by the
-   * gateway's webhook) is left as it is, only the gateway's ids the answer carries are kept when missing.
+   * gateway's event) is left as it is, only the gateway's ids the answer carries are kept when missing.
    */
   async settleCard(paymentId: number, outcome: CardChargeOutcome): Promise<SettledCardPayment> {
     const { db, lifecycle } = this.deps;

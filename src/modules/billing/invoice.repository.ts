@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { invoices, type InvoiceStatus } from "../../tables/billing.table.js";
-import { recordConditions, recordOrder, type RecordFilter } from "./record-listing.js";
+import { billingHistoryConditions, billingHistoryOrder, type BillingHistoryFilter } from "./billing-history-listing.js";
 
 export const invoiceRepository = {
   /** Every invoice of a user, oldest first. */
@@ -58,14 +58,14 @@ export const invoiceRepository = {
     return new Map(rows.map((row) => [row.paymentId as number, row.id]));
   },
 
-  async listInvoices(db: Db, filter: RecordFilter, request: PageRequest) {
-    const where = recordConditions(invoices, filter);
+  async listInvoices(db: Db, filter: BillingHistoryFilter, request: PageRequest) {
+    const where = billingHistoryConditions(invoices, filter);
     const [rows, [total]] = await Promise.all([
       db
         .select()
         .from(invoices)
         .where(where)
-        .orderBy(...recordOrder(invoices, request))
+        .orderBy(...billingHistoryOrder(invoices, request))
         .limit(request.size)
         .offset(request.page * request.size),
       db.select({ n: count() }).from(invoices).where(where),

@@ -7,13 +7,13 @@ import { AppError, invalidParameter, notFound } from "../../platform/errors.js";
 import type { Logger } from "../../platform/logger.js";
 import { isStorableText, queryId, type InputReader } from "../../platform/validation.js";
 import { toPixDto, type PixTransactionDto, type SubscriptionRow } from "./billing.dto.js";
-import { cardEvent, pixTransactionId, pixWebhookBody, type SimulatePaymentInput } from "./billing.inputs.js";
+import { cardEvent, pixTransactionId, pixEventBody, type SimulatePaymentInput } from "./billing.inputs.js";
 import { billingRepository } from "./billing.repository.js";
 import { paymentRepository } from "./payment.repository.js";
 import { pixTransactionRepository } from "./pix-transaction.repository.js";
 import { subscriptionRepository } from "./subscription.repository.js";
-import { webhookEventRepository } from "./webhook-event.repository.js";
-import { verifyCardWebhook } from "./gateways/card/card-webhook-signature.js";
+import { gatewayEventRepository } from "./gateway-event.repository.js";
+import { verifyCardEvent } from "./gateways/card/card-event-signature.js";
 import type { PixGateway } from "./gateways/pix/pix-gateway.js";
 import { GATEWAY_UNAVAILABLE, type ChargeIntents } from "./charge-intents.js";
 import type { GatewayFollowUps } from "./gateway-follow-ups.js";
@@ -21,10 +21,10 @@ import type { SubscriptionLifecycle } from "./subscription-lifecycle.js";
 
 const TRANSACTION_NOT_FOUND = "Transação não encontrada";
 
-/** Thrown to make a webhook receiver answer with an empty body and this status (api-spec.md "Events"). */
-export class WebhookRejected extends Error {
+/** Thrown to make a gateway event's route answer with an empty body and this status (api-spec.md "Events"). */
+export class GatewayEventRejected extends Error {
   constructor(readonly status: 400 | 403) {
-    super(`webhook rejected (${status})`);
+    super(`gateway event rejected (${status})`);
   }
 }
 
@@ -38,22 +38,22 @@ export interface PaymentEventsDeps {
   lifecycle: SubscriptionLifecycle;
   intents: ChargeIntents;
   followUps: GatewayFollowUps;
-  pixWebhookSecret: string | undefined;
-  cardWebhookSecret: string | undefined;
+  pixEventSecret: string | undefined;
+  cardEventSecret: string | undefined;
 }
 
 /**
  * What gateways tell us: PIX payments and card events. Every path applies a payment exactly once — a
- * redelivered or concurrent event finds the work done (webhook event ids, the PIX row lock, unique transaction ids).
+ * redelivered or concurrent event finds the work done (gateway event ids, the PIX row lock, unique transaction ids).
  */
 export class PaymentEventsService {
   constructor(private readonly deps: PaymentEventsDeps) {}
 
   /** A PIX gateway notification: 403 on a wrong secret; unknown transactions and other statuses are ignored. */
-  async pixWebhook(secretHeader: string | undefined, rawBody: Buffer | undefined): Promise<void> {
-    if (!secretMatches(this.deps.pixWebhookSecret, secretHeader)) throw new WebhookRejected(403);
-    const parsed = pixWebhookBody.safeParse(parseJson(rawBody));
-    if (!parsed.success) throw new WebhookRejected(400);
+  async receivePixEvent(secretHeader: string | undefined, rawBody: Buffer | undefined): Promise<void> {
+    if (!secretMatches(this.deps.pixEventSecret, secretHeader)) throw new GatewayEventRejected(403);
+    const parsed = pixEventBody.safeParse(parseJson(rawBody));
+    if (!parsed.success) throw new GatewayEventRejected(400);
     const status = parsed.data.data.status.toUpperCase();
     if (status === "PAID") await this.pixPaid(parsed.data.data.id);
     else if (status === "EXPIRED" || status === "CANCELLED") await this.pixClosed(parsed.data.data.id, status);
@@ -70,7 +70,7 @@ export class PaymentEventsService {
     if (!row) throw notFound(TRANSACTION_NOT_FOUND);
     requireOwnerOrAdmin(caller, row.userId);
     if (row.status === "PENDING") {
-      // A lost webhook must not leave a paid customer waiting: the poll asks the gateway too.
+      // A lost gateway event must not leave a paid customer waiting: the poll asks the gateway too.
       const gatewayStatus = await this.deps.pixGateway.checkStatus(row.id).catch((error: unknown) => {
         this.deps.logger.warn({ err: error, transactionId }, "PIX status check failed");
         return null;
@@ -82,7 +82,7 @@ export class PaymentEventsService {
     return toPixDto(row);
   }
 
-  /** Pays a PIX charge as its payer would, only with a gateway that can simulate; settled like the webhook. */
+  /** Pays a PIX charge as its payer would, only with a gateway that can simulate; settled like the gateway's event. */
   async simulatePixPayment(actor: Actor, readInput: InputReader<SimulatePaymentInput>): Promise<PixTransactionDto> {
     if (!this.deps.pixGateway.canSimulate) throw notFound("Recurso não encontrado");
     const caller = requireUser(actor);
@@ -104,24 +104,24 @@ export class PaymentEventsService {
   }
 
   /** A card gateway event: signature checked on the raw body; 400 when invalid or failing. */
-  async cardWebhook(rawBody: Buffer | undefined, signatureHeader: string | undefined): Promise<void> {
-    const secret = this.deps.cardWebhookSecret;
-    if (!secret || !rawBody) throw new WebhookRejected(400);
-    const verified = await verifyCardWebhook(rawBody, signatureHeader, secret, Math.floor(this.deps.clock.now().getTime() / 1000));
+  async receiveCardEvent(rawBody: Buffer | undefined, signatureHeader: string | undefined): Promise<void> {
+    const secret = this.deps.cardEventSecret;
+    if (!secret || !rawBody) throw new GatewayEventRejected(400);
+    const verified = await verifyCardEvent(rawBody, signatureHeader, secret, Math.floor(this.deps.clock.now().getTime() / 1000));
     const parsed = cardEvent.safeParse(verified);
-    if (!parsed.success) throw new WebhookRejected(400);
+    if (!parsed.success) throw new GatewayEventRejected(400);
     const event = parsed.data;
     let userId: number | null = null;
     try {
       userId = await this.deps.db.transaction(async (tx) => {
-        const first = await webhookEventRepository.recordWebhookEvent(tx, "card", event.id, event.type, this.deps.clock.now());
+        const first = await gatewayEventRepository.claimEvent(tx, "card", event.id, event.type, this.deps.clock.now());
         if (!first) return null;
         return this.applyCardEvent(tx, event.type, event.data.object);
       });
     } catch (error) {
-      if (error instanceof AppError || error instanceof WebhookRejected) throw new WebhookRejected(400);
+      if (error instanceof AppError || error instanceof GatewayEventRejected) throw new GatewayEventRejected(400);
       this.deps.logger.error({ err: error, eventId: event.id, type: event.type }, "card webhook failed");
-      throw new WebhookRejected(400);
+      throw new GatewayEventRejected(400);
     }
     if (userId !== null) await this.deps.followUps.afterCommit(userId);
   }

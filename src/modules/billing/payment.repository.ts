@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, isNotNull, lt } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { payments } from "../../tables/billing.table.js";
-import { recordConditions, recordOrder, type RecordFilter } from "./record-listing.js";
+import { billingHistoryConditions, billingHistoryOrder, type BillingHistoryFilter } from "./billing-history-listing.js";
 
 export const paymentRepository = {
   /** Every payment of a user, oldest first. */
@@ -77,14 +77,14 @@ export const paymentRepository = {
       .orderBy(asc(payments.id));
   },
 
-  async listPayments(db: Db, filter: RecordFilter, request: PageRequest) {
-    const where = recordConditions(payments, filter);
+  async listPayments(db: Db, filter: BillingHistoryFilter, request: PageRequest) {
+    const where = billingHistoryConditions(payments, filter);
     const [rows, [total]] = await Promise.all([
       db
         .select()
         .from(payments)
         .where(where)
-        .orderBy(...recordOrder(payments, request))
+        .orderBy(...billingHistoryOrder(payments, request))
         .limit(request.size)
         .offset(request.page * request.size),
       db.select({ n: count() }).from(payments).where(where),

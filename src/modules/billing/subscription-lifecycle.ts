@@ -36,7 +36,7 @@ export type CardChargeOutcome =
   (Extract<CardChargeResult, { status: "succeeded" }> & { gatewaySubscriptionId?: string | null }) | Extract<CardChargeResult, { status: "failed" }>;
 
 /**
- * The state changes every path shares (checkout, webhooks, renewals): a paid period, a failed charge, the
+ * The state changes every path shares (checkout, gateway events, renewals): a paid period, a failed charge, the
  * end of access. Each runs inside the caller's transaction, e-mails included.
  */
 export class SubscriptionLifecycle {
@@ -49,7 +49,7 @@ export class SubscriptionLifecycle {
   ) {}
 
   /**
-   * Money a gateway reports received for a subscription (a webhook, a PIX status check). ACTIVE: the period is
+   * Money a gateway reports received for a subscription (a gateway event, a PIX status check). ACTIVE: the period is
    * extended, unless the money could only pay the first period (`firstPeriodOnly`: it is a second payment of it). PENDING or FAILED (a gateway's retry went through): the period starts, unless the user meanwhile holds
    * another ACTIVE subscription. CANCELED or EXPIRED: never revived, since the user or the gateway ended it. Money that
    * cannot be applied is recorded as a REFUND_DUE payment (its invoice, if any, CANCELED, never PAID) and answered

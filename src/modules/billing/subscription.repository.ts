@@ -84,7 +84,7 @@ export const subscriptionRepository = {
   /*
    * Every write of a subscription row goes through the three functions below, which record it in the change feed
    * (contract §13.3: a user hears of their own subscriptions) in the same transaction: `db` is the caller's
-   * transaction. Checkouts, settlements, cancellations, renewals, webhooks and follow-ups all reach the rows here.
+   * transaction. Checkouts, settlements, cancellations, renewals, gateway events and follow-ups all reach the rows here.
    */
 
   async insertSubscription(db: Db, values: NewSubscription) {

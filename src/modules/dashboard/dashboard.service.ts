@@ -1,7 +1,7 @@
 import { requireTrainer } from "../../platform/auth/access.js";
 import type { Actor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
-import { DAY_MS } from "../../platform/dates.js";
+import { DAY_MS, isoInstant } from "../../platform/dates.js";
 import { AppError } from "../../platform/errors.js";
 import type { StudentAdherenceDto } from "../adherence/adherence.dto.js";
 import type { AdherenceService } from "../adherence/adherence.service.js";
@@ -50,7 +50,11 @@ export class DashboardService {
         .filter((student) => student.needsAttention)
         .map(({ userId, studentName, reasons }) => ({ studentId: userId, studentName, reasons })),
       recentRecords: await this.recentRecordsOf(adherence.students),
-      subscription: subscription && { planName: subscription.planName, status: subscription.status, endDate: subscription.endDate?.toISOString() ?? null },
+      subscription: subscription && {
+        planName: subscription.planName,
+        status: subscription.status,
+        endDate: subscription.endDate && isoInstant(subscription.endDate),
+      },
     };
   }
 
@@ -69,7 +73,7 @@ export class DashboardService {
       kind: record.kind,
       value: record.value,
       unit: record.unit,
-      achievedAt: record.achievedAt.toISOString(),
+      achievedAt: isoInstant(record.achievedAt)!,
     }));
   }
 }

@@ -2,13 +2,12 @@ import { requireUser, type Actor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { validationError } from "../../platform/errors.js";
+import { hundredthsText, parseHundredths, toHundredths } from "../../platform/hundredths.js";
 import type { InputReader } from "../../platform/validation.js";
 import type { ExerciseService } from "../exercises/exercise.service.js";
 import type { TrainingService } from "../trainings/training.service.js";
 import {
-  hundredths,
   setAggregates,
-  toHundredths,
   toExerciseExecutionDto,
   type ExerciseExecutionDto,
   type Logged,
@@ -96,10 +95,10 @@ export class ExecutionLoggingService {
           sets: item.sets,
         }))!;
         await executionLoggingRepository.addToTrainingMonth(tx, row, trainingId, startTime);
-        sessionVolume += toHundredths(row.volume);
+        sessionVolume += parseHundredths(row.volume);
         logged.push({ execution: row, sets: item.sets });
       }
-      await executionLoggingRepository.setSessionVolume(tx, execution.id, hundredths(sessionVolume));
+      await executionLoggingRepository.setSessionVolume(tx, execution.id, hundredthsText(sessionVolume));
       if (input.completed) await executionLoggingRepository.markCompletedWeek(tx, execution.id);
       await recordChanges(
         tx,
@@ -175,7 +174,7 @@ export class ExecutionLoggingService {
       { ...fields, userId, ...setAggregates(sets), createdAt: this.deps.clock.now() },
       sets.map((set) => ({
         repetitions: set.repetitions,
-        weight: set.weight === null || set.weight === undefined ? null : set.weight.toFixed(2),
+        weight: set.weight === null || set.weight === undefined ? null : hundredthsText(toHundredths(set.weight)),
         completed: set.completed,
       })),
     );

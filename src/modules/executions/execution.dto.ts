@@ -3,6 +3,7 @@ import type { ExerciseExecutionRow } from "./execution.repository.js";
 import type { SetInput } from "./execution.inputs.js";
 import { z } from "zod";
 import { day, instant, int } from "../../platform/answer-fields.js";
+import { hundredthsText, toHundredths } from "../../platform/hundredths.js";
 import { RECORD_KINDS } from "../../tables/records.table.js";
 
 /** What a record's value counts (contract §12.1): kg, or repetitions for MAX_REPS. */
@@ -196,7 +197,7 @@ export function setAggregates(sets: SetInput[]) {
     completedSets += 1;
     totalReps += set.repetitions;
     if (set.weight === null || set.weight === undefined) continue;
-    const weight = BigInt(Math.round(set.weight * 100));
+    const weight = BigInt(toHundredths(set.weight));
     volume += weight * BigInt(set.repetitions);
     weightSum += weight;
     weightedSets += 1;
@@ -207,19 +208,10 @@ export function setAggregates(sets: SetInput[]) {
   return {
     completedSets,
     totalReps,
-    volume: hundredths(volume),
-    maxWeight: maxWeight === null ? null : hundredths(maxWeight),
-    weightSum: hundredths(weightSum),
+    volume: hundredthsText(volume),
+    maxWeight: maxWeight === null ? null : hundredthsText(maxWeight),
+    weightSum: hundredthsText(weightSum),
     weightedSets,
-    bestOneRepMax: bestOneRepMax === null ? null : hundredths(BigInt(bestOneRepMax)),
+    bestOneRepMax: bestOneRepMax === null ? null : hundredthsText(bestOneRepMax),
   };
-}
-
-/** Integer hundredths as exact decimal text: 12345n → "123.45". */
-export const hundredths = (value: bigint) => `${value / 100n}.${(value % 100n).toString().padStart(2, "0")}`;
-
-/** Exact decimal text with at most 2 places → integer hundredths: "740.5" → 74050n. */
-export function toHundredths(text: string): bigint {
-  const [whole, fraction = ""] = text.split(".");
-  return BigInt(whole) * 100n + BigInt(fraction.padEnd(2, "0").slice(0, 2));
 }

@@ -1,25 +1,3 @@
-import type { Db } from "../../platform/db/database.js";
-
-/** Sections of a person's data export (contract §15), by name; every value is JSON-ready and holds no secret. */
-export type PersonalDataSections = Record<string, unknown>;
-
-/** Work an erasure leaves for after its commit (a file to remove, a gateway to call, other instances to tell). */
-export type AfterErasure = () => Promise<void>;
-
-/**
- * What the privacy module asks of each module that keeps a person's rows (contract §15): the module exports them and
- * erases them itself, so no module's tables are read or written behind its back. A module plugs in by exposing one
- * (`readonly personalData: PersonalDataHolder`) and by being listed, once, where the services are composed.
- */
-export interface PersonalDataHolder {
-  /**
-   * The person's rows, as sections of the export: never a password hash, token, key or card number. Read through
-   * `db` only: the export's one read-only transaction, so that every section comes from the same snapshot.
-   */
-  exportPersonalData(db: Db, userId: number): Promise<PersonalDataSections>;
-  /**
-   * Erases or anonymizes the person's rows inside the erasure's transaction `tx` (at `now`), recording what others must
-   * hear in the change feed; answers what must follow the commit, if anything (never a network call inside `tx`).
-   */
-  erasePersonalData(tx: Db, userId: number, now: Date): Promise<AfterErasure | void>;
-}
+// The holder's contract lives below the modules (src/platform/personal-data.ts), so a module keeping a person's rows
+// never imports privacy; this path stays only for the modules not yet moved to it.
+export type { AfterErasure, PersonalDataHolder, PersonalDataSections } from "../../platform/personal-data.js";

@@ -9,7 +9,7 @@ import type { RateLimiter, RateLimitRule } from "../../platform/rate-limit/rate-
 import type { InputReader } from "../../platform/validation.js";
 import { USER_NOT_FOUND, type AuthService } from "../users/auth.service.js";
 import type { UserService } from "../users/user.service.js";
-import type { AfterErasure, PersonalDataHolder, PersonalDataSections } from "./personal-data.js";
+import type { AfterErasure, PersonalDataHolder, PersonalDataSections } from "../../platform/personal-data.js";
 import type { DeleteAccountInput } from "./privacy.inputs.js";
 import { accountErasedMail } from "./privacy.mails.js";
 import { mayBeStale } from "../../platform/db/read-routing.js";

@@ -1,6 +1,7 @@
 import { requireUser, type Actor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { forbidden, notFound, type AppError } from "../../platform/errors.js";
+import { hundredthsText, parseHundredths } from "../../platform/hundredths.js";
 import { LruMap } from "../../platform/lru-map.js";
 import { toPage, type Page } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
@@ -27,9 +28,6 @@ export interface CurrentRecordsRequest {
 
 /** About the bytes the readings of recent records kept per instance may hold in all (their users' ids, mostly). */
 const RECENT_READINGS_KEPT_BYTES = 16 * 1024 * 1024;
-
-const kg = (hundredths: number) => (hundredths / 100).toFixed(2);
-const hundredthsOf = (text: string) => Math.round(Number(text) * 100);
 
 /**
  * Record kinds (contract §12.1): claimed while executions are logged, read by the user, administrators and the
@@ -67,7 +65,8 @@ export class RecordService implements RecordClaims, PersonalRecordsReader {
     const exerciseIds = [...new Set(logged.flatMap(({ execution }) => (execution.exerciseId === null ? [] : [execution.exerciseId])))];
     if (userId === undefined || exerciseIds.length === 0) return logged.map(() => []);
     const bests = new Map<string, number>();
-    for (const held of await recordsRepository.currentValues(tx, userId, exerciseIds)) bests.set(`${held.exerciseId}:${held.kind}`, hundredthsOf(held.value));
+    for (const held of await recordsRepository.currentValues(tx, userId, exerciseIds))
+      bests.set(`${held.exerciseId}:${held.kind}`, Number(parseHundredths(held.value)));
 
     const rows: NewRecordRow[] = [];
     const exerciseNames = new Map<number, string>();
@@ -83,14 +82,14 @@ export class RecordService implements RecordClaims, PersonalRecordsReader {
           userId,
           exerciseId: execution.exerciseId,
           kind: candidate.kind,
-          value: kg(candidate.value),
+          value: hundredthsText(candidate.value),
           reps: candidate.reps,
-          weight: candidate.weight === null ? null : kg(candidate.weight),
+          weight: candidate.weight === null ? null : hundredthsText(candidate.weight),
           achievedAt: execution.executedAt,
           exerciseExecutionId: execution.id,
           trainingExecutionId: execution.trainingExecutionId,
           setIndex: candidate.setIndex,
-          previousValue: previous === undefined ? null : kg(previous),
+          previousValue: previous === undefined ? null : hundredthsText(previous),
           current: true,
         });
       }

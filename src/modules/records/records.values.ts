@@ -1,3 +1,4 @@
+import { toHundredths } from "../../platform/hundredths.js";
 import { RECORD_KINDS, type RecordKind } from "../../tables/records.table.js";
 import { estimatedOneRepMax } from "../executions/execution.dto.js";
 import type { LoggedSet } from "../executions/record.ports.js";
@@ -39,7 +40,7 @@ export function bestOfExecution(sets: readonly LoggedSet[]): Candidate[] {
   sets.forEach((set, index) => {
     if (!set.completed) return;
     const reps = set.repetitions;
-    offer("MAX_REPS", reps * 100, index, reps, set.weight === null || set.weight === undefined ? null : toHundredths(set.weight));
+    offer("MAX_REPS", toHundredths(reps), index, reps, set.weight === null || set.weight === undefined ? null : toHundredths(set.weight));
     if (set.weight === null || set.weight === undefined) return;
     const weight = toHundredths(set.weight);
     offer("MAX_WEIGHT", weight, index, reps, weight);
@@ -51,6 +52,3 @@ export function bestOfExecution(sets: readonly LoggedSet[]): Candidate[] {
   offer("BEST_SESSION_VOLUME", sessionVolume, null, null, null);
   return RECORD_KINDS.flatMap((kind) => best.get(kind) ?? []);
 }
-
-/** kg with at most two decimals → integer hundredths. */
-const toHundredths = (kg: number) => Math.round(kg * 100);

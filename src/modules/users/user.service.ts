@@ -14,7 +14,7 @@ import { activeLinkPartiesWith, invitePartiesOfTrainer } from "../coaching/coach
 import { assignmentPartiesWith } from "../training-plans/training-plan.fragments.js";
 import { trainingExecutionsOf } from "../executions/execution.fragments.js";
 import { subscriptionsOf } from "../billing/billing.fragments.js";
-import type { PersonalDataHolder } from "../privacy/personal-data.js";
+import type { PersonalDataHolder } from "../../platform/personal-data.js";
 import type { SessionCache } from "./session-cache.js";
 
 const STUDENT_NOT_FOUND = "Aluno não encontrado";

@@ -64,7 +64,7 @@ export interface IdempotencyOptions {
   rules: IdempotencyRules;
   /** The caller's user id, from a valid token; null without one (the key is then the anonymous caller's of this method and path). */
   userIdOf(req: Request): Promise<number | null>;
-  /** Paths under the mount that never take the header: the payment webhooks, which dedupe by event id. */
+  /** Paths under the mount that never take the header: the payment gateways' events, which dedupe by event id. */
   except?: readonly string[];
   /** The status the rules judge an answer by (GraphQL answers a failed resolver with 200 and the status in its errors). */
   judgedStatus?(answer: KeptAnswer): number;

@@ -23,7 +23,7 @@ export interface CardChargeInput {
   customerEmail: string;
   customerName: string;
   description: string;
-  /** Always carries `subscriptionId` (our id), so webhooks can name the subscription. */
+  /** Always carries `subscriptionId` (our id), so the gateway's events can name the subscription. */
   metadata: Record<string, string>;
   /**
    * The charge's idempotency key (each request of the flow sends one derived from it): a request the gateway

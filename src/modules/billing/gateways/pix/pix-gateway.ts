@@ -2,7 +2,7 @@
 export type PixStatus = "PENDING" | "PAID" | "EXPIRED" | "CANCELLED";
 
 export interface PixCharge {
-  /** The gateway's transaction id (the `data.id` of its webhooks). */
+  /** The gateway's transaction id (the `data.id` of its events). */
   id: string;
   amountCents: number;
   status: PixStatus;

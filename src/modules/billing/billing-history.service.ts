@@ -6,20 +6,20 @@ import { notFound } from "../../platform/errors.js";
 import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
 import type { UserService } from "../users/user.service.js";
-import type { PersonalDataHolder } from "../privacy/personal-data.js";
+import type { PersonalDataHolder } from "../../platform/personal-data.js";
 import { invoiceDownloadUrl, toInvoiceDto, toPaymentDto, type InvoiceDto, type InvoiceRow, type PaymentDto, type PaymentRow } from "./billing.dto.js";
 import type { InvoiceListQuery, PaymentListQuery } from "./billing.inputs.js";
 import { invoicePdfFileName, renderInvoicePdf } from "./invoice-pdf.js";
 import { invoiceRepository } from "./invoice.repository.js";
 import { paymentRepository } from "./payment.repository.js";
-import type { RecordFilter } from "./record-listing.js";
+import type { BillingHistoryFilter } from "./billing-history-listing.js";
 import { subscriptionRepository } from "./subscription.repository.js";
 
 const PAYMENT_NOT_FOUND = "Pagamento não encontrado";
 const INVOICE_NOT_FOUND = "Fatura não encontrada";
 
 /** Payments and invoices: each user reaches their own, administrators all. */
-export class BillingRecordsService {
+export class BillingHistoryService {
   constructor(private readonly deps: { db: Db; publicBaseUrl: string; users: UserService }) {}
 
   async listPayments(actor: Actor, readQuery: InputReader<PaymentListQuery>): Promise<Page<PaymentDto>> {
@@ -72,7 +72,7 @@ export class BillingRecordsService {
     return { fileName: invoicePdfFileName(invoice.id), pdf };
   }
 
-  private listingFor(caller: UserActor, { filter, page }: PaymentListQuery | InvoiceListQuery): { filter: RecordFilter; request: PageRequest } {
+  private listingFor(caller: UserActor, { filter, page }: PaymentListQuery | InvoiceListQuery): { filter: BillingHistoryFilter; request: PageRequest } {
     // Administrators see everyone's (optionally one user's); others only their own.
     const userId = caller.isAdmin ? filter.userId : caller.id;
     return { filter: { userId, status: filter.status, ...dayRange(filter.startDate, filter.endDate) }, request: page };
