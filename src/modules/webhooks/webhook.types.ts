@@ -2,7 +2,8 @@ import { Field, Int, ObjectType } from "type-graphql";
 import { graphqlEnum } from "../../graphql/enums.js";
 import { PageOf } from "../../graphql/page.js";
 import { DateTime } from "../../graphql/scalars.js";
-import { DELIVERY_STATUSES, WEBHOOK_EVENT_TYPES, type DeliveryStatus } from "../../tables/webhook.table.js";
+import { DELIVERY_STATUSES, type DeliveryStatus } from "../../tables/webhook.table.js";
+import { WEBHOOK_EVENT_TYPES } from "../../tables/events.table.js";
 
 const EVENT_TYPES = WEBHOOK_EVENT_TYPES.join(" | ");
 
