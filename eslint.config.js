@@ -6,6 +6,9 @@ import tseslint from "typescript-eslint";
 const modules = readdirSync(new URL("./src/modules/", import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
+// The domain modules emit events (src/modules/events); the consumers above them subscribe and own their fan-out.
+const domainModules = ["users", "exercises", "trainings", "training-plans", "coaching", "billing", "executions"];
+const consumers = ["sync", "webhooks", "live-updates"];
 
 export default tseslint.config(
   // client/api-types.ts is generated (npm run openapi:types).
@@ -51,6 +54,14 @@ export default tseslint.config(
               group: modules.filter((other) => other !== module).map((other) => `**/${other}/**/*.repository.js`),
               message: `${module} may not import another module's repository: call that module's service (injected in src/services.ts), or compose SQL from its *.table.ts or *.fragments.ts.`,
             },
+            ...(domainModules.includes(module)
+              ? [
+                  {
+                    group: consumers.map((consumer) => `**/${consumer}/**`),
+                    message: `${module} is a domain module: it emits its changes (src/modules/events) and imports no consumer of them.`,
+                  },
+                ]
+              : []),
           ],
         },
       ],

@@ -29,7 +29,7 @@ import { JobEngine } from "./platform/jobs/job-engine.js";
 import type { Logger } from "./platform/logger.js";
 import { createMailTransport, type MailTransport } from "./platform/mail/mail-transport.js";
 import { MAIL_DELIVERY_JOB, MailWorker } from "./platform/mail/mail-worker.js";
-import { whenEventsCommitted } from "./modules/webhooks/domain-events.recorder.js";
+import { whenEventsCommitted } from "./modules/events/emit.js";
 import { WEBHOOK_DELIVERY_JOB } from "./modules/webhooks/webhook-delivery.worker.js";
 import { MailOutbox } from "./platform/mail/outbox.js";
 import { FileStorage } from "./platform/storage/file-storage.js";

@@ -34,6 +34,8 @@ import { PlanAssignmentService } from "./modules/training-plans/plan-assignment.
 import { TrainingPlanService } from "./modules/training-plans/training-plan.service.js";
 import { TrainingService } from "./modules/trainings/training.service.js";
 import { ChangeFeedService } from "./modules/sync/change-feed.service.js";
+import { recordInChangeFeed } from "./modules/sync/change-feed.subscriber.js";
+import { subscribe } from "./modules/events/emit.js";
 import { AuthService } from "./modules/users/auth.service.js";
 import { SessionCache } from "./modules/users/session-cache.js";
 import { UserService } from "./modules/users/user.service.js";
@@ -62,6 +64,8 @@ export interface ServiceDeps {
 /** The composition root: every domain service, wired by hand (no container). */
 export function createServices(deps: ServiceDeps) {
   const { db, clock, config, logger, gateways, mail } = deps;
+  // Inside each write's transaction, the change feed records who hears of its events (the outbox takes the public ones).
+  subscribe(db, recordInChangeFeed);
   const rateLimiter = new RateLimiter(db, clock);
   const sessions = new SessionCache(deps.bus, clock);
   const mailLinks = new MailLinks(config.webAppUrl, config.webAppConfigured);

@@ -6,7 +6,7 @@ import type { MailOutbox } from "../../platform/mail/outbox.js";
 import type { UserService } from "../users/user.service.js";
 import { billingMails } from "./billing.mails.js";
 import { invoiceDownloadUrl, toPaymentDto, type PaymentRow, type PlanRow, type SubscriptionRow } from "./billing.dto.js";
-import { recordEvent, type DomainEvent } from "../webhooks/domain-events.recorder.js";
+import { emit, type DomainEventOf } from "../events/emit.js";
 import { invoiceRepository } from "./invoice.repository.js";
 import { paymentRepository } from "./payment.repository.js";
 import { pixTransactionRepository } from "./pix-transaction.repository.js";
@@ -284,11 +284,11 @@ export class SubscriptionLifecycle {
         updatedAt: now,
       }));
     }
-    if (status === "COMPLETED") await recordEvent(tx, now, await this.paymentCompleted(tx, payment, invoiceId));
+    if (status === "COMPLETED") await emit(tx, now, await this.paymentCompleted(tx, payment, invoiceId));
   }
 
   /** The `payment.completed` event of a payment as just recorded, for its user (contract §14.1). */
-  private async paymentCompleted(tx: Db, payment: PaymentRow, invoiceId: number | null): Promise<DomainEvent> {
+  private async paymentCompleted(tx: Db, payment: PaymentRow, invoiceId: number | null): Promise<DomainEventOf<"payment.completed">> {
     const user = await this.users.findById(payment.userId, tx);
     const planNames = await subscriptionRepository.planNamesBySubscription(tx, payment.subscriptionId === null ? [] : [payment.subscriptionId]);
     const data = toPaymentDto(payment, {

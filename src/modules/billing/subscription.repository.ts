@@ -3,8 +3,7 @@ import { users } from "../../tables/user.table.js";
 import type { Db } from "../../platform/db/database.js";
 import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
 import { preparedStatement } from "../../platform/db/prepared.js";
-import { recordChanges } from "../sync/change-feed.recorder.js";
-import { recordEvent, type DomainEvent } from "../webhooks/domain-events.recorder.js";
+import { emit, type DomainEventOf } from "../events/emit.js";
 import { toSubscriptionDto, type SubscriptionRow } from "./billing.dto.js";
 import { pixTransactions, subscriptionPlans, subscriptions, type SubscriptionStatus } from "../../tables/billing.table.js";
 
@@ -82,28 +81,27 @@ export const subscriptionRepository = {
   },
 
   /*
-   * Every write of a subscription row goes through the three functions below, which record it in the change feed
-   * (contract §13.3: a user hears of their own subscriptions) in the same transaction: `db` is the caller's
+   * Every write of a subscription row goes through the three functions below, which emit its event in the same
+   * transaction (the change feed's: a user hears of their own subscriptions, contract §13.3): `db` is the caller's
    * transaction. Checkouts, settlements, cancellations, renewals, gateway events and follow-ups all reach the rows here.
    */
 
   async insertSubscription(db: Db, values: NewSubscription) {
     const [row] = await db.insert(subscriptions).values(values).returning();
-    await recordChanges(db, row.createdAt, { entity: "subscription", ids: [row.id], userIds: [row.userId] });
-    await recordEvent(db, row.updatedAt, await subscriptionUpdated(db, row));
+    await emit(db, row.createdAt, await subscriptionUpdated(db, row));
     return row;
   },
 
   /** Deletes a subscription nothing was charged or issued for yet (a checkout the gateway refused to start). */
   async deleteSubscription(db: Db, id: number) {
     const [row] = await db.delete(subscriptions).where(eq(subscriptions.id, id)).returning({ userId: subscriptions.userId });
-    if (row) await recordChanges(db, undefined, { entity: "subscription", ids: [id], userIds: [row.userId] });
+    if (row) await emit(db, undefined, { type: "subscription.deleted", subscriptionId: id, userId: row.userId });
   },
 
   async updateSubscription(db: Db, id: number, changes: SubscriptionChanges) {
     const [row] = await db.update(subscriptions).set(changes).where(eq(subscriptions.id, id)).returning();
-    if (row) await recordChanges(db, changes.updatedAt ?? undefined, { entity: "subscription", ids: [id], userIds: [row.userId] });
-    if (row) await recordEvent(db, row.updatedAt, await subscriptionUpdated(db, row));
+    // A change that does not date itself (the gateway's ids on a charge) is of the moment the row was last dated.
+    if (row) await emit(db, row.updatedAt, await subscriptionUpdated(db, row));
     return row;
   },
 
@@ -178,11 +176,11 @@ export const subscriptionRepository = {
 };
 
 /** The `subscription.updated` event of a subscription as just written, for its user (contract §14.1). */
-async function subscriptionUpdated(db: Db, row: SubscriptionRow): Promise<DomainEvent> {
+async function subscriptionUpdated(db: Db, row: SubscriptionRow): Promise<DomainEventOf<"subscription.updated">> {
   const [names] = await db
     .select({ planName: subscriptionPlans.name, userName: users.name })
     .from(subscriptionPlans)
     .innerJoin(users, eq(users.id, row.userId))
     .where(eq(subscriptionPlans.id, row.planId));
-  return { type: "subscription.updated", subjectUserIds: [row.userId], data: toSubscriptionDto(row, names) };
+  return { type: "subscription.updated", subscriptionId: row.id, subjectUserIds: [row.userId], data: toSubscriptionDto(row, names) };
 }

@@ -17,7 +17,7 @@ import type { SubscriptionLifecycle } from "./subscription-lifecycle.js";
 import { subscriptionPlanRepository } from "./subscription-plan.repository.js";
 import type { SubscriptionPlanService } from "./subscription-plan.service.js";
 import { subscriptionRepository } from "./subscription.repository.js";
-import type { FeedSource } from "../sync/change-feed.recorder.js";
+import type { FeedSource } from "../events/feed-source.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
 import { SUBSCRIPTION_STATUSES } from "../../tables/billing.table.js";
 

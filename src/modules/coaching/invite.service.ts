@@ -16,8 +16,8 @@ import { inviteRepository, type InviteRecord } from "./invite.repository.js";
 import { linkRepository } from "./link.repository.js";
 import { linkEvent, type LinkService } from "./link.service.js";
 import { DAY_MS } from "../../platform/dates.js";
-import { recordEvent, type DomainEvent } from "../webhooks/domain-events.recorder.js";
-import { recordChanges, type ChangeTo, type FeedSource } from "../sync/change-feed.recorder.js";
+import { emit, type DomainEventOf } from "../events/emit.js";
+import type { FeedSource } from "../events/feed-source.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
 import { erasedEmail } from "../users/user.dto.js";
 
@@ -72,8 +72,7 @@ export class InviteService {
           createdAt: now,
           expiresAt,
         });
-        await recordChanges(tx, now, ...invitesOf([...expired, { id: inviteId, personalId: trainer.id, studentId: student.id }]));
-        await recordEvent(tx, now, ...(await inviteEvents(tx, now, [...expired.map((row) => row.id), inviteId])));
+        await emit(tx, now, ...(await inviteEvents(tx, now, [...expired.map((row) => row.id), inviteId])));
         const sender = await users.findById(trainer.id, tx);
         const answerUrl = this.deps.mailLinks.inviteAnswer(inviteId);
         await this.deps.mail.enqueue(
@@ -134,9 +133,7 @@ export class InviteService {
       }
       await inviteRepository.setInviteStatus(tx, id, "ACCEPTED", now);
       const activated = await linkRepository.activateLink(tx, invite.personalId, invite.studentId, now);
-      const parties = [invite.personalId, invite.studentId];
-      await recordChanges(tx, now, { entity: "invite", ids: [id], userIds: parties }, { entity: "link", ids: [activated], userIds: parties });
-      await recordEvent(tx, now, ...(await inviteEvents(tx, now, [id])), await linkEvent(tx, activated));
+      await emit(tx, now, ...(await inviteEvents(tx, now, [id])), await linkEvent(tx, activated));
       const [trainer, me] = await Promise.all([this.deps.users.findById(invite.personalId, tx), this.deps.users.findById(invite.studentId, tx)]);
       if (trainer && me) await this.deps.mail.enqueue(tx, coachingMails.inviteAccepted(trainer.email, trainer.name, me.name), now);
       return activated;
@@ -155,8 +152,7 @@ export class InviteService {
       const current = await inviteRepository.findInvite(tx, id, now);
       if (current?.status !== "PENDING") throw conflict(INVITE_CLOSED);
       await inviteRepository.setInviteStatus(tx, id, "REJECTED", now);
-      await recordChanges(tx, now, ...invitesOf([invite]));
-      await recordEvent(tx, now, ...(await inviteEvents(tx, now, [id])));
+      await emit(tx, now, ...(await inviteEvents(tx, now, [id])));
       const [trainer, me] = await Promise.all([this.deps.users.findById(invite.personalId, tx), this.deps.users.findById(invite.studentId, tx)]);
       if (trainer && me) await this.deps.mail.enqueue(tx, coachingMails.inviteRejected(trainer.email, trainer.name, me.name), now);
     });
@@ -168,8 +164,7 @@ export class InviteService {
     const now = this.deps.clock.now();
     return this.deps.db.transaction(async (tx) => {
       const expired = await inviteRepository.expireInvites(tx, now);
-      await recordChanges(tx, now, ...invitesOf(expired));
-      await recordEvent(
+      await emit(
         tx,
         now,
         ...(await inviteEvents(
@@ -205,13 +200,7 @@ export class InviteService {
     erasePersonalData: async (tx, userId, now) => {
       const links = await linkRepository.deactivateLinksOf(tx, userId, now);
       const invites = await inviteRepository.cancelInvitesOf(tx, userId, erasedEmail(userId), now);
-      await recordChanges(
-        tx,
-        now,
-        ...links.map((link): ChangeTo => ({ entity: "link", ids: [link.id], userIds: [link.personalId, link.studentId] })),
-        ...invitesOf(invites),
-      );
-      await recordEvent(
+      await emit(
         tx,
         now,
         ...(await inviteEvents(tx, now, [...new Set(invites.map((invite) => invite.id))])),
@@ -229,12 +218,9 @@ export class InviteService {
 }
 
 /** The `invite.updated` events of invites as they now are, for their two parties (contract §14.1). */
-async function inviteEvents(tx: Db, now: Date, ids: readonly number[]): Promise<DomainEvent[]> {
+async function inviteEvents(tx: Db, now: Date, ids: readonly number[]): Promise<DomainEventOf<"invite.updated">[]> {
   const rows = await Promise.all(ids.map((id) => inviteRepository.findInvite(tx, id, now)));
-  return rows.flatMap((row) => (row ? [{ type: "invite.updated" as const, subjectUserIds: [row.personalId, row.studentId], data: toSentInvite(row) }] : []));
-}
-
-/** The change feed's records of invites: each for both its parties. */
-function invitesOf(rows: { id: number; personalId: number; studentId: number }[]): ChangeTo[] {
-  return rows.map((row) => ({ entity: "invite", ids: [row.id], userIds: [row.personalId, row.studentId] }));
+  return rows.flatMap((row) =>
+    row ? [{ type: "invite.updated" as const, inviteId: row.id, subjectUserIds: [row.personalId, row.studentId], data: toSentInvite(row) }] : [],
+  );
 }

@@ -11,8 +11,8 @@ import type { LinkListQuery } from "./coaching.inputs.js";
 import { coachingMails } from "./coaching.mails.js";
 import { toLink, type LinkDto } from "./coaching.dto.js";
 import { linkKey, linkRepository } from "./link.repository.js";
-import { recordEvent, type DomainEvent } from "../webhooks/domain-events.recorder.js";
-import { recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
+import { emit, type DomainEventOf } from "../events/emit.js";
+import type { FeedSource } from "../events/feed-source.js";
 import type { UserDto } from "../users/user.dto.js";
 import { userFromJson } from "../users/user.fragments.js";
 import type { EmbeddedRead } from "../../platform/db/embedded-read.js";
@@ -204,8 +204,7 @@ export class LinkService {
       const now = clock.now();
       // Only one of several simultaneous removals ends the link (and sends the e-mail); the others find it gone.
       if (!(await linkRepository.deactivateLink(tx, linkId, now))) throw notFound(LINK_NOT_FOUND);
-      await recordChanges(tx, now, { entity: "link", ids: [linkId], userIds: [link.personalId, link.studentId] });
-      await recordEvent(tx, now, await linkEvent(tx, linkId));
+      await emit(tx, now, await linkEvent(tx, linkId));
       const [to, toName, byName] =
         side === "personal" ? [link.studentEmail, link.studentName, link.personalName] : [link.personalEmail, link.personalName, link.studentName];
       await this.deps.mail.enqueue(tx, coachingMails.linkRemoved(to, toName, byName), now);
@@ -214,9 +213,9 @@ export class LinkService {
 }
 
 /** The `link.updated` event of a link as it now is, for its two parties. */
-export async function linkEvent(tx: Db, id: number): Promise<DomainEvent> {
+export async function linkEvent(tx: Db, id: number): Promise<DomainEventOf<"link.updated">> {
   const row = (await linkRepository.findLink(tx, id))!;
-  return { type: "link.updated", subjectUserIds: [row.personalId, row.studentId], data: toLink(row, "full") };
+  return { type: "link.updated", linkId: id, subjectUserIds: [row.personalId, row.studentId], data: toLink(row, "full") };
 }
 
 /**

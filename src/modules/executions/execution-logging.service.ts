@@ -19,8 +19,7 @@ import { executionLoggingRepository } from "./execution-logging.repository.js";
 import { executionRepository, type ExerciseExecutionRow } from "./execution.repository.js";
 import type { ExecutionService } from "./execution.service.js";
 import type { LoggedExercise, RecordClaims } from "./record.ports.js";
-import { recordChanges } from "../sync/change-feed.recorder.js";
-import { recordEvent } from "../webhooks/domain-events.recorder.js";
+import { emit } from "../events/emit.js";
 
 const NOT_IN_TRAINING = "Exercício não pertence a este treino";
 
@@ -100,15 +99,11 @@ export class ExecutionLoggingService {
       }
       await executionLoggingRepository.setSessionVolume(tx, execution.id, hundredthsText(sessionVolume));
       if (input.completed) await executionLoggingRepository.markCompletedWeek(tx, execution.id);
-      await recordChanges(
-        tx,
-        execution.createdAt,
-        { entity: "trainingExecution", ids: [execution.id], userIds: [caller.id] },
-        { entity: "exerciseExecution", ids: logged.map((item) => item.execution.id), userIds: [caller.id] },
-      );
       const { newRecords } = await this.claimRecords(tx, logged);
-      await recordEvent(tx, execution.createdAt, {
+      await emit(tx, execution.createdAt, {
         type: "training_execution.created",
+        trainingExecutionId: execution.id,
+        exerciseExecutionIds: logged.map((item) => item.execution.id),
         subjectUserIds: [caller.id],
         data: { ...(await this.deps.executions.trainingExecutionDto(execution.id, tx)), newRecords },
       });
@@ -148,11 +143,10 @@ export class ExecutionLoggingService {
         sets: input.sets,
       });
       if (!inserted) return null;
-      await recordChanges(tx, inserted.createdAt, { entity: "exerciseExecution", ids: [inserted.id], userIds: [caller.id] });
       const { newRecords, personalRecords } = await this.claimRecords(tx, [{ execution: inserted, sets: input.sets }]);
       const row = { ...inserted, personalRecord: personalRecords.has(inserted.id) };
       const dto = { ...toExerciseExecutionDto(row, await executionRepository.setsOf(tx, [inserted.id]), "short"), newRecords };
-      await recordEvent(tx, inserted.createdAt, { type: "exercise_execution.created", subjectUserIds: [caller.id], data: dto });
+      await emit(tx, inserted.createdAt, { type: "exercise_execution.created", exerciseExecutionId: inserted.id, subjectUserIds: [caller.id], data: dto });
       return dto;
     });
     if (!logged) return { execution: await this.loggedBefore(this.exerciseLoggedAs(caller.id, clientId!)), created: false };

@@ -30,7 +30,7 @@ import {
 } from "./execution-listing.repository.js";
 import { executionLoggingRepository } from "./execution-logging.repository.js";
 import { executionRepository, type TrainingExecutionRow } from "./execution.repository.js";
-import type { FeedSource } from "../sync/change-feed.recorder.js";
+import type { FeedSource } from "../events/feed-source.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
 import { mayBeStale } from "../../platform/db/read-routing.js";
 

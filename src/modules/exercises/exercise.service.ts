@@ -9,17 +9,16 @@ import type { ImageStorage, UploadedFile } from "../../platform/storage/image-st
 import type { InputReader } from "../../platform/validation.js";
 import type { ExerciseInput, ExerciseListQuery } from "./exercise.inputs.js";
 import { exerciseRepository, type ExerciseRow } from "./exercise.repository.js";
-import { exerciseFeedAudience, exerciseRowFromJson, type ExerciseInclude } from "./exercise.fragments.js";
+import { exerciseRowFromJson, type ExerciseInclude } from "./exercise.fragments.js";
 import { EXERCISE_CATEGORIES } from "../../tables/exercise.table.js";
 import type { UserSummaryDto } from "../users/user.dto.js";
 import type { ExerciseDto, ExerciseListItemDto } from "./exercise.dto.js";
 
 export type { ExerciseDto, ExerciseListItemDto };
-import { sql, type SQL } from "drizzle-orm";
-import { recordAudience, recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
+import type { SQL } from "drizzle-orm";
+import type { FeedSource } from "../events/feed-source.js";
+import { emit } from "../events/emit.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
-import { trainingFeedAudience, trainingIdsHoldingExercise } from "../trainings/training.fragments.js";
-import { exerciseExecutionsOfExercise, trainingExecutionsHoldingExercise } from "../executions/execution.fragments.js";
 import { mayBeStale } from "../../platform/db/read-routing.js";
 
 export const EXERCISE_NOT_FOUND = "Exercício não encontrado";
@@ -86,7 +85,7 @@ export class ExerciseService {
           createdAt: now,
           updatedAt: now,
         });
-        await recordChanges(tx, now, { entity: "exercise", ids: [created.id], userIds: [caller.id] });
+        await emit(tx, now, { type: "exercise.created", exerciseId: created.id, ownerId: caller.id });
         return created;
       });
       return toExerciseDto(row);
@@ -122,10 +121,9 @@ export class ExerciseService {
         const updated = await exerciseRepository.update(tx, id, changes);
         if (!updated) return null;
         // Under the row lock, so an assignment that gives the exercise to a student either committed before (and is
-        // in the audience) or waits for this commit (and records the exercise itself): TrainingPlanService.lockContent.
-        await recordAudience(tx, now, "exercise", exerciseFeedAudience(sql`${id}`));
-        // A training shows its exercises' names.
-        if (updated.name !== current.name) await recordAudience(tx, now, "training", trainingFeedAudience(trainingIdsHoldingExercise(id)));
+        // in the change feed's audience) or waits for this commit (and records the exercise itself):
+        // TrainingPlanService.lockContent.
+        await emit(tx, now, { type: "exercise.updated", exerciseId: id, renamed: updated.name !== current.name });
         return { updated, previousImageUrl: current.imageUrl };
       });
     } catch (error) {
@@ -152,10 +150,7 @@ export class ExerciseService {
           // Locked first: executions logged meanwhile are in the audience below or wait for the delete (their foreign key).
           if (!(await exerciseRepository.findByIdForUpdate(tx, id))) return null;
           const now = this.deps.clock.now();
-          await recordAudience(tx, now, "exercise", exerciseFeedAudience(sql`${id}`));
-          // Executions keep their history with a null exerciseId.
-          await recordAudience(tx, now, "exerciseExecution", exerciseExecutionsOfExercise(id));
-          await recordAudience(tx, now, "trainingExecution", trainingExecutionsHoldingExercise(id));
+          await emit(tx, now, { type: "exercise.deleted", exerciseId: id });
           return exerciseRepository.delete(tx, id);
         }),
       () => conflict(EXERCISE_IN_USE),

@@ -15,7 +15,7 @@ import { recordsRepository, type NewRecordRow, type RecentRecordIds } from "./re
 import type { RecordKind } from "../../tables/records.table.js";
 import { bestOfExecution, unitOf } from "./records.values.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
-import { recordEvent, type DomainEvent } from "../webhooks/domain-events.recorder.js";
+import { emit, type DomainEvent } from "../events/emit.js";
 import { mayBeStale } from "../../platform/db/read-routing.js";
 
 /** One `records` relation asked of a GraphQL list item: a user's current records, on one exercise and some kinds. */
@@ -98,7 +98,7 @@ export class RecordService implements RecordClaims, PersonalRecordsReader {
     const last = new Map(rows.map((row) => [`${row.exerciseId}:${row.kind}`, row]));
     for (const row of rows) row.current = last.get(`${row.exerciseId}:${row.kind}`) === row;
     await recordsRepository.insert(tx, userId, rows);
-    await recordEvent(tx, logged[0].execution.createdAt, ...rows.map((row) => recordAchieved(row, exerciseNames.get(row.exerciseId)!)));
+    await emit(tx, logged[0].execution.createdAt, ...rows.map((row) => recordAchieved(row, exerciseNames.get(row.exerciseId)!)));
     return logged.map(({ execution }) =>
       rows
         .filter((row) => row.exerciseExecutionId === execution.id)

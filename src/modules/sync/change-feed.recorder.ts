@@ -1,18 +1,15 @@
 import type { SQL } from "drizzle-orm";
-import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { changeFeedRepository, type ChangeTo } from "./change-feed.repository.js";
 import type { SyncEntity } from "../../tables/sync-change.table.js";
 
-export type { ChangeTo } from "./change-feed.repository.js";
-export type { SyncEntity } from "../../tables/sync-change.table.js";
-
 /*
- * How the domain services feed the change feed (contract §13.3): inside the transaction of a write, each records
- * which entities it changed and who should hear of it, as mail goes into the outbox. Whether a change reaches its
- * reader as UPSERT or DELETE is decided when it is read (what the reader may see then), so a write records every
- * entity it touched for everyone who saw it before or sees it after: an assignment canceled records its plan for its
- * student, who reads it as a DELETE unless another assignment still gives it.
+ * How the change feed records changes (contract §13.3): inside the transaction of a write, its subscriber to the
+ * domain's events (change-feed.subscriber.ts) records which entities changed and who should hear of it, as mail goes
+ * into the outbox. Whether a change reaches its reader as UPSERT or DELETE is decided when it is read (what the reader
+ * may see then), so a write records every entity it touched for everyone who saw it before or sees it after: an
+ * assignment canceled records its plan for its student, who reads it as a DELETE unless another assignment still
+ * gives it.
  *
  * `at` is the service clock's moment of the write (the database's `now()` when not given).
  */
@@ -41,15 +38,4 @@ export async function recordChanges(db: Db, at: Date | undefined, ...changes: Ch
  */
 export function recordAudience(db: Db, at: Date | undefined, entity: SyncEntity, audience: SQL): Promise<void> {
   return changeFeedRepository.insertAudience(db, at, entity, audience);
-}
-
-/**
- * What the change feed asks of the module owning an entity kind (no access check beyond this: the feed's own rule,
- * contract §13.3, is what each implements). The caller is the feed's reader.
- */
-export interface FeedSource<Dto = unknown> {
-  /** Those of `ids` in the reader's feed now, each as the REST DTO the reader gets it in; the others are left out. */
-  load(reader: UserActor, ids: readonly number[]): Promise<Map<number, Dto>>;
-  /** Up to `limit` ids of entities in the reader's feed now, above `afterId`, ascending (an initial sync's listing). */
-  idsAfter(reader: UserActor, afterId: number, limit: number): Promise<number[]>;
 }

@@ -7,7 +7,7 @@ import type { InputReader } from "../../platform/validation.js";
 import { decodeCursor, encodeCursor, MAX_AHEAD, type FeedCursor } from "./change-feed.cursor.js";
 import type { ChangeDto, ChangeFeedPageDto } from "./change-feed.dto.js";
 import type { ChangeFeedQuery } from "./change-feed.inputs.js";
-import type { FeedSource } from "./change-feed.recorder.js";
+import type { FeedSource } from "../events/feed-source.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
 import { idempotencyRepository } from "./idempotency.repository.js";
 import { changeFeedRepository, type FeedPosition } from "./change-feed.repository.js";
@@ -36,10 +36,11 @@ export interface ChangeFeedServiceDeps {
 
 /**
  * The change feed (contract §13.3): what changed for the caller since a cursor, or everything it sees (an initial
- * sync), page by page. The domain services record changes in their transactions (change-feed.recorder.ts); here they
- * are read back in (transaction id, row id) order, those committed past the oldest transaction still running too (the
- * cursor lists them), and each entity is read as it is now through its module, in one or two statements per kind on
- * the page: UPSERT with its REST DTO if the caller still sees it, else DELETE.
+ * sync), page by page. The events the domain services emit record changes in their transactions
+ * (change-feed.subscriber.ts); here they are read back in (transaction id, row id) order, those committed past the
+ * oldest transaction still running too (the cursor lists them), and each entity is read as it is now through its
+ * module, in one or two statements per kind on the page: UPSERT with its REST DTO if the caller still sees it, else
+ * DELETE.
  */
 export class ChangeFeedService {
   constructor(private readonly deps: ChangeFeedServiceDeps) {}

@@ -13,9 +13,8 @@ import { trainingPlanRepository, type AssignmentRecord } from "./training-plan.r
 import type { AssignmentStatus } from "../../tables/training-plan.table.js";
 import { PLAN_NOT_FOUND, TRAINERS_ONLY, type TrainingPlanService } from "./training-plan.service.js";
 import { DAY_MS } from "../../platform/dates.js";
-import { sql, type SQL } from "drizzle-orm";
-import { recordEvent, type DomainEvent } from "../webhooks/domain-events.recorder.js";
-import { recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
+import { emit, type DomainEventOf } from "../events/emit.js";
+import type { FeedSource } from "../events/feed-source.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
 import { mayBeStale } from "../../platform/db/read-routing.js";
 
@@ -67,10 +66,7 @@ export class PlanAssignmentService {
         notes: input.notes ?? null,
         updatedAt: now,
       });
-      // Both parties hear of the assignment, and of the plan's content it gives them.
-      await recordChanges(tx, now, { entity: "planAssignment", ids: [assignmentId], userIds: [student.id, trainer.id] });
-      await this.deps.plans.recordContent(tx, now, contentPairs([{ planId: plan.id, studentId: student.id, personalId: trainer.id }]));
-      await recordEvent(tx, now, ...(await assignmentEvents(tx, [assignmentId])));
+      await emit(tx, now, ...(await assignmentEvents(tx, [assignmentId])));
       return assignmentId;
     });
     return (await trainingPlanRepository.findAssignment(db, id))!;
@@ -122,8 +118,7 @@ export class PlanAssignmentService {
     const now = this.deps.clock.now();
     return this.deps.db.transaction(async (tx) => {
       const completed = await trainingPlanRepository.completeEnded(tx, now.toISOString().slice(0, 10), now);
-      await this.recordEnded(tx, now, completed);
-      await recordEvent(
+      await emit(
         tx,
         now,
         ...(await assignmentEvents(
@@ -140,8 +135,7 @@ export class PlanAssignmentService {
     exportPersonalData: async (db, userId) => ({ planAssignments: await trainingPlanRepository.assignmentsOfUser(db, userId) }),
     erasePersonalData: async (tx, userId, now) => {
       const canceled = await trainingPlanRepository.cancelLiveAssignmentsOf(tx, userId, now);
-      await this.recordEnded(tx, now, canceled);
-      await recordEvent(
+      await emit(
         tx,
         now,
         ...(await assignmentEvents(
@@ -167,26 +161,11 @@ export class PlanAssignmentService {
     const moved = await this.deps.db.transaction(async (tx) => {
       const now = this.deps.clock.now();
       if (!(await trainingPlanRepository.transition(tx, id, rule.from, rule.to, now))) return false;
-      if (rule.to === "ACTIVE") {
-        await recordChanges(tx, now, { entity: "planAssignment", ids: [id], userIds: [assignment.studentId, assignment.personalId] });
-      } else {
-        await this.recordEnded(tx, now, [assignment]);
-      }
-      await recordEvent(tx, now, ...(await assignmentEvents(tx, [id])));
+      await emit(tx, now, ...(await assignmentEvents(tx, [id])));
       return true;
     });
     if (!moved) throw conflict(INVALID_TRANSITION);
     return (await trainingPlanRepository.findAssignment(this.deps.db, id))!;
-  }
-
-  /**
-   * The change feed's records of assignments that stopped being live (CANCELED, COMPLETED): the assignment for both
-   * parties, and the plan's content it gave them, read as DELETE unless they still see it otherwise.
-   */
-  private async recordEnded(tx: Db, now: Date, ended: { id: number; planId: number; studentId: number; personalId: number }[]): Promise<void> {
-    if (ended.length === 0) return;
-    await recordChanges(tx, now, ...ended.map((row) => ({ entity: "planAssignment" as const, ids: [row.id], userIds: [row.studentId, row.personalId] })));
-    await this.deps.plans.recordContent(tx, now, contentPairs(ended));
   }
 
   /** The party a transition belongs to (or an administrator). */
@@ -199,15 +178,21 @@ function addDays(isoDay: string, days: number): string {
   return new Date(new Date(`${isoDay}T00:00:00.000Z`).getTime() + days * DAY_MS).toISOString().slice(0, 10);
 }
 
-/** (plan id, user id) for both parties of each assignment, as SQL rows. */
-function contentPairs(assignments: { planId: number; studentId: number; personalId: number }[]): SQL {
-  const planIds = assignments.flatMap((row) => [row.planId, row.planId]);
-  const userIds = assignments.flatMap((row) => [row.studentId, row.personalId]);
-  return sql`select * from unnest(${sql.param(planIds)}::int[], ${sql.param(userIds)}::int[])`;
-}
-
 /** The `plan_assignment.updated` events of assignments as they now are, for their two parties (contract §14.1). */
-async function assignmentEvents(tx: Db, ids: readonly number[]): Promise<DomainEvent[]> {
+async function assignmentEvents(tx: Db, ids: readonly number[]): Promise<DomainEventOf<"plan_assignment.updated">[]> {
   const rows = await Promise.all(ids.map((id) => trainingPlanRepository.findAssignment(tx, id)));
-  return rows.flatMap((row) => (row ? [{ type: "plan_assignment.updated" as const, subjectUserIds: [row.studentId, row.personalId], data: row }] : []));
+  return rows.flatMap((row) =>
+    row
+      ? [
+          {
+            type: "plan_assignment.updated" as const,
+            assignmentId: row.id,
+            planId: row.planId,
+            status: row.status,
+            subjectUserIds: [row.studentId, row.personalId],
+            data: row,
+          },
+        ]
+      : [],
+  );
 }

@@ -12,11 +12,11 @@ import type { PlanTrainingDto, TrainingPlanDto } from "./training-plan.dto.js";
 import { trainingPlanRepository, type PlanInclude, type PlanRow } from "./training-plan.repository.js";
 
 export type { PlanInclude };
-import { sql, type SQL } from "drizzle-orm";
-import { recordAudience, recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
+import { sql } from "drizzle-orm";
+import type { FeedSource } from "../events/feed-source.js";
+import { emit } from "../events/emit.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
-import { exercisesFor } from "../trainings/training.fragments.js";
-import { assignmentPartiesOfPlans, livePartiesOfPlans, planFeedAudience, planTrainingsFor, trainingIdsOfPlans } from "./training-plan.fragments.js";
+import { trainingIdsOfPlans } from "./training-plan.fragments.js";
 import { mayBeStale } from "../../platform/db/read-routing.js";
 
 export const PLAN_NOT_FOUND = "Plano de treino não encontrado";
@@ -38,7 +38,7 @@ export class TrainingPlanService {
       const now = clock.now();
       const row = await trainingPlanRepository.insert(tx, { ...fieldsOf(input), createdBy: trainer.id, createdAt: now, updatedAt: now });
       await writeTrainings(tx, row.id, input);
-      await recordChanges(tx, now, { entity: "trainingPlan", ids: [row.id], userIds: [trainer.id] });
+      await emit(tx, now, { type: "training_plan.created", planId: row.id, ownerId: trainer.id });
       return row.id;
     });
     return (await this.toDtos([(await trainingPlanRepository.findById(db, id))!]))[0];
@@ -55,17 +55,12 @@ export class TrainingPlanService {
       const before = await trainingPlanRepository.lock(tx, id);
       if (!before) throw notFound(PLAN_NOT_FOUND);
       const row = (await trainingPlanRepository.update(tx, id, { ...fieldsOf(input), updatedAt: now }))!;
-      const plan = sql`${id}`;
       // The parties of its live assignments see its trainings and their exercises: those it drops (read as DELETE
       // unless they still see them otherwise) and those it takes up (kept as they are until this commits).
-      await this.recordContent(tx, now, livePartiesOfPlans(plan));
+      await emit(tx, now, { type: "training_plan.trainings_removed", planId: id });
       await writeTrainings(tx, id, input);
       await this.lockContent(tx, id);
-      // The plan itself reaches its creator too, whether or not an assignment of it is live.
-      await this.recordContent(tx, now, livePartiesOfPlans(plan), planFeedAudience(plan));
-      // An assignment shows its plan's name, and its parties' adherence follows the plan's days, finished assignments
-      // included (adherence.cache.ts reuses figures until a change is recorded for their users).
-      await recordAudience(tx, now, "planAssignment", assignmentPartiesOfPlans(plan));
+      await emit(tx, now, { type: "training_plan.updated", planId: id });
       return row;
     });
     return (await this.toDtos([updated]))[0];
@@ -79,10 +74,7 @@ export class TrainingPlanService {
       if (!(await trainingPlanRepository.lock(tx, id))) return;
       if (await trainingPlanRepository.hasLiveAssignments(tx, id)) throw conflict(PLAN_ASSIGNED);
       const now = this.deps.clock.now();
-      const plan = sql`${id}`;
-      await recordAudience(tx, now, "trainingPlan", planFeedAudience(plan));
-      // Its finished assignments go with it.
-      await recordAudience(tx, now, "planAssignment", assignmentPartiesOfPlans(plan));
+      await emit(tx, now, { type: "training_plan.deleted", planIds: sql`${id}` });
       await trainingPlanRepository.delete(tx, id);
     });
   }
@@ -209,9 +201,7 @@ export class TrainingPlanService {
       };
     },
     erasePersonalData: async (tx, userId, now) => {
-      const plans = trainingPlanRepository.privatePlansOf(userId);
-      await recordAudience(tx, now, "trainingPlan", planFeedAudience(plans));
-      await recordAudience(tx, now, "planAssignment", assignmentPartiesOfPlans(plans));
+      await emit(tx, now, { type: "training_plan.deleted", planIds: trainingPlanRepository.privatePlansOf(userId) });
       await trainingPlanRepository.deletePrivatePlansOf(tx, userId);
     },
   };
@@ -224,19 +214,6 @@ export class TrainingPlanService {
       ),
     idsAfter: (reader, afterId, limit) => trainingPlanRepository.idsInFeedAfter(this.deps.db, reader.id, afterId, limit),
   };
-
-  /**
-   * Records in the change feed, for each (plan id, user id) row of `pairs`, the plan, the trainings it schedules and
-   * their exercises: what a live assignment gives its parties, recorded when it starts giving it and when it stops
-   * (read then as DELETE, unless the user still sees them otherwise). `planPairs`, when given, are who hear of the plan
-   * itself instead (its creator with its parties, when an edit renames it).
-   */
-  async recordContent(tx: Db, now: Date, pairs: SQL, planPairs: SQL = pairs): Promise<void> {
-    await recordAudience(tx, now, "trainingPlan", planPairs);
-    const trainings = planTrainingsFor(pairs);
-    await recordAudience(tx, now, "training", trainings);
-    await recordAudience(tx, now, "exercise", exercisesFor(trainings));
-  }
 
   /**
    * Keeps the trainings a plan schedules and their exercises from edits (FOR SHARE) until the end of `tx`, which gives

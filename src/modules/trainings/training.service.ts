@@ -12,11 +12,10 @@ import type { TrainingDto, TrainingExerciseDto, TrainingListItemDto } from "./tr
 import type { TrainingInput, TrainingListQuery } from "./training.inputs.js";
 import { trainingRepository, type TrainingLine, type TrainingRow } from "./training.repository.js";
 import { sql, type SQL } from "drizzle-orm";
-import { recordAudience, recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
+import type { FeedSource } from "../events/feed-source.js";
+import { emit } from "../events/emit.js";
 import type { PersonalDataHolder } from "../privacy/personal-data.js";
-import { planFeedAudience, planIdsScheduling } from "../training-plans/training-plan.fragments.js";
-import { exerciseExecutionsOfTraining, trainingExecutionsOfTraining } from "../executions/execution.fragments.js";
-import { exerciseIdsOfTrainings, livePartiesOfTheirExercises, trainingFeedAudience } from "./training.fragments.js";
+import { exerciseIdsOfTrainings } from "./training.fragments.js";
 import { mayBeStale } from "../../platform/db/read-routing.js";
 
 export const TRAINING_NOT_FOUND = "Treino não encontrado";
@@ -45,7 +44,7 @@ export class TrainingService {
         updatedAt: now,
       });
       await writeLines(tx, row.id, input);
-      await recordChanges(tx, now, { entity: "training", ids: [row.id], userIds: [caller.id] });
+      await emit(tx, now, { type: "training.created", trainingId: row.id, ownerId: caller.id });
       return row.id;
     });
     return (await this.toDtos([(await trainingRepository.findById(db, id))!]))[0];
@@ -68,16 +67,12 @@ export class TrainingService {
         isPublic: input.isPublic,
         updatedAt: now,
       }))!;
-      const training = sql`${id}`;
       // The parties of live assignments scheduling it see its exercises: those it drops (read as DELETE unless they
       // still see them otherwise) and those it takes up (kept as they are until this commits: lockForShare).
-      await recordAudience(tx, now, "exercise", livePartiesOfTheirExercises(training));
+      await emit(tx, now, { type: "training.exercises_removed", trainingId: id });
       await writeLines(tx, id, input);
-      await this.deps.exercises.lockForShare(tx, exerciseIdsOfTrainings(training));
-      await recordAudience(tx, now, "exercise", livePartiesOfTheirExercises(training));
-      await recordAudience(tx, now, "training", trainingFeedAudience(training));
-      // A plan shows its trainings' names.
-      if (row.name !== before.name) await recordAudience(tx, now, "trainingPlan", planFeedAudience(planIdsScheduling(id)));
+      await this.deps.exercises.lockForShare(tx, exerciseIdsOfTrainings(sql`${id}`));
+      await emit(tx, now, { type: "training.updated", trainingId: id, renamed: row.name !== before.name });
       return row;
     });
     return (await this.toDtos([updated]))[0];
@@ -94,10 +89,7 @@ export class TrainingService {
           // Locked first: executions logged meanwhile are in the audience below or wait for the delete (their foreign key).
           if (!(await trainingRepository.findByIdForUpdate(tx, id))) return;
           const now = this.deps.clock.now();
-          await recordAudience(tx, now, "training", trainingFeedAudience(sql`${id}`));
-          // Executions keep their history with a null trainingId.
-          await recordAudience(tx, now, "trainingExecution", trainingExecutionsOfTraining(id));
-          await recordAudience(tx, now, "exerciseExecution", exerciseExecutionsOfTraining(id));
+          await emit(tx, now, { type: "training.deleted", trainingId: id });
           await trainingRepository.delete(tx, id);
         }),
       () => conflict(TRAINING_IN_USE),
@@ -195,7 +187,7 @@ export class TrainingService {
       );
       copies.set(original.id, copy.id);
     }
-    await recordChanges(tx, now, { entity: "training", ids: [...copies.values()], userIds: [ownerId] });
+    await emit(tx, now, ...[...copies.values()].map((trainingId) => ({ type: "training.created" as const, trainingId, ownerId })));
     return copies;
   }
 

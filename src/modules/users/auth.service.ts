@@ -19,7 +19,7 @@ import { userRepository } from "./user.repository.js";
 import type { SessionCache } from "./session-cache.js";
 import type { OneTimeTokenPurpose } from "../../tables/user.table.js";
 import { DAY_MS } from "../../platform/dates.js";
-import { recordChanges } from "../sync/change-feed.recorder.js";
+import { emit } from "../events/emit.js";
 
 export const USER_NOT_FOUND = "Usuário não encontrado";
 export const INVALID_CREDENTIALS = "Credenciais inválidas";
@@ -78,7 +78,7 @@ export class AuthService {
           const token = await this.issueOneTimeToken(tx, created.id, "EMAIL_CONFIRMATION", CONFIRMATION_TOKEN_TTL_MS);
           await this.deps.mail.enqueue(tx, confirmationMail(created.email, created.name, this.deps.links.confirmEmail(token)), now);
         }
-        await recordChanges(tx, now, { entity: "profile", ids: [created.id], userIds: [created.id] });
+        await emit(tx, now, { type: "user.created", userId: created.id });
         return created;
       });
       return this.session(user);
@@ -193,7 +193,7 @@ export class AuthService {
       if (owner === null) return null;
       // The link reached the mailbox, so the address is confirmed too.
       await userRepository.updateAndRevokeSessions(tx, owner, { passwordHash, emailConfirmed: true, updatedAt: now });
-      await recordChanges(tx, now, { entity: "profile", ids: [owner], userIds: [owner] });
+      await emit(tx, now, { type: "user.updated", userId: owner });
       return owner;
     });
     if (userId === null) throw new AppError(400, INVALID_TOKEN);
@@ -218,7 +218,7 @@ export class AuthService {
       const userId = await userRepository.consumeOneTimeToken(tx, "EMAIL_CONFIRMATION", sha256(input.token), now);
       if (userId === null) return false;
       await userRepository.update(tx, userId, { emailConfirmed: true, updatedAt: now });
-      await recordChanges(tx, now, { entity: "profile", ids: [userId], userIds: [userId] });
+      await emit(tx, now, { type: "user.updated", userId });
       return true;
     });
     if (!confirmed) throw new AppError(400, INVALID_TOKEN);

@@ -9,11 +9,8 @@ import { USER_NOT_FOUND } from "./auth.service.js";
 import { ERASED_USER_NAME, erasedEmail, toUserDto, type UserDto, type UserRow, type UserSummaryDto } from "./user.dto.js";
 import type { ProfileInput, RenameInput } from "./user.inputs.js";
 import { setSubscriptionAccess, userRepository, type UserChanges } from "./user.repository.js";
-import { recordAudience, recordChanges, type FeedSource } from "../sync/change-feed.recorder.js";
-import { activeLinkPartiesWith, invitePartiesOfTrainer } from "../coaching/coaching.fragments.js";
-import { assignmentPartiesWith } from "../training-plans/training-plan.fragments.js";
-import { trainingExecutionsOf } from "../executions/execution.fragments.js";
-import { subscriptionsOf } from "../billing/billing.fragments.js";
+import type { FeedSource } from "../events/feed-source.js";
+import { emit, type DomainEventOf } from "../events/emit.js";
 import type { PersonalDataHolder } from "../../platform/personal-data.js";
 import type { SessionCache } from "./session-cache.js";
 
@@ -93,7 +90,7 @@ export class UserService {
   /** What a subscription gives its user (contract §8): the type and until when; `db` is billing's transaction. */
   async setSubscriptionAccess(userId: number, subscriptionType: string, expiresAt: Date | null, now: Date, db: Db = this.deps.db): Promise<void> {
     await setSubscriptionAccess(db, userId, subscriptionType, expiresAt, now);
-    await recordChanges(db, now, { entity: "profile", ids: [userId], userIds: [userId] });
+    await emit(db, now, { type: "user.updated", userId });
   }
 
   /** Changes the caller's profile; a weight set here is also a point of their weight history. */
@@ -114,7 +111,7 @@ export class UserService {
       const row = await userRepository.update(tx, caller.id, { ...changes, updatedAt: now });
       // Every weight set here is also a point of the metrics' weight history (contract §3).
       if (row && typeof input.weight === "number") await userRepository.addWeight(tx, caller.id, input.weight, now);
-      if (before && row) await recordProfileChange(tx, now, before, row);
+      if (before && row) await emit(tx, now, profileChanged(before, row));
       return row;
     });
     if (!updated) throw unauthorized();
@@ -130,7 +127,7 @@ export class UserService {
       const now = this.deps.clock.now();
       const before = await userRepository.findForUpdate(tx, id);
       const row = await userRepository.update(tx, id, { name: input.name, updatedAt: now });
-      if (before && row) await recordProfileChange(tx, now, before, row);
+      if (before && row) await emit(tx, now, profileChanged(before, row));
       return row;
     });
     if (!updated) throw notFound(USER_NOT_FOUND);
@@ -152,7 +149,7 @@ export class UserService {
       const now = this.deps.clock.now();
       const before = await userRepository.findForUpdate(tx, id);
       const row = await userRepository.update(tx, id, { profilePicture: url, updatedAt: now });
-      if (before && row) await recordProfileChange(tx, now, before, row);
+      if (before && row) await emit(tx, now, profileChanged(before, row));
       return row;
     });
     if (!updated) {
@@ -201,7 +198,7 @@ export class UserService {
         updatedAt: now,
       });
       await userRepository.deleteHistoryAndTokens(tx, userId);
-      if (after) await recordProfileChange(tx, now, before, after);
+      if (after) await emit(tx, now, profileChanged(before, after));
       return async () => {
         await this.deps.sessions.usersChanged([userId]);
         await this.deps.storage.remove(before.profilePicture);
@@ -235,19 +232,11 @@ export class UserService {
 const isErased = (user: UserRow) => user.email === erasedEmail(user.id);
 
 /** Who may read a user (contract §3): the user, administrators, and the other party of an ACTIVE trainer-student link. */
-/**
- * The change feed's records of a profile change (contract §13.3): the profile for its user and, when the name or the
- * picture changed, what shows them in other users' feeds too: ACTIVE links, the invites a trainer sent, assignments,
- * and (the name) the user's training executions and subscriptions.
- */
-async function recordProfileChange(tx: Db, now: Date, before: UserRow, after: UserRow): Promise<void> {
-  await recordChanges(tx, now, { entity: "profile", ids: [after.id], userIds: [after.id] });
-  const renamed = before.name !== after.name;
-  if (!renamed && before.profilePicture === after.profilePicture) return;
-  await recordAudience(tx, now, "link", activeLinkPartiesWith(after.id));
-  if (after.userType === "PERSONAL") await recordAudience(tx, now, "invite", invitePartiesOfTrainer(after.id));
-  if (!renamed) return;
-  await recordAudience(tx, now, "planAssignment", assignmentPartiesWith(after.id));
-  await recordAudience(tx, now, "trainingExecution", trainingExecutionsOf(after.id));
-  await recordAudience(tx, now, "subscription", subscriptionsOf(after.id));
+/** The event of a profile change, saying whether what other users see of the user (name, picture) changed. */
+function profileChanged(before: UserRow, after: UserRow): DomainEventOf<"user.updated"> {
+  return {
+    type: "user.updated",
+    userId: after.id,
+    shown: { userType: after.userType, name: before.name !== after.name, picture: before.profilePicture !== after.profilePicture },
+  };
 }

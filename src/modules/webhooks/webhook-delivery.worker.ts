@@ -11,7 +11,7 @@ import { signatureHeader, type SecretBox } from "./webhook-secrets.js";
 import { ATTEMPT_TIMEOUT_MS, sendWebhook, type AttemptOutcome } from "./webhook-sender.js";
 import { webhookMails } from "./webhook.mails.js";
 import { webhookRepository, type DeliveryShare, type DomainEventRow, type EndpointRow, type LeasedDelivery } from "./webhook.repository.js";
-import { WEBHOOK_EVENT_RULES, type DomainEventType } from "../../tables/webhook.table.js";
+import { WEBHOOK_EVENT_RULES, type DomainEventType } from "../../tables/events.table.js";
 
 /** Waits after the n-th failed attempt (contract §14.1); a failure past the last one is final (FAILED). */
 /** The background job that runs the worker (src/app.ts). */

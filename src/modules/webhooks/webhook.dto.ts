@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { DELIVERY_STATUSES, DOMAIN_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from "../../tables/webhook.table.js";
+import { DELIVERY_STATUSES } from "../../tables/webhook.table.js";
+import { DOMAIN_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from "../../tables/events.table.js";
 import type { DeliveryRow, EndpointRow } from "./webhook.repository.js";
 
 /* The answers' shapes as zod schemas: the DTO types are read from them and the OpenAPI document describes them. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Paging } from "../../platform/paging.js";
 import { optionalText } from "../../platform/validation.js";
 import { DELIVERY_SORTS, ENDPOINT_SORTS } from "./webhook.repository.js";
-import { DOMAIN_EVENT_TYPES } from "../../tables/webhook.table.js";
+import { DOMAIN_EVENT_TYPES } from "../../tables/events.table.js";
 
 const url = z
   .string()

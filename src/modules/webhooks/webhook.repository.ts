@@ -3,7 +3,8 @@ import type { Db } from "../../platform/db/database.js";
 import { ordering } from "../../platform/db/pages.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { users } from "../../tables/user.table.js";
-import { domainEvents, webhookDeliveries, webhookEndpoints, type WebhookEventType } from "../../tables/webhook.table.js";
+import { webhookDeliveries, webhookEndpoints } from "../../tables/webhook.table.js";
+import { domainEvents, type WebhookEventType } from "../../tables/events.table.js";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -29,14 +30,6 @@ export const webhookRepository = {
   async insertEvent(db: Db, row: typeof domainEvents.$inferInsert): Promise<DomainEventRow> {
     const [inserted] = await db.insert(domainEvents).values(row).returning();
     return inserted;
-  },
-
-  async insertEvents(db: Db, rows: (typeof domainEvents.$inferInsert)[]) {
-    if (rows.length === 0) return [];
-    return db
-      .insert(domainEvents)
-      .values(rows)
-      .returning({ id: domainEvents.id, publicId: domainEvents.publicId, type: domainEvents.type, subjectUserIds: domainEvents.subjectUserIds });
   },
 
   async eventData(db: Db, ids: readonly number[]) {

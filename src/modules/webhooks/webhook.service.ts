@@ -6,7 +6,7 @@ import type { Db } from "../../platform/db/database.js";
 import { notFound, validationError } from "../../platform/errors.js";
 import { toPage, type ListQuery, type Page, type PageRequest } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
-import { newEventId } from "./domain-events.recorder.js";
+import { newEventId } from "../events/emit.js";
 import { urlProblem, type UrlPolicy } from "./webhook-address.js";
 import { newWebhookSecret, type SecretBox } from "./webhook-secrets.js";
 import { toDeliveryDto, toEndpointDto, type CreatedEndpointDto, type DeliveryDto, type EndpointDto } from "./webhook.dto.js";
