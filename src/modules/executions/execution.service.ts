@@ -97,7 +97,7 @@ export class ExecutionService {
   /**
    * The same page of several users' executions (GraphQL User.executions under a list of users), in the order asked:
    * each user's page, or its 404 or 403 as the one-user listing answers it. One statement whatever the number of
-   * users: whose activity the caller may read (coaching's rule, inside it) and every page.
+   * users: whose activity the caller may read (access's rule, inside it) and every page.
    */
   async listUserTrainingExecutionsOf(
     actor: Actor,
