@@ -42,7 +42,8 @@ export default tseslint.config(
   },
   // A module reaches another module's data through that module's service (one call per need, which holds the access
   // checks and answers its own not-found texts), never through its repository. SQL a query composes across modules
-  // comes from the owner's *.table.ts or *.fragments.ts.
+  // comes from the owner's *.table.ts or *.fragments.ts. `access` (every visibility and ownership rule) sits below
+  // every module: it reads src/tables and src/platform only.
   ...modules.map((module) => ({
     files: [`src/modules/${module}/**/*.ts`],
     rules: {
@@ -50,10 +51,15 @@ export default tseslint.config(
         "error",
         {
           patterns: [
-            {
-              group: modules.filter((other) => other !== module).map((other) => `**/${other}/**/*.repository.js`),
-              message: `${module} may not import another module's repository: call that module's service (injected in src/services.ts), or compose SQL from its *.table.ts or *.fragments.ts.`,
-            },
+            module === "access"
+              ? {
+                  group: modules.filter((other) => other !== module).map((other) => `**/${other}/**`),
+                  message: "access sits below every module: its rules read src/tables and src/platform only.",
+                }
+              : {
+                  group: modules.filter((other) => other !== module).map((other) => `**/${other}/**/*.repository.js`),
+                  message: `${module} may not import another module's repository: call that module's service (injected in src/services.ts), or compose SQL from its *.table.ts or *.fragments.ts.`,
+                },
             ...(domainModules.includes(module)
               ? [
                   {

@@ -23,6 +23,7 @@ import { SubscriptionPlanService } from "./modules/billing/subscription-plan.ser
 import { SubscriptionLifecycle } from "./modules/billing/subscription-lifecycle.js";
 import { SubscriptionService } from "./modules/billing/subscription.service.js";
 import { InviteService } from "./modules/coaching/invite.service.js";
+import { ActivityAccess } from "./modules/access/activity-access.js";
 import { LinkService } from "./modules/coaching/link.service.js";
 import { DashboardService } from "./modules/dashboard/dashboard.service.js";
 import { ExecutionService } from "./modules/executions/execution.service.js";
@@ -123,18 +124,19 @@ export function createServices(deps: ServiceDeps) {
     cardEventSecret: config.cardEventSecret,
   });
   const renewals = new RenewalService({ db, clock, logger, lifecycle, intents, followUps: gatewayFollowUps, users, mail });
+  const access = new ActivityAccess({ db });
   const links = new LinkService({ db, clock, mail, subscriptionPlans, freeTrainerMaxStudents: config.freeTrainerMaxStudents });
-  const invites = new InviteService({ db, clock, mail, users, mailLinks, links });
+  const invites = new InviteService({ db, clock, mail, users, mailLinks, links, access });
 
   const exercises = new ExerciseService({ db, clock, storage: deps.storage });
   const trainings = new TrainingService({ db, clock, exercises });
   const trainingPlans = new TrainingPlanService({ db, clock, trainings });
-  const planAssignments = new PlanAssignmentService({ db, clock, plans: trainingPlans, links, users });
-  const records = new RecordService({ db, links, exercises });
-  const executions = new ExecutionService({ db, links, users, exercises, trainings });
+  const planAssignments = new PlanAssignmentService({ db, clock, plans: trainingPlans, access, users });
+  const records = new RecordService({ db, access, exercises });
+  const executions = new ExecutionService({ db, access, users, exercises, trainings });
   const executionLogging = new ExecutionLoggingService({ db, clock, executions, exercises, trainings, records });
   const statistics = new StatisticsService({ db, clock, executions, exercises, trainings, records });
-  const adherence = new AdherenceService({ db, clock, users, links });
+  const adherence = new AdherenceService({ db, clock, users, access });
   const dashboard = new DashboardService({ clock, links, planAssignments, adherence, subscriptions, records });
   const changeFeed = new ChangeFeedService({
     db,
@@ -159,8 +161,8 @@ export function createServices(deps: ServiceDeps) {
   const production = config.env === "production";
   const urlPolicy = { httpsOnly: production, refusePrivateAddresses: production && !config.webhooksAllowPrivateUrls };
   const webhooks = new WebhookService({ db, clock, secrets: webhookSecrets, urlPolicy, deliverSoon: deps.deliverWebhooksSoon });
-  const liveUpdates = new LiveUpdatesService({ db, bus: deps.bus, links, events: { dataOf: (ids) => webhooks.eventDataOf(ids) } });
-  const webhookDeliveries = new WebhookDeliveryWorker({ db, clock, logger, secrets: webhookSecrets, urlPolicy, access: links, mail: deps.mail, users });
+  const liveUpdates = new LiveUpdatesService({ db, bus: deps.bus, access, events: { dataOf: (ids) => webhooks.eventDataOf(ids) } });
+  const webhookDeliveries = new WebhookDeliveryWorker({ db, clock, logger, secrets: webhookSecrets, urlPolicy, access, mail: deps.mail, users });
   const privacy = new PrivacyService({
     db,
     clock,

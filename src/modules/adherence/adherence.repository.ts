@@ -5,7 +5,7 @@ import { fromJson } from "../../platform/db/json.js";
 import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
 import type { PageRequest, SortOrder } from "../../platform/paging.js";
 import type { AdherenceDto } from "./adherence.dto.js";
-import { linkedStudentIds } from "../coaching/coaching.fragments.js";
+import { linkedStudentIds } from "../access/links.js";
 import { changedSince, readSnapshot } from "../sync/change-feed.fragments.js";
 import { completedWeekBlocks, completedWeeksIn } from "../executions/execution.fragments.js";
 import { COMPLETED_WEEK_LEVELS, completedTrainingWeeks, dayNumber, isoWeekNumber, trainingExecutions } from "../../tables/execution.table.js";

@@ -1,4 +1,4 @@
-import { requireTrainer } from "../../platform/auth/access.js";
+import { requireTrainer } from "../access/ownership.js";
 import { requireUser, type Actor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import { DAY_MS, isoInstant } from "../../platform/dates.js";
@@ -6,7 +6,7 @@ import type { Db } from "../../platform/db/database.js";
 import { AppError, forbidden } from "../../platform/errors.js";
 import { toPage, type Page } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
-import type { LinkService } from "../coaching/link.service.js";
+import type { ActivityAccess } from "../access/activity-access.js";
 import type { UserService } from "../users/user.service.js";
 import type { AdherenceDto, AttentionReason, StudentAdherenceDto, TrainerAdherenceOverview } from "./adherence.dto.js";
 import { DEFAULT_ADHERENCE_WINDOW, studentAdherencePaging, type AdherenceQuery, type StudentAdherenceListQuery } from "./adherence.inputs.js";
@@ -36,13 +36,13 @@ export class AdherenceService {
   private readonly summaries = new TrainerSummariesCache();
   private readonly answered = new WeakMap<TrainerSummaries, StudentAdherenceDto[]>();
 
-  constructor(private readonly deps: { db: Db; clock: Clock; users: UserService; links: LinkService }) {}
+  constructor(private readonly deps: { db: Db; clock: Clock; users: UserService; access: ActivityAccess }) {}
 
   /** A user's adherence with its weeks and assignments: the user, its ACTIVE-linked trainer, administrators. */
   async ofUser(actor: Actor, userId: number, readQuery: InputReader<AdherenceQuery>): Promise<AdherenceDto> {
     const caller = requireUser(actor);
     await this.deps.users.ensureExists(userId);
-    await this.deps.links.ensureMayReadActivity(caller, userId);
+    await this.deps.access.ensureMayReadActivity(caller, userId);
     const { window } = readQuery();
     const [adherence] = await this.details([userId], window);
     return adherence;
@@ -54,7 +54,7 @@ export class AdherenceService {
    */
   async ofUsers(actor: Actor, requests: readonly AdherenceRequest[]): Promise<(AdherenceDto | AppError)[]> {
     const caller = requireUser(actor);
-    const readable = await this.deps.links.activityReadableAmong(caller, [...new Set(requests.map((request) => request.userId))]);
+    const readable = await this.deps.access.activityReadableAmong(caller, [...new Set(requests.map((request) => request.userId))]);
     const windows = requests.map((request) => (readable.has(request.userId) ? readWindow(request.readQuery) : forbidden()));
     const byWindow = new Map<number, Map<number, AdherenceDto>>();
     for (const window of new Set(windows.filter((window) => typeof window === "number"))) {

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
-import { requireOwnerOrAdmin } from "../../platform/auth/access.js";
+import { requireOwnerOrAdmin } from "../access/ownership.js";
 import { requireUser, type Actor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";

@@ -1,4 +1,4 @@
-import { requireOwnerOrAdmin, requireStudent, requireTrainer } from "../../platform/auth/access.js";
+import { requireOwnerOrAdmin, requireStudent, requireTrainer } from "../access/ownership.js";
 import type { Actor, UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
@@ -15,6 +15,7 @@ import { toLink, toReceivedInvite, toSentInvite, type LinkDto, type ReceivedInvi
 import { inviteRepository, type InviteRecord } from "./invite.repository.js";
 import { linkRepository } from "./link.repository.js";
 import { linkEvent, type LinkService } from "./link.service.js";
+import type { ActivityAccess } from "../access/activity-access.js";
 import { DAY_MS } from "../../platform/dates.js";
 import { emit, type DomainEventOf } from "../events/emit.js";
 import type { FeedSource } from "../events/feed-source.js";
@@ -36,6 +37,7 @@ export interface InviteServiceDeps {
   mailLinks: MailLinks;
   /** The trainer's student limit, and the link an accepted invite makes ACTIVE. */
   links: LinkService;
+  access: ActivityAccess;
 }
 
 /** Trainer-student invites: sending, listing, accepting, rejecting and expiring them; and the module's personal data. */
@@ -55,7 +57,7 @@ export class InviteService {
         // One trainer's invites run one at a time, so concurrent invites never pass the student limit.
         await inviteRepository.lockTrainer(tx, trainer.id);
         // Under the lock accepts take too: an invite racing the acceptance of the previous one sees the link.
-        if (await linkRepository.isTrainerOf(tx, trainer.id, student.id)) throw conflict(ALREADY_LINKED);
+        if (await this.deps.access.isTrainerOf(trainer.id, student.id, tx)) throw conflict(ALREADY_LINKED);
         const now = clock.now();
         const expired = await inviteRepository.expireInvites(tx, now, { personalId: trainer.id, studentId: student.id });
         if (await inviteRepository.hasPendingInvite(tx, trainer.id, student.id, now)) throw conflict(PENDING_INVITE_EXISTS);

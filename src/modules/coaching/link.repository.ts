@@ -10,7 +10,7 @@ import { containsPattern } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { userJson } from "../users/user.fragments.js";
 import type { UserActor } from "../../platform/auth/actor.js";
-import { isActiveLinkOf } from "./coaching.fragments.js";
+import { isActiveLinkOf } from "../access/links.js";
 import { users } from "../../tables/user.table.js";
 import { invites, personalStudentLinks, type LinkStatus } from "../../tables/coaching.table.js";
 
@@ -276,29 +276,7 @@ export const linkRepository = {
       .where(and(inArray(column, [...userIds]), eq(personalStudentLinks.status, "ACTIVE")))
       .orderBy(asc(personalStudentLinks.id));
   },
-
-  /** True when `personalId` is the ACTIVE-linked trainer of `studentId`. */
-  /** Asked on every read of a student's history by a trainer: a prepared statement. */
-  async isTrainerOf(db: Db, personalId: number, studentId: number) {
-    const [row] = await activeLink(db).execute({ personalId, studentId });
-    return Boolean(row);
-  },
-
-  /** Which of the (trainer, student) `pairs` are ACTIVE links, as linkKey strings: one statement whatever their number. */
-  async activeLinksAmong(db: Db, pairs: readonly { personalId: number; studentId: number }[]): Promise<Set<string>> {
-    if (pairs.length === 0) return new Set();
-    const l = personalStudentLinks;
-    const asked = sql`select * from unnest(${sql.param(pairs.map((pair) => pair.personalId))}::int[], ${sql.param(pairs.map((pair) => pair.studentId))}::int[])`;
-    const rows = await db
-      .select({ personalId: l.personalId, studentId: l.studentId })
-      .from(l)
-      .where(and(eq(l.status, "ACTIVE"), sql`(${l.personalId}, ${l.studentId}) in (${asked})`));
-    return new Set(rows.map((row) => linkKey(row.personalId, row.studentId)));
-  },
 };
-
-/** A (trainer, student) pair as activeLinksAmong answers it. */
-export const linkKey = (personalId: number, studentId: number) => `${personalId}:${studentId}`;
 
 /** A trainer's ACTIVE links, with its live PENDING invites counted beside them (an uncorrelated subquery). */
 const seatsTaken = preparedStatement((db) =>
@@ -314,18 +292,4 @@ const seatsTaken = preparedStatement((db) =>
     .from(personalStudentLinks)
     .where(and(eq(personalStudentLinks.personalId, sql.placeholder("personalId")), eq(personalStudentLinks.status, "ACTIVE")))
     .prepare("seats_taken"),
-);
-
-const activeLink = preparedStatement((db) =>
-  db
-    .select({ id: personalStudentLinks.id })
-    .from(personalStudentLinks)
-    .where(
-      and(
-        eq(personalStudentLinks.personalId, sql.placeholder("personalId")),
-        eq(personalStudentLinks.studentId, sql.placeholder("studentId")),
-        eq(personalStudentLinks.status, "ACTIVE"),
-      ),
-    )
-    .prepare("active_link"),
 );

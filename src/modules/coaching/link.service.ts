@@ -1,4 +1,4 @@
-import { isOwnerOrAdmin, requireOwnerOrAdmin, requireStudent, requireTrainer } from "../../platform/auth/access.js";
+import { isOwnerOrAdmin, requireOwnerOrAdmin, requireStudent, requireTrainer } from "../access/ownership.js";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
@@ -10,11 +10,10 @@ import type { SubscriptionPlanService } from "../billing/subscription-plan.servi
 import type { LinkListQuery } from "./coaching.inputs.js";
 import { coachingMails } from "./coaching.mails.js";
 import { toLink, type LinkDto } from "./coaching.dto.js";
-import { linkKey, linkRepository } from "./link.repository.js";
+import { linkRepository } from "./link.repository.js";
 import { emit, type DomainEventOf } from "../events/emit.js";
 import type { FeedSource } from "../events/feed-source.js";
-import type { UserDto } from "../users/user.dto.js";
-import { userFromJson } from "../users/user.fragments.js";
+import { userFromJson, type UserDto } from "../users/user.dto.js";
 import type { EmbeddedRead } from "../../platform/db/embedded-read.js";
 import { fromJson } from "../../platform/db/json.js";
 import { mayBeStale } from "../../platform/db/read-routing.js";
@@ -34,12 +33,6 @@ export type StudentWithReads = UserDto & Record<string, unknown>;
 
 /** A link, with its student when it was read along (null: the caller may no longer read it). */
 export type LinkWithStudent = LinkDto & { student?: StudentWithReads | null };
-
-/** A reader, and the users whose activity it would read (an event's subjects). */
-export interface ActivityQuestion {
-  reader: Pick<UserActor, "id" | "isAdmin">;
-  userIds: readonly number[];
-}
 
 /** A trainer's students against its plan's limit (contract §6, §12.3). */
 export interface TrainerSeats {
@@ -122,39 +115,6 @@ export class LinkService {
         ? rows.filter((row) => (side === "personal" ? row.personalId : row.studentId) === id).map((row) => toLink(row, "full"))
         : forbidden(),
     );
-  }
-
-  /** True when `personalId` is the ACTIVE-linked trainer of `studentId`. */
-  isTrainerOf(personalId: number, studentId: number, db: Db = this.deps.db): Promise<boolean> {
-    return linkRepository.isTrainerOf(db, personalId, studentId);
-  }
-
-  /**
-   * Who may read a user's logged activity — executions, statistics, progress, records (contract §7): the user,
-   * administrators and the user's ACTIVE-linked trainer; anyone else 403 `Acesso negado`.
-   */
-  async ensureMayReadActivity(caller: UserActor, userId: number): Promise<void> {
-    if (isOwnerOrAdmin(caller, userId)) return;
-    if (!(await linkRepository.isTrainerOf(this.deps.db, caller.id, userId))) throw forbidden();
-  }
-
-  /** Those of `userIds` whose activity the caller may read (the rule of ensureMayReadActivity), in one query. */
-  async activityReadableAmong(caller: Pick<UserActor, "id" | "isAdmin">, userIds: readonly number[]): Promise<Set<number>> {
-    const answers = await this.mayReadActivities(userIds.map((id) => ({ reader: caller, userIds: [id] })));
-    return new Set(userIds.filter((_, index) => answers[index]));
-  }
-
-  /**
-   * For each question, whether its reader may read the activity of all its users (the rule of ensureMayReadActivity),
-   * for all of them in at most one query: an event's receivers are checked together, never one statement each (live
-   * updates, webhook dispatch). `db`: a transaction to read the links in (the webhook dispatcher's).
-   */
-  async mayReadActivities(questions: readonly ActivityQuestion[], db: Db = this.deps.db): Promise<boolean[]> {
-    const asked = questions.flatMap(({ reader, userIds }) =>
-      userIds.filter((id) => !isOwnerOrAdmin(reader, id)).map((studentId) => ({ personalId: reader.id, studentId })),
-    );
-    const linked = await linkRepository.activeLinksAmong(db, asked);
-    return questions.map(({ reader, userIds }) => userIds.every((id) => isOwnerOrAdmin(reader, id) || linked.has(linkKey(reader.id, id))));
   }
 
   /**

@@ -1,4 +1,4 @@
-import { requireTrainer } from "../../platform/auth/access.js";
+import { requireTrainer } from "../access/ownership.js";
 import type { Actor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import { DAY_MS, isoInstant } from "../../platform/dates.js";

@@ -3,7 +3,7 @@ import { type Db } from "../../platform/db/database.js";
 import { isFirstPage, ordering, pageClause } from "../../platform/db/pages.js";
 import { idArray } from "../../platform/db/id-lists.js";
 import { preparedStatements, type Bound } from "../../platform/db/prepared.js";
-import { activityReadableBy } from "../coaching/coaching.fragments.js";
+import { activityReadableBy } from "../access/links.js";
 import { fromJson, jsonRows, rowFromJson } from "../../platform/db/json.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { users } from "../../tables/user.table.js";
@@ -130,11 +130,11 @@ export function trainingExecutionPageValues(caller: { id: number }, filter: Trai
 
 /**
  * The page of training executions of the user `userId` (an expression of the enclosing query) as one JSON object
- * built by PostgreSQL, `{readable, total, rows}`: whether the caller may read the user's activity (coaching's rule),
+ * built by PostgreSQL, `{readable, total, rows}`: whether the caller may read the user's activity (access's rule),
  * how many executions the filter keeps (null when the shape is not `counted`), and the page's rows (summary columns, in the page's order, size and offset,
  * along the user's index); nothing is counted or listed when the caller may not read them. Its values are bound to the
  * placeholders `value` names (trainingExecutionPageValues); `linkShown`, what the enclosing row shows of the caller's
- * link to the user (coaching's LinkedReader).
+ * link to the user (access's LinkedReader).
  */
 export function trainingExecutionPageJson(
   shape: TrainingExecutionPageShape,

@@ -5,7 +5,7 @@ import { dayRange } from "../../platform/dates.js";
 import { AppError, forbidden, notFound } from "../../platform/errors.js";
 import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
-import type { LinkService } from "../coaching/link.service.js";
+import type { ActivityAccess } from "../access/activity-access.js";
 import type { ExerciseService } from "../exercises/exercise.service.js";
 import type { TrainingService } from "../trainings/training.service.js";
 import { USER_NOT_FOUND } from "../users/auth.service.js";
@@ -38,7 +38,7 @@ export const EXECUTION_NOT_FOUND = "Execução não encontrada";
 
 export interface ExecutionServiceDeps {
   db: Db;
-  links: LinkService;
+  access: ActivityAccess;
   users: UserService;
   exercises: ExerciseService;
   trainings: TrainingService;
@@ -97,7 +97,7 @@ export class ExecutionService {
   /**
    * The same page of several users' executions (GraphQL User.executions under a list of users), in the order asked:
    * each user's page, or its 404 or 403 as the one-user listing answers it. One statement whatever the number of
-   * users: whose activity the caller may read (coaching's rule, inside it) and every page.
+   * users: whose activity the caller may read (access's rule, inside it) and every page.
    */
   async listUserTrainingExecutionsOf(
     actor: Actor,
@@ -162,7 +162,7 @@ export class ExecutionService {
 
   /** Who may read a user's executions and figures: the user, administrators, the user's ACTIVE-linked trainer. */
   ensureMayRead(caller: UserActor, userId: number): Promise<void> {
-    return this.deps.links.ensureMayReadActivity(caller, userId);
+    return this.deps.access.ensureMayReadActivity(caller, userId);
   }
 
   /** A user that exists (404) and that the caller may read (403). */

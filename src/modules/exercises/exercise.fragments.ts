@@ -1,22 +1,16 @@
-import { eq, getTableColumns, or, sql, type SQL } from "drizzle-orm";
+import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import { rowFromJson, rowJson } from "../../platform/db/json.js";
 import type { Bound } from "../../platform/db/prepared.js";
-import { liveExerciseIdsOf, livePartiesOfExercises, trainingIdsHoldingExercise } from "../trainings/training.fragments.js";
+import { liveExerciseIdsOf, livePartiesOfExercises } from "../access/assignments.js";
+import { exerciseVisibleTo } from "../access/content.js";
+import type { ContentReader } from "../access/readers.js";
 import { authorJson } from "../users/user.fragments.js";
-import { privateContentVisibleTo, type ContentReader } from "./content-visibility.js";
 import { exercises } from "../../tables/exercise.table.js";
 
 /*
- * The exercise rules other modules' statements embed, as SQL: who may see an exercise, and an exercise as the JSON a
- * tree read in one statement carries (a training's lines, a plan's trainings) with the same rule applied.
+ * An exercise as the JSON a tree read in one statement carries (a training's lines, a plan's trainings), under
+ * access's rule of who may see it.
  */
-
-/** The visibility rule of an exercise, as a SQL condition (undefined: everything is visible). */
-export function exerciseVisibleTo(caller: ContentReader): SQL | undefined {
-  if (caller?.isAdmin) return undefined;
-  if (!caller) return eq(exercises.isPublic, true);
-  return or(eq(exercises.isPublic, true), privateContentVisibleTo(caller, exercises.createdBy, trainingIdsHoldingExercise(exercises.id)));
-}
 
 /** The relations read along with an exercise, and the keys of its JSON object and its creator's read (all when not said). */
 export interface ExerciseInclude {

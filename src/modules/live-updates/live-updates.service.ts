@@ -5,7 +5,7 @@ import type { Db } from "../../platform/db/database.js";
 import { advanceReadPositions } from "../../platform/db/read-routing.js";
 import { AppError } from "../../platform/errors.js";
 import type { InstanceBus } from "../../platform/instance-bus.js";
-import type { LinkService } from "../coaching/link.service.js";
+import type { ActivityAccess } from "../access/activity-access.js";
 
 /** The bus topic live events travel on between instances. */
 const TOPIC = "live-events";
@@ -52,7 +52,7 @@ export interface LiveUpdatesDeps {
   /** Where the receivers' read positions are advanced before an event reaches them. */
   db: Db;
   bus: InstanceBus;
-  links: Pick<LinkService, "ensureMayReadActivity" | "mayReadActivities">;
+  access: Pick<ActivityAccess, "ensureMayReadActivity" | "mayReadActivities">;
   events: LiveEventSource;
 }
 
@@ -115,7 +115,7 @@ export class LiveUpdatesService {
     const caller = requireUser(actor);
     const { type, audience } = LIVE_FIELDS[field];
     // Only the activity fields take a studentId (the schema's arguments).
-    if (studentId !== undefined && studentId !== null) await this.deps.links.ensureMayReadActivity(caller, studentId);
+    if (studentId !== undefined && studentId !== null) await this.deps.access.ensureMayReadActivity(caller, studentId);
     return new Repeater<unknown>(async (push, stop) => {
       this.listen();
       const follower: Follower = { caller, push: (data) => void push(data), stop };
@@ -210,7 +210,7 @@ export class LiveUpdatesService {
     const known = (key && this.answered.get(key)) || new Map<number, Promise<boolean>>();
     const unasked = readers.filter((reader) => !known.has(reader.id));
     if (unasked.length > 0) {
-      const asked = this.deps.links.mayReadActivities(unasked.map((reader) => ({ reader, userIds: [subject] })));
+      const asked = this.deps.access.mayReadActivities(unasked.map((reader) => ({ reader, userIds: [subject] })));
       const answerOf = (i: number) => asked.then((answers) => answers[i]);
       unasked.forEach((reader, i) => known.set(reader.id, answerOf(i)));
     }

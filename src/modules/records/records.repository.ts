@@ -3,7 +3,7 @@ import type { Db } from "../../platform/db/database.js";
 import { idArray } from "../../platform/db/id-lists.js";
 import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
 import type { UserActor } from "../../platform/auth/actor.js";
-import { activityReadableBy } from "../coaching/coaching.fragments.js";
+import { activityReadableBy } from "../access/links.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { exercises } from "../../tables/exercise.table.js";
 import { changedSince, readSnapshot } from "../sync/change-feed.fragments.js";
@@ -83,7 +83,7 @@ export interface CurrentRecordsRead {
 /**
  * One user's current records on one exercise (REST GET /exercises/{id}/records) in one statement, with the answers of
  * the checks before them: whether the exercise exists, and whether the reader may read the user's activity (the
- * coaching rule, `activityReadableBy`); the records are read only when both hold. Built once per kind of reader.
+ * access rule, `activityReadableBy`); the records are read only when both hold. Built once per kind of reader.
  */
 const currentOnExerciseReadBy = preparedStatements(
   (admin: boolean) => (admin ? "admin" : "user"),

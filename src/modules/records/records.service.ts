@@ -5,7 +5,7 @@ import { hundredthsText, parseHundredths } from "../../platform/hundredths.js";
 import { LruMap } from "../../platform/lru-map.js";
 import { toPage, type Page } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
-import type { LinkService } from "../coaching/link.service.js";
+import type { ActivityAccess } from "../access/activity-access.js";
 import { EXERCISE_NOT_FOUND, type ExerciseService } from "../exercises/exercise.service.js";
 import type { NewRecordDto, PersonalRecordDto } from "../executions/execution.dto.js";
 import type { LoggedExercise, PersonalRecordsReader, RecordClaims } from "../executions/record.ports.js";
@@ -43,7 +43,7 @@ export class RecordService implements RecordClaims, PersonalRecordsReader {
     (found, key) => key.length + found.snapshot.length + found.ids.length * 8,
   );
 
-  constructor(private readonly deps: { db: Db; links: LinkService; exercises: ExerciseService }) {}
+  constructor(private readonly deps: { db: Db; access: ActivityAccess; exercises: ExerciseService }) {}
 
   /** A user's records and their history (contract §15); erasure deletes them. */
   readonly personalData: PersonalDataHolder = {
@@ -131,7 +131,7 @@ export class RecordService implements RecordClaims, PersonalRecordsReader {
   async listPersonalRecords(actor: Actor, userId?: number): Promise<PersonalRecordDto[]> {
     const caller = requireUser(actor);
     const owner = userId ?? caller.id;
-    await this.deps.links.ensureMayReadActivity(caller, owner);
+    await this.deps.access.ensureMayReadActivity(caller, owner);
     return this.personalRecordsOf(owner);
   }
 
@@ -167,7 +167,7 @@ export class RecordService implements RecordClaims, PersonalRecordsReader {
     const { filter, page: request } = readQuery();
     await this.deps.exercises.getExisting(exerciseId);
     const userId = filter.userId ?? caller.id;
-    await this.deps.links.ensureMayReadActivity(caller, userId);
+    await this.deps.access.ensureMayReadActivity(caller, userId);
     const { rows, total } = await recordsRepository.listHistory(mayBeStale(this.deps.db), { userId, exerciseId, kind: filter.kind }, request);
     return toPage(rows.map(toRecordDto), total, request);
   }
@@ -193,7 +193,7 @@ export class RecordService implements RecordClaims, PersonalRecordsReader {
   async listCurrentOfMany(actor: Actor, requests: readonly CurrentRecordsRequest[]): Promise<(RecordDto[] | AppError)[]> {
     const caller = requireUser(actor);
     const userOf = (request: CurrentRecordsRequest) => request.userId ?? caller.id;
-    const readable = await this.deps.links.activityReadableAmong(caller, [...new Set(requests.map(userOf))]);
+    const readable = await this.deps.access.activityReadableAmong(caller, [...new Set(requests.map(userOf))]);
     const every = <T>(pick: (request: CurrentRecordsRequest) => readonly T[] | undefined) =>
       requests.some((request) => pick(request) === undefined) ? undefined : [...new Set(requests.flatMap((request) => pick(request)!))];
     const rows = await recordsRepository.listCurrent(

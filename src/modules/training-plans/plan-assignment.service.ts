@@ -1,11 +1,11 @@
-import { isOwnerOrAdmin, requireTrainer } from "../../platform/auth/access.js";
+import { isOwnerOrAdmin, requireTrainer } from "../access/ownership.js";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { conflict, forbidden, notFound } from "../../platform/errors.js";
 import { toPage, type Page } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
-import type { LinkService } from "../coaching/link.service.js";
+import type { ActivityAccess } from "../access/activity-access.js";
 import type { UserService } from "../users/user.service.js";
 import type { AssignInput, AssignmentListQuery } from "./training-plan.inputs.js";
 import type { PlanAssignmentDto } from "./training-plan.dto.js";
@@ -33,7 +33,7 @@ const TRANSITIONS: Record<"accept" | "cancel" | "complete", { by: ("student" | "
 
 /** Assigning plans to linked students, and the life of an assignment. */
 export class PlanAssignmentService {
-  constructor(private readonly deps: { db: Db; clock: Clock; plans: TrainingPlanService; links: LinkService; users: UserService }) {}
+  constructor(private readonly deps: { db: Db; clock: Clock; plans: TrainingPlanService; access: ActivityAccess; users: UserService }) {}
 
   /**
    * A trainer assigns a plan to an ACTIVE-linked student; PENDING until the student accepts. Another trainer's plan
@@ -45,7 +45,7 @@ export class PlanAssignmentService {
     const { db, clock } = this.deps;
     await this.deps.plans.loadVisible(trainer, planId);
     const student = await this.deps.users.getStudent(input.studentId);
-    if (!(await this.deps.links.isTrainerOf(trainer.id, student.id))) throw forbidden(STUDENT_NOT_LINKED);
+    if (!(await this.deps.access.isTrainerOf(trainer.id, student.id))) throw forbidden(STUDENT_NOT_LINKED);
     const now = clock.now();
     const startDate = input.startDate ?? now.toISOString().slice(0, 10);
     const id = await db.transaction(async (tx) => {

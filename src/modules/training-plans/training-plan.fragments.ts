@@ -1,34 +1,16 @@
-import { inArray, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Bound } from "../../platform/db/prepared.js";
 import { oneOf } from "../../platform/db/columns.js";
-import { DAYS_OF_WEEK, LIVE_ASSIGNMENT_STATUSES, planAssignments, planTrainings, trainingPlans } from "../../tables/training-plan.table.js";
-
-/** The parties of an assignment, as a lateral row source `party(user_id)` to cross join with plan_assignments. */
-const parties = sql`cross join lateral (values (${planAssignments.studentId}), (${planAssignments.personalId})) as party(user_id)`;
-const isLive = sql`${planAssignments.status} in (${oneOf(LIVE_ASSIGNMENT_STATUSES)})`;
+import { assignmentParties, isLiveAssignment, livePlanIdsOf } from "../access/assignments.js";
+import { DAYS_OF_WEEK, planAssignments, planTrainings, trainingPlans } from "../../tables/training-plan.table.js";
 
 /*
- * The plan rules other modules' queries embed, as SQL fragments: what a live assignment gives and what a plan
- * schedules stay written here once, and the modules below training plans in the service graph (exercises,
- * trainings) ask them without a service cycle; adherence builds every student's schedule from them in one query.
+ * The plan shapes other modules' queries embed, as SQL fragments: adherence builds every student's schedule from them
+ * in one query. What a live assignment gives its parties is access's rule (src/modules/access/assignments.ts).
  */
 
-/**
- * True (as SQL) when a PENDING or ACTIVE assignment of the student includes one of `trainingIds` (a subquery or a
- * column): what lets a student see and execute a plan's trainings and their exercises (contract §4, §7).
- */
-export function liveAssignmentIncludes(studentId: Bound<number>, trainingIds: SQL): SQL {
-  return sql`exists (
-    select 1 from ${planAssignments} join ${planTrainings} on ${planTrainings.planId} = ${planAssignments.planId}
-    where ${planAssignments.studentId} = ${studentId} and ${inArray(planAssignments.status, [...LIVE_ASSIGNMENT_STATUSES])}
-      and ${planTrainings.trainingId} in (${trainingIds})
-  )`;
-}
-
-/** The ids of the plans that schedule a training, as an SQL subquery. */
-export function planIdsScheduling(trainingId: AnyColumn | number): SQL {
-  return sql`select ${planTrainings.planId} from ${planTrainings} where ${planTrainings.trainingId} = ${trainingId}`;
-}
+/** What holds what is access's (its rules walk it); the writers that name an audience by it ask here too. */
+export { planIdsScheduling } from "../access/holdings.js";
 
 /** A plan line's day as its ISO weekday number (1 = Monday … 7 = Sunday, as PostgreSQL's `isodow`), as SQL. */
 export const planLineIsoWeekday: SQL = sql`array_position(array[${oneOf(DAYS_OF_WEEK)}]::text[], ${planTrainings.dayOfWeek})`;
@@ -52,25 +34,7 @@ export function lastScheduledDay(today: Bound<string>): SQL {
 
 /** (plan id, user id): both parties of every PENDING or ACTIVE assignment of the plans in `planIds` (a subquery). */
 export function livePartiesOfPlans(planIds: SQL): SQL {
-  return sql`select ${planAssignments.planId}, party.user_id from ${planAssignments} ${parties} where ${planAssignments.planId} in (${planIds}) and ${isLive}`;
-}
-
-/** (training id, user id): both parties of every PENDING or ACTIVE assignment whose plan schedules one of `trainingIds`. */
-export function livePartiesOfTrainings(trainingIds: SQL): SQL {
-  return sql`select ${planTrainings.trainingId}, party.user_id from ${planTrainings}
-    join ${planAssignments} on ${planAssignments.planId} = ${planTrainings.planId} ${parties}
-    where ${planTrainings.trainingId} in (${trainingIds}) and ${isLive}`;
-}
-
-/** The plans of the PENDING or ACTIVE assignments `userId` is a party to, as an id subquery. */
-export function livePlanIdsOf(userId: Bound<number>): SQL {
-  return sql`select ${planAssignments.planId} from ${planAssignments}
-    where (${planAssignments.studentId} = ${userId} or ${planAssignments.personalId} = ${userId}) and ${isLive}`;
-}
-
-/** The trainings those plans schedule, as an id subquery. */
-export function liveTrainingIdsOf(userId: Bound<number>): SQL {
-  return sql`select ${planTrainings.trainingId} from ${planTrainings} where ${planTrainings.planId} in (${livePlanIdsOf(userId)})`;
+  return sql`select ${planAssignments.planId}, party.user_id from ${planAssignments} ${assignmentParties} where ${planAssignments.planId} in (${planIds}) and ${isLiveAssignment}`;
 }
 
 /** The trainings `planIds` (a subquery) schedule, as an id subquery. */
@@ -80,7 +44,7 @@ export function trainingIdsOfPlans(planIds: SQL): SQL {
 
 /** (assignment id, user id): both parties of every assignment `userId` is a party to (their DTOs show its name). */
 export function assignmentPartiesWith(userId: number): SQL {
-  return sql`select ${planAssignments.id}, party.user_id from ${planAssignments} ${parties}
+  return sql`select ${planAssignments.id}, party.user_id from ${planAssignments} ${assignmentParties}
     where ${planAssignments.studentId} = ${userId} or ${planAssignments.personalId} = ${userId}`;
 }
 
@@ -103,7 +67,7 @@ export function planTrainingsFor(pairs: SQL): SQL {
 
 /** (assignment id, user id): both parties of every assignment of the plans in `planIds` (their DTOs show the plan's name). */
 export function assignmentPartiesOfPlans(planIds: SQL): SQL {
-  return sql`select ${planAssignments.id}, party.user_id from ${planAssignments} ${parties} where ${planAssignments.planId} in (${planIds})`;
+  return sql`select ${planAssignments.id}, party.user_id from ${planAssignments} ${assignmentParties} where ${planAssignments.planId} in (${planIds})`;
 }
 
 /** The assignments `userId` is a party to, as an id subquery. */

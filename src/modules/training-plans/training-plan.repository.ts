@@ -3,8 +3,9 @@ import { alias } from "drizzle-orm/pg-core";
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
-import { preparedStatement, preparedStatements, type Bound } from "../../platform/db/prepared.js";
-import { preparedReader, readerKind, type ContentReader, type ReaderKind } from "../exercises/content-visibility.js";
+import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
+import { planVisibleTo } from "../access/content.js";
+import { preparedReader, readerKind, type ContentReader, type ReaderKind } from "../access/readers.js";
 import { trainingJson, type TrainingInclude } from "../trainings/training.fragments.js";
 import { fromJson, jsonRows } from "../../platform/db/json.js";
 import { containsText } from "../../platform/db/text-search.js";
@@ -42,16 +43,6 @@ export const ASSIGNMENT_SORTS: Record<string, AnyColumn> = {
   endDate: planAssignments.endDate,
   status: planAssignments.status,
 };
-
-/** Public plans for every signed-in user; private ones for their creator, administrators and assignees (contract §5). */
-export function planVisibleTo(caller: { id: Bound<number>; isAdmin: boolean }): SQL | undefined {
-  if (caller.isAdmin) return undefined;
-  return or(
-    eq(trainingPlans.isPublic, true),
-    eq(trainingPlans.createdBy, caller.id),
-    sql`exists (select 1 from ${planAssignments} where ${planAssignments.planId} = ${trainingPlans.id} and ${planAssignments.studentId} = ${caller.id})`,
-  );
-}
 
 const planStudent = alias(users, "plan_student");
 const planTrainer = alias(users, "plan_trainer");

@@ -1,29 +1,20 @@
-import { eq, getTableColumns, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import { jsonRows, rowFromJson, rowJson } from "../../platform/db/json.js";
 import type { Bound } from "../../platform/db/prepared.js";
-import { privateContentVisibleTo, type ContentReader } from "../exercises/content-visibility.js";
+import { livePartiesOfTrainings, liveTrainingIdsOf } from "../access/assignments.js";
+import { trainingVisibleTo } from "../access/content.js";
+import type { ContentReader } from "../access/readers.js";
 import { exerciseJson, type ExerciseInclude } from "../exercises/exercise.fragments.js";
 import { exercises } from "../../tables/exercise.table.js";
-import { livePartiesOfTrainings, liveTrainingIdsOf } from "../training-plans/training-plan.fragments.js";
 import { trainingExercises, trainings } from "../../tables/training.table.js";
 
 /*
- * The training rules other modules' queries embed, as SQL fragments: the exercises module, below trainings in the
- * service graph, asks which trainings hold an exercise without a service cycle; a plan read as one tree carries its
- * trainings as the JSON below, under the same visibility rule as a training read alone.
+ * A training as the JSON a plan read as one tree carries, under access's rule of who may see it (the same as a training
+ * read alone).
  */
 
-/** The ids of the trainings that hold an exercise (a column or an id), as an SQL subquery. */
-export function trainingIdsHoldingExercise(exerciseId: AnyColumn | number): SQL {
-  return sql`select ${trainingExercises.trainingId} from ${trainingExercises} where ${trainingExercises.exerciseId} = ${exerciseId}`;
-}
-
-/** The visibility rule of a training, as a SQL condition (undefined: everything). */
-export function trainingVisibleTo(caller: ContentReader): SQL | undefined {
-  if (caller?.isAdmin) return undefined;
-  if (!caller) return eq(trainings.isPublic, true);
-  return or(eq(trainings.isPublic, true), privateContentVisibleTo(caller, trainings.createdBy, sql`${trainings.id}`));
-}
+/** What holds what is access's (its rules walk it); the writers that lock or name an audience by it ask here too. */
+export { exerciseIdsOfTrainings, trainingIdsHoldingExercise } from "../access/holdings.js";
 
 /** What a training's exercise line reads as (its exercise's name joined). */
 export const lineFields = {
@@ -85,11 +76,6 @@ export const trainingRowFromJson = (json: Record<string, unknown>) => rowFromJso
  * in the parties' feeds too. Audiences are rows (entity id, user id); "in the feed of" are id subqueries.
  */
 
-/** The exercises the trainings of `trainingIds` (a subquery) hold, as an id subquery. */
-export function exerciseIdsOfTrainings(trainingIds: SQL): SQL {
-  return sql`select ${trainingExercises.exerciseId} from ${trainingExercises} where ${trainingExercises.trainingId} in (${trainingIds})`;
-}
-
 /** The trainings in `userId`'s feed, as an id subquery. */
 export function trainingsInFeedOf(userId: Bound<number>): SQL {
   return sql`select ${trainings.id} from ${trainings} where ${trainings.createdBy} = ${userId} union ${liveTrainingIdsOf(userId)}`;
@@ -99,19 +85,6 @@ export function trainingsInFeedOf(userId: Bound<number>): SQL {
 export function trainingFeedAudience(trainingIds: SQL): SQL {
   return sql`select ${trainings.id}, ${trainings.createdBy} from ${trainings} where ${trainings.id} in (${trainingIds})
     union all ${livePartiesOfTrainings(trainingIds)}`;
-}
-
-/** (exercise id, user id): the parties of live assignments whose plans schedule a training holding one of `exerciseIds`. */
-export function livePartiesOfExercises(exerciseIds: SQL): SQL {
-  const holding = sql`select ${trainingExercises.trainingId} from ${trainingExercises} where ${trainingExercises.exerciseId} in (${exerciseIds})`;
-  return sql`select ${trainingExercises.exerciseId}, live.user_id from ${trainingExercises}
-    join (${livePartiesOfTrainings(holding)}) as live(training_id, user_id) on live.training_id = ${trainingExercises.trainingId}
-    where ${trainingExercises.exerciseId} in (${exerciseIds})`;
-}
-
-/** The exercises of the trainings of `userId`'s live assignments, as an id subquery. */
-export function liveExerciseIdsOf(userId: Bound<number>): SQL {
-  return exerciseIdsOfTrainings(liveTrainingIdsOf(userId));
 }
 
 /** (exercise id, user id): each exercise of the trainings of `trainingIds`, for each party of a live assignment scheduling that training. */

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
@@ -6,10 +6,11 @@ import { fromJson } from "../../platform/db/json.js";
 import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
 import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
-import { preparedReader, readerKind, type ReaderKind } from "../exercises/content-visibility.js";
+import { trainingExecutableBy, trainingVisibleTo } from "../access/content.js";
+import { planIdsScheduling } from "../access/holdings.js";
+import { preparedReader, readerKind, type ReaderKind } from "../access/readers.js";
 import { exercises } from "../../tables/exercise.table.js";
-import { liveAssignmentIncludes, planIdsScheduling } from "../training-plans/training-plan.fragments.js";
-import { lineFields, linesJson, trainingsInFeedOf, trainingVisibleTo } from "./training.fragments.js";
+import { lineFields, linesJson, trainingsInFeedOf } from "./training.fragments.js";
 import { trainingExercises, trainings } from "../../tables/training.table.js";
 
 export type TrainingRow = typeof trainings.$inferSelect;
@@ -175,12 +176,12 @@ export const trainingRepository = {
     await db.delete(trainings).where(and(eq(trainings.createdBy, userId), eq(trainings.isPublic, false), sql`not exists (${planIdsScheduling(trainings.id)})`));
   },
 
-  /** True when the user may execute the training: its creator, or a student whose PENDING or ACTIVE assignment has it. */
+  /** True when the user may execute the training (access's trainingExecutableBy). */
   async isExecutableBy(db: Db, trainingId: number, userId: number) {
     const [row] = await db
       .select({ id: trainings.id })
       .from(trainings)
-      .where(and(eq(trainings.id, trainingId), or(eq(trainings.createdBy, userId), liveAssignmentIncludes(userId, sql`${trainings.id}`))));
+      .where(and(eq(trainings.id, trainingId), trainingExecutableBy(userId)));
     return Boolean(row);
   },
 

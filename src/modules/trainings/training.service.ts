@@ -1,4 +1,4 @@
-import { ensureMayPublish, requireOwnerOrAdmin } from "../../platform/auth/access.js";
+import { ensureMayPublish, requireOwnerOrAdmin } from "../access/ownership.js";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import { unlessForeignKeyRefuses } from "../../platform/db/constraint-violation.js";

@@ -1,36 +1,14 @@
 import { eq, getTableColumns, sql, type AnyColumn, type SQL } from "drizzle-orm";
-import { alias, type BuildAliasTable } from "drizzle-orm/pg-core";
-import { jsonArrayText, jsonInstant, jsonNumber, jsonObjectText, objectJson, rowFromJson } from "../../platform/db/json.js";
-import type { Bound } from "../../platform/db/prepared.js";
-import { toUserDto, type UserDto } from "./user.dto.js";
-import { linkPartnerIds, shownOr, type LinkedReader } from "../coaching/coaching.fragments.js";
+import { alias } from "drizzle-orm/pg-core";
+import { jsonArrayText, jsonInstant, jsonNumber, jsonObjectText, objectJson } from "../../platform/db/json.js";
+import { userReadableBy, type UserReader, type UsersTable } from "../access/users.js";
 import { users, weightHistory } from "../../tables/user.table.js";
 
 /*
- * The user rules and shapes other modules' statements embed, as SQL: who may read a user in full, and the JSON
- * objects a tree read in one statement carries (a plan's trainings' exercises' authors, a trainer's students) as the
- * user and author loaders would have answered them.
+ * The user shapes other modules' statements embed, as SQL: the JSON objects a tree read in one statement carries (a
+ * plan's trainings' exercises' authors, a trainer's students) as the user and author loaders would have answered them,
+ * under access's rule of who may read a user in full.
  */
-
-/** The users table, or an alias of it in the enclosing query. */
-export type UsersTable = typeof users | BuildAliasTable<typeof users, string>;
-
-/**
- * Who reads users: the caller's id and type (bound values) and whether it is an administrator (the statement's shape),
- * and what the enclosing row may show of its links (LinkedReader).
- */
-export interface UserReader extends LinkedReader {
-  userType: Bound<string>;
-}
-
-/**
- * True (as SQL) when `reader` may read the user row `user` (the users table, or an alias of it, in the enclosing
- * query) in full (contract §3): itself, an administrator, or the other party of an ACTIVE trainer-student link.
- */
-export function userReadableBy(reader: UserReader, user: UsersTable = users): SQL {
-  if (reader.isAdmin) return sql`true`;
-  return sql`(${user.id} = ${reader.id} or (${user.userType} <> ${reader.userType} and (${shownOr(reader)}${user.id} in (${linkPartnerIds(reader.id)}))))`;
-}
 
 /** The columns of a user a UserDto shows. */
 function shownColumns(user: UsersTable) {
@@ -44,18 +22,12 @@ export const USER_JSON_KEYS = Object.keys(shownColumns(users));
 /**
  * The enclosing query's user row `user` as a JSON object (what a UserDto shows, and `extra`; of the shown columns only
  * the `keys` named, when given), or null when `reader` may not read it: what the userById loader would have answered.
- * userFromJson reads it back.
+ * userFromJson (user.dto.ts) reads it back.
  */
 export function userJson(reader: UserReader, user: UsersTable = users, extra: Record<string, SQL> = {}, keys?: readonly string[]): SQL {
   const object = objectJson({ ...shownColumns(user), ...extra }, keys && [...keys, ...Object.keys(extra)]);
   return sql`case when ${userReadableBy(reader, user)} then ${object} end`;
 }
-
-/**
- * A user as userJson wrote it, as the userById loader answers it (a UserDto: instants back to Dates; not `extra`),
- * or, when userJson was given `keys`, those of its fields only: for a reader that reads no other.
- */
-export const userFromJson = (json: Record<string, unknown>): UserDto => toUserDto(rowFromJson(users, json));
 
 const author = alias(users, "author");
 

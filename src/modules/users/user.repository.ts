@@ -2,7 +2,7 @@ import { and, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import { isAnyOf } from "../../platform/db/id-lists.js";
 import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
-import { userReadableBy } from "./user.fragments.js";
+import { userReadableBy } from "../access/users.js";
 import { oneTimeTokens, revokedTokens, users, weightHistory, type OneTimeTokenPurpose } from "../../tables/user.table.js";
 
 export type NewUser = typeof users.$inferInsert;

@@ -1,4 +1,4 @@
-import { requireOwnerOrAdmin } from "../../platform/auth/access.js";
+import { requireOwnerOrAdmin } from "../access/ownership.js";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";

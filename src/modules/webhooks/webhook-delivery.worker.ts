@@ -1,5 +1,5 @@
-import { isOwnerOrAdmin } from "../../platform/auth/access.js";
-import type { UserActor } from "../../platform/auth/actor.js";
+import type { ActivityAccess } from "../access/activity-access.js";
+import { isOwnerOrAdmin } from "../access/ownership.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import type { Logger } from "../../platform/logger.js";
@@ -36,11 +36,6 @@ const SHARE: DeliveryShare = { perEndpoint: 2, perOwner: 4 };
 export const EVENT_RETENTION_MS = 30 * 24 * 3_600_000;
 const PRUNE_EVERY_MS = 3_600_000;
 const PRUNE_BATCH = 5_000;
-
-/** Whose logged activity readers may read: the coaching module's rule (contract §7), asked for many at once. */
-export interface ActivityAccess {
-  mayReadActivities(questions: readonly { reader: Pick<UserActor, "id" | "isAdmin">; userIds: readonly number[] }[], db?: Db): Promise<boolean[]>;
-}
 
 export interface WebhookDeliveryWorkerDeps {
   db: Db;

@@ -1,6 +1,6 @@
 import type { Actor, UserActor } from "../../platform/auth/actor.js";
 import { requireUser } from "../../platform/auth/actor.js";
-import { requireOwnerOrAdmin } from "../../platform/auth/access.js";
+import { requireOwnerOrAdmin } from "../access/ownership.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { notFound, validationError } from "../../platform/errors.js";

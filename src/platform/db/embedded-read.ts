@@ -11,7 +11,7 @@ export interface EmbeddedRead<Answer> {
   /**
    * Its SQL for the row whose id is `id` (of the enclosing query), its values bound to the placeholders `placeholder`
    * names; `shown`, when given, a condition of the enclosing row its rules may rely on, by the rules' own definition
-   * (coaching's `linkShown`: the row is an ACTIVE link of the reader to that user).
+   * (access's `linkShown`: the row is an ACTIVE link of the reader to that user).
    */
   sql(id: AnyColumn | SQL, placeholder: (name: string) => Placeholder, shown?: SQL): SQL;
   /** The value of each of its placeholders, by name. */

@@ -1,5 +1,5 @@
-import { forbidden } from "../errors.js";
-import { requireUser, type Actor, type UserActor } from "./actor.js";
+import { forbidden } from "../../platform/errors.js";
+import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 
 const TRAINERS_ONLY = "Apenas personal trainers podem acessar este recurso";
 const STUDENTS_ONLY = "Apenas alunos podem acessar este recurso";
