@@ -3,12 +3,33 @@ import { URL } from "node:url";
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+// The modules, lowest first: a module imports only the modules before it (architecture.md, "The house"). access and
+// events sit below every domain module (a write asks access, then emits); the domain runs one way, users ← billing ←
+// coaching ← content ← executions; the read models sit above what they read; the consumers of events (the change
+// feed, webhooks, live updates) and privacy on top. A new module must be placed here (lint fails on one that is not).
+const LAYERS = [
+  "access",
+  "events",
+  "users",
+  "billing",
+  "coaching",
+  "exercises",
+  "trainings",
+  "training-plans",
+  "executions",
+  "records",
+  "adherence",
+  "dashboard",
+  "sync",
+  "webhooks",
+  "live-updates",
+  "privacy",
+];
 const modules = readdirSync(new URL("./src/modules/", import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
-// The domain modules emit events (src/modules/events); the consumers above them subscribe and own their fan-out.
-const domainModules = ["users", "exercises", "trainings", "training-plans", "coaching", "billing", "executions"];
-const consumers = ["sync", "webhooks", "live-updates"];
+const unplaced = modules.filter((module) => !LAYERS.includes(module));
+if (unplaced.length > 0) throw new Error(`eslint.config.js: place ${unplaced.join(", ")} in LAYERS`);
 
 export default tseslint.config(
   // client/api-types.ts is generated (npm run openapi:types).
@@ -51,23 +72,14 @@ export default tseslint.config(
         "error",
         {
           patterns: [
-            module === "access"
-              ? {
-                  group: modules.filter((other) => other !== module).map((other) => `**/${other}/**`),
-                  message: "access sits below every module: its rules read src/tables and src/platform only.",
-                }
-              : {
-                  group: modules.filter((other) => other !== module).map((other) => `**/${other}/**/*.repository.js`),
-                  message: `${module} may not import another module's repository: call that module's service (injected in src/services.ts), or compose SQL from its *.table.ts or *.fragments.ts.`,
-                },
-            ...(domainModules.includes(module)
-              ? [
-                  {
-                    group: consumers.map((consumer) => `**/${consumer}/**`),
-                    message: `${module} is a domain module: it emits its changes (src/modules/events) and imports no consumer of them.`,
-                  },
-                ]
-              : []),
+            ...LAYERS.slice(LAYERS.indexOf(module) + 1).map((above) => ({
+              group: [`**/${above}/**`],
+              message: `${module} may import only the modules below it (LAYERS in eslint.config.js): ${above} is above it. A module above hears of its changes through events, or is given to it by the composition root (src/services.ts).`,
+            })),
+            {
+              group: modules.filter((other) => other !== module).map((other) => `**/${other}/**/*.repository.js`),
+              message: `${module} may not import another module's repository: call that module's service (injected in src/services.ts), or compose SQL from src/tables, access or the owner's *.fragments.ts.`,
+            },
           ],
         },
       ],

@@ -6,7 +6,7 @@ import { preparedStatement, preparedStatements } from "../../platform/db/prepare
 import type { PageRequest, SortOrder } from "../../platform/paging.js";
 import type { AdherenceDto } from "./adherence.dto.js";
 import { linkedStudentIds } from "../access/links.js";
-import { changedSince, readSnapshot } from "../sync/change-feed.fragments.js";
+import { changedSince, readSnapshot } from "../events/changed-since.js";
 import { completedWeekBlocks, completedWeeksIn } from "../executions/execution.fragments.js";
 import { COMPLETED_WEEK_LEVELS, completedTrainingWeeks, dayNumber, isoWeekNumber, trainingExecutions } from "../../tables/execution.table.js";
 import { lastScheduledDay, planLineIsoWeekday } from "../training-plans/training-plan.fragments.js";

@@ -18,7 +18,7 @@ import { subscriptionPlanRepository } from "./subscription-plan.repository.js";
 import type { SubscriptionPlanService } from "./subscription-plan.service.js";
 import { subscriptionRepository } from "./subscription.repository.js";
 import type { FeedSource } from "../events/feed-source.js";
-import type { PersonalDataHolder } from "../privacy/personal-data.js";
+import type { PersonalDataHolder } from "../../platform/personal-data.js";
 import { SUBSCRIPTION_STATUSES } from "../../tables/billing.table.js";
 
 export const SUBSCRIPTION_NOT_FOUND = "Assinatura não encontrada";

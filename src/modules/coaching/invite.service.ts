@@ -19,7 +19,7 @@ import type { ActivityAccess } from "../access/activity-access.js";
 import { DAY_MS } from "../../platform/dates.js";
 import { emit, type DomainEventOf } from "../events/emit.js";
 import type { FeedSource } from "../events/feed-source.js";
-import type { PersonalDataHolder } from "../privacy/personal-data.js";
+import type { PersonalDataHolder } from "../../platform/personal-data.js";
 import { erasedEmail } from "../users/user.dto.js";
 
 export const INVITE_TTL_MS = 7 * DAY_MS;

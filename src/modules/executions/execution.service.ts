@@ -31,7 +31,7 @@ import {
 import { executionLoggingRepository } from "./execution-logging.repository.js";
 import { executionRepository, type TrainingExecutionRow } from "./execution.repository.js";
 import type { FeedSource } from "../events/feed-source.js";
-import type { PersonalDataHolder } from "../privacy/personal-data.js";
+import type { PersonalDataHolder } from "../../platform/personal-data.js";
 import { mayBeStale } from "../../platform/db/read-routing.js";
 
 export const EXECUTION_NOT_FOUND = "Execução não encontrada";

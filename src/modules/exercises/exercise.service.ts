@@ -18,7 +18,7 @@ export type { ExerciseDto, ExerciseListItemDto };
 import type { SQL } from "drizzle-orm";
 import type { FeedSource } from "../events/feed-source.js";
 import { emit } from "../events/emit.js";
-import type { PersonalDataHolder } from "../privacy/personal-data.js";
+import type { PersonalDataHolder } from "../../platform/personal-data.js";
 import { mayBeStale } from "../../platform/db/read-routing.js";
 
 export const EXERCISE_NOT_FOUND = "Exercício não encontrado";

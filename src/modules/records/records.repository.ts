@@ -6,7 +6,7 @@ import type { UserActor } from "../../platform/auth/actor.js";
 import { activityReadableBy } from "../access/links.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { exercises } from "../../tables/exercise.table.js";
-import { changedSince, readSnapshot } from "../sync/change-feed.fragments.js";
+import { changedSince, readSnapshot } from "../events/changed-since.js";
 import { exerciseRecords, type RecordKind } from "../../tables/records.table.js";
 import { exerciseExecutions } from "../../tables/execution.table.js";
 import { alias } from "drizzle-orm/pg-core";

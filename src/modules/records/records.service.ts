@@ -14,7 +14,7 @@ import type { RecordHistoryQuery, RecordsFilter } from "./records.inputs.js";
 import { recordsRepository, type NewRecordRow, type RecentRecordIds } from "./records.repository.js";
 import type { RecordKind } from "../../tables/records.table.js";
 import { bestOfExecution, unitOf } from "./records.values.js";
-import type { PersonalDataHolder } from "../privacy/personal-data.js";
+import type { PersonalDataHolder } from "../../platform/personal-data.js";
 import { emit, type DomainEvent } from "../events/emit.js";
 import { mayBeStale } from "../../platform/db/read-routing.js";
 

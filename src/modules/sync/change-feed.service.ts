@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor, MAX_AHEAD, type FeedCursor } from "./change
 import type { ChangeDto, ChangeFeedPageDto } from "./change-feed.dto.js";
 import type { ChangeFeedQuery } from "./change-feed.inputs.js";
 import type { FeedSource } from "../events/feed-source.js";
-import type { PersonalDataHolder } from "../privacy/personal-data.js";
+import type { PersonalDataHolder } from "../../platform/personal-data.js";
 import { idempotencyRepository } from "./idempotency.repository.js";
 import { changeFeedRepository, type FeedPosition } from "./change-feed.repository.js";
 import { SYNC_ENTITIES, type SyncEntity } from "../../tables/sync-change.table.js";

@@ -15,7 +15,7 @@ import { PLAN_NOT_FOUND, TRAINERS_ONLY, type TrainingPlanService } from "./train
 import { DAY_MS } from "../../platform/dates.js";
 import { emit, type DomainEventOf } from "../events/emit.js";
 import type { FeedSource } from "../events/feed-source.js";
-import type { PersonalDataHolder } from "../privacy/personal-data.js";
+import type { PersonalDataHolder } from "../../platform/personal-data.js";
 import { mayBeStale } from "../../platform/db/read-routing.js";
 
 const STUDENT_NOT_LINKED = "Aluno não vinculado a este personal";

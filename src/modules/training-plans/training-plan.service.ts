@@ -15,7 +15,7 @@ export type { PlanInclude };
 import { sql } from "drizzle-orm";
 import type { FeedSource } from "../events/feed-source.js";
 import { emit } from "../events/emit.js";
-import type { PersonalDataHolder } from "../privacy/personal-data.js";
+import type { PersonalDataHolder } from "../../platform/personal-data.js";
 import { trainingIdsOfPlans } from "./training-plan.fragments.js";
 import { mayBeStale } from "../../platform/db/read-routing.js";
 

@@ -14,7 +14,7 @@ import { trainingRepository, type TrainingLine, type TrainingRow } from "./train
 import { sql, type SQL } from "drizzle-orm";
 import type { FeedSource } from "../events/feed-source.js";
 import { emit } from "../events/emit.js";
-import type { PersonalDataHolder } from "../privacy/personal-data.js";
+import type { PersonalDataHolder } from "../../platform/personal-data.js";
 import { exerciseIdsOfTrainings } from "./training.fragments.js";
 import { mayBeStale } from "../../platform/db/read-routing.js";
 

@@ -12,7 +12,7 @@ import { newWebhookSecret, type SecretBox } from "./webhook-secrets.js";
 import { toDeliveryDto, toEndpointDto, type CreatedEndpointDto, type DeliveryDto, type EndpointDto } from "./webhook.dto.js";
 import type { EndpointChangeInput, EndpointInput } from "./webhook.inputs.js";
 import { webhookRepository, type EndpointRow } from "./webhook.repository.js";
-import type { PersonalDataHolder } from "../privacy/personal-data.js";
+import type { PersonalDataHolder } from "../../platform/personal-data.js";
 
 export const ENDPOINT_NOT_FOUND = "Endpoint não encontrado";
 export const DELIVERY_NOT_FOUND = "Entrega não encontrada";

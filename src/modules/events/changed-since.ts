@@ -2,11 +2,12 @@ import { sql, type SQL } from "drizzle-orm";
 import { syncChanges } from "../../tables/sync-change.table.js";
 
 /*
- * What the change log tells other modules, as SQL to compose into their statements: whether anything of some users
- * changed since a statement read it. A module that keeps figures derived from users' data (adherence) keeps the
- * snapshot they were read under, then asks before each reuse. Every write records its changes, for each user it
- * concerns, in its own transaction (change-feed.recorder.ts), so the answer is exact whatever order transactions
- * commit in, and the same on every instance of the service.
+ * What the change log tells the read models, as SQL to compose into their statements: whether anything of some users
+ * changed since a statement read it. A module that keeps figures derived from users' data (adherence, records) keeps
+ * the snapshot they were read under, then asks before each reuse. Every write emits its changes in its own
+ * transaction and the change feed logs them for each user they concern (sync/change-feed.subscriber.ts), so the
+ * answer is exact whatever order transactions commit in, and the same on every instance of the service. It lives
+ * here, beside emit, so a read model asks the log without importing the feed above it.
  */
 
 /** The snapshot the statement reads under, as text (a `pg_snapshot`): what `changedSince` compares with. */
