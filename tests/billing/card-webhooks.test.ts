@@ -363,7 +363,7 @@ describe("card webhook events", () => {
     await expectOk(event("payment_intent.succeeded", { id: "pi_stranger", amount_received: 4990, metadata: { subscriptionId: "999999" } }));
     await expectOk(event("payment_intent.succeeded", { id: "pi_no_metadata", amount_received: 4990 }));
     const after = await billingCounts(t);
-    expect({ ...after, webhookEvents: 0 }).toEqual({ ...before, webhookEvents: 0 });
+    expect({ ...after, gatewayEvents: 0 }).toEqual({ ...before, gatewayEvents: 0 });
     expect((await billingOf(t, ana.id)).payments).toHaveLength(1);
   });
 
@@ -374,10 +374,10 @@ describe("card webhook events", () => {
       const before = await billingCounts(t);
       const stray = event("payment_intent.succeeded", { id: "pi_out_of_range", amount_received: 4990, metadata: { subscriptionId } });
       await expectOk(stray);
-      expect(await billingCounts(t)).toEqual({ ...before, webhookEvents: before.gatewayEvents + 1 });
+      expect(await billingCounts(t)).toEqual({ ...before, gatewayEvents: before.gatewayEvents + 1 });
       // Recorded as applied: a redelivery is a no-op, not a 400 the gateway would retry for days.
       await expectOk(stray);
-      expect(await billingCounts(t)).toEqual({ ...before, webhookEvents: before.gatewayEvents + 1 });
+      expect(await billingCounts(t)).toEqual({ ...before, gatewayEvents: before.gatewayEvents + 1 });
       const rows = await billingOf(t, ana.id);
       expect(rows.payments).toHaveLength(1);
       expect(rows.subscriptions.map((s) => s.status)).toEqual(["ACTIVE"]);
