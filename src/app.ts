@@ -152,6 +152,17 @@ export async function createApp(deps: AppDeps): Promise<App> {
     },
   });
 
+  new Gauge({
+    name: "live_subscriptions",
+    help: "GraphQL subscriptions this instance serves, by the event type they follow",
+    labelNames: ["event_type"],
+    registers: [metrics],
+    collect() {
+      this.reset();
+      for (const [type, count] of services.liveUpdates.followingCounts()) this.set({ event_type: type }, count);
+    },
+  });
+
   if (routing) registerReplicaMetrics(metrics, routing);
 
   const graphql = await graphqlApi({ services, logger, config, clock, metrics });

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { makeStudent, makeTrainer, type MadeUser } from "../factories/users.js";
 import { makeScene, type Scene } from "../executions/support.js";
 import { openSocket, type TestSocket } from "../helpers/graphql-socket.js";
@@ -11,11 +11,29 @@ const other = useSecondInstance(t, { FREE_TRAINER_MAX_STUDENTS: "10" });
 
 let s: Scene;
 const sockets: TestSocket[] = [];
+let subscriptions = 0;
 const open = (app: TestApp, user: MadeUser) => {
   const socket = openSocket(app, user.token);
   sockets.push(socket);
+  const subscribe = socket.subscribe.bind(socket);
+  socket.subscribe = (query, variables) => {
+    subscriptions += 1;
+    return subscribe(query, variables);
+  };
   return socket;
 };
+
+/** The subscriptions both instances serve now, as their `live_subscriptions` gauges count them. */
+async function served(): Promise<number> {
+  let total = 0;
+  for (const app of [t, other]) {
+    for (const [, count] of (await app.get("/metrics")).text.matchAll(/^live_subscriptions\{[^}]*\} (\d+)$/gm)) total += Number(count);
+  }
+  return total;
+}
+
+/** Waits until every subscription the test opened is served: an event sent before would reach nobody. */
+const allSubscribed = () => vi.waitFor(async () => expect(await served()).toBe(subscriptions), { timeout: 10_000, interval: 20 });
 
 beforeEach(async () => {
   t.clock.set(new Date("2026-03-18T12:00:00.000Z"));
@@ -23,6 +41,9 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await Promise.all(sockets.splice(0).map((socket) => socket.close()));
+  subscriptions = 0;
+  // A closed subscription leaves its instance's count as its server notices the close.
+  await vi.waitFor(async () => expect(await served()).toBe(0), { timeout: 10_000, interval: 20 });
 });
 
 const log = (user: MadeUser, start: string, weight = 40) =>
@@ -47,7 +68,7 @@ describe("trainingExecutionLogged", () => {
     const trainer = open(other, s.trainer).subscribe(EXECUTIONS);
     const onlyAna = open(other, s.trainer).subscribe(EXECUTIONS, { studentId: s.student.id });
     const own = open(t, s.student).subscribe(EXECUTIONS);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await allSubscribed();
     const logged = await log(s.student, "2026-03-18T10:00:00.000Z");
     expect(logged.status).toBe(201);
     const expected = { data: { trainingExecutionLogged: { id: logged.body.id, userId: s.student.id, trainingName: "Treino A", completed: true } } };
@@ -61,7 +82,7 @@ describe("trainingExecutionLogged", () => {
     const trainer = open(other, s.trainer).subscribe(EXECUTIONS);
     const strangers = open(t, stranger).subscribe(EXECUTIONS);
     const own = open(other, s.student).subscribe(EXECUTIONS);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await allSubscribed();
     expect((await log(s.student, "2026-03-18T08:00:00.000Z")).status).toBe(201);
     await trainer.received(1);
 
@@ -99,7 +120,7 @@ describe("an event's cost", () => {
     const follow = (count: number) => outsiders.flatMap((socket) => Array.from({ length: count }, () => socket.subscribe(EXECUTIONS)));
     const held = follow(1);
     const trainer = [open(t, s.trainer).subscribe(EXECUTIONS), open(other, s.trainer).subscribe(EXECUTIONS)];
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await allSubscribed();
     expect((await log(s.student, "2026-03-17T10:00:00.000Z")).status).toBe(201);
     await Promise.all(trainer.map((subscription) => subscription.received(1)));
 
@@ -108,7 +129,7 @@ describe("an event's cost", () => {
       await Promise.all(trainer.map((subscription) => subscription.received(2)));
     });
     held.push(...follow(19));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await allSubscribed();
     const many = await linkReadsDuring(async () => {
       expect((await log(s.student, "2026-03-18T10:00:00.000Z", 60)).status).toBe(201);
       await Promise.all(trainer.map((subscription) => subscription.received(3)));
@@ -123,7 +144,7 @@ describe("an event's cost", () => {
     const outsider = await makeStudent(t);
     open(t, outsider).subscribe(RECORDS);
     const records = open(t, s.trainer).subscribe(RECORDS);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await allSubscribed();
     const reads = await linkReadsDuring(async () => {
       expect((await log(s.student, "2026-03-18T10:00:00.000Z", 40)).status).toBe(201);
       // A first session of one set: max weight, estimated 1RM, set and session volume, max reps, 3- and 5-rep maxes.
@@ -136,7 +157,7 @@ describe("an event's cost", () => {
 describe("personalRecordAchieved", () => {
   it("gives the trainer each record the student sets, with whose it is", async () => {
     const records = open(other, s.trainer).subscribe(RECORDS);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await allSubscribed();
     expect((await log(s.student, "2026-03-18T10:00:00.000Z", 40)).status).toBe(201);
     const [first] = await records.received(1);
     expect(first.data?.personalRecordAchieved).toMatchObject({ userId: s.student.id, exerciseId: s.supino.id, previousValue: null });
@@ -151,7 +172,7 @@ describe("inviteUpdated and assignmentUpdated", () => {
     const trainerSide = open(other, s.trainer).subscribe(invites);
     const studentSide = open(t, newcomer).subscribe(invites);
     const outsiders = open(t, outsider).subscribe(invites);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await allSubscribed();
     const sent = await t.post("/api/personal/students/invite", { token: s.trainer.token, body: { studentEmail: newcomer.email } });
     expect(sent.status).toBe(201);
     expect(await trainerSide.received(1)).toEqual([{ data: { inviteUpdated: { id: sent.body.id, status: "PENDING" } } }]);

@@ -134,6 +134,17 @@ export class LiveUpdatesService {
     }, new SlidingBuffer(UNREAD_EVENTS_KEPT));
   }
 
+  /** The subscriptions this instance serves now, by the event type they follow (the `live_subscriptions` gauge). */
+  followingCounts(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const [type, { byWatchedUser, byReader }] of this.followers) {
+      let count = 0;
+      for (const set of [...byWatchedUser.values(), ...byReader.values()]) count += set.size;
+      counts.set(type, count);
+    }
+    return counts;
+  }
+
   /** Hears the bus once for every subscription of this instance. */
   private listen(): void {
     if (this.listening) return;
