@@ -49,14 +49,7 @@ export function mailPages(services: Services, logger: Logger): Router {
     const decision: unknown = req.body?.decision;
     if (decision !== "accept" && decision !== "reject") throw invalidParameter("decision");
     const accept = decision === "accept";
-    // Signed in for this one answer, as the invited student: the session ends with it.
-    const session = await auth.login(bodyReader(req, loginInput), requestMeta(req));
-    const student = await auth.authenticateRequest(`Bearer ${session.token}`);
-    try {
-      await (accept ? invites.acceptInvite(student, id) : invites.rejectInvite(student, id));
-    } finally {
-      await auth.logout(student);
-    }
+    await invites.answerSignedIn(bodyReader(req, loginInput), requestMeta(req), id, accept);
     sendPage(
       res,
       200,

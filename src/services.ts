@@ -126,7 +126,7 @@ export function createServices(deps: ServiceDeps) {
   const renewals = new RenewalService({ db, clock, logger, lifecycle, intents, followUps: gatewayFollowUps, users, mail });
   const access = new ActivityAccess({ db });
   const links = new LinkService({ db, clock, mail, subscriptionPlans, freeTrainerMaxStudents: config.freeTrainerMaxStudents });
-  const invites = new InviteService({ db, clock, mail, users, mailLinks, links, access });
+  const invites = new InviteService({ db, clock, mail, users, mailLinks, links, access, auth });
 
   const exercises = new ExerciseService({ db, clock, storage: deps.storage });
   const trainings = new TrainingService({ db, clock, exercises });

@@ -9,6 +9,9 @@ import type { MailOutbox } from "../../platform/mail/outbox.js";
 import { toPage, type Page } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
 import type { UserService } from "../users/user.service.js";
+import type { AuthService } from "../users/auth.service.js";
+import type { LoginInput } from "../users/user.inputs.js";
+import type { RequestMeta } from "../../platform/auth/actor.js";
 import type { InviteInput, InviteListQuery } from "./coaching.inputs.js";
 import { coachingMails } from "./coaching.mails.js";
 import { toLink, toReceivedInvite, toSentInvite, type LinkDto, type ReceivedInviteDto, type SentInviteDto } from "./coaching.dto.js";
@@ -38,6 +41,8 @@ export interface InviteServiceDeps {
   /** The trainer's student limit, and the link an accepted invite makes ACTIVE. */
   links: LinkService;
   access: ActivityAccess;
+  /** Signs the invited student in for an answer given on the invite e-mail's page. */
+  auth: Pick<AuthService, "asSignedIn">;
 }
 
 /** Trainer-student invites: sending, listing, accepting, rejecting and expiring them; and the module's personal data. */
@@ -144,6 +149,17 @@ export class InviteService {
   }
 
   /** A student turns an invite down; the trainer is told. */
+  /**
+   * Answers an invite from the page its e-mail links to: signed in with the credentials for this one answer, as the
+   * invited student (the session ends with it).
+   */
+  async answerSignedIn(readLogin: InputReader<LoginInput>, meta: RequestMeta, id: number, accept: boolean): Promise<void> {
+    await this.deps.auth.asSignedIn(readLogin, meta, async (student) => {
+      if (accept) await this.acceptInvite(student, id);
+      else await this.rejectInvite(student, id);
+    });
+  }
+
   async rejectInvite(actor: Actor, id: number): Promise<ReceivedInviteDto> {
     const student = requireStudent(actor);
     const { db, clock } = this.deps;

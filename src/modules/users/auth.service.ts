@@ -157,6 +157,20 @@ export class AuthService {
     return { token: this.issueToken({ ...user, sessionVersion: caller.sessionVersion }), success: true };
   }
 
+  /**
+   * Runs `work` as the user the credentials sign in, in a session of its own that ends with it: a page answered from an
+   * e-mail, whose browser keeps no token.
+   */
+  async asSignedIn<T>(readInput: InputReader<LoginInput>, meta: RequestMeta, work: (user: Actor) => Promise<T>): Promise<T> {
+    const session = await this.login(readInput, meta);
+    const user = await this.authenticateRequest(`Bearer ${session.token}`);
+    try {
+      return await work(user);
+    } finally {
+      await this.logout(user);
+    }
+  }
+
   async logout(actor: Actor): Promise<MessageDto> {
     const caller = requireUser(actor);
     await userRepository.revokeToken(this.deps.db, caller.tokenId, caller.id, caller.tokenExpiresAt);
