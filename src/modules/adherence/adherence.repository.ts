@@ -313,7 +313,7 @@ interface SummaryShape {
 
 /**
  * The students' figures as `summaries` reads them, with what tells whether they still hold: the trainer's ACTIVE
- * students they cover (ascending) and the snapshot they were read under (change-feed.fragments.ts).
+ * students they cover (ascending) and the snapshot they were read under (events/changed-since.ts).
  */
 export interface TrainerSummaries {
   rows: AdherenceSummaryRow[];

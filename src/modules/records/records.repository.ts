@@ -35,7 +35,7 @@ export type RecordRow = Awaited<ReturnType<typeof selectRecords>>[number];
  * The newest `limit` record events of some users in [from, until) (a trainer's dashboard): at most `limit` of each
  * user from its index range, then the newest of those, with the snapshot they were read under. Given the ids a
  * reading kept and its snapshot, it reads only those rows again while no change was recorded for the users since
- * (change-feed.fragments.ts; logging, which sets records, and erasure, which deletes them, record a change of their
+ * (events/changed-since.ts; logging, which sets records, and erasure, which deletes them, record a change of their
  * user): the search over every user's index range, the costly part, runs only after a change. Built once and bound at
  * each call.
  */
