@@ -24,6 +24,7 @@ const BACKFILL_STATEMENTS = [
   "0015_backfill_exercise_records.sql",
   "0028_backfill_completed_training_weeks.sql",
   "0030_backfill_completed_training_weeks_levels.sql",
+  "0038_personal_record_holders_backfill.sql",
 ].flatMap((file) =>
   readFileSync(path.join(migrationsFolder, file), "utf8")
     .split("--> statement-breakpoint")
@@ -37,6 +38,7 @@ const SEEDED_TABLES = [
   "execution_sets",
   "training_exercise_months",
   "exercise_records",
+  "personal_record_holders",
   "completed_training_weeks",
 ];
 

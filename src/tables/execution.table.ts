@@ -109,9 +109,6 @@ export const exerciseExecutions = pgTable(
       t.completedSets,
       t.totalReps,
     ),
-    // The legacy personal record of an exercise (contract §7, derived from the records module's MAX_WEIGHT) is held by
-    // the earliest execution, then the first logged, that lifted its weight: one index entry, however long the history.
-    index("exercise_executions_user_exercise_weight_idx").on(t.userId, t.exerciseId, t.maxWeight, t.executedAt, t.id),
     index("exercise_executions_user_time_idx").on(t.userId, t.executedAt),
     index("exercise_executions_training_execution_cover_idx").on(
       t.trainingExecutionId,

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, numeric, pgTable, serial, uniqueIndex, varchar } from "drizzle-orm/pg-core";
+import { boolean, check, index, integer, numeric, pgTable, primaryKey, serial, uniqueIndex, varchar } from "drizzle-orm/pg-core";
 import { createdAt, instant, oneOf } from "../platform/db/columns.js";
 import { exerciseExecutions } from "./execution.table.js";
 import { exercises } from "./exercise.table.js";
@@ -67,5 +67,39 @@ export const exerciseRecords = pgTable(
     // Deleting exercise executions (with their user) finds their records without a scan.
     index("exercise_records_execution_idx").on(t.exerciseExecutionId),
     check("exercise_records_kind_check", sql`${t.kind} in (${oneOf(RECORD_KINDS)})`),
+  ],
+);
+
+/**
+ * The legacy personal records of contract §7 as their lists answer them, one per exercise a user lifted: the current
+ * MAX_WEIGHT, held by the earliest executed, then the first logged, of the executions that lifted that weight (with its
+ * name as logged and its date; an execution logged after the fact may lift the same weight earlier, which sets no
+ * record, ties do not, but holds it), and the current ESTIMATED_1RM. The records module keeps it as it claims records,
+ * in the same transaction, from the same candidates: a read model of its records, never a second claim. A user's
+ * personal records are then one index range, where deriving them took two probes per exercise (issue 32's metrics).
+ */
+export const personalRecordHolders = pgTable(
+  "personal_record_holders",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    exerciseId: integer("exercise_id")
+      .notNull()
+      .references(() => exercises.id, { onDelete: "cascade" }),
+    /** The weight held, kg: the current MAX_WEIGHT's value. */
+    value: numeric("value", { precision: 14, scale: 2 }).notNull(),
+    exerciseExecutionId: integer("exercise_execution_id")
+      .notNull()
+      .references(() => exerciseExecutions.id, { onDelete: "cascade" }),
+    exerciseName: varchar("exercise_name", { length: 120 }).notNull(),
+    executedAt: instant("executed_at").notNull(),
+    /** The current ESTIMATED_1RM's value, kg (none without a set of 1 to 12 repetitions). */
+    oneRepMax: numeric("one_rep_max", { precision: 14, scale: 2 }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.exerciseId] }),
+    // The lists read them by exercise name (as logged), then id.
+    index("personal_record_holders_by_name_idx").on(t.userId, t.exerciseName, t.exerciseId),
   ],
 );

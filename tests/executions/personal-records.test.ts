@@ -99,12 +99,14 @@ describe("personal records kept at logging time", () => {
     ]);
   });
 
-  it("are what logging kept for a history logged before the record kinds, filled by their backfill migration", async () => {
+  it("are what logging kept for a history logged before the record kinds, filled by their backfill migrations", async () => {
     await logHistory();
     const logged = await answers();
+    await t.db.execute(sql`delete from personal_record_holders`);
     await t.db.execute(sql`delete from exercise_records`);
     expect(await answers()).not.toEqual(logged);
     await runMigration(t.db, "backfill_exercise_records");
+    await runMigration(t.db, "personal_record_holders_backfill");
     expect(await answers()).toEqual(logged);
   });
 

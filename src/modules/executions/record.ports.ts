@@ -42,4 +42,6 @@ export interface RecordClaims {
 export interface PersonalRecordsReader {
   /** A user's personal record on each exercise (or on one), by exercise name then id, at most `limit` (no access check). */
   personalRecordsOf(userId: number, only?: { exerciseId?: number; limit?: number }): Promise<PersonalRecordDto[]>;
+  /** The first `limit` of them, without their exercise ids, as the JSON text of an array (the metrics' text). */
+  personalRecordsText(userId: number, limit: number): Promise<string>;
 }

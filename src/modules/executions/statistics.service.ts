@@ -82,10 +82,9 @@ export class StatisticsService {
     const firstMonday = mondayOf(new Date(this.deps.clock.now().getTime() - (WEEKS_IN_METRICS - 1) * 7 * DAY_MS));
     const [metrics, records] = await Promise.all([
       statisticsRepository.metricsJson(mayBeStale(this.deps.db), owner, firstMonday),
-      this.deps.records.personalRecordsOf(owner, { limit: RECORDS_IN_METRICS }),
+      this.deps.records.personalRecordsText(owner, RECORDS_IN_METRICS),
     ]);
-    const personalRecords = records.map(({ exerciseId: _exerciseId, ...record }) => record);
-    return `${metrics.slice(0, -1)},"personalRecords":${JSON.stringify(personalRecords)}}`;
+    return `${metrics.slice(0, -1)},"personalRecords":${records}}`;
   }
 
   /** `metricsJson` as the DTO (GraphQL). */

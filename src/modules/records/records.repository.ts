@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import { idArray } from "../../platform/db/id-lists.js";
 import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
@@ -7,11 +7,11 @@ import { activityReadableBy } from "../access/links.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { exercises } from "../../tables/exercise.table.js";
 import { changedSince, readSnapshot } from "../events/changed-since.js";
-import { exerciseRecords, type RecordKind } from "../../tables/records.table.js";
-import { exerciseExecutions } from "../../tables/execution.table.js";
-import { alias } from "drizzle-orm/pg-core";
+import { exerciseRecords, personalRecordHolders, type RecordKind } from "../../tables/records.table.js";
+import { jsonArrayText, jsonInstant, jsonNumber, jsonObjectText, jsonString } from "../../platform/db/json.js";
 
 export type NewRecordRow = Omit<typeof exerciseRecords.$inferInsert, "id" | "createdAt">;
+export type PersonalRecordOffer = typeof personalRecordHolders.$inferInsert;
 
 /** A record event with its exercise's name, as every read answers it. */
 const recordColumns = {
@@ -103,55 +103,71 @@ const currentOnExerciseReadBy = preparedStatements(
   },
 );
 
-const estimates = alias(exerciseRecords, "estimate");
+/**
+ * A user's legacy personal records of contract §7 on each exercise (or on `exerciseId`'s), by exercise name (as logged)
+ * then id, at most `limit` (null: all): one index range of personal_record_holders.
+ */
+function personalRecordRows(userId: SQL, only: { exerciseId?: SQL; limit: SQL }): SQL {
+  return sql`select h.exercise_id, h.exercise_name, h.value, h.executed_at as date, h.one_rep_max
+    from ${personalRecordHolders} h
+    where h.user_id = ${userId} ${only.exerciseId ? sql`and h.exercise_id = ${only.exerciseId}` : sql``}
+    order by h.exercise_name, h.exercise_id limit ${only.limit}`;
+}
+
+/**
+ * personalRecordRows of one user, on every exercise or on one, at most `limit` (null: all of them), as rows: the
+ * records' list and an exercise's progress.
+ */
+const personalRecordsOf = preparedStatements(
+  (oneExercise: boolean) => (oneExercise ? "one" : "all"),
+  (db, oneExercise) => {
+    const rows = personalRecordRows(sql`${sql.placeholder("userId")}::int`, {
+      exerciseId: oneExercise ? sql`${sql.placeholder("exerciseId")}::int` : undefined,
+      limit: sql`${sql.placeholder("limit")}::int`,
+    });
+    return db
+      .select({
+        exerciseId: sql<number>`p.exercise_id`,
+        exerciseName: sql<string>`p.exercise_name`,
+        value: sql<string>`p.value`,
+        date: sql<Date>`p.date`.mapWith(personalRecordHolders.executedAt),
+        oneRepMax: sql<string | null>`p.one_rep_max`,
+      })
+      .from(sql`(${rows}) p`)
+      .orderBy(sql`p.exercise_name, p.exercise_id`)
+      .prepare(`personal_records_${oneExercise ? "one" : "all"}`);
+  },
+);
+
+/**
+ * The first `limit` of personalRecordRows as the JSON text of the metrics' `personalRecords` (contract §7), built by
+ * PostgreSQL: REST sends it as it is, within the metrics' own text.
+ */
+const personalRecordsText = preparedStatement((db) => {
+  const record = jsonObjectText({
+    exerciseName: jsonString(sql`p.exercise_name`),
+    value: jsonNumber(sql`p.value`),
+    unit: sql`'"kg"'`,
+    date: jsonInstant(sql`p.date`),
+    estimatedOneRepMax: jsonNumber(sql`p.one_rep_max`),
+  });
+  const rows = personalRecordRows(sql`${sql.placeholder("userId")}::int`, { limit: sql`${sql.placeholder("limit")}::int` });
+  return db
+    .select({ text: jsonArrayText(record, sql`from (${rows}) p`, sql`p.exercise_name, p.exercise_id`) })
+    .from(sql`(select) one`)
+    .prepare("personal_records_text");
+});
 
 export const recordsRepository = {
-  /**
-   * A user's legacy personal record of contract §7 on each exercise (or one), by exercise name then id, at most
-   * `limit`: the current MAX_WEIGHT, the current ESTIMATED_1RM as its estimate, and the date and the name (as logged)
-   * of the execution holding it, which §7 takes as the earliest executed, then the first logged, of those that lifted
-   * that weight. MAX_WEIGHT itself keeps the first *logged* to reach it (a tie sets no record), and an execution logged
-   * after the fact may reach the same weight earlier: the holder is looked up among the user's executions of the
-   * exercise that lifted that weight, one entry of exercise_executions_user_exercise_weight_idx each.
-   */
+  /** A user's legacy personal records (personalRecordRows) on every exercise or on one, at most `limit`. */
   async personalRecords(db: Db, userId: number, only: { exerciseId?: number; limit?: number }) {
-    const holder = db
-      .select({ exerciseName: exerciseExecutions.exerciseName, executedAt: exerciseExecutions.executedAt })
-      .from(exerciseExecutions)
-      .where(
-        and(
-          eq(exerciseExecutions.userId, exerciseRecords.userId),
-          eq(exerciseExecutions.exerciseId, exerciseRecords.exerciseId),
-          eq(exerciseExecutions.maxWeight, exerciseRecords.value),
-        ),
-      )
-      .orderBy(asc(exerciseExecutions.executedAt), asc(exerciseExecutions.id))
-      .limit(1)
-      .as("holder");
-    const conditions: SQL[] = [eq(exerciseRecords.userId, userId), eq(exerciseRecords.kind, "MAX_WEIGHT"), eq(exerciseRecords.current, true)];
-    if (only.exerciseId !== undefined) conditions.push(eq(exerciseRecords.exerciseId, only.exerciseId));
-    const query = db
-      .select({
-        exerciseId: exerciseRecords.exerciseId,
-        exerciseName: holder.exerciseName,
-        value: exerciseRecords.value,
-        date: holder.executedAt,
-        oneRepMax: estimates.value,
-      })
-      .from(exerciseRecords)
-      .innerJoinLateral(holder, sql`true`)
-      .leftJoin(
-        estimates,
-        and(
-          eq(estimates.userId, exerciseRecords.userId),
-          eq(estimates.exerciseId, exerciseRecords.exerciseId),
-          eq(estimates.kind, "ESTIMATED_1RM"),
-          eq(estimates.current, true),
-        ),
-      )
-      .where(and(...conditions))
-      .orderBy(asc(holder.exerciseName), asc(exerciseRecords.exerciseId));
-    return only.limit === undefined ? query : query.limit(only.limit);
+    return personalRecordsOf(db, only.exerciseId !== undefined).execute({ userId, exerciseId: only.exerciseId, limit: only.limit ?? null });
+  },
+
+  /** The first `limit` of a user's legacy personal records as the JSON text of an array (personalRecordsText). */
+  async personalRecordsText(db: Db, userId: number, limit: number): Promise<string> {
+    const [row] = await personalRecordsText(db).execute({ userId, limit });
+    return row.text;
   },
 
   /** Every record event of a user, current and past, in the order they were set (their data export). */
@@ -160,7 +176,35 @@ export const recordsRepository = {
   },
 
   async deleteRecordsOf(db: Db, userId: number) {
+    await db.delete(personalRecordHolders).where(eq(personalRecordHolders.userId, userId));
     await db.delete(exerciseRecords).where(eq(exerciseRecords.userId, userId));
+  },
+
+  /**
+   * Offers each exercise's heaviest weight and best estimate of a log (at most one offer per exercise) to its personal
+   * record: the weight holds it when it is heavier than the weight held, or as heavy and executed earlier (then logged
+   * first); the estimate when it is higher.
+   */
+  async offerPersonalRecords(db: Db, offers: PersonalRecordOffer[]) {
+    if (offers.length === 0) return;
+    const held = personalRecordHolders;
+    const offered = (column: string) => sql.raw(`excluded.${column}`);
+    const holds = sql`(${offered("value")} > ${held.value} or (${offered("value")} = ${held.value}
+      and (${offered("executed_at")}, ${offered("exercise_execution_id")}) < (${held.executedAt}, ${held.exerciseExecutionId})))`;
+    const holding = (column: string, current: AnyColumn) => sql`case when ${holds} then ${offered(column)} else ${current} end`;
+    await db
+      .insert(held)
+      .values(offers)
+      .onConflictDoUpdate({
+        target: [held.userId, held.exerciseId],
+        set: {
+          value: holding("value", held.value),
+          exerciseExecutionId: holding("exercise_execution_id", held.exerciseExecutionId),
+          exerciseName: holding("exercise_name", held.exerciseName),
+          executedAt: holding("executed_at", held.executedAt),
+          oneRepMax: sql`greatest(${held.oneRepMax}, ${offered("one_rep_max")})`,
+        },
+      });
   },
 
   /** The current value of every kind a user holds on these exercises. */

@@ -11,9 +11,9 @@ import type { NewRecordDto, PersonalRecordDto } from "../executions/execution.dt
 import type { LoggedExercise, PersonalRecordsReader, RecordClaims } from "../executions/record.ports.js";
 import { byExerciseAndKind, toRecordDto, type RecordDto } from "./records.dto.js";
 import type { RecordHistoryQuery, RecordsFilter } from "./records.inputs.js";
-import { recordsRepository, type NewRecordRow, type RecentRecordIds } from "./records.repository.js";
+import { recordsRepository, type NewRecordRow, type PersonalRecordOffer, type RecentRecordIds } from "./records.repository.js";
 import type { RecordKind } from "../../tables/records.table.js";
-import { bestOfExecution, unitOf } from "./records.values.js";
+import { bestOfExecution, unitOf, type Candidate } from "./records.values.js";
 import type { PersonalDataHolder } from "../../platform/personal-data.js";
 import { emit, type DomainEvent } from "../events/emit.js";
 import { mayBeStale } from "../../platform/db/read-routing.js";
@@ -70,10 +70,13 @@ export class RecordService implements RecordClaims, PersonalRecordsReader {
 
     const rows: NewRecordRow[] = [];
     const exerciseNames = new Map<number, string>();
+    const offers = new Map<number, PersonalRecordOffer>();
     for (const { execution, sets } of logged) {
       if (execution.exerciseId === null) continue;
       exerciseNames.set(execution.exerciseId, execution.exerciseName);
-      for (const candidate of bestOfExecution(sets)) {
+      const candidates = bestOfExecution(sets);
+      offerPersonalRecord(offers, execution, candidates);
+      for (const candidate of candidates) {
         const key = `${execution.exerciseId}:${candidate.kind}`;
         const previous = bests.get(key);
         if (previous !== undefined && candidate.value <= previous) continue;
@@ -98,6 +101,7 @@ export class RecordService implements RecordClaims, PersonalRecordsReader {
     const last = new Map(rows.map((row) => [`${row.exerciseId}:${row.kind}`, row]));
     for (const row of rows) row.current = last.get(`${row.exerciseId}:${row.kind}`) === row;
     await recordsRepository.insert(tx, userId, rows);
+    await recordsRepository.offerPersonalRecords(tx, [...offers.values()]);
     await emit(tx, logged[0].execution.createdAt, ...rows.map((row) => recordAchieved(row, exerciseNames.get(row.exerciseId)!)));
     return logged.map(({ execution }) =>
       rows
@@ -149,6 +153,11 @@ export class RecordService implements RecordClaims, PersonalRecordsReader {
       date: row.date,
       estimatedOneRepMax: row.oneRepMax === null ? null : Number(row.oneRepMax),
     }));
+  }
+
+  /** The first `limit` of personalRecordsOf, without their exercise ids, as the JSON text of an array. */
+  personalRecordsText(userId: number, limit: number): Promise<string> {
+    return recordsRepository.personalRecordsText(mayBeStale(this.deps.db), userId, limit);
   }
 
   /** A user's current record of each kind on an exercise (the caller's unless `userId`), in the kinds' order. */
@@ -231,4 +240,36 @@ function recordAchieved(row: NewRecordRow, exerciseName: string): DomainEvent {
     previousValue: row.previousValue ?? null,
   });
   return { type: "personal_record.achieved", subjectUserIds: [row.userId], data: { ...record, userId: row.userId } };
+}
+
+/**
+ * Adds an execution of a log to its exercise's offer to the personal records (its MAX_WEIGHT and ESTIMATED_1RM
+ * candidates, if it lifted a weight): of one log's executions of an exercise, the heaviest holds, then the earliest
+ * executed, then the first logged, and the best estimate counts (recordsRepository.offerPersonalRecords weighs the
+ * offer against the record held).
+ */
+function offerPersonalRecord(offers: Map<number, PersonalRecordOffer>, execution: LoggedExercise["execution"], candidates: readonly Candidate[]) {
+  const heaviest = candidates.find((candidate) => candidate.kind === "MAX_WEIGHT");
+  if (!heaviest || execution.exerciseId === null) return;
+  const estimate = candidates.find((candidate) => candidate.kind === "ESTIMATED_1RM")?.value;
+  const offer: PersonalRecordOffer = {
+    userId: execution.userId,
+    exerciseId: execution.exerciseId,
+    value: hundredthsText(heaviest.value),
+    exerciseExecutionId: execution.id,
+    exerciseName: execution.exerciseName,
+    executedAt: execution.executedAt,
+    oneRepMax: estimate === undefined ? null : hundredthsText(estimate),
+  };
+  const other = offers.get(execution.exerciseId);
+  if (!other) return void offers.set(execution.exerciseId, offer);
+  const heavier = parseHundredths(offer.value) - parseHundredths(other.value);
+  const holder = heavier > 0n || (heavier === 0n && execution.executedAt < other.executedAt) ? offer : other;
+  offers.set(execution.exerciseId, { ...holder, oneRepMax: higher(offer.oneRepMax, other.oneRepMax) });
+}
+
+/** The higher of two hundredths texts, either null. */
+function higher(a: string | null | undefined, b: string | null | undefined): string | null {
+  if (a == null || b == null) return a ?? b ?? null;
+  return parseHundredths(a) >= parseHundredths(b) ? a : b;
 }
