@@ -28,8 +28,10 @@ import { LinkService } from "./modules/coaching/link.service.js";
 import { DashboardService } from "./modules/dashboard/dashboard.service.js";
 import { ExecutionService } from "./modules/executions/execution.service.js";
 import { ExecutionLoggingService } from "./modules/executions/execution-logging.service.js";
+import { projectExecutions } from "./modules/executions/execution-projections.subscriber.js";
 import { StatisticsService } from "./modules/executions/statistics.service.js";
 import { ExerciseService } from "./modules/exercises/exercise.service.js";
+import { RecordClaiming } from "./modules/records/record-claims.subscriber.js";
 import { RecordService } from "./modules/records/records.service.js";
 import { PlanAssignmentService } from "./modules/training-plans/plan-assignment.service.js";
 import { TrainingPlanService } from "./modules/training-plans/training-plan.service.js";
@@ -65,8 +67,6 @@ export interface ServiceDeps {
 /** The composition root: every domain service, wired by hand (no container). */
 export function createServices(deps: ServiceDeps) {
   const { db, clock, config, logger, gateways, mail } = deps;
-  // Inside each write's transaction, the change feed records who hears of its events (the outbox takes the public ones).
-  subscribe(db, recordInChangeFeed);
   const rateLimiter = new RateLimiter(db, clock);
   const sessions = new SessionCache(deps.bus, clock);
   const mailLinks = new MailLinks(config.webAppUrl, config.webAppConfigured);
@@ -133,8 +133,13 @@ export function createServices(deps: ServiceDeps) {
   const trainingPlans = new TrainingPlanService({ db, clock, trainings });
   const planAssignments = new PlanAssignmentService({ db, clock, plans: trainingPlans, access, users });
   const records = new RecordService({ db, access, exercises });
+  const recordClaims = new RecordClaiming({ db });
+  // Inside each write's transaction, its events' consumers (the outbox takes the public ones, once they have run): the
+  // change feed records who hears of them; a log's read models are kept, its records claimed (before the logging use
+  // case reads them back, for its answer and its public event).
+  subscribe(db, recordInChangeFeed, projectExecutions, recordClaims.claimOnLog);
   const executions = new ExecutionService({ db, access, users, exercises, trainings });
-  const executionLogging = new ExecutionLoggingService({ db, clock, executions, exercises, trainings, records });
+  const executionLogging = new ExecutionLoggingService({ db, clock, executions, exercises, trainings, records: recordClaims });
   const statistics = new StatisticsService({ db, clock, executions, exercises, trainings, records });
   const adherence = new AdherenceService({ db, clock, users, access });
   const dashboard = new DashboardService({ clock, links, planAssignments, adherence, subscriptions, records });

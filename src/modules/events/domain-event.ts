@@ -1,6 +1,7 @@
 import type { SQL } from "drizzle-orm";
 import type { AssignmentStatus } from "../../tables/training-plan.table.js";
 import type { UserType } from "../../tables/user.table.js";
+import type { exerciseExecutions } from "../../tables/execution.table.js";
 import type { DomainEventType } from "../../tables/events.table.js";
 
 /**
@@ -28,8 +29,15 @@ export type PublicEvent =
 /** A public event: its subject users (whose activity or entity it is: its parties) and its data, with `Ids`. */
 type Published<Type extends DomainEventType, Ids = unknown> = { type: Type; subjectUserIds: readonly number[]; data: object } & Ids;
 
-/** The events only the consumers inside the service hear of (the change feed). */
+/** The events only the consumers inside the service hear of (the change feed, the read models of executions). */
 export type ChangeEvent =
+  /**
+   * Exercise executions just logged by one user, a session's (`session`) or one on its own, in memory as inserted:
+   * what the read models of executions are made of (executions' monthly sums and completed weeks, the records they
+   * set). The log's public event (`training_execution.created`, `exercise_execution.created`) follows it, once they
+   * are made (its data carries the records set).
+   */
+  | { type: "exercise_executions.logged"; userId: number; exercises: readonly LoggedExercise[]; session: LoggedSession | null }
   | { type: "user.created"; userId: number }
   /** `shown`: what other users see of the user (name, picture) and whether it changed; absent when nothing of it did. */
   | { type: "user.updated"; userId: number; shown?: { userType: UserType; name: boolean; picture: boolean } }
@@ -46,5 +54,26 @@ export type ChangeEvent =
   /** `planIds`: a selection of the plans' ids (one column), read when the event is emitted, before they go. */
   | { type: "training_plan.deleted"; planIds: SQL }
   | { type: "subscription.deleted"; subscriptionId: number; userId: number };
+
+/** A set as logged: weight in kg. */
+export interface LoggedSet {
+  repetitions: number;
+  weight?: number | null;
+  completed: boolean;
+}
+
+/** An exercise execution just logged, its row as inserted, with its sets as sent. */
+export interface LoggedExercise {
+  execution: typeof exerciseExecutions.$inferSelect;
+  sets: readonly LoggedSet[];
+}
+
+/** The session of a training its exercise executions were logged in. */
+export interface LoggedSession {
+  trainingExecutionId: number;
+  trainingId: number;
+  startTime: Date;
+  completed: boolean;
+}
 
 export type DomainEventOf<Type extends DomainEvent["type"]> = Extract<DomainEvent, { type: Type }>;

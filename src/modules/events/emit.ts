@@ -9,8 +9,9 @@ export type { DomainEvent, DomainEventOf, PublicEvent } from "./domain-event.js"
 
 /**
  * A consumer's part of every emit, inside the emitting transaction: what it must write with the change (the change
- * feed's rows) and can only compute from the state at that moment. It hears all the events of one emit at once, so
- * that it writes them in as few statements as one event.
+ * feed's rows, a log's read models and records) and can only compute from the state at that moment. It hears all the
+ * events of one emit at once, so that it writes them in as few statements as one event; it may emit events of its own
+ * (a record claimed), which every subscriber hears of in turn.
  */
 export type EventSubscriber = (tx: Db, at: Date | undefined, events: readonly DomainEvent[]) => Promise<void>;
 

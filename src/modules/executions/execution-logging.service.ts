@@ -18,7 +18,8 @@ import type { ExerciseExecutionInput, SetInput, TrainingExecutionInput } from ".
 import { executionLoggingRepository } from "./execution-logging.repository.js";
 import { executionRepository, type ExerciseExecutionRow } from "./execution.repository.js";
 import type { ExecutionService } from "./execution.service.js";
-import type { LoggedExercise, RecordClaims } from "./record.ports.js";
+import type { RecordClaims } from "./record.ports.js";
+import type { LoggedExercise, LoggedSession } from "../events/domain-event.js";
 import { emit } from "../events/emit.js";
 
 const NOT_IN_TRAINING = "Exercício não pertence a este treino";
@@ -34,7 +35,8 @@ export interface ExecutionLoggingServiceDeps {
 
 /**
  * Logging what was done: a session of a training, or one exercise on its own, with the personal records it sets;
- * answered as ExecutionService reads it back.
+ * answered as ExecutionService reads it back. What is kept of a log beside its rows (monthly sums, completed weeks,
+ * records) is its consumers' (`exercise_executions.logged`, subscribed in src/services.ts).
  */
 export class ExecutionLoggingService {
   constructor(private readonly deps: ExecutionLoggingServiceDeps) {}
@@ -79,7 +81,7 @@ export class ExecutionLoggingService {
       // Another log with this client id got there first (it committed while this one waited for the user's lock).
       if (!execution) return null;
       let sessionVolume = 0n;
-      const logged: LoggedExercise[] = [];
+      const exercises: LoggedExercise[] = [];
       for (const item of input.exerciseExecutions) {
         const row = (await this.insertExerciseExecution(tx, caller.id, {
           exerciseId: item.exerciseId,
@@ -93,17 +95,16 @@ export class ExecutionLoggingService {
           clientId: null,
           sets: item.sets,
         }))!;
-        await executionLoggingRepository.addToTrainingMonth(tx, row, trainingId, startTime);
         sessionVolume += parseHundredths(row.volume);
-        logged.push({ execution: row, sets: item.sets });
+        exercises.push({ execution: row, sets: item.sets });
       }
       await executionLoggingRepository.setSessionVolume(tx, execution.id, hundredthsText(sessionVolume));
-      if (input.completed) await executionLoggingRepository.markCompletedWeek(tx, execution.id);
-      const { newRecords } = await this.claimRecords(tx, logged);
+      const session = { trainingExecutionId: execution.id, trainingId, startTime, completed: input.completed };
+      const { newRecords } = await this.emitLogged(tx, execution.createdAt, caller.id, exercises, session);
       await emit(tx, execution.createdAt, {
         type: "training_execution.created",
         trainingExecutionId: execution.id,
-        exerciseExecutionIds: logged.map((item) => item.execution.id),
+        exerciseExecutionIds: exercises.map((item) => item.execution.id),
         subjectUserIds: [caller.id],
         data: { ...(await this.deps.executions.trainingExecutionDto(execution.id, tx)), newRecords },
       });
@@ -143,7 +144,7 @@ export class ExecutionLoggingService {
         sets: input.sets,
       });
       if (!inserted) return null;
-      const { newRecords, personalRecords } = await this.claimRecords(tx, [{ execution: inserted, sets: input.sets }]);
+      const { newRecords, personalRecords } = await this.emitLogged(tx, inserted.createdAt, caller.id, [{ execution: inserted, sets: input.sets }], null);
       const row = { ...inserted, personalRecord: personalRecords.has(inserted.id) };
       const dto = { ...toExerciseExecutionDto(row, await executionRepository.setsOf(tx, [inserted.id]), "short"), newRecords };
       await emit(tx, inserted.createdAt, { type: "exercise_execution.created", exerciseExecutionId: inserted.id, subjectUserIds: [caller.id], data: dto });
@@ -153,7 +154,7 @@ export class ExecutionLoggingService {
     return { execution: logged, created: true };
   }
 
-  /** Inserts an exercise execution with its sets and figures; not a personal record until `claimRecords` says so. */
+  /** Inserts an exercise execution with its sets and figures; not a personal record until `emitLogged` says so. */
   private async insertExerciseExecution(
     tx: Db,
     userId: number,
@@ -175,12 +176,22 @@ export class ExecutionLoggingService {
   }
 
   /**
-   * Claims the records a log's executions set (contract §12.1), and marks as personal records (contract §7) those that
-   * set a MAX_WEIGHT: the heaviest completed set above every earlier one, as the records module keeps it.
+   * Says that the executions were logged (`exercise_executions.logged`): its consumers keep their read models of them
+   * in this transaction (the session's monthly sums and completed week, the records they set: contract §12.1). Then
+   * marks as personal records (contract §7) the executions whose claims hold a MAX_WEIGHT: the heaviest completed set
+   * above every earlier one, as the records module keeps it. Answers the records set, for the answer and its public event.
    */
-  private async claimRecords(tx: Db, logged: LoggedExercise[]): Promise<{ newRecords: NewRecordDto[]; personalRecords: Set<number> }> {
-    const claimed = await this.deps.records.claim(tx, logged);
-    const personalRecords = new Set(logged.filter((_, i) => claimed[i].some((record) => record.kind === "MAX_WEIGHT")).map((item) => item.execution.id));
+  private async emitLogged(
+    tx: Db,
+    at: Date,
+    userId: number,
+    exercises: LoggedExercise[],
+    session: LoggedSession | null,
+  ): Promise<{ newRecords: NewRecordDto[]; personalRecords: Set<number> }> {
+    await emit(tx, at, { type: "exercise_executions.logged", userId, exercises, session });
+    const ids = exercises.map((item) => item.execution.id);
+    const claimed = this.deps.records.claimedIn(tx, ids);
+    const personalRecords = new Set(ids.filter((_, i) => claimed[i].some((record) => record.kind === "MAX_WEIGHT")));
     await executionLoggingRepository.markPersonalRecords(tx, [...personalRecords]);
     return { newRecords: claimed.flat(), personalRecords };
   }

@@ -3,37 +3,19 @@ import type { NewRecordDto, PersonalRecordDto } from "./execution.dto.js";
 
 /*
  * What executions need of the records module, which sits above them (contract §12): declared here, implemented by
- * RecordService and wired by the composition root (src/services.ts), so that executions never import records.
+ * the records module and wired by the composition root (src/services.ts), so that executions never import records.
  */
 
-/** A set as logged: weight in kg. */
-export interface LoggedSet {
-  repetitions: number;
-  weight?: number | null;
-  completed: boolean;
-}
-
-/** An exercise execution just logged, with its sets as sent. */
-export interface LoggedExercise {
-  execution: {
-    id: number;
-    userId: number;
-    exerciseId: number | null;
-    exerciseName: string;
-    trainingExecutionId: number | null;
-    executedAt: Date;
-    createdAt: Date;
-  };
-  sets: readonly LoggedSet[];
-}
-
-/** The record kinds a log sets (contract §12.1), as its answer lists them. */
+/**
+ * The record kinds a log set (contract §12.1), as its answer lists them. The records module claims them as it hears
+ * of the log (`exercise_executions.logged`, emitted in the log's transaction).
+ */
 export interface RecordClaims {
   /**
-   * Claims the records the executions of one log set, inside its transaction `tx`, which holds the user's executions
-   * lock: for each execution in the order given, the records it set.
+   * What the log's emit claimed in the transaction `tx`, for each of its exercise executions in the order given: the
+   * records it set (read in memory: the claims were made in this transaction, moments before).
    */
-  claim(tx: Db, logged: readonly LoggedExercise[]): Promise<NewRecordDto[][]>;
+  claimedIn(tx: Db, exerciseExecutionIds: readonly number[]): NewRecordDto[][];
   /** The records these exercise executions set when they were logged, as their logging answer listed them. */
   setByExecutions(exerciseExecutionIds: readonly number[]): Promise<NewRecordDto[]>;
 }

@@ -1,21 +1,18 @@
 import { requireUser, type Actor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { forbidden, notFound, type AppError } from "../../platform/errors.js";
-import { hundredthsText, parseHundredths } from "../../platform/hundredths.js";
 import { LruMap } from "../../platform/lru-map.js";
 import { toPage, type Page } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
 import type { ActivityAccess } from "../access/activity-access.js";
 import { EXERCISE_NOT_FOUND, type ExerciseService } from "../exercises/exercise.service.js";
-import type { NewRecordDto, PersonalRecordDto } from "../executions/execution.dto.js";
-import type { LoggedExercise, PersonalRecordsReader, RecordClaims } from "../executions/record.ports.js";
+import type { PersonalRecordDto } from "../executions/execution.dto.js";
+import type { PersonalRecordsReader } from "../executions/record.ports.js";
 import { byExerciseAndKind, toRecordDto, type RecordDto } from "./records.dto.js";
 import type { RecordHistoryQuery, RecordsFilter } from "./records.inputs.js";
-import { recordsRepository, type NewRecordRow, type PersonalRecordOffer, type RecentRecordIds } from "./records.repository.js";
+import { recordsRepository, type RecentRecordIds } from "./records.repository.js";
 import type { RecordKind } from "../../tables/records.table.js";
-import { bestOfExecution, unitOf, type Candidate } from "./records.values.js";
 import type { PersonalDataHolder } from "../../platform/personal-data.js";
-import { emit, type DomainEvent } from "../events/emit.js";
 import { mayBeStale } from "../../platform/db/read-routing.js";
 
 /** One `records` relation asked of a GraphQL list item: a user's current records, on one exercise and some kinds. */
@@ -30,10 +27,11 @@ export interface CurrentRecordsRequest {
 const RECENT_READINGS_KEPT_BYTES = 16 * 1024 * 1024;
 
 /**
- * Record kinds (contract §12.1): claimed while executions are logged, read by the user, administrators and the
- * user's ACTIVE-linked trainer (contract §7); and the legacy personal record of contract §7, derived from them.
+ * Record kinds (contract §12.1): claimed while executions are logged (record-claims.subscriber.ts), read by the user,
+ * administrators and the user's ACTIVE-linked trainer (contract §7); and the legacy personal record of contract §7,
+ * derived from them.
  */
-export class RecordService implements RecordClaims, PersonalRecordsReader {
+export class RecordService implements PersonalRecordsReader {
   /**
    * What the last reading of each set of users' recent records found (ids and snapshot), so that the next one reads
    * only those rows while nothing of the users changed.
@@ -52,84 +50,6 @@ export class RecordService implements RecordClaims, PersonalRecordsReader {
       await recordsRepository.deleteRecordsOf(tx, userId);
     },
   };
-
-  /**
-   * Claims the records a log sets, inside its transaction `tx`, which must hold the user's executions lock
-   * (lockForTransaction "executions"): concurrent logs of one user then claim one after the other, and a record is
-   * never claimed twice. Executions are taken in the order given, each against the bests before it (the earlier
-   * ones of the same log included); each kind's best set of an execution is a record when it strictly beats the
-   * current record of its kind, or is the first of its kind. Answers the records each execution set, in the order given.
-   */
-  async claim(tx: Db, logged: readonly LoggedExercise[]): Promise<NewRecordDto[][]> {
-    const userId = logged[0]?.execution.userId;
-    const exerciseIds = [...new Set(logged.flatMap(({ execution }) => (execution.exerciseId === null ? [] : [execution.exerciseId])))];
-    if (userId === undefined || exerciseIds.length === 0) return logged.map(() => []);
-    const bests = new Map<string, number>();
-    for (const held of await recordsRepository.currentValues(tx, userId, exerciseIds))
-      bests.set(`${held.exerciseId}:${held.kind}`, Number(parseHundredths(held.value)));
-
-    const rows: NewRecordRow[] = [];
-    const exerciseNames = new Map<number, string>();
-    const offers = new Map<number, PersonalRecordOffer>();
-    for (const { execution, sets } of logged) {
-      if (execution.exerciseId === null) continue;
-      exerciseNames.set(execution.exerciseId, execution.exerciseName);
-      const candidates = bestOfExecution(sets);
-      offerPersonalRecord(offers, execution, candidates);
-      for (const candidate of candidates) {
-        const key = `${execution.exerciseId}:${candidate.kind}`;
-        const previous = bests.get(key);
-        if (previous !== undefined && candidate.value <= previous) continue;
-        bests.set(key, candidate.value);
-        rows.push({
-          userId,
-          exerciseId: execution.exerciseId,
-          kind: candidate.kind,
-          value: hundredthsText(candidate.value),
-          reps: candidate.reps,
-          weight: candidate.weight === null ? null : hundredthsText(candidate.weight),
-          achievedAt: execution.executedAt,
-          exerciseExecutionId: execution.id,
-          trainingExecutionId: execution.trainingExecutionId,
-          setIndex: candidate.setIndex,
-          previousValue: previous === undefined ? null : hundredthsText(previous),
-          current: true,
-        });
-      }
-    }
-    // An exercise logged twice in one training may beat its own record: only the last of a kind stays current.
-    const last = new Map(rows.map((row) => [`${row.exerciseId}:${row.kind}`, row]));
-    for (const row of rows) row.current = last.get(`${row.exerciseId}:${row.kind}`) === row;
-    await recordsRepository.insert(tx, userId, rows);
-    await recordsRepository.offerPersonalRecords(tx, [...offers.values()]);
-    await emit(tx, logged[0].execution.createdAt, ...rows.map((row) => recordAchieved(row, exerciseNames.get(row.exerciseId)!)));
-    return logged.map(({ execution }) =>
-      rows
-        .filter((row) => row.exerciseExecutionId === execution.id)
-        .map((row) => ({
-          exerciseId: row.exerciseId,
-          kind: row.kind,
-          value: Number(row.value),
-          unit: unitOf(row.kind),
-          previousValue: row.previousValue === null || row.previousValue === undefined ? null : Number(row.previousValue),
-        })),
-    );
-  }
-
-  /**
-   * The records a log set when it was written, as its answer listed them (a log sent again with its client id answers
-   * them again, contract §13.2): whether beaten since or not; those of an exercise deleted since are gone with it.
-   */
-  async setByExecutions(exerciseExecutionIds: readonly number[]): Promise<NewRecordDto[]> {
-    const rows = await recordsRepository.setByExecutions(this.deps.db, exerciseExecutionIds);
-    return rows.map((row) => ({
-      exerciseId: row.exerciseId,
-      kind: row.kind,
-      value: Number(row.value),
-      unit: unitOf(row.kind),
-      previousValue: row.previousValue === null ? null : Number(row.previousValue),
-    }));
-  }
 
   /** A user's legacy personal records (contract §7), one per exercise (the caller's unless `userId`). */
   async listPersonalRecords(actor: Actor, userId?: number): Promise<PersonalRecordDto[]> {
@@ -226,50 +146,4 @@ export class RecordService implements RecordClaims, PersonalRecordsReader {
         .sort(byExerciseAndKind);
     });
   }
-}
-
-/** The event of a record set (contract §14.1): the record as §12.1 gives it, with its user. */
-function recordAchieved(row: NewRecordRow, exerciseName: string): DomainEvent {
-  const record = toRecordDto({
-    ...row,
-    exerciseName,
-    reps: row.reps ?? null,
-    weight: row.weight ?? null,
-    trainingExecutionId: row.trainingExecutionId ?? null,
-    setIndex: row.setIndex ?? null,
-    previousValue: row.previousValue ?? null,
-  });
-  return { type: "personal_record.achieved", subjectUserIds: [row.userId], data: { ...record, userId: row.userId } };
-}
-
-/**
- * Adds an execution of a log to its exercise's offer to the personal records (its MAX_WEIGHT and ESTIMATED_1RM
- * candidates, if it lifted a weight): of one log's executions of an exercise, the heaviest holds, then the earliest
- * executed, then the first logged, and the best estimate counts (recordsRepository.offerPersonalRecords weighs the
- * offer against the record held).
- */
-function offerPersonalRecord(offers: Map<number, PersonalRecordOffer>, execution: LoggedExercise["execution"], candidates: readonly Candidate[]) {
-  const heaviest = candidates.find((candidate) => candidate.kind === "MAX_WEIGHT");
-  if (!heaviest || execution.exerciseId === null) return;
-  const estimate = candidates.find((candidate) => candidate.kind === "ESTIMATED_1RM")?.value;
-  const offer: PersonalRecordOffer = {
-    userId: execution.userId,
-    exerciseId: execution.exerciseId,
-    value: hundredthsText(heaviest.value),
-    exerciseExecutionId: execution.id,
-    exerciseName: execution.exerciseName,
-    executedAt: execution.executedAt,
-    oneRepMax: estimate === undefined ? null : hundredthsText(estimate),
-  };
-  const other = offers.get(execution.exerciseId);
-  if (!other) return void offers.set(execution.exerciseId, offer);
-  const heavier = parseHundredths(offer.value) - parseHundredths(other.value);
-  const holder = heavier > 0n || (heavier === 0n && execution.executedAt < other.executedAt) ? offer : other;
-  offers.set(execution.exerciseId, { ...holder, oneRepMax: higher(offer.oneRepMax, other.oneRepMax) });
-}
-
-/** The higher of two hundredths texts, either null. */
-function higher(a: string | null | undefined, b: string | null | undefined): string | null {
-  if (a == null || b == null) return a ?? b ?? null;
-  return parseHundredths(a) >= parseHundredths(b) ? a : b;
 }

@@ -1,7 +1,7 @@
 import { toHundredths } from "../../platform/hundredths.js";
 import { RECORD_KINDS, type RecordKind } from "../../tables/records.table.js";
 import { estimatedOneRepMax } from "../executions/execution.dto.js";
-import type { LoggedSet } from "../executions/record.ports.js";
+import type { LoggedSet } from "../events/domain-event.js";
 
 /*
  * What each record kind measures of one logged exercise execution (contract §12.1). Weights and values are integer
