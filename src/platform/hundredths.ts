@@ -6,6 +6,9 @@
 /** A number with at most two decimals → integer hundredths: 72.5 → 7250. */
 export const toHundredths = (value: number): number => Math.round(value * 100);
 
+/** Whether a number has at most two decimals (what toHundredths keeps exactly). */
+export const hasAtMostTwoDecimals = (value: number): boolean => Math.abs(toHundredths(value) - value * 100) < 1e-6;
+
 /** Exact decimal text with at most two places (a `numeric` column) → integer hundredths: "740.5" → 74050n. */
 export function parseHundredths(text: string): bigint {
   const [whole, fraction = ""] = text.split(".");

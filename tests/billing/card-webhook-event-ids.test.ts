@@ -31,7 +31,7 @@ describe("card webhook event ids and types", () => {
     expect(res.status).toBe(400);
     expect(res.text).toBe("");
     expect((await billingCounts(t)).gatewayEvents).toBe(0);
-    expect(t.logLines.join("")).not.toContain("card webhook failed");
+    expect(t.logLines.join("")).not.toContain("card gateway event failed");
   });
 
   it("still records a signed event with an ordinary id", async () => {

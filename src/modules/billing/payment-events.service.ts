@@ -120,7 +120,7 @@ export class PaymentEventsService {
       });
     } catch (error) {
       if (error instanceof AppError || error instanceof GatewayEventRejected) throw new GatewayEventRejected(400);
-      this.deps.logger.error({ err: error, eventId: event.id, type: event.type }, "card webhook failed");
+      this.deps.logger.error({ err: error, eventId: event.id, type: event.type }, "card gateway event failed");
       throw new GatewayEventRejected(400);
     }
     if (userId !== null) await this.deps.followUps.afterCommit(userId);

@@ -3,7 +3,7 @@ import { invites, personalStudentLinks } from "../../tables/coaching.table.js";
 
 /*
  * Who hears of an invite or link in the change feed (contract §13.3): both parties. As rows (entity id, user id), for
- * the feed's records written by other modules whose changes show in these DTOs (a name, a picture). What a link gives
+ * the feed's changes written by other modules whose changes show in these DTOs (a name, a picture). What a link gives
  * its parties to read is access's rule (src/modules/access/links.ts).
  */
 

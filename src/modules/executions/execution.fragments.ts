@@ -3,7 +3,7 @@ import { completedTrainingWeeks, exerciseExecutions, trainingExecutions, WEEKS_P
 
 /*
  * Who hears of executions in the change feed (contract §13.3): their user. As rows (execution id, user id), for the
- * records other modules write when a change of theirs shows in an execution's DTO.
+ * changes other modules write when a change of theirs shows in an execution's DTO.
  */
 
 /** Every training execution of `userId` (their DTOs show the user's name). */

@@ -1,13 +1,11 @@
 import { z } from "zod";
-import { toHundredths } from "../../platform/hundredths.js";
+import { hasAtMostTwoDecimals } from "../../platform/hundredths.js";
 import type { ListQuery, Paging } from "../../platform/paging.js";
 import { entityId, filterId, optionalFlag, optionalText, queryBoolean, requiredText } from "../../platform/validation.js";
 import { TRAINING_SORTS } from "./training.repository.js";
 
-const twoDecimals = (value: number) => Math.abs(toHundredths(value) - value * 100) < 1e-6;
-
 /** A weight in kg, 0…2000 with at most two decimals: the columns keep two, so more would come back silently rounded. */
-export const kilograms = z.number().min(0).max(2000).refine(twoDecimals, "No máximo 2 casas decimais");
+export const kilograms = z.number().min(0).max(2000).refine(hasAtMostTwoDecimals, "No máximo 2 casas decimais");
 
 const trainingExerciseInput = z.object({
   exerciseId: entityId,
