@@ -153,7 +153,7 @@ describe("the cost of lists without a page", () => {
 
   it("answers at most 100 personal records, the first by exercise name, wherever GraphQL lists them and in REST's metrics", async () => {
     const student = await makeStudent(t);
-    // 120 exercises lifted once each, with their MAX_WEIGHT record (as logging keeps them), named so that their order is their number.
+    // 120 exercises lifted once each, with their MAX_WEIGHT record and personal record (as logging keeps them), named so that their order is their number.
     await t.db.execute(sql`with made as (
         insert into exercises (name, description, category, created_by)
         select 'Exercício ' || lpad(i::text, 3, '0'), 'x', 'PEITO', ${student.id} from generate_series(1, 120) i returning id, name
@@ -163,9 +163,13 @@ describe("the cost of lists without a page", () => {
           max_weight, weight_sum, weighted_sets)
         select ${student.id}, id, name, timestamptz '2026-01-01T00:00:00Z', true, 1, 1, 50, 50, 50, 1 from made
         returning id, exercise_id, executed_at
+      ),
+      recorded as (
+        insert into exercise_records (user_id, exercise_id, kind, value, reps, weight, achieved_at, exercise_execution_id, set_index, current)
+        select ${student.id}, exercise_id, 'MAX_WEIGHT', 50, 1, 50, executed_at, id, 0, true from lifted
       )
-      insert into exercise_records (user_id, exercise_id, kind, value, reps, weight, achieved_at, exercise_execution_id, set_index, current)
-      select ${student.id}, exercise_id, 'MAX_WEIGHT', 50, 1, 50, executed_at, id, 0, true from lifted`);
+      insert into personal_record_holders (user_id, exercise_id, value, exercise_execution_id, exercise_name, executed_at)
+      select ${student.id}, l.exercise_id, 50, l.id, m.name, l.executed_at from lifted l join made m on m.id = l.exercise_id`);
     const first100 = Array.from({ length: 100 }, (_, i) => `Exercício ${String(i + 1).padStart(3, "0")}`);
     const res = await t.post("/graphql", {
       body: { query: "{ personalRecords { exerciseName } me { personalRecords { exerciseName } metrics { personalRecords { exerciseName } } } }" },
