@@ -1,4 +1,5 @@
 import { eq, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import type { UserActor } from "../../platform/auth/actor.js";
 import type { Bound } from "../../platform/db/prepared.js";
 import { exercises } from "../../tables/exercise.table.js";
 import { trainings } from "../../tables/training.table.js";
@@ -26,6 +27,14 @@ function privateContentVisibleTo(caller: { id: Bound<number> }, createdBy: AnyCo
     or ${createdBy} in (${linkedStudentIds(caller.id)})
     or ${liveAssignmentIncludes(caller.id, trainingIdsHolding)}
   )`;
+}
+
+/**
+ * What a content row's own columns decide of its visibility rule, before any lookup: public content, and private
+ * content for its creator and administrators (the rest of the rule, links and assignments, is the SQL condition's).
+ */
+export function contentVisibleAtOnce(caller: Pick<UserActor, "id" | "isAdmin"> | null, row: { isPublic: boolean; createdBy: number | null }): boolean {
+  return row.isPublic || (caller !== null && (caller.isAdmin || caller.id === row.createdBy));
 }
 
 /** The visibility rule of an exercise, as a SQL condition (undefined: everything is visible). */

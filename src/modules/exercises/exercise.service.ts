@@ -1,4 +1,5 @@
 import { ensureMayPublish, requireOwnerOrAdmin } from "../access/ownership.js";
+import { contentVisibleAtOnce } from "../access/content.js";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import { unlessForeignKeyRefuses } from "../../platform/db/constraint-violation.js";
@@ -162,7 +163,7 @@ export class ExerciseService {
   async get(actor: Actor, id: number): Promise<ExerciseDto> {
     const row = await exerciseRepository.findById(this.deps.db, id);
     if (!row) throw notFound(EXERCISE_NOT_FOUND);
-    if (!row.isPublic) {
+    if (!contentVisibleAtOnce(actor.kind === "user" ? actor : null, row)) {
       if (actor.kind !== "user") throw unauthorized();
       if (!(await exerciseRepository.visibleIds(this.deps.db, actor, [id])).has(id)) throw forbidden();
     }

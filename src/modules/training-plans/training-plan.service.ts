@@ -1,4 +1,5 @@
-import { isOwnerOrAdmin, requireOwnerOrAdmin, requireTrainer } from "../access/ownership.js";
+import { requireOwnerOrAdmin, requireTrainer } from "../access/ownership.js";
+import { contentVisibleAtOnce } from "../access/content.js";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import { unlessForeignKeyRefuses } from "../../platform/db/constraint-violation.js";
@@ -225,7 +226,7 @@ export class TrainingPlanService {
   }
 
   private async isVisible(caller: UserActor, row: PlanRow): Promise<boolean> {
-    return row.isPublic || isOwnerOrAdmin(caller, row.createdBy) || trainingPlanRepository.isVisible(this.deps.db, caller, row.id);
+    return contentVisibleAtOnce(caller, row) || trainingPlanRepository.isVisible(this.deps.db, caller, row.id);
   }
 
   private async loadOwn(caller: UserActor, id: number): Promise<PlanRow> {
