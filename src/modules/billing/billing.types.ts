@@ -126,7 +126,7 @@ export class BillingHistoryFilterInput {
   @Field(() => String, { nullable: true }) status?: string;
   @Field(() => LocalDate, { nullable: true }) startDate?: string;
   @Field(() => LocalDate, { nullable: true }) endDate?: string;
-  @Field(() => Int, { nullable: true, description: "administrators only: one user's records" }) userId?: number;
+  @Field(() => Int, { nullable: true, description: "administrators only: one user's payments or invoices" }) userId?: number;
 }
 
 /** The card fields of a checkout or of a card change, as REST takes them (required when paying by card). */
