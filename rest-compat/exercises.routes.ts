@@ -1,0 +1,154 @@
+import type { Request } from "express";
+import { z } from "zod";
+import { exerciseListItemSchema, exerciseSchema } from "../src/modules/exercises/exercise.dto.js";
+import { EXERCISE_CATEGORIES } from "../src/tables/exercise.table.js";
+import { exerciseFilter, exerciseInput, exercisePaging } from "../src/modules/exercises/exercise.inputs.js";
+import type { ExerciseUpload } from "../src/modules/exercises/exercise.service.js";
+import type { Services } from "../src/services.js";
+import { actorOf, idParam, listReader, pageReader, userOf } from "./http.js";
+import { parseJsonPart, readMultipart, type MultipartBody } from "./multipart.js";
+import { pageOf } from "./openapi.js";
+import type { DocumentedRouter, MultipartPart } from "./routes.js";
+
+const EXERCISES = "Exercises";
+
+const EXERCISE_PARTS: Record<string, MultipartPart> = {
+  exercise: { description: "the exercise, a JSON object (a text part, or a file part of type application/json)", required: true, json: exerciseInput },
+  file: { description: "optional image (JPG, PNG or GIF, at most 5 MB)", required: false, file: true },
+};
+
+/** The multipart parts of an exercise, read when the service asks: the `exercise` JSON object and the `file` image. */
+function exerciseUpload(req: Request): ExerciseUpload {
+  let body: Promise<MultipartBody> | undefined;
+  const read = () => (body ??= readMultipart(req));
+  return {
+    readExercise: async () => parseJsonPart(await read(), "exercise", exerciseInput),
+    readFile: async () => (await read()).files.file,
+  };
+}
+
+/** The exercise library (api-spec.md, contract §4). */
+export function addExerciseRoutes(routes: DocumentedRouter, services: Services): void {
+  const { exercises } = services;
+
+  routes.add(
+    {
+      method: "get",
+      path: "/exercises/categories",
+      operationId: "listExerciseCategories",
+      response: z.array(z.enum(EXERCISE_CATEGORIES)),
+      errors: { 400: "JSON inválido (a body sent along that does not parse)" },
+      tag: EXERCISES,
+      summary: "The ten categories, in order",
+      auth: "none",
+      success: 200,
+    },
+    async (_req, res) => {
+      res.json(exercises.listCategories());
+    },
+  );
+  routes.add(
+    {
+      method: "get",
+      path: "/exercises/my-exercises",
+      operationId: "listMyExercises",
+      paging: exercisePaging,
+      response: pageOf(exerciseListItemSchema),
+      tag: EXERCISES,
+      summary: "Exercises the caller created",
+      auth: "required",
+      success: 200,
+      errors: [400],
+    },
+    async (req, res) => {
+      res.json(await exercises.listMine(await userOf(services, req), pageReader(req, exercisePaging)));
+    },
+  );
+  routes.add(
+    {
+      method: "get",
+      path: "/exercises",
+      operationId: "listExercises",
+      query: exerciseFilter,
+      paging: exercisePaging,
+      response: pageOf(exerciseListItemSchema),
+      tag: EXERCISES,
+      summary: "Public exercises, plus those visible to the caller",
+      auth: "optional",
+      success: 200,
+      errors: [400],
+    },
+    async (req, res) => {
+      res.json(await exercises.list(await actorOf(services, req), listReader(req, exercisePaging, exerciseFilter)));
+    },
+  );
+  routes.add(
+    {
+      method: "post",
+      path: "/exercises",
+      operationId: "createExercise",
+      response: exerciseSchema,
+      tag: EXERCISES,
+      summary: "Create an exercise (multipart)",
+      auth: "required",
+      success: 201,
+      multipart: EXERCISE_PARTS,
+      errors: [400, 403],
+    },
+    async (req, res) => {
+      res.status(201).json(await exercises.create(await userOf(services, req), exerciseUpload(req)));
+    },
+  );
+  routes.add(
+    {
+      method: "get",
+      path: "/exercises/:id",
+      operationId: "getExercise",
+      response: exerciseSchema,
+      tag: EXERCISES,
+      summary: "One exercise (token optional for public ones)",
+      auth: "optional",
+      success: 200,
+      errors: [400, 401, 403, 404],
+    },
+    async (req, res) => {
+      const actor = await actorOf(services, req);
+      res.json(await exercises.get(actor, idParam(req)));
+    },
+  );
+  routes.add(
+    {
+      method: "put",
+      path: "/exercises/:id",
+      operationId: "updateExercise",
+      response: exerciseSchema,
+      tag: EXERCISES,
+      summary: "Replace an exercise (multipart; a new image replaces the old)",
+      auth: "required",
+      success: 200,
+      multipart: EXERCISE_PARTS,
+      errors: [400, 403, 404],
+    },
+    async (req, res) => {
+      const actor = await userOf(services, req);
+      res.json(await exercises.update(actor, idParam(req), exerciseUpload(req)));
+    },
+  );
+  routes.add(
+    {
+      method: "delete",
+      path: "/exercises/:id",
+      operationId: "deleteExercise",
+      tag: EXERCISES,
+      summary: "Delete an exercise (409 when used in trainings)",
+      auth: "required",
+      success: 204,
+      errors: [400, 403, 404, 409],
+    },
+    async (req, res) => {
+      const actor = await userOf(services, req);
+      await exercises.delete(actor, idParam(req));
+      res.status(204).end();
+    },
+  );
+}
