@@ -31,7 +31,7 @@ import type { DocumentedRouter } from "./routes.js";
 
 const PLANS = "Subscription plans";
 const SUBSCRIPTIONS = "Subscriptions";
-const RECORDS = "Payments and invoices";
+const BILLING_HISTORY = "Payments and invoices";
 const FLOW = "Payment flow";
 /** The contract's OpenAPI tag of the gateways' calls. */
 const GATEWAY_EVENTS_TAG = "Webhooks";
@@ -194,7 +194,7 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
       query: paymentFilter,
       paging: billingHistoryPaging,
       response: pageOf(paymentSchema),
-      tag: RECORDS,
+      tag: BILLING_HISTORY,
       summary: "The caller's payments (administrators: all)",
       auth: "required",
       success: 200,
@@ -212,7 +212,7 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
       query: invoiceFilter,
       paging: billingHistoryPaging,
       response: pageOf(invoiceSchema),
-      tag: RECORDS,
+      tag: BILLING_HISTORY,
       summary: "The caller's invoices (administrators: all)",
       auth: "required",
       success: 200,
@@ -228,7 +228,7 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
       path: "/invoices/:id",
       operationId: "getInvoice",
       response: invoiceSchema,
-      tag: RECORDS,
+      tag: BILLING_HISTORY,
       summary: "One invoice",
       auth: "required",
       success: 200,
@@ -249,7 +249,7 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
         description: "the invoice as PDF",
         headers: { "Content-Disposition": 'attachment; filename="<the invoice\'s file name>"' },
       },
-      tag: RECORDS,
+      tag: BILLING_HISTORY,
       summary: "The invoice as PDF",
       auth: "required",
       success: 200,
@@ -328,7 +328,7 @@ export function addBillingRoutes(routes: DocumentedRouter, services: Services): 
       path: "/payments/:id",
       operationId: "getPayment",
       response: paymentSchema,
-      tag: RECORDS,
+      tag: BILLING_HISTORY,
       summary: "One payment",
       auth: "required",
       success: 200,
