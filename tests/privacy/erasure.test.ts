@@ -5,7 +5,7 @@ import { invoices, payments, subscriptions } from "../../src/tables/billing.tabl
 import { invites, personalStudentLinks } from "../../src/tables/coaching.table.js";
 import { completedTrainingWeeks, executionSets, exerciseExecutions, trainingExecutions, trainingExerciseMonths } from "../../src/tables/execution.table.js";
 import { exercises } from "../../src/tables/exercise.table.js";
-import { exerciseRecords } from "../../src/tables/records.table.js";
+import { exerciseRecords, personalRecordHolders } from "../../src/tables/records.table.js";
 import { syncChanges } from "../../src/tables/sync-change.table.js";
 import { planAssignments, trainingPlans } from "../../src/tables/training-plan.table.js";
 import { trainings } from "../../src/tables/training.table.js";
@@ -89,6 +89,7 @@ describe("DELETE /api/users/me (a student)", () => {
     const before = await userRow(w.student.id);
     expect(storedFiles(t)).toHaveLength(1);
     expect(await countOf(exerciseRecords, eq(exerciseRecords.userId, w.student.id))).toBeGreaterThan(0);
+    expect(await countOf(personalRecordHolders, eq(personalRecordHolders.userId, w.student.id))).toBeGreaterThan(0);
     expect(await countOf(completedTrainingWeeks, eq(completedTrainingWeeks.userId, w.student.id))).toBeGreaterThan(0);
 
     const res = await deleteMe(w.student, { password: w.student.password });
@@ -120,6 +121,7 @@ describe("DELETE /api/users/me (a student)", () => {
     expect(await countOf(trainingExerciseMonths, eq(trainingExerciseMonths.userId, id))).toBe(0);
     expect(await countOf(completedTrainingWeeks, eq(completedTrainingWeeks.userId, id))).toBe(0);
     expect(await countOf(exerciseRecords, eq(exerciseRecords.userId, id))).toBe(0);
+    expect(await countOf(personalRecordHolders, eq(personalRecordHolders.userId, id))).toBe(0);
     expect(await countOf(syncChanges, eq(syncChanges.userId, id))).toBe(0);
     expect(await countOf(webhookEndpoints, eq(webhookEndpoints.userId, id))).toBe(0);
     // Private content: the student's own exercise and training are gone.
