@@ -16,10 +16,8 @@ import { adherenceLoaders } from "./modules/adherence/adherence.graphql.js";
 import { billingLoaders } from "./modules/billing/billing.graphql.js";
 import { coachingLoaders } from "./modules/coaching/coaching.graphql.js";
 import { executionLoaders } from "./modules/executions/execution.graphql.js";
-import { exerciseLoaders } from "./modules/exercises/exercise.graphql.js";
 import { recordLoaders } from "./modules/records/records.graphql.js";
 import { trainingPlanLoaders } from "./modules/training-plans/training-plan.graphql.js";
-import { trainingLoaders } from "./modules/trainings/training.graphql.js";
 import { userLoaders } from "./modules/users/user.graphql.js";
 import type { Actor } from "./platform/auth/actor.js";
 import type { Clock } from "./platform/clock.js";
@@ -36,8 +34,6 @@ export function createLoaders(services: Services, actor: Actor) {
     ...userLoaders(services, actor),
     ...billingLoaders(services, actor),
     ...coachingLoaders(services, actor),
-    ...exerciseLoaders(services, actor),
-    ...trainingLoaders(services, actor),
     ...trainingPlanLoaders(services, actor),
     ...recordLoaders(services, actor),
     ...adherenceLoaders(services, actor),

@@ -19,6 +19,7 @@ import { userResolvers } from "./modules/users/user.graphql.js";
 import { webhookResolvers } from "./modules/webhooks/webhook.graphql.js";
 import { rootDir } from "./platform/db/paths.js";
 import { assertListsBounded, cutListsToCaps } from "./graphql/list-bounds.js";
+import { answerEmbedded } from "./graphql/embedded.js";
 import { answerReadAhead } from "./graphql/read-ahead.js";
 
 /** Every module's resolvers (tests/graphql/schema-assembly.test.ts fails on a resolver class left off). */
@@ -58,6 +59,7 @@ let schema: GraphQLSchema | undefined;
 export function buildGraphqlSchema(): GraphQLSchema {
   if (!schema) {
     schema = buildSchemaSync({ resolvers: graphqlResolvers, validate: false, emitSchemaFile: false, pubSub: unusedPubSub });
+    answerEmbedded(schema);
     answerReadAhead(schema);
     assertListsBounded(schema);
     cutListsToCaps(schema);

@@ -5,8 +5,9 @@ import { createExercise, createPlan, createTraining } from "../factories/content
 import { makeTrainer } from "../factories/users.js";
 
 /*
- * Issues 11 and 17: `trainingPlan` reads the trainings, exercises and authors its selection asks for in the plan's
- * one statement. That tree must be the very answer the loaders give level by level, visibility rules included.
+ * Issues 11, 17 and 32: `trainingPlan` reads the trainings, exercises and authors its selection asks for in the plan's
+ * one statement, the only way these relations are read. The lookup's tree must be the very answer the plan listing's
+ * statement gives, visibility rules included, for any selection.
  */
 const t = useTestApp();
 
@@ -35,15 +36,14 @@ async function statementsOf(run: () => Promise<unknown>) {
   }
 }
 
-describe("a plan tree read ahead in one statement", () => {
-  it("answers what the loaders answer, hidden trainings and exercises as null, in one statement", async () => {
+describe("a plan tree read in one statement", () => {
+  it("answers what the listing answers, hidden trainings and exercises as null, in one statement", async () => {
     const { reader, plan } = await mixedPlan();
     const ahead = await statementsOf(() => t.graphql(`query ($id: Int!) { trainingPlan(id: $id) { name ${TREE} } }`, { id: plan.id }, reader.token));
-    // trainingPlans lists plans and resolves each level through the loaders.
-    const levelByLevel = await t.graphql(`{ trainingPlans(filter: { name: "Plano misto" }) { content { name ${TREE} } } }`, {}, reader.token);
+    const listed = await t.graphql(`{ trainingPlans(filter: { name: "Plano misto" }) { content { name ${TREE} } } }`, {}, reader.token);
 
     const tree = (ahead.answer as { data: { trainingPlan: { trainings: { training: unknown }[] } } }).data.trainingPlan;
-    expect(tree).toEqual(levelByLevel.data.trainingPlans.content[0]);
+    expect(tree).toEqual(listed.data.trainingPlans.content[0]);
     expect(tree.trainings[1].training).toBeNull();
     expect(tree.trainings[0].training).toMatchObject({
       name: "Treino aberto",
@@ -72,7 +72,7 @@ describe("a plan tree read ahead in one statement", () => {
     expect(withCreator.statements).toBe(1);
   });
 
-  it("builds only the keys the selection reads, and answers what the loaders answer for any selection, under both executors", async () => {
+  it("builds only the keys the selection reads, and answers what the listing answers for any selection, under both executors", async () => {
     const { author, reader, plan } = await mixedPlan();
     const selections = [
       `trainings { training { name exercises { exercise { name creator { name } } } } }`,
@@ -102,18 +102,18 @@ describe("a plan tree read ahead in one statement", () => {
           const ahead = await statementsOf(() =>
             t.graphql(`query ($id: Int!) { trainingPlan(id: $id) { ${selection} } } ${fragments}`, { id: plan.id }, user.token),
           );
-          // A training's creator is not read ahead: the author loader's one batch reads it.
+          // A training's creator is a relation of its own, read by the author loader's one batch.
           expect(ahead.statements, selection).toBe(selection.includes("c: creator") ? 2 : 1);
           answers.push(ahead.answer);
         }
         expect(answers[1], selection).toEqual(answers[0]);
-        const levelByLevel = await t.graphql(
+        const listed = await t.graphql(
           `{ trainingPlans(filter: { name: "Plano misto" }, page: { size: 1 }) { content { ${selection} } } } ${fragments}`,
           {},
           user.token,
         );
-        expect(levelByLevel.errors, selection).toBeUndefined();
-        expect(answers[0], selection).toEqual({ data: { trainingPlan: levelByLevel.data.trainingPlans.content[0] } });
+        expect(listed.errors, selection).toBeUndefined();
+        expect(answers[0], selection).toEqual({ data: { trainingPlan: listed.data.trainingPlans.content[0] } });
       }
     }
     const texts: string[] = [];

@@ -4,7 +4,7 @@ import type { Db } from "../../platform/db/database.js";
 import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
 import { fromJson, pickKeys } from "../../platform/db/json.js";
 import { pageWithTotal, totalBeforePaging } from "../../platform/db/pages.js";
-import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
+import { preparedStatements } from "../../platform/db/prepared.js";
 import { containsPattern } from "../../platform/db/text-search.js";
 import type { PageRequest, SortOrder } from "../../platform/paging.js";
 import { exerciseVisibleTo } from "../access/content.js";
@@ -89,12 +89,7 @@ const exercisePage = preparedStatements(
   },
 );
 
-/** The loaders' batches: the ids bind as one array, so one text serves every batch of a kind of caller. */
-const visibleExercises = preparedStatements(
-  (caller: ReaderKind) => caller,
-  (db, caller) => db.select().from(exercises).where(visibleAmong(caller)).prepare("visible_exercises"),
-);
-
+/** The ids bind as one array, so one text serves every batch of a kind of caller. */
 const visibleExerciseIds = preparedStatements(
   (caller: ReaderKind) => caller,
   (db, caller) => db.select({ id: exercises.id }).from(exercises).where(visibleAmong(caller)).prepare("visible_exercise_ids"),
@@ -103,24 +98,27 @@ const visibleExerciseIds = preparedStatements(
 /** The exercises among the bound `ids` that a caller of this kind (bound `callerId`) may see. */
 const visibleAmong = (caller: ReaderKind) => and(isAnyOf(exercises.id, sql.placeholder("ids")), exerciseVisibleTo(preparedReader(caller)));
 
-const exerciseById = preparedStatement((db) =>
-  db
-    .select()
-    .from(exercises)
-    .where(eq(exercises.id, sql.placeholder("id")))
-    .prepare("exercise_by_id"),
+/** An exercise with the relations `include` names (its author), by id: what a lookup and a write answer. */
+const exerciseTree = preparedStatements(
+  (include: ExerciseInclude) => (include.creator ? `creator(${include.creatorKeys?.join(",") ?? "*"})` : ""),
+  (db, include) =>
+    db
+      .select({ exercise: exercises, ...(include.creator ? { creator: authorJson(exercises.createdBy, include.creatorKeys) } : {}) })
+      .from(exercises)
+      .where(eq(exercises.id, sql.placeholder("id")))
+      .prepare("exercise_tree"),
 );
 
 export const exerciseRepository = {
   async findById(db: Db, id: number) {
-    const [row] = await exerciseById(db).execute({ id });
-    return row ?? null;
+    return (await exerciseRepository.findTree(db, id, {}))?.exercise ?? null;
   },
 
-  /** The exercises of `ids` that the caller may see, in one statement. */
-  async findVisible(db: Db, caller: UserActor | null, ids: readonly number[]) {
-    if (ids.length === 0) return [];
-    return visibleExercises(db, readerKind(caller)).execute({ ids, callerId: caller?.id });
+  /** The exercise and its `creator` when `include` names it (null: a missing author), in one statement; null when missing. */
+  async findTree(db: Db, id: number, include: ExerciseInclude): Promise<{ exercise: ExerciseRow; creator?: UserSummaryDto | null } | null> {
+    const [row]: { exercise: ExerciseRow; creator?: unknown }[] = await exerciseTree(db, include).execute({ id });
+    if (!row) return null;
+    return include.creator ? { exercise: row.exercise, creator: fromJson(row.creator) as UserSummaryDto | null } : { exercise: row.exercise };
   },
 
   /** The ids among `ids` that the caller may see. */

@@ -1,16 +1,14 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import { Arg, Ctx, Info, Int, Mutation, Query, Resolver } from "type-graphql";
 import type { Context } from "../../graphql/context.js";
 import { inputReader, listReader, pageReader } from "../../graphql/arguments.js";
 import { Selection } from "../../graphql/look-ahead.js";
 import { PageInput, totalShown } from "../../graphql/page.js";
 import { GraphQLUpload, readUpload, type FileUpload } from "../../graphql/upload.js";
-import { UserSummary } from "../users/user.types.js";
 import { exerciseInclude } from "./exercise.include.js";
 import { exerciseFilter, exerciseInput, exercisePaging } from "./exercise.inputs.js";
-import type { ExerciseDto, ExerciseUpload } from "./exercise.service.js";
+import type { ExerciseUpload } from "./exercise.service.js";
 import { ExerciseCategoryEnum, ExerciseFilter, ExerciseInput, ExercisePage, Exercise } from "./exercise.types.js";
-import { ReadAhead } from "../../graphql/read-ahead.js";
 
 /** The exercise input parsed by the schema the REST multipart's `exercise` part is parsed with. */
 function uploadOf(input: ExerciseInput, file: Promise<FileUpload> | undefined): ExerciseUpload {
@@ -18,12 +16,12 @@ function uploadOf(input: ExerciseInput, file: Promise<FileUpload> | undefined): 
   return { readExercise: async () => readExercise(), readFile: async () => (file ? readUpload(file) : undefined) };
 }
 
-/** The exercise library over GraphQL: the same service as REST. */
+/** The exercise library over GraphQL: the same service as REST; each answer's author read in its statement. */
 @Resolver(() => Exercise)
 export class ExerciseResolver {
   @Query(() => Exercise, { description: "Token optional for public exercises" })
-  exercise(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
-    return ctx.services.exercises.get(ctx.actor, id);
+  exercise(@Arg("id", () => Int) id: number, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    return ctx.services.exercises.get(ctx.actor, id, exerciseInclude(Selection.of(info)));
   }
 
   @Query(() => ExercisePage)
@@ -33,15 +31,16 @@ export class ExerciseResolver {
     @Ctx() ctx: Context,
     @Info() info: GraphQLResolveInfo,
   ) {
-    // The authors the selection asks for come in the page's statement; the total is counted only when shown.
+    // The total is counted only when shown.
     const selection = Selection.of(info);
-    const include = exerciseInclude(selection.path("content")) ?? {};
-    return ctx.services.exercises.list(ctx.actor, listReader(exercisePaging, exerciseFilter, filter, page), include, totalShown(selection));
+    const read = listReader(exercisePaging, exerciseFilter, filter, page);
+    return ctx.services.exercises.list(ctx.actor, read, exerciseInclude(selection.path("content")), totalShown(selection));
   }
 
   @Query(() => ExercisePage)
-  myExercises(@Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined, @Ctx() ctx: Context) {
-    return ctx.services.exercises.listMine(ctx.actor, pageReader(page, exercisePaging));
+  myExercises(@Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    const selection = Selection.of(info);
+    return ctx.services.exercises.listMine(ctx.actor, pageReader(page, exercisePaging), exerciseInclude(selection.path("content")), totalShown(selection));
   }
 
   @Query(() => [ExerciseCategoryEnum])
@@ -54,8 +53,9 @@ export class ExerciseResolver {
     @Arg("input", () => ExerciseInput) input: ExerciseInput,
     @Arg("file", () => GraphQLUpload, { nullable: true }) file: Promise<FileUpload> | undefined,
     @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
   ) {
-    return ctx.services.exercises.create(ctx.actor, uploadOf(input, file));
+    return ctx.services.exercises.create(ctx.actor, uploadOf(input, file), exerciseInclude(Selection.of(info)));
   }
 
   @Mutation(() => Exercise, { description: "Replaces every field; a new image replaces the old one" })
@@ -64,19 +64,14 @@ export class ExerciseResolver {
     @Arg("input", () => ExerciseInput) input: ExerciseInput,
     @Arg("file", () => GraphQLUpload, { nullable: true }) file: Promise<FileUpload> | undefined,
     @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
   ) {
-    return ctx.services.exercises.update(ctx.actor, id, uploadOf(input, file));
+    return ctx.services.exercises.update(ctx.actor, id, uploadOf(input, file), exerciseInclude(Selection.of(info)));
   }
 
   @Mutation(() => Boolean)
   async deleteExercise(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
     await ctx.services.exercises.delete(ctx.actor, id);
     return true;
-  }
-
-  @FieldResolver(() => UserSummary, { nullable: true, description: "The author" })
-  @ReadAhead()
-  creator(@Root() exercise: ExerciseDto, @Ctx() ctx: Context) {
-    return ctx.loaders.authorById.load(exercise.createdBy);
   }
 }

@@ -55,6 +55,10 @@ export function exerciseFromJson(json: Record<string, unknown>): ExerciseDto {
   return dto;
 }
 
+/** An exercise read with its relations (findTree): the DTO, with its `creator` when read. */
+const withCreator = ({ exercise, creator }: { exercise: ExerciseRow; creator?: UserSummaryDto | null }): ExerciseDto =>
+  creator === undefined ? toExerciseDto(exercise) : { ...toExerciseDto(exercise), creator };
+
 /** A list item: the DTO without its detail fields, with the `creator` read along when there is one. */
 const toListItem = (row: ExerciseRow & { creator?: UserSummaryDto | null }): ExerciseListItemDto => {
   const { videoUrl: _v, instructions: _i, muscleGroups: _m, ...item } = toExerciseDto(row);
@@ -69,7 +73,8 @@ export class ExerciseService {
     return EXERCISE_CATEGORIES;
   }
 
-  async create(actor: Actor, upload: ExerciseUpload): Promise<ExerciseDto> {
+  /** `include`: the relations the answer carries (its author), read after the commit as a lookup reads them. */
+  async create(actor: Actor, upload: ExerciseUpload, include: ExerciseInclude = {}): Promise<ExerciseDto> {
     const caller = requireUser(actor);
     const input = await upload.readExercise();
     ensureMayPublish(caller, input.isPublic);
@@ -89,15 +94,18 @@ export class ExerciseService {
         await emit(tx, now, { type: "exercise.created", exerciseId: created.id, ownerId: caller.id });
         return created;
       });
-      return toExerciseDto(row);
+      return await this.answer(row, include);
     } catch (error) {
       await this.deps.storage.remove(imageUrl);
       throw error;
     }
   }
 
-  /** Replaces every field of an exercise; a new image replaces the old file and bumps the `?v=` of imageUrl. */
-  async update(actor: Actor, id: number, upload: ExerciseUpload): Promise<ExerciseDto> {
+  /**
+   * Replaces every field of an exercise; a new image replaces the old file and bumps the `?v=` of imageUrl. `include`:
+   * the relations the answer carries, as for create.
+   */
+  async update(actor: Actor, id: number, upload: ExerciseUpload, include: ExerciseInclude = {}): Promise<ExerciseDto> {
     const caller = requireUser(actor);
     await this.loadOwn(caller, id);
     const input = await upload.readExercise();
@@ -136,7 +144,7 @@ export class ExerciseService {
       throw notFound(EXERCISE_NOT_FOUND);
     }
     if (stored) await storage.remove(result.previousImageUrl);
-    return toExerciseDto(result.updated);
+    return this.answer(result.updated, include);
   }
 
   async delete(actor: Actor, id: number): Promise<void> {
@@ -159,15 +167,18 @@ export class ExerciseService {
     await this.deps.storage.remove(imageUrl);
   }
 
-  /** One exercise: public ones for anyone; private ones for those contract §4 names (401 without a token). */
-  async get(actor: Actor, id: number): Promise<ExerciseDto> {
-    const row = await exerciseRepository.findById(this.deps.db, id);
-    if (!row) throw notFound(EXERCISE_NOT_FOUND);
-    if (!contentVisibleAtOnce(actor.kind === "user" ? actor : null, row)) {
+  /**
+   * One exercise: public ones for anyone; private ones for those contract §4 names (401 without a token); with the
+   * relations `include` names, read in the same statement.
+   */
+  async get(actor: Actor, id: number, include: ExerciseInclude = {}): Promise<ExerciseDto> {
+    const found = await exerciseRepository.findTree(this.deps.db, id, include);
+    if (!found) throw notFound(EXERCISE_NOT_FOUND);
+    if (!contentVisibleAtOnce(actor.kind === "user" ? actor : null, found.exercise)) {
       if (actor.kind !== "user") throw unauthorized();
       if (!(await exerciseRepository.visibleIds(this.deps.db, actor, [id])).has(id)) throw forbidden();
     }
-    return toExerciseDto(row);
+    return withCreator(found);
   }
 
   /** The exercise whoever asks, else 404: a user's executions and figures name exercises the user may no longer see. */
@@ -190,19 +201,12 @@ export class ExerciseService {
     return toPage(rows.map(toListItem), total, request);
   }
 
-  /** The exercises the caller created. */
-  async listMine(actor: Actor, readPage: InputReader<PageRequest>): Promise<Page<ExerciseListItemDto>> {
+  /** The exercises the caller created; `include` and `counted` as for list. */
+  async listMine(actor: Actor, readPage: InputReader<PageRequest>, include: ExerciseInclude = {}, counted = true): Promise<Page<ExerciseListItemDto>> {
     const caller = requireUser(actor);
     const request = readPage();
-    const { rows, total } = await exerciseRepository.list(mayBeStale(this.deps.db), caller, { createdBy: caller.id }, request);
+    const { rows, total } = await exerciseRepository.list(mayBeStale(this.deps.db), caller, { createdBy: caller.id }, request, include, counted);
     return toPage(rows.map(toListItem), total, request);
-  }
-
-  /** Exercises by id for loaders, in the order asked; null where missing or not visible to the caller. */
-  async findVisibleByIds(actor: Actor, ids: readonly number[]): Promise<(ExerciseDto | null)[]> {
-    const rows = await exerciseRepository.findVisible(this.deps.db, actor.kind === "user" ? actor : null, ids);
-    const byId = new Map(rows.map((row) => [row.id, toExerciseDto(row)]));
-    return ids.map((id) => byId.get(id) ?? null);
   }
 
   /** Every one of `ids` exists and is visible to the caller, else 404 (what another module may refer to). */
@@ -237,6 +241,15 @@ export class ExerciseService {
    */
   async lockForShare(tx: Db, ids: SQL): Promise<void> {
     await exerciseRepository.lockForShare(tx, ids);
+  }
+
+  /** A written exercise as the answer, with the relations `include` names read as a lookup reads them. */
+  private async answer(row: ExerciseRow, include: ExerciseInclude): Promise<ExerciseDto> {
+    if (!include.creator) return toExerciseDto(row);
+    const found = await exerciseRepository.findTree(this.deps.db, row.id, include);
+    // Deleted by another request since this one's commit.
+    if (!found) throw notFound(EXERCISE_NOT_FOUND);
+    return withCreator(found);
   }
 
   private async loadOwn(caller: UserActor, id: number): Promise<ExerciseRow> {

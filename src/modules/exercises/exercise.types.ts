@@ -1,9 +1,12 @@
 import { Field, InputType, Int, ObjectType } from "type-graphql";
 import { PageOf } from "../../graphql/page.js";
 import { DateTime } from "../../graphql/scalars.js";
+import { Embedded } from "../../graphql/embedded.js";
 import { graphqlEnum } from "../../graphql/enums.js";
 import { EXERCISE_CATEGORIES, DIFFICULTIES, EQUIPMENT } from "../../tables/exercise.table.js";
 import type { LiteralsWidened, MergedShapes } from "../../graphql/answer-shapes.js";
+import type { UserSummaryDto } from "../users/user.dto.js";
+import { UserSummary } from "../users/user.types.js";
 import type { ExerciseDto, ExerciseListItemDto } from "./exercise.dto.js";
 
 export const ExerciseCategoryEnum = graphqlEnum(EXERCISE_CATEGORIES, "ExerciseCategory");
@@ -27,6 +30,9 @@ export class Exercise implements LiteralsWidened<MergedShapes<ExerciseDto, Exerc
   @Field(() => [ExerciseCategoryEnum], { nullable: true }) muscleGroups?: string[];
   @Field(() => DateTime) createdAt!: Date;
   @Field(() => DateTime) updatedAt!: Date;
+  @Field(() => UserSummary, { nullable: true, description: "The author" })
+  @Embedded()
+  creator?: UserSummaryDto | null;
 }
 
 export const ExercisePage = PageOf(Exercise, "ExercisePage");

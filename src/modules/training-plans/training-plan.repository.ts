@@ -89,6 +89,8 @@ const planTrainingFields = {
   order: planTrainings.order,
 };
 export type PlanTrainingLine = Omit<Awaited<ReturnType<typeof trainingPlanRepository.trainingsOf>>[number], "planId">;
+/** A plan's item as trainingsJson writes it: its `training` a JSON object when included (null: not visible to the reader). */
+export type PlanTrainingJson = PlanTrainingLine & { training?: unknown };
 
 /**
  * The relations read along with a plan: its trainings (each with what TrainingInclude names), and the keys of those
@@ -162,17 +164,20 @@ export const trainingPlanRepository = {
    */
   async findTree(db: Db, caller: UserActor, id: number, include: PlanInclude) {
     const [row] = await planTree(db, { reader: readerKind(caller), include }).execute({ id, callerId: caller.id });
-    return row ? { plan: row.plan, visible: row.visible, trainings: fromJson(row.trainings) as (PlanTrainingLine & { training?: unknown })[] } : null;
+    return row ? { plan: row.plan, visible: row.visible, trainings: fromJson(row.trainings) as PlanTrainingJson[] } : null;
   },
 
-  /** The plans of `ids` the caller may see, each with its trainings (as trainingsOf reads them), in one statement (loaders). */
-  async findVisibleWithTrainings(db: Db, caller: UserActor, ids: readonly number[]) {
+  /**
+   * The plans of `ids` the caller may see, each with its trainings (as findTree reads them, with what `include` names),
+   * in one statement (the loader of the plans other objects refer to).
+   */
+  async findVisibleWithTrainings(db: Db, caller: UserActor, ids: readonly number[], include: PlanInclude) {
     if (ids.length === 0) return [];
     const rows = await db
-      .select({ plan: trainingPlans, trainings: trainingsAsJson })
+      .select({ plan: trainingPlans, trainings: trainingsJson(caller, include) })
       .from(trainingPlans)
       .where(and(isAnyOf(trainingPlans.id, ids), planVisibleTo(caller)));
-    return rows.map((row) => ({ plan: row.plan, trainings: fromJson(row.trainings) as PlanTrainingLine[] }));
+    return rows.map((row) => ({ plan: row.plan, trainings: fromJson(row.trainings) as PlanTrainingJson[] }));
   },
 
   /** Those of `ids` in the change feed of `userId`, each with its trainings (as trainingsOf reads them), in one statement. */
@@ -293,7 +298,8 @@ export const trainingPlanRepository = {
     return Boolean(row);
   },
 
-  async list(db: Db, caller: UserActor, filter: PlanFilter, request: PageRequest) {
+  /** A page of the plans the caller may see, each with its trainings (as findTree reads them, with what `include` names), and their total. */
+  async list(db: Db, caller: UserActor, filter: PlanFilter, request: PageRequest, include: PlanInclude) {
     const conditions: (SQL | undefined)[] = [planVisibleTo(caller)];
     if (filter.name) conditions.push(containsText(trainingPlans.name, filter.name));
     if (filter.createdBy !== undefined) conditions.push(eq(trainingPlans.createdBy, filter.createdBy));
@@ -304,7 +310,7 @@ export const trainingPlanRepository = {
     const order = [...request.sort.map((s) => (s.direction === "asc" ? asc : desc)(PLAN_SORTS[s.field])), asc(trainingPlans.id)];
     const [rows, [total]] = await Promise.all([
       db
-        .select()
+        .select({ plan: trainingPlans, trainings: trainingsJson(caller, include) })
         .from(trainingPlans)
         .where(where)
         .orderBy(...order)
@@ -312,7 +318,7 @@ export const trainingPlanRepository = {
         .offset(request.page * request.size),
       db.select({ n: count() }).from(trainingPlans).where(where),
     ]);
-    return { rows, total: total.n };
+    return { rows: rows.map((row) => ({ plan: row.plan, trainings: fromJson(row.trainings) as PlanTrainingJson[] })), total: total.n };
   },
 
   async insertAssignment(db: Db, values: typeof planAssignments.$inferInsert) {

@@ -6,29 +6,27 @@ import { inputReader, listReader, pageReader } from "../../graphql/arguments.js"
 import { Selection } from "../../graphql/look-ahead.js";
 import { PageInput } from "../../graphql/page.js";
 import { LocalDate } from "../../graphql/scalars.js";
-import { Training } from "../trainings/training.types.js";
 import { UserSummary, User } from "../users/user.types.js";
 import { planInclude } from "./training-plan.include.js";
-import type { PlanTrainingDto } from "./training-plan.service.js";
 import { assignInput, assignmentFilter, assignmentPaging, planFilter, planInput, planPaging } from "./training-plan.inputs.js";
 import {
   PlanAssignmentFilter,
   PlanAssignmentPage,
   PlanAssignment,
-  PlanTraining,
   TrainingPlanFilter,
   TrainingPlanInput,
   TrainingPlanPage,
   TrainingPlan,
 } from "./training-plan.types.js";
-import { ReadAhead } from "../../graphql/read-ahead.js";
 
-/** Training plans and assignments over GraphQL: the same services as REST. */
+/**
+ * Training plans and assignments over GraphQL: the same services as REST; each plan's trainings (their exercises, their
+ * authors) read in the statement that reads the plan.
+ */
 @Resolver(() => TrainingPlan)
 export class TrainingPlanResolver {
   @Query(() => TrainingPlan)
   trainingPlan(@Arg("id", () => Int) id: number, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
-    // The trainings (their exercises, their authors) the selection asks for come in the plan's one statement.
     return ctx.services.trainingPlans.get(ctx.actor, id, planInclude(Selection.of(info)));
   }
 
@@ -37,13 +35,14 @@ export class TrainingPlanResolver {
     @Arg("filter", () => TrainingPlanFilter, { nullable: true }) filter: TrainingPlanFilter | undefined,
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
   ) {
-    return ctx.services.trainingPlans.list(ctx.actor, listReader(planPaging, planFilter, filter, page));
+    return ctx.services.trainingPlans.list(ctx.actor, listReader(planPaging, planFilter, filter, page), planInclude(Selection.of(info).field("content")));
   }
 
   @Query(() => TrainingPlanPage)
-  myPlans(@Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined, @Ctx() ctx: Context) {
-    return ctx.services.trainingPlans.listMine(ctx.actor, pageReader(page, planPaging));
+  myPlans(@Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    return ctx.services.trainingPlans.listMine(ctx.actor, pageReader(page, planPaging), planInclude(Selection.of(info).field("content")));
   }
 
   @Query(() => PlanAssignmentPage)
@@ -56,13 +55,18 @@ export class TrainingPlanResolver {
   }
 
   @Mutation(() => TrainingPlan)
-  createTrainingPlan(@Arg("input", () => TrainingPlanInput) input: TrainingPlanInput, @Ctx() ctx: Context) {
-    return ctx.services.trainingPlans.create(ctx.actor, inputReader(planInput, input));
+  createTrainingPlan(@Arg("input", () => TrainingPlanInput) input: TrainingPlanInput, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    return ctx.services.trainingPlans.create(ctx.actor, inputReader(planInput, input), planInclude(Selection.of(info)));
   }
 
   @Mutation(() => TrainingPlan)
-  updateTrainingPlan(@Arg("id", () => Int) id: number, @Arg("input", () => TrainingPlanInput) input: TrainingPlanInput, @Ctx() ctx: Context) {
-    return ctx.services.trainingPlans.update(ctx.actor, id, inputReader(planInput, input));
+  updateTrainingPlan(
+    @Arg("id", () => Int) id: number,
+    @Arg("input", () => TrainingPlanInput) input: TrainingPlanInput,
+    @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return ctx.services.trainingPlans.update(ctx.actor, id, inputReader(planInput, input), planInclude(Selection.of(info)));
   }
 
   @Mutation(() => Boolean)
@@ -109,20 +113,12 @@ export class TrainingPlanResolver {
   }
 }
 
-@Resolver(() => PlanTraining)
-export class PlanTrainingRelationsResolver {
-  @FieldResolver(() => Training, { nullable: true, description: "Null when the training is not visible to the caller" })
-  @ReadAhead()
-  training(@Root() item: PlanTrainingDto, @Ctx() ctx: Context) {
-    return ctx.loaders.trainingById.load(item.trainingId);
-  }
-}
-
 @Resolver(() => PlanAssignment)
 export class PlanAssignmentRelationsResolver {
   @FieldResolver(() => TrainingPlan, { nullable: true })
-  plan(@Root() assignment: PlanAssignment, @Ctx() ctx: Context) {
-    return ctx.loaders.trainingPlanById.load(assignment.planId);
+  plan(@Root() assignment: PlanAssignment, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    // One batch per selection of the plan: its trainings (their exercises, their authors) in the batch's statement.
+    return ctx.loaders.trainingPlanById(planInclude(Selection.of(info))).load(assignment.planId);
   }
 
   @FieldResolver(() => User, { nullable: true, description: "Null when the caller may no longer read the user" })

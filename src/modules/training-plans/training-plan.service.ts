@@ -10,7 +10,7 @@ import type { InputReader } from "../../platform/validation.js";
 import { TRAINING_NOT_FOUND, trainingFromJson, type TrainingService } from "../trainings/training.service.js";
 import type { PlanInput, PlanListQuery } from "./training-plan.inputs.js";
 import type { PlanTrainingDto, TrainingPlanDto } from "./training-plan.dto.js";
-import { trainingPlanRepository, type PlanInclude, type PlanRow } from "./training-plan.repository.js";
+import { trainingPlanRepository, type PlanInclude, type PlanRow, type PlanTrainingJson } from "./training-plan.repository.js";
 
 export type { PlanInclude };
 import { sql } from "drizzle-orm";
@@ -30,7 +30,8 @@ export type { PlanTrainingDto, TrainingPlanDto };
 export class TrainingPlanService {
   constructor(private readonly deps: { db: Db; clock: Clock; trainings: TrainingService }) {}
 
-  async create(actor: Actor, readInput: InputReader<PlanInput>): Promise<TrainingPlanDto> {
+  /** `include`: the relations the answer carries (its trainings' trainings), read after the commit as a lookup reads them. */
+  async create(actor: Actor, readInput: InputReader<PlanInput>, include: PlanInclude = {}): Promise<TrainingPlanDto> {
     const trainer = requireTrainer(actor, TRAINERS_ONLY);
     const input = readInput();
     await this.deps.trainings.ensureVisible(trainer, trainingIdsOf(input));
@@ -42,29 +43,29 @@ export class TrainingPlanService {
       await emit(tx, now, { type: "training_plan.created", planId: row.id, ownerId: trainer.id });
       return row.id;
     });
-    return (await this.toDtos([(await trainingPlanRepository.findById(db, id))!]))[0];
+    return treeToDto(await this.readTree(trainer, id, include));
   }
 
-  async update(actor: Actor, id: number, readInput: InputReader<PlanInput>): Promise<TrainingPlanDto> {
+  /** `include`: as for create. */
+  async update(actor: Actor, id: number, readInput: InputReader<PlanInput>, include: PlanInclude = {}): Promise<TrainingPlanDto> {
     const caller = requireUser(actor);
     await this.loadOwn(caller, id);
     const input = readInput();
     await this.deps.trainings.ensureVisible(caller, trainingIdsOf(input));
     const { db, clock } = this.deps;
-    const updated = await db.transaction(async (tx) => {
+    await db.transaction(async (tx) => {
       const now = clock.now();
       const before = await trainingPlanRepository.lock(tx, id);
       if (!before) throw notFound(PLAN_NOT_FOUND);
-      const row = (await trainingPlanRepository.update(tx, id, { ...fieldsOf(input), updatedAt: now }))!;
+      await trainingPlanRepository.update(tx, id, { ...fieldsOf(input), updatedAt: now });
       // The parties of its live assignments see its trainings and their exercises: those it drops (read as DELETE
       // unless they still see them otherwise) and those it takes up (kept as they are until this commits).
       await emit(tx, now, { type: "training_plan.trainings_removed", planId: id });
       await writeTrainings(tx, id, input);
       await this.lockContent(tx, id);
       await emit(tx, now, { type: "training_plan.updated", planId: id });
-      return row;
     });
-    return (await this.toDtos([updated]))[0];
+    return treeToDto(await this.readTree(caller, id, include));
   }
 
   /** Deletes a plan: 409 while a PENDING or ACTIVE assignment uses it; finished assignments go with it. */
@@ -121,41 +122,31 @@ export class TrainingPlanService {
 
   /** The plan, its visibility checked and its trainings read in one statement, with the relations `include` names. */
   async get(actor: Actor, id: number, include: PlanInclude = {}): Promise<TrainingPlanDto> {
-    const caller = requireUser(actor);
-    const found = await trainingPlanRepository.findTree(this.deps.db, caller, id, include);
-    if (!found) throw notFound(PLAN_NOT_FOUND);
+    const found = await this.readTree(requireUser(actor), id, include);
     if (!found.visible) throw forbidden();
-    return toDto(
-      found.plan,
-      found.trainings.map(({ training, ...item }): PlanTrainingDto =>
-        training === undefined ? item : { ...item, training: training && trainingFromJson(training as Record<string, unknown>) },
-      ),
-    );
+    return treeToDto(found);
   }
 
-  async list(actor: Actor, readQuery: InputReader<PlanListQuery>): Promise<Page<TrainingPlanDto>> {
+  /** A page of the plans the caller may see, each with its trainings and the relations `include` names, in one statement. */
+  async list(actor: Actor, readQuery: InputReader<PlanListQuery>, include: PlanInclude = {}): Promise<Page<TrainingPlanDto>> {
     const caller = requireUser(actor);
     const { filter, page: request } = readQuery();
-    const db = mayBeStale(this.deps.db);
-    const { rows, total } = await trainingPlanRepository.list(db, caller, filter, request);
-    return toPage(await this.toDtos(rows, db), total, request);
+    const { rows, total } = await trainingPlanRepository.list(mayBeStale(this.deps.db), caller, filter, request, include);
+    return toPage(rows.map(treeToDto), total, request);
   }
 
-  /** The plans a trainer created (trainers only). */
-  async listMine(actor: Actor, readPage: InputReader<PageRequest>): Promise<Page<TrainingPlanDto>> {
+  /** The plans a trainer created (trainers only); `include` as for list. */
+  async listMine(actor: Actor, readPage: InputReader<PageRequest>, include: PlanInclude = {}): Promise<Page<TrainingPlanDto>> {
     const trainer = requireTrainer(actor, TRAINERS_ONLY);
     const request = readPage();
-    const db = mayBeStale(this.deps.db);
-    const { rows, total } = await trainingPlanRepository.list(db, trainer, { createdBy: trainer.id }, request);
-    return toPage(await this.toDtos(rows, db), total, request);
+    const { rows, total } = await trainingPlanRepository.list(mayBeStale(this.deps.db), trainer, { createdBy: trainer.id }, request, include);
+    return toPage(rows.map(treeToDto), total, request);
   }
 
-  /** Plans by id for loaders, in the order asked; null where missing or not visible. */
-  async findVisibleByIds(actor: Actor, ids: readonly number[]): Promise<(TrainingPlanDto | null)[]> {
-    const caller = requireUser(actor);
-    // The visibility rule and the plans' trainings are part of the one query for the whole batch.
-    const found = await trainingPlanRepository.findVisibleWithTrainings(this.deps.db, caller, ids);
-    const byId = new Map(found.map(({ plan, trainings }) => [plan.id, toDto(plan, trainings)]));
+  /** Plans by id, in the order asked, with the relations `include` names; null where missing or not visible (one statement). */
+  async findVisibleByIds(actor: Actor, ids: readonly number[], include: PlanInclude = {}): Promise<(TrainingPlanDto | null)[]> {
+    const found = await trainingPlanRepository.findVisibleWithTrainings(this.deps.db, requireUser(actor), ids, include);
+    const byId = new Map(found.map((tree) => [tree.plan.id, treeToDto(tree)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 
@@ -167,18 +158,11 @@ export class TrainingPlanService {
     return row;
   }
 
-  /** Plans with their trainings, in two queries whatever the number of plans. */
-  async toDtos(rows: PlanRow[], db: Db = this.deps.db): Promise<TrainingPlanDto[]> {
-    const items = await trainingPlanRepository.trainingsOf(
-      db,
-      rows.map((row) => row.id),
-    );
-    return rows.map((row) =>
-      toDto(
-        row,
-        items.filter((item) => item.planId === row.id).map(({ planId: _p, ...item }) => item),
-      ),
-    );
+  /** The plan by id, whether `caller` may see it, and its trainings with what `include` names; 404 when missing. */
+  private async readTree(caller: UserActor, id: number, include: PlanInclude) {
+    const found = await trainingPlanRepository.findTree(this.deps.db, caller, id, include);
+    if (!found) throw notFound(PLAN_NOT_FOUND);
+    return found;
   }
 
   /**
@@ -251,6 +235,16 @@ function toDto(row: PlanRow, trainings: PlanTrainingDto[]): TrainingPlanDto {
     goal: row.goal,
     duration: row.durationWeeks,
   };
+}
+
+/** A plan read with its trainings as trainingsJson wrote them, each with its `training` when included (null: not visible). */
+function treeToDto({ plan, trainings }: { plan: PlanRow; trainings: PlanTrainingJson[] }): TrainingPlanDto {
+  return toDto(
+    plan,
+    trainings.map(({ training, ...item }): PlanTrainingDto =>
+      training === undefined ? item : { ...item, training: training && trainingFromJson(training as Record<string, unknown>) },
+    ),
+  );
 }
 
 /** The trainings a plan schedules: each must exist and be visible to its author (contract §5). */

@@ -3,7 +3,10 @@ import { ListBound, PARTS_ESTIMATE } from "../../graphql/list-bounds.js";
 import { PageOf } from "../../graphql/page.js";
 import { DateTime, LocalDate } from "../../graphql/scalars.js";
 import { DifficultyEnum } from "../exercises/exercise.types.js";
+import { Embedded } from "../../graphql/embedded.js";
 import { graphqlEnum } from "../../graphql/enums.js";
+import type { TrainingDto } from "../trainings/training.dto.js";
+import { Training } from "../trainings/training.types.js";
 import { GOALS, DAYS_OF_WEEK, ASSIGNMENT_STATUSES } from "../../tables/training-plan.table.js";
 import type { LiteralsWidened } from "../../graphql/answer-shapes.js";
 import type { PlanAssignmentDto, PlanTrainingDto, TrainingPlanDto } from "./training-plan.dto.js";
@@ -20,6 +23,9 @@ export class PlanTraining implements LiteralsWidened<PlanTrainingDto> {
   @Field(() => String) trainingName!: string;
   @Field(() => DayOfWeekEnum) dayOfWeek!: string;
   @Field(() => Int, { description: "order within the day" }) order!: number;
+  @Field(() => Training, { nullable: true, description: "Null when the training is not visible to the caller" })
+  @Embedded()
+  training?: TrainingDto | null;
 }
 
 @ObjectType("TrainingPlan", { simpleResolvers: true })

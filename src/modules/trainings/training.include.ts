@@ -6,7 +6,8 @@ import { LINE_JSON_KEYS, TRAINING_JSON_KEYS, type TrainingInclude } from "./trai
 const TRAINING_NEEDS = { exercises: ["lines"], creator: ["createdBy"], exerciseCount: [] };
 
 /**
- * The relations a selection of Training asks for, read ahead with it, and the keys its fields and its lines' read
+ * The relations a selection of Training asks for (its lines' exercises), read in the statement that reads the training,
+ * and the keys its fields and its lines' read
  * (undefined: the training itself is not selected).
  */
 export const trainingInclude = (selection: Selection | undefined): TrainingInclude | undefined =>

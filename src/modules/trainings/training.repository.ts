@@ -10,7 +10,7 @@ import { trainingExecutableBy, trainingVisibleTo } from "../access/content.js";
 import { planIdsScheduling } from "../access/holdings.js";
 import { preparedReader, readerKind, type ReaderKind } from "../access/readers.js";
 import { exercises } from "../../tables/exercise.table.js";
-import { lineFields, linesJson, trainingsInFeedOf } from "./training.fragments.js";
+import { lineFields, linesJson, trainingsInFeedOf, type TrainingInclude } from "./training.fragments.js";
 import { trainingExercises, trainings } from "../../tables/training.table.js";
 
 export type TrainingRow = typeof trainings.$inferSelect;
@@ -39,12 +39,24 @@ const trainingById = preparedStatement((db) =>
 /** The trainings among the bound `ids` that a reader of this kind (bound `callerId`) may see. */
 const visibleAmong = (kind: ReaderKind) => and(isAnyOf(trainings.id, sql.placeholder("ids")), trainingVisibleTo(preparedReader(kind)));
 
-/** The loaders' batches: the ids bind as one array, so one text serves every batch of a kind of reader. */
-const visibleTrainingsWithLines = preparedStatements(
-  (kind: ReaderKind) => kind,
-  (db, kind) => db.select({ training: trainings, lines: linesAsJson }).from(trainings).where(visibleAmong(kind)).prepare("visible_trainings_with_lines"),
+/**
+ * A training, whether a reader of this kind (bound `callerId`) may see it, and its lines with what `include` names
+ * (their exercises, each null where the reader may not see it), by id, in one statement: what a lookup and a write
+ * answer.
+ */
+const trainingTree = preparedStatements(
+  ({ reader, include }: { reader: ReaderKind; include: TrainingInclude }) => `${reader} ${JSON.stringify([include.exercise, include.lineKeys])}`,
+  (db, { reader, include }) => {
+    const bound = preparedReader(reader);
+    return db
+      .select({ training: trainings, visible: sql<boolean>`${trainingVisibleTo(bound) ?? sql`true`}`, lines: linesJson(bound, include) })
+      .from(trainings)
+      .where(eq(trainings.id, sql.placeholder("id")))
+      .prepare("training_tree");
+  },
 );
 
+/** The ids bind as one array, so one text serves every batch of a kind of reader. */
 const visibleTrainingIds = preparedStatements(
   (kind: ReaderKind) => kind,
   (db, kind) => db.select({ id: trainings.id }).from(trainings).where(visibleAmong(kind)).prepare("visible_training_ids"),
@@ -85,13 +97,12 @@ export const trainingRepository = {
   },
 
   /**
-   * The trainings of `ids` the caller may see, each with its exercise lines (as exercisesOf reads them), in one
-   * statement: the lines come as one JSON array per training, built by PostgreSQL.
+   * The training, whether `reader` may see it, and its lines (as exercisesOf reads them, each with its `exercise` when
+   * `include` names it), in one statement; null when missing.
    */
-  async findVisibleWithLines(db: Db, caller: UserActor | null, ids: readonly number[]) {
-    if (ids.length === 0) return [];
-    const rows = await visibleTrainingsWithLines(db, readerKind(caller)).execute({ ids, callerId: caller?.id });
-    return rows.map(({ training, lines }) => ({ training, lines: fromJson(lines) as TrainingLine[] }));
+  async findTree(db: Db, reader: UserActor | null, id: number, include: TrainingInclude) {
+    const [row] = await trainingTree(db, { reader: readerKind(reader), include }).execute({ id, callerId: reader?.id });
+    return row ? { training: row.training, visible: row.visible, lines: fromJson(row.lines) as (TrainingLine & { exercise?: unknown })[] } : null;
   },
 
   async exerciseCounts(db: Db, trainingIds: readonly number[]) {

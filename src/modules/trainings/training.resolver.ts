@@ -1,20 +1,20 @@
-import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import type { GraphQLResolveInfo } from "graphql";
+import { Arg, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql/context.js";
 import { inputReader, listReader, pageReader } from "../../graphql/arguments.js";
+import { Selection } from "../../graphql/look-ahead.js";
 import { PageInput } from "../../graphql/page.js";
-import { Exercise } from "../exercises/exercise.types.js";
 import { UserSummary } from "../users/user.types.js";
 import { trainingFilter, trainingInput, trainingPaging } from "./training.inputs.js";
-import type { TrainingExerciseDto } from "./training.service.js";
-import { TrainingExercise, TrainingFilter, TrainingInput, TrainingPage, Training } from "./training.types.js";
-import { ReadAhead } from "../../graphql/read-ahead.js";
+import { trainingInclude } from "./training.include.js";
+import { TrainingFilter, TrainingInput, TrainingPage, Training } from "./training.types.js";
 
-/** Trainings over GraphQL: the same service as REST. */
+/** Trainings over GraphQL: the same service as REST; each answer's lines' exercises read in its statement. */
 @Resolver(() => Training)
 export class TrainingResolver {
   @Query(() => Training)
-  training(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
-    return ctx.services.trainings.get(ctx.actor, id);
+  training(@Arg("id", () => Int) id: number, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    return ctx.services.trainings.get(ctx.actor, id, trainingInclude(Selection.of(info)));
   }
 
   @Query(() => TrainingPage)
@@ -32,13 +32,18 @@ export class TrainingResolver {
   }
 
   @Mutation(() => Training)
-  createTraining(@Arg("input", () => TrainingInput) input: TrainingInput, @Ctx() ctx: Context) {
-    return ctx.services.trainings.create(ctx.actor, inputReader(trainingInput, input));
+  createTraining(@Arg("input", () => TrainingInput) input: TrainingInput, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    return ctx.services.trainings.create(ctx.actor, inputReader(trainingInput, input), trainingInclude(Selection.of(info)));
   }
 
   @Mutation(() => Training)
-  updateTraining(@Arg("id", () => Int) id: number, @Arg("input", () => TrainingInput) input: TrainingInput, @Ctx() ctx: Context) {
-    return ctx.services.trainings.update(ctx.actor, id, inputReader(trainingInput, input));
+  updateTraining(
+    @Arg("id", () => Int) id: number,
+    @Arg("input", () => TrainingInput) input: TrainingInput,
+    @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return ctx.services.trainings.update(ctx.actor, id, inputReader(trainingInput, input), trainingInclude(Selection.of(info)));
   }
 
   @Mutation(() => Boolean)
@@ -50,14 +55,5 @@ export class TrainingResolver {
   @FieldResolver(() => UserSummary, { nullable: true, description: "The author" })
   creator(@Root() training: Training, @Ctx() ctx: Context) {
     return ctx.loaders.authorById.load(training.createdBy);
-  }
-}
-
-@Resolver(() => TrainingExercise)
-export class TrainingExerciseRelationsResolver {
-  @FieldResolver(() => Exercise, { nullable: true, description: "Null when the exercise is not visible to the caller" })
-  @ReadAhead()
-  exercise(@Root() line: TrainingExerciseDto, @Ctx() ctx: Context) {
-    return ctx.loaders.exerciseById.load(line.exerciseId);
   }
 }

@@ -1,5 +1,4 @@
 import { ensureMayPublish, requireOwnerOrAdmin } from "../access/ownership.js";
-import { contentVisibleAtOnce } from "../access/content.js";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import { unlessForeignKeyRefuses } from "../../platform/db/constraint-violation.js";
@@ -8,7 +7,7 @@ import { conflict, forbidden, notFound, unauthorized } from "../../platform/erro
 import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
 import { EXERCISE_NOT_FOUND, exerciseFromJson, type ExerciseService } from "../exercises/exercise.service.js";
-import { trainingRowFromJson } from "./training.fragments.js";
+import { trainingRowFromJson, type TrainingInclude } from "./training.fragments.js";
 import type { TrainingDto, TrainingExerciseDto, TrainingListItemDto } from "./training.dto.js";
 import type { TrainingInput, TrainingListQuery } from "./training.inputs.js";
 import { trainingRepository, type TrainingLine, type TrainingRow } from "./training.repository.js";
@@ -28,7 +27,8 @@ const TRAINING_IN_USE = "Treino está em uso em planos de treino";
 export class TrainingService {
   constructor(private readonly deps: { db: Db; clock: Clock; exercises: ExerciseService }) {}
 
-  async create(actor: Actor, readInput: InputReader<TrainingInput>): Promise<TrainingDto> {
+  /** `include`: the relations the answer carries (its lines' exercises), read after the commit as a lookup reads them. */
+  async create(actor: Actor, readInput: InputReader<TrainingInput>, include: TrainingInclude = {}): Promise<TrainingDto> {
     const caller = requireUser(actor);
     const input = readInput();
     ensureMayPublish(caller, input.isPublic);
@@ -48,17 +48,18 @@ export class TrainingService {
       await emit(tx, now, { type: "training.created", trainingId: row.id, ownerId: caller.id });
       return row.id;
     });
-    return (await this.toDtos([(await trainingRepository.findById(db, id))!]))[0];
+    return toTreeDto(await this.readTree(caller, id, include));
   }
 
-  async update(actor: Actor, id: number, readInput: InputReader<TrainingInput>): Promise<TrainingDto> {
+  /** `include`: as for create. */
+  async update(actor: Actor, id: number, readInput: InputReader<TrainingInput>, include: TrainingInclude = {}): Promise<TrainingDto> {
     const caller = requireUser(actor);
     await this.loadOwn(caller, id);
     const input = readInput();
     ensureMayPublish(caller, input.isPublic);
     await this.deps.exercises.ensureVisible(caller, exerciseIdsOf(input));
     const { db, clock } = this.deps;
-    const updated = await db.transaction(async (tx) => {
+    await db.transaction(async (tx) => {
       const now = clock.now();
       const before = await trainingRepository.findByIdForUpdate(tx, id);
       if (!before) throw notFound(TRAINING_NOT_FOUND);
@@ -74,9 +75,8 @@ export class TrainingService {
       await writeLines(tx, id, input);
       await this.deps.exercises.lockForShare(tx, exerciseIdsOfTrainings(sql`${id}`));
       await emit(tx, now, { type: "training.updated", trainingId: id, renamed: row.name !== before.name });
-      return row;
     });
-    return (await this.toDtos([updated]))[0];
+    return toTreeDto(await this.readTree(caller, id, include));
   }
 
   async delete(actor: Actor, id: number): Promise<void> {
@@ -97,14 +97,12 @@ export class TrainingService {
     );
   }
 
-  async get(actor: Actor, id: number): Promise<TrainingDto> {
-    const row = await trainingRepository.findById(this.deps.db, id);
-    if (!row) throw notFound(TRAINING_NOT_FOUND);
-    if (!contentVisibleAtOnce(actor.kind === "user" ? actor : null, row)) {
-      if (actor.kind !== "user") throw unauthorized();
-      if (!(await trainingRepository.visibleIds(this.deps.db, actor, [id])).has(id)) throw forbidden();
-    }
-    return (await this.toDtos([row]))[0];
+  /** One training with its lines, and the relations `include` names, in one statement; 401 / 403 as contract §4 says. */
+  async get(actor: Actor, id: number, include: TrainingInclude = {}): Promise<TrainingDto> {
+    const caller = actor.kind === "user" ? actor : null;
+    const found = await this.readTree(caller, id, include);
+    if (!found.visible) throw caller ? forbidden() : unauthorized();
+    return toTreeDto(found);
   }
 
   async list(actor: Actor, readQuery: InputReader<TrainingListQuery>): Promise<Page<TrainingListItemDto>> {
@@ -125,10 +123,10 @@ export class TrainingService {
 
   /** A training the caller may execute (its creator, or a student whose PENDING or ACTIVE assignment has it), else 404 / 403. */
   async getExecutable(caller: UserActor, id: number): Promise<TrainingDto> {
-    const row = await trainingRepository.findById(this.deps.db, id);
-    if (!row) throw notFound(TRAINING_NOT_FOUND);
+    // Read as nobody in particular: whether it may be executed is its own rule, not whether it may be seen.
+    const found = await this.readTree(null, id, {});
     if (!(await trainingRepository.isExecutableBy(this.deps.db, id, caller.id))) throw forbidden();
-    return (await this.toDtos([row]))[0];
+    return toTreeDto(found);
   }
 
   /** The training whoever asks, else 404: a user's executions and figures name trainings the user may no longer see. */
@@ -136,13 +134,6 @@ export class TrainingService {
     const row = await trainingRepository.findById(this.deps.db, id);
     if (!row) throw notFound(TRAINING_NOT_FOUND);
     return row;
-  }
-
-  /** Trainings by id for loaders, in the order asked; null where missing or not visible to the caller (one statement). */
-  async findVisibleByIds(actor: Actor, ids: readonly number[]): Promise<(TrainingDto | null)[]> {
-    const found = await trainingRepository.findVisibleWithLines(this.deps.db, actor.kind === "user" ? actor : null, ids);
-    const byId = new Map(found.map(({ training, lines }) => [training.id, toDto(training, lines)]));
-    return ids.map((id) => byId.get(id) ?? null);
   }
 
   /** Every one of `ids` exists and is visible to the caller, else 404 (what a plan may schedule). */
@@ -231,17 +222,11 @@ export class TrainingService {
     await this.deps.exercises.lockForShare(tx, exerciseIdsOfTrainings(ids));
   }
 
-  private async toDtos(rows: TrainingRow[]): Promise<TrainingDto[]> {
-    const lines = await trainingRepository.exercisesOf(
-      this.deps.db,
-      rows.map((row) => row.id),
-    );
-    return rows.map((row) =>
-      toDto(
-        row,
-        lines.filter((line) => line.trainingId === row.id).map(({ trainingId: _t, ...line }) => line),
-      ),
-    );
+  /** The training by id, whether `reader` may see it, and its lines with what `include` names; 404 when missing. */
+  private async readTree(reader: UserActor | null, id: number, include: TrainingInclude) {
+    const found = await trainingRepository.findTree(this.deps.db, reader, id, include);
+    if (!found) throw notFound(TRAINING_NOT_FOUND);
+    return found;
   }
 
   private async toListItems(rows: TrainingRow[], db: Db): Promise<TrainingListItemDto[]> {
@@ -282,17 +267,21 @@ function toDto(row: TrainingRow, lines: TrainingLine[]): TrainingDto {
   };
 }
 
-type LineJson = TrainingExerciseDto & { exercise?: Record<string, unknown> | null };
+type LineJson = Omit<TrainingExerciseDto, "exercise"> & { exercise?: unknown };
+
+/** Lines as linesJson wrote them, each with its exercise when included (null: not visible to the reader). */
+const linesFromJson = (lines: LineJson[]): TrainingExerciseDto[] =>
+  lines.map(({ exercise, ...line }) => (exercise === undefined ? line : { ...line, exercise: exercise && exerciseFromJson(exercise as Record<string, unknown>) }));
+
+/** A training read by id with its lines (trainingRepository.findTree). */
+const toTreeDto = (found: { training: TrainingRow; lines: LineJson[] }) => toDto(found.training, linesFromJson(found.lines));
 
 /**
  * A training as trainingJson carries it inside a tree read in one statement, its lines' exercises when included; only
  * the keys it was written with (no lines: none, for a selection that reads none).
  */
 export function trainingFromJson(json: Record<string, unknown>): TrainingDto {
-  const lines = ((json.lines as LineJson[] | undefined) ?? []).map(({ exercise, ...line }): TrainingExerciseDto =>
-    exercise === undefined ? line : { ...line, exercise: exercise && exerciseFromJson(exercise) },
-  );
-  return toDto(trainingRowFromJson(json), lines);
+  return toDto(trainingRowFromJson(json), linesFromJson((json.lines as LineJson[] | undefined) ?? []));
 }
 
 /** The exercises a training holds: each must exist and be visible to its author (contract §4). */

@@ -3,6 +3,9 @@ import { ListBound, PARTS_ESTIMATE } from "../../graphql/list-bounds.js";
 import { PageOf } from "../../graphql/page.js";
 import { DateTime } from "../../graphql/scalars.js";
 import type { MergedShapes } from "../../graphql/answer-shapes.js";
+import { Embedded } from "../../graphql/embedded.js";
+import type { ExerciseDto } from "../exercises/exercise.dto.js";
+import { Exercise } from "../exercises/exercise.types.js";
 import type { TrainingDto, TrainingExerciseDto, TrainingListItemDto } from "./training.dto.js";
 
 @ObjectType("TrainingExercise", { simpleResolvers: true })
@@ -16,6 +19,9 @@ export class TrainingExercise implements TrainingExerciseDto {
   @Field(() => Int, { nullable: true }) restSeconds!: number | null;
   @Field(() => Int, { nullable: true }) order!: number | null;
   @Field(() => String, { nullable: true }) notes!: string | null;
+  @Field(() => Exercise, { nullable: true, description: "Null when the exercise is not visible to the caller" })
+  @Embedded()
+  exercise?: ExerciseDto | null;
 }
 
 @ObjectType("Training", { description: "In listings `exercises` is null and `exerciseCount` set, as in the REST list items", simpleResolvers: true })
