@@ -4,15 +4,15 @@ import { assignPlan, createExercise, createPlan, createTraining, linkTrainerAndS
 import { makeStudent, makeTrainer } from "../factories/users.js";
 
 /*
- * Issue 32: an exercise's author, a training line's exercise and a plan's training are read one way, in the statement
- * that reads their parent, whichever root, mutation or relation answers the parent. Each must come with its value
+ * Issue 32: the relations of content trees (the authors of exercises, trainings and plans, a training line's exercise,
+ * a plan's training) are read one way, in the statement that reads their parent, whichever root, mutation or relation answers the parent. Each must come with its value
  * (null only where the caller may not see it), never an error for a relation left unread.
  */
 const t = useTestApp();
 
 const EXERCISE = `name creator { name }`;
-const TRAINING = `name exercises { sets exercise { ${EXERCISE} } }`;
-const PLAN = `name trainings { dayOfWeek training { ${TRAINING} } }`;
+const TRAINING = `name creator { name } exercises { sets exercise { ${EXERCISE} } }`;
+const PLAN = `name creator { name } trainings { dayOfWeek training { ${TRAINING} } }`;
 
 /** A trainer's private exercise and public one in a public training, in a plan assigned to a linked student. */
 async function world() {
@@ -30,6 +30,7 @@ async function world() {
 const AUTHOR = { name: "Treinadora" };
 const TRAINING_AS_AUTHOR = {
   name: "Treino A",
+  creator: AUTHOR,
   exercises: [
     { sets: 3, exercise: { name: "Privado", creator: AUTHOR } },
     { sets: 3, exercise: { name: "Público", creator: AUTHOR } },
@@ -68,8 +69,13 @@ describe("content trees: every producer reads the relations its selection asks",
     expect(updated.updateExercise).toEqual({ name: "Renomeado", creator: AUTHOR });
   });
 
-  it("a training's lines' exercises, by id and in the answers of its writes; hidden ones null to another reader", async () => {
+  it("a training's author and lines' exercises, by id, in both listings and in the answers of its writes; hidden ones null to another reader", async () => {
     const { trainer, student, hidden, shown, training } = await world();
+    const listed = await data(`query ($id: Int!) { trainings(filter: { createdBy: $id }) { content { name creator { name } } } }`, { id: trainer.id }, trainer.token);
+    expect(listed.trainings.content).toEqual([{ name: "Treino A", creator: AUTHOR }]);
+    expect((await data(`{ myTrainings { content { name creator { name userType } } } }`, {}, trainer.token)).myTrainings.content).toEqual([
+      { name: "Treino A", creator: { name: "Treinadora", userType: "PERSONAL" } },
+    ]);
     expect((await data(`query ($id: Int!) { training(id: $id) { ${TRAINING} } }`, { id: training.id }, trainer.token)).training).toEqual(
       TRAINING_AS_AUTHOR,
     );
@@ -79,18 +85,18 @@ describe("content trees: every producer reads the relations its selection asks",
 
     const input = `{ name: "Treino B", exercises: [{ exerciseId: ${shown.id}, sets: 4 }] }`;
     const created = await data(`mutation { createTraining(input: ${input}) { id ${TRAINING} } }`, {}, student.token);
-    expect(created.createTraining).toMatchObject({ name: "Treino B", exercises: [{ sets: 4, exercise: { name: "Público", creator: AUTHOR } }] });
+    expect(created.createTraining).toMatchObject({ name: "Treino B", creator: { name: "Aluna" }, exercises: [{ sets: 4, exercise: { name: "Público", creator: AUTHOR } }] });
     const updated = await data(
       `mutation ($id: Int!) { updateTraining(id: $id, input: { name: "Treino C", exercises: [{ exerciseId: ${hidden.id}, sets: 2 }] }) { ${TRAINING} } }`,
       { id: training.id },
       trainer.token,
     );
-    expect(updated.updateTraining).toEqual({ name: "Treino C", exercises: [{ sets: 2, exercise: { name: "Privado", creator: AUTHOR } }] });
+    expect(updated.updateTraining).toEqual({ name: "Treino C", creator: AUTHOR, exercises: [{ sets: 2, exercise: { name: "Privado", creator: AUTHOR } }] });
   });
 
   it("a plan's trainings, by id, in both listings, in the answers of its writes and through its assignments", async () => {
     const { trainer, student, training, plan, assignment } = await world();
-    const tree = { name: "Plano A", trainings: [{ dayOfWeek: "MONDAY", training: TRAINING_AS_AUTHOR }] };
+    const tree = { name: "Plano A", creator: AUTHOR, trainings: [{ dayOfWeek: "MONDAY", training: TRAINING_AS_AUTHOR }] };
     expect((await data(`query ($id: Int!) { trainingPlan(id: $id) { ${PLAN} } }`, { id: plan.id }, trainer.token)).trainingPlan).toEqual(tree);
     const listed = await data(`query ($id: Int!) { trainingPlans(filter: { createdBy: $id }) { content { ${PLAN} } } }`, { id: trainer.id }, trainer.token);
     expect(listed.trainingPlans.content).toEqual([tree]);
@@ -98,20 +104,20 @@ describe("content trees: every producer reads the relations its selection asks",
 
     const input = `{ name: "Plano B", description: "d", trainings: [{ trainingId: ${training.id}, dayOfWeek: FRIDAY, order: 0 }] }`;
     const created = await data(`mutation { createTrainingPlan(input: ${input}) { id ${PLAN} } }`, {}, trainer.token);
-    expect(created.createTrainingPlan).toMatchObject({ name: "Plano B", trainings: [{ dayOfWeek: "FRIDAY", training: TRAINING_AS_AUTHOR }] });
+    expect(created.createTrainingPlan).toMatchObject({ name: "Plano B", creator: AUTHOR, trainings: [{ dayOfWeek: "FRIDAY", training: TRAINING_AS_AUTHOR }] });
     const updated = await data(
       `mutation ($id: Int!) { updateTrainingPlan(id: $id, input: ${input.replace("Plano B", "Plano C")}) { ${PLAN} } }`,
       { id: created.createTrainingPlan.id },
       trainer.token,
     );
-    expect(updated.updateTrainingPlan).toEqual({ name: "Plano C", trainings: [{ dayOfWeek: "FRIDAY", training: TRAINING_AS_AUTHOR }] });
+    expect(updated.updateTrainingPlan).toEqual({ name: "Plano C", creator: AUTHOR, trainings: [{ dayOfWeek: "FRIDAY", training: TRAINING_AS_AUTHOR }] });
 
     // The student sees the assigned plan's training and its exercises, the trainer's private one included.
     const asStudent = TRAINING_AS_AUTHOR;
     const assignments = await data(`{ planAssignments { content { plan { ${PLAN} } } } }`, {}, student.token);
-    expect(assignments.planAssignments.content).toEqual([{ plan: { name: "Plano A", trainings: [{ dayOfWeek: "MONDAY", training: asStudent }] } }]);
+    expect(assignments.planAssignments.content).toEqual([{ plan: { name: "Plano A", creator: AUTHOR, trainings: [{ dayOfWeek: "MONDAY", training: asStudent }] } }]);
     const accepted = await data(`mutation ($id: Int!) { acceptAssignment(id: $id) { status plan { ${PLAN} } } }`, { id: assignment.id }, student.token);
-    expect(accepted.acceptAssignment).toEqual({ status: "ACTIVE", plan: { name: "Plano A", trainings: [{ dayOfWeek: "MONDAY", training: asStudent }] } });
+    expect(accepted.acceptAssignment).toEqual({ status: "ACTIVE", plan: { name: "Plano A", creator: AUTHOR, trainings: [{ dayOfWeek: "MONDAY", training: asStudent }] } });
   });
 
   it("two selections of an assignment's plan in one request: each read with its own relations", async () => {

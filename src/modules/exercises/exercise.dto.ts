@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { instant, int } from "../../platform/answer-fields.js";
-import type { UserSummaryDto } from "../users/user.dto.js";
+import type { CreatorIncluded } from "../users/user.dto.js";
 import { DIFFICULTIES, EQUIPMENT, EXERCISE_CATEGORIES } from "../../tables/exercise.table.js";
 
 /** An exercise as REST answers it (GET /exercises/{id}). */
@@ -25,11 +25,6 @@ export const exerciseSchema = z
 
 /** List items leave out videoUrl, instructions and muscleGroups. */
 export const exerciseListItemSchema = exerciseSchema.omit({ videoUrl: true, instructions: true, muscleGroups: true }).meta({ id: "ExerciseListItem" });
-
-/** Read ahead with the exercise when a GraphQL selection asks for it (ExerciseInclude); absent otherwise, and in REST. */
-interface CreatorIncluded {
-  creator?: UserSummaryDto | null;
-}
 
 export type ExerciseDto = z.output<typeof exerciseSchema> & CreatorIncluded;
 export type ExerciseListItemDto = z.output<typeof exerciseListItemSchema> & CreatorIncluded;

@@ -4,7 +4,7 @@ import type { Bound } from "../../platform/db/prepared.js";
 import { liveExerciseIdsOf, livePartiesOfExercises } from "../access/assignments.js";
 import { exerciseVisibleTo } from "../access/content.js";
 import type { ContentReader } from "../access/readers.js";
-import { authorJson } from "../users/user.fragments.js";
+import { creatorJson, type AuthorInclude } from "../users/user.fragments.js";
 import { exercises } from "../../tables/exercise.table.js";
 
 /*
@@ -12,11 +12,9 @@ import { exercises } from "../../tables/exercise.table.js";
  * access's rule of who may see it.
  */
 
-/** The relations read along with an exercise, and the keys of its JSON object and its creator's read (all when not said). */
-export interface ExerciseInclude {
-  creator?: boolean;
+/** The relations read along with an exercise (its author), and the keys of its JSON object read (all when not said). */
+export interface ExerciseInclude extends AuthorInclude {
   keys?: string[];
-  creatorKeys?: string[];
 }
 
 /** The keys exerciseJson can write: the columns' (named as the Exercise type's fields), and `creator`. */
@@ -28,7 +26,7 @@ export const EXERCISE_JSON_KEYS = [...Object.keys(getTableColumns(exercises)), "
  * loader, would have answered.
  */
 export function exerciseJson(caller: ContentReader, include: ExerciseInclude): SQL {
-  const object = rowJson(exercises, include.creator ? { creator: authorJson(exercises.createdBy, include.creatorKeys) } : {}, include.keys);
+  const object = rowJson(exercises, creatorJson(exercises.createdBy, include), include.keys);
   const visible = exerciseVisibleTo(caller);
   return visible ? sql`case when ${visible} then ${object} end` : object;
 }

@@ -1,5 +1,5 @@
 import type { Selection } from "../../graphql/look-ahead.js";
-import { AUTHOR_JSON_KEYS } from "../users/user.fragments.js";
+import { authorInclude } from "../users/author.include.js";
 import { EXERCISE_JSON_KEYS, type ExerciseInclude } from "./exercise.fragments.js";
 
 /**
@@ -7,8 +7,4 @@ import { EXERCISE_JSON_KEYS, type ExerciseInclude } from "./exercise.fragments.j
  * keys its fields read (undefined: the exercise itself is not selected).
  */
 export const exerciseInclude = (selection: Selection | undefined): ExerciseInclude | undefined =>
-  selection && {
-    creator: selection.field("creator") !== undefined,
-    keys: selection.keysOf(EXERCISE_JSON_KEYS),
-    creatorKeys: selection.field("creator")?.keysOf(AUTHOR_JSON_KEYS),
-  };
+  selection && { ...authorInclude(selection), keys: selection.keysOf(EXERCISE_JSON_KEYS) };

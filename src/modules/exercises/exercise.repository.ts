@@ -12,7 +12,7 @@ import { trainingIdsHoldingExercise } from "../access/holdings.js";
 import { preparedReader, readerKind, type ReaderKind } from "../access/readers.js";
 import { exercisesInFeedOf, type ExerciseInclude } from "./exercise.fragments.js";
 import type { UserSummaryDto } from "../users/user.dto.js";
-import { authorJson } from "../users/user.fragments.js";
+import { creatorJson } from "../users/user.fragments.js";
 import { exercises, type Difficulty, type Equipment, type ExerciseCategory } from "../../tables/exercise.table.js";
 
 export type ExerciseRow = typeof exercises.$inferSelect;
@@ -76,7 +76,7 @@ const exercisePage = preparedStatements(
           // The columns the selection reads (the id at least: a select needs one).
           exercise: pickKeys(getTableColumns(exercises), shape.include.keys && ["id", ...shape.include.keys]),
           ...(shape.counted ? { total: totalBeforePaging() } : {}),
-          ...(shape.include.creator ? { creator: authorJson(exercises.createdBy, shape.include.creatorKeys) } : {}),
+          ...creatorJson(exercises.createdBy, shape.include),
         })
         .from(exercises)
         .where(where)
@@ -103,7 +103,7 @@ const exerciseTree = preparedStatements(
   (include: ExerciseInclude) => (include.creator ? `creator(${include.creatorKeys?.join(",") ?? "*"})` : ""),
   (db, include) =>
     db
-      .select({ exercise: exercises, ...(include.creator ? { creator: authorJson(exercises.createdBy, include.creatorKeys) } : {}) })
+      .select({ exercise: exercises, ...creatorJson(exercises.createdBy, include) })
       .from(exercises)
       .where(eq(exercises.id, sql.placeholder("id")))
       .prepare("exercise_tree"),

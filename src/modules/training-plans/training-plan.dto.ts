@@ -2,6 +2,7 @@ import { z } from "zod";
 import { day, instant, int } from "../../platform/answer-fields.js";
 import { DIFFICULTIES } from "../../tables/exercise.table.js";
 import type { TrainingDto } from "../trainings/training.dto.js";
+import type { CreatorIncluded } from "../users/user.dto.js";
 import { ASSIGNMENT_STATUSES, DAYS_OF_WEEK, GOALS } from "../../tables/training-plan.table.js";
 
 /** A training a plan schedules on a day of the week. */
@@ -48,5 +49,5 @@ export type PlanTrainingDto = z.output<typeof planTrainingSchema> & {
   /** Read ahead with the plan when a GraphQL selection asks for it (PlanInclude); null when not visible, absent otherwise (and in REST). */
   training?: TrainingDto | null;
 };
-export type TrainingPlanDto = Omit<z.output<typeof trainingPlanSchema>, "trainings"> & { trainings: PlanTrainingDto[] };
+export type TrainingPlanDto = Omit<z.output<typeof trainingPlanSchema>, "trainings"> & { trainings: PlanTrainingDto[] } & CreatorIncluded;
 export type PlanAssignmentDto = z.output<typeof planAssignmentSchema>;

@@ -7,6 +7,8 @@ import { preparedStatement, preparedStatements } from "../../platform/db/prepare
 import { planVisibleTo } from "../access/content.js";
 import { preparedReader, readerKind, type ContentReader, type ReaderKind } from "../access/readers.js";
 import { trainingJson, type TrainingInclude } from "../trainings/training.fragments.js";
+import type { UserSummaryDto } from "../users/user.dto.js";
+import { creatorJson, type AuthorInclude } from "../users/user.fragments.js";
 import { fromJson, jsonRows } from "../../platform/db/json.js";
 import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
@@ -92,11 +94,26 @@ export type PlanTrainingLine = Omit<Awaited<ReturnType<typeof trainingPlanReposi
 /** A plan's item as trainingsJson writes it: its `training` a JSON object when included (null: not visible to the reader). */
 export type PlanTrainingJson = PlanTrainingLine & { training?: unknown };
 
+/** A plan as a tree statement reads it: its row, its trainings' JSON array, its author's JSON object when included. */
+interface PlanTreeRow {
+  plan: PlanRow;
+  visible: boolean;
+  trainings: unknown;
+  creator?: unknown;
+}
+
+/** A plan tree's row decoded: its trainings as trainingsJson wrote them, its author when read. */
+const planTreeOf = (row: Omit<PlanTreeRow, "visible">): { plan: PlanRow; trainings: PlanTrainingJson[]; creator?: UserSummaryDto | null } => ({
+  plan: row.plan,
+  trainings: fromJson(row.trainings) as PlanTrainingJson[],
+  ...(row.creator !== undefined && { creator: fromJson(row.creator) as UserSummaryDto | null }),
+});
+
 /**
  * The relations read along with a plan: its trainings (each with what TrainingInclude names), and the keys of those
  * items' JSON objects read (all when not said).
  */
-export interface PlanInclude {
+export interface PlanInclude extends AuthorInclude {
   training?: TrainingInclude;
   keys?: string[];
 }
@@ -125,7 +142,12 @@ const planTree = preparedStatements(
   (db, { reader, include }) => {
     const bound = preparedReader(reader)!;
     return db
-      .select({ plan: trainingPlans, visible: sql<boolean>`${planVisibleTo(bound) ?? sql`true`}`, trainings: trainingsJson(bound, include) })
+      .select({
+        plan: trainingPlans,
+        visible: sql<boolean>`${planVisibleTo(bound) ?? sql`true`}`,
+        trainings: trainingsJson(bound, include),
+        ...creatorJson(trainingPlans.createdBy, include),
+      })
       .from(trainingPlans)
       .where(eq(trainingPlans.id, sql.placeholder("id")))
       .prepare("plan_tree");
@@ -163,8 +185,8 @@ export const trainingPlanRepository = {
    * JSON object when `include` names it), in one statement; null when missing.
    */
   async findTree(db: Db, caller: UserActor, id: number, include: PlanInclude) {
-    const [row] = await planTree(db, { reader: readerKind(caller), include }).execute({ id, callerId: caller.id });
-    return row ? { plan: row.plan, visible: row.visible, trainings: fromJson(row.trainings) as PlanTrainingJson[] } : null;
+    const [row]: PlanTreeRow[] = await planTree(db, { reader: readerKind(caller), include }).execute({ id, callerId: caller.id });
+    return row ? { ...planTreeOf(row), visible: row.visible } : null;
   },
 
   /**
@@ -174,10 +196,10 @@ export const trainingPlanRepository = {
   async findVisibleWithTrainings(db: Db, caller: UserActor, ids: readonly number[], include: PlanInclude) {
     if (ids.length === 0) return [];
     const rows = await db
-      .select({ plan: trainingPlans, trainings: trainingsJson(caller, include) })
+      .select({ plan: trainingPlans, trainings: trainingsJson(caller, include), ...creatorJson(trainingPlans.createdBy, include) })
       .from(trainingPlans)
       .where(and(isAnyOf(trainingPlans.id, ids), planVisibleTo(caller)));
-    return rows.map((row) => ({ plan: row.plan, trainings: fromJson(row.trainings) as PlanTrainingJson[] }));
+    return (rows as PlanTreeRow[]).map(planTreeOf);
   },
 
   /** Those of `ids` in the change feed of `userId`, each with its trainings (as trainingsOf reads them), in one statement. */
@@ -310,7 +332,7 @@ export const trainingPlanRepository = {
     const order = [...request.sort.map((s) => (s.direction === "asc" ? asc : desc)(PLAN_SORTS[s.field])), asc(trainingPlans.id)];
     const [rows, [total]] = await Promise.all([
       db
-        .select({ plan: trainingPlans, trainings: trainingsJson(caller, include) })
+        .select({ plan: trainingPlans, trainings: trainingsJson(caller, include), ...creatorJson(trainingPlans.createdBy, include) })
         .from(trainingPlans)
         .where(where)
         .orderBy(...order)
@@ -318,7 +340,7 @@ export const trainingPlanRepository = {
         .offset(request.page * request.size),
       db.select({ n: count() }).from(trainingPlans).where(where),
     ]);
-    return { rows: rows.map((row) => ({ plan: row.plan, trainings: fromJson(row.trainings) as PlanTrainingJson[] })), total: total.n };
+    return { rows: (rows as PlanTreeRow[]).map(planTreeOf), total: total.n };
   },
 
   async insertAssignment(db: Db, values: typeof planAssignments.$inferInsert) {

@@ -6,7 +6,7 @@ import { inputReader, listReader, pageReader } from "../../graphql/arguments.js"
 import { Selection } from "../../graphql/look-ahead.js";
 import { PageInput } from "../../graphql/page.js";
 import { LocalDate } from "../../graphql/scalars.js";
-import { UserSummary, User } from "../users/user.types.js";
+import { User } from "../users/user.types.js";
 import { planInclude } from "./training-plan.include.js";
 import { assignInput, assignmentFilter, assignmentPaging, planFilter, planInput, planPaging } from "./training-plan.inputs.js";
 import {
@@ -105,11 +105,6 @@ export class TrainingPlanResolver {
   @FieldResolver(() => [PlanAssignment], { description: "The assignments of this plan the caller may see" })
   assignments(@Root() plan: TrainingPlan, @Ctx() ctx: Context) {
     return ctx.loaders.assignmentsOfPlan.load(plan.id);
-  }
-
-  @FieldResolver(() => UserSummary, { nullable: true, description: "The author" })
-  creator(@Root() plan: TrainingPlan, @Ctx() ctx: Context) {
-    return ctx.loaders.authorById.load(plan.createdBy);
   }
 }
 

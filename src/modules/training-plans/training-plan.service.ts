@@ -10,6 +10,7 @@ import type { InputReader } from "../../platform/validation.js";
 import { TRAINING_NOT_FOUND, trainingFromJson, type TrainingService } from "../trainings/training.service.js";
 import type { PlanInput, PlanListQuery } from "./training-plan.inputs.js";
 import type { PlanTrainingDto, TrainingPlanDto } from "./training-plan.dto.js";
+import type { CreatorIncluded } from "../users/user.dto.js";
 import { trainingPlanRepository, type PlanInclude, type PlanRow, type PlanTrainingJson } from "./training-plan.repository.js";
 
 export type { PlanInclude };
@@ -221,7 +222,7 @@ export class TrainingPlanService {
   }
 }
 
-function toDto(row: PlanRow, trainings: PlanTrainingDto[]): TrainingPlanDto {
+function toDto(row: PlanRow & CreatorIncluded, trainings: PlanTrainingDto[]): TrainingPlanDto {
   return {
     id: row.id,
     name: row.name,
@@ -234,13 +235,14 @@ function toDto(row: PlanRow, trainings: PlanTrainingDto[]): TrainingPlanDto {
     difficulty: row.difficulty,
     goal: row.goal,
     duration: row.durationWeeks,
+    ...(row.creator !== undefined && { creator: row.creator }),
   };
 }
 
 /** A plan read with its trainings as trainingsJson wrote them, each with its `training` when included (null: not visible). */
-function treeToDto({ plan, trainings }: { plan: PlanRow; trainings: PlanTrainingJson[] }): TrainingPlanDto {
+function treeToDto({ plan, trainings, creator }: { plan: PlanRow; trainings: PlanTrainingJson[] } & CreatorIncluded): TrainingPlanDto {
   return toDto(
-    plan,
+    { ...plan, creator },
     trainings.map(({ training, ...item }): PlanTrainingDto =>
       training === undefined ? item : { ...item, training: training && trainingFromJson(training as Record<string, unknown>) },
     ),

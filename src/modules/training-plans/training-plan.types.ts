@@ -7,6 +7,8 @@ import { Embedded } from "../../graphql/embedded.js";
 import { graphqlEnum } from "../../graphql/enums.js";
 import type { TrainingDto } from "../trainings/training.dto.js";
 import { Training } from "../trainings/training.types.js";
+import type { UserSummaryDto } from "../users/user.dto.js";
+import { UserSummary } from "../users/user.types.js";
 import { GOALS, DAYS_OF_WEEK, ASSIGNMENT_STATUSES } from "../../tables/training-plan.table.js";
 import type { LiteralsWidened } from "../../graphql/answer-shapes.js";
 import type { PlanAssignmentDto, PlanTrainingDto, TrainingPlanDto } from "./training-plan.dto.js";
@@ -43,6 +45,9 @@ export class TrainingPlan implements LiteralsWidened<TrainingPlanDto> {
   @Field(() => Int, { nullable: true, description: "weeks" }) duration!: number | null;
   @Field(() => DateTime) createdAt!: Date;
   @Field(() => DateTime) updatedAt!: Date;
+  @Field(() => UserSummary, { nullable: true, description: "The author" })
+  @Embedded()
+  creator?: UserSummaryDto | null;
 }
 
 @ObjectType("PlanAssignment", { simpleResolvers: true })

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { instant, int } from "../../platform/answer-fields.js";
 import type { ExerciseDto } from "../exercises/exercise.dto.js";
+import type { CreatorIncluded } from "../users/user.dto.js";
 
 /** One exercise line of a training. */
 export const trainingExerciseSchema = z
@@ -35,8 +36,8 @@ export const trainingSchema = z
 export const trainingListItemSchema = trainingSchema.omit({ exercises: true }).extend({ exerciseCount: int() }).meta({ id: "TrainingListItem" });
 
 export type TrainingExerciseDto = z.output<typeof trainingExerciseSchema> & {
-  /** Read ahead with the training when a GraphQL selection asks for it (TrainingInclude); absent otherwise, and in REST. */
+  /** Read with the training when a GraphQL selection asks for it (TrainingInclude); absent otherwise, and in REST. */
   exercise?: ExerciseDto | null;
 };
-export type TrainingDto = Omit<z.output<typeof trainingSchema>, "exercises"> & { exercises: TrainingExerciseDto[] };
-export type TrainingListItemDto = z.output<typeof trainingListItemSchema>;
+export type TrainingDto = Omit<z.output<typeof trainingSchema>, "exercises"> & { exercises: TrainingExerciseDto[] } & CreatorIncluded;
+export type TrainingListItemDto = z.output<typeof trainingListItemSchema> & CreatorIncluded;

@@ -5,6 +5,7 @@ import { livePartiesOfTrainings, liveTrainingIdsOf } from "../access/assignments
 import { trainingVisibleTo } from "../access/content.js";
 import type { ContentReader } from "../access/readers.js";
 import { exerciseJson, type ExerciseInclude } from "../exercises/exercise.fragments.js";
+import { creatorJson, type AuthorInclude } from "../users/user.fragments.js";
 import { exercises } from "../../tables/exercise.table.js";
 import { trainingExercises, trainings } from "../../tables/training.table.js";
 
@@ -30,17 +31,17 @@ export const lineFields = {
 };
 
 /**
- * The relations read along with a training (its lines' exercises), and the keys of its JSON object and of its lines'
- * read (all when not said).
+ * The relations read along with a training (its author, its lines' exercises), and the keys of its JSON object and of
+ * its lines' read (all when not said).
  */
-export interface TrainingInclude {
+export interface TrainingInclude extends AuthorInclude {
   exercise?: ExerciseInclude;
   keys?: string[];
   lineKeys?: string[];
 }
 
-/** The keys trainingJson can write: the columns' and `lines`. */
-export const TRAINING_JSON_KEYS = [...Object.keys(getTableColumns(trainings)), "lines"];
+/** The keys trainingJson can write: the columns', `lines` and `creator`. */
+export const TRAINING_JSON_KEYS = [...Object.keys(getTableColumns(trainings)), "lines", "creator"];
 /** The keys of a line linesJson can write: lineFields' and `exercise`. */
 export const LINE_JSON_KEYS = [...Object.keys(lineFields), "exercise"];
 
@@ -62,7 +63,7 @@ export function linesJson(caller: ContentReader, include: TrainingInclude): SQL 
  * when it does), or null when the caller may not see it: what the training loader would have answered.
  */
 export function trainingJson(caller: ContentReader, include: TrainingInclude): SQL {
-  const object = rowJson(trainings, { lines: linesJson(caller, include) }, include.keys);
+  const object = rowJson(trainings, { lines: linesJson(caller, include), ...creatorJson(trainings.createdBy, include) }, include.keys);
   const visible = trainingVisibleTo(caller);
   return visible ? sql`case when ${visible} then ${object} end` : object;
 }

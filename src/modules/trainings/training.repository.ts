@@ -10,6 +10,8 @@ import { trainingExecutableBy, trainingVisibleTo } from "../access/content.js";
 import { planIdsScheduling } from "../access/holdings.js";
 import { preparedReader, readerKind, type ReaderKind } from "../access/readers.js";
 import { exercises } from "../../tables/exercise.table.js";
+import type { UserSummaryDto } from "../users/user.dto.js";
+import { creatorJson, type AuthorInclude } from "../users/user.fragments.js";
 import { lineFields, linesJson, trainingsInFeedOf, type TrainingInclude } from "./training.fragments.js";
 import { trainingExercises, trainings } from "../../tables/training.table.js";
 
@@ -45,11 +47,17 @@ const visibleAmong = (kind: ReaderKind) => and(isAnyOf(trainings.id, sql.placeho
  * answer.
  */
 const trainingTree = preparedStatements(
-  ({ reader, include }: { reader: ReaderKind; include: TrainingInclude }) => `${reader} ${JSON.stringify([include.exercise, include.lineKeys])}`,
+  ({ reader, include }: { reader: ReaderKind; include: TrainingInclude }) =>
+    `${reader} ${JSON.stringify([include.exercise, include.lineKeys, include.creator && (include.creatorKeys ?? true)])}`,
   (db, { reader, include }) => {
     const bound = preparedReader(reader);
     return db
-      .select({ training: trainings, visible: sql<boolean>`${trainingVisibleTo(bound) ?? sql`true`}`, lines: linesJson(bound, include) })
+      .select({
+        training: trainings,
+        visible: sql<boolean>`${trainingVisibleTo(bound) ?? sql`true`}`,
+        lines: linesJson(bound, include),
+        ...creatorJson(trainings.createdBy, include),
+      })
       .from(trainings)
       .where(eq(trainings.id, sql.placeholder("id")))
       .prepare("training_tree");
@@ -101,8 +109,13 @@ export const trainingRepository = {
    * `include` names it), in one statement; null when missing.
    */
   async findTree(db: Db, reader: UserActor | null, id: number, include: TrainingInclude) {
-    const [row] = await trainingTree(db, { reader: readerKind(reader), include }).execute({ id, callerId: reader?.id });
-    return row ? { training: row.training, visible: row.visible, lines: fromJson(row.lines) as (TrainingLine & { exercise?: unknown })[] } : null;
+    const [row]: { training: TrainingRow; visible: boolean; lines: unknown; creator?: unknown }[] = await trainingTree(db, {
+      reader: readerKind(reader),
+      include,
+    }).execute({ id, callerId: reader?.id });
+    if (!row) return null;
+    const lines = fromJson(row.lines) as (TrainingLine & { exercise?: unknown })[];
+    return { training: row.training, visible: row.visible, lines, ...(include.creator && { creator: fromJson(row.creator) as UserSummaryDto | null }) };
   },
 
   async exerciseCounts(db: Db, trainingIds: readonly number[]) {
@@ -196,7 +209,8 @@ export const trainingRepository = {
     return Boolean(row);
   },
 
-  async list(db: Db, caller: UserActor | null, filter: { name?: string; createdBy?: number; isPublic?: boolean }, request: PageRequest) {
+  /** A page of the trainings the caller may see, each with its `creator` when `include` names it, and their total. */
+  async list(db: Db, caller: UserActor | null, filter: { name?: string; createdBy?: number; isPublic?: boolean }, request: PageRequest, include: AuthorInclude) {
     const conditions: (SQL | undefined)[] = [trainingVisibleTo(caller)];
     if (filter.name) conditions.push(containsText(trainings.name, filter.name));
     if (filter.createdBy !== undefined) conditions.push(eq(trainings.createdBy, filter.createdBy));
@@ -205,7 +219,7 @@ export const trainingRepository = {
     const order = [...request.sort.map((s) => (s.direction === "asc" ? asc : desc)(TRAINING_SORTS[s.field])), asc(trainings.id)];
     const [rows, [total]] = await Promise.all([
       db
-        .select()
+        .select({ training: trainings, ...creatorJson(trainings.createdBy, include) })
         .from(trainings)
         .where(where)
         .orderBy(...order)
@@ -213,6 +227,7 @@ export const trainingRepository = {
         .offset(request.page * request.size),
       db.select({ n: count() }).from(trainings).where(where),
     ]);
-    return { rows, total: total.n };
+    const withCreators = (rows as { training: TrainingRow; creator?: unknown }[]).map((row) => (include.creator ? { ...row.training, creator: fromJson(row.creator) as UserSummaryDto | null } : row.training));
+    return { rows: withCreators, total: total.n };
   },
 };

@@ -1,15 +1,14 @@
 import type { GraphQLResolveInfo } from "graphql";
-import { Arg, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from "type-graphql";
+import { Arg, Ctx, Info, Int, Mutation, Query, Resolver } from "type-graphql";
 import type { Context } from "../../graphql/context.js";
 import { inputReader, listReader, pageReader } from "../../graphql/arguments.js";
 import { Selection } from "../../graphql/look-ahead.js";
 import { PageInput } from "../../graphql/page.js";
-import { UserSummary } from "../users/user.types.js";
 import { trainingFilter, trainingInput, trainingPaging } from "./training.inputs.js";
 import { trainingInclude } from "./training.include.js";
 import { TrainingFilter, TrainingInput, TrainingPage, Training } from "./training.types.js";
 
-/** Trainings over GraphQL: the same service as REST; each answer's lines' exercises read in its statement. */
+/** Trainings over GraphQL: the same service as REST; each answer's author and lines' exercises read in its statement. */
 @Resolver(() => Training)
 export class TrainingResolver {
   @Query(() => Training)
@@ -22,13 +21,14 @@ export class TrainingResolver {
     @Arg("filter", () => TrainingFilter, { nullable: true }) filter: TrainingFilter | undefined,
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
   ) {
-    return ctx.services.trainings.list(ctx.actor, listReader(trainingPaging, trainingFilter, filter, page));
+    return ctx.services.trainings.list(ctx.actor, listReader(trainingPaging, trainingFilter, filter, page), trainingInclude(Selection.of(info).field("content")));
   }
 
   @Query(() => TrainingPage)
-  myTrainings(@Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined, @Ctx() ctx: Context) {
-    return ctx.services.trainings.listMine(ctx.actor, pageReader(page, trainingPaging));
+  myTrainings(@Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    return ctx.services.trainings.listMine(ctx.actor, pageReader(page, trainingPaging), trainingInclude(Selection.of(info).field("content")));
   }
 
   @Mutation(() => Training)
@@ -50,10 +50,5 @@ export class TrainingResolver {
   async deleteTraining(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
     await ctx.services.trainings.delete(ctx.actor, id);
     return true;
-  }
-
-  @FieldResolver(() => UserSummary, { nullable: true, description: "The author" })
-  creator(@Root() training: Training, @Ctx() ctx: Context) {
-    return ctx.loaders.authorById.load(training.createdBy);
   }
 }

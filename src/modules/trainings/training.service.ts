@@ -7,6 +7,8 @@ import { conflict, forbidden, notFound, unauthorized } from "../../platform/erro
 import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
 import { EXERCISE_NOT_FOUND, exerciseFromJson, type ExerciseService } from "../exercises/exercise.service.js";
+import type { CreatorIncluded, UserSummaryDto } from "../users/user.dto.js";
+import type { AuthorInclude } from "../users/user.fragments.js";
 import { trainingRowFromJson, type TrainingInclude } from "./training.fragments.js";
 import type { TrainingDto, TrainingExerciseDto, TrainingListItemDto } from "./training.dto.js";
 import type { TrainingInput, TrainingListQuery } from "./training.inputs.js";
@@ -105,19 +107,21 @@ export class TrainingService {
     return toTreeDto(found);
   }
 
-  async list(actor: Actor, readQuery: InputReader<TrainingListQuery>): Promise<Page<TrainingListItemDto>> {
+  /** A page of the trainings the caller may see, each with its author when `include` names it. */
+  async list(actor: Actor, readQuery: InputReader<TrainingListQuery>, include: AuthorInclude = {}): Promise<Page<TrainingListItemDto>> {
     const caller = requireUser(actor);
     const { filter, page: request } = readQuery();
     const db = mayBeStale(this.deps.db);
-    const { rows, total } = await trainingRepository.list(db, caller, filter, request);
+    const { rows, total } = await trainingRepository.list(db, caller, filter, request, include);
     return toPage(await this.toListItems(rows, db), total, request);
   }
 
-  async listMine(actor: Actor, readPage: InputReader<PageRequest>): Promise<Page<TrainingListItemDto>> {
+  /** The trainings the caller created; `include` as for list. */
+  async listMine(actor: Actor, readPage: InputReader<PageRequest>, include: AuthorInclude = {}): Promise<Page<TrainingListItemDto>> {
     const caller = requireUser(actor);
     const request = readPage();
     const db = mayBeStale(this.deps.db);
-    const { rows, total } = await trainingRepository.list(db, caller, { createdBy: caller.id }, request);
+    const { rows, total } = await trainingRepository.list(db, caller, { createdBy: caller.id }, request, include);
     return toPage(await this.toListItems(rows, db), total, request);
   }
 
@@ -229,7 +233,7 @@ export class TrainingService {
     return found;
   }
 
-  private async toListItems(rows: TrainingRow[], db: Db): Promise<TrainingListItemDto[]> {
+  private async toListItems(rows: (TrainingRow & CreatorIncluded)[], db: Db): Promise<TrainingListItemDto[]> {
     const counts = await trainingRepository.exerciseCounts(
       db,
       rows.map((row) => row.id),
@@ -243,6 +247,7 @@ export class TrainingService {
       exerciseCount: counts.get(row.id) ?? 0,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt,
+      ...(row.creator !== undefined && { creator: row.creator }),
     }));
   }
 
@@ -254,7 +259,7 @@ export class TrainingService {
   }
 }
 
-function toDto(row: TrainingRow, lines: TrainingLine[]): TrainingDto {
+function toDto(row: TrainingRow & CreatorIncluded, lines: TrainingLine[]): TrainingDto {
   return {
     id: row.id,
     name: row.name,
@@ -264,6 +269,7 @@ function toDto(row: TrainingRow, lines: TrainingLine[]): TrainingDto {
     exercises: lines,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    ...(row.creator !== undefined && { creator: row.creator }),
   };
 }
 
@@ -273,15 +279,17 @@ type LineJson = Omit<TrainingExerciseDto, "exercise"> & { exercise?: unknown };
 const linesFromJson = (lines: LineJson[]): TrainingExerciseDto[] =>
   lines.map(({ exercise, ...line }) => (exercise === undefined ? line : { ...line, exercise: exercise && exerciseFromJson(exercise as Record<string, unknown>) }));
 
-/** A training read by id with its lines (trainingRepository.findTree). */
-const toTreeDto = (found: { training: TrainingRow; lines: LineJson[] }) => toDto(found.training, linesFromJson(found.lines));
+/** A training read by id with its lines and, when included, its author (trainingRepository.findTree). */
+const toTreeDto = (found: { training: TrainingRow; lines: LineJson[] } & CreatorIncluded) =>
+  toDto({ ...found.training, creator: found.creator }, linesFromJson(found.lines));
 
 /**
- * A training as trainingJson carries it inside a tree read in one statement, its lines' exercises when included; only
- * the keys it was written with (no lines: none, for a selection that reads none).
+ * A training as trainingJson carries it inside a tree read in one statement, its author and its lines' exercises when
+ * included; only the keys it was written with (no lines: none, for a selection that reads none).
  */
 export function trainingFromJson(json: Record<string, unknown>): TrainingDto {
-  return toDto(trainingRowFromJson(json), linesFromJson((json.lines as LineJson[] | undefined) ?? []));
+  const row = { ...trainingRowFromJson(json), creator: json.creator as UserSummaryDto | null | undefined };
+  return toDto(row, linesFromJson((json.lines as LineJson[] | undefined) ?? []));
 }
 
 /** The exercises a training holds: each must exist and be visible to its author (contract §4). */

@@ -6,6 +6,8 @@ import type { MergedShapes } from "../../graphql/answer-shapes.js";
 import { Embedded } from "../../graphql/embedded.js";
 import type { ExerciseDto } from "../exercises/exercise.dto.js";
 import { Exercise } from "../exercises/exercise.types.js";
+import type { UserSummaryDto } from "../users/user.dto.js";
+import { UserSummary } from "../users/user.types.js";
 import type { TrainingDto, TrainingExerciseDto, TrainingListItemDto } from "./training.dto.js";
 
 @ObjectType("TrainingExercise", { simpleResolvers: true })
@@ -37,6 +39,9 @@ export class Training implements MergedShapes<TrainingDto, TrainingListItemDto> 
   @Field(() => Int, { nullable: true }) exerciseCount?: number;
   @Field(() => DateTime) createdAt!: Date;
   @Field(() => DateTime) updatedAt!: Date;
+  @Field(() => UserSummary, { nullable: true, description: "The author" })
+  @Embedded()
+  creator?: UserSummaryDto | null;
 }
 
 export const TrainingPage = PageOf(Training, "TrainingPage");

@@ -65,6 +65,11 @@ export const userFromJson = (json: Record<string, unknown>): UserDto => toUserDt
 export const userSummarySchema = userSchema.pick({ id: true, name: true, userType: true, profilePicture: true }).meta({ id: "UserSummary" });
 export type UserSummaryDto = z.output<typeof userSummarySchema>;
 
+/** A content object's author, read with it when a GraphQL selection asks for it (AuthorInclude); absent otherwise, and in REST. */
+export interface CreatorIncluded {
+  creator?: UserSummaryDto | null;
+}
+
 /** What register, login and firebase-login answer. */
 export const sessionSchema = z.object({ user: userSchema, token: z.string(), userId: int(), success: z.literal(true) }).meta({ id: "Session" });
 export type SessionDto = z.output<typeof sessionSchema>;

@@ -44,6 +44,16 @@ export function authorJson(userId: AnyColumn, keys?: readonly string[]): SQL {
   return sql`(select ${objectJson(authorFields, keys)} from ${users} ${author} where ${eq(author.id, userId)})`;
 }
 
+/** Whether a content object is read with its author (`creator`), and the keys of the author read (all when not said). */
+export interface AuthorInclude {
+  creator?: boolean;
+  creatorKeys?: string[];
+}
+
+/** The `creator` of a content object whose author is the column `createdBy`, as a JSON object, when `include` names it. */
+export const creatorJson = (createdBy: AnyColumn, include: AuthorInclude): Record<string, SQL> =>
+  include.creator ? { creator: authorJson(createdBy, include.creatorKeys) } : {};
+
 /** The weights the metrics list: the newest, as many as a page holds at most (a list without paging is capped). */
 export const WEIGHT_HISTORY_LISTED = 100;
 
