@@ -1,14 +1,9 @@
 import {
-  getArgumentValues,
   getDirectiveValues,
-  getNamedType,
   GraphQLIncludeDirective,
   GraphQLSkipDirective,
-  isInterfaceType,
-  isObjectType,
   Kind,
   type FieldNode,
-  type GraphQLField,
   type GraphQLResolveInfo,
   type SelectionNode,
   type SelectionSetNode,
@@ -26,47 +21,18 @@ export class Selection {
 
   private constructor(
     /** The field's nodes in the request: every alias and fragment of it. */
-    readonly nodes: readonly FieldNode[],
+    private readonly nodes: readonly FieldNode[],
     private readonly info: Pick<GraphQLResolveInfo, "fragments" | "variableValues">,
-    /** The field's definition, when its parent is an object or interface type that has it. */
-    private readonly definition: GraphQLField<unknown, unknown> | undefined,
   ) {}
 
   static of(info: GraphQLResolveInfo): Selection {
-    return new Selection(info.fieldNodes, info, info.parentType.getFields()[info.fieldName]);
+    return new Selection(info.fieldNodes, info);
   }
 
   /** The selection under the field `name` (every alias of it merged), undefined when it is not selected. */
   field(name: string): Selection | undefined {
     const nodes = this.fields().get(name);
-    return nodes && this.child(name, nodes);
-  }
-
-  /** Every field selected under this one, by name, as `field` answers it. */
-  selectedFields(): Map<string, Selection> {
-    return new Map([...this.fields()].map(([name, nodes]) => [name, this.child(name, nodes)]));
-  }
-
-  /** What the field's definition declares of it beyond the schema's text (its resolver's decorators: ReadAhead). */
-  get extensions(): Readonly<Record<string, unknown>> {
-    return this.definition?.extensions ?? {};
-  }
-
-  /**
-   * The arguments of this field (coerced, variables read, as its resolver gets them) when every selection of it
-   * (each alias, each fragment) has the same; undefined when they differ, or cannot be read here: a read ahead for
-   * one set of arguments must not answer another's, which then resolves through its loader.
-   */
-  arguments(): Record<string, unknown> | undefined {
-    const definition = this.definition;
-    if (!definition) return undefined;
-    try {
-      const [first, ...others] = this.nodes.map((node) => getArgumentValues(definition, node, this.info.variableValues));
-      return others.every((args) => sameArguments(args, first)) ? first : undefined;
-    } catch {
-      // Arguments execution would refuse: its own resolution reports the error.
-      return undefined;
-    }
+    return nodes && new Selection(nodes, this.info);
   }
 
   /**
@@ -91,12 +57,6 @@ export class Selection {
   /** The path of fields `names` under this one, undefined as soon as one is not selected. */
   path(...names: string[]): Selection | undefined {
     return names.reduce<Selection | undefined>((selection, name) => selection?.field(name), this);
-  }
-
-  private child(name: string, nodes: FieldNode[]): Selection {
-    const type = this.definition && getNamedType(this.definition.type);
-    const definition = isObjectType(type) || isInterfaceType(type) ? type.getFields()[name] : undefined;
-    return new Selection(nodes, this.info, definition);
   }
 
   private fields(): Map<string, FieldNode[]> {
@@ -131,24 +91,4 @@ export class Selection {
     if (getDirectiveValues(GraphQLSkipDirective, node, this.info.variableValues)?.if === true) return false;
     return getDirectiveValues(GraphQLIncludeDirective, node, this.info.variableValues)?.if !== false;
   }
-}
-
-/**
- * Whether two sets of arguments are the same, whatever the order of their keys: the schema's order of a field's
- * arguments, the order a resolver writes them in and the order of an input object's properties need not agree.
- * Absent and undefined are alike; null stays null. Compared in place (no text made): it runs for every parent.
- */
-export function sameArguments(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  // A DateTime argument: a Date has no keys of its own to compare.
-  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, index) => sameArguments(item, b[index]));
-  }
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
-  for (const key in left) if (!sameArguments(left[key], right[key])) return false;
-  for (const key in right) if (!(key in left) && right[key] !== undefined) return false;
-  return true;
 }
