@@ -13,8 +13,8 @@ import {
  * What a request selects under the field being resolved, read ahead of its resolution: a root resolver asks for the
  * relations below it (a plan's trainings' exercises' authors) so its service reads the whole tree in one statement,
  * as PostGraphile does, instead of one batch per level. Fragments and inline fragments are merged; fields a
- * `@skip`/`@include` leaves out are not there. Reading ahead only ever adds data: a relation it misses still resolves
- * through its loader.
+ * `@skip`/`@include` leaves out are not there. The relations read so are marked @Embedded (embedded.ts): they have
+ * no loader, so every producer of their parent reads them from its selection.
  */
 export class Selection {
   private children?: Map<string, FieldNode[]>;

@@ -46,7 +46,7 @@ export const planAssignmentSchema = z
   .meta({ id: "PlanAssignment" });
 
 export type PlanTrainingDto = z.output<typeof planTrainingSchema> & {
-  /** Read ahead with the plan when a GraphQL selection asks for it (PlanInclude); null when not visible, absent otherwise (and in REST). */
+  /** Read with the plan when a GraphQL selection asks for it (PlanInclude); null when not visible, absent otherwise (and in REST). */
   training?: TrainingDto | null;
 };
 export type TrainingPlanDto = Omit<z.output<typeof trainingPlanSchema>, "trainings"> & { trainings: PlanTrainingDto[] } & CreatorIncluded;

@@ -8,7 +8,6 @@ import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
 import { EXERCISE_NOT_FOUND, exerciseFromJson, type ExerciseService } from "../exercises/exercise.service.js";
 import type { CreatorIncluded, UserSummaryDto } from "../users/user.dto.js";
-import type { AuthorInclude } from "../users/user.fragments.js";
 import { trainingRowFromJson, type TrainingInclude } from "./training.fragments.js";
 import type { TrainingDto, TrainingExerciseDto, TrainingListItemDto } from "./training.dto.js";
 import type { TrainingInput, TrainingListQuery } from "./training.inputs.js";
@@ -108,7 +107,7 @@ export class TrainingService {
   }
 
   /** A page of the trainings the caller may see, each with its author when `include` names it. */
-  async list(actor: Actor, readQuery: InputReader<TrainingListQuery>, include: AuthorInclude = {}): Promise<Page<TrainingListItemDto>> {
+  async list(actor: Actor, readQuery: InputReader<TrainingListQuery>, include: TrainingInclude = {}): Promise<Page<TrainingListItemDto>> {
     const caller = requireUser(actor);
     const { filter, page: request } = readQuery();
     const db = mayBeStale(this.deps.db);
@@ -117,7 +116,7 @@ export class TrainingService {
   }
 
   /** The trainings the caller created; `include` as for list. */
-  async listMine(actor: Actor, readPage: InputReader<PageRequest>, include: AuthorInclude = {}): Promise<Page<TrainingListItemDto>> {
+  async listMine(actor: Actor, readPage: InputReader<PageRequest>, include: TrainingInclude = {}): Promise<Page<TrainingListItemDto>> {
     const caller = requireUser(actor);
     const request = readPage();
     const db = mayBeStale(this.deps.db);

@@ -272,7 +272,7 @@ export function preparedTextGate(max: number, seen = new Set<string>()): (text: 
  * The client with every parameterized statement prepared once per connection and reused. Drizzle hands postgres.js
  * its unnamed queries with `prepare: false`, which postgres.js sends in two round trips (parse and describe, wait for
  * the parameter types, then bind and execute) and PostgreSQL parses and plans every time. Our statements are a set of
- * texts with bound values (an `in` list adds one text per list length, a read ahead one per set of JSON keys a
+ * texts with bound values (an `in` list adds one text per list length, a content tree one per set of JSON keys a
  * selection reads), and postgres.js retires each connection
  * after 30 to 60 minutes, so the per-connection caches stay small; statements without parameters still go as simple
  * queries. Transactions and savepoints hand out their own clients, which get the same treatment. Texts past the first
