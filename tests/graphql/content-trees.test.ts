@@ -55,11 +55,7 @@ describe("content trees: every producer reads the relations its selection asks",
       { name: "Privado", creator: AUTHOR },
       { name: "Público", creator: AUTHOR },
     ]);
-    const created = await data(
-      `mutation { createExercise(input: { name: "Novo", description: "d", category: PEITO }) { id ${EXERCISE} } }`,
-      {},
-      trainer.token,
-    );
+    const created = await data(`mutation { createExercise(input: { name: "Novo", description: "d", category: PEITO }) { id ${EXERCISE} } }`, {}, trainer.token);
     expect(created.createExercise).toMatchObject({ name: "Novo", creator: AUTHOR });
     const updated = await data(
       `mutation ($id: Int!) { updateExercise(id: $id, input: { name: "Renomeado", description: "d", category: COSTAS }) { ${EXERCISE} } }`,
@@ -71,21 +67,27 @@ describe("content trees: every producer reads the relations its selection asks",
 
   it("a training's author and lines' exercises, by id, in both listings and in the answers of its writes; hidden ones null to another reader", async () => {
     const { trainer, student, hidden, shown, training } = await world();
-    const listed = await data(`query ($id: Int!) { trainings(filter: { createdBy: $id }) { content { name creator { name } } } }`, { id: trainer.id }, trainer.token);
+    const listed = await data(
+      `query ($id: Int!) { trainings(filter: { createdBy: $id }) { content { name creator { name } } } }`,
+      { id: trainer.id },
+      trainer.token,
+    );
     expect(listed.trainings.content).toEqual([{ name: "Treino A", creator: AUTHOR }]);
     expect((await data(`{ myTrainings { content { name creator { name userType } } } }`, {}, trainer.token)).myTrainings.content).toEqual([
       { name: "Treino A", creator: { name: "Treinadora", userType: "PERSONAL" } },
     ]);
-    expect((await data(`query ($id: Int!) { training(id: $id) { ${TRAINING} } }`, { id: training.id }, trainer.token)).training).toEqual(
-      TRAINING_AS_AUTHOR,
-    );
+    expect((await data(`query ($id: Int!) { training(id: $id) { ${TRAINING} } }`, { id: training.id }, trainer.token)).training).toEqual(TRAINING_AS_AUTHOR);
     const other = await makeTrainer(t, { name: "Outra" });
     const seenByOther = await data(`query ($id: Int!) { training(id: $id) { ${TRAINING} } }`, { id: training.id }, other.token);
     expect(seenByOther.training.exercises.map((line: { exercise: unknown }) => line.exercise)).toEqual([null, { name: "Público", creator: AUTHOR }]);
 
     const input = `{ name: "Treino B", exercises: [{ exerciseId: ${shown.id}, sets: 4 }] }`;
     const created = await data(`mutation { createTraining(input: ${input}) { id ${TRAINING} } }`, {}, student.token);
-    expect(created.createTraining).toMatchObject({ name: "Treino B", creator: { name: "Aluna" }, exercises: [{ sets: 4, exercise: { name: "Público", creator: AUTHOR } }] });
+    expect(created.createTraining).toMatchObject({
+      name: "Treino B",
+      creator: { name: "Aluna" },
+      exercises: [{ sets: 4, exercise: { name: "Público", creator: AUTHOR } }],
+    });
     const updated = await data(
       `mutation ($id: Int!) { updateTraining(id: $id, input: { name: "Treino C", exercises: [{ exerciseId: ${hidden.id}, sets: 2 }] }) { ${TRAINING} } }`,
       { id: training.id },
@@ -115,9 +117,14 @@ describe("content trees: every producer reads the relations its selection asks",
     // The student sees the assigned plan's training and its exercises, the trainer's private one included.
     const asStudent = TRAINING_AS_AUTHOR;
     const assignments = await data(`{ planAssignments { content { plan { ${PLAN} } } } }`, {}, student.token);
-    expect(assignments.planAssignments.content).toEqual([{ plan: { name: "Plano A", creator: AUTHOR, trainings: [{ dayOfWeek: "MONDAY", training: asStudent }] } }]);
+    expect(assignments.planAssignments.content).toEqual([
+      { plan: { name: "Plano A", creator: AUTHOR, trainings: [{ dayOfWeek: "MONDAY", training: asStudent }] } },
+    ]);
     const accepted = await data(`mutation ($id: Int!) { acceptAssignment(id: $id) { status plan { ${PLAN} } } }`, { id: assignment.id }, student.token);
-    expect(accepted.acceptAssignment).toEqual({ status: "ACTIVE", plan: { name: "Plano A", creator: AUTHOR, trainings: [{ dayOfWeek: "MONDAY", training: asStudent }] } });
+    expect(accepted.acceptAssignment).toEqual({
+      status: "ACTIVE",
+      plan: { name: "Plano A", creator: AUTHOR, trainings: [{ dayOfWeek: "MONDAY", training: asStudent }] },
+    });
   });
 
   it("two selections of an assignment's plan in one request: each read with its own relations", async () => {

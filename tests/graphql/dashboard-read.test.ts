@@ -184,6 +184,17 @@ describe("a trainer's students and their executions", () => {
     expect(texts[0]).not.toMatch(/"created_at", "personal_student_links"."updated_at"/);
   });
 
+  it("orders by a party's name it does not read: the party's row is joined for the order alone", async () => {
+    const coach = await makeTrainer(t, { name: "Treinadora Ordem" });
+    const { students } = await dashboard(coach, 3);
+    const ids = students.map((student) => student.id);
+    for (const direction of ["asc", "desc"]) {
+      const page = await twice(`{ myStudents(page: { sort: ["studentName,${direction}"] }) { content { studentId } } }`, {}, coach.token);
+      expect(page.body.errors).toBeUndefined();
+      expect(page.body.data.myStudents.content.map((link: { studentId: number }) => link.studentId)).toEqual(direction === "asc" ? ids : [...ids].reverse());
+    }
+  });
+
   it("a student whose link was removed is null to the trainer; to an administrator it is not", async () => {
     const coach = await makeTrainer(t);
     const { students } = await dashboard(coach, 2);

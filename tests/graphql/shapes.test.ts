@@ -186,7 +186,10 @@ it("the declared edges are @FieldResolver fields or relations read with their pa
   };
 
   expect(declaredEdges.filter((edge) => !resolvedFields.has(edge) && !embedded(edge))).toEqual([]);
-  expect(declaredEdges.filter((edge) => resolvedFields.has(edge) && embedded(edge)), "relations with two paths").toEqual([]);
+  expect(
+    declaredEdges.filter((edge) => resolvedFields.has(edge) && embedded(edge)),
+    "relations with two paths",
+  ).toEqual([]);
 });
 
 /**

@@ -76,10 +76,11 @@ const linkPage = preparedStatements(
     };
     const where = and(...shape.filters.map((key) => conditions[key]));
     const columns = pickKeys(linkColumns, shape.keys);
-    const read = Object.keys(columns);
+    // What the statement reads of the users: the columns selected, and the names it sorts by.
+    const read = [...Object.keys(columns), ...shape.sort.map((s) => s.field)];
     const searched = shape.filters.includes("name") ? (shape.filters.includes("personalId") ? "student" : "trainer") : undefined;
-    // Every link has both users (foreign keys, not null, cascading): leaving out a join no column or filter reads
-    // changes no row, and spares one index lookup per link.
+    // Every link has both users (foreign keys, not null, cascading): leaving out a join no column, order or filter
+    // reads changes no row, and spares one index lookup per link.
     const withTrainer = searched === "trainer" || read.some((key) => key in trainerColumns);
     const withStudent = searched === "student" || read.some((key) => key in studentColumns);
     const joined = <Query extends PgSelect>(query: Query) => {

@@ -210,7 +210,13 @@ export const trainingRepository = {
   },
 
   /** A page of the trainings the caller may see, each with its `creator` when `include` names it, and their total. */
-  async list(db: Db, caller: UserActor | null, filter: { name?: string; createdBy?: number; isPublic?: boolean }, request: PageRequest, include: AuthorInclude) {
+  async list(
+    db: Db,
+    caller: UserActor | null,
+    filter: { name?: string; createdBy?: number; isPublic?: boolean },
+    request: PageRequest,
+    include: AuthorInclude,
+  ) {
     const conditions: (SQL | undefined)[] = [trainingVisibleTo(caller)];
     if (filter.name) conditions.push(containsText(trainings.name, filter.name));
     if (filter.createdBy !== undefined) conditions.push(eq(trainings.createdBy, filter.createdBy));
@@ -227,7 +233,9 @@ export const trainingRepository = {
         .offset(request.page * request.size),
       db.select({ n: count() }).from(trainings).where(where),
     ]);
-    const withCreators = (rows as { training: TrainingRow; creator?: unknown }[]).map((row) => (include.creator ? { ...row.training, creator: fromJson(row.creator) as UserSummaryDto | null } : row.training));
+    const withCreators = (rows as { training: TrainingRow; creator?: unknown }[]).map((row) =>
+      include.creator ? { ...row.training, creator: fromJson(row.creator) as UserSummaryDto | null } : row.training,
+    );
     return { rows: withCreators, total: total.n };
   },
 };

@@ -23,7 +23,11 @@ export class TrainingResolver {
     @Ctx() ctx: Context,
     @Info() info: GraphQLResolveInfo,
   ) {
-    return ctx.services.trainings.list(ctx.actor, listReader(trainingPaging, trainingFilter, filter, page), trainingInclude(Selection.of(info).field("content")));
+    return ctx.services.trainings.list(
+      ctx.actor,
+      listReader(trainingPaging, trainingFilter, filter, page),
+      trainingInclude(Selection.of(info).field("content")),
+    );
   }
 
   @Query(() => TrainingPage)

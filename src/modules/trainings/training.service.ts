@@ -276,7 +276,9 @@ type LineJson = Omit<TrainingExerciseDto, "exercise"> & { exercise?: unknown };
 
 /** Lines as linesJson wrote them, each with its exercise when included (null: not visible to the reader). */
 const linesFromJson = (lines: LineJson[]): TrainingExerciseDto[] =>
-  lines.map(({ exercise, ...line }) => (exercise === undefined ? line : { ...line, exercise: exercise && exerciseFromJson(exercise as Record<string, unknown>) }));
+  lines.map(({ exercise, ...line }) =>
+    exercise === undefined ? line : { ...line, exercise: exercise && exerciseFromJson(exercise as Record<string, unknown>) },
+  );
 
 /** A training read by id with its lines and, when included, its author (trainingRepository.findTree). */
 const toTreeDto = (found: { training: TrainingRow; lines: LineJson[] } & CreatorIncluded) =>
