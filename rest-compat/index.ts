@@ -18,7 +18,9 @@ import { addExecutionRoutes } from "./executions.routes.js";
 import { addPrivacyRoutes } from "./privacy.routes.js";
 import { addRecordRoutes } from "./records.routes.js";
 import { addSyncRoutes } from "./sync.routes.js";
-import { addUserRoutes } from "./users.routes.js";
+import { addSessionRoutes } from "./sessions.routes.js";
+import { addAccountEmailRoutes } from "./account-emails.routes.js";
+import { addProfileRoutes } from "./profiles.routes.js";
 import { addWebhookRoutes } from "./webhooks.routes.js";
 import { callerIdOf } from "./http.js";
 
@@ -26,7 +28,9 @@ import { callerIdOf } from "./http.js";
 export function restApi(services: Services, logger: Logger, publicBaseUrl: string): Router {
   const routes = new DocumentedRouter();
   addPrivacyRoutes(routes, services);
-  addUserRoutes(routes, services);
+  addSessionRoutes(routes, services);
+  addAccountEmailRoutes(routes, services);
+  addProfileRoutes(routes, services);
   addBillingRoutes(routes, services);
   addCoachingRoutes(routes, services);
   addExecutionRoutes(routes, services);
