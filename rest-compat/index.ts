@@ -16,6 +16,7 @@ import { addGatewayEventRoutes, rawGatewayEventBody, GATEWAY_EVENT_PATHS } from 
 import { addCoachingSideChecks } from "./coaching-sides.js";
 import { addCoachingInviteRoutes } from "./coaching-invites.routes.js";
 import { addCoachingLinkRoutes } from "./coaching-links.routes.js";
+import { addExerciseCategoryRoutes } from "./exercise-categories.routes.js";
 import { addExerciseRoutes } from "./exercises.routes.js";
 import { addTrainingRoutes } from "./trainings.routes.js";
 import { addTrainingPlanRoutes } from "./training-plans.routes.js";
@@ -49,6 +50,7 @@ export function restApi(services: Services, logger: Logger, publicBaseUrl: strin
   addTrainingExecutionRoutes(routes, services);
   addExerciseExecutionRoutes(routes, services);
   addRecordRoutes(routes, services);
+  addExerciseCategoryRoutes(routes, services);
   addExerciseRoutes(routes, services);
   addTrainingRoutes(routes, services);
   addTrainingPlanRoutes(routes, services);
