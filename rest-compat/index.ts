@@ -19,6 +19,7 @@ import { addCoachingLinkRoutes } from "./coaching-links.routes.js";
 import { addExerciseCategoryRoutes } from "./exercise-categories.routes.js";
 import { addExerciseRoutes } from "./exercises.routes.js";
 import { addTrainingRoutes } from "./trainings.routes.js";
+import { addPlanAssignmentRoutes } from "./plan-assignments.routes.js";
 import { addTrainingPlanRoutes } from "./training-plans.routes.js";
 import { addDashboardRoutes } from "./dashboard.routes.js";
 import { addTrainingExecutionRoutes } from "./training-executions.routes.js";
@@ -53,6 +54,7 @@ export function restApi(services: Services, logger: Logger, publicBaseUrl: strin
   addExerciseCategoryRoutes(routes, services);
   addExerciseRoutes(routes, services);
   addTrainingRoutes(routes, services);
+  addPlanAssignmentRoutes(routes, services);
   addTrainingPlanRoutes(routes, services);
   addAdherenceRoutes(routes, services);
   addDashboardRoutes(routes, services);
