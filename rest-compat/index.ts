@@ -30,7 +30,8 @@ import { addSyncRoutes } from "./sync.routes.js";
 import { addSessionRoutes } from "./sessions.routes.js";
 import { addAccountEmailRoutes } from "./account-emails.routes.js";
 import { addProfileRoutes } from "./profiles.routes.js";
-import { addWebhookRoutes } from "./webhooks.routes.js";
+import { addWebhookEndpointRoutes } from "./webhook-endpoints.routes.js";
+import { addWebhookDeliveryRoutes } from "./webhook-deliveries.routes.js";
 import { callerIdOf } from "./http.js";
 
 /** The REST compatibility layer mounted at /api: JSON parsing, idempotency keys, every module's routes, docs, the error shape. */
@@ -59,7 +60,8 @@ export function restApi(services: Services, logger: Logger, publicBaseUrl: strin
   addAdherenceRoutes(routes, services);
   addDashboardRoutes(routes, services);
   addSyncRoutes(routes, services);
-  addWebhookRoutes(routes, services);
+  addWebhookEndpointRoutes(routes, services);
+  addWebhookDeliveryRoutes(routes, services);
   const document = openApiDocument(routes.operations, publicBaseUrl, GATEWAY_EVENT_PATHS);
 
   const api = Router();
