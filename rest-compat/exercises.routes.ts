@@ -1,7 +1,5 @@
 import type { Request } from "express";
-import { z } from "zod";
 import { exerciseListItemSchema, exerciseSchema } from "../src/modules/exercises/exercise.dto.js";
-import { EXERCISE_CATEGORIES } from "../src/tables/exercise.table.js";
 import { exerciseFilter, exerciseInput, exercisePaging } from "../src/modules/exercises/exercise.inputs.js";
 import type { ExerciseUpload } from "../src/modules/exercises/exercise.service.js";
 import type { Services } from "../src/services.js";
@@ -10,7 +8,7 @@ import { parseJsonPart, readMultipart, type MultipartBody } from "./multipart.js
 import { pageOf } from "./openapi.js";
 import type { DocumentedRouter, MultipartPart } from "./routes.js";
 
-const EXERCISES = "Exercises";
+export const EXERCISES = "Exercises";
 
 const EXERCISE_PARTS: Record<string, MultipartPart> = {
   exercise: { description: "the exercise, a JSON object (a text part, or a file part of type application/json)", required: true, json: exerciseInput },
@@ -31,22 +29,6 @@ function exerciseUpload(req: Request): ExerciseUpload {
 export function addExerciseRoutes(routes: DocumentedRouter, services: Services): void {
   const { exercises } = services;
 
-  routes.add(
-    {
-      method: "get",
-      path: "/exercises/categories",
-      operationId: "listExerciseCategories",
-      response: z.array(z.enum(EXERCISE_CATEGORIES)),
-      errors: { 400: "JSON inválido (a body sent along that does not parse)" },
-      tag: EXERCISES,
-      summary: "The ten categories, in order",
-      auth: "none",
-      success: 200,
-    },
-    async (_req, res) => {
-      res.json(exercises.listCategories());
-    },
-  );
   routes.add(
     {
       method: "get",

@@ -1,53 +1,16 @@
-import { planAssignmentSchema, trainingPlanSchema } from "../src/modules/training-plans/training-plan.dto.js";
-import { assignInput, assignmentFilter, assignmentPaging, planFilter, planInput, planPaging } from "../src/modules/training-plans/training-plan.inputs.js";
+import { trainingPlanSchema } from "../src/modules/training-plans/training-plan.dto.js";
+import { planFilter, planInput, planPaging } from "../src/modules/training-plans/training-plan.inputs.js";
 import type { Services } from "../src/services.js";
 import { bodyReader, idParam, listReader, pageReader, userOf } from "./http.js";
 import { pageOf } from "./openapi.js";
 import type { DocumentedRouter } from "./routes.js";
 
-const PLANS = "Training plans";
+export const PLANS = "Training plans";
 
-/** Training plans and their assignments (api-spec.md, contract §5). */
+/** Training plans (api-spec.md, contract §5). */
 export function addTrainingPlanRoutes(routes: DocumentedRouter, services: Services): void {
-  const { trainingPlans, planAssignments } = services;
+  const { trainingPlans } = services;
 
-  routes.add(
-    {
-      method: "get",
-      path: "/training-plans/assignments",
-      operationId: "listAssignments",
-      query: assignmentFilter,
-      paging: assignmentPaging,
-      response: pageOf(planAssignmentSchema),
-      tag: PLANS,
-      summary: "Assignments: a trainer's, a student's own, or all (administrators)",
-      auth: "required",
-      success: 200,
-      errors: [400],
-    },
-    async (req, res) => {
-      res.json(await planAssignments.list(await userOf(services, req), listReader(req, assignmentPaging, assignmentFilter)));
-    },
-  );
-  for (const transition of ["accept", "cancel", "complete"] as const) {
-    routes.add(
-      {
-        method: "post",
-        path: `/training-plans/assignments/:id/${transition}`,
-        operationId: `${transition}Assignment`,
-        response: planAssignmentSchema,
-        tag: PLANS,
-        summary: `Assignment transition: ${transition}`,
-        auth: "required",
-        success: 200,
-        errors: [400, 403, 404, 409],
-      },
-      async (req, res) => {
-        const actor = await userOf(services, req);
-        res.json(await planAssignments[transition](actor, idParam(req)));
-      },
-    );
-  }
   routes.add(
     {
       method: "get",
@@ -150,24 +113,6 @@ export function addTrainingPlanRoutes(routes: DocumentedRouter, services: Servic
       const actor = await userOf(services, req);
       await trainingPlans.delete(actor, idParam(req));
       res.status(204).end();
-    },
-  );
-  routes.add(
-    {
-      method: "post",
-      path: "/training-plans/:id/assign",
-      operationId: "assignTrainingPlan",
-      response: planAssignmentSchema,
-      tag: PLANS,
-      summary: "Assign a plan to a linked student (another trainer's plan as the caller's own private copy)",
-      auth: "required",
-      success: 201,
-      body: assignInput,
-      errors: [400, 403, 404],
-    },
-    async (req, res) => {
-      const actor = await userOf(services, req);
-      res.status(201).json(await planAssignments.assign(actor, idParam(req), bodyReader(req, assignInput)));
     },
   );
 }

@@ -1,14 +1,14 @@
 import { createdEndpointSchema, deliverySchema, endpointSchema, rotatedSecretSchema } from "../src/modules/webhooks/webhook.dto.js";
-import { deliveryPaging, endpointChangeInput, endpointInput, endpointPaging, noFilter } from "../src/modules/webhooks/webhook.inputs.js";
+import { endpointChangeInput, endpointInput, endpointPaging, noFilter } from "../src/modules/webhooks/webhook.inputs.js";
 import type { Services } from "../src/services.js";
-import { bodyReader, idParam, listReader, pageReader, userOf } from "./http.js";
+import { bodyReader, idParam, listReader, userOf } from "./http.js";
 import { pageOf } from "./openapi.js";
 import type { DocumentedRouter } from "./routes.js";
 
-const TAG = "Webhooks";
+export const WEBHOOKS = "Webhooks";
 
-/** Outbound webhook endpoints and their deliveries (contract §14.1). */
-export function addWebhookRoutes(routes: DocumentedRouter, services: Services): void {
+/** Outbound webhook endpoints: registered, changed, rotated, tested (contract §14.1). */
+export function addWebhookEndpointRoutes(routes: DocumentedRouter, services: Services): void {
   const { webhooks } = services;
 
   routes.add(
@@ -16,7 +16,7 @@ export function addWebhookRoutes(routes: DocumentedRouter, services: Services): 
       method: "post",
       path: "/webhook-endpoints",
       operationId: "createWebhookEndpoint",
-      tag: TAG,
+      tag: WEBHOOKS,
       summary: "Registers an endpoint for signed event deliveries; the answer holds its secret, shown only now",
       auth: "required",
       success: 201,
@@ -33,7 +33,7 @@ export function addWebhookRoutes(routes: DocumentedRouter, services: Services): 
       method: "get",
       path: "/webhook-endpoints",
       operationId: "listWebhookEndpoints",
-      tag: TAG,
+      tag: WEBHOOKS,
       summary: "The caller's endpoints (an administrator's: everyone's)",
       auth: "required",
       success: 200,
@@ -50,7 +50,7 @@ export function addWebhookRoutes(routes: DocumentedRouter, services: Services): 
       method: "get",
       path: "/webhook-endpoints/:id",
       operationId: "getWebhookEndpoint",
-      tag: TAG,
+      tag: WEBHOOKS,
       summary: "One endpoint",
       auth: "required",
       success: 200,
@@ -66,7 +66,7 @@ export function addWebhookRoutes(routes: DocumentedRouter, services: Services): 
       method: "patch",
       path: "/webhook-endpoints/:id",
       operationId: "updateWebhookEndpoint",
-      tag: TAG,
+      tag: WEBHOOKS,
       summary: "Changes an endpoint's url, events, description, or turns it on or off",
       auth: "required",
       success: 200,
@@ -83,7 +83,7 @@ export function addWebhookRoutes(routes: DocumentedRouter, services: Services): 
       method: "delete",
       path: "/webhook-endpoints/:id",
       operationId: "deleteWebhookEndpoint",
-      tag: TAG,
+      tag: WEBHOOKS,
       summary: "Deletes an endpoint and its deliveries",
       auth: "required",
       success: 204,
@@ -99,7 +99,7 @@ export function addWebhookRoutes(routes: DocumentedRouter, services: Services): 
       method: "post",
       path: "/webhook-endpoints/:id/rotate-secret",
       operationId: "rotateWebhookSecret",
-      tag: TAG,
+      tag: WEBHOOKS,
       summary: "A new signing secret; deliveries carry a signature by the previous one too for 24 hours",
       auth: "required",
       success: 200,
@@ -115,7 +115,7 @@ export function addWebhookRoutes(routes: DocumentedRouter, services: Services): 
       method: "post",
       path: "/webhook-endpoints/:id/test",
       operationId: "testWebhookEndpoint",
-      tag: TAG,
+      tag: WEBHOOKS,
       summary: "Sends a `ping` event to the endpoint; the answer is its delivery",
       auth: "required",
       success: 202,
@@ -124,39 +124,6 @@ export function addWebhookRoutes(routes: DocumentedRouter, services: Services): 
     },
     async (req, res) => {
       res.status(202).json(await webhooks.test(await userOf(services, req), idParam(req)));
-    },
-  );
-  routes.add(
-    {
-      method: "get",
-      path: "/webhook-endpoints/:id/deliveries",
-      operationId: "listWebhookDeliveries",
-      tag: TAG,
-      summary: "The endpoint's deliveries, newest first",
-      auth: "required",
-      success: 200,
-      paging: deliveryPaging,
-      response: pageOf(deliverySchema),
-      errors: [400, 403, 404],
-    },
-    async (req, res) => {
-      res.json(await webhooks.listDeliveries(await userOf(services, req), idParam(req), pageReader(req, deliveryPaging)));
-    },
-  );
-  routes.add(
-    {
-      method: "post",
-      path: "/webhook-endpoints/:id/deliveries/:deliveryId/retry",
-      operationId: "retryWebhookDelivery",
-      tag: TAG,
-      summary: "Attempts a delivery again now (a FAILED one gets one more attempt)",
-      auth: "required",
-      success: 202,
-      response: deliverySchema,
-      errors: [400, 403, 404],
-    },
-    async (req, res) => {
-      res.status(202).json(await webhooks.retryDelivery(await userOf(services, req), idParam(req), idParam(req, "deliveryId")));
     },
   );
 }

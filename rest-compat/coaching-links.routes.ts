@@ -1,0 +1,83 @@
+import { linkFilter, linkPaging } from "../src/modules/coaching/coaching.inputs.js";
+import { linkSchema } from "../src/modules/coaching/coaching.dto.js";
+import type { Services } from "../src/services.js";
+import { idParam, listReader, userOf } from "./http.js";
+import { COACHING } from "./coaching-invites.routes.js";
+import { pageOf } from "./openapi.js";
+import type { DocumentedRouter } from "./routes.js";
+
+/** The links between trainers and students: listed from either side, ended by either (api-spec.md "Personal trainer and student links"). */
+export function addCoachingLinkRoutes(routes: DocumentedRouter, services: Services): void {
+  const { links } = services;
+
+  routes.add(
+    {
+      method: "get",
+      path: "/personal/students",
+      operationId: "listStudents",
+      query: linkFilter,
+      paging: linkPaging,
+      response: pageOf(linkSchema),
+      tag: COACHING,
+      summary: "The trainer's students (ACTIVE links unless status says otherwise)",
+      auth: "required",
+      success: 200,
+      errors: [400, 403],
+    },
+    async (req, res) => {
+      res.json(await links.listStudents(await userOf(services, req), listReader(req, linkPaging, linkFilter)));
+    },
+  );
+  routes.add(
+    {
+      method: "get",
+      path: "/students/personals",
+      operationId: "listPersonals",
+      query: linkFilter,
+      paging: linkPaging,
+      response: pageOf(linkSchema),
+      tag: COACHING,
+      summary: "The student's trainers",
+      auth: "required",
+      success: 200,
+      errors: [400, 403],
+    },
+    async (req, res) => {
+      res.json(await links.listPersonals(await userOf(services, req), listReader(req, linkPaging, linkFilter)));
+    },
+  );
+  routes.add(
+    {
+      method: "delete",
+      path: "/personal/students/:id",
+      operationId: "removeStudent",
+      tag: COACHING,
+      summary: "End a link (id of the link)",
+      auth: "required",
+      success: 204,
+      errors: [400, 403, 404],
+    },
+    async (req, res) => {
+      const actor = await userOf(services, req);
+      await links.removeStudent(actor, idParam(req));
+      res.status(204).end();
+    },
+  );
+  routes.add(
+    {
+      method: "delete",
+      path: "/students/personals/:id",
+      operationId: "removePersonal",
+      tag: COACHING,
+      summary: "End a link (id of the link)",
+      auth: "required",
+      success: 204,
+      errors: [400, 403, 404],
+    },
+    async (req, res) => {
+      const actor = await userOf(services, req);
+      await links.removePersonal(actor, idParam(req));
+      res.status(204).end();
+    },
+  );
+}
