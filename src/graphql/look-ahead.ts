@@ -1,9 +1,14 @@
 import {
+  getArgumentValues,
   getDirectiveValues,
+  getNamedType,
   GraphQLIncludeDirective,
   GraphQLSkipDirective,
+  isInterfaceType,
+  isObjectType,
   Kind,
   type FieldNode,
+  type GraphQLField,
   type GraphQLResolveInfo,
   type SelectionNode,
   type SelectionSetNode,
@@ -13,26 +18,55 @@ import {
  * What a request selects under the field being resolved, read ahead of its resolution: a root resolver asks for the
  * relations below it (a plan's trainings' exercises' authors) so its service reads the whole tree in one statement,
  * as PostGraphile does, instead of one batch per level. Fragments and inline fragments are merged; fields a
- * `@skip`/`@include` leaves out are not there. The relations read so are marked @Embedded (embedded.ts): they have
- * no loader, so every producer of their parent reads them from its selection.
+ * `@skip`/`@include` leaves out are not there. A content tree's relations are read so and only so (@Embedded,
+ * embedded.ts); a relation marked @ReadAhead (read-ahead.ts) still resolves through its loader when it was not.
  */
 export class Selection {
   private children?: Map<string, FieldNode[]>;
 
   private constructor(
     /** The field's nodes in the request: every alias and fragment of it. */
-    private readonly nodes: readonly FieldNode[],
+    readonly nodes: readonly FieldNode[],
     private readonly info: Pick<GraphQLResolveInfo, "fragments" | "variableValues">,
+    /** The field's definition, when its parent is an object or interface type that has it. */
+    private readonly definition: GraphQLField<unknown, unknown> | undefined,
   ) {}
 
   static of(info: GraphQLResolveInfo): Selection {
-    return new Selection(info.fieldNodes, info);
+    return new Selection(info.fieldNodes, info, info.parentType.getFields()[info.fieldName]);
   }
 
   /** The selection under the field `name` (every alias of it merged), undefined when it is not selected. */
   field(name: string): Selection | undefined {
     const nodes = this.fields().get(name);
-    return nodes && new Selection(nodes, this.info);
+    return nodes && this.child(name, nodes);
+  }
+
+  /** Every field selected under this one, by name, as `field` answers it. */
+  selectedFields(): Map<string, Selection> {
+    return new Map([...this.fields()].map(([name, nodes]) => [name, this.child(name, nodes)]));
+  }
+
+  /** What the field's definition declares of it beyond the schema's text (its resolver's decorators: ReadAhead). */
+  get extensions(): Readonly<Record<string, unknown>> {
+    return this.definition?.extensions ?? {};
+  }
+
+  /**
+   * The arguments of this field (coerced, variables read, as its resolver gets them) when every selection of it
+   * (each alias, each fragment) has the same; undefined when they differ, or cannot be read here: a read ahead for
+   * one set of arguments must not answer another's, which then resolves through its loader.
+   */
+  arguments(): Record<string, unknown> | undefined {
+    const definition = this.definition;
+    if (!definition) return undefined;
+    try {
+      const [first, ...others] = this.nodes.map((node) => getArgumentValues(definition, node, this.info.variableValues));
+      return others.every((args) => sameArguments(args, first)) ? first : undefined;
+    } catch {
+      // Arguments execution would refuse: its own resolution reports the error.
+      return undefined;
+    }
   }
 
   /**
@@ -57,6 +91,12 @@ export class Selection {
   /** The path of fields `names` under this one, undefined as soon as one is not selected. */
   path(...names: string[]): Selection | undefined {
     return names.reduce<Selection | undefined>((selection, name) => selection?.field(name), this);
+  }
+
+  private child(name: string, nodes: FieldNode[]): Selection {
+    const type = this.definition && getNamedType(this.definition.type);
+    const definition = isObjectType(type) || isInterfaceType(type) ? type.getFields()[name] : undefined;
+    return new Selection(nodes, this.info, definition);
   }
 
   private fields(): Map<string, FieldNode[]> {
@@ -91,4 +131,24 @@ export class Selection {
     if (getDirectiveValues(GraphQLSkipDirective, node, this.info.variableValues)?.if === true) return false;
     return getDirectiveValues(GraphQLIncludeDirective, node, this.info.variableValues)?.if !== false;
   }
+}
+
+/**
+ * Whether two sets of arguments are the same, whatever the order of their keys: the schema's order of a field's
+ * arguments, the order a resolver writes them in and the order of an input object's properties need not agree.
+ * Absent and undefined are alike; null stays null. Compared in place (no text made): it runs for every parent.
+ */
+export function sameArguments(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  // A DateTime argument: a Date has no keys of its own to compare.
+  if (a instanceof Date || b instanceof Date) return a instanceof Date && b instanceof Date && a.getTime() === b.getTime();
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, index) => sameArguments(item, b[index]));
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  for (const key in left) if (!sameArguments(left[key], right[key])) return false;
+  for (const key in right) if (!(key in left) && right[key] !== undefined) return false;
+  return true;
 }

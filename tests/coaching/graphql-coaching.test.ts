@@ -454,9 +454,9 @@ describe("GraphQL loaders", () => {
     const few = await measure(await trainerWith(3));
     const many = await measure(await trainerWith(12));
 
-    // The students and the trainer (personal, asked once) in the loader's one batch.
-    expect(few).toMatchObject({ rows: 3, userBatches: 1, usersAsked: 4 });
-    expect(many).toMatchObject({ rows: 12, userBatches: 1, usersAsked: 13 });
+    // The students come read ahead in the page's statement (issue 17); the trainer (personal) once, through the loader.
+    expect(few).toMatchObject({ rows: 3, userBatches: 1, usersAsked: 1 });
+    expect(many).toMatchObject({ rows: 12, userBatches: 1, usersAsked: 1 });
     expect(few.statements).toBeGreaterThan(0);
     expect(many.statements).toBe(few.statements);
   });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { sameArguments } from "../../src/graphql/look-ahead.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { createExercise, createPlan, createTraining } from "../factories/content.js";
 import { makeTrainer } from "../factories/users.js";
@@ -134,5 +135,28 @@ describe("a plan tree read in one statement", () => {
     expect(missing.errors?.[0]).toMatchObject({ message: "Plano de treino não encontrado", extensions: { status: 404 } });
     const denied = await t.graphql(`query ($id: Int!) { trainingPlan(id: $id) { name ${TREE} } }`, { id: secret.id }, reader.token);
     expect(denied.errors?.[0]).toMatchObject({ message: "Acesso negado", extensions: { status: 403 } });
+  });
+});
+
+describe("arguments a read ahead was made for, against a resolver's", () => {
+  class PageInput {
+    constructor(readonly size: number) {}
+  }
+
+  it("are the same whatever the order of keys, with absent and undefined alike and input objects as classes", () => {
+    expect(sameArguments({ filter: undefined, page: new PageInput(5) }, { page: { size: 5 } })).toBe(true);
+    expect(sameArguments({ b: [1, { y: 2, x: 1 }], a: null }, { a: null, b: [1, { x: 1, y: 2 }] })).toBe(true);
+    expect(sameArguments({ at: new Date(1_000) }, { at: new Date(1_000) })).toBe(true);
+  });
+
+  it("differ by any value, null against absent, order in a list, or instant", () => {
+    expect(sameArguments({ page: { size: 5 } }, { page: { size: 6 } })).toBe(false);
+    expect(sameArguments({ page: { size: 5 } }, { page: { size: 5, page: 1 } })).toBe(false);
+    expect(sameArguments({ filter: null }, {})).toBe(false);
+    expect(sameArguments({ ids: [1, 2] }, { ids: [2, 1] })).toBe(false);
+    expect(sameArguments({ ids: [1] }, { ids: { 0: 1 } })).toBe(false);
+    expect(sameArguments({ at: new Date(1_000) }, { at: new Date(2_000) })).toBe(false);
+    expect(sameArguments({ at: new Date(1_000) }, { at: {} })).toBe(false);
+    expect(sameArguments({ name: "1" }, { name: 1 })).toBe(false);
   });
 });

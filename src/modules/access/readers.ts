@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Bound } from "../../platform/db/prepared.js";
 
 /*
@@ -17,3 +17,17 @@ export const readerKind = (caller: { isAdmin: boolean } | null): ReaderKind => (
 /** The reader of a prepared statement of that kind, its id bound to the placeholder `callerId`. */
 export const preparedReader = (kind: ReaderKind): ContentReader =>
   kind === "anonymous" ? null : { id: sql.placeholder("callerId"), isAdmin: kind === "admin" };
+
+/**
+ * A reader, as the rules embedded in a statement see it: `linkShown`, when given, a condition of the enclosing query's
+ * row that shows the reader to be an ACTIVE-linked trainer of the user asked about (isActiveLinkOf, where that user is
+ * the row's student); where it is false, the rule looks at the reader's links as ever.
+ */
+export interface LinkedReader {
+  id: Bound<number>;
+  isAdmin: boolean;
+  linkShown?: SQL;
+}
+
+/** `linkShown or ` ahead of a look at the reader's links, when the row may show the link. */
+export const shownOr = (reader: Pick<LinkedReader, "linkShown">): SQL => (reader.linkShown ? sql`${reader.linkShown} or ` : sql``);

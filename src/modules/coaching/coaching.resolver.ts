@@ -7,8 +7,9 @@ import { Selection } from "../../graphql/look-ahead.js";
 import { PageInput } from "../../graphql/page.js";
 import { UserSummary, User } from "../users/user.types.js";
 import { inviteFilter, inviteInput, invitePaging, linkFilter, linkPaging } from "./coaching.inputs.js";
-import { linkPageKeys } from "./coaching.include.js";
+import { studentsInclude } from "./coaching.include.js";
 import { InvitePage, InviteStatusEnum, Invite, LinkFilter, LinkPage, Link } from "./coaching.types.js";
+import { ReadAhead } from "../../graphql/read-ahead.js";
 
 /** Invites and links over GraphQL: the same service as REST, its filters parsed as REST's (a null argument is "not given"). */
 @Resolver()
@@ -38,8 +39,8 @@ export class CoachingResolver {
     @Ctx() ctx: Context,
     @Info() info: GraphQLResolveInfo,
   ) {
-    // Of each link only what the selection reads; the students (and their executions) come through their loaders.
-    return ctx.services.links.listStudents(ctx.actor, listReader(linkPaging, linkFilter, filter, page), linkPageKeys(Selection.of(info)));
+    // The students the selection asks for (and their executions) come in the page's one statement.
+    return ctx.services.links.listStudents(ctx.actor, listReader(linkPaging, linkFilter, filter, page), studentsInclude(Selection.of(info), ctx));
   }
 
   @Query(() => LinkPage, { description: "The signed-in student's trainers" })
@@ -86,6 +87,7 @@ export class CoachingResolver {
 @Resolver(() => Link)
 export class LinkRelationsResolver {
   @FieldResolver(() => User, { nullable: true, description: "Null once the caller may no longer read the user (link removed)" })
+  @ReadAhead()
   student(@Root() link: Link, @Ctx() ctx: Context) {
     return ctx.loaders.userById.load(link.studentId);
   }

@@ -13,9 +13,26 @@ import { toLink, type LinkDto } from "./coaching.dto.js";
 import { linkRepository } from "./link.repository.js";
 import { emit, type DomainEventOf } from "../events/emit.js";
 import type { FeedSource } from "../events/feed-source.js";
+import { userFromJson, type UserDto } from "../users/user.dto.js";
+import type { EmbeddedRead } from "../../platform/db/embedded-read.js";
+import { fromJson } from "../../platform/db/json.js";
 import { mayBeStale } from "../../platform/db/read-routing.js";
 
 const LINK_NOT_FOUND = "Relacionamento não encontrado";
+
+/** What a page of a trainer's links reads along with each link: its student, with the reads of other modules embedded under their names. */
+export interface StudentsInclude {
+  /** `keys`: the only keys of the student read (a GraphQL selection's), all when undefined. */
+  student?: { embedded: Record<string, EmbeddedRead<unknown>>; keys?: string[] };
+  /** The only keys of each link read (LINK_KEYS; a GraphQL selection's), all when undefined: the others are left out. */
+  keys?: string[];
+}
+
+/** A student read along with its link, and the answers of the reads embedded in it. */
+export type StudentWithReads = UserDto & Record<string, unknown>;
+
+/** A link, with its student when it was read along (null: the caller may no longer read it). */
+export type LinkWithStudent = LinkDto & { student?: StudentWithReads | null };
 
 /** A trainer's students against its plan's limit (contract §6, §12.3). */
 export interface TrainerSeats {
@@ -40,20 +57,21 @@ export interface LinkServiceDeps {
 export class LinkService {
   constructor(private readonly deps: LinkServiceDeps) {}
 
-  /**
-   * A trainer's links to students (ACTIVE unless `status` says otherwise), by student name. `keys`: the only keys of
-   * each link read (LINK_KEYS; a GraphQL selection's), all when undefined: the others are left out.
-   */
-  async listStudents(actor: Actor, readQuery: InputReader<LinkListQuery>, keys?: string[]): Promise<Page<LinkDto>> {
+  /** A trainer's links to students (ACTIVE unless `status` says otherwise), by student name. */
+  async listStudents(actor: Actor, readQuery: InputReader<LinkListQuery>, include: StudentsInclude = {}): Promise<Page<LinkWithStudent>> {
     const trainer = requireTrainer(actor);
     const {
       filter: { status, name },
       page: request,
     } = readQuery();
     const db = mayBeStale(this.deps.db);
-    const { rows, total } = await linkRepository.listLinks(db, { personalId: trainer.id, status: status ?? "ACTIVE", name }, request, keys);
+    const { rows, total } = await linkRepository.listLinks(db, { personalId: trainer.id, status: status ?? "ACTIVE", name }, request, {
+      keys: include.keys,
+      ...(include.student && { student: { reader: trainer, ...include.student } }),
+    });
+    const embedded = include.student?.embedded;
     return toPage(
-      rows.map((row) => toLink(row, "trainer")),
+      rows.map((row) => (embedded ? { ...toLink(row, "trainer"), student: studentFromJson(row.student, embedded) } : toLink(row, "trainer"))),
       total,
       request,
     );
@@ -158,4 +176,14 @@ export class LinkService {
 export async function linkEvent(tx: Db, id: number): Promise<DomainEventOf<"link.updated">> {
   const row = (await linkRepository.findLink(tx, id))!;
   return { type: "link.updated", linkId: id, subjectUserIds: [row.personalId, row.studentId], data: toLink(row, "full") };
+}
+
+/**
+ * A link's student as its page read it: the user as the users module's loader answers it (null when the trainer may
+ * no longer read it), with the answer of each read other modules embedded in it, under its name.
+ */
+function studentFromJson(json: unknown, embedded: Record<string, EmbeddedRead<unknown>>): StudentWithReads | null {
+  if (json === null || json === undefined) return null;
+  const user = fromJson(json) as Record<string, unknown>;
+  return Object.assign(userFromJson(user), ...Object.entries(embedded).map(([name, read]) => ({ [name]: read.answer(user[name]) })));
 }

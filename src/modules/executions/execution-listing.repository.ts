@@ -1,4 +1,4 @@
-import { and, count, eq, gte, lt, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, count, eq, gte, lt, sql, type AnyColumn, type Placeholder, type SQL } from "drizzle-orm";
 import { type Db } from "../../platform/db/database.js";
 import { isFirstPage, ordering, pageClause } from "../../platform/db/pages.js";
 import { idArray } from "../../platform/db/id-lists.js";
@@ -60,6 +60,8 @@ const summaryColumns = {
   clientId: trainingExecutions.clientId,
 };
 export type TrainingExecutionSummaryRow = Pick<TrainingExecutionRow, keyof typeof summaryColumns>;
+/** The keys of a page's rows trainingExecutionPageJson can write. */
+export const TRAINING_EXECUTION_SUMMARY_KEYS = Object.keys(summaryColumns);
 
 /** One user's page of training executions as read for several users at once: whether it may be read, its page and total. */
 export interface TrainingExecutionPageOf {
@@ -69,31 +71,78 @@ export interface TrainingExecutionPageOf {
   /** False when the caller may not read the user's activity (its page is then empty). */
   readable: boolean;
   rows: TrainingExecutionSummaryRow[];
-  total: number;
+  /** Null when its shape counts nothing. */
+  total: number | null;
 }
 
 /**
- * What shapes the SQL of a page of several users' training executions: who reads, the filters present, the order,
- * whether it is the first page (no OFFSET); the values are bound.
+ * What shapes the SQL of a page of a user's training executions: who reads, the filters present, the order, whether
+ * it is the first page (no OFFSET), whether its total is counted and which keys of its rows are read; the values are
+ * bound.
  */
-interface TrainingExecutionPagesShape {
+export interface TrainingExecutionPageShape {
   admin: boolean;
   filters: (keyof TrainingExecutionFilter)[];
   sort: PageRequest["sort"];
   firstPage: boolean;
+  /** False when whoever reads the page shows no total (a GraphQL selection without one): nothing is counted then. */
+  counted: boolean;
+  /** The keys of its rows read (a GraphQL selection's), all when undefined. */
+  keys?: string[];
 }
 
 const PAGE_FILTERS: (keyof TrainingExecutionFilter)[] = ["trainingId", "completed", "from", "until"];
 
+/** The shape of the page `filter` and `request` ask `caller` for. */
+export function trainingExecutionPageShape(
+  caller: { isAdmin: boolean },
+  filter: TrainingExecutionFilter,
+  request: PageRequest,
+  counted = true,
+  keys?: string[],
+): TrainingExecutionPageShape {
+  return {
+    admin: caller.isAdmin,
+    filters: PAGE_FILTERS.filter((key) => filter[key] !== undefined),
+    sort: request.sort,
+    firstPage: isFirstPage(request),
+    counted,
+    keys,
+  };
+}
+
+/** A key naming a page's shape (its statement's text depends on nothing else). */
+export const trainingExecutionPageKey = (shape: TrainingExecutionPageShape) =>
+  `${shape.admin} ${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")} ${shape.firstPage} ${shape.counted} ${shape.keys?.join(",") ?? "*"}`;
+
+/** The values trainingExecutionPageJson's placeholders bind, by name. */
+export function trainingExecutionPageValues(caller: { id: number }, filter: TrainingExecutionFilter, request: PageRequest): Record<string, unknown> {
+  return {
+    ...filter,
+    // A placeholder carries no column encoder, and postgres.js as Drizzle sets it up sends a Date as is: ISO text.
+    from: filter.from?.toISOString(),
+    until: filter.until?.toISOString(),
+    callerId: caller.id,
+    limit: request.size,
+    offset: request.page * request.size,
+  };
+}
+
 /**
  * The page of training executions of the user `userId` (an expression of the enclosing query) as one JSON object
  * built by PostgreSQL, `{readable, total, rows}`: whether the caller may read the user's activity (access's rule),
- * how many executions the filter keeps, and the page's rows (summary columns, in the page's order, size and offset,
- * along the user's index); nothing is counted or listed when the caller may not read them. Its values are bound.
+ * how many executions the filter keeps (null when the shape is not `counted`), and the page's rows (summary columns, in the page's order, size and offset,
+ * along the user's index); nothing is counted or listed when the caller may not read them. Its values are bound to the
+ * placeholders `value` names (trainingExecutionPageValues); `linkShown`, what the enclosing row shows of the caller's
+ * link to the user (access's LinkedReader).
  */
-function trainingExecutionPageJson(shape: TrainingExecutionPagesShape, userId: SQL): SQL {
-  const value = (name: string) => sql.placeholder(name);
-  const readable = activityReadableBy({ id: value("callerId"), isAdmin: shape.admin }, userId);
+export function trainingExecutionPageJson(
+  shape: TrainingExecutionPageShape,
+  userId: AnyColumn | SQL,
+  value: (name: string) => Placeholder,
+  linkShown?: SQL,
+): SQL {
+  const readable = activityReadableBy({ id: value("callerId"), isAdmin: shape.admin, linkShown }, userId);
   const bound: Bounds<TrainingExecutionFilter> = Object.fromEntries(shape.filters.map((key) => [key, value(key)]));
   const order = ordering(TRAINING_EXECUTION_SORTS, { sort: shape.sort }, trainingExecutions.id);
   const ofUser = and(eq(trainingExecutions.userId, userId), readable, ...trainingExecutionConditions(bound));
@@ -109,28 +158,35 @@ function trainingExecutionPageJson(shape: TrainingExecutionPagesShape, userId: S
       order by ${sql.join(order, sql`, `)} ${pageClause(shape.firstPage, value)}
     ) page`,
     sql.join(ordering(onPageSorts, { sort: shape.sort }, onPage(trainingExecutions.id)), sql`, `),
+    shape.keys,
   );
-  const total = sql`(select count(*) from ${trainingExecutions} where ${ofUser})`;
+  const total = shape.counted ? sql`(select count(*) from ${trainingExecutions} where ${ofUser})` : sql`null`;
   return sql`json_build_object('readable', ${readable}, 'total', ${total}, 'rows', ${rows})`;
 }
 
-const trainingExecutionPages = preparedStatements(
-  (shape: TrainingExecutionPagesShape) =>
-    `${shape.admin} ${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")} ${shape.firstPage}`,
-  (db, shape) => {
-    const askedId = sql<number>`asked.id`;
-    return db
-      .select({ userId: askedId, found: sql<boolean>`${users.id} is not null`, page: trainingExecutionPageJson(shape, askedId) })
-      .from(sql`unnest(${idArray(sql.placeholder("userIds"))}) with ordinality as asked(id, position)`)
-      .leftJoin(users, eq(users.id, askedId))
-      .orderBy(sql`asked.position`)
-      .prepare("training_execution_pages");
-  },
-);
+/** A page as trainingExecutionPageJson wrote it: its rows as Drizzle maps them (instants back to Dates). */
+export function trainingExecutionPageFromJson(json: unknown): Omit<TrainingExecutionPageOf, "userId" | "found"> {
+  const page = fromJson(json) as { readable: boolean; total: number | null; rows: Record<string, unknown>[] };
+  return {
+    readable: page.readable,
+    total: page.total === null ? null : Number(page.total),
+    rows: page.rows.map((row) => rowFromJson(trainingExecutions, row)),
+  };
+}
+
+const trainingExecutionPages = preparedStatements(trainingExecutionPageKey, (db, shape) => {
+  const askedId = sql<number>`asked.id`;
+  return db
+    .select({ userId: askedId, found: sql<boolean>`${users.id} is not null`, page: trainingExecutionPageJson(shape, askedId, sql.placeholder) })
+    .from(sql`unnest(${idArray(sql.placeholder("userIds"))}) with ordinality as asked(id, position)`)
+    .leftJoin(users, eq(users.id, askedId))
+    .orderBy(sql`asked.position`)
+    .prepare("training_execution_pages");
+});
 
 /**
  * The listings of executions: one user's pages of training and exercise executions, and the same page of training
- * executions for several users at once.
+ * executions for several users at once (its JSON, trainingExecutionPageJson, also read inside other modules' statements).
  */
 export const executionListingRepository = {
   async listTrainingExecutions(db: Db, filter: { userId: number } & TrainingExecutionFilter, request: PageRequest) {
@@ -161,29 +217,11 @@ export const executionListingRepository = {
     request: PageRequest,
   ): Promise<TrainingExecutionPageOf[]> {
     if (userIds.length === 0) return [];
-    const shape: TrainingExecutionPagesShape = {
-      admin: caller.isAdmin,
-      filters: PAGE_FILTERS.filter((key) => filter[key] !== undefined),
-      sort: request.sort,
-      firstPage: isFirstPage(request),
-    };
-    const rows = await trainingExecutionPages(db, shape).execute({
-      ...filter,
-      // A placeholder carries no column encoder, and postgres.js as Drizzle sets it up sends a Date as is: ISO text.
-      from: filter.from?.toISOString(),
-      until: filter.until?.toISOString(),
-      callerId: caller.id,
-      limit: request.size,
-      offset: request.page * request.size,
+    const rows = await trainingExecutionPages(db, trainingExecutionPageShape(caller, filter, request)).execute({
+      ...trainingExecutionPageValues(caller, filter, request),
       userIds,
     });
-    const pages = new Map(
-      rows.map(({ userId, found, page: json }) => {
-        const page = fromJson(json) as { readable: boolean; total: number; rows: Record<string, unknown>[] };
-        const summaries = page.rows.map((row) => rowFromJson(trainingExecutions, row));
-        return [userId, { userId, found, readable: page.readable, rows: summaries, total: Number(page.total) }];
-      }),
-    );
+    const pages = new Map(rows.map(({ userId, found, page }) => [userId, { userId, found, ...trainingExecutionPageFromJson(page) }]));
     return userIds.map((id) => pages.get(id)!);
   },
 

@@ -6,6 +6,8 @@ import { LocalDate } from "../../graphql/scalars.js";
 import { Exercise } from "../exercises/exercise.types.js";
 import { Training } from "../trainings/training.types.js";
 import { User } from "../users/user.types.js";
+import { ReadAhead } from "../../graphql/read-ahead.js";
+import { userExecutionsAhead } from "./execution.include.js";
 import { exerciseExecutionInput, progressFilter, statisticsFilter, trainingExecutionInput } from "./execution.inputs.js";
 import {
   ExecutionFilter,
@@ -53,6 +55,8 @@ export class ExecutionResolver {
 @Resolver(() => User)
 export class UserExecutionsResolver {
   @FieldResolver(() => TrainingExecutionPage)
+  // Read ahead with the user (a trainer's page of students) when its parent's statement was asked for these arguments.
+  @ReadAhead(userExecutionsAhead)
   executions(
     @Root() user: User,
     @Arg("filter", () => ExecutionFilter, { nullable: true }) filter: ExecutionFilter | undefined,

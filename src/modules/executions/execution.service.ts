@@ -1,5 +1,6 @@
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
+import type { EmbeddedRead } from "../../platform/db/embedded-read.js";
 import { dayRange } from "../../platform/dates.js";
 import { AppError, forbidden, notFound } from "../../platform/errors.js";
 import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
@@ -18,6 +19,11 @@ import type {
 } from "./execution.inputs.js";
 import {
   executionListingRepository,
+  trainingExecutionPageFromJson,
+  trainingExecutionPageJson,
+  trainingExecutionPageKey,
+  trainingExecutionPageShape,
+  trainingExecutionPageValues,
   type TrainingExecutionFilter,
   type TrainingExecutionPageOf,
   type TrainingExecutionSummaryRow,
@@ -102,6 +108,38 @@ export class ExecutionService {
     const { filter, page: request } = readQuery();
     const pages = await executionListingRepository.trainingExecutionPagesOf(mayBeStale(this.deps.db), caller, userIds, executionFilterOf(filter), request);
     return pages.map((page) => userPageAnswer(page, request));
+  }
+
+  /**
+   * listUserTrainingExecutionsOf's page of each user of another module's statement, read inside that statement (the
+   * students of a trainer's page of links): the same rule, filter, order, page and total, and the same answer, each
+   * user's page or its 403. Undefined when there is no caller or the arguments are refused: listUserTrainingExecutionsOf
+   * then answers them, with its refusal. `counted` false: the reader shows no total (its selection asks none), so none
+   * is counted (most of the statement's cost, one count per user) and the pages carry NaN in its place. `keys`: the
+   * only keys of the rows the reader reads (a GraphQL selection's).
+   */
+  embeddedUserTrainingExecutions(
+    actor: Actor,
+    readQuery: InputReader<UserTrainingExecutionListQuery>,
+    counted = true,
+    keys?: string[],
+  ): EmbeddedRead<Page<TrainingExecutionSummaryDto> | AppError> | undefined {
+    if (actor.kind !== "user") return undefined;
+    let query: UserTrainingExecutionListQuery;
+    try {
+      query = readQuery();
+    } catch {
+      return undefined;
+    }
+    const filter = executionFilterOf(query.filter);
+    const shape = trainingExecutionPageShape(actor, filter, query.page, counted, keys);
+    return {
+      key: trainingExecutionPageKey(shape),
+      sql: (userId, placeholder, linkShown) => trainingExecutionPageJson(shape, userId, placeholder, linkShown),
+      values: trainingExecutionPageValues(actor, filter, query.page),
+      // Only users that exist carry an embedded page.
+      answer: (json) => userPageAnswer({ found: true, ...trainingExecutionPageFromJson(json) }, query.page),
+    };
   }
 
   /** One user's executions of an exercise (the caller's unless `userId`). */
@@ -241,12 +279,13 @@ const executionFilterOf = (filter: UserTrainingExecutionListQuery["filter"]): Tr
 });
 
 /** A user's page as its listing answers it: 404 for no such user, 403 unless the caller may read its activity. */
-function userPageAnswer(page: TrainingExecutionPageOf, request: PageRequest): Page<TrainingExecutionSummaryDto> | AppError {
+function userPageAnswer(page: Omit<TrainingExecutionPageOf, "userId">, request: PageRequest): Page<TrainingExecutionSummaryDto> | AppError {
   if (!page.found) return notFound(USER_NOT_FOUND);
   if (!page.readable) return forbidden();
   return toPage(
     page.rows.map((row) => summary(row, true)),
-    page.total,
+    // Not counted only for a reader that shows no total; NaN would fail any answer that showed one anyway.
+    page.total ?? Number.NaN,
     request,
   );
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { day, instant, int } from "../../platform/answer-fields.js";
+import { rowFromJson } from "../../platform/db/json.js";
 import { GENDERS, USER_TYPES, users } from "../../tables/user.table.js";
 
 export type UserRow = typeof users.$inferSelect;
@@ -53,6 +54,12 @@ export function toUserDto(row: UserShownRow): UserDto {
     updatedAt: row.updatedAt,
   };
 }
+
+/**
+ * A user as userJson (user.fragments.ts) wrote it, as the userById loader answers it (a UserDto: instants back to
+ * Dates; not `extra`), or, when userJson was given `keys`, those of its fields only: for a reader that reads no other.
+ */
+export const userFromJson = (json: Record<string, unknown>): UserDto => toUserDto(rowFromJson(users, json));
 
 /** What anyone may see of a user who authored public content. */
 export const userSummarySchema = userSchema.pick({ id: true, name: true, userType: true, profilePicture: true }).meta({ id: "UserSummary" });

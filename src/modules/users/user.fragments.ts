@@ -1,12 +1,33 @@
-import { eq, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { eq, getTableColumns, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { jsonArrayText, jsonInstant, jsonNumber, jsonObjectText, objectJson } from "../../platform/db/json.js";
+import { userReadableBy, type UserReader, type UsersTable } from "../access/users.js";
 import { users, weightHistory } from "../../tables/user.table.js";
 
 /*
- * The user shapes other modules' statements embed, as SQL: a tree read in one statement (a plan's trainings'
- * exercises' authors) carries each author as the JSON object the author loader would have answered.
+ * The user shapes other modules' statements embed, as SQL: the JSON objects a tree read in one statement carries (a
+ * plan's trainings' exercises' authors, a trainer's students) as the user and author loaders would have answered them,
+ * under access's rule of who may read a user in full.
  */
+
+/** The columns of a user a UserDto shows. */
+function shownColumns(user: UsersTable) {
+  const { passwordHash: _hash, sessionVersion: _version, isAdmin: _admin, ...shown } = getTableColumns(user);
+  return shown;
+}
+
+/** The keys userJson can write (besides its `extra`): the shown columns'. */
+export const USER_JSON_KEYS = Object.keys(shownColumns(users));
+
+/**
+ * The enclosing query's user row `user` as a JSON object (what a UserDto shows, and `extra`; of the shown columns only
+ * the `keys` named, when given), or null when `reader` may not read it: what the userById loader would have answered.
+ * userFromJson (user.dto.ts) reads it back.
+ */
+export function userJson(reader: UserReader, user: UsersTable = users, extra: Record<string, SQL> = {}, keys?: readonly string[]): SQL {
+  const object = objectJson({ ...shownColumns(user), ...extra }, keys && [...keys, ...Object.keys(extra)]);
+  return sql`case when ${userReadableBy(reader, user)} then ${object} end`;
+}
 
 const author = alias(users, "author");
 
