@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { exerciseRepository } from "../../src/modules/exercises/exercise.repository.js";
 import { useTestApp, type GraphqlError } from "../helpers/test-app.js";
 import { makeStudent, makeTrainer, type MadeUser } from "../factories/users.js";
 import { createExercise, createTraining, exerciseForm, linkTrainerAndStudent } from "../factories/content.js";
@@ -250,6 +251,7 @@ describe("GraphQL exercises(filter, page) and myExercises", () => {
       );
       expect(body.errors, selection).toBeUndefined();
       const listed = body.data.exercises.content;
+      expect(listed, selection).toHaveLength(2);
       const lookedUp = [body.data.a, body.data.b];
       // Listings leave the detail fields null.
       for (const exercise of lookedUp) for (const detail of ["videoUrl", "instructions", "muscleGroups"]) if (detail in exercise) exercise[detail] = null;
@@ -375,6 +377,22 @@ describe("GraphQL createExercise", () => {
     expect(readFileSync(fileOf(t, url)).equals(PNG)).toBe(true);
     const served = await fetch(url);
     expect(served.headers.get("content-type")).toBe("image/png");
+  });
+
+  it("keeps the stored image of a created exercise when reading its answer after the commit fails", async () => {
+    const trainer = await makeTrainer(t);
+    // The database fails the read of the answer (its author asked), once the exercise is committed.
+    const read = vi.spyOn(exerciseRepository, "findTree").mockRejectedValueOnce(new Error("connection lost"));
+    try {
+      const res = await graphqlUpload(t, CREATE, { input: FULL }, pngPart(), trainer.token);
+      expect(onlyError(res.body).extensions).toEqual({ code: "INTERNAL_SERVER_ERROR", status: 500 });
+    } finally {
+      read.mockRestore();
+    }
+    const [row] = await exerciseRows(t);
+    expect(row).toMatchObject({ name: FULL.name, createdBy: trainer.id });
+    expect(existsSync(fileOf(t, row.imageUrl!))).toBe(true);
+    expect(storedFiles(t)).toHaveLength(1);
   });
 
   it.each([

@@ -81,8 +81,9 @@ export class ExerciseService {
     const file = await upload.readFile();
     const imageUrl = file ? await this.deps.storage.saveImage(file) : null;
     const now = this.deps.clock.now();
+    let row: ExerciseRow;
     try {
-      const row = await this.deps.db.transaction(async (tx) => {
+      row = await this.deps.db.transaction(async (tx) => {
         const created = await exerciseRepository.insert(tx, {
           ...fieldsOf(input),
           imageUrl,
@@ -94,11 +95,12 @@ export class ExerciseService {
         await emit(tx, now, { type: "exercise.created", exerciseId: created.id, ownerId: caller.id });
         return created;
       });
-      return await this.answer(row, include);
     } catch (error) {
       await this.deps.storage.remove(imageUrl);
       throw error;
     }
+    // Past the commit the image is the exercise's: a failed read of the answer must not remove it.
+    return this.answer(row, include);
   }
 
   /**
