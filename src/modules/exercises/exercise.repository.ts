@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, getTableColumns, ilike, sql, type AnyColumn,
 import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
-import { fromJson, pickKeys } from "../../platform/db/json.js";
+import { pickKeys } from "../../platform/db/json.js";
 import { pageWithTotal, totalBeforePaging } from "../../platform/db/pages.js";
 import { preparedStatements } from "../../platform/db/prepared.js";
 import { containsPattern } from "../../platform/db/text-search.js";
@@ -12,7 +12,7 @@ import { trainingIdsHoldingExercise } from "../access/holdings.js";
 import { preparedReader, readerKind, type ReaderKind } from "../access/readers.js";
 import { exercisesInFeedOf, type ExerciseInclude } from "./exercise.fragments.js";
 import type { UserSummaryDto } from "../users/user.dto.js";
-import { creatorJson } from "../users/user.fragments.js";
+import { creatorFromJson, creatorJson } from "../users/user.fragments.js";
 import { exercises, type Difficulty, type Equipment, type ExerciseCategory } from "../../tables/exercise.table.js";
 
 export type ExerciseRow = typeof exercises.$inferSelect;
@@ -118,7 +118,7 @@ export const exerciseRepository = {
   async findTree(db: Db, id: number, include: ExerciseInclude): Promise<{ exercise: ExerciseRow; creator?: UserSummaryDto | null } | null> {
     const [row]: { exercise: ExerciseRow; creator?: unknown }[] = await exerciseTree(db, include).execute({ id });
     if (!row) return null;
-    return include.creator ? { exercise: row.exercise, creator: fromJson(row.creator) as UserSummaryDto | null } : { exercise: row.exercise };
+    return { exercise: row.exercise, ...creatorFromJson(row) };
   },
 
   /** The ids among `ids` that the caller may see. */
@@ -225,6 +225,6 @@ export const exerciseRepository = {
           async () => (await statements.total.execute(values))[0].n,
         )
       : { rows: found, total: Number.NaN };
-    return { rows: rows.map((row) => (include.creator ? { ...row.exercise, creator: fromJson(row.creator) as UserSummaryDto | null } : row.exercise)), total };
+    return { rows: rows.map((row) => ({ ...row.exercise, ...creatorFromJson(row) })), total };
   },
 };

@@ -8,7 +8,7 @@ import { planVisibleTo } from "../access/content.js";
 import { preparedReader, readerKind, type ContentReader, type ReaderKind } from "../access/readers.js";
 import { trainingJson, type TrainingInclude } from "../trainings/training.fragments.js";
 import type { UserSummaryDto } from "../users/user.dto.js";
-import { creatorJson, type AuthorInclude } from "../users/user.fragments.js";
+import { creatorFromJson, creatorJson, type AuthorInclude } from "../users/user.fragments.js";
 import { fromJson, jsonRows } from "../../platform/db/json.js";
 import { containsText } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
@@ -106,7 +106,7 @@ interface PlanTreeRow {
 const planTreeOf = (row: Omit<PlanTreeRow, "visible">): { plan: PlanRow; trainings: PlanTrainingJson[]; creator?: UserSummaryDto | null } => ({
   plan: row.plan,
   trainings: fromJson(row.trainings) as PlanTrainingJson[],
-  ...(row.creator !== undefined && { creator: fromJson(row.creator) as UserSummaryDto | null }),
+  ...creatorFromJson(row),
 });
 
 /**

@@ -10,8 +10,7 @@ import { trainingExecutableBy, trainingVisibleTo } from "../access/content.js";
 import { planIdsScheduling } from "../access/holdings.js";
 import { preparedReader, readerKind, type ReaderKind } from "../access/readers.js";
 import { exercises } from "../../tables/exercise.table.js";
-import type { UserSummaryDto } from "../users/user.dto.js";
-import { creatorJson, type AuthorInclude } from "../users/user.fragments.js";
+import { creatorFromJson, creatorJson, type AuthorInclude } from "../users/user.fragments.js";
 import { lineFields, linesJson, trainingsInFeedOf, type TrainingInclude } from "./training.fragments.js";
 import { trainingExercises, trainings } from "../../tables/training.table.js";
 
@@ -115,7 +114,7 @@ export const trainingRepository = {
     }).execute({ id, callerId: reader?.id });
     if (!row) return null;
     const lines = fromJson(row.lines) as (TrainingLine & { exercise?: unknown })[];
-    return { training: row.training, visible: row.visible, lines, ...(include.creator && { creator: fromJson(row.creator) as UserSummaryDto | null }) };
+    return { training: row.training, visible: row.visible, lines, ...creatorFromJson(row) };
   },
 
   async exerciseCounts(db: Db, trainingIds: readonly number[]) {
@@ -233,9 +232,7 @@ export const trainingRepository = {
         .offset(request.page * request.size),
       db.select({ n: count() }).from(trainings).where(where),
     ]);
-    const withCreators = (rows as { training: TrainingRow; creator?: unknown }[]).map((row) =>
-      include.creator ? { ...row.training, creator: fromJson(row.creator) as UserSummaryDto | null } : row.training,
-    );
+    const withCreators = (rows as { training: TrainingRow; creator?: unknown }[]).map((row) => ({ ...row.training, ...creatorFromJson(row) }));
     return { rows: withCreators, total: total.n };
   },
 };

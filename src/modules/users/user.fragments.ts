@@ -1,8 +1,9 @@
 import { eq, getTableColumns, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { jsonArrayText, jsonInstant, jsonNumber, jsonObjectText, objectJson } from "../../platform/db/json.js";
+import { fromJson, jsonArrayText, jsonInstant, jsonNumber, jsonObjectText, objectJson } from "../../platform/db/json.js";
 import { userReadableBy, type UserReader, type UsersTable } from "../access/users.js";
 import { users, weightHistory } from "../../tables/user.table.js";
+import type { CreatorIncluded, UserSummaryDto } from "./user.dto.js";
 
 /*
  * The user shapes other modules' statements embed, as SQL: the JSON objects a tree read in one statement carries (a
@@ -53,6 +54,10 @@ export interface AuthorInclude {
 /** The `creator` of a content object whose author is the column `createdBy`, as a JSON object, when `include` names it. */
 export const creatorJson = (createdBy: AnyColumn, include: AuthorInclude): Record<string, SQL> =>
   include.creator ? { creator: authorJson(createdBy, include.creatorKeys) } : {};
+
+/** The `creator` creatorJson put in a row, decoded (null: a missing author); nothing when it was not read. */
+export const creatorFromJson = (row: { creator?: unknown }): CreatorIncluded =>
+  row.creator === undefined ? {} : { creator: fromJson(row.creator) as UserSummaryDto | null };
 
 /** The weights the metrics list: the newest, as many as a page holds at most (a list without paging is capped). */
 export const WEIGHT_HISTORY_LISTED = 100;
