@@ -15,7 +15,6 @@ import { buildGraphqlSchema } from "./graphql-schema.js";
 import { adherenceLoaders } from "./modules/adherence/adherence.graphql.js";
 import { billingLoaders } from "./modules/billing/billing.graphql.js";
 import { coachingLoaders } from "./modules/coaching/coaching.graphql.js";
-import { executionLoaders } from "./modules/executions/execution.graphql.js";
 import { recordLoaders } from "./modules/records/records.graphql.js";
 import { trainingPlanLoaders } from "./modules/training-plans/training-plan.graphql.js";
 import { userLoaders } from "./modules/users/user.graphql.js";
@@ -37,7 +36,6 @@ export function createLoaders(services: Services, actor: Actor) {
     ...trainingPlanLoaders(services, actor),
     ...recordLoaders(services, actor),
     ...adherenceLoaders(services, actor),
-    ...executionLoaders(services, actor),
   };
 }
 

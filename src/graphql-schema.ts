@@ -20,7 +20,6 @@ import { webhookResolvers } from "./modules/webhooks/webhook.graphql.js";
 import { rootDir } from "./platform/db/paths.js";
 import { assertListsBounded, cutListsToCaps } from "./graphql/list-bounds.js";
 import { answerEmbedded } from "./graphql/embedded.js";
-import { answerReadAhead } from "./graphql/read-ahead.js";
 
 /** Every module's resolvers (tests/graphql/schema-assembly.test.ts fails on a resolver class left off). */
 export const graphqlResolvers = [
@@ -60,7 +59,6 @@ export function buildGraphqlSchema(): GraphQLSchema {
   if (!schema) {
     schema = buildSchemaSync({ resolvers: graphqlResolvers, validate: false, emitSchemaFile: false, pubSub: unusedPubSub });
     answerEmbedded(schema);
-    answerReadAhead(schema);
     assertListsBounded(schema);
     cutListsToCaps(schema);
   }

@@ -18,8 +18,7 @@ import {
  * What a request selects under the field being resolved, read ahead of its resolution: a root resolver asks for the
  * relations below it (a plan's trainings' exercises' authors) so its service reads the whole tree in one statement,
  * as PostGraphile does, instead of one batch per level. Fragments and inline fragments are merged; fields a
- * `@skip`/`@include` leaves out are not there. A content tree's relations are read so and only so (@Embedded,
- * embedded.ts); a relation marked @ReadAhead (read-ahead.ts) still resolves through its loader when it was not.
+ * `@skip`/`@include` leaves out are not there. The relations marked @Embedded (embedded.ts) are read so and only so.
  */
 export class Selection {
   private children?: Map<string, FieldNode[]>;
@@ -47,26 +46,30 @@ export class Selection {
     return new Map([...this.fields()].map(([name, nodes]) => [name, this.child(name, nodes)]));
   }
 
-  /** What the field's definition declares of it beyond the schema's text (its resolver's decorators: ReadAhead). */
+  /** What the field's definition declares of it beyond the schema's text (its resolver's decorators: Embedded). */
   get extensions(): Readonly<Record<string, unknown>> {
     return this.definition?.extensions ?? {};
   }
 
   /**
-   * The arguments of this field (coerced, variables read, as its resolver gets them) when every selection of it
-   * (each alias, each fragment) has the same; undefined when they differ, or cannot be read here: a read ahead for
-   * one set of arguments must not answer another's, which then resolves through its loader.
+   * The distinct sets of arguments this field is selected with (coerced, variables read, as its resolver gets them):
+   * aliases may ask one relation with different arguments, each read for its own. Those execution would refuse are
+   * left out: the field's own resolution reports them.
    */
-  arguments(): Record<string, unknown> | undefined {
+  argumentSets(): Record<string, unknown>[] {
     const definition = this.definition;
-    if (!definition) return undefined;
-    try {
-      const [first, ...others] = this.nodes.map((node) => getArgumentValues(definition, node, this.info.variableValues));
-      return others.every((args) => sameArguments(args, first)) ? first : undefined;
-    } catch {
-      // Arguments execution would refuse: its own resolution reports the error.
-      return undefined;
+    const sets: Record<string, unknown>[] = [];
+    if (!definition) return sets;
+    for (const node of this.nodes) {
+      let args: Record<string, unknown>;
+      try {
+        args = getArgumentValues(definition, node, this.info.variableValues);
+      } catch {
+        continue;
+      }
+      if (!sets.some((set) => sameArguments(set, args))) sets.push(args);
     }
+    return sets;
   }
 
   /**

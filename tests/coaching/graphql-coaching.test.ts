@@ -432,9 +432,9 @@ describe("GraphQL loaders", () => {
     return trainer;
   }
 
-  /** Resolves QUERY once: rows, calls of the userById loader's batch function, users it asked for, SQL statements run. */
+  /** Resolves QUERY once: rows, calls of the userById loader's batch function, SQL statements run. */
   async function measure(trainer: MadeUser) {
-    const userBatches = vi.spyOn(t.app.services.users, "findVisibleByIds");
+    const userBatches = vi.spyOn(t.app.services.users, "findTreesByIds");
     // Every statement the database runs, prepared or not.
     let statements = 0;
     const stop = t.database.observeQueries(() => void (statements += 1));
@@ -443,32 +443,31 @@ describe("GraphQL loaders", () => {
     const result = {
       rows: body.data.myStudents.content.length,
       userBatches: userBatches.mock.calls.length,
-      usersAsked: userBatches.mock.calls.flatMap(([, ids]) => [...ids]).length,
       statements,
     };
     vi.restoreAllMocks();
     return result;
   }
 
-  it("fetches the users of every link in one batch: the statement count does not grow with the links", async () => {
+  it("reads the parties of every link in the page's statement: the statement count does not grow with the links", async () => {
     const few = await measure(await trainerWith(3));
     const many = await measure(await trainerWith(12));
 
-    // The students come read ahead in the page's statement (issue 17); the trainer (personal) once, through the loader.
-    expect(few).toMatchObject({ rows: 3, userBatches: 1, usersAsked: 1 });
-    expect(many).toMatchObject({ rows: 12, userBatches: 1, usersAsked: 1 });
+    // Both parties come in the page's statement (Link.student and Link.personal are embedded): no loader reads users.
+    expect(few).toMatchObject({ rows: 3, userBatches: 0 });
+    expect(many).toMatchObject({ rows: 12, userBatches: 0 });
     expect(few.statements).toBeGreaterThan(0);
     expect(many.statements).toBe(few.statements);
   });
 
-  it("batches User.students of `me` and its users in one call too", async () => {
+  it("reads User.students of `me` and their parties in one call too", async () => {
     const trainer = await trainerWith(5);
-    const userBatches = vi.spyOn(t.app.services.users, "findVisibleByIds");
+    const userBatches = vi.spyOn(t.app.services.users, "findTreesByIds");
     const linkBatches = vi.spyOn(t.app.services.links, "listActiveLinksByUserIds");
     const data = await ok(`query { me { students { student { name } personal { name } } } }`, {}, trainer);
     expect(data.me.students).toHaveLength(5);
     expect(linkBatches).toHaveBeenCalledTimes(1);
-    expect(userBatches).toHaveBeenCalledTimes(1);
+    expect(userBatches).not.toHaveBeenCalled();
   });
 });
 

@@ -73,7 +73,10 @@ export function toReceivedInvite(row: InviteRecord): ReceivedInviteDto {
   };
 }
 
-export function toLink(row: LinkRecord, view: "full" | "trainer" | "student"): LinkDto {
+/** Whose link it is shown to: both parties' details (full), or those of the other party only. */
+export type LinkView = "full" | "trainer" | "student";
+
+export function toLink(row: LinkRecord, view: LinkView): LinkDto {
   return {
     id: row.id,
     personalId: row.personalId,

@@ -1,22 +1,18 @@
+import type { EmbeddingContext } from "../../graphql/embedded.js";
 import type { Selection } from "../../graphql/look-ahead.js";
-import type { ReadAheadContext } from "../../graphql/read-ahead.js";
 import { userInclude } from "../users/user.include.js";
-import { LINK_KEYS } from "./link.repository.js";
-import type { StudentsInclude } from "./link.service.js";
-
-/** The keys of a link its relations' resolvers read (the user's id, when they resolve it through a loader). */
-const LINK_RELATION_NEEDS = { student: ["studentId"], personal: ["personalId"] };
+import { LINK_KEYS, type LinkInclude } from "./link.repository.js";
 
 /**
- * What a selection of a page of a trainer's links reads ahead in the page's one statement: of the links and of their
- * students, only the keys it reads; the students it asks for, with the relations of User it asks for that other
- * modules embed (their executions).
+ * What a selection of Link reads in the statement that reads the links: of each link only the keys it reads; its
+ * parties as their selections read them (user trees, with the relations of User other modules embed: executions).
  */
-export function studentsInclude(page: Selection, ctx: ReadAheadContext): StudentsInclude {
-  const content = page.field("content");
-  const student = content?.field("student");
+export function linkInclude(link: Selection | undefined, ctx: EmbeddingContext): LinkInclude {
+  const student = link?.field("student");
+  const personal = link?.field("personal");
   return {
-    keys: content?.keysOf(LINK_KEYS, LINK_RELATION_NEEDS),
+    keys: link?.keysOf(LINK_KEYS, { student: [], personal: [] }),
     ...(student && { student: userInclude(student, ctx) }),
+    ...(personal && { personal: userInclude(personal, ctx) }),
   };
 }

@@ -7,9 +7,8 @@ import { Selection } from "../../graphql/look-ahead.js";
 import { PageInput } from "../../graphql/page.js";
 import { UserSummary, User } from "../users/user.types.js";
 import { inviteFilter, inviteInput, invitePaging, linkFilter, linkPaging } from "./coaching.inputs.js";
-import { studentsInclude } from "./coaching.include.js";
+import { linkInclude } from "./coaching.include.js";
 import { InvitePage, InviteStatusEnum, Invite, LinkFilter, LinkPage, Link } from "./coaching.types.js";
-import { ReadAhead } from "../../graphql/read-ahead.js";
 
 /** Invites and links over GraphQL: the same service as REST, its filters parsed as REST's (a null argument is "not given"). */
 @Resolver()
@@ -40,7 +39,7 @@ export class CoachingResolver {
     @Info() info: GraphQLResolveInfo,
   ) {
     // The students the selection asks for (and their executions) come in the page's one statement.
-    return ctx.services.links.listStudents(ctx.actor, listReader(linkPaging, linkFilter, filter, page), studentsInclude(Selection.of(info), ctx));
+    return ctx.services.links.listStudents(ctx.actor, listReader(linkPaging, linkFilter, filter, page), linkInclude(Selection.of(info).field("content"), ctx));
   }
 
   @Query(() => LinkPage, { description: "The signed-in student's trainers" })
@@ -48,8 +47,9 @@ export class CoachingResolver {
     @Arg("filter", () => LinkFilter, { nullable: true }) filter: LinkFilter | undefined,
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
     @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
   ) {
-    return ctx.services.links.listPersonals(ctx.actor, listReader(linkPaging, linkFilter, filter, page));
+    return ctx.services.links.listPersonals(ctx.actor, listReader(linkPaging, linkFilter, filter, page), linkInclude(Selection.of(info).field("content"), ctx));
   }
 
   @Mutation(() => Invite)
@@ -62,8 +62,8 @@ export class CoachingResolver {
   }
 
   @Mutation(() => Link)
-  acceptInvite(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
-    return ctx.services.invites.acceptInvite(ctx.actor, id);
+  acceptInvite(@Arg("id", () => Int) id: number, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    return ctx.services.invites.acceptInvite(ctx.actor, id, linkInclude(Selection.of(info), ctx));
   }
 
   @Mutation(() => Invite)
@@ -84,20 +84,6 @@ export class CoachingResolver {
   }
 }
 
-@Resolver(() => Link)
-export class LinkRelationsResolver {
-  @FieldResolver(() => User, { nullable: true, description: "Null once the caller may no longer read the user (link removed)" })
-  @ReadAhead()
-  student(@Root() link: Link, @Ctx() ctx: Context) {
-    return ctx.loaders.userById.load(link.studentId);
-  }
-
-  @FieldResolver(() => User, { nullable: true, description: "Null once the caller may no longer read the user (link removed)" })
-  personal(@Root() link: Link, @Ctx() ctx: Context) {
-    return ctx.loaders.userById.load(link.personalId);
-  }
-}
-
 @Resolver(() => Invite)
 export class InviteRelationsResolver {
   @FieldResolver(() => UserSummary, { description: "The inviting trainer" })
@@ -111,13 +97,13 @@ export class InviteRelationsResolver {
 export class UserLinksResolver {
   @ListBound({ cap: HISTORY_LIST_CAP })
   @FieldResolver(() => [Link])
-  students(@Root() user: User, @Ctx() ctx: Context) {
-    return ctx.loaders.studentsOf.load(user.id);
+  students(@Root() user: User, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    return ctx.loaders.studentsOf(linkInclude(Selection.of(info), ctx)).load(user.id);
   }
 
   @ListBound({ cap: HISTORY_LIST_CAP })
   @FieldResolver(() => [Link])
-  personals(@Root() user: User, @Ctx() ctx: Context) {
-    return ctx.loaders.personalsOf.load(user.id);
+  personals(@Root() user: User, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    return ctx.loaders.personalsOf(linkInclude(Selection.of(info), ctx)).load(user.id);
   }
 }

@@ -4,6 +4,9 @@ import { DateTime } from "../../graphql/scalars.js";
 import { graphqlEnum } from "../../graphql/enums.js";
 import { INVITE_STATUSES, LINK_STATUSES } from "../../tables/coaching.table.js";
 import type { LiteralsWidened, MergedShapes } from "../../graphql/answer-shapes.js";
+import { Embedded } from "../../graphql/embedded.js";
+import type { UserDto } from "../users/user.dto.js";
+import { User } from "../users/user.types.js";
 import type { LinkDto, ReceivedInviteDto, SentInviteDto } from "./coaching.dto.js";
 
 export const InviteStatusEnum = graphqlEnum(INVITE_STATUSES, "InviteStatus");
@@ -38,6 +41,12 @@ export class Link implements LiteralsWidened<LinkDto> {
   @Field(() => LinkStatusEnum) status!: string;
   @Field(() => DateTime) createdAt!: Date;
   @Field(() => DateTime) updatedAt!: Date;
+  @Field(() => User, { nullable: true, description: "Null once the caller may no longer read the user (link removed)" })
+  @Embedded()
+  student?: UserDto | null;
+  @Field(() => User, { nullable: true, description: "Null once the caller may no longer read the user (link removed)" })
+  @Embedded()
+  personal?: UserDto | null;
 }
 
 export const InvitePage = PageOf(Invite, "InvitePage");

@@ -14,10 +14,10 @@ import type { LoginInput } from "../users/user.inputs.js";
 import type { RequestMeta } from "../../platform/auth/actor.js";
 import type { InviteInput, InviteListQuery } from "./coaching.inputs.js";
 import { coachingMails } from "./coaching.mails.js";
-import { toLink, toReceivedInvite, toSentInvite, type LinkDto, type ReceivedInviteDto, type SentInviteDto } from "./coaching.dto.js";
+import { toReceivedInvite, toSentInvite, type ReceivedInviteDto, type SentInviteDto } from "./coaching.dto.js";
 import { inviteRepository, type InviteRecord } from "./invite.repository.js";
-import { linkRepository } from "./link.repository.js";
-import { linkEvent, type LinkService } from "./link.service.js";
+import { linkRepository, type LinkInclude } from "./link.repository.js";
+import { linkEvent, type LinkService, type LinkTree } from "./link.service.js";
 import type { ActivityAccess } from "../access/activity-access.js";
 import { DAY_MS } from "../../platform/dates.js";
 import { emit, type DomainEventOf } from "../events/emit.js";
@@ -122,7 +122,7 @@ export class InviteService {
    * A student accepts an invite: the invite ACCEPTED and the pair's link ACTIVE (the same link when it existed); 422
    * when the trainer's current limit has no room for one more ACTIVE student.
    */
-  async acceptInvite(actor: Actor, id: number): Promise<LinkDto> {
+  async acceptInvite(actor: Actor, id: number, include: LinkInclude = {}): Promise<LinkTree> {
     const student = requireStudent(actor);
     const { db, clock } = this.deps;
     const invite = await this.loadInvite(student, id);
@@ -145,7 +145,7 @@ export class InviteService {
       if (trainer && me) await this.deps.mail.enqueue(tx, coachingMails.inviteAccepted(trainer.email, trainer.name, me.name), now);
       return activated;
     });
-    return toLink((await linkRepository.findLink(db, linkId))!, "full");
+    return this.deps.links.readLinkTree(student, linkId, include);
   }
 
   /** A student turns an invite down; the trainer is told. */

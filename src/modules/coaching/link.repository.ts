@@ -1,14 +1,13 @@
-import { and, asc, count, eq, ilike, inArray, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, ilike, ne, or, sql, type SQL } from "drizzle-orm";
 import { alias, type PgSelect } from "drizzle-orm/pg-core";
 import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
 import type { Db } from "../../platform/db/database.js";
 import { isFirstPage, pageWithTotal, totalBeforePaging, ordering } from "../../platform/db/pages.js";
-import { embeddedPlaceholder, embeddedValues, type EmbeddedRead } from "../../platform/db/embedded-read.js";
 import { pickKeys } from "../../platform/db/json.js";
 import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
 import { containsPattern } from "../../platform/db/text-search.js";
 import type { PageRequest } from "../../platform/paging.js";
-import { userJson } from "../users/user.fragments.js";
+import { userTreeJson, userTreeKey, userTreeValues, type UserInclude } from "../users/user.tree.js";
 import type { UserActor } from "../../platform/auth/actor.js";
 import { isActiveLinkOf } from "../access/links.js";
 import { users } from "../../tables/user.table.js";
@@ -46,7 +45,8 @@ export const LINK_SORTS = {
   studentName: student.name,
 } as const;
 
-interface LinkFilter {
+/** What a page of links keeps: one party's links, of one status, the other party's name containing `name`. */
+export interface LinkFilter {
   personalId?: number;
   studentId?: number;
   status: LinkStatus;
@@ -54,54 +54,62 @@ interface LinkFilter {
 }
 
 /**
- * What a page of links reads along with each link: its student (userJson: null when the reader may not read it), and
- * with the student the reads other modules embed, each under its name (the student's executions).
+ * What a read of links reads along with each link: its parties as a GraphQL selection reads them (user trees: null
+ * where the reader may not read the user), and of the link itself only the `keys` named (LINK_KEYS), all when undefined.
  */
 export interface LinkInclude {
-  /** `keys`: the only keys of the student's JSON object read (besides the embedded reads), all when undefined. */
-  student?: { reader: UserActor; embedded: Record<string, EmbeddedRead<unknown>>; keys?: string[] };
-  /** The only keys of each link read (LINK_KEYS; a GraphQL selection's), all when undefined. */
   keys?: string[];
+  student?: UserInclude;
+  personal?: UserInclude;
+}
+
+/** A read of links, and who reads their parties. */
+interface LinkTreesShape {
+  include: LinkInclude;
+  reader: UserActor;
 }
 
 /**
  * What shapes a page of links' statement: the filters present, the order, whether it is the first page (no OFFSET),
  * what it includes (with the keys read); the values are bound.
  */
-interface LinkPageShape {
+interface LinkPageShape extends LinkTreesShape {
   filters: (keyof LinkFilter)[];
   sort: PageRequest["sort"];
   firstPage: boolean;
-  include: LinkInclude;
 }
 
 const LINK_FILTERS: (keyof LinkFilter)[] = ["personalId", "studentId", "status", "name"];
 
-/** The placeholders of the read embedded under `name` are named `<name>_…`, apart from the statement's own. */
-const embeddedPrefix = (name: string) => `${name}_`;
-
-function includeKey({ student, keys }: LinkInclude) {
-  const links = keys?.join(",") ?? "*";
-  if (!student) return links;
-  const embedded = Object.entries(student.embedded).map(([name, read]) => `${name}(${read.key})`);
-  return `${links} student(${student.reader.isAdmin} ${embedded.join(" ")} ${student.keys?.join(",") ?? "*"})`;
+function includeKey({ include: { keys, student, personal }, reader }: LinkTreesShape) {
+  const party = (name: string, tree?: UserInclude) => (tree ? ` ${name}(${userTreeKey(tree, reader)})` : "");
+  return `${keys?.join(",") ?? "*"}${party("student", student)}${party("personal", personal)}`;
 }
 
 /**
- * The student of the enclosing query's link as userJson, the reads `embedded` names inside it. A link of the reader
- * that is ACTIVE shows the reader to be the student's trainer: the rules skip their look at the reader's links there
- * (three subqueries per statement, some 7% of the PostgreSQL CPU of the trainer's dashboard).
+ * The parties of the enclosing query's link as user trees, those `include` names. A link of the reader that is ACTIVE
+ * shows the reader to be the student's trainer: the rules skip their look at the reader's links there (three
+ * subqueries per statement, some 7% of the PostgreSQL CPU of the trainer's dashboard).
  */
-function studentJson({ reader, embedded, keys }: NonNullable<LinkInclude["student"]>) {
-  const linkShown = isActiveLinkOf(sql.placeholder("callerId"));
-  const bound = { id: sql.placeholder("callerId"), userType: sql.placeholder("callerType"), isAdmin: reader.isAdmin, linkShown };
-  const reads = Object.entries(embedded).map(([name, read]) => [name, read.sql(student.id, embeddedPlaceholder(embeddedPrefix(name)), linkShown)]);
-  return userJson(bound, student, Object.fromEntries(reads), keys);
+function partiesJson({ include, reader }: LinkTreesShape): Record<string, SQL> {
+  const linkShown = isActiveLinkOf(sql.placeholder("student_callerId"));
+  return {
+    ...(include.student && { student: userTreeJson(include.student, reader, "student_", student, linkShown) }),
+    ...(include.personal && { personal: userTreeJson(include.personal, reader, "personal_", trainer) }),
+  };
+}
+
+/** The values partiesJson's placeholders bind. */
+function partiesValues({ include, reader }: LinkTreesShape): Record<string, unknown> {
+  return {
+    ...(include.student && userTreeValues(include.student, reader, "student_")),
+    ...(include.personal && userTreeValues(include.personal, reader, "personal_")),
+  };
 }
 
 const linkPage = preparedStatements(
   (shape: LinkPageShape) =>
-    `${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")} ${shape.firstPage} ${includeKey(shape.include)}`,
+    `${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")} ${shape.firstPage} ${includeKey(shape)}`,
   (db, shape) => {
     const value = (name: string) => sql.placeholder(name);
     const conditions: Record<keyof LinkFilter, SQL> = {
@@ -118,7 +126,7 @@ const linkPage = preparedStatements(
     const searched = shape.filters.includes("name") ? (shape.filters.includes("personalId") ? "student" : "trainer") : undefined;
     // Every link has both users (foreign keys, not null, cascading): leaving out a join no column, order or filter
     // reads changes no row, and spares one index lookup per link.
-    const withTrainer = searched === "trainer" || read.some((key) => key in trainerColumns);
+    const withTrainer = searched === "trainer" || Boolean(shape.include.personal) || read.some((key) => key in trainerColumns);
     const withStudent = searched === "student" || Boolean(shape.include.student) || read.some((key) => key in studentColumns);
     const joined = <Query extends PgSelect>(query: Query) => {
       const withTrainerJoined = withTrainer ? query.innerJoin(trainer, eq(trainer.id, personalStudentLinks.personalId)) : query;
@@ -126,7 +134,7 @@ const linkPage = preparedStatements(
     };
     const page = joined(
       db
-        .select({ ...columns, total: totalBeforePaging(), ...(shape.include.student ? { student: studentJson(shape.include.student) } : {}) })
+        .select({ ...columns, total: totalBeforePaging(), ...partiesJson(shape) })
         .from(personalStudentLinks)
         .$dynamic(),
     )
@@ -246,38 +254,72 @@ export const linkRepository = {
     return rows.length > 0;
   },
 
-  /** A page of links and their total, each link with what `include` names (`student`: its JSON object, read back by the caller). */
-  async listLinks(db: Db, filter: LinkFilter, request: PageRequest, include: LinkInclude = {}) {
+  /** A page of links and their total, each link with what `include` names (its parties' JSON objects, read back by the caller). */
+  async listLinks(db: Db, filter: LinkFilter, request: PageRequest, reader: UserActor, include: LinkInclude = {}) {
     const shape: LinkPageShape = {
       filters: LINK_FILTERS.filter((key) => (key === "name" ? Boolean(filter.name) : filter[key] !== undefined)),
       sort: request.sort,
       firstPage: isFirstPage(request),
       include,
+      reader,
     };
     const statements = linkPage(db, shape);
     const values = { ...filter, name: filter.name && containsPattern(filter.name), limit: request.size, offset: request.page * request.size };
-    const withStudent = include.student && {
-      callerId: include.student.reader.id,
-      callerType: include.student.reader.userType,
-      ...Object.assign({}, ...Object.entries(include.student.embedded).map(([name, read]) => embeddedValues(embeddedPrefix(name), read))),
-    };
-    const rows: (LinkRecord & { total: number; student?: unknown })[] = await statements.rows.execute({ ...values, ...withStudent });
+    const rows: (LinkRecord & LinkParties & { total: number })[] = await statements.rows.execute({ ...values, ...partiesValues(shape) });
     return pageWithTotal(rows, request, async () => (await statements.total.execute(values))[0].n);
   },
 
-  /** ACTIVE links of several users at once (GraphQL User.students / User.personals loaders). */
-  async activeLinksOf(db: Db, side: "personal" | "student", userIds: readonly number[]) {
+  /** ACTIVE links of several users at once (GraphQL User.students / User.personals), each with what `include` names. */
+  async activeLinksOf(db: Db, side: "personal" | "student", userIds: readonly number[], reader: UserActor, include: LinkInclude) {
     if (userIds.length === 0) return [];
-    const column = side === "personal" ? personalStudentLinks.personalId : personalStudentLinks.studentId;
-    return db
-      .select(linkColumns)
-      .from(personalStudentLinks)
-      .innerJoin(trainer, eq(trainer.id, personalStudentLinks.personalId))
-      .innerJoin(student, eq(student.id, personalStudentLinks.studentId))
-      .where(and(inArray(column, [...userIds]), eq(personalStudentLinks.status, "ACTIVE")))
-      .orderBy(asc(personalStudentLinks.id));
+    const shape = { include, reader };
+    const rows: (LinkRecord & LinkParties)[] = await activeLinks(db, { ...shape, side }).execute({ userIds, ...partiesValues(shape) });
+    return rows;
+  },
+
+  /** The link, with what `include` names (an accepted invite's link, read back after its commit). */
+  async findLinkTree(db: Db, id: number, reader: UserActor, include: LinkInclude) {
+    const shape = { include, reader };
+    const [row]: (LinkRecord & LinkParties)[] = await linkTree(db, shape).execute({ id, ...partiesValues(shape) });
+    return row ?? null;
   },
 };
+
+/** What partiesJson read of a link's parties: their JSON objects, those its include named. */
+export interface LinkParties {
+  student?: unknown;
+  personal?: unknown;
+}
+
+/**
+ * Links with the trees their include names (the links of users, one link read back), each with its parties' ids: the
+ * links of several users are told apart by them.
+ */
+const linkTreesFrom = (db: Db, shape: LinkTreesShape) =>
+  db
+    .select({ ...pickKeys(linkColumns, shape.include.keys && [...shape.include.keys, "personalId", "studentId"]), ...partiesJson(shape) })
+    .from(personalStudentLinks)
+    .innerJoin(trainer, eq(trainer.id, personalStudentLinks.personalId))
+    .innerJoin(student, eq(student.id, personalStudentLinks.studentId));
+
+const activeLinks = preparedStatements(
+  (shape: LinkTreesShape & { side: "personal" | "student" }) => `${shape.side} ${includeKey(shape)}`,
+  (db, shape) => {
+    const column = shape.side === "personal" ? personalStudentLinks.personalId : personalStudentLinks.studentId;
+    return linkTreesFrom(db, shape)
+      .where(and(isAnyOf(column, sql.placeholder("userIds")), eq(personalStudentLinks.status, "ACTIVE")))
+      .orderBy(asc(personalStudentLinks.id))
+      .prepare("active_links");
+  },
+);
+
+const linkTree = preparedStatements(
+  (shape: LinkTreesShape) => includeKey(shape),
+  (db, shape) =>
+    linkTreesFrom(db, shape)
+      .where(eq(personalStudentLinks.id, sql.placeholder("id")))
+      .prepare("link_tree"),
+);
 
 /** A trainer's ACTIVE links, with its live PENDING invites counted beside them (an uncorrelated subquery). */
 const seatsTaken = preparedStatement((db) =>

@@ -4,35 +4,22 @@ import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
 import { AppError, forbidden, notFound } from "../../platform/errors.js";
 import type { MailOutbox } from "../../platform/mail/outbox.js";
-import { toPage, type Page } from "../../platform/paging.js";
+import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
 import type { SubscriptionPlanService } from "../billing/subscription-plan.service.js";
 import type { LinkListQuery } from "./coaching.inputs.js";
 import { coachingMails } from "./coaching.mails.js";
-import { toLink, type LinkDto } from "./coaching.dto.js";
-import { linkRepository } from "./link.repository.js";
+import { toLink, type LinkDto, type LinkView } from "./coaching.dto.js";
+import { linkRepository, type LinkFilter, type LinkInclude, type LinkParties, type LinkRecord } from "./link.repository.js";
 import { emit, type DomainEventOf } from "../events/emit.js";
 import type { FeedSource } from "../events/feed-source.js";
-import { userFromJson, type UserDto } from "../users/user.dto.js";
-import type { EmbeddedRead } from "../../platform/db/embedded-read.js";
-import { fromJson } from "../../platform/db/json.js";
+import { userTreeFromJson, type UserTree } from "../users/user.tree.js";
 import { mayBeStale } from "../../platform/db/read-routing.js";
 
 const LINK_NOT_FOUND = "Relacionamento não encontrado";
 
-/** What a page of a trainer's links reads along with each link: its student, with the reads of other modules embedded under their names. */
-export interface StudentsInclude {
-  /** `keys`: the only keys of the student read (a GraphQL selection's), all when undefined. */
-  student?: { embedded: Record<string, EmbeddedRead<unknown>>; keys?: string[] };
-  /** The only keys of each link read (LINK_KEYS; a GraphQL selection's), all when undefined: the others are left out. */
-  keys?: string[];
-}
-
-/** A student read along with its link, and the answers of the reads embedded in it. */
-export type StudentWithReads = UserDto & Record<string, unknown>;
-
-/** A link, with its student when it was read along (null: the caller may no longer read it). */
-export type LinkWithStudent = LinkDto & { student?: StudentWithReads | null };
+/** A link, with its parties when they were read along (a GraphQL selection's; null: the caller may no longer read one). */
+export type LinkTree = LinkDto & { student?: UserTree | null; personal?: UserTree | null };
 
 /** A trainer's students against its plan's limit (contract §6, §12.3). */
 export interface TrainerSeats {
@@ -57,39 +44,18 @@ export interface LinkServiceDeps {
 export class LinkService {
   constructor(private readonly deps: LinkServiceDeps) {}
 
-  /** A trainer's links to students (ACTIVE unless `status` says otherwise), by student name. */
-  async listStudents(actor: Actor, readQuery: InputReader<LinkListQuery>, include: StudentsInclude = {}): Promise<Page<LinkWithStudent>> {
+  /** A trainer's links to students (ACTIVE unless `status` says otherwise), by student name, each with what `include` names. */
+  async listStudents(actor: Actor, readQuery: InputReader<LinkListQuery>, include: LinkInclude = {}): Promise<Page<LinkTree>> {
     const trainer = requireTrainer(actor);
-    const {
-      filter: { status, name },
-      page: request,
-    } = readQuery();
-    const db = mayBeStale(this.deps.db);
-    const { rows, total } = await linkRepository.listLinks(db, { personalId: trainer.id, status: status ?? "ACTIVE", name }, request, {
-      keys: include.keys,
-      ...(include.student && { student: { reader: trainer, ...include.student } }),
-    });
-    const embedded = include.student?.embedded;
-    return toPage(
-      rows.map((row) => (embedded ? { ...toLink(row, "trainer"), student: studentFromJson(row.student, embedded) } : toLink(row, "trainer"))),
-      total,
-      request,
-    );
+    const { filter, page: request } = readQuery();
+    return this.listLinks(trainer, { personalId: trainer.id, status: filter.status ?? "ACTIVE", name: filter.name }, request, include, "trainer");
   }
 
-  /** A student's links to trainers (ACTIVE unless `status` says otherwise), by trainer name. */
-  async listPersonals(actor: Actor, readQuery: InputReader<LinkListQuery>): Promise<Page<LinkDto>> {
+  /** A student's links to trainers (ACTIVE unless `status` says otherwise), by trainer name, each with what `include` names. */
+  async listPersonals(actor: Actor, readQuery: InputReader<LinkListQuery>, include: LinkInclude = {}): Promise<Page<LinkTree>> {
     const student = requireStudent(actor);
-    const {
-      filter: { status, name },
-      page: request,
-    } = readQuery();
-    const { rows, total } = await linkRepository.listLinks(mayBeStale(this.deps.db), { studentId: student.id, status: status ?? "ACTIVE", name }, request);
-    return toPage(
-      rows.map((row) => toLink(row, "student")),
-      total,
-      request,
-    );
+    const { filter, page: request } = readQuery();
+    return this.listLinks(student, { studentId: student.id, status: filter.status ?? "ACTIVE", name: filter.name }, request, include, "student");
   }
 
   /** A trainer ends an ACTIVE link to a student; the student is told. */
@@ -103,18 +69,28 @@ export class LinkService {
   }
 
   /**
-   * ACTIVE links of each user, as trainer (`personal`) or as student, in the order asked (GraphQL loaders):
-   * one query for all of them. Only the user themself and administrators see a user's links.
+   * ACTIVE links of each user, as trainer (`personal`) or as student, in the order asked (GraphQL loaders), each with
+   * what `include` names: one query for all of them. Only the user themself and administrators see a user's links.
    */
-  async listActiveLinksByUserIds(actor: Actor, side: "personal" | "student", userIds: readonly number[]): Promise<(LinkDto[] | AppError)[]> {
+  async listActiveLinksByUserIds(
+    actor: Actor,
+    side: "personal" | "student",
+    userIds: readonly number[],
+    include: LinkInclude,
+  ): Promise<(LinkTree[] | AppError)[]> {
     const caller = requireUser(actor);
     const visible = userIds.filter((id) => isOwnerOrAdmin(caller, id));
-    const rows = await linkRepository.activeLinksOf(this.deps.db, side, visible);
+    const rows = await linkRepository.activeLinksOf(this.deps.db, side, visible, caller, include);
     return userIds.map((id) =>
       visible.includes(id)
-        ? rows.filter((row) => (side === "personal" ? row.personalId : row.studentId) === id).map((row) => toLink(row, "full"))
+        ? rows.filter((row) => (side === "personal" ? row.personalId : row.studentId) === id).map((row) => toLinkTree(row, "full", include))
         : forbidden(),
     );
+  }
+
+  /** The link, as `reader` reads it with what `include` names (no access check: the asking module has just written it). */
+  async readLinkTree(reader: UserActor, id: number, include: LinkInclude = {}): Promise<LinkTree> {
+    return toLinkTree((await linkRepository.findLinkTree(this.deps.db, id, reader, include))!, "full", include);
   }
 
   /**
@@ -139,6 +115,15 @@ export class LinkService {
     },
     idsAfter: (reader, afterId, limit) => linkRepository.activeLinkIdsAfter(this.deps.db, reader.id, afterId, limit),
   };
+
+  private async listLinks(reader: UserActor, filter: LinkFilter, request: PageRequest, include: LinkInclude, view: LinkView): Promise<Page<LinkTree>> {
+    const { rows, total } = await linkRepository.listLinks(mayBeStale(this.deps.db), filter, request, reader, include);
+    return toPage(
+      rows.map((row) => toLinkTree(row, view, include)),
+      total,
+      request,
+    );
+  }
 
   /** maxStudents of the trainer's ACTIVE plan (null = unlimited), or the free allowance without one. */
   async studentLimit(db: Db, trainerId: number): Promise<number | null> {
@@ -178,12 +163,11 @@ export async function linkEvent(tx: Db, id: number): Promise<DomainEventOf<"link
   return { type: "link.updated", linkId: id, subjectUserIds: [row.personalId, row.studentId], data: toLink(row, "full") };
 }
 
-/**
- * A link's student as its page read it: the user as the users module's loader answers it (null when the trainer may
- * no longer read it), with the answer of each read other modules embedded in it, under its name.
- */
-function studentFromJson(json: unknown, embedded: Record<string, EmbeddedRead<unknown>>): StudentWithReads | null {
-  if (json === null || json === undefined) return null;
-  const user = fromJson(json) as Record<string, unknown>;
-  return Object.assign(userFromJson(user), ...Object.entries(embedded).map(([name, read]) => ({ [name]: read.answer(user[name]) })));
+/** A link as read with what `include` names: its parties' trees decoded (user.tree.ts). */
+function toLinkTree(row: LinkRecord & LinkParties, view: LinkView, include: LinkInclude): LinkTree {
+  return {
+    ...toLink(row, view),
+    ...(include.student && { student: userTreeFromJson(row.student, include.student) }),
+    ...(include.personal && { personal: userTreeFromJson(row.personal, include.personal) }),
+  };
 }

@@ -1,7 +1,6 @@
 import { and, count, eq, gte, lt, sql, type AnyColumn, type Placeholder, type SQL } from "drizzle-orm";
 import { type Db } from "../../platform/db/database.js";
 import { isFirstPage, ordering, pageClause } from "../../platform/db/pages.js";
-import { idArray } from "../../platform/db/id-lists.js";
 import { preparedStatements, type Bound } from "../../platform/db/prepared.js";
 import { activityReadableBy } from "../access/links.js";
 import { fromJson, jsonRows, rowFromJson } from "../../platform/db/json.js";
@@ -174,19 +173,18 @@ export function trainingExecutionPageFromJson(json: unknown): Omit<TrainingExecu
   };
 }
 
-const trainingExecutionPages = preparedStatements(trainingExecutionPageKey, (db, shape) => {
+const trainingExecutionPage = preparedStatements(trainingExecutionPageKey, (db, shape) => {
   const askedId = sql<number>`asked.id`;
   return db
-    .select({ userId: askedId, found: sql<boolean>`${users.id} is not null`, page: trainingExecutionPageJson(shape, askedId, sql.placeholder) })
-    .from(sql`unnest(${idArray(sql.placeholder("userIds"))}) with ordinality as asked(id, position)`)
+    .select({ found: sql<boolean>`${users.id} is not null`, page: trainingExecutionPageJson(shape, askedId, sql.placeholder) })
+    .from(sql`(select ${sql.placeholder("userId")}::int as id) asked`)
     .leftJoin(users, eq(users.id, askedId))
-    .orderBy(sql`asked.position`)
-    .prepare("training_execution_pages");
+    .prepare("training_execution_page");
 });
 
 /**
- * The listings of executions: one user's pages of training and exercise executions, and the same page of training
- * executions for several users at once (its JSON, trainingExecutionPageJson, also read inside other modules' statements).
+ * The listings of executions: one user's pages of training and exercise executions (a page of training executions is
+ * also read inside the statements that read users, as trainingExecutionPageJson).
  */
 export const executionListingRepository = {
   async listTrainingExecutions(db: Db, filter: { userId: number } & TrainingExecutionFilter, request: PageRequest) {
@@ -205,24 +203,21 @@ export const executionListingRepository = {
   },
 
   /**
-   * The same page of training executions for each of several users, in one prepared statement whatever their number:
-   * over the ids asked (in that order), whether each user exists, and its page (trainingExecutionPageJson: whether the
-   * caller may read it, its total and rows).
+   * A user's page of training executions in one prepared statement: whether the user exists, and its page
+   * (trainingExecutionPageJson: whether the caller may read it, its total and rows).
    */
-  async trainingExecutionPagesOf(
+  async trainingExecutionPageOf(
     db: Db,
     caller: { id: number; isAdmin: boolean },
-    userIds: readonly number[],
+    userId: number,
     filter: TrainingExecutionFilter,
     request: PageRequest,
-  ): Promise<TrainingExecutionPageOf[]> {
-    if (userIds.length === 0) return [];
-    const rows = await trainingExecutionPages(db, trainingExecutionPageShape(caller, filter, request)).execute({
+  ): Promise<TrainingExecutionPageOf> {
+    const [row] = await trainingExecutionPage(db, trainingExecutionPageShape(caller, filter, request)).execute({
       ...trainingExecutionPageValues(caller, filter, request),
-      userIds,
+      userId,
     });
-    const pages = new Map(rows.map(({ userId, found, page }) => [userId, { userId, found, ...trainingExecutionPageFromJson(page) }]));
-    return userIds.map((id) => pages.get(id)!);
+    return { userId, found: row.found, ...trainingExecutionPageFromJson(row.page) };
   },
 
   async listExerciseExecutions(db: Db, filter: { userId: number; exerciseId?: number } & Period, request: PageRequest) {

@@ -1,7 +1,6 @@
-import type { FieldNode, GraphQLResolveInfo } from "graphql";
+import type { EmbeddedRelation, EmbeddingContext } from "../../graphql/embedded.js";
 import { listReader } from "../../graphql/arguments.js";
 import { sameArguments, type Selection } from "../../graphql/look-ahead.js";
-import type { EmbeddedRelation, ReadAheadContext } from "../../graphql/read-ahead.js";
 import { totalShown, type PageInput } from "../../graphql/page.js";
 import type { EmbeddedRead } from "../../platform/db/embedded-read.js";
 import { AppError } from "../../platform/errors.js";
@@ -12,65 +11,59 @@ import { TRAINING_EXECUTION_SUMMARY_KEYS } from "./execution-listing.repository.
 import type { ExecutionFilter } from "./execution.types.js";
 
 /** The arguments of `User.executions`. */
-export interface UserExecutionsArguments {
+interface UserExecutionsArguments {
   filter?: ExecutionFilter | null;
   page?: PageInput | null;
 }
 
 /** `User.executions`'s arguments as its listing reads them (the same refusals). */
-export const userExecutionsQuery = (args: UserExecutionsArguments) => listReader(trainingExecutionPaging, userTrainingExecutionFilter, args.filter, args.page);
+const userExecutionsQuery = (args: Record<string, unknown>) =>
+  listReader(trainingExecutionPaging, userTrainingExecutionFilter, (args as UserExecutionsArguments).filter, (args as UserExecutionsArguments).page);
 
 /** What TrainingExecution's fields other than a page row's keys read of it (a listing leaves the last three null). */
 const SUMMARY_NEEDS = { duration: ["durationSeconds"], userName: [], exerciseExecutions: [], newRecords: [] };
 
-/** Where a user read along with its parent carries its executions read ahead. */
-const AHEAD = "executionsAhead";
+/** Where a user carries its pages of executions: `executions_0`, `executions_1`, … one per distinct arguments asked. */
+const PAGE = "executions_";
 
-/** A user's page of executions read ahead, and for which arguments: those of `nodes`, the field's nodes in the request. */
-interface ExecutionsAhead {
-  args: UserExecutionsArguments;
-  nodes: readonly FieldNode[];
+/** A user's page of executions, and the arguments it was read for. */
+interface PageFor {
+  args: Record<string, unknown>;
   page: Page<TrainingExecutionSummaryDto> | AppError;
 }
 
 /**
- * `User.executions` read ahead in the statement of another module that reads the users (a trainer's page of students):
- * declared on the field's resolver, that module embeds it without naming this one (embeddedRelations).
+ * `User.executions`, read in every statement that reads users (a user by id, a trainer's page of students): declared
+ * on the field's resolver, the users module embeds it without naming this one (embeddedRelations).
  */
-export const userExecutionsAhead: EmbeddedRelation = {
-  // What the field reads of a user when its page was not read ahead along with it: the id its loader takes.
-  needs: ["id"],
+export const userExecutions: EmbeddedRelation = {
   embed: embeddedUserExecutions,
-  answer: userExecutionsReadAhead,
+  answer: userExecutionsAnswer,
 };
 
 /**
- * `User.executions` as a selection of users asks it, read ahead in the statement that reads those users: the read to
- * embed under its name (none when the field is selected with different arguments, or these are refused: it then
- * resolves through its loader, which answers the refusal).
+ * `User.executions` as a selection of users asks it: one read per distinct arguments it is asked with (aliases may ask
+ * several pages), each embedded under its own name; arguments refused are read as their refusal.
  */
-function embeddedUserExecutions(selection: Selection, ctx: ReadAheadContext): Record<string, EmbeddedRead<ExecutionsAhead>> {
-  const args = selection.arguments() as UserExecutionsArguments | undefined;
-  if (!args) return {};
+function embeddedUserExecutions(selection: Selection, ctx: EmbeddingContext): Record<string, EmbeddedRead<PageFor>> {
   const keys = selection.field("content")?.keysOf(TRAINING_EXECUTION_SUMMARY_KEYS, SUMMARY_NEEDS);
-  const read = ctx.services.executions.embeddedUserTrainingExecutions(ctx.actor, userExecutionsQuery(args), totalShown(selection), keys);
-  if (!read) return {};
-  const nodes = selection.nodes;
-  return { [AHEAD]: { ...read, answer: (json) => ({ args, nodes, page: read.answer(json) }) } };
+  const counted = totalShown(selection);
+  return Object.fromEntries(
+    selection.argumentSets().map((args, index) => {
+      const read = ctx.services.executions.embeddedUserTrainingExecutions(ctx.actor, userExecutionsQuery(args), counted, keys);
+      return [`${PAGE}${index}`, { ...read, answer: (json: unknown) => ({ args, page: read.answer(json) }) }];
+    }),
+  );
 }
 
-/**
- * The page of `user`'s executions read ahead for `args`, undefined when none was (the loader answers it then); the
- * refusal read ahead is thrown, as the loader would. Arguments of a node the read ahead was made for are its own (one
- * request, one set of variables, and every node of it had the same): only others are compared, key by key.
- */
-function userExecutionsReadAhead(
-  user: object,
-  args: UserExecutionsArguments,
-  info: Pick<GraphQLResolveInfo, "fieldNodes">,
-): Page<TrainingExecutionSummaryDto> | undefined {
-  const ahead = (user as { [AHEAD]?: ExecutionsAhead })[AHEAD];
-  if (!ahead || !(ahead.nodes.includes(info.fieldNodes[0]) || sameArguments(ahead.args, args))) return undefined;
-  if (ahead.page instanceof AppError) throw ahead.page;
-  return ahead.page;
+/** The page of `user`'s executions read for `args`, undefined when none was; a refusal is thrown. */
+function userExecutionsAnswer(user: object, args: Record<string, unknown>): Page<TrainingExecutionSummaryDto> | undefined {
+  const carried = user as Record<string, PageFor | undefined>;
+  for (let index = 0; carried[`${PAGE}${index}`]; index++) {
+    const { args: readFor, page } = carried[`${PAGE}${index}`]!;
+    if (!sameArguments(readFor, args)) continue;
+    if (page instanceof AppError) throw page;
+    return page;
+  }
+  return undefined;
 }

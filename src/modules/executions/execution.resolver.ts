@@ -6,8 +6,8 @@ import { LocalDate } from "../../graphql/scalars.js";
 import { Exercise } from "../exercises/exercise.types.js";
 import { Training } from "../trainings/training.types.js";
 import { User } from "../users/user.types.js";
-import { ReadAhead } from "../../graphql/read-ahead.js";
-import { userExecutionsAhead } from "./execution.include.js";
+import { Embedded } from "../../graphql/embedded.js";
+import { userExecutions } from "./execution.include.js";
 import { exerciseExecutionInput, progressFilter, statisticsFilter, trainingExecutionInput } from "./execution.inputs.js";
 import {
   ExecutionFilter,
@@ -54,16 +54,16 @@ export class ExecutionResolver {
 /** A user's whole picture for a trainer's dashboard: executions, records and metrics (the user, their trainer, admins). */
 @Resolver(() => User)
 export class UserExecutionsResolver {
+  // Read in the statement that reads the user (userExecutions): answerEmbedded answers it as this does, without
+  // type-graphql's wrapper; the arguments declare the field's.
   @FieldResolver(() => TrainingExecutionPage)
-  // Read ahead with the user (a trainer's page of students) when its parent's statement was asked for these arguments.
-  @ReadAhead(userExecutionsAhead)
+  @Embedded(userExecutions)
   executions(
     @Root() user: User,
     @Arg("filter", () => ExecutionFilter, { nullable: true }) filter: ExecutionFilter | undefined,
     @Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined,
-    @Ctx() ctx: Context,
   ) {
-    return ctx.loaders.executionsOfUser({ filter, page }).load(user.id);
+    return userExecutions.answer(user, { filter, page });
   }
 
   @FieldResolver(() => UserMetrics)

@@ -1,6 +1,6 @@
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
-import type { EmbeddedRead } from "../../platform/db/embedded-read.js";
+import { refusedRead, type EmbeddedRead } from "../../platform/db/embedded-read.js";
 import { dayRange } from "../../platform/dates.js";
 import { AppError, forbidden, notFound } from "../../platform/errors.js";
 import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
@@ -89,54 +89,42 @@ export class ExecutionService {
     userId: number,
     readQuery: InputReader<UserTrainingExecutionListQuery>,
   ): Promise<Page<TrainingExecutionSummaryDto>> {
-    const [page] = await this.listUserTrainingExecutionsOf(actor, [userId], readQuery);
-    if (page instanceof AppError) throw page;
-    return page;
-  }
-
-  /**
-   * The same page of several users' executions (GraphQL User.executions under a list of users), in the order asked:
-   * each user's page, or its 404 or 403 as the one-user listing answers it. One statement whatever the number of
-   * users: whose activity the caller may read (access's rule, inside it) and every page.
-   */
-  async listUserTrainingExecutionsOf(
-    actor: Actor,
-    userIds: readonly number[],
-    readQuery: InputReader<UserTrainingExecutionListQuery>,
-  ): Promise<(Page<TrainingExecutionSummaryDto> | AppError)[]> {
     const caller = requireUser(actor);
     const { filter, page: request } = readQuery();
-    const pages = await executionListingRepository.trainingExecutionPagesOf(mayBeStale(this.deps.db), caller, userIds, executionFilterOf(filter), request);
-    return pages.map((page) => userPageAnswer(page, request));
+    const page = await executionListingRepository.trainingExecutionPageOf(mayBeStale(this.deps.db), caller, userId, executionFilterOf(filter), request);
+    const answer = userPageAnswer(page, request);
+    if (answer instanceof AppError) throw answer;
+    return answer;
   }
 
   /**
-   * listUserTrainingExecutionsOf's page of each user of another module's statement, read inside that statement (the
-   * students of a trainer's page of links): the same rule, filter, order, page and total, and the same answer, each
-   * user's page or its 403. Undefined when there is no caller or the arguments are refused: listUserTrainingExecutionsOf
-   * then answers them, with its refusal. `counted` false: the reader shows no total (its selection asks none), so none
-   * is counted (most of the statement's cost, one count per user) and the pages carry NaN in its place. `keys`: the
-   * only keys of the rows the reader reads (a GraphQL selection's).
+   * listUserTrainingExecutions's page of a user, read inside the statement that reads the user (by id, the students of
+   * a trainer's page of links): the same rule, filter, order, page and total, and the same answer, the page or its
+   * 403; the arguments' refusal (or the anonymous caller's) is answered as the read. `counted` false: the reader shows
+   * no total (its selection asks none), so none is counted (most of the statement's cost, one count per user) and the
+   * pages carry NaN in its place. `keys`: the only keys of the rows the reader reads (a GraphQL selection's).
    */
   embeddedUserTrainingExecutions(
     actor: Actor,
     readQuery: InputReader<UserTrainingExecutionListQuery>,
     counted = true,
     keys?: string[],
-  ): EmbeddedRead<Page<TrainingExecutionSummaryDto> | AppError> | undefined {
-    if (actor.kind !== "user") return undefined;
+  ): EmbeddedRead<Page<TrainingExecutionSummaryDto> | AppError> {
+    let caller: UserActor;
     let query: UserTrainingExecutionListQuery;
     try {
+      caller = requireUser(actor);
       query = readQuery();
-    } catch {
-      return undefined;
+    } catch (error) {
+      if (error instanceof AppError) return refusedRead(error);
+      throw error;
     }
     const filter = executionFilterOf(query.filter);
-    const shape = trainingExecutionPageShape(actor, filter, query.page, counted, keys);
+    const shape = trainingExecutionPageShape(caller, filter, query.page, counted, keys);
     return {
       key: trainingExecutionPageKey(shape),
       sql: (userId, placeholder, linkShown) => trainingExecutionPageJson(shape, userId, placeholder, linkShown),
-      values: trainingExecutionPageValues(actor, filter, query.page),
+      values: trainingExecutionPageValues(caller, filter, query.page),
       // Only users that exist carry an embedded page.
       answer: (json) => userPageAnswer({ found: true, ...trainingExecutionPageFromJson(json) }, query.page),
     };

@@ -6,6 +6,7 @@ import { inputReader, listReader, pageReader } from "../../graphql/arguments.js"
 import { Selection } from "../../graphql/look-ahead.js";
 import { PageInput } from "../../graphql/page.js";
 import { LocalDate } from "../../graphql/scalars.js";
+import { userInclude } from "../users/user.include.js";
 import { User } from "../users/user.types.js";
 import { planInclude } from "./training-plan.include.js";
 import { assignInput, assignmentFilter, assignmentPaging, planFilter, planInput, planPaging } from "./training-plan.inputs.js";
@@ -117,12 +118,13 @@ export class PlanAssignmentRelationsResolver {
   }
 
   @FieldResolver(() => User, { nullable: true, description: "Null when the caller may no longer read the user" })
-  student(@Root() assignment: PlanAssignment, @Ctx() ctx: Context) {
-    return ctx.loaders.userById.load(assignment.studentId);
+  student(@Root() assignment: PlanAssignment, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    // One batch per selection of the user: the relations other modules embed in a user (its executions) in its statement.
+    return ctx.loaders.userById(userInclude(Selection.of(info), ctx)).load(assignment.studentId);
   }
 
   @FieldResolver(() => User, { nullable: true, description: "Null when the caller may no longer read the user" })
-  personal(@Root() assignment: PlanAssignment, @Ctx() ctx: Context) {
-    return ctx.loaders.userById.load(assignment.personalId);
+  personal(@Root() assignment: PlanAssignment, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    return ctx.loaders.userById(userInclude(Selection.of(info), ctx)).load(assignment.personalId);
   }
 }

@@ -1,16 +1,17 @@
 import type { Selection } from "../../graphql/look-ahead.js";
-import { embeddedRelations, type ReadAheadContext } from "../../graphql/read-ahead.js";
+import { embeddedRelations, type EmbeddingContext } from "../../graphql/embedded.js";
 import { USER_JSON_KEYS } from "./user.fragments.js";
+import type { UserInclude } from "./user.tree.js";
 
 /** What the User type's fields named otherwise than their column read of a userJson object (toUserDto's names). */
 const USER_FIELD_KEYS = { height: ["heightCm"], weight: ["weightKg"], subscriptionExpirationDate: ["subscriptionExpiresAt"] };
 
 /**
- * What a selection of User reads ahead in the statement that reads the users: the reads of the relations other
- * modules add to User that it selects (their executions), embedded under their names, and the keys of the userJson
- * object its fields, those relations' resolvers included, read (Selection.keysOf).
+ * What a selection of User reads of each user in the statement that reads the users: the relations other modules add
+ * to User that it selects and their statements embed (its executions), and the keys of the userJson object its fields
+ * read (Selection.keysOf: all of them when it selects a relation resolved through a loader, which reads the id).
  */
-export function userInclude(selection: Selection, ctx: ReadAheadContext) {
+export function userInclude(selection: Selection, ctx: EmbeddingContext): UserInclude {
   const { embedded, needs } = embeddedRelations(selection, ctx);
   return { embedded, keys: selection.keysOf(USER_JSON_KEYS, { ...USER_FIELD_KEYS, ...needs }) };
 }

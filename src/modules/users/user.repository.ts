@@ -2,7 +2,9 @@ import { and, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
 import { isAnyOf } from "../../platform/db/id-lists.js";
 import { preparedStatement, preparedStatements } from "../../platform/db/prepared.js";
+import type { UserActor } from "../../platform/auth/actor.js";
 import { userReadableBy } from "../access/users.js";
+import { userTreeJson, userTreeKey, userTreeValues, type UserInclude } from "./user.tree.js";
 import { oneTimeTokens, revokedTokens, users, weightHistory, type OneTimeTokenPurpose } from "../../tables/user.table.js";
 
 export type NewUser = typeof users.$inferInsert;
@@ -29,6 +31,17 @@ const usersReadable = preparedStatements(
       .from(users)
       .where(isAnyOf(users.id, sql.placeholder("ids")))
       .prepare("users_readable"),
+);
+
+/** Users by id as a GraphQL selection reads them (user.tree.ts), one statement per shape of the tree and the reader. */
+const userTrees = preparedStatements(
+  ({ include, reader }: { include: UserInclude; reader: UserActor }) => userTreeKey(include, reader),
+  (db, { include, reader }) =>
+    db
+      .select({ id: users.id, tree: userTreeJson(include, reader) })
+      .from(users)
+      .where(isAnyOf(users.id, sql.placeholder("ids")))
+      .prepare("user_trees"),
 );
 
 /** The authors the GraphQL loaders batch (a page's creators). */
@@ -87,6 +100,12 @@ export const userRepository = {
   },
 
   /** The users of `ids` that exist, each with whether `caller` may read it in full (userReadableBy), in one statement. */
+  /** Those of `ids` that exist, each with its tree as `reader` reads it (null where it may not read the user). */
+  async findTrees(db: Db, ids: readonly number[], reader: UserActor, include: UserInclude): Promise<{ id: number; tree: unknown }[]> {
+    if (ids.length === 0) return [];
+    return userTrees(db, { include, reader }).execute({ ids, ...userTreeValues(include, reader) });
+  },
+
   async findByIdsReadableBy(db: Db, ids: readonly number[], caller: { id: number; userType: string; isAdmin: boolean }) {
     if (ids.length === 0) return [];
     return usersReadable(db, caller.isAdmin).execute({ ids, callerId: caller.id, callerType: caller.userType });

@@ -1,7 +1,12 @@
-import { Arg, Ctx, Int, Mutation, Query, Resolver } from "type-graphql";
+import type { GraphQLResolveInfo } from "graphql";
+import { Arg, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql/context.js";
+import { Selection } from "../../graphql/look-ahead.js";
 import { argumentsReader, inputReader } from "../../graphql/arguments.js";
 import { GraphQLUpload, readUpload, type FileUpload } from "../../graphql/upload.js";
+import type { UserDto } from "./user.dto.js";
+import { userInclude } from "./user.include.js";
+import { userTreeWithoutStatement } from "./user.tree.js";
 import { AuthPayload, LoginInput, MessagePayload, ProfileInput, RegisterInput, TokenPayload, User } from "./user.types.js";
 import {
   blankNameMessage,
@@ -20,13 +25,13 @@ import {
 @Resolver(() => User)
 export class UserResolver {
   @Query(() => User, { description: "The signed-in user" })
-  me(@Ctx() ctx: Context) {
-    return ctx.services.users.getProfile(ctx.actor);
+  me(@Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    return answerUser(ctx, info, ctx.services.users.getProfile(ctx.actor));
   }
 
   @Query(() => User)
-  user(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
-    return ctx.services.users.getUser(ctx.actor, id);
+  user(@Arg("id", () => Int) id: number, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    return answerUser(ctx, info, ctx.services.users.getUser(ctx.actor, id));
   }
 
   @Mutation(() => AuthPayload)
@@ -70,17 +75,49 @@ export class UserResolver {
   }
 
   @Mutation(() => User)
-  updateProfile(@Arg("input", () => ProfileInput) input: ProfileInput, @Ctx() ctx: Context) {
-    return ctx.services.users.updateProfile(ctx.actor, inputReader(profileInput, input));
+  updateProfile(@Arg("input", () => ProfileInput) input: ProfileInput, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    return answerUser(ctx, info, ctx.services.users.updateProfile(ctx.actor, inputReader(profileInput, input)));
   }
 
   @Mutation(() => User, { description: "Changes a user's name (self or administrator)" })
-  renameUser(@Arg("id", () => Int) id: number, @Arg("name", () => String) name: string, @Ctx() ctx: Context) {
-    return ctx.services.users.rename(ctx.actor, id, inputReader(renameInput, { name }, blankNameMessage));
+  renameUser(@Arg("id", () => Int) id: number, @Arg("name", () => String) name: string, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    return answerUser(ctx, info, ctx.services.users.rename(ctx.actor, id, inputReader(renameInput, { name }, blankNameMessage)));
   }
 
   @Mutation(() => User, { description: "GraphQL multipart upload of a JPG, PNG or GIF (max 5 MB)" })
-  updateProfilePhoto(@Arg("userId", () => Int) userId: number, @Arg("file", () => GraphQLUpload) file: Promise<FileUpload>, @Ctx() ctx: Context) {
-    return ctx.services.users.updatePhoto(ctx.actor, userId, () => readUpload(file));
+  updateProfilePhoto(
+    @Arg("userId", () => Int) userId: number,
+    @Arg("file", () => GraphQLUpload) file: Promise<FileUpload>,
+    @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
+  ) {
+    return answerUser(
+      ctx,
+      info,
+      ctx.services.users.updatePhoto(ctx.actor, userId, () => readUpload(file)),
+    );
   }
+}
+
+/** The user a session begins with, as its selection reads it. */
+@Resolver(() => AuthPayload)
+export class AuthPayloadResolver {
+  @FieldResolver(() => User)
+  user(@Root() payload: AuthPayload, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    return answerUser(ctx, info, payload.user);
+  }
+}
+
+/**
+ * A user the service answered (after its rules and its writes), as its selection reads it: when it selects relations
+ * other modules embed in a user (its executions), the user as the statement that reads it with them reads it, through
+ * the loader every other answer of a user by id takes. Nobody signed in (a session being opened) may read them: each
+ * answers its refusal, with no statement.
+ */
+async function answerUser(ctx: Context, info: GraphQLResolveInfo, answered: UserDto | Promise<UserDto>) {
+  const user = await answered;
+  const include = userInclude(Selection.of(info), ctx);
+  if (Object.keys(include.embedded).length === 0) return user;
+  if (ctx.actor.kind !== "user") return userTreeWithoutStatement(user, include);
+  return ctx.loaders.userById(include).load(user.id);
 }

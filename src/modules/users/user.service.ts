@@ -13,6 +13,7 @@ import type { FeedSource } from "../events/feed-source.js";
 import { emit, type DomainEventOf } from "../events/emit.js";
 import type { PersonalDataHolder } from "../../platform/personal-data.js";
 import type { SessionCache } from "./session-cache.js";
+import { userTreeFromJson, type UserInclude, type UserTree } from "./user.tree.js";
 
 const STUDENT_NOT_FOUND = "Aluno não encontrado";
 
@@ -43,11 +44,14 @@ export class UserService {
     return toUserDto(found.user);
   }
 
-  /** Users by id for the GraphQL loaders, in the order asked; null where missing or not readable by the caller (one statement). */
-  async findVisibleByIds(actor: Actor, ids: readonly number[]): Promise<(UserDto | null)[]> {
+  /**
+   * Users by id as a GraphQL selection reads them (`include`: the keys, and the reads other modules embed), in the
+   * order asked; null where missing or not readable by the caller. One statement for all of them.
+   */
+  async findTreesByIds(actor: Actor, ids: readonly number[], include: UserInclude): Promise<(UserTree | null)[]> {
     if (actor.kind !== "user") return ids.map(() => null);
-    const found = await userRepository.findByIdsReadableBy(this.deps.db, ids, actor);
-    const byId = new Map(found.filter(({ readable }) => readable).map(({ user }) => [user.id, toUserDto(user)]));
+    const found = await userRepository.findTrees(this.deps.db, ids, actor, include);
+    const byId = new Map(found.map(({ id, tree }) => [id, userTreeFromJson(tree, include)]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 

@@ -29,3 +29,6 @@ export const embeddedPlaceholder =
 /** An embedded read's values, named as embeddedPlaceholder(prefix) names their placeholders. */
 export const embeddedValues = (prefix: string, read: EmbeddedRead<unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(read.values).map(([name, value]) => [`${prefix}${name}`, value]));
+
+/** A read refused before it was made (its arguments, its caller): it reads nothing and answers its refusal. */
+export const refusedRead = <Refusal>(refusal: Refusal): EmbeddedRead<Refusal> => ({ key: "refused", sql: () => sql`null`, values: {}, answer: () => refusal });

@@ -5,10 +5,10 @@ import { logTrainingExecution, trainingExecutionBody } from "../factories/execut
 import { makeStudent, makeTrainer, makeUser, type MadeUser } from "../factories/users.js";
 
 /*
- * Issue 17: `myStudents` reads the students its selection asks for, and their page of executions, in the page's one
- * statement. That must be the very answer the loaders give (userById, then executionsOfUser), visibility and errors
- * included; `planAssignments` reaches the same users through those loaders. Every document runs twice: graphql-js
- * runs it first, graphql-jit's plan from the second run.
+ * A user is read with the relations other modules embed in it (its page of executions) in the statement that reads
+ * the user, whoever reads it (src/modules/users/user.tree.ts): `myStudents` in the page's one statement, `planAssignments`
+ * through the userById loader's batch. Both must answer the same, visibility and errors included. Every document runs
+ * twice: graphql-js runs it first, graphql-jit's plan from the second run.
  */
 const ADMIN_EMAIL = "admin.dashboard@example.com";
 const t = useTestApp({ ADMIN_EMAILS: ADMIN_EMAIL, FREE_TRAINER_MAX_STUDENTS: "30" });
@@ -20,9 +20,9 @@ const PAGE = `totalElements totalPages number size content { id trainingId train
 const EXECUTIONS = `executions(filter: $filter, page: $page) { ${PAGE} }`;
 const VARIABLES = `$filter: ExecutionFilter, $page: PageInput`;
 
-/** The students read ahead with the trainer's page of links. */
+/** The students read with the trainer's page of links. */
 const AHEAD = `query ($status: LinkStatus, ${VARIABLES}) { myStudents(filter: { status: $status }, page: { size: 5 }) { content { studentId student { ${USER} ${EXECUTIONS} } } } }`;
-/** The same users through the loaders: the students of the plan's assignments. */
+/** The same users through the userById loader: the students of the plan's assignments. */
 const LOADERS = `query ($planId: Int!, ${VARIABLES}) { planAssignments(filter: { planId: $planId }, page: { size: 5 }) { content { studentId student { ${USER} ${EXECUTIONS} } } } }`;
 
 /** Runs `query` twice (graphql-js, then graphql-jit): both answers must be the same; the statements of each run. */
@@ -74,8 +74,8 @@ async function dashboard(trainer: MadeUser, count: number) {
   return { planId: plan.id, students };
 }
 
-describe("a trainer's students and their executions read ahead in one statement", () => {
-  it("answers what the loaders answer, for every page, filter and order, in one statement under both executors", async () => {
+describe("a user and its executions read in the statement that reads the user", () => {
+  it("answers what the assignments' users answer, for every page, filter and order, in one statement under both executors", async () => {
     const coach = await makeTrainer(t, { name: "Treinadora" });
     const { planId, students } = await dashboard(coach, 4);
     const cases: Record<string, unknown>[] = [
@@ -102,7 +102,7 @@ describe("a trainer's students and their executions read ahead in one statement"
     expect(last.executions.content.map((e: any) => e.startTime)).toEqual(["2026-02-09T07:30:00.984Z", "2026-02-08T07:30:00.861Z"]);
   });
 
-  it("builds only the keys a selection reads of each student and execution, and answers what the loaders answer", async () => {
+  it("builds only the keys a selection reads of each student and execution, and answers what the assignments' users answer", async () => {
     const coach = await makeTrainer(t);
     const { planId } = await dashboard(coach, 3);
     const selections = [
@@ -186,7 +186,7 @@ describe("a trainer's students and their executions read ahead in one statement"
     }
   });
 
-  it("a student whose link was removed is null, as the loader answers it; to an administrator it is not", async () => {
+  it("a student whose link was removed is null, as the assignments' users answer it; to an administrator it is not", async () => {
     const coach = await makeTrainer(t);
     const { planId, students } = await dashboard(coach, 2);
     expect((await t.delete(`/api/personal/students/${students[1].linkId}`, { token: coach.token })).status).toBe(204);
@@ -209,7 +209,7 @@ describe("a trainer's students and their executions read ahead in one statement"
     expect(read[own.students[2].id]).toEqual(loaded[own.students[2].id]);
   });
 
-  it("reads executions ahead only when every selection of it asks the same; otherwise the loader answers the same", async () => {
+  it("reads one page per distinct arguments asked, aliases and fragments included, all in the page's statement", async () => {
     const coach = await makeTrainer(t);
     const { students } = await dashboard(coach, 3);
     const pageOf = (size: number) => `executions(page: { size: ${size} }) { ${PAGE} }`;
@@ -234,20 +234,20 @@ describe("a trainer's students and their executions read ahead in one statement"
       expect(student.b).toEqual(two[id]);
     }
 
-    // Different arguments: the students read ahead, each page through its loader (one batch per arguments).
+    // Different arguments: a page for each, still in the one statement.
     const different = await twice(
       `query ($size: Int) { myStudents { content { studentId student { id a: ${pageOf(2)} b: executions(page: { size: $size }) { ${PAGE} } } } } }`,
       { size: 5 },
       coach.token,
     );
-    expect(different.statements).toEqual([3, 3]);
+    expect(different.statements).toEqual([1, 1]);
     for (const [id, student] of Object.entries(byStudent(different.body, "myStudents")) as [string, any][]) {
       expect(student.a).toEqual(two[id]);
       expect(student.b).toEqual(five[id]);
     }
   });
 
-  it("counts each student's executions only when the selection shows a total, and answers the loaders' page either way", async () => {
+  it("counts each student's executions only when the selection shows a total, and answers the assignments' page either way", async () => {
     const coach = await makeTrainer(t);
     const { planId } = await dashboard(coach, 3);
     const CONTENT = `number size content { id startTime }`;
@@ -276,7 +276,7 @@ describe("a trainer's students and their executions read ahead in one statement"
     }
   });
 
-  it("arguments the listing refuses: the loader's very refusal, on each student's executions", async () => {
+  it("arguments the listing refuses: the listing's very refusal, on each student's executions", async () => {
     const coach = await makeTrainer(t);
     const { planId } = await dashboard(coach, 2);
     const variables = { page: { size: 0 } };
@@ -286,5 +286,50 @@ describe("a trainer's students and their executions read ahead in one statement"
     expect(ahead.body.errors).toHaveLength(2);
     expect(refusals(ahead.body)).toEqual(refusals(loaders.body));
     expect(ahead.body.errors![0]).toMatchObject({ message: "Parâmetro inválido: size", path: ["myStudents", "content", 0, "student", "executions"] });
+  });
+});
+
+describe("every answer of a user reads the relations embedded in it", () => {
+  const PAGES = `a: executions(page: { size: 1 }) { totalElements content { id startTime } } b: executions(page: { size: 3 }) { totalElements content { id } }`;
+
+  it("user(id) and me read each page asked with the user, as the trainer's page of students reads them", async () => {
+    const coach = await makeTrainer(t);
+    const { students } = await dashboard(coach, 2);
+    const student = students[1];
+    const links = await twice(`query { myStudents { content { studentId student { id ${PAGES} } } } }`, {}, coach.token);
+    const expected = byStudent(links.body, "myStudents")[student.id] as any;
+    expect(expected.a).toMatchObject({ totalElements: 3, content: [expect.any(Object)] });
+    expect(expected.b.content).toHaveLength(3);
+
+    const byId = await twice(`query ($id: Int!) { user(id: $id) { id ${PAGES} } }`, { id: student.id }, coach.token);
+    expect(byId.body).toEqual({ data: { user: expected } });
+    // The user's own rule (404, 403), then the user with both pages: whatever the number of pages.
+    expect(byId.statements).toEqual([2, 2]);
+    expect((await twice(`query { me { id ${PAGES} } }`, {}, student.token)).body).toEqual({ data: { me: expected } });
+  });
+
+  it("a link read back after accepting an invite carries its parties, each page as its rule allows", async () => {
+    const coach = await makeTrainer(t, { name: "Treinadora Ana" });
+    const student = await makeStudent(t, { name: "Aluna Bia" });
+    const invite = await t.post("/api/personal/students/invite", { token: coach.token, body: { studentEmail: student.email } });
+    expect(invite.status).toBe(201);
+
+    const body = await t.graphql(
+      `mutation ($id: Int!) { acceptInvite(id: $id) { status student { name executions { totalElements } } personal { name executions { totalElements } } } }`,
+      { id: invite.body.id },
+      student.token,
+    );
+
+    // A student reads its own executions, not its trainer's (contract §7).
+    expect(body.errors!.map(({ extensions, path }) => [extensions.code, path])).toEqual([["FORBIDDEN", ["acceptInvite", "personal", "executions"]]]);
+    expect(body.data).toEqual({ acceptInvite: { status: "ACTIVE", student: { name: "Aluna Bia", executions: { totalElements: 0 } }, personal: null } });
+  });
+
+  it("a session's user answers its executions with the refusal an anonymous caller gets, the session still opened", async () => {
+    const student = await makeStudent(t);
+    const body = await t.graphql(`mutation ($input: LoginInput!) { login(input: $input) { userId user { id executions { totalElements } } } }`, {
+      input: { email: student.email, password: student.password },
+    });
+    expect(body.errors!.map(({ extensions, path }) => [extensions.code, path])).toEqual([["UNAUTHENTICATED", ["login", "user", "executions"]]]);
   });
 });
