@@ -40,7 +40,7 @@ import { apiReads, baselineCall, type Call, type Read } from "./api/reads.js";
 import { seedApiWorld, type SeededUser } from "./api/seed.js";
 import { answers200, pinning, pinThisProcessToClientCore, startServer, type ServerEnv, type ServerKind, type ServerProcess } from "./api/servers.js";
 import { startStatementCounter, type StatementCounter } from "../tests/helpers/statement-counter.js";
-import { bearer, closedLoop, databaseCpuMs, ms, printTable, request, scratchDatabase, secs, type LoadTarget, type Summary, runBenchmark } from "./support.js";
+import { bearer, closedLoop, databaseCpuMs, databaseCpuMsBetween, ms, printTable, request, scratchDatabase, secs, type LoadTarget, type Summary, runBenchmark } from "./support.js";
 
 const CONCURRENCY = 32;
 const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
@@ -193,7 +193,7 @@ async function measure(read: Read, servers: Servers, baseline: Call, observer: p
       results[contender] = {
         ...summary,
         serverCpuMsPerRequest: serverCpuMs / summary.count,
-        databaseCpuMsPerRequest: databaseBefore === null || databaseAfter === null ? Number.NaN : (databaseAfter - databaseBefore) / summary.count,
+        databaseCpuMsPerRequest: (databaseCpuMsBetween(databaseBefore, databaseAfter) ?? Number.NaN) / summary.count,
         gcMsPerRequest: gcBefore &&
           gcAfter && { minor: (gcAfter.minor - gcBefore.minor) / summary.count, major: (gcAfter.major - gcBefore.major) / summary.count },
       };

@@ -30,7 +30,7 @@ import { answers200, pinning, pinThisProcessToClientCore, startServer, type Serv
 import { BENCH_JWT_SECRET, startBenchApp, type BenchApp } from "./bench-app.js";
 import { inlineParameters, printExplain } from "./explain.js";
 import { checkConsistency, historyStart, seedExerciseHistories, SETS_PER_EXECUTION, timed } from "./logged-history.js";
-import { bearer, closedLoop, databaseCpuMs, ms, printTable, request, secs, type LoadTarget, type Reply, type Summary, runBenchmark } from "./support.js";
+import { bearer, closedLoop, databaseCpuMs, databaseCpuMsBetween, ms, printTable, request, secs, type DatabaseCpu, type LoadTarget, type Reply, type Summary, runBenchmark } from "./support.js";
 
 const CONCURRENCY = 8;
 const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
@@ -188,7 +188,7 @@ async function observe(bench: BenchApp, agent: http.Agent, { target }: Endpoint)
 }
 
 /** CPU time used so far, in ms: by the service's process and by the database. */
-async function cpuTime(service: ServerProcess, seed: postgres.Sql): Promise<{ app: number; database: number | null }> {
+async function cpuTime(service: ServerProcess, seed: postgres.Sql): Promise<{ app: number; database: DatabaseCpu | null }> {
   return { app: service.cpuMs(), database: await databaseCpuMs(seed) };
 }
 
@@ -375,7 +375,7 @@ async function main() {
         alone,
         summary,
         appCpu: perRequest(cpuBefore.app, cpuAfter.app, summary.count),
-        databaseCpu: perRequest(cpuBefore.database, cpuAfter.database, summary.count),
+        databaseCpu: perRequest(0, databaseCpuMsBetween(cpuBefore.database, cpuAfter.database), summary.count),
         whileChanging,
       });
       loads.set(label, loadAverage());

@@ -29,7 +29,7 @@ import { startCluster, type PgCluster } from "../tests/helpers/pg-cluster.js";
 import { startPgBouncer, type PgBouncer } from "../tests/helpers/pgbouncer.js";
 import { seedApiWorld, type SeededUser } from "./api/seed.js";
 import { answers200, cpuMs, pinning, pinThisProcessToClientCore, startServer, type ServerProcess } from "./api/servers.js";
-import { bearer, closedLoop, databaseCpuMs, ms, printTable, runBenchmark, secs, type LoadTarget } from "./support.js";
+import { bearer, closedLoop, databaseCpuMs, databaseCpuMsBetween, ms, printTable, runBenchmark, secs, type LoadTarget } from "./support.js";
 
 const CONCURRENCY = 32;
 const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
@@ -133,7 +133,7 @@ async function main() {
     for (const url of [primaryUrl, replicaUrl]) observers.push(postgres(url, { max: 1, onnotice: () => undefined }));
     /** The CPU time of the primary's backends and of the replica's. */
     const databaseCpu = async () => {
-      const [primary, replica] = await Promise.all(observers.map(async (observer) => (await databaseCpuMs(observer)) ?? Number.NaN));
+      const [primary, replica] = await Promise.all(observers.map((observer) => databaseCpuMs(observer)));
       return { primary, replica };
     };
     const target = (server: ServerProcess, read: Read): LoadTarget => ({ base: server.base, method: read.method, path: read.path, headers: bearer(trainer) });
@@ -153,10 +153,13 @@ async function main() {
           const per = (after: number, was: number) => (after - was) / summary.count;
           const cost: Cost = {
             service: per(service.cpuMs(), before.service),
-            ...(await databaseCpu().then(({ primary, replica }) => ({
-              database: per(primary + replica, before.database.primary + before.database.replica),
-              replica: per(replica, before.database.replica),
-            }))),
+            ...(await databaseCpu().then(({ primary, replica }) => {
+              const used = {
+                primary: databaseCpuMsBetween(before.database.primary, primary) ?? Number.NaN,
+                replica: databaseCpuMsBetween(before.database.replica, replica) ?? Number.NaN,
+              };
+              return { database: per(used.primary + used.replica, 0), replica: per(used.replica, 0) };
+            })),
             pooler: mode.startsWith("direct") ? 0 : per(cpuMs(pooler.pid()), before.pooler),
             rate: summary.rate,
             p99: summary.p99,

@@ -177,22 +177,37 @@ export function scratchDatabase(prefix: string): ScratchDatabase {
   };
 }
 
+/** The CPU time, in ms, each of the database's backends has used so far, by process id. */
+export type DatabaseCpu = ReadonlyMap<number, number>;
+
 /**
- * CPU time, in ms, the database's backends (but `observer`'s own) have used so far, from /proc/<pid>/schedstat when
- * PostgreSQL runs on this machine; null when it cannot be read. On a shared machine a request's CPU time is steadier
- * than its latency, which waits for every other process too.
+ * The CPU time of the database's backends (but `observer`'s own) so far, from /proc/<pid>/schedstat when PostgreSQL
+ * runs on this machine; null when it cannot be read. On a shared machine a request's CPU time is steadier than its
+ * latency, which waits for every other process too.
  */
-export async function databaseCpuMs(observer: postgres.Sql): Promise<number | null> {
+export async function databaseCpuMs(observer: postgres.Sql): Promise<DatabaseCpu | null> {
   const backends = await observer<{ pid: number }[]>`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`;
-  let total = 0;
+  const used = new Map<number, number>();
   for (const { pid } of backends) {
     try {
-      total += Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
+      used.set(pid, Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[0]) / 1e6);
     } catch {
-      return null;
+      // A backend that ended between the list and its read (an idle connection closed): it uses nothing more.
     }
   }
-  return total;
+  return used;
+}
+
+/**
+ * The CPU time, in ms, the backends used between two readings: each backend's growth, a new one's whole. A backend
+ * that ended in between (another contender's idle connections closing) is left out rather than subtracted: a sum of
+ * the backends alive at each end went negative when one ended.
+ */
+export function databaseCpuMsBetween(before: DatabaseCpu | null, after: DatabaseCpu | null): number | null {
+  if (!before || !after) return null;
+  let used = 0;
+  for (const [pid, ms] of after) used += ms - (before.get(pid) ?? 0);
+  return used;
 }
 
 /** Runs a benchmark's `main` as the whole process: exits with its code (0 when it returns none), or 1 after printing what failed. */
