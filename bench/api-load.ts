@@ -24,6 +24,9 @@
  *   BENCH_READS='exercises/\{id\}|plan' npm run bench:api  # only the reads whose label matches (case-insensitive)
  *   BENCH_CPU_PROF=/tmp/prof npm run bench:api           # a fresh service per read, run with --cpu-prof, its profile
  *                                                        # (/tmp/prof/<n>/) summarized after the read (bench/api/cpu-profile.ts)
+ *   BENCH_BEFORE=/tmp/before npm run bench:api           # also the service as built in another checkout (an earlier
+ *                                                        # commit: git worktree add, npm ci, npm run build there),
+ *                                                        # checked to answer the same, in the same paired rounds
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -40,7 +43,20 @@ import { apiReads, baselineCall, type Call, type Read } from "./api/reads.js";
 import { seedApiWorld, type SeededUser } from "./api/seed.js";
 import { answers200, pinning, pinThisProcessToClientCore, startServer, type ServerEnv, type ServerKind, type ServerProcess } from "./api/servers.js";
 import { startStatementCounter, type StatementCounter } from "../tests/helpers/statement-counter.js";
-import { bearer, closedLoop, databaseCpuMs, databaseCpuMsBetween, ms, printTable, request, scratchDatabase, secs, type LoadTarget, type Summary, runBenchmark } from "./support.js";
+import {
+  bearer,
+  closedLoop,
+  databaseCpuMs,
+  databaseCpuMsBetween,
+  ms,
+  printTable,
+  request,
+  scratchDatabase,
+  secs,
+  type LoadTarget,
+  type Summary,
+  runBenchmark,
+} from "./support.js";
 
 const CONCURRENCY = 32;
 const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000;
@@ -52,7 +68,13 @@ const COUNTED_BATCHES = 3;
 const READS = process.env.BENCH_READS ? new RegExp(process.env.BENCH_READS, "i") : null;
 const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : undefined;
 
-type Contender = "service" | "baseline" | "postgraphile";
+type Contender = "service" | "before" | "baseline" | "postgraphile";
+
+/** A checkout of the service as it was before a change, built: measured beside it, in the same paired rounds. */
+const BEFORE = process.env.BENCH_BEFORE ? path.resolve(process.env.BENCH_BEFORE) : undefined;
+
+/** The reads the service as it was before answers as the service does (checkAnswers): those measured beside it. */
+let sameBefore = new Set<Read>();
 
 /**
  * A closed-loop run, with the server's and the database's CPU time per answer: steadier than requests/s on a machine
@@ -62,6 +84,7 @@ type Measurement = Summary & { serverCpuMsPerRequest: number; databaseCpuMsPerRe
 
 interface Servers {
   service: ServerProcess;
+  before?: ServerProcess;
   baseline: ServerProcess;
   postgraphile: ServerProcess;
 }
@@ -70,7 +93,7 @@ interface Measured {
   read: Read;
   /** One entry per round, per contender measured. */
   rounds: Partial<Record<Contender, Measurement>>[];
-  statements: { service: number; postgraphile?: number };
+  statements: { service: number; before?: number; postgraphile?: number };
 }
 
 function target(server: ServerProcess, call: Call): LoadTarget {
@@ -90,6 +113,7 @@ async function send(agent: http.Agent, server: ServerProcess, call: Call) {
 async function startAll(env: ServerEnv, tokens: { trainer: string }, trainer: SeededUser): Promise<Servers> {
   const probes: Record<ServerKind, Parameters<typeof startServer>[2]> = {
     service: answers200("GET", "/healthz", {}),
+    before: answers200("GET", "/healthz", {}),
     baseline: answers200("GET", `/users/${trainer.id}`, bearer(tokens.trainer)),
     postgraphile: answers200(
       "POST",
@@ -100,9 +124,10 @@ async function startAll(env: ServerEnv, tokens: { trainer: string }, trainer: Se
   };
   // One after the other: each start (the service's build, PostGraphile's introspection) has the server core alone.
   const service = await startServer("service", env, probes.service);
+  const before = env.beforeRoot ? await startServer("before", env, probes.before) : undefined;
   const baseline = await startServer("baseline", env, probes.baseline);
   const postgraphile = await startServer("postgraphile", env, probes.postgraphile);
-  return { service, baseline, postgraphile };
+  return { service, before, baseline, postgraphile };
 }
 
 const stopAll = (servers: Partial<Servers>) => Promise.all(Object.values(servers).map((server) => server?.stop()));
@@ -114,10 +139,20 @@ function canonical(value: unknown): string {
   );
 }
 
-/** Every read answers; the service and PostGraphile answer the same rows. Throws otherwise: nothing is measured. */
-async function checkAnswers(agent: http.Agent, servers: Servers, reads: Read[]) {
+/**
+ * Every read answers; the service and PostGraphile answer the same rows. Throws otherwise: nothing is measured. The
+ * reads the service as it was before answers the same (its code may not know the schema as it now is): only those
+ * are measured beside it.
+ */
+async function checkAnswers(agent: http.Agent, servers: Servers, reads: Read[]): Promise<Set<Read>> {
+  const sameBefore = new Set<Read>();
   for (const read of reads) {
     const answer = await send(agent, servers.service, read.service);
+    if (servers.before) {
+      const before = await send(agent, servers.before, read.service).catch((error: Error) => error);
+      if (typeof before === "string" && canonical(JSON.parse(before)) === canonical(JSON.parse(answer))) sameBefore.add(read);
+      else console.log(`  ${read.label}: not measured before (${typeof before === "string" ? "a different answer" : before.message.slice(0, 200)})`);
+    }
     if (!read.reference) {
       console.log(`  ${read.label}: ${answer.length} bytes`);
       continue;
@@ -131,6 +166,7 @@ async function checkAnswers(agent: http.Agent, servers: Servers, reads: Read[]) 
     }
     console.log(`  ${read.label}: ${answer.length} bytes; same rows as PostGraphile (${ours.length} bytes compared)`);
   }
+  return sameBefore;
 }
 
 /** Statements per request: after a few requests (caches, prepared statements), the fewest over several batches, so a background job's statement is not counted. */
@@ -148,6 +184,7 @@ async function statementsPerRequest(agent: http.Agent, counter: StatementCounter
 function contenders(read: Read, servers: Servers, baseline: Call): Array<[Contender, ServerProcess, Call]> {
   return [
     ["service", servers.service, read.service],
+    ...(servers.before && sameBefore.has(read) ? [["before", servers.before, read.service] as [Contender, ServerProcess, Call]] : []),
     ["baseline", servers.baseline, baseline],
     ...(read.reference ? [["postgraphile", servers.postgraphile, read.reference.call] as [Contender, ServerProcess, Call]] : []),
   ];
@@ -262,18 +299,21 @@ async function main() {
 
     // 1. Answers and statement counts, on instances whose connections go through the counting proxy.
     counter = await startStatementCounter(scratch.url);
-    servers = await startAll({ databaseUrl: counter.url, jwtSecret, dataDir }, tokens, world.trainer);
+    servers = await startAll({ databaseUrl: counter.url, jwtSecret, dataDir, beforeRoot: BEFORE }, tokens, world.trainer);
     console.log("\n# answers");
-    await checkAnswers(agent, servers as Servers, reads);
+    sameBefore = await checkAnswers(agent, servers as Servers, reads);
     console.log("\n# SQL statements per request");
     const statements = new Map<Read, Measured["statements"]>();
     const baselineStatements = await statementsPerRequest(agent, counter, servers.baseline!, baseline);
     console.log(`  baseline: ${count(baselineStatements)}`);
     for (const read of reads) {
       const service = await statementsPerRequest(agent, counter, servers.service!, read.service);
+      const before = sameBefore.has(read) ? await statementsPerRequest(agent, counter, servers.before!, read.service) : undefined;
       const postgraphile = read.reference ? await statementsPerRequest(agent, counter, servers.postgraphile!, read.reference.call) : undefined;
-      statements.set(read, { service, postgraphile });
-      console.log(`  ${read.label}: service ${count(service)}${postgraphile === undefined ? "" : `, PostGraphile ${count(postgraphile)}`}`);
+      statements.set(read, { service, before, postgraphile });
+      console.log(
+        `  ${read.label}: service ${count(service)}${before === undefined ? "" : `, before ${count(before)}`}${postgraphile === undefined ? "" : `, PostGraphile ${count(postgraphile)}`}`,
+      );
     }
     agent.destroy();
     await stopAll(servers);
@@ -282,7 +322,7 @@ async function main() {
     counter = undefined;
 
     // 2. The measurement, on fresh instances connected to PostgreSQL directly.
-    servers = await startAll({ databaseUrl: scratch.url, jwtSecret, dataDir }, tokens, world.trainer);
+    servers = await startAll({ databaseUrl: scratch.url, jwtSecret, dataDir, beforeRoot: BEFORE }, tokens, world.trainer);
     const running = servers as Servers;
     observer = postgres(scratch.url, { max: 1, onnotice: () => undefined });
     const measured: Measured[] = [];
@@ -327,6 +367,7 @@ async function main() {
       "CPU ms/req",
       "DB CPU ms/req",
       "GC ms/req minor+major",
+      ...(BEFORE ? ["before CPU ms/req", "before DB CPU ms/req", "before statements"] : []),
       "baseline req/s",
       "baseline CPU ms/req",
       "÷ baseline",
@@ -353,6 +394,9 @@ async function main() {
         cpuPerRequest(of("service", (s) => s.serverCpuMsPerRequest)),
         cpuPerRequest(of("service", (s) => s.databaseCpuMsPerRequest)),
         `${cpuPerRequest(of("service", (s) => s.gcMsPerRequest?.minor ?? Number.NaN))}+${cpuPerRequest(of("service", (s) => s.gcMsPerRequest?.major ?? Number.NaN))}`,
+        ...(BEFORE
+          ? [cpuPerRequest(of("before", (s) => s.serverCpuMsPerRequest)), cpuPerRequest(of("before", (s) => s.databaseCpuMsPerRequest)), count(counted.before)]
+          : []),
         perSecond(of("baseline", (s) => s.rate)),
         cpuPerRequest(of("baseline", (s) => s.serverCpuMsPerRequest)),
         ratio(versus("baseline")),

@@ -30,7 +30,21 @@ import { answers200, pinning, pinThisProcessToClientCore, startServer, type Serv
 import { BENCH_JWT_SECRET, startBenchApp, type BenchApp } from "./bench-app.js";
 import { inlineParameters, printExplain } from "./explain.js";
 import { checkConsistency, historyStart, seedExerciseHistories, SETS_PER_EXECUTION, timed } from "./logged-history.js";
-import { bearer, closedLoop, databaseCpuMs, databaseCpuMsBetween, ms, printTable, request, secs, type DatabaseCpu, type LoadTarget, type Reply, type Summary, runBenchmark } from "./support.js";
+import {
+  bearer,
+  closedLoop,
+  databaseCpuMs,
+  databaseCpuMsBetween,
+  ms,
+  printTable,
+  request,
+  secs,
+  type DatabaseCpu,
+  type LoadTarget,
+  type Reply,
+  type Summary,
+  runBenchmark,
+} from "./support.js";
 
 const CONCURRENCY = 8;
 const MEASURE_MS = Number(process.env.BENCH_SECONDS ?? 10) * 1000;

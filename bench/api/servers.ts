@@ -6,6 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import http from "node:http";
 import { availableParallelism } from "node:os";
+import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../tests/helpers/ports.js";
@@ -47,13 +48,18 @@ export interface ServerEnv {
   cpuProfileDir?: string;
   /** More of the service's environment (bench:scale's pooler and replicas). */
   serviceEnv?: Record<string, string>;
+  /** The checkout, built, of the service as it was before a change (`before`): bench:api's BENCH_BEFORE. */
+  beforeRoot?: string;
 }
 
-export type ServerKind = "service" | "baseline" | "postgraphile";
+/** `before`: the service from another checkout (an earlier commit), measured beside this one in the same run. */
+export type ServerKind = "service" | "before" | "baseline" | "postgraphile";
 
-/** The arguments `npm start` gives node (package.json's `start`: V8 options, then scripts/start.mjs). */
-function startScriptArguments(): string[] {
-  const [command, ...args] = (JSON.parse(readFileSync(`${root}package.json`, "utf8")) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+/** The arguments `npm start` gives node in the checkout `checkout` (package.json's `start`: V8 options, then scripts/start.mjs). */
+function startScriptArguments(checkout: string): string[] {
+  const [command, ...args] = (JSON.parse(readFileSync(path.join(checkout, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start.split(
+    /\s+/,
+  );
   if (command !== "node") throw new Error(`package.json's start script does not run node: ${command}`);
   return args;
 }
@@ -65,29 +71,39 @@ export async function startServer(kind: ServerKind, env: ServerEnv, probe: Probe
   const port = await freePort();
   const base = new URL(`http://127.0.0.1:${port}`);
   const common = { ...process.env, DATABASE_URL: env.databaseUrl, JWT_SECRET: env.jwtSecret, PORT: String(port) };
-  const commands: Record<ServerKind, { args: string[]; env: NodeJS.ProcessEnv }> = {
-    service: {
-      args: [...(env.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${env.cpuProfileDir}`] : []), ...startScriptArguments()],
-      env: {
-        ...common,
-        NODE_ENV: "production",
-        HOST: "127.0.0.1",
-        PUBLIC_BASE_URL: base.origin,
-        ALLOW_SANDBOX_PAYMENTS: "true",
-        DATA_DIR: env.dataDir,
-        LOG_LEVEL: "warn",
-        // Every connection comes from 127.0.0.1: the 32 of the load generator plus the probes and answer checks.
-        MAX_CONNECTIONS_PER_ADDRESS: "64",
-        ...env.serviceEnv,
-      },
+  const serviceIn = (checkout: string) => ({
+    cwd: checkout,
+    args: [...(env.cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${env.cpuProfileDir}`] : []), ...startScriptArguments(checkout)],
+    env: {
+      ...common,
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PUBLIC_BASE_URL: base.origin,
+      ALLOW_SANDBOX_PAYMENTS: "true",
+      DATA_DIR: env.dataDir,
+      LOG_LEVEL: "warn",
+      // Every connection comes from 127.0.0.1: the 32 of the load generator plus the probes and answer checks.
+      MAX_CONNECTIONS_PER_ADDRESS: "64",
+      ...env.serviceEnv,
     },
-    baseline: { args: ["--import", "tsx", "bench/api/baseline-server.ts"], env: { ...common, NODE_ENV: "production" } },
-    postgraphile: { args: ["--import", "tsx", "bench/api/postgraphile-server.ts"], env: { ...common, NODE_ENV: "production", GRAPHILE_ENV: "production" } },
+  });
+  const commands: Record<ServerKind, () => { cwd: string; args: string[]; env: NodeJS.ProcessEnv }> = {
+    service: () => serviceIn(root),
+    before: () => {
+      if (!env.beforeRoot) throw new Error("no checkout to start the service as it was before from (BENCH_BEFORE)");
+      return serviceIn(env.beforeRoot);
+    },
+    baseline: () => ({ cwd: root, args: ["--import", "tsx", "bench/api/baseline-server.ts"], env: { ...common, NODE_ENV: "production" } }),
+    postgraphile: () => ({
+      cwd: root,
+      args: ["--import", "tsx", "bench/api/postgraphile-server.ts"],
+      env: { ...common, NODE_ENV: "production", GRAPHILE_ENV: "production" },
+    }),
   };
-  const { args, env: childEnv } = commands[kind];
+  const { cwd, args, env: childEnv } = commands[kind]();
   const [file, argv] = pinning ? ["taskset", ["-c", pinning.server, process.execPath, ...args]] : [process.execPath, args];
   const startedAt = performance.now();
-  const child = spawn(file, argv, { cwd: root, env: childEnv, stdio: ["ignore", "inherit", "inherit"] });
+  const child = spawn(file, argv, { cwd, env: childEnv, stdio: ["ignore", "inherit", "inherit"] });
   const exited = new Promise<never>((_, reject) => child.once("exit", (code) => reject(new Error(`${kind} exited with ${code} before serving`))));
   exited.catch(() => undefined);
   await Promise.race([waitUntilServing(kind, base, probe), exited]);
