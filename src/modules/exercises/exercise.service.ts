@@ -12,7 +12,7 @@ import type { ExerciseInput, ExerciseListQuery } from "./exercise.inputs.js";
 import { exerciseRepository, type ExerciseRow } from "./exercise.repository.js";
 import { exerciseRowFromJson, type ExerciseInclude } from "./exercise.fragments.js";
 import { EXERCISE_CATEGORIES } from "../../tables/exercise.table.js";
-import type { UserSummaryDto } from "../users/user.dto.js";
+import type { CreatorIncluded, UserSummaryDto } from "../users/user.dto.js";
 import type { ExerciseDto, ExerciseListItemDto } from "./exercise.dto.js";
 
 export type { ExerciseDto, ExerciseListItemDto };
@@ -31,22 +31,33 @@ export interface ExerciseUpload {
   readFile: () => Promise<UploadedFile | undefined>;
 }
 
-export const toExerciseDto = (row: ExerciseRow): ExerciseDto => ({
-  id: row.id,
-  name: row.name,
-  description: row.description,
-  category: row.category,
-  imageUrl: row.imageUrl,
-  createdBy: row.createdBy,
-  createdAt: row.createdAt,
-  updatedAt: row.updatedAt,
-  isPublic: row.isPublic,
-  difficulty: row.difficulty,
-  equipment: row.equipment,
-  videoUrl: row.videoUrl,
-  instructions: row.instructions,
-  muscleGroups: row.muscleGroups,
-});
+/** What a page of exercises answers of a row: its fields but the long ones, and its author when read (one object made). */
+function toListItem(row: ExerciseRow & CreatorIncluded): ExerciseListItemDto {
+  const item: ExerciseListItemDto = {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    category: row.category,
+    imageUrl: row.imageUrl,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    isPublic: row.isPublic,
+    difficulty: row.difficulty,
+    equipment: row.equipment,
+  };
+  if (row.creator !== undefined) item.creator = row.creator;
+  return item;
+}
+
+/** An exercise as every answer of one shows it: a page's item, and the long fields after it. */
+export function toExerciseDto(row: ExerciseRow): ExerciseDto {
+  const dto = toListItem(row) as ExerciseDto;
+  dto.videoUrl = row.videoUrl;
+  dto.instructions = row.instructions;
+  dto.muscleGroups = row.muscleGroups;
+  return dto;
+}
 
 /** An exercise as exerciseJson carries it inside a tree read in one statement, with its `creator` when included. */
 export function exerciseFromJson(json: Record<string, unknown>): ExerciseDto {
@@ -56,14 +67,11 @@ export function exerciseFromJson(json: Record<string, unknown>): ExerciseDto {
 }
 
 /** An exercise read with its relations (findTree): the DTO, with its `creator` when read. */
-const withCreator = ({ exercise, creator }: { exercise: ExerciseRow; creator?: UserSummaryDto | null }): ExerciseDto =>
-  creator === undefined ? toExerciseDto(exercise) : { ...toExerciseDto(exercise), creator };
-
-/** A list item: the DTO without its detail fields, with the `creator` read along when there is one. */
-const toListItem = (row: ExerciseRow & { creator?: UserSummaryDto | null }): ExerciseListItemDto => {
-  const { videoUrl: _v, instructions: _i, muscleGroups: _m, ...item } = toExerciseDto(row);
-  return row.creator === undefined ? item : { ...item, creator: row.creator };
-};
+function withCreator({ exercise, creator }: { exercise: ExerciseRow; creator?: UserSummaryDto | null }): ExerciseDto {
+  const dto = toExerciseDto(exercise);
+  if (creator !== undefined) dto.creator = creator;
+  return dto;
+}
 
 /** The exercise library: who may create, see, change and delete exercises, and their images. */
 export class ExerciseService {

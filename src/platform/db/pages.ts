@@ -13,8 +13,15 @@ export async function pageWithTotal<Row extends { total: number }>(
   request: PageRequest,
   count: () => Promise<number>,
 ): Promise<{ rows: Omit<Row, "total">[]; total: number }> {
-  const total = rows.length > 0 ? rows[0].total : request.page === 0 ? 0 : await count();
-  return { rows: rows.map(({ total: _total, ...row }) => row), total };
+  return { rows: rows.map(({ total: _total, ...row }) => row), total: await pageTotal(rows, request, count) };
+}
+
+/**
+ * pageWithTotal's total alone, for rows the caller copies into its answer anyway (a listing's items): their `total`
+ * stays on them rather than each row being copied to drop it.
+ */
+export async function pageTotal(rows: readonly { total?: number }[], request: PageRequest, count: () => Promise<number>): Promise<number> {
+  return rows.length > 0 ? rows[0].total! : request.page === 0 ? 0 : await count();
 }
 
 /** A page's ORDER BY: the sort asked (each field's column from `columns`), then `tieBreaker` descending, so pages never overlap. */
