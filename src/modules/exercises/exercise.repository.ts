@@ -11,8 +11,7 @@ import { exerciseVisibleTo } from "../access/content.js";
 import { trainingIdsHoldingExercise } from "../access/holdings.js";
 import { preparedReader, readerKind, type ReaderKind } from "../access/readers.js";
 import { exercisesInFeedOf, type ExerciseInclude } from "./exercise.fragments.js";
-import type { UserSummaryDto } from "../users/user.dto.js";
-import { creatorFromJson, creatorJson, decodeCreator } from "../users/user.fragments.js";
+import { creatorJson, decodeCreator } from "../users/user.fragments.js";
 import type { CreatorIncluded } from "../users/user.dto.js";
 import { exercises, type Difficulty, type Equipment, type ExerciseCategory } from "../../tables/exercise.table.js";
 
@@ -104,22 +103,24 @@ const exerciseTree = preparedStatements(
   (include: ExerciseInclude) => (include.creator ? `creator(${include.creatorKeys?.join(",") ?? "*"})` : ""),
   (db, include) =>
     db
-      .select({ exercise: exercises, ...creatorJson(exercises.createdBy, include) })
+      .select({ ...getTableColumns(exercises), ...creatorJson(exercises.createdBy, include) })
       .from(exercises)
       .where(eq(exercises.id, sql.placeholder("id")))
       .prepare("exercise_tree"),
 );
 
 export const exerciseRepository = {
-  async findById(db: Db, id: number) {
-    return (await exerciseRepository.findTree(db, id, {}))?.exercise ?? null;
+  async findById(db: Db, id: number): Promise<ExerciseRow | null> {
+    return exerciseRepository.findTree(db, id, {});
   },
 
-  /** The exercise and its `creator` when `include` names it (null: a missing author), in one statement; null when missing. */
-  async findTree(db: Db, id: number, include: ExerciseInclude): Promise<{ exercise: ExerciseRow; creator?: UserSummaryDto | null } | null> {
-    const [row]: { exercise: ExerciseRow; creator?: unknown }[] = await exerciseTree(db, include).execute({ id });
+  /** The exercise, with its `creator` when `include` names it (null: a missing author), in one statement; null when missing. */
+  async findTree(db: Db, id: number, include: ExerciseInclude): Promise<(ExerciseRow & CreatorIncluded) | null> {
+    // Read flat into the one object answered from, its author decoded in place (as a page's rows are).
+    const [row]: (ExerciseRow & CreatorIncluded)[] = await exerciseTree(db, include).execute({ id });
     if (!row) return null;
-    return { exercise: row.exercise, ...creatorFromJson(row) };
+    decodeCreator(row);
+    return row;
   },
 
   /** The ids among `ids` that the caller may see. */

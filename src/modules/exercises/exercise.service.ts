@@ -50,7 +50,7 @@ function toListItem(row: ExerciseRow & CreatorIncluded): ExerciseListItemDto {
   return item;
 }
 
-/** An exercise as every answer of one shows it: a page's item, and the long fields after it. */
+/** An exercise as every answer of one shows it: a page's item (its author when read with it), and the long fields after it. */
 export function toExerciseDto(row: ExerciseRow): ExerciseDto {
   const dto = toListItem(row) as ExerciseDto;
   dto.videoUrl = row.videoUrl;
@@ -63,13 +63,6 @@ export function toExerciseDto(row: ExerciseRow): ExerciseDto {
 export function exerciseFromJson(json: Record<string, unknown>): ExerciseDto {
   const dto = toExerciseDto(exerciseRowFromJson(json));
   if (json.creator !== undefined) dto.creator = json.creator as UserSummaryDto | null;
-  return dto;
-}
-
-/** An exercise read with its relations (findTree): the DTO, with its `creator` when read. */
-function withCreator({ exercise, creator }: { exercise: ExerciseRow; creator?: UserSummaryDto | null }): ExerciseDto {
-  const dto = toExerciseDto(exercise);
-  if (creator !== undefined) dto.creator = creator;
   return dto;
 }
 
@@ -184,11 +177,11 @@ export class ExerciseService {
   async get(actor: Actor, id: number, include: ExerciseInclude = {}): Promise<ExerciseDto> {
     const found = await exerciseRepository.findTree(this.deps.db, id, include);
     if (!found) throw notFound(EXERCISE_NOT_FOUND);
-    if (!contentVisibleAtOnce(actor.kind === "user" ? actor : null, found.exercise)) {
+    if (!contentVisibleAtOnce(actor.kind === "user" ? actor : null, found)) {
       if (actor.kind !== "user") throw unauthorized();
       if (!(await exerciseRepository.visibleIds(this.deps.db, actor, [id])).has(id)) throw forbidden();
     }
-    return withCreator(found);
+    return toExerciseDto(found);
   }
 
   /** The exercise whoever asks, else 404: a user's executions and figures name exercises the user may no longer see. */
@@ -259,7 +252,7 @@ export class ExerciseService {
     const found = await exerciseRepository.findTree(this.deps.db, row.id, include);
     // Deleted by another request since this one's commit.
     if (!found) throw notFound(EXERCISE_NOT_FOUND);
-    return withCreator(found);
+    return toExerciseDto(found);
   }
 
   private async loadOwn(caller: UserActor, id: number): Promise<ExerciseRow> {
