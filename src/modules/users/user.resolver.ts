@@ -6,7 +6,6 @@ import { argumentsReader, inputReader } from "../../graphql/arguments.js";
 import { GraphQLUpload, readUpload, type FileUpload } from "../../graphql/upload.js";
 import type { UserDto } from "./user.dto.js";
 import { userInclude } from "./user.include.js";
-import { userTreeWithoutStatement } from "./user.tree.js";
 import { AuthPayload, LoginInput, MessagePayload, ProfileInput, RegisterInput, TokenPayload, User } from "./user.types.js";
 import {
   blankNameMessage,
@@ -108,16 +107,7 @@ export class AuthPayloadResolver {
   }
 }
 
-/**
- * A user the service answered (after its rules and its writes), as its selection reads it: when it selects relations
- * other modules embed in a user (its executions), the user as the statement that reads it with them reads it, through
- * the loader every other answer of a user by id takes. Nobody signed in (a session being opened) may read them: each
- * answers its refusal, with no statement.
- */
+/** A user the service answered (after its rules and its writes), as its selection reads it (UserService.withEmbedded). */
 async function answerUser(ctx: Context, info: GraphQLResolveInfo, answered: UserDto | Promise<UserDto>) {
-  const user = await answered;
-  const include = userInclude(Selection.of(info), ctx);
-  if (Object.keys(include.embedded).length === 0) return user;
-  if (ctx.actor.kind !== "user") return userTreeWithoutStatement(user, include);
-  return ctx.loaders.userById(include).load(user.id);
+  return ctx.services.users.withEmbedded(ctx.actor, await answered, userInclude(Selection.of(info), ctx));
 }

@@ -13,7 +13,7 @@ import type { FeedSource } from "../events/feed-source.js";
 import { emit, type DomainEventOf } from "../events/emit.js";
 import type { PersonalDataHolder } from "../../platform/personal-data.js";
 import type { SessionCache } from "./session-cache.js";
-import { userTreeFromJson, type UserInclude, type UserTree } from "./user.tree.js";
+import { userTreeFromJson, userTreeWithoutStatement, type UserInclude, type UserTree } from "./user.tree.js";
 
 const STUDENT_NOT_FOUND = "Aluno não encontrado";
 
@@ -53,6 +53,20 @@ export class UserService {
     const found = await userRepository.findTrees(this.deps.db, ids, actor, include);
     const byId = new Map(found.map(({ id, tree }) => [id, userTreeFromJson(tree, include)]));
     return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  /**
+   * `user`, just answered to the caller (after its rules and its writes), with the relations other modules embed in a
+   * user that `include` names (its executions), read in one statement: 403 when the caller may no longer read it (a
+   * link removed meanwhile). Nobody signed in (a session being opened) may read them: each answers its refusal, with
+   * no statement.
+   */
+  async withEmbedded(actor: Actor, user: UserDto, include: UserInclude): Promise<UserDto | UserTree> {
+    if (Object.keys(include.embedded).length === 0) return user;
+    if (actor.kind !== "user") return userTreeWithoutStatement(user, include);
+    const [tree] = await this.findTreesByIds(actor, [user.id], include);
+    if (!tree) throw forbidden();
+    return tree;
   }
 
   /** Public summaries (id, name, type, picture) by id, in the order asked: what an author shows of themself. */
