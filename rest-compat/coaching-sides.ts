@@ -6,11 +6,11 @@ import type { DocumentedRouter } from "./routes.js";
 export function addCoachingSideChecks(routes: DocumentedRouter, services: Services): void {
   const { links } = services;
   // The side a path prefix belongs to is checked before anything else of the request (its id, its body).
-  routes.router.use("/personal", async (req, _res, next) => {
+  routes.use("/personal", async (req, _res, next) => {
     links.requireSide(await userOf(services, req), "personal");
     next();
   });
-  routes.router.use("/students", async (req, _res, next) => {
+  routes.use("/students", async (req, _res, next) => {
     links.requireSide(await userOf(services, req), "student");
     next();
   });

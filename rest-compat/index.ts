@@ -69,11 +69,11 @@ export function restApi(services: Services, logger: Logger, publicBaseUrl: strin
   api.use(jsonBody());
   // Every write but the gateways' events takes Idempotency-Key (contract §13.1), once its body parsed.
   api.use(idempotencyKeys({ rules: services.idempotency, userIdOf: (req) => callerIdOf(services, req), except: GATEWAY_EVENT_PATHS, logger }));
+  api.use(routes.router);
   api.get("/openapi.json", (_req, res) => {
     res.json(document);
   });
   api.use(docsRouter());
-  api.use(routes.router);
   api.use(notFoundHandler);
   api.use(errorHandler(logger));
   return api;

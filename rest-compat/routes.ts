@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from "express";
+import { Router, type Request, type RequestHandler, type Response } from "express";
 import type { z } from "zod";
 import type { Paging } from "../src/platform/paging.js";
 
@@ -54,13 +54,43 @@ export interface OperationSpec {
 
 export type Handler = (req: Request, res: Response) => Promise<void>;
 
-/** A router that records every operation it serves, for the OpenAPI document. */
+/**
+ * A router that records every operation it serves, for the OpenAPI document. Its routes are grouped by their first
+ * path segment (`/exercises/...`): a request is matched against the routes of its segment alone, not against every
+ * route of the API in turn, so what routing costs does not grow with the API.
+ */
 export class DocumentedRouter {
-  readonly router = Router();
   readonly operations: OperationSpec[] = [];
+  private readonly segments = new Map<string, Router>();
+
+  /** Express middleware: the routes of the request's first path segment, in the order they were added. */
+  readonly router: RequestHandler = (req, res, next) => {
+    const routes = this.segments.get(firstSegment(req.path));
+    if (routes) routes(req, res, next);
+    else next();
+  };
+
+  /** Runs `middleware` before every route under `prefix` (one segment: `/personal`), whatever was added first. */
+  use(prefix: string, middleware: RequestHandler): void {
+    this.routesOf(prefix).use(prefix, middleware);
+  }
 
   add(spec: OperationSpec, handler: Handler): void {
-    this.router[spec.method](spec.path, handler);
+    this.routesOf(spec.path)[spec.method](spec.path, handler);
     this.operations.push(spec);
   }
+
+  private routesOf(path: string): Router {
+    const segment = firstSegment(path);
+    if (segment.startsWith(":")) throw new Error(`${path}: a route's first segment is a literal, the key its request is routed by`);
+    let routes = this.segments.get(segment);
+    if (!routes) this.segments.set(segment, (routes = Router()));
+    return routes;
+  }
+}
+
+/** Lower-cased, as Express matches paths regardless of case. */
+function firstSegment(path: string): string {
+  const end = path.indexOf("/", 1);
+  return (end < 0 ? path.slice(1) : path.slice(1, end)).toLowerCase();
 }

@@ -195,6 +195,10 @@ export async function createApp(deps: AppDeps): Promise<App> {
     next();
   });
 
+  // The two surfaces first: their requests are matched against no other route.
+  app.use("/api", restApi(services, logger, config.publicBaseUrl));
+  app.use("/graphql", graphql.router);
+
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
@@ -207,11 +211,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   });
 
   app.use("/uploads", storage.uploadsHandler);
-
-  app.use("/api", restApi(services, logger, config.publicBaseUrl));
   app.use(mailPages(services, logger));
-
-  app.use("/graphql", graphql.router);
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));

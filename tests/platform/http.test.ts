@@ -68,6 +68,18 @@ describe("unknown routes", () => {
     },
   );
 
+  it("routes a REST path whatever the case of its segments and with a trailing slash, as Express matches paths", async () => {
+    const categories = await t.get("/api/exercises/categories");
+    expect(categories.status).toBe(200);
+    for (const url of ["/api/EXERCISES/categories", "/api/Exercises/Categories/"]) {
+      // Not the document's spelling of the path: outside what the contract checker matches.
+      const res = await t.get(url, { invalidRequest: true });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual(categories.body);
+    }
+    expect((await t.get("/api/USERS/profile", { invalidRequest: true })).status).toBe(401);
+  });
+
   it("answers 404 to a method a known path does not serve", async () => {
     const res = await t.delete("/healthz");
     expect(res.status).toBe(404);
