@@ -23,7 +23,9 @@
  *   BENCH_SECONDS=2 BENCH_ROUNDS=1 npm run bench:api     # smoke run
  *   BENCH_READS='exercises/\{id\}|plan' npm run bench:api  # only the reads whose label matches (case-insensitive)
  *   BENCH_CPU_PROF=/tmp/prof npm run bench:api           # a fresh service per read, run with --cpu-prof, its profile
- *                                                        # (/tmp/prof/<n>/) summarized after the read (bench/api/cpu-profile.ts)
+ *                                                        # (/tmp/prof/<n>/service/) summarized after the read, less the
+ *                                                        # start-up and warm-up (bench/api/cpu-profile.ts); with
+ *                                                        # BENCH_BEFORE, the before's too, and the two compared per answer
  *   BENCH_BEFORE=/tmp/before npm run bench:api           # also the service as built in another checkout (an earlier
  *                                                        # commit: git worktree add, npm ci, npm run build there),
  *                                                        # checked to answer the same, in the same paired rounds
@@ -37,7 +39,7 @@ import postgres from "postgres";
 import { AccessTokens } from "../src/platform/auth/access-tokens.js";
 import { systemClock } from "../src/platform/clock.js";
 import { openDatabase } from "../src/platform/db/database.js";
-import { printProfileSummary, summarizeProfile } from "./api/cpu-profile.js";
+import { printProfileComparison, printProfileSummary, summarizeProfile, type ProfileSummary } from "./api/cpu-profile.js";
 import { highest, readGcTime, watchMemory, type GcTime, type MemoryPeaks } from "./api/memory.js";
 import { apiReads, baselineCall, type Call, type Read } from "./api/reads.js";
 import { seedApiWorld, type SeededUser } from "./api/seed.js";
@@ -206,9 +208,11 @@ const cpuPerRequest = (value: number) => (Number.isFinite(value) ? value.toFixed
 /** The service's heap peaks over every measured run, from its /metrics. */
 let serviceMemory: MemoryPeaks | undefined;
 
-async function measure(read: Read, servers: Servers, baseline: Call, observer: postgres.Sql): Promise<Measured["rounds"]> {
+/** `measuredFrom`: when the warm-up ended (performance.now()), so a profile can leave out all that came before. */
+async function measure(read: Read, servers: Servers, baseline: Call, observer: postgres.Sql): Promise<{ rounds: Measured["rounds"]; measuredFrom: number }> {
   const entrants = contenders(read, servers, baseline);
   for (const [, server, call] of entrants) await closedLoop(target(server, call), WARMUP_MS, CONCURRENCY);
+  const measuredFrom = performance.now();
   const metricsAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const rounds: Measured["rounds"] = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -240,7 +244,7 @@ async function measure(read: Read, servers: Servers, baseline: Call, observer: p
     console.log(`    round ${round + 1}: ${line} (load average ${loadavg()[0].toFixed(1)})`);
   }
   metricsAgent.destroy();
-  return rounds;
+  return { rounds, measuredFrom };
 }
 
 async function main() {
@@ -330,28 +334,38 @@ async function main() {
     for (const [index, read] of reads.entries()) {
       console.log(`\n# ${read.label}`);
       const profileDir = CPU_PROFILE_DIR && path.join(CPU_PROFILE_DIR, String(index + 1));
-      if (profileDir) {
-        // A service of its own, so its profile holds this read alone.
-        mkdirSync(profileDir, { recursive: true });
-        await running.service.stop();
-        running.service = await startServer(
-          "service",
-          { databaseUrl: scratch.url, jwtSecret, dataDir, cpuProfileDir: profileDir },
+      // Profiled: a service of its own (and a before of its own) per read, so each profile holds this read alone.
+      const profiled: Array<"service" | "before"> = profileDir ? ["service", ...(sameBefore.has(read) ? (["before"] as const) : [])] : [];
+      for (const kind of profiled) {
+        const dir = path.join(profileDir!, kind);
+        mkdirSync(dir, { recursive: true });
+        await running[kind]!.stop();
+        running[kind] = await startServer(
+          kind,
+          { databaseUrl: scratch.url, jwtSecret, dataDir, beforeRoot: BEFORE, cpuProfileDir: dir },
           answers200("GET", "/healthz", {}),
         );
       }
-      const startUpMs = performance.now() - running.service.startedAt;
-      measured.push({ read, rounds: await measure(read, running, baseline, observer), statements: statements.get(read)! });
+      const { rounds, measuredFrom } = await measure(read, running, baseline, observer);
+      measured.push({ read, rounds, statements: statements.get(read)! });
       servicePeak = Math.max(servicePeak, running.service.peakRssMiB());
-      if (profileDir) {
-        await running.service.stop();
-        // The main thread's profile (worker threads write their own, smaller ones), less the start-up.
-        const [main] = readdirSync(profileDir)
+      const profiles: Partial<Record<"service" | "before", { summary: ProfileSummary; answers: number }>> = {};
+      for (const kind of profiled) {
+        const server = running[kind]!;
+        await server.stop();
+        // The main thread's profile (worker threads write their own, smaller ones), less the start-up and the warm-up
+        // (modules loaded on first use, functions not yet optimized).
+        const dir = path.join(profileDir!, kind);
+        const [main] = readdirSync(dir)
           .filter((name) => name.endsWith(".cpuprofile"))
           .sort((a, b) => a.localeCompare(b));
-        console.log(`  profile ${path.join(profileDir, main)} (the first ${secs(startUpMs)}, the start-up, left out)`);
-        printProfileSummary(summarizeProfile(path.join(profileDir, main), startUpMs));
+        const skipMs = measuredFrom - server.startedAt;
+        console.log(`  ${kind} profile ${path.join(dir, main)} (the first ${secs(skipMs)}, start-up and warm-up, left out)`);
+        const summary = summarizeProfile(path.join(dir, main), skipMs);
+        printProfileSummary(summary);
+        profiles[kind] = { summary, answers: rounds.reduce((sum, round) => sum + (round[kind]?.count ?? 0), 0) };
       }
+      if (profiles.service && profiles.before) printProfileComparison(profiles.service, profiles.before);
     }
     const peak = { service: servicePeak, baseline: running.baseline.peakRssMiB(), postgraphile: running.postgraphile.peakRssMiB() };
 

@@ -46,7 +46,7 @@ export interface ProfileSummary {
 }
 
 /** `skipMs`: the samples of the profile's first milliseconds (the start-up: loading modules, building the schema) are left out. */
-export function summarizeProfile(file: string, skipMs = 0, top = 25): ProfileSummary {
+export function summarizeProfile(file: string, skipMs = 0): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfMicros = new Map<number, number>();
@@ -79,7 +79,6 @@ export function summarizeProfile(file: string, skipMs = 0, top = 25): ProfileSum
     categories: [...categories].sort((a, b) => b[1] - a[1]).map(([name, micros]) => ({ name, ms: micros / 1000, share: share(micros) })),
     functions: [...functions]
       .sort((a, b) => b[1].micros - a[1].micros)
-      .slice(0, top)
       .map(([name, { category, micros }]) => ({ name, category, ms: micros / 1000, share: share(micros) })),
   };
 }
@@ -90,6 +89,30 @@ export function printProfileSummary(summary: ProfileSummary, top = 15) {
   for (const { name, share } of summary.categories) console.log(`    ${percent(share)}  ${name}`);
   console.log("  functions with the most self time:");
   for (const { name, share } of summary.functions.slice(0, top)) console.log(`    ${percent(share)}  ${name}`);
+}
+
+/**
+ * Two profiles of the same read, each divided by the answers its server gave while profiled: where the CPU time per
+ * answer went up or down, by category and by function (µs per answer; functions are matched by name and place in
+ * dist/, so a function moved to another line shows as one gone and one new).
+ */
+export function printProfileComparison(now: { summary: ProfileSummary; answers: number }, before: { summary: ProfileSummary; answers: number }, top = 20) {
+  const perAnswer = (entries: Array<{ name: string; ms: number }>, answers: number) => new Map(entries.map(({ name, ms }) => [name, (ms * 1000) / answers]));
+  const rows = (nowEntries: Map<string, number>, beforeEntries: Map<string, number>) =>
+    [...new Set([...nowEntries.keys(), ...beforeEntries.keys()])].map((name) => {
+      const [a, b] = [nowEntries.get(name) ?? 0, beforeEntries.get(name) ?? 0];
+      return { name, now: a, before: b, delta: a - b };
+    });
+  const micros = (value: number) => value.toFixed(1).padStart(7);
+  const signed = (value: number) => `${value >= 0 ? "+" : ""}${value.toFixed(1)}`.padStart(7);
+  const busy = (entry: { summary: ProfileSummary; answers: number }) => (entry.summary.busyMs * 1000) / entry.answers;
+  console.log(`  µs of CPU per answer, now vs before: busy ${micros(busy(now))} vs ${micros(busy(before))} (${signed(busy(now) - busy(before))})`);
+  for (const row of rows(perAnswer(now.summary.categories, now.answers), perAnswer(before.summary.categories, before.answers)).sort((a, b) => b.now - a.now))
+    console.log(`    ${micros(row.now)} vs ${micros(row.before)} ${signed(row.delta)}  ${row.name}`);
+  console.log("  functions whose self time per answer moved most:");
+  const functions = rows(perAnswer(now.summary.functions, now.answers), perAnswer(before.summary.functions, before.answers));
+  for (const row of functions.sort((a, b) => Math.abs(b.delta) - Math.abs(a.delta)).slice(0, top))
+    console.log(`    ${micros(row.now)} vs ${micros(row.before)} ${signed(row.delta)}  ${row.name}`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
