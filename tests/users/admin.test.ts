@@ -218,8 +218,14 @@ describe("npm run admin -- grant <email> on PostgreSQL", () => {
   );
 });
 
+/**
+ * The CLI and the service below run on the embedded database whatever the suite's database: the runs on PostgreSQL
+ * (and through PgBouncer) would repeat them as they are, for minutes of CPU.
+ */
+const onPostgres = Boolean(process.env.DATABASE_URL);
+
 // These run together, a dozen processes on shared cores: a test may wait as long as all of them take.
-describe.concurrent("npm run admin -- grant <email>", { timeout: 180_000 }, () => {
+describe("npm run admin -- grant <email>", { concurrent: true, skip: onPostgres, timeout: 180_000 }, () => {
   it.each([
     ["no arguments", []],
     ["an unknown command", ["revoke", "ana@example.com"]],
@@ -302,7 +308,7 @@ function startServiceOn(env: Record<string, string>): ServiceProcess {
   return service;
 }
 
-describe.concurrent("the service on the embedded database", { timeout: 180_000 }, () => {
+describe("the service on the embedded database", { concurrent: true, skip: onPostgres, timeout: 180_000 }, () => {
   // One service's life, start to restart: each start costs seconds of CPU.
   it("applies ADMIN_EMAILS at start, refuses a second service on its directory, applies npm run admin's grant at once and keeps it across a restart", async () => {
     const dataDir = seededDir();
