@@ -37,11 +37,16 @@ export function formatError(logger: Logger) {
         },
       };
     }
-    const code = formatted.extensions?.code;
+    // The HTTP status Apollo answers with (405 for a mutation sent with GET).
+    const httpStatus = (original as { extensions?: { http?: { status?: unknown } } } | null)?.extensions?.http?.status;
+    const clientStatus = typeof httpStatus === "number" && httpStatus >= 400 && httpStatus < 500 ? httpStatus : undefined;
+    // Apollo refuses some malformed requests (a persisted query's hash that is not its document's) with a bare
+    // GraphQLError carrying a 4xx status and no code of its own (Apollo then names it INTERNAL_SERVER_ERROR): the
+    // client's mistake, said as BAD_REQUEST.
+    const refusedRequest = original instanceof GraphQLError && !original.originalError && original.extensions.code === undefined && clientStatus !== undefined;
+    const code = refusedRequest ? "BAD_REQUEST" : formatted.extensions?.code;
     if (typeof code === "string" && CLIENT_CODES.has(code)) {
-      // The HTTP status Apollo answers with (405 for a mutation sent with GET), else 400.
-      const status = (original as { extensions?: { http?: { status?: unknown } } } | null)?.extensions?.http?.status;
-      const extensions = { code, status: typeof status === "number" && status >= 400 && status < 500 ? status : 400 };
+      const extensions = { code, status: clientStatus ?? 400 };
       return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions };
     }
     logger.error({ err: original }, "unhandled GraphQL error");
