@@ -8,7 +8,8 @@ const ASSETS_UNDER_GRAPHQL = "/ide/";
 /**
  * A GraphQL IDE for browsers at `GET /graphql` (contract §16): Ruru, PostGraphile's GraphiQL, with every asset served
  * by the service itself, so it works without internet access (a gym's back office, a laptop on a plane). A request
- * that is not a browser's page load (a GET operation, a client asking for JSON) goes on to the GraphQL server.
+ * that is not a browser's page load (a GET operation, by its text or its persisted hash, a client asking for JSON) goes
+ * on to the GraphQL server.
  */
 export function graphqlIde(): { page: RequestHandler; assets: RequestHandler } {
   const html = ruruHTML({ endpoint: "/graphql", staticPath: `/graphql${ASSETS_UNDER_GRAPHQL}`, subscriptions: true });
@@ -16,7 +17,9 @@ export function graphqlIde(): { page: RequestHandler; assets: RequestHandler } {
   const assets = serveStatic(ASSETS_UNDER_GRAPHQL);
   return {
     page: (req, res, next) => {
-      const pageLoad = req.method === "GET" && req.query.query === undefined && req.accepts(["json", "html"]) === "html";
+      // A GET with a query or a persisted query's hash is an operation, whatever the client accepts.
+      const operation = req.query.query !== undefined || req.query.extensions !== undefined;
+      const pageLoad = req.method === "GET" && !operation && req.accepts(["json", "html"]) === "html";
       if (!pageLoad) return next();
       // Its inline boot script and styles: the page's own policy, as helmet's default would block them.
       res.setHeader(

@@ -39,6 +39,14 @@ describe("automatic persisted queries", () => {
     const byGet = await t.get(`/graphql?${search}`, { token: coach.token, headers: { accept: "application/json" } });
     expect(byGet.status).toBe(200);
     expect(byGet.body).toEqual(sent.body);
+
+    // Opened as a link in a browser (a CDN's cached GET): the operation's answer, not the IDE's page.
+    const fromBrowser = await t.get(`/graphql?${search}`, {
+      token: coach.token,
+      headers: { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" },
+    });
+    expect(fromBrowser.status).toBe(200);
+    expect(fromBrowser.body).toEqual(sent.body);
   });
 
   it("refuses a document sent with another document's hash, and keeps nothing under that hash", async () => {
