@@ -20,6 +20,7 @@ const LAYERS = [
   "records",
   "adherence",
   "dashboard",
+  "developer",
   "sync",
   "webhooks",
   "live-updates",

@@ -1359,6 +1359,41 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/users/me/tokens": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller's personal access tokens, without the tokens themselves */
+    get: operations["listPersonalTokens"];
+    put?: never;
+    /** Creates a personal access token (fit_pat_…) with scopes and an expiry; the answer holds the token, shown only now */
+    post: operations["createPersonalToken"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/users/me/tokens/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Revokes a personal access token: refused from the next request on, on every instance */
+    delete: operations["deletePersonalToken"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2226,6 +2261,54 @@ export interface components {
       dayOfWeek: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY";
       order: number;
     };
+    CreatedPersonalToken: {
+      id: number;
+      name: string;
+      scopes: (
+        | "profile:read"
+        | "profile:write"
+        | "content:read"
+        | "content:write"
+        | "students:read"
+        | "students:write"
+        | "activity:read"
+        | "activity:write"
+        | "billing:read"
+        | "webhooks:manage"
+        | "offline_access"
+      )[];
+      /** Format: date-time */
+      expiresAt: string;
+      /** Format: date-time */
+      createdAt: string;
+      /** @description the last request it signed, to the minute */
+      lastUsedAt: string | null;
+      /** @description fit_pat_ + 40 URL-safe characters: shown only here, stored only as a hash */
+      token: string;
+    };
+    PersonalToken: {
+      id: number;
+      name: string;
+      scopes: (
+        | "profile:read"
+        | "profile:write"
+        | "content:read"
+        | "content:write"
+        | "students:read"
+        | "students:write"
+        | "activity:read"
+        | "activity:write"
+        | "billing:read"
+        | "webhooks:manage"
+        | "offline_access"
+      )[];
+      /** Format: date-time */
+      expiresAt: string;
+      /** Format: date-time */
+      createdAt: string;
+      /** @description the last request it signed, to the minute */
+      lastUsedAt: string | null;
+    };
     Error: {
       message: string;
       /** @constant */
@@ -2282,6 +2365,15 @@ export interface operations {
       };
       /** @description Token inválido ou expirado */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -2358,6 +2450,15 @@ export interface operations {
       };
       /** @description Token inválido ou expirado */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -2470,7 +2571,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2549,7 +2650,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado (administrators only) */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado (administrators only) */
       403: {
         headers: {
           [name: string]: unknown;
@@ -2663,7 +2764,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3116,6 +3217,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
@@ -3197,6 +3307,15 @@ export interface operations {
       };
       /** @description Token inválido ou expirado */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -3547,6 +3666,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -3612,6 +3740,15 @@ export interface operations {
       };
       /** @description Token inválido ou expirado */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -3703,6 +3840,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -3776,7 +3922,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3882,6 +4028,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -3941,6 +4096,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Not found */
       404: {
         headers: {
@@ -3991,6 +4155,15 @@ export interface operations {
       };
       /** @description Token inválido ou expirado */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4074,6 +4247,15 @@ export interface operations {
       };
       /** @description Token inválido ou expirado */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4194,7 +4376,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4288,7 +4470,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4422,7 +4604,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4544,6 +4726,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -4612,6 +4803,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -4671,7 +4871,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4750,7 +4950,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4827,7 +5027,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4915,6 +5115,15 @@ export interface operations {
       };
       /** @description Token inválido ou expirado */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5024,6 +5233,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Not found */
       404: {
         headers: {
@@ -5104,7 +5322,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5217,7 +5435,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5302,7 +5520,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5673,7 +5891,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5792,7 +6010,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5866,7 +6084,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -5938,7 +6156,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6046,7 +6264,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6157,7 +6375,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6232,7 +6450,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6302,7 +6520,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6408,7 +6626,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6523,7 +6741,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6600,7 +6818,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6712,7 +6930,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6836,7 +7054,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6917,7 +7135,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -6976,6 +7194,15 @@ export interface operations {
       };
       /** @description Token inválido ou expirado */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7052,7 +7279,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7157,7 +7384,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7280,7 +7507,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7362,7 +7589,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7441,7 +7668,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7525,7 +7752,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7655,6 +7882,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -7718,6 +7954,15 @@ export interface operations {
       };
       /** @description a token was sent and is invalid or expired */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7809,7 +8054,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -7904,7 +8149,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8008,7 +8253,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8114,7 +8359,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8223,6 +8468,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -8283,6 +8537,15 @@ export interface operations {
       };
       /** @description Token inválido ou expirado */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8368,7 +8631,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8481,7 +8744,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8579,7 +8842,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8694,7 +8957,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8808,6 +9071,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -8871,7 +9143,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8979,7 +9251,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9087,7 +9359,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9203,7 +9475,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9321,7 +9593,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9392,6 +9664,15 @@ export interface operations {
       };
       /** @description Token inválido ou expirado */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -9477,7 +9758,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9590,7 +9871,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9688,7 +9969,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9803,7 +10084,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -9956,7 +10237,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10096,7 +10377,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10200,7 +10481,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10298,6 +10579,15 @@ export interface operations {
       };
       /** @description Token inválido ou expirado */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -10427,6 +10717,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -10520,6 +10819,15 @@ export interface operations {
       };
       /** @description Token inválido ou expirado */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -10642,7 +10950,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10721,7 +11029,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10867,7 +11175,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -10987,7 +11295,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11119,7 +11427,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11283,7 +11591,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11389,7 +11697,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Acesso negado */
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
           [name: string]: unknown;
@@ -11399,6 +11707,296 @@ export interface operations {
         };
       };
       /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição muito grande (a keyed body is read whole before it runs) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Erro interno do servidor */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listPersonalTokens: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PersonalToken"][];
+        };
+      };
+      /** @description Token inválido ou expirado */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Erro interno do servidor */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  createPersonalToken: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry (IETF httpapi Idempotency-Key draft): 1 to 255 printable ASCII characters (a UUID v4 is best), bare or as a quoted Structured Field string, else 400 `Parâmetro inválido: Idempotency-Key`. The key is the caller's (a valid token's user; without one, the key of this method and path) for 24 hours. The first request runs and its answer (status, body, Content-Type, Location) is kept, unless it is a 5xx or 429; the same key with the same method, path, query and body bytes answers it again byte for byte with `Idempotent-Replayed: true`, and nothing runs twice. A multipart retry must send the same bytes (the same boundary). */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          scopes: (
+            | "profile:read"
+            | "profile:write"
+            | "content:read"
+            | "content:write"
+            | "students:read"
+            | "students:write"
+            | "activity:read"
+            | "activity:write"
+            | "billing:read"
+            | "webhooks:manage"
+            | "offline_access"
+          )[];
+          /** @default 90 */
+          expiresInDays?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CreatedPersonalToken"];
+        };
+      };
+      /** @description Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Token inválido ou expirado */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs); or Limite de 50 tokens atingido */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Erro interno do servidor */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deletePersonalToken: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry (IETF httpapi Idempotency-Key draft): 1 to 255 printable ASCII characters (a UUID v4 is best), bare or as a quoted Structured Field string, else 400 `Parâmetro inválido: Idempotency-Key`. The key is the caller's (a valid token's user; without one, the key of this method and path) for 24 hours. The first request runs and its answer (status, body, Content-Type, Location) is kept, unless it is a 5xx or 429; the same key with the same method, path, query and body bytes answers it again byte for byte with `Idempotent-Replayed: true`, and nothing runs twice. A multipart retry must send the same bytes (the same boundary). */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No Content */
+      204: {
+        headers: {
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Token inválido ou expirado */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Token não encontrado */
       404: {
         headers: {
           [name: string]: unknown;

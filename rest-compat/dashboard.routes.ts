@@ -13,6 +13,7 @@ export function addDashboardRoutes(routes: DocumentedRouter, services: Services)
       tag: "Trainer's dashboard",
       summary: "Seats, assignments, the students' adherence and who needs attention, their recent records, the trainer's subscription",
       auth: "required",
+      scope: "activity:read",
       success: 200,
       response: trainerDashboardSchema,
       errors: [403],

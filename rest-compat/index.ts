@@ -32,11 +32,19 @@ import { addAccountEmailRoutes } from "./account-emails.routes.js";
 import { addProfileRoutes } from "./profiles.routes.js";
 import { addWebhookEndpointRoutes } from "./webhook-endpoints.routes.js";
 import { addWebhookDeliveryRoutes } from "./webhook-deliveries.routes.js";
-import { callerIdOf } from "./http.js";
+import { actorOf, callerIdOf } from "./http.js";
+import { addPersonalTokenRoutes } from "./personal-tokens.routes.js";
+import { requireScope } from "../src/platform/auth/actor.js";
 
 /** The REST compatibility layer mounted at /api: JSON parsing, idempotency keys, every module's routes, docs, the error shape. */
 export function restApi(services: Services, logger: Logger, publicBaseUrl: string): Router {
-  const routes = new DocumentedRouter();
+  // An invalid token is left to the operation's own answer (401); a valid one lacking the scope is refused here.
+  const routes = new DocumentedRouter((req, scope) =>
+    actorOf(services, req).then(
+      (actor) => requireScope(actor, scope),
+      () => {},
+    ),
+  );
   addPrivacyRoutes(routes, services);
   addSessionRoutes(routes, services);
   addAccountEmailRoutes(routes, services);
@@ -62,6 +70,7 @@ export function restApi(services: Services, logger: Logger, publicBaseUrl: strin
   addSyncRoutes(routes, services);
   addWebhookEndpointRoutes(routes, services);
   addWebhookDeliveryRoutes(routes, services);
+  addPersonalTokenRoutes(routes, services);
   const document = openApiDocument(routes.operations, publicBaseUrl, GATEWAY_EVENT_PATHS);
 
   const api = Router();

@@ -3,6 +3,7 @@ import { pageParameterSchemas } from "../src/platform/paging.js";
 import { DATABASE_UNAVAILABLE } from "../src/platform/db/database-unavailable.js";
 import { TOO_MANY_CONNECTIONS } from "../src/platform/http/http-server.js";
 import { queryId } from "../src/platform/validation.js";
+import { INSUFFICIENT_SCOPE, SCOPE_NAMES, SCOPES } from "../src/platform/auth/scopes.js";
 import { errorBodySchema } from "./errors.js";
 import type { BinaryAnswer, MultipartPart, OperationSpec } from "./routes.js";
 
@@ -58,6 +59,7 @@ export const SHARED_ANSWERS = {
   databaseUnavailable: [[503, `${DATABASE_UNAVAILABLE} (the database is out of reach: a restart, a failover)`]],
   token: [[401, STATUS_TEXT[401]]],
   optionalToken: [[401, "a token was sent and is invalid or expired"]],
+  scope: [[403, `${INSUFFICIENT_SCOPE} (the token lacks the operation's scope; WWW-Authenticate names it)`]],
   parameters: [[400, "Parâmetro inválido: <name> (a path or query parameter)"]],
   body: [
     [400, "Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado"],
@@ -96,6 +98,7 @@ const TAGS: Record<string, string> = {
   Adherence: "Adherence to the weekly plans (contract §12.2)",
   "Trainer's dashboard": "The trainer's dashboard (contract §12.3)",
   Sync: "Offline sync: the change feed (contract §13.3)",
+  Developer: "Trainers' own tools: personal access tokens and apps (contract §18)",
 };
 
 const isDate = (schema: z.core.$ZodType) => schema._zod.def.type === "date";
@@ -235,6 +238,7 @@ function responsesOf(op: OperationSpec, keyed: boolean, schemas: SchemaConverter
   add(SHARED_ANSWERS.connectionCap);
   add(SHARED_ANSWERS.databaseUnavailable);
   if (op.auth !== "none") add(op.auth === "optional" ? SHARED_ANSWERS.optionalToken : SHARED_ANSWERS.token);
+  if (op.scope !== undefined) add(SHARED_ANSWERS.scope);
   if (op.path.includes(":") || op.query || op.paging) add(SHARED_ANSWERS.parameters);
   if (op.body) add(SHARED_ANSWERS.body);
   if (op.multipart) add(SHARED_ANSWERS.multipart);
@@ -263,7 +267,7 @@ export function openApiDocument(operations: readonly OperationSpec[], serverUrl:
       operationId: op.operationId,
       tags: [op.tag],
       summary: op.summary,
-      ...(op.auth === "none" ? { security: [] } : op.auth === "optional" ? { security: [{}, { bearer: [] }] } : {}),
+      security: securityOf(op),
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(requestBody ? { requestBody } : {}),
       responses: responsesOf(op, keyed, schemas),
@@ -281,13 +285,47 @@ export function openApiDocument(operations: readonly OperationSpec[], serverUrl:
     servers: [{ url: `${serverUrl}/api` }],
     tags: [...usedTags].map((name) => ({ name, description: TAGS[name] ?? name })),
     components: {
-      securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+      securitySchemes: securitySchemes(serverUrl),
       parameters: { IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER },
       headers: { IdempotentReplayed: REPLAYED_HEADER, RetryAfter: RETRY_AFTER_HEADER },
       schemas: { ...schemas.components, Error: schemas.body(errorBodySchema, "output") },
     },
-    security: [{ bearer: [] }],
     paths,
+  };
+}
+
+/**
+ * Who may call an operation: a login token (every scope), or an app's or a personal token holding its scope; `login`
+ * operations take a login token only. An optional token may be left out.
+ */
+function securityOf(op: OperationSpec): Record<string, string[]>[] {
+  if (op.auth === "none") return [];
+  const scoped: Record<string, string[]>[] = op.scope === undefined || op.scope === "login" ? [] : [{ oauth2: [op.scope] }, { personalToken: [op.scope] }];
+  return [...(op.auth === "optional" ? [{}] : []), { bearer: [] }, ...scoped];
+}
+
+function securitySchemes(serverUrl: string) {
+  const scopes = Object.fromEntries(SCOPE_NAMES.map((name) => [name, SCOPES[name].en]));
+  return {
+    bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "A login token (/users/login): every scope" },
+    personalToken: {
+      type: "http",
+      scheme: "bearer",
+      bearerFormat: "fit_pat_…",
+      description: "A personal access token (POST /users/me/tokens), with the scopes it was created with",
+    },
+    oauth2: {
+      type: "oauth2",
+      description: "An app's access token (authorization code with PKCE S256), with the scopes its user granted",
+      flows: {
+        authorizationCode: {
+          authorizationUrl: `${serverUrl}/oauth/auth`,
+          tokenUrl: `${serverUrl}/oauth/token`,
+          refreshUrl: `${serverUrl}/oauth/token`,
+          scopes,
+        },
+      },
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import { Router, type Request, type RequestHandler, type Response } from "express";
 import type { z } from "zod";
 import type { Paging } from "../src/platform/paging.js";
+import type { ScopeRequirement } from "../src/platform/auth/scopes.js";
 
 export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
 
@@ -29,6 +30,11 @@ export interface OperationSpec {
   summary: string;
   /** `none`: no token; `optional`: a token widens what is visible; `required`: 401 without one. */
   auth: "none" | "optional" | "required";
+  /**
+   * What a token handed to a tool needs to call it (contract §18.2): a scope, or `login` (a login session only).
+   * Every operation that reads a token names one; login tokens hold them all.
+   */
+  scope?: ScopeRequirement;
   success: number;
   /** Other success statuses, answered with the same body as `success`: status → when. */
   alsoAnswers?: Record<number, string>;
@@ -54,6 +60,9 @@ export interface OperationSpec {
 
 export type Handler = (req: Request, res: Response) => Promise<void>;
 
+/** Refuses (throws) a request whose caller's token lacks `requirement`. */
+export type ScopeGuard = (req: Request, requirement: ScopeRequirement) => Promise<void>;
+
 /**
  * A router that records every operation it serves, for the OpenAPI document. Its routes are grouped by their first
  * path segment (`/exercises/...`): a request is matched against the routes of its segment alone, not against every
@@ -62,6 +71,8 @@ export type Handler = (req: Request, res: Response) => Promise<void>;
 export class DocumentedRouter {
   readonly operations: OperationSpec[] = [];
   private readonly segments = new Map<string, Router>();
+
+  constructor(private readonly guardScope: ScopeGuard) {}
 
   /** Express middleware: the routes of the request's first path segment, in the order they were added. */
   readonly router: RequestHandler = (req, res, next) => {
@@ -76,7 +87,16 @@ export class DocumentedRouter {
   }
 
   add(spec: OperationSpec, handler: Handler): void {
-    this.routesOf(spec.path)[spec.method](spec.path, handler);
+    const { scope } = spec;
+    if (spec.auth !== "none" && scope === undefined) throw new Error(`${spec.operationId}: an operation that reads a token names its scope`);
+    const guarded: Handler =
+      scope === undefined
+        ? handler
+        : async (req, res) => {
+            await this.guardScope(req, scope);
+            await handler(req, res);
+          };
+    this.routesOf(spec.path)[spec.method](spec.path, guarded);
     this.operations.push(spec);
   }
 

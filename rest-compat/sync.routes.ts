@@ -16,6 +16,7 @@ export function addSyncRoutes(routes: DocumentedRouter, services: Services): voi
       summary:
         "What changed for the caller since a cursor (each change once, in commit order, a lost sight as DELETE), or without `since` every entity the caller sees, then a cursor",
       auth: "required",
+      scope: "activity:read",
       success: 200,
       response: changeFeedSchema,
       errors: [400, 410],

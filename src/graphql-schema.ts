@@ -20,6 +20,7 @@ import { webhookResolvers } from "./modules/webhooks/webhook.graphql.js";
 import { rootDir } from "./platform/db/paths.js";
 import { assertListsBounded, cutListsToCaps } from "./graphql/list-bounds.js";
 import { answerEmbedded } from "./graphql/embedded.js";
+import { guardScopes } from "./graphql/scopes.js";
 
 /** Every module's resolvers (tests/graphql/schema-assembly.test.ts fails on a resolver class left off). */
 export const graphqlResolvers = [
@@ -61,6 +62,7 @@ export function buildGraphqlSchema(): GraphQLSchema {
     answerEmbedded(schema);
     assertListsBounded(schema);
     cutListsToCaps(schema);
+    guardScopes(schema);
   }
   return schema;
 }

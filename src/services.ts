@@ -40,6 +40,7 @@ import { ChangeFeedService } from "./modules/sync/change-feed.service.js";
 import { recordInChangeFeed } from "./modules/sync/change-feed.subscriber.js";
 import { subscribe } from "./modules/events/emit.js";
 import { AuthService } from "./modules/users/auth.service.js";
+import { PersonalTokenService } from "./modules/developer/personal-token.service.js";
 import { SessionCache } from "./modules/users/session-cache.js";
 import { UserService } from "./modules/users/user.service.js";
 import { LiveUpdatesService } from "./modules/live-updates/live-updates.service.js";
@@ -70,6 +71,7 @@ export function createServices(deps: ServiceDeps) {
   const rateLimiter = new RateLimiter(db, clock);
   const sessions = new SessionCache(deps.bus, clock);
   const mailLinks = new MailLinks(config.webAppUrl, config.webAppConfigured);
+  const personalTokens = new PersonalTokenService({ db, clock, logger, sessions });
   const auth = new AuthService({
     db,
     clock,
@@ -79,6 +81,7 @@ export function createServices(deps: ServiceDeps) {
     identity: deps.identity,
     rateLimiter,
     sessions,
+    delegated: personalTokens.credentials,
     links: mailLinks,
     adminEmails: config.adminEmails,
     limits: { perMinute: config.authRateLimitPerMinute, loginFailuresPerEmail: config.loginFailuresPerEmail },
@@ -188,6 +191,7 @@ export function createServices(deps: ServiceDeps) {
       records.personalData,
       executions.personalData,
       webhooks.personalData,
+      personalTokens.personalData,
       users.personalData,
       changeFeed.personalData,
     ],
@@ -196,6 +200,7 @@ export function createServices(deps: ServiceDeps) {
   return {
     auth,
     users,
+    personalTokens,
     rateLimiter,
     subscriptionPlans,
     subscriptions,

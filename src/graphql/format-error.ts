@@ -30,8 +30,9 @@ export function formatError(logger: Logger) {
         locations: formatted.locations,
         path: formatted.path,
         extensions: {
-          code: graphqlCodeFor(known.status),
+          code: known.graphql?.code ?? graphqlCodeFor(known.status),
           status: known.status,
+          ...known.graphql?.extensions,
           ...(known.errors ? { errors: known.errors } : {}),
           ...(known.details !== undefined ? { details: known.details } : {}),
         },

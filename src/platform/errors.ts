@@ -14,14 +14,21 @@ export class AppError extends Error {
   readonly details?: string;
   /** Extra response headers (Retry-After on 429). */
   readonly headers?: Record<string, string>;
+  /** A GraphQL code more precise than its status's (`INSUFFICIENT_SCOPE`), and what else `extensions` says. */
+  readonly graphql?: { code: string; extensions: Record<string, unknown> };
 
-  constructor(status: number, message: string, extra: { errors?: FieldError[]; details?: string; headers?: Record<string, string> } = {}) {
+  constructor(
+    status: number,
+    message: string,
+    extra: { errors?: FieldError[]; details?: string; headers?: Record<string, string>; graphql?: AppError["graphql"] } = {},
+  ) {
     super(message);
     this.name = "AppError";
     this.status = status;
     this.errors = extra.errors;
     this.details = extra.details;
     this.headers = extra.headers;
+    this.graphql = extra.graphql;
   }
 }
 

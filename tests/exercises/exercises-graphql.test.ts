@@ -128,7 +128,7 @@ describe("GraphQL exercise(id)", () => {
     for (const [id, user, code, status] of cases) {
       const rest = await t.get(`/api/exercises/${id}`, { token: user?.token });
       const body = await gql(EXERCISE, { id }, user);
-      expect(body.data).toBeNull();
+      expect(body.data).toEqual({ exercise: null });
       const error = onlyError(body);
       expect(rest.status).toBe(status);
       expect(error.message).toBe(rest.body.message);

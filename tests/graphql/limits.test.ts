@@ -147,7 +147,7 @@ describe("GraphQL over HTTP", () => {
   it("answers UNAUTHENTICATED to GET /graphql?query={me{id}} without a token", async () => {
     const res = await t.get(`/graphql?query=${encodeURIComponent("{me{id}}")}`);
     expect(res.status).toBe(200);
-    expect(res.body.data).toBeNull();
+    expect(res.body.data).toEqual({ me: null });
     expect(res.body.errors).toHaveLength(1);
     expect(res.body.errors[0].message).toBe("Token inválido ou expirado");
     expect(res.body.errors[0].extensions).toEqual({ code: "UNAUTHENTICATED", status: 401 });

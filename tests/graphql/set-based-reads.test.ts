@@ -168,8 +168,8 @@ describe("the statements of a read do not depend on the number of parents", () =
       student.token,
     );
     expect(body.data.me.executions).toEqual({ totalElements: 1, content: [{ trainingName: "Treino da aluna" }] });
-    // The trainer's page is refused on its own (its nullable parent turns null), as the one-user read refuses it.
-    expect(body.data.myPersonals).toEqual({ content: [{ personal: null }] });
+    // The trainer's page is refused on its own (the field is nullable: it alone turns null), as the one-user read refuses it.
+    expect(body.data.myPersonals).toEqual({ content: [{ personal: { name: "Treinador", executions: null } }] });
     expect(body.errors).toEqual([
       {
         message: "Acesso negado",

@@ -322,7 +322,13 @@ describe("every answer of a user reads the relations embedded in it", () => {
 
     // A student reads its own executions, not its trainer's (contract §7).
     expect(body.errors!.map(({ extensions, path }) => [extensions.code, path])).toEqual([["FORBIDDEN", ["acceptInvite", "personal", "executions"]]]);
-    expect(body.data).toEqual({ acceptInvite: { status: "ACTIVE", student: { name: "Aluna Bia", executions: { totalElements: 0 } }, personal: null } });
+    expect(body.data).toEqual({
+      acceptInvite: {
+        status: "ACTIVE",
+        student: { name: "Aluna Bia", executions: { totalElements: 0 } },
+        personal: { name: "Treinadora Ana", executions: null },
+      },
+    });
   });
 
   it("a session's user answers its executions with the refusal an anonymous caller gets, the session still opened", async () => {

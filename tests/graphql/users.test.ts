@@ -274,7 +274,7 @@ describe("GraphQL profile", () => {
 
   it("me without a token is UNAUTHENTICATED 401", async () => {
     const body = await t.graphql(ME);
-    expect(body.data).toBeNull();
+    expect(body.data).toEqual({ me: null });
     const error = onlyError(body);
     expect(error.message).toBe("Token inválido ou expirado");
     expect(error.extensions).toEqual({ code: "UNAUTHENTICATED", status: 401 });

@@ -1,3 +1,4 @@
+import { Scoped } from "../../graphql/scopes.js";
 import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql/context.js";
 import { argumentsReader, listReader } from "../../graphql/arguments.js";
@@ -9,6 +10,7 @@ import { Adherence, StudentAdherencePage } from "./adherence.types.js";
 /** A trainer's students by adherence over GraphQL: the same service as REST's GET /personal/students/adherence. */
 @Resolver()
 export class AdherenceResolver {
+  @Scoped("activity:read")
   @Query(() => StudentAdherencePage, { description: "The signed-in trainer's ACTIVE students with their adherence, the lowest first unless sorted otherwise" })
   studentsAdherence(
     @Arg("window", () => Int, { nullable: true, defaultValue: DEFAULT_ADHERENCE_WINDOW, description: "days: 7, 30 or 90" }) window: number | null,
@@ -22,6 +24,7 @@ export class AdherenceResolver {
 /** `User.adherence`: for the user, its ACTIVE-linked trainer and administrators; a list of users is read in one query. */
 @Resolver(() => User)
 export class UserAdherenceResolver {
+  @Scoped("activity:read")
   @FieldResolver(() => Adherence)
   adherence(
     @Root() user: User,

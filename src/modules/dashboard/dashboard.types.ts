@@ -1,3 +1,4 @@
+import { Scoped } from "../../graphql/scopes.js";
 import { Field, Float, Int, ObjectType } from "type-graphql";
 import { HISTORY_LIST_CAP, ListBound } from "../../graphql/list-bounds.js";
 import { DateTime } from "../../graphql/scalars.js";
@@ -65,5 +66,7 @@ export class TrainerDashboard implements TrainerDashboardDto {
   @ListBound({ cap: RECENT_RECORDS_LISTED })
   @Field(() => [RecentRecord], { description: "the last 7 days, newest first, at most 20" })
   recentRecords!: RecentRecord[];
-  @Field(() => DashboardSubscription, { nullable: true }) subscription!: DashboardSubscription | null;
+  @Scoped("billing:read")
+  @Field(() => DashboardSubscription, { nullable: true })
+  subscription!: DashboardSubscription | null;
 }

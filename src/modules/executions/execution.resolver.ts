@@ -1,3 +1,4 @@
+import { Scoped } from "../../graphql/scopes.js";
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql/context.js";
 import { argumentsReader, inputReader } from "../../graphql/arguments.js";
@@ -25,11 +26,13 @@ import {
 /** Execution logs over GraphQL: the same services as REST. */
 @Resolver()
 export class ExecutionResolver {
+  @Scoped("activity:read")
   @Query(() => TrainingExecution)
   trainingExecution(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
     return ctx.services.executions.getTrainingExecution(ctx.actor, id);
   }
 
+  @Scoped("activity:write")
   @Mutation(() => TrainingExecution, { description: "A clientId the caller logged before answers the execution logged first" })
   async logTrainingExecution(
     @Arg("trainingId", () => Int) trainingId: number,
@@ -41,6 +44,7 @@ export class ExecutionResolver {
     return (await ctx.services.executionLogging.logTraining(ctx.actor, trainingId, inputReader(trainingExecutionInput, sent))).execution;
   }
 
+  @Scoped("activity:write")
   @Mutation(() => ExerciseExecution, { description: "A clientId the caller logged before answers the execution logged first" })
   async logExerciseExecution(
     @Arg("exerciseId", () => Int) exerciseId: number,
@@ -56,6 +60,7 @@ export class ExecutionResolver {
 export class UserExecutionsResolver {
   // Read in the statement that reads the user (userExecutions): answerEmbedded answers it as this does, without
   // type-graphql's wrapper; the arguments declare the field's.
+  @Scoped("activity:read")
   @FieldResolver(() => TrainingExecutionPage)
   @Embedded(userExecutions)
   executions(
@@ -66,6 +71,7 @@ export class UserExecutionsResolver {
     return userExecutions.answer(user, { filter, page });
   }
 
+  @Scoped("activity:read")
   @FieldResolver(() => UserMetrics)
   metrics(@Root() user: User, @Ctx() ctx: Context) {
     return ctx.services.statistics.metrics(ctx.actor, user.id);
@@ -74,6 +80,7 @@ export class UserExecutionsResolver {
 
 @Resolver(() => Training)
 export class TrainingStatisticsResolver {
+  @Scoped("activity:read")
   @FieldResolver(() => TrainingStatistics, { description: "Of the caller's executions, or userId's" })
   statistics(
     @Root() training: Training,
@@ -88,6 +95,7 @@ export class TrainingStatisticsResolver {
 
 @Resolver(() => Exercise)
 export class ExerciseProgressResolver {
+  @Scoped("activity:read")
   @FieldResolver(() => ExerciseProgress, { description: "The caller's progress, or userId's" })
   progress(
     @Root() exercise: Exercise,

@@ -1,3 +1,4 @@
+import { Scoped } from "../../graphql/scopes.js";
 import { Arg, Int, Resolver, Root, Subscription, type ResolverData } from "type-graphql";
 import type { Context } from "../../graphql/context.js";
 import { Invite } from "../coaching/coaching.types.js";
@@ -17,6 +18,7 @@ const studentIdArgument = { nullable: true, description: "only this student's (o
 /** Live updates over the WebSocket at /graphql (graphql-transport-ws); each event is the data its webhook carries. */
 @Resolver()
 export class LiveUpdatesResolver {
+  @Scoped("activity:read")
   @Subscription(() => TrainingExecution, {
     subscribe: follow("trainingExecutionLogged"),
     description: "A training execution logged by the caller or a student the caller follows (ACTIVE link)",
@@ -25,6 +27,7 @@ export class LiveUpdatesResolver {
     return execution;
   }
 
+  @Scoped("activity:read")
   @Subscription(() => AchievedRecord, {
     subscribe: follow("personalRecordAchieved"),
     description: "A personal record set by the caller or a student the caller follows (ACTIVE link)",
@@ -33,11 +36,13 @@ export class LiveUpdatesResolver {
     return record;
   }
 
+  @Scoped("students:read")
   @Subscription(() => Invite, { subscribe: follow("inviteUpdated"), description: "An invite the caller sent or received, created or changed" })
   inviteUpdated(@Root() invite: Invite): Invite {
     return invite;
   }
 
+  @Scoped("students:read")
   @Subscription(() => PlanAssignment, {
     subscribe: follow("assignmentUpdated"),
     description: "A plan assignment the caller made or received, created or changed",

@@ -1,3 +1,4 @@
+import { Scoped } from "../../graphql/scopes.js";
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from "type-graphql";
 import type { Context } from "../../graphql/context.js";
 import { argumentsReader } from "../../graphql/arguments.js";
@@ -7,11 +8,13 @@ import { deleteAccountInput } from "./privacy.inputs.js";
 /** The data subject's rights (contract §15) over GraphQL: the same service as REST. */
 @Resolver()
 export class PrivacyResolver {
+  @Scoped("login")
   @Query(() => JSONObject, { description: "Everything kept of the signed-in user, as GET /api/users/me/export answers it (once a minute)" })
   async exportMyData(@Ctx() ctx: Context) {
     return (await ctx.services.privacy.exportMine(ctx.actor)).document;
   }
 
+  @Scoped("login")
   @Mutation(() => Boolean, { description: "Erases the signed-in user's account: the password, or an identity provider's ID token of its e-mail" })
   async deleteMyAccount(
     @Arg("password", () => String, { nullable: true }) password: string | null | undefined,
@@ -25,6 +28,7 @@ export class PrivacyResolver {
     return true;
   }
 
+  @Scoped("login")
   @Mutation(() => Boolean, { description: "Erases a user's account (administrators)" })
   async deleteUser(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
     await ctx.services.privacy.deleteUser(ctx.actor, id);

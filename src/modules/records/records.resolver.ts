@@ -1,3 +1,4 @@
+import { Scoped } from "../../graphql/scopes.js";
 import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql/context.js";
 import { HISTORY_LIST_CAP, ListBound } from "../../graphql/list-bounds.js";
@@ -12,6 +13,7 @@ import { RecordKindEnum } from "../executions/execution.types.js";
 @Resolver()
 export class PersonalRecordsResolver {
   @ListBound({ cap: HISTORY_LIST_CAP })
+  @Scoped("activity:read")
   @Query(() => [PersonalRecord], { description: "The caller's records, one per exercise" })
   personalRecords(@Ctx() ctx: Context) {
     return ctx.services.records.listPersonalRecords(ctx.actor);
@@ -25,6 +27,7 @@ export class PersonalRecordsResolver {
 @Resolver(() => User)
 export class UserRecordsResolver {
   @ListBound({ cap: HISTORY_LIST_CAP })
+  @Scoped("activity:read")
   @FieldResolver(() => [ExerciseRecord], { description: "Current records by exercise name, then kind; of one exercise and some kinds when asked" })
   records(
     @Root() user: User,
@@ -36,6 +39,7 @@ export class UserRecordsResolver {
   }
 
   @ListBound({ cap: HISTORY_LIST_CAP })
+  @Scoped("activity:read")
   @FieldResolver(() => [PersonalRecord])
   personalRecords(@Root() user: User, @Ctx() ctx: Context) {
     return ctx.services.records.listPersonalRecords(ctx.actor, user.id);
@@ -46,6 +50,7 @@ export class UserRecordsResolver {
 @Resolver(() => Exercise)
 export class ExerciseRecordsResolver {
   @ListBound({ cap: RECORD_KINDS.length })
+  @Scoped("activity:read")
   @FieldResolver(() => [ExerciseRecord], { description: "The caller's current record of each kind, or userId's" })
   records(@Root() exercise: Exercise, @Arg("userId", () => Int, { nullable: true }) userId: number | null | undefined, @Ctx() ctx: Context) {
     return ctx.loaders.currentRecords.load({ userId: userId ?? undefined, exerciseId: exercise.id });

@@ -1,3 +1,4 @@
+import { Scoped } from "../../graphql/scopes.js";
 import { Arg, Ctx, Int, Query, Resolver } from "type-graphql";
 import type { Context } from "../../graphql/context.js";
 import { argumentsReader } from "../../graphql/arguments.js";
@@ -8,6 +9,7 @@ import { ChangeFeedPage } from "./change-feed.types.js";
 /** The change feed over GraphQL: the same service as REST's GET /sync/changes. */
 @Resolver()
 export class ChangeFeedResolver {
+  @Scoped("activity:read")
   @Query(() => ChangeFeedPage, {
     description: "What changed for the signed-in user since a cursor, or (without `since`) everything it sees, then a cursor",
   })

@@ -1,3 +1,4 @@
+import { Scoped } from "../../graphql/scopes.js";
 import type { GraphQLResolveInfo } from "graphql";
 import { Arg, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from "type-graphql";
 import type { Context } from "../../graphql/context.js";
@@ -26,11 +27,13 @@ import {
  */
 @Resolver(() => TrainingPlan)
 export class TrainingPlanResolver {
+  @Scoped("content:read")
   @Query(() => TrainingPlan)
   trainingPlan(@Arg("id", () => Int) id: number, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
     return ctx.services.trainingPlans.get(ctx.actor, id, planInclude(Selection.of(info)));
   }
 
+  @Scoped("content:read")
   @Query(() => TrainingPlanPage)
   trainingPlans(
     @Arg("filter", () => TrainingPlanFilter, { nullable: true }) filter: TrainingPlanFilter | undefined,
@@ -41,11 +44,13 @@ export class TrainingPlanResolver {
     return ctx.services.trainingPlans.list(ctx.actor, listReader(planPaging, planFilter, filter, page), planInclude(Selection.of(info).field("content")));
   }
 
+  @Scoped("content:read")
   @Query(() => TrainingPlanPage)
   myPlans(@Arg("page", () => PageInput, { nullable: true }) page: PageInput | undefined, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
     return ctx.services.trainingPlans.listMine(ctx.actor, pageReader(page, planPaging), planInclude(Selection.of(info).field("content")));
   }
 
+  @Scoped("students:read")
   @Query(() => PlanAssignmentPage)
   planAssignments(
     @Arg("filter", () => PlanAssignmentFilter, { nullable: true }) filter: PlanAssignmentFilter | undefined,
@@ -55,11 +60,13 @@ export class TrainingPlanResolver {
     return ctx.services.planAssignments.list(ctx.actor, listReader(assignmentPaging, assignmentFilter, filter, page));
   }
 
+  @Scoped("content:write")
   @Mutation(() => TrainingPlan)
   createTrainingPlan(@Arg("input", () => TrainingPlanInput) input: TrainingPlanInput, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
     return ctx.services.trainingPlans.create(ctx.actor, inputReader(planInput, input), planInclude(Selection.of(info)));
   }
 
+  @Scoped("content:write")
   @Mutation(() => TrainingPlan)
   updateTrainingPlan(
     @Arg("id", () => Int) id: number,
@@ -70,12 +77,14 @@ export class TrainingPlanResolver {
     return ctx.services.trainingPlans.update(ctx.actor, id, inputReader(planInput, input), planInclude(Selection.of(info)));
   }
 
+  @Scoped("content:write")
   @Mutation(() => Boolean)
   async deleteTrainingPlan(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
     await ctx.services.trainingPlans.delete(ctx.actor, id);
     return true;
   }
 
+  @Scoped("students:write")
   @Mutation(() => PlanAssignment)
   assignTrainingPlan(
     @Arg("planId", () => Int) planId: number,
@@ -87,22 +96,26 @@ export class TrainingPlanResolver {
     return ctx.services.planAssignments.assign(ctx.actor, planId, inputReader(assignInput, { studentId, startDate, notes }));
   }
 
+  @Scoped("students:write")
   @Mutation(() => PlanAssignment, { description: "The student accepts: PENDING → ACTIVE" })
   acceptAssignment(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
     return ctx.services.planAssignments.accept(ctx.actor, id);
   }
 
+  @Scoped("students:write")
   @Mutation(() => PlanAssignment, { description: "Its trainer or student cancels: PENDING|ACTIVE → CANCELED" })
   cancelAssignment(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
     return ctx.services.planAssignments.cancel(ctx.actor, id);
   }
 
+  @Scoped("students:write")
   @Mutation(() => PlanAssignment, { description: "Its trainer completes: ACTIVE → COMPLETED" })
   completeAssignment(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
     return ctx.services.planAssignments.complete(ctx.actor, id);
   }
 
   @ListBound({ cap: HISTORY_LIST_CAP })
+  @Scoped("students:read")
   @FieldResolver(() => [PlanAssignment], { description: "The assignments of this plan the caller may see" })
   assignments(@Root() plan: TrainingPlan, @Ctx() ctx: Context) {
     return ctx.loaders.assignmentsOfPlan.load(plan.id);

@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from "node:crypto";
+import { newSecretToken, secretTokenHash } from "../../platform/crypto/secret-tokens.js";
 import type { AccessTokens } from "../../platform/auth/access-tokens.js";
-import { requireUser, type Actor, type RequestMeta } from "../../platform/auth/actor.js";
+import { requireUser, requireScope, type Actor, type RequestMeta, type UserActor } from "../../platform/auth/actor.js";
 import type { IdentityVerifier } from "../../platform/auth/identity-provider.js";
 import type { PasswordHasher } from "../../platform/auth/password-hasher.js";
 import type { Clock } from "../../platform/clock.js";
@@ -16,7 +16,8 @@ import { toUserDto, type MessageDto, type SessionDto, type UserRow } from "./use
 import type { ConfirmEmailInput, FirebaseLoginInput, ForgotPasswordInput, LoginInput, RegisterInput, ResetPasswordInput } from "./user.inputs.js";
 import { confirmationMail, passwordResetMail } from "./user.mails.js";
 import { userRepository } from "./user.repository.js";
-import type { SessionCache } from "./session-cache.js";
+import type { SessionCache, SessionUser } from "./session-cache.js";
+import type { DelegatedCredentials } from "./delegated-credentials.js";
 import type { OneTimeTokenPurpose } from "../../tables/user.table.js";
 import { DAY_MS } from "../../platform/dates.js";
 import { emit } from "../events/emit.js";
@@ -38,6 +39,8 @@ export interface AuthServiceDeps {
   identity: IdentityVerifier;
   rateLimiter: RateLimiter;
   sessions: SessionCache;
+  /** Tokens handed to tools (personal tokens), issued by the module above that owns them. */
+  delegated: DelegatedCredentials;
   links: MailLinks;
   adminEmails: readonly string[];
   limits: { perMinute: number; loginFailuresPerEmail: number };
@@ -146,13 +149,13 @@ export class AuthService {
 
   /** A new token for the caller; the one presented is revoked. */
   async refresh(actor: Actor): Promise<{ token: string; success: true }> {
-    const caller = requireUser(actor);
+    const { caller, tokenId } = loginSessionOf(actor);
     const user = await userRepository.findById(this.deps.db, caller.id);
     if (!user) throw unauthorized();
     // Only the refresh that revokes the token gets a successor: racing refreshes of one token give one new token.
-    const revoked = await userRepository.revokeToken(this.deps.db, caller.tokenId, caller.id, caller.tokenExpiresAt);
+    const revoked = await userRepository.revokeToken(this.deps.db, tokenId, caller.id, caller.tokenExpiresAt);
     if (!revoked) throw unauthorized();
-    await this.deps.sessions.tokenRevoked(caller.id, caller.tokenId);
+    await this.deps.sessions.tokenRevoked(caller.id, tokenId);
     // The successor keeps the presented token's session version: a password reset racing this refresh revokes both.
     return { token: this.issueToken({ ...user, sessionVersion: caller.sessionVersion }), success: true };
   }
@@ -172,9 +175,9 @@ export class AuthService {
   }
 
   async logout(actor: Actor): Promise<MessageDto> {
-    const caller = requireUser(actor);
-    await userRepository.revokeToken(this.deps.db, caller.tokenId, caller.id, caller.tokenExpiresAt);
-    await this.deps.sessions.tokenRevoked(caller.id, caller.tokenId);
+    const { caller, tokenId } = loginSessionOf(actor);
+    await userRepository.revokeToken(this.deps.db, tokenId, caller.id, caller.tokenExpiresAt);
+    await this.deps.sessions.tokenRevoked(caller.id, tokenId);
     return { message: "Logout realizado com sucesso", success: true };
   }
 
@@ -203,7 +206,7 @@ export class AuthService {
     const passwordHash = await hasher.hash(input.password);
     const userId = await db.transaction(async (tx) => {
       const now = clock.now();
-      const owner = await userRepository.consumeOneTimeToken(tx, "PASSWORD_RESET", sha256(input.token), now);
+      const owner = await userRepository.consumeOneTimeToken(tx, "PASSWORD_RESET", secretTokenHash(input.token), now);
       if (owner === null) return null;
       // The link reached the mailbox, so the address is confirmed too.
       await userRepository.updateAndRevokeSessions(tx, owner, { passwordHash, emailConfirmed: true, updatedAt: now });
@@ -218,7 +221,7 @@ export class AuthService {
   /** 400 `Token inválido ou expirado` unless a reset link's token can still set a password (its page shows the form). */
   async checkResetLink(readLink: InputReader<ConfirmEmailInput>): Promise<ConfirmEmailInput> {
     const link = readConfirmationLink(readLink);
-    const owner = await userRepository.findLiveOneTimeToken(this.deps.db, "PASSWORD_RESET", sha256(link.token), this.deps.clock.now());
+    const owner = await userRepository.findLiveOneTimeToken(this.deps.db, "PASSWORD_RESET", secretTokenHash(link.token), this.deps.clock.now());
     if (owner === null) throw new AppError(400, INVALID_TOKEN);
     return link;
   }
@@ -229,7 +232,7 @@ export class AuthService {
     const { db, clock } = this.deps;
     const confirmed = await db.transaction(async (tx) => {
       const now = clock.now();
-      const userId = await userRepository.consumeOneTimeToken(tx, "EMAIL_CONFIRMATION", sha256(input.token), now);
+      const userId = await userRepository.consumeOneTimeToken(tx, "EMAIL_CONFIRMATION", secretTokenHash(input.token), now);
       if (userId === null) return false;
       await userRepository.update(tx, userId, { emailConfirmed: true, updatedAt: now });
       await emit(tx, now, { type: "user.updated", userId });
@@ -240,28 +243,35 @@ export class AuthService {
   }
 
   /**
-   * The caller behind a bearer token: signature, algorithm and expiry checked, then revocation (logout,
-   * refresh) and the session version (password reset) against the database, or against what the session cache
-   * kept of it. Missing header → anonymous.
+   * The caller behind a bearer token. A login token: signature, algorithm and expiry checked, then revocation (logout,
+   * refresh) and the session version (password reset) against the database, or against what the session cache kept of
+   * it; it holds every scope. A token handed to a tool (`fit_pat_…`): identified by its issuer, unexpired, not revoked
+   * (the session cache again), with its own scopes. Missing header → anonymous.
    */
   async authenticate(authorization: string | undefined): Promise<Actor> {
     if (authorization === undefined || authorization === "") return { kind: "anonymous" };
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!match) throw unauthorized();
-    const claims = this.deps.tokens.verify(match[1]);
+    const token = match[1]!;
+    if (this.deps.delegated.recognizes(token)) return this.authenticateDelegated(token);
+    const claims = this.deps.tokens.verify(token);
     if (!claims) throw unauthorized();
     const userId = Number(claims.sub);
     const user = await this.deps.sessions.get(userId, claims.jti, () => userRepository.findSessionUser(this.deps.db, userId, claims.jti));
     if (!user || user.revoked || user.sessionVersion !== claims.ver) throw unauthorized();
-    return {
-      kind: "user",
-      id: user.id,
-      userType: user.userType,
-      isAdmin: user.isAdmin,
-      tokenId: claims.jti,
-      tokenExpiresAt: new Date(claims.exp * 1000),
-      sessionVersion: claims.ver,
-    };
+    return actorOf(user, { kind: "login", tokenId: claims.jti }, "all", new Date(claims.exp * 1000));
+  }
+
+  private async authenticateDelegated(token: string): Promise<UserActor> {
+    const { delegated, sessions, db, clock } = this.deps;
+    const credential = await delegated.identify(token);
+    if (!credential || credential.expiresAt.getTime() <= clock.now().getTime()) throw unauthorized();
+    const user = await sessions.get(credential.userId, credential.sessionKey, async () =>
+      (await delegated.holds(credential)) ? userRepository.findSessionUser(db, credential.userId, credential.sessionKey) : null,
+    );
+    if (!user || user.revoked) throw unauthorized();
+    delegated.used(credential);
+    return actorOf(user, credential.credential, credential.scopes, credential.expiresAt);
   }
 
   /**
@@ -320,15 +330,34 @@ export class AuthService {
 
   /** A URL-safe random token; only its hash is stored. */
   private async issueOneTimeToken(db: Db, userId: number, purpose: OneTimeTokenPurpose, ttlMs: number): Promise<string> {
-    const token = randomBytes(32).toString("base64url");
-    await userRepository.insertOneTimeToken(db, userId, purpose, sha256(token), new Date(this.deps.clock.now().getTime() + ttlMs));
+    const token = newSecretToken(32);
+    await userRepository.insertOneTimeToken(db, userId, purpose, secretTokenHash(token), new Date(this.deps.clock.now().getTime() + ttlMs));
     return token;
   }
 }
 
 export const EMAIL_TAKEN = "Email já registrado";
 
-const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
+function actorOf(user: SessionUser, credential: UserActor["credential"], scopes: UserActor["scopes"], expiresAt: Date): UserActor {
+  return {
+    kind: "user",
+    id: user.id,
+    userType: user.userType,
+    isAdmin: user.isAdmin,
+    credential,
+    scopes,
+    tokenExpiresAt: expiresAt,
+    sessionVersion: user.sessionVersion,
+  };
+}
+
+/** The caller and the login token it signed in with (403 `Escopo insuficiente` for a token handed to a tool). */
+function loginSessionOf(actor: Actor): { caller: UserActor; tokenId: string } {
+  const caller = requireUser(actor);
+  requireScope(caller, "login");
+  if (caller.credential.kind !== "login") throw unauthorized();
+  return { caller, tokenId: caller.credential.tokenId };
+}
 
 /** The link's only parameter: missing or mangled, it is a token that is not valid (contract §3). */
 function readConfirmationLink(readLink: InputReader<ConfirmEmailInput>): ConfirmEmailInput {

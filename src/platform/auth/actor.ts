@@ -1,4 +1,10 @@
-import { unauthorized } from "../errors.js";
+import { AppError, unauthorized } from "../errors.js";
+import { INSUFFICIENT_SCOPE, scopeAllows, type ScopeRequirement, type ScopeSet } from "./scopes.js";
+
+/** What the caller signed in with: a login token (the apps), or a token handed to a tool. */
+export type Credential =
+  /** `tokenId`: the token's id, so logout and refresh can revoke exactly it. */
+  { kind: "login"; tokenId: string } | { kind: "personal-token"; tokenId: number };
 
 /** Who is calling: every service method takes one. */
 export type Actor =
@@ -8,10 +14,11 @@ export type Actor =
       id: number;
       userType: "ALUNO" | "PERSONAL";
       isAdmin: boolean;
-      /** The token's id and expiry, so logout and refresh can revoke exactly it. */
-      tokenId: string;
+      credential: Credential;
+      /** What the credential may reach (contract §18.2); a login token reaches all. */
+      scopes: ScopeSet;
       tokenExpiresAt: Date;
-      /** The session version the token carries: a refresh re-issues exactly it, never a newer one. */
+      /** The user's session version the credential was checked against (a login token's carries it, and a refresh re-issues exactly it). */
       sessionVersion: number;
     };
 
@@ -28,4 +35,23 @@ export const anonymous: Actor = { kind: "anonymous" };
 export function requireUser(actor: Actor): UserActor {
   if (actor.kind !== "user") throw unauthorized();
   return actor;
+}
+
+/**
+ * 403 `Escopo insuficiente` (RFC 6750's `insufficient_scope`, naming the scope needed) unless the caller's credential
+ * may do what needs `requirement`. Anonymous callers pass: what they may do is the operation's own rule.
+ */
+export function requireScope(actor: Actor, requirement: ScopeRequirement): void {
+  if (actor.kind === "user" && !scopeAllows(actor.scopes, requirement)) throw insufficientScope(requirement);
+}
+
+export function insufficientScope(requirement: ScopeRequirement): AppError {
+  const challenge =
+    requirement === "login"
+      ? `Bearer error="insufficient_scope", error_description="a login session is required"`
+      : `Bearer error="insufficient_scope", scope="${requirement}"`;
+  return new AppError(403, INSUFFICIENT_SCOPE, {
+    headers: { "WWW-Authenticate": challenge },
+    graphql: { code: "INSUFFICIENT_SCOPE", extensions: requirement === "login" ? {} : { scope: requirement } },
+  });
 }

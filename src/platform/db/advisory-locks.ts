@@ -14,6 +14,8 @@ const LOCK_SPACES = {
   executions: 8_003,
   /** One account's writes against its erasure: each write shares it, the erasure holds it alone (account-writes.ts). */
   account: 8_004,
+  /** One user's credentials for tools: personal tokens and apps counted against their limits. */
+  developer: 8_005,
 } as const;
 
 /**
