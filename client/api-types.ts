@@ -1394,6 +1394,94 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/developer/apps": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller's apps */
+    get: operations["listDeveloperApps"];
+    put?: never;
+    /** Registers an app (an OAuth client); a confidential app's secret is in the answer, shown only now */
+    post: operations["createDeveloperApp"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/developer/apps/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One of the caller's apps */
+    get: operations["getDeveloperApp"];
+    put?: never;
+    post?: never;
+    /** Deletes an app: every token it holds is refused from the next request on */
+    delete: operations["deleteDeveloperApp"];
+    options?: never;
+    head?: never;
+    /** Changes an app's name, redirect URIs or scopes */
+    patch: operations["updateDeveloperApp"];
+    trace?: never;
+  };
+  "/developer/apps/{id}/rotate-secret": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A new secret for a confidential app; the previous one stops working at once */
+    post: operations["rotateDeveloperAppSecret"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/users/me/authorizations": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The apps the caller authorized, with the scopes granted */
+    get: operations["listAuthorizations"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/users/me/authorizations/{clientId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Revokes an app's access: every token of that app for the caller is refused at once, on every instance */
+    delete: operations["revokeAuthorization"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2307,6 +2395,77 @@ export interface components {
       /** Format: date-time */
       createdAt: string;
       /** @description the last request it signed, to the minute */
+      lastUsedAt: string | null;
+    };
+    CreatedDeveloperApp: {
+      id: number;
+      clientId: string;
+      name: string;
+      redirectUris: string[];
+      scopes: (
+        | "profile:read"
+        | "profile:write"
+        | "content:read"
+        | "content:write"
+        | "students:read"
+        | "students:write"
+        | "activity:read"
+        | "activity:write"
+        | "billing:read"
+        | "webhooks:manage"
+        | "offline_access"
+      )[];
+      /** @description true: the app authenticates at the token endpoint with its secret */
+      confidential: boolean;
+      /** Format: date-time */
+      createdAt: string;
+      /** @description a confidential app's secret: shown only here and at rotation */
+      clientSecret?: string;
+    };
+    DeveloperApp: {
+      id: number;
+      clientId: string;
+      name: string;
+      redirectUris: string[];
+      scopes: (
+        | "profile:read"
+        | "profile:write"
+        | "content:read"
+        | "content:write"
+        | "students:read"
+        | "students:write"
+        | "activity:read"
+        | "activity:write"
+        | "billing:read"
+        | "webhooks:manage"
+        | "offline_access"
+      )[];
+      /** @description true: the app authenticates at the token endpoint with its secret */
+      confidential: boolean;
+      /** Format: date-time */
+      createdAt: string;
+    };
+    DeveloperAppSecret: {
+      clientSecret: string;
+    };
+    Authorization: {
+      clientId: string;
+      appName: string;
+      scopes: (
+        | "profile:read"
+        | "profile:write"
+        | "content:read"
+        | "content:write"
+        | "students:read"
+        | "students:write"
+        | "activity:read"
+        | "activity:write"
+        | "billing:read"
+        | "webhooks:manage"
+        | "offline_access"
+      )[];
+      /** Format: date-time */
+      grantedAt: string;
       lastUsedAt: string | null;
     };
     Error: {
@@ -11997,6 +12156,781 @@ export interface operations {
         };
       };
       /** @description Token não encontrado */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição muito grande (a keyed body is read whole before it runs) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Erro interno do servidor */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listDeveloperApps: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DeveloperApp"][];
+        };
+      };
+      /** @description Token inválido ou expirado */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Erro interno do servidor */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  createDeveloperApp: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry (IETF httpapi Idempotency-Key draft): 1 to 255 printable ASCII characters (a UUID v4 is best), bare or as a quoted Structured Field string, else 400 `Parâmetro inválido: Idempotency-Key`. The key is the caller's (a valid token's user; without one, the key of this method and path) for 24 hours. The first request runs and its answer (status, body, Content-Type, Location) is kept, unless it is a 5xx or 429; the same key with the same method, path, query and body bytes answers it again byte for byte with `Idempotent-Replayed: true`, and nothing runs twice. A multipart retry must send the same bytes (the same boundary). */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          redirectUris: string[];
+          scopes: (
+            | "profile:read"
+            | "profile:write"
+            | "content:read"
+            | "content:write"
+            | "students:read"
+            | "students:write"
+            | "activity:read"
+            | "activity:write"
+            | "billing:read"
+            | "webhooks:manage"
+            | "offline_access"
+          )[];
+          confidential: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CreatedDeveloperApp"];
+        };
+      };
+      /** @description Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Token inválido ou expirado */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs); or Limite de 20 aplicativos atingido */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Erro interno do servidor */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getDeveloperApp: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DeveloperApp"];
+        };
+      };
+      /** @description Parâmetro inválido: <name> (a path or query parameter) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Token inválido ou expirado */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado (another user's app) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Aplicativo não encontrado */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Erro interno do servidor */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteDeveloperApp: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry (IETF httpapi Idempotency-Key draft): 1 to 255 printable ASCII characters (a UUID v4 is best), bare or as a quoted Structured Field string, else 400 `Parâmetro inválido: Idempotency-Key`. The key is the caller's (a valid token's user; without one, the key of this method and path) for 24 hours. The first request runs and its answer (status, body, Content-Type, Location) is kept, unless it is a 5xx or 429; the same key with the same method, path, query and body bytes answers it again byte for byte with `Idempotent-Replayed: true`, and nothing runs twice. A multipart retry must send the same bytes (the same boundary). */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No Content */
+      204: {
+        headers: {
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Token inválido ou expirado */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado (another user's app) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Aplicativo não encontrado */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição muito grande (a keyed body is read whole before it runs) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Erro interno do servidor */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  updateDeveloperApp: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry (IETF httpapi Idempotency-Key draft): 1 to 255 printable ASCII characters (a UUID v4 is best), bare or as a quoted Structured Field string, else 400 `Parâmetro inválido: Idempotency-Key`. The key is the caller's (a valid token's user; without one, the key of this method and path) for 24 hours. The first request runs and its answer (status, body, Content-Type, Location) is kept, unless it is a 5xx or 429; the same key with the same method, path, query and body bytes answers it again byte for byte with `Idempotent-Replayed: true`, and nothing runs twice. A multipart retry must send the same bytes (the same boundary). */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": {
+          name?: string;
+          redirectUris?: string[];
+          scopes?: (
+            | "profile:read"
+            | "profile:write"
+            | "content:read"
+            | "content:write"
+            | "students:read"
+            | "students:write"
+            | "activity:read"
+            | "activity:write"
+            | "billing:read"
+            | "webhooks:manage"
+            | "offline_access"
+          )[];
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DeveloperApp"];
+        };
+      };
+      /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Token inválido ou expirado */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado (another user's app) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Aplicativo não encontrado */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Erro interno do servidor */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  rotateDeveloperAppSecret: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry (IETF httpapi Idempotency-Key draft): 1 to 255 printable ASCII characters (a UUID v4 is best), bare or as a quoted Structured Field string, else 400 `Parâmetro inválido: Idempotency-Key`. The key is the caller's (a valid token's user; without one, the key of this method and path) for 24 hours. The first request runs and its answer (status, body, Content-Type, Location) is kept, unless it is a 5xx or 429; the same key with the same method, path, query and body bytes answers it again byte for byte with `Idempotent-Replayed: true`, and nothing runs twice. A multipart retry must send the same bytes (the same boundary). */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["DeveloperAppSecret"];
+        };
+      };
+      /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key; or Aplicativo público não tem segredo */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Token inválido ou expirado */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado (another user's app) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Aplicativo não encontrado */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição muito grande (a keyed body is read whole before it runs) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Erro interno do servidor */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listAuthorizations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Authorization"][];
+        };
+      };
+      /** @description Token inválido ou expirado */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Erro interno do servidor */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  revokeAuthorization: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry (IETF httpapi Idempotency-Key draft): 1 to 255 printable ASCII characters (a UUID v4 is best), bare or as a quoted Structured Field string, else 400 `Parâmetro inválido: Idempotency-Key`. The key is the caller's (a valid token's user; without one, the key of this method and path) for 24 hours. The first request runs and its answer (status, body, Content-Type, Location) is kept, unless it is a 5xx or 429; the same key with the same method, path, query and body bytes answers it again byte for byte with `Idempotent-Replayed: true`, and nothing runs twice. A multipart retry must send the same bytes (the same boundary). */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        clientId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description No Content */
+      204: {
+        headers: {
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Token inválido ou expirado */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Autorização não encontrada */
       404: {
         headers: {
           [name: string]: unknown;

@@ -34,6 +34,7 @@ import { addWebhookEndpointRoutes } from "./webhook-endpoints.routes.js";
 import { addWebhookDeliveryRoutes } from "./webhook-deliveries.routes.js";
 import { actorOf, callerIdOf } from "./http.js";
 import { addPersonalTokenRoutes } from "./personal-tokens.routes.js";
+import { addDeveloperAppRoutes } from "./developer-apps.routes.js";
 import { requireScope } from "../src/platform/auth/actor.js";
 
 /** The REST compatibility layer mounted at /api: JSON parsing, idempotency keys, every module's routes, docs, the error shape. */
@@ -71,6 +72,7 @@ export function restApi(services: Services, logger: Logger, publicBaseUrl: strin
   addWebhookEndpointRoutes(routes, services);
   addWebhookDeliveryRoutes(routes, services);
   addPersonalTokenRoutes(routes, services);
+  addDeveloperAppRoutes(routes, services);
   const document = openApiDocument(routes.operations, publicBaseUrl, GATEWAY_EVENT_PATHS);
 
   const api = Router();

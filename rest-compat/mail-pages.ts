@@ -1,7 +1,8 @@
-import express, { Router, type ErrorRequestHandler, type Response } from "express";
+import express, { Router } from "express";
 import { invalidParameter } from "../src/platform/errors.js";
 import { escapeHtml } from "../src/platform/html.js";
 import type { Logger } from "../src/platform/logger.js";
+import { pageErrors, problemsOf, sendPage } from "./html-pages.js";
 import { MAIL_PAGES } from "../src/platform/mail/mail-links.js";
 import type { Services } from "../src/services.js";
 import { confirmEmailInput, loginInput, resetPasswordInput, shortPasswordMessage } from "../src/modules/users/user.inputs.js";
@@ -62,25 +63,6 @@ export function mailPages(services: Services, logger: Logger): Router {
   return router;
 }
 
-const STYLE =
-  "body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#222}" +
-  "label{display:block;margin:1rem 0 .25rem}input{width:100%;padding:.5rem;box-sizing:border-box}" +
-  "button{margin:1rem .5rem 0 0;padding:.5rem 1rem}.problem{color:#a00}";
-
-function sendPage(res: Response, status: number, title: string, body: string): void {
-  res
-    .status(status)
-    .type("html")
-    // Nothing but this page's own inline style runs or loads; the form posts back to this service only.
-    .setHeader("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
-    .setHeader("Cache-Control", "no-store")
-    .setHeader("Referrer-Policy", "no-referrer")
-    .send(
-      `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
-        `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`,
-    );
-}
-
 const resetForm = (token: string) =>
   `<form method="post" action="${MAIL_PAGES.resetPassword}"><input type="hidden" name="token" value="${escapeHtml(token)}">` +
   `<label for="password">Nova senha (pelo menos 6 caracteres)</label><input id="password" name="password" type="password" required minlength="6" autocomplete="new-password">` +
@@ -91,22 +73,3 @@ const inviteForm = (id: number) =>
   `<form method="post" action="${MAIL_PAGES.invites}/${id}"><label for="email">E-mail</label><input id="email" name="email" type="email" required autocomplete="email">` +
   `<label for="password">Senha</label><input id="password" name="password" type="password" required autocomplete="current-password">` +
   `<button type="submit" name="decision" value="accept">Aceitar convite</button><button type="submit" name="decision" value="reject">Recusar</button></form>`;
-
-const problemsOf = (message: string, errors: { message: string }[]) =>
-  `<p class="problem">${escapeHtml(errors.map((e) => e.message).join(" ") || message)}</p>`;
-
-/** An AppError (a bad or used token, wrong credentials, a closed invite) is a page with its status; a bug, a bare 500 page. */
-function pageErrors(logger: Logger): ErrorRequestHandler {
-  return (error: unknown, req, res, next) => {
-    if (res.headersSent) return next(error);
-    const known = asAppError(error);
-    if (known) {
-      for (const [name, value] of Object.entries(known.headers ?? {})) res.setHeader(name, value);
-      sendPage(res, known.status, "Não foi possível concluir", problemsOf(known.message, known.errors ?? []));
-      return;
-    }
-    // The path only: the query string carries the link's token.
-    logger.error({ err: error, method: req.method, url: req.originalUrl.split("?")[0] }, "unhandled error");
-    sendPage(res, 500, "Erro", "<p>Algo deu errado do nosso lado. Tente novamente mais tarde.</p>");
-  };
-}

@@ -7,6 +7,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
 import { restApi } from "../rest-compat/index.js";
 import { errorHandler, notFoundHandler } from "../rest-compat/errors.js";
 import { mailPages } from "../rest-compat/mail-pages.js";
+import { oauthPages } from "../rest-compat/oauth-pages.js";
+import { purposeKey } from "./platform/crypto/sealed.js";
 import { graphqlApi } from "./graphql-api.js";
 import type { GraphqlSockets } from "./graphql/websocket.js";
 import { createFirebaseVerifier, type IdentityVerifier } from "./platform/auth/identity-provider.js";
@@ -212,6 +214,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
 
   app.use("/uploads", storage.uploadsHandler);
   app.use(mailPages(services, logger));
+  app.use(oauthPages(services, logger, purposeKey(config.jwtSecret, "oauth-csrf")));
 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));

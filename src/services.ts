@@ -41,6 +41,8 @@ import { recordInChangeFeed } from "./modules/sync/change-feed.subscriber.js";
 import { subscribe } from "./modules/events/emit.js";
 import { AuthService } from "./modules/users/auth.service.js";
 import { PersonalTokenService } from "./modules/developer/personal-token.service.js";
+import { OAuthServer } from "./modules/developer/oauth/oauth-server.js";
+import { DeveloperAppService } from "./modules/developer/developer-app.service.js";
 import { SessionCache } from "./modules/users/session-cache.js";
 import { UserService } from "./modules/users/user.service.js";
 import { LiveUpdatesService } from "./modules/live-updates/live-updates.service.js";
@@ -72,6 +74,8 @@ export function createServices(deps: ServiceDeps) {
   const sessions = new SessionCache(deps.bus, clock);
   const mailLinks = new MailLinks(config.webAppUrl, config.webAppConfigured);
   const personalTokens = new PersonalTokenService({ db, clock, logger, sessions });
+  const oauth = new OAuthServer({ db, clock, logger, sessions, issuer: config.publicBaseUrl, serverSecret: config.jwtSecret });
+  const developerApps = new DeveloperAppService({ db, clock, oauth, serverSecret: config.jwtSecret });
   const auth = new AuthService({
     db,
     clock,
@@ -81,7 +85,7 @@ export function createServices(deps: ServiceDeps) {
     identity: deps.identity,
     rateLimiter,
     sessions,
-    delegated: personalTokens.credentials,
+    delegated: [personalTokens.credentials, oauth.credentials],
     links: mailLinks,
     adminEmails: config.adminEmails,
     limits: { perMinute: config.authRateLimitPerMinute, loginFailuresPerEmail: config.loginFailuresPerEmail },
@@ -192,6 +196,7 @@ export function createServices(deps: ServiceDeps) {
       executions.personalData,
       webhooks.personalData,
       personalTokens.personalData,
+      developerApps.personalData,
       users.personalData,
       changeFeed.personalData,
     ],
@@ -201,6 +206,8 @@ export function createServices(deps: ServiceDeps) {
     auth,
     users,
     personalTokens,
+    oauth,
+    developerApps,
     rateLimiter,
     subscriptionPlans,
     subscriptions,

@@ -16,3 +16,40 @@ export const personalTokenInput = z.object({
   expiresInDays: z.number().int().min(1).max(365).default(90),
 });
 export type PersonalTokenInput = z.output<typeof personalTokenInput>;
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
+
+/** A redirect URI: https, or http to a loopback address only (RFC 8252 §7.3); no fragment. */
+const redirectUri = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((text) => {
+    if (!URL.canParse(text)) return false;
+    const url = new URL(text);
+    if (url.hash !== "" || url.username !== "" || url.password !== "") return false;
+    return url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname));
+  }, "URI de redirecionamento inválida (https, ou http só para o próprio computador)");
+
+const redirectUris = z
+  .array(redirectUri)
+  .min(1, "Informe ao menos uma URI de redirecionamento")
+  .max(10)
+  .refine((list) => new Set(list).size === list.length, "URIs repetidas");
+
+/** A new app (contract §18.1). */
+export const appInput = z.object({
+  name: requiredText(100),
+  redirectUris,
+  scopes: scopeList,
+  confidential: z.boolean(),
+});
+export type AppInput = z.output<typeof appInput>;
+
+/** A change of an app: any of its name, redirect URIs and scopes. */
+export const appChangeInput = z.object({
+  name: requiredText(100).optional(),
+  redirectUris: redirectUris.optional(),
+  scopes: scopeList.optional(),
+});
+export type AppChangeInput = z.output<typeof appChangeInput>;

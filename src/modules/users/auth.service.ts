@@ -39,8 +39,8 @@ export interface AuthServiceDeps {
   identity: IdentityVerifier;
   rateLimiter: RateLimiter;
   sessions: SessionCache;
-  /** Tokens handed to tools (personal tokens), issued by the module above that owns them. */
-  delegated: DelegatedCredentials;
+  /** Tokens handed to tools (personal tokens, apps' access tokens), by their issuers in the module above. */
+  delegated: readonly DelegatedCredentials[];
   links: MailLinks;
   adminEmails: readonly string[];
   limits: { perMinute: number; loginFailuresPerEmail: number };
@@ -94,6 +94,14 @@ export class AuthService {
 
   /** Signs in with e-mail and password; repeated failures for one e-mail are locked out for a while. */
   async login(readInput: InputReader<LoginInput>, meta: RequestMeta): Promise<SessionDto> {
+    return this.session(await this.checkCredentials(readInput, meta));
+  }
+
+  /**
+   * The user an e-mail and password sign in, under login's limits and lockout, without a session: what the
+   * authorization server's login page asks before the user approves an app.
+   */
+  async checkCredentials(readInput: InputReader<LoginInput>, meta: RequestMeta): Promise<UserRow> {
     await this.throttle("login", meta);
     const input = readInput();
     const email = input.email.toLowerCase();
@@ -112,7 +120,7 @@ export class AuthService {
     if (!user) throw notFound(USER_NOT_FOUND);
     if (!matches) throw new AppError(400, INVALID_CREDENTIALS);
     await attempt.giveBack();
-    return this.session(user);
+    return user;
   }
 
   /**
@@ -245,7 +253,7 @@ export class AuthService {
   /**
    * The caller behind a bearer token. A login token: signature, algorithm and expiry checked, then revocation (logout,
    * refresh) and the session version (password reset) against the database, or against what the session cache kept of
-   * it; it holds every scope. A token handed to a tool (`fit_pat_…`): identified by its issuer, unexpired, not revoked
+   * it; it holds every scope. A token handed to a tool (`fit_pat_…`, an app's opaque token): identified by its issuer, unexpired, not revoked
    * (the session cache again), with its own scopes. Missing header → anonymous.
    */
   async authenticate(authorization: string | undefined): Promise<Actor> {
@@ -253,7 +261,8 @@ export class AuthService {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!match) throw unauthorized();
     const token = match[1]!;
-    if (this.deps.delegated.recognizes(token)) return this.authenticateDelegated(token);
+    const issuer = this.deps.delegated.find((candidate) => candidate.recognizes(token));
+    if (issuer) return this.authenticateDelegated(issuer, token);
     const claims = this.deps.tokens.verify(token);
     if (!claims) throw unauthorized();
     const userId = Number(claims.sub);
@@ -262,8 +271,8 @@ export class AuthService {
     return actorOf(user, { kind: "login", tokenId: claims.jti }, "all", new Date(claims.exp * 1000));
   }
 
-  private async authenticateDelegated(token: string): Promise<UserActor> {
-    const { delegated, sessions, db, clock } = this.deps;
+  private async authenticateDelegated(delegated: DelegatedCredentials, token: string): Promise<UserActor> {
+    const { sessions, db, clock } = this.deps;
     const credential = await delegated.identify(token);
     if (!credential || credential.expiresAt.getTime() <= clock.now().getTime()) throw unauthorized();
     const user = await sessions.get(credential.userId, credential.sessionKey, async () =>

@@ -1,10 +1,11 @@
 import { AppError, unauthorized } from "../errors.js";
 import { INSUFFICIENT_SCOPE, scopeAllows, type ScopeRequirement, type ScopeSet } from "./scopes.js";
 
-/** What the caller signed in with: a login token (the apps), or a token handed to a tool. */
-export type Credential =
-  /** `tokenId`: the token's id, so logout and refresh can revoke exactly it. */
-  { kind: "login"; tokenId: string } | { kind: "personal-token"; tokenId: number };
+/**
+ * What the caller signed in with: a login token (the mobile and web apps; its id, so logout and refresh revoke exactly
+ * it), or a token handed to a tool: a personal token, or an app's access token under a user's grant.
+ */
+export type Credential = { kind: "login"; tokenId: string } | { kind: "personal-token"; tokenId: number } | { kind: "app"; clientId: string; grantId: string };
 
 /** Who is calling: every service method takes one. */
 export type Actor =
