@@ -1427,7 +1427,7 @@ export interface paths {
     delete: operations["deleteDeveloperApp"];
     options?: never;
     head?: never;
-    /** Changes an app's name, redirect URIs or scopes */
+    /** Changes an app's name, redirect URIs, scopes, or whether its tokens run registered documents only */
     patch: operations["updateDeveloperApp"];
     trace?: never;
   };
@@ -1442,6 +1442,23 @@ export interface paths {
     put?: never;
     /** A new secret for a confidential app; the previous one stops working at once */
     post: operations["rotateDeveloperAppSecret"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/developer/apps/{id}/documents": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Replaces the GraphQL documents the app registered; answers their hashes (with trustedDocumentsOnly, its tokens run only these) */
+    put: operations["registerDeveloperAppDocuments"];
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -2417,6 +2434,8 @@ export interface components {
       )[];
       /** @description true: the app authenticates at the token endpoint with its secret */
       confidential: boolean;
+      /** @description true: its tokens run only the documents it registered, by hash */
+      trustedDocumentsOnly: boolean;
       /** Format: date-time */
       createdAt: string;
       /** @description a confidential app's secret: shown only here and at rotation */
@@ -2442,11 +2461,17 @@ export interface components {
       )[];
       /** @description true: the app authenticates at the token endpoint with its secret */
       confidential: boolean;
+      /** @description true: its tokens run only the documents it registered, by hash */
+      trustedDocumentsOnly: boolean;
       /** Format: date-time */
       createdAt: string;
     };
     DeveloperAppSecret: {
       clientSecret: string;
+    };
+    RegisteredDocuments: {
+      /** @description each document's SHA-256 (hex), as APQ's sha256Hash names it, in the order sent */
+      hashes: string[];
     };
     Authorization: {
       clientId: string;
@@ -2493,6 +2518,14 @@ export interface components {
     IdempotentReplayed: "true";
     /** @description seconds to wait before trying again */
     RetryAfter: string;
+    /** @description requests the budget's window nearest its limit allows (IETF RateLimit fields) */
+    RateLimitLimit: string;
+    /** @description requests left in that window */
+    RateLimitRemaining: string;
+    /** @description seconds until that window ends */
+    RateLimitReset: string;
+    /** @description the budget's windows: limit;w=seconds, comma-separated */
+    RateLimitPolicy: string;
   };
   pathItems: never;
 }
@@ -2706,6 +2739,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -2742,6 +2779,20 @@ export interface operations {
       /** @description Usuário não encontrado */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -2899,6 +2950,10 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -2971,6 +3026,20 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -3810,6 +3879,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -3828,6 +3901,20 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -3882,6 +3969,10 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -3951,6 +4042,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -3984,6 +4089,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -4002,6 +4111,20 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -4057,6 +4180,10 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -4126,6 +4253,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -4163,6 +4304,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -4190,6 +4335,20 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -4231,6 +4390,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -4273,6 +4436,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -4306,6 +4483,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -4333,6 +4514,20 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -4511,6 +4706,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -4547,6 +4746,20 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -4861,6 +5074,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -4888,6 +5105,20 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -4938,6 +5169,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -4965,6 +5200,20 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -5006,6 +5255,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -5042,6 +5295,20 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -5085,6 +5352,10 @@ export interface operations {
         headers: {
           /** @description attachment; filename="<the invoice's file name>" */
           "Content-Disposition": string;
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -5127,6 +5398,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -5162,6 +5447,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -5198,6 +5487,20 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -5377,6 +5680,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -5404,6 +5711,20 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -5570,6 +5891,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -5606,6 +5931,20 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -6026,6 +6365,10 @@ export interface operations {
       201: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -6104,6 +6447,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -6145,6 +6502,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -6172,6 +6533,20 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -6219,6 +6594,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -6246,6 +6625,20 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -6291,6 +6684,10 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -6360,6 +6757,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -6399,6 +6810,10 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -6468,6 +6883,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -6510,6 +6939,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -6537,6 +6970,20 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -6585,6 +7032,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -6612,6 +7063,20 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -6657,6 +7122,10 @@ export interface operations {
       204: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content?: never;
@@ -6718,6 +7187,20 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -6763,6 +7246,10 @@ export interface operations {
       204: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content?: never;
@@ -6824,6 +7311,20 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -6876,6 +7377,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -6918,6 +7423,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -6953,6 +7472,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -6989,6 +7512,20 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -7055,6 +7592,10 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -7065,6 +7606,10 @@ export interface operations {
       201: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -7143,6 +7688,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -7189,6 +7748,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -7225,6 +7788,20 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -7270,6 +7847,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -7312,6 +7893,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -7345,6 +7940,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -7363,6 +7962,20 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -7414,6 +8027,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -7450,6 +8067,20 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -7509,6 +8140,10 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -7519,6 +8154,10 @@ export interface operations {
       201: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -7597,6 +8236,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -7642,6 +8295,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -7678,6 +8335,20 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -7724,6 +8395,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -7760,6 +8435,20 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -7803,6 +8492,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -7839,6 +8532,20 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -7887,6 +8594,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -7923,6 +8634,20 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -8017,6 +8742,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -8044,6 +8773,20 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -8096,6 +8839,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -8123,6 +8870,20 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -8189,6 +8950,10 @@ export interface operations {
       201: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -8249,6 +9014,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -8284,6 +9063,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -8320,6 +9103,20 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -8388,6 +9185,10 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -8457,6 +9258,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -8496,6 +9311,10 @@ export interface operations {
       204: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content?: never;
@@ -8563,6 +9382,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -8603,6 +9436,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -8630,6 +9467,20 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -8679,6 +9530,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -8706,6 +9561,20 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -8766,6 +9635,10 @@ export interface operations {
       201: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -8844,6 +9717,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -8879,6 +9766,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -8915,6 +9806,20 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -8977,6 +9882,10 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -9055,6 +9964,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -9094,6 +10017,10 @@ export interface operations {
       204: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content?: never;
@@ -9161,6 +10088,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -9206,6 +10147,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -9233,6 +10178,20 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -9278,6 +10237,10 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -9341,6 +10304,20 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -9386,6 +10363,10 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -9449,6 +10430,20 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -9494,6 +10489,10 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -9557,6 +10556,20 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -9610,6 +10623,10 @@ export interface operations {
       201: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -9688,6 +10705,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -9728,6 +10759,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -9755,6 +10790,20 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -9806,6 +10855,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -9833,6 +10886,20 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -9893,6 +10960,10 @@ export interface operations {
       201: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -9971,6 +11042,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -10006,6 +11091,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -10042,6 +11131,20 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -10104,6 +11207,10 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -10182,6 +11289,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -10221,6 +11342,10 @@ export interface operations {
       204: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content?: never;
@@ -10288,6 +11413,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -10325,6 +11464,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -10414,6 +11557,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -10455,6 +11612,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -10545,6 +11706,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -10578,6 +11753,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -10649,6 +11828,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -10685,6 +11878,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -10763,6 +11960,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -10803,6 +12014,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -10885,6 +12100,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -10939,6 +12168,10 @@ export interface operations {
       201: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -11030,6 +12263,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -11065,6 +12312,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -11127,6 +12378,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -11166,6 +12431,10 @@ export interface operations {
       204: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content?: never;
@@ -11233,6 +12502,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -11290,6 +12573,10 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -11388,6 +12675,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -11427,6 +12728,10 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -11499,6 +12804,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -11538,6 +12857,10 @@ export interface operations {
       202: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -11631,6 +12954,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -11673,6 +13010,10 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -11768,6 +13109,20 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description Erro interno do servidor */
       500: {
         headers: {
@@ -11808,6 +13163,10 @@ export interface operations {
       202: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -11895,6 +13254,20 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills) */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
           [name: string]: unknown;
         };
         content: {
@@ -12609,6 +13982,7 @@ export interface operations {
             | "webhooks:manage"
             | "offline_access"
           )[];
+          trustedDocumentsOnly?: boolean;
         };
       };
     };
@@ -12787,6 +14161,129 @@ export interface operations {
       };
       /** @description Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Erro interno do servidor */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Muitas conexões deste endereço. Tente novamente em instantes. (a connection past MAX_CONNECTIONS_PER_ADDRESS from its address); or Serviço temporariamente indisponível (the database is out of reach: a restart, a failover) */
+      503: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  registerDeveloperAppDocuments: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the write safe to retry (IETF httpapi Idempotency-Key draft): 1 to 255 printable ASCII characters (a UUID v4 is best), bare or as a quoted Structured Field string, else 400 `Parâmetro inválido: Idempotency-Key`. The key is the caller's (a valid token's user; without one, the key of this method and path) for 24 hours. The first request runs and its answer (status, body, Content-Type, Location) is kept, unless it is a 5xx or 429; the same key with the same method, path, query and body bytes answers it again byte for byte with `Idempotent-Replayed: true`, and nothing runs twice. A multipart retry must send the same bytes (the same boundary). */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          documents: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["RegisteredDocuments"];
+        };
+      };
+      /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Token inválido ou expirado */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado (another user's app) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Aplicativo não encontrado */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
+      415: {
         headers: {
           [name: string]: unknown;
         };

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { appSchema, appSecretSchema, authorizationSchema, createdAppSchema } from "../src/modules/developer/developer.dto.js";
-import { appChangeInput, appInput } from "../src/modules/developer/developer.inputs.js";
+import { appSchema, appSecretSchema, authorizationSchema, createdAppSchema, registeredDocumentsSchema } from "../src/modules/developer/developer.dto.js";
+import { appChangeInput, appDocumentsInput, appInput } from "../src/modules/developer/developer.inputs.js";
 import type { Services } from "../src/services.js";
 import { bodyReader, idParam, userOf } from "./http.js";
 import { DEVELOPER } from "./personal-tokens.routes.js";
@@ -68,7 +68,7 @@ export function addDeveloperAppRoutes(routes: DocumentedRouter, services: Servic
       path: "/developer/apps/:id",
       operationId: "updateDeveloperApp",
       tag: DEVELOPER,
-      summary: "Changes an app's name, redirect URIs or scopes",
+      summary: "Changes an app's name, redirect URIs, scopes, or whether its tokens run registered documents only",
       auth: "required",
       scope: "login",
       success: 200,
@@ -112,6 +112,24 @@ export function addDeveloperAppRoutes(routes: DocumentedRouter, services: Servic
     },
     async (req, res) => {
       res.json(await developerApps.rotateSecret(await userOf(services, req), idParam(req)));
+    },
+  );
+  routes.add(
+    {
+      method: "put",
+      path: "/developer/apps/:id/documents",
+      operationId: "registerDeveloperAppDocuments",
+      tag: DEVELOPER,
+      summary: "Replaces the GraphQL documents the app registered; answers their hashes (with trustedDocumentsOnly, its tokens run only these)",
+      auth: "required",
+      scope: "login",
+      success: 200,
+      body: appDocumentsInput,
+      response: registeredDocumentsSchema,
+      errors: owned,
+    },
+    async (req, res) => {
+      res.json(await developerApps.registerDocuments(await userOf(services, req), idParam(req), bodyReader(req, appDocumentsInput)));
     },
   );
   routes.add(

@@ -39,13 +39,15 @@ import { requireScope } from "../src/platform/auth/actor.js";
 
 /** The REST compatibility layer mounted at /api: JSON parsing, idempotency keys, every module's routes, docs, the error shape. */
 export function restApi(services: Services, logger: Logger, publicBaseUrl: string): Router {
-  // An invalid token is left to the operation's own answer (401); a valid one lacking the scope is refused here.
-  const routes = new DocumentedRouter((req, scope) =>
-    actorOf(services, req).then(
-      (actor) => requireScope(actor, scope),
-      () => {},
-    ),
-  );
+  // An invalid token is left to the operation's own answer (401); a valid one lacking the scope, or whose budget is
+  // spent, is refused here.
+  const routes = new DocumentedRouter(async (req, res, scope) => {
+    const actor = await actorOf(services, req).catch(() => null);
+    if (!actor) return;
+    requireScope(actor, scope);
+    const budget = await services.budgets.countRequest(actor);
+    if (budget) res.set(budget);
+  });
   addPrivacyRoutes(routes, services);
   addSessionRoutes(routes, services);
   addAccountEmailRoutes(routes, services);

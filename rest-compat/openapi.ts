@@ -48,6 +48,13 @@ const REPLAYED_HEADER = {
   description: "`true` on an answer sent again for an Idempotency-Key; absent on the first",
   schema: { type: "string", const: "true" },
 };
+/** The RateLimit fields of an app's or a personal token's answers: present only for those tokens. */
+const BUDGET_HEADERS = {
+  "RateLimit-Limit": { $ref: "#/components/headers/RateLimitLimit" },
+  "RateLimit-Remaining": { $ref: "#/components/headers/RateLimitRemaining" },
+  "RateLimit-Reset": { $ref: "#/components/headers/RateLimitReset" },
+  "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
+};
 const RETRY_AFTER_HEADER = { description: "seconds to wait before trying again", schema: { type: "string", pattern: "^\\d+$" } };
 
 /**
@@ -60,6 +67,12 @@ export const SHARED_ANSWERS = {
   token: [[401, STATUS_TEXT[401]]],
   optionalToken: [[401, "a token was sent and is invalid or expired"]],
   scope: [[403, `${INSUFFICIENT_SCOPE} (the token lacks the operation's scope; WWW-Authenticate names it)`]],
+  budget: [
+    [
+      429,
+      "an app's or a personal token's budget is spent: 600 requests per 15 minutes, 6000 per day by default (RateLimit-* and Retry-After say when it refills)",
+    ],
+  ],
   parameters: [[400, "Parâmetro inválido: <name> (a path or query parameter)"]],
   body: [
     [400, "Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado"],
@@ -213,9 +226,15 @@ function requestBodyOf(op: OperationSpec, schemas: SchemaConverter): JsonSchema 
 /** The answers of an operation: its successes, the errors its inputs, authentication and idempotency give, and its own. */
 function responsesOf(op: OperationSpec, keyed: boolean, schemas: SchemaConverter): Record<string, JsonSchema> {
   const responses: Record<string, JsonSchema> = {};
-  const replayed = keyed ? { "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" } } : {};
+  // Budgeted operations (those a tool's token may call) report the caller's budget on every answer (contract §18.4).
+  const budgeted = op.scope !== undefined && op.scope !== "login";
+  const replayed = {
+    ...(keyed ? { "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" } } : {}),
+    ...(budgeted ? BUDGET_HEADERS : {}),
+  };
+  const withHeaders = Object.keys(replayed).length > 0;
   const success = (description: string): JsonSchema => {
-    if (op.response === undefined) return { description, ...(keyed ? { headers: replayed } : {}) };
+    if (op.response === undefined) return { description, ...(withHeaders ? { headers: replayed } : {}) };
     if (isBinary(op.response)) {
       const headers = Object.fromEntries(
         Object.entries(op.response.headers ?? {}).map(([name, text]) => [name, { description: text, required: true, schema: { type: "string" } }]),
@@ -226,7 +245,7 @@ function responsesOf(op: OperationSpec, keyed: boolean, schemas: SchemaConverter
         content: { [op.response.mediaType]: { schema: { type: "string", format: "binary" } } },
       };
     }
-    return { description, ...(keyed ? { headers: replayed } : {}), content: { "application/json": { schema: schemas.body(op.response, "output") } } };
+    return { description, ...(withHeaders ? { headers: replayed } : {}), content: { "application/json": { schema: schemas.body(op.response, "output") } } };
   };
   responses[op.success] = success(STATUS_TEXT[op.success] ?? "OK");
   for (const [status, when] of Object.entries(op.alsoAnswers ?? {})) responses[status] = success(when);
@@ -239,6 +258,7 @@ function responsesOf(op: OperationSpec, keyed: boolean, schemas: SchemaConverter
   add(SHARED_ANSWERS.databaseUnavailable);
   if (op.auth !== "none") add(op.auth === "optional" ? SHARED_ANSWERS.optionalToken : SHARED_ANSWERS.token);
   if (op.scope !== undefined) add(SHARED_ANSWERS.scope);
+  if (budgeted) add(SHARED_ANSWERS.budget);
   if (op.path.includes(":") || op.query || op.paging) add(SHARED_ANSWERS.parameters);
   if (op.body) add(SHARED_ANSWERS.body);
   if (op.multipart) add(SHARED_ANSWERS.multipart);
@@ -246,7 +266,10 @@ function responsesOf(op: OperationSpec, keyed: boolean, schemas: SchemaConverter
   add(Array.isArray(op.errors) ? op.errors.map((status) => [status, STATUS_TEXT[status] ?? "Error"] as const) : Object.entries(op.errors ?? {}));
   const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
   for (const status of [...reasons.keys()].sort()) {
-    const retryAfter = status === 429 || status === 503 ? { headers: { "Retry-After": { $ref: "#/components/headers/RetryAfter" } } } : {};
+    const retryAfter =
+      status === 429 || status === 503
+        ? { headers: { "Retry-After": { $ref: "#/components/headers/RetryAfter" }, ...(status === 429 && budgeted ? BUDGET_HEADERS : {}) } }
+        : {};
     responses[status] = { description: [...new Set(reasons.get(status))].join(REASON_SEPARATOR), ...retryAfter, content: errorContent };
   }
   for (const [status, reason] of Object.entries(op.emptyErrors ?? {})) responses[status] = { description: `${reason} (no body)` };
@@ -287,7 +310,17 @@ export function openApiDocument(operations: readonly OperationSpec[], serverUrl:
     components: {
       securitySchemes: securitySchemes(serverUrl),
       parameters: { IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER },
-      headers: { IdempotentReplayed: REPLAYED_HEADER, RetryAfter: RETRY_AFTER_HEADER },
+      headers: {
+        IdempotentReplayed: REPLAYED_HEADER,
+        RetryAfter: RETRY_AFTER_HEADER,
+        RateLimitLimit: {
+          description: "requests the budget's window nearest its limit allows (IETF RateLimit fields)",
+          schema: { type: "string", pattern: "^\\d+$" },
+        },
+        RateLimitRemaining: { description: "requests left in that window", schema: { type: "string", pattern: "^\\d+$" } },
+        RateLimitReset: { description: "seconds until that window ends", schema: { type: "string", pattern: "^\\d+$" } },
+        RateLimitPolicy: { description: "the budget's windows: limit;w=seconds, comma-separated", schema: { type: "string" } },
+      },
       schemas: { ...schemas.components, Error: schemas.body(errorBodySchema, "output") },
     },
     paths,

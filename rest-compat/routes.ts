@@ -60,8 +60,11 @@ export interface OperationSpec {
 
 export type Handler = (req: Request, res: Response) => Promise<void>;
 
-/** Refuses (throws) a request whose caller's token lacks `requirement`. */
-export type ScopeGuard = (req: Request, requirement: ScopeRequirement) => Promise<void>;
+/**
+ * What a request to an operation that reads a token passes before its handler: refused (thrown) when the caller's token
+ * lacks `requirement`, or when its budget is spent (contract §18.4, which also sets its RateLimit fields on `res`).
+ */
+export type OperationGuard = (req: Request, res: Response, requirement: ScopeRequirement) => Promise<void>;
 
 /**
  * A router that records every operation it serves, for the OpenAPI document. Its routes are grouped by their first
@@ -72,7 +75,7 @@ export class DocumentedRouter {
   readonly operations: OperationSpec[] = [];
   private readonly segments = new Map<string, Router>();
 
-  constructor(private readonly guardScope: ScopeGuard) {}
+  constructor(private readonly guard: OperationGuard) {}
 
   /** Express middleware: the routes of the request's first path segment, in the order they were added. */
   readonly router: RequestHandler = (req, res, next) => {
@@ -93,7 +96,7 @@ export class DocumentedRouter {
       scope === undefined
         ? handler
         : async (req, res) => {
-            await this.guardScope(req, scope);
+            await this.guard(req, res, scope);
             await handler(req, res);
           };
     this.routesOf(spec.path)[spec.method](spec.path, guarded);

@@ -10,6 +10,8 @@ import { graphqlIde } from "./graphql/ide.js";
 import { graphqlObservability } from "./graphql/observability.js";
 import { graphqlSockets, type GraphqlSockets } from "./graphql/websocket.js";
 import { answerSizeLimit, complexityLimit, depthLimit } from "./graphql/query-limits.js";
+import { costBudget } from "./graphql/cost-budget.js";
+import { trustedDocuments } from "./graphql/trusted-documents.js";
 import { graphqlMultipart } from "./graphql/upload.js";
 import { buildGraphqlSchema } from "./graphql-schema.js";
 import { adherenceLoaders } from "./modules/adherence/adherence.graphql.js";
@@ -85,7 +87,13 @@ export async function graphqlApi({ services, logger, config, clock, metrics }: G
     // CPU of a read of a hundred fields); its one effect, `cache-control: no-store`, the router sets itself.
     // Browsers get our own IDE (src/graphql/ide.ts), not Apollo's landing page, which loads Sandbox from a CDN.
     plugins: [
+      trustedDocuments((context, hash) => services.developerApps.trustedDocument(context.actor, hash)),
       complexityLimit(config.graphqlMaxComplexity),
+      costBudget({
+        budgeted: (context) => services.budgets.keyOf(context.actor) !== null,
+        take: (context, cost) => services.budgets.takePoints(context.actor, cost),
+        giveBack: (context, points) => services.budgets.givePoints(context.actor, points),
+      }),
       answerSizeLimit(config.graphqlMaxResponseBytes),
       ApolloServerPluginCacheControlDisabled(),
       ApolloServerPluginLandingPageDisabled(),

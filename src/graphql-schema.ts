@@ -17,6 +17,7 @@ import { trainingPlanResolvers } from "./modules/training-plans/training-plan.gr
 import { trainingResolvers } from "./modules/trainings/training.graphql.js";
 import { userResolvers } from "./modules/users/user.graphql.js";
 import { webhookResolvers } from "./modules/webhooks/webhook.graphql.js";
+import { developerResolvers } from "./modules/developer/developer.graphql.js";
 import { rootDir } from "./platform/db/paths.js";
 import { assertListsBounded, cutListsToCaps } from "./graphql/list-bounds.js";
 import { answerEmbedded } from "./graphql/embedded.js";
@@ -36,6 +37,7 @@ export const graphqlResolvers = [
   ...dashboardResolvers,
   ...changeFeedResolvers,
   ...privacyResolvers,
+  ...developerResolvers,
   ...webhookResolvers,
   ...liveUpdatesResolvers,
 ] as const;

@@ -43,6 +43,7 @@ import { AuthService } from "./modules/users/auth.service.js";
 import { PersonalTokenService } from "./modules/developer/personal-token.service.js";
 import { OAuthServer } from "./modules/developer/oauth/oauth-server.js";
 import { DeveloperAppService } from "./modules/developer/developer-app.service.js";
+import { ApiBudgets } from "./modules/developer/api-budgets.js";
 import { SessionCache } from "./modules/users/session-cache.js";
 import { UserService } from "./modules/users/user.service.js";
 import { LiveUpdatesService } from "./modules/live-updates/live-updates.service.js";
@@ -50,7 +51,7 @@ import { IdempotencyService } from "./modules/sync/idempotency.service.js";
 import { PrivacyService } from "./modules/privacy/privacy.service.js";
 import { WebhookDeliveryWorker } from "./modules/webhooks/webhook-delivery.worker.js";
 import { SecretBox } from "./modules/webhooks/webhook-secrets.js";
-import { WebhookService } from "./modules/webhooks/webhook.service.js";
+import { dropEndpointsOfRevokedApps, WebhookService } from "./modules/webhooks/webhook.service.js";
 
 export interface ServiceDeps {
   db: Db;
@@ -76,6 +77,7 @@ export function createServices(deps: ServiceDeps) {
   const personalTokens = new PersonalTokenService({ db, clock, logger, sessions });
   const oauth = new OAuthServer({ db, clock, logger, sessions, issuer: config.publicBaseUrl, serverSecret: config.jwtSecret });
   const developerApps = new DeveloperAppService({ db, clock, oauth, serverSecret: config.jwtSecret });
+  const budgets = new ApiBudgets(db, clock, config.apiBudgets);
   const auth = new AuthService({
     db,
     clock,
@@ -144,7 +146,7 @@ export function createServices(deps: ServiceDeps) {
   // Inside each write's transaction, its events' consumers (the outbox takes the public ones, once they have run): the
   // change feed records who hears of them; a log's read models are kept, its records claimed (before the logging use
   // case reads them back, for its answer and its public event).
-  subscribe(db, recordInChangeFeed, projectExecutions, recordClaims.claimOnLog);
+  subscribe(db, recordInChangeFeed, projectExecutions, recordClaims.claimOnLog, dropEndpointsOfRevokedApps);
   const executions = new ExecutionService({ db, access, users, exercises, trainings });
   const executionLogging = new ExecutionLoggingService({ db, clock, executions, exercises, trainings, records: recordClaims });
   const statistics = new StatisticsService({ db, clock, executions, exercises, trainings, records });
@@ -208,6 +210,7 @@ export function createServices(deps: ServiceDeps) {
     personalTokens,
     oauth,
     developerApps,
+    budgets,
     rateLimiter,
     subscriptionPlans,
     subscriptions,

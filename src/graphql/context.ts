@@ -1,5 +1,6 @@
 import type { Actor, RequestMeta } from "../platform/auth/actor.js";
 import type { ListItemsBudget } from "./list-bounds.js";
+import type { CostState } from "./cost-budget.js";
 
 /*
  * The services and the loaders are declared empty here and filled by the GraphQL assembly (src/graphql-api.ts,
@@ -26,4 +27,6 @@ export interface Context {
    * each of its events (one entity each) for as long as it lasts.
    */
   listItems?: ListItemsBudget;
+  /** A budgeted caller's points for this operation (cost-budget.ts), once taken. */
+  cost?: CostState;
 }

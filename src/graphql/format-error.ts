@@ -16,6 +16,10 @@ const CLIENT_CODES = new Set([
   "PERSISTED_QUERY_NOT_SUPPORTED",
   "OPERATION_RESOLUTION_FAILURE",
   RESPONSE_TOO_LARGE,
+  // A budget spent (cost-budget.ts): answered with HTTP 200, the error saying 429.
+  "THROTTLED",
+  "MAX_COST_EXCEEDED",
+  "PERSISTED_QUERY_REQUIRED",
 ]);
 
 /** The one place a GraphQL error gets its `extensions` (contract §10); bugs leave as a bare INTERNAL_SERVER_ERROR. */
@@ -47,7 +51,8 @@ export function formatError(logger: Logger) {
     const refusedRequest = original instanceof GraphQLError && !original.originalError && original.extensions.code === undefined && clientStatus !== undefined;
     const code = refusedRequest ? "BAD_REQUEST" : formatted.extensions?.code;
     if (typeof code === "string" && CLIENT_CODES.has(code)) {
-      const extensions = { code, status: clientStatus ?? 400 };
+      const ownStatus = (original as { extensions?: { status?: unknown } } | null)?.extensions?.status;
+      const extensions = { code, status: clientStatus ?? (typeof ownStatus === "number" ? ownStatus : 400) };
       return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions };
     }
     logger.error({ err: original }, "unhandled GraphQL error");

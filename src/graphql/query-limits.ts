@@ -31,6 +31,7 @@ import {
   type SelectionSetNode,
   type ValidationContext,
 } from "graphql";
+import { Extensions } from "type-graphql";
 import { listBoundOf, PARTS_ESTIMATE, pagedItems, pagingOf, pagingOfField, RESPONSE_TOO_LARGE } from "./list-bounds.js";
 
 // `http.status` sets the response status when thrown from a plugin hook (Apollo answers 500 otherwise).
@@ -100,7 +101,15 @@ export function depthLimit(maxDepth: number) {
  * resolve, `listItemsLimit`). Fields skipped by @skip/@include with these variables cost nothing. Linear in the
  * document's size.
  */
-export function operationCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): number {
+export function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+  measure: CostMeasure = "complexity",
+): number {
+  // The budgets' points (contract §18.4) count objects only, as Shopify and GitHub count: a scalar is free.
+  const scalarCost = measure === "complexity" ? 1 : 0;
   const { pageTypes } = pagingOf(schema);
   const fragments = fragmentsOf(document);
   const fragmentCostWithin = (withinList: boolean) =>
@@ -133,8 +142,9 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, ope
   function fieldCost(node: FieldNode, parent: GraphQLCompositeType, withinList: boolean): number {
     const field = fieldDefinition(schema, parent, node.name.value);
     if (!field) return 0;
+    if (measure === "points" && field.extensions[COST_FREE] === true) return 0;
     const type = getNamedType(field.type);
-    if (!node.selectionSet || !isCompositeType(type)) return 1;
+    if (!node.selectionSet || !isCompositeType(type)) return scalarCost;
     const paged = pagingOfField(field);
     const many = paged !== undefined || isListType(getNullableType(field.type));
     return 1 + itemsOf(node, field, parent, withinList) * selectionCost(node.selectionSet, type, withinList || many);
@@ -165,6 +175,13 @@ function fieldDefinition(schema: GraphQLSchema, parent: GraphQLCompositeType, na
   }
   return isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
 }
+
+/** What a cost measures: the query limits' complexity (every field 1), or the budgets' points (objects only). */
+export type CostMeasure = "complexity" | "points";
+
+const COST_FREE = "costFree";
+/** A field the budgets' points do not count (Query.rateLimit: reading the budget spends none of it). */
+export const CostFree = () => Extensions({ [COST_FREE]: true });
 
 /** Distinct variable values whose cost one operation keeps; past that, costs are computed and not kept. */
 const MAX_KEPT_COSTS_PER_OPERATION = 100;
@@ -202,15 +219,21 @@ function costDependsOn(schema: GraphQLSchema, operation: OperationDefinitionNode
   return [...names].sort();
 }
 
-function keptOperationCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): number {
+export function keptOperationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+  measure: CostMeasure = "complexity",
+): number {
   let byOperation = keptCosts.get(document);
   if (!byOperation) keptCosts.set(document, (byOperation = new Map()));
   let kept = byOperation.get(operation);
   if (!kept) byOperation.set(operation, (kept = { variables: costDependsOn(schema, operation, fragmentsOf(document)), costs: new Map() }));
-  const key = JSON.stringify(kept.variables.map((name) => variables[name] ?? null));
+  const key = measure + JSON.stringify(kept.variables.map((name) => variables[name] ?? null));
   let cost = kept.costs.get(key);
   if (cost === undefined) {
-    cost = operationCost(schema, document, operation, variables);
+    cost = operationCost(schema, document, operation, variables, measure);
     if (kept.costs.size < MAX_KEPT_COSTS_PER_OPERATION) kept.costs.set(key, cost);
   }
   return cost;

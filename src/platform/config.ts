@@ -53,6 +53,8 @@ export interface Config {
   adminEmails: string[];
   authRateLimitPerMinute: number;
   loginFailuresPerEmail: number;
+  /** What each (app or personal token, user) pair may spend (contract §18.4). */
+  apiBudgets: { costBucket: number; costRestorePerSecond: number; requestsPer15Min: number; requestsPerDay: number };
   freeTrainerMaxStudents: number;
   graphqlMaxDepth: number;
   graphqlMaxComplexity: number;
@@ -175,6 +177,10 @@ const envSchema = z
     ADMIN_EMAILS: optionalText,
     AUTH_RATE_LIMIT_PER_MINUTE: count(10),
     LOGIN_FAILURES_PER_EMAIL: count(5),
+    API_COST_BUCKET: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(1000)),
+    API_COST_RESTORE_PER_SECOND: z.preprocess(blankToUndefined, z.coerce.number().positive().default(50)),
+    API_REQUESTS_PER_15_MIN: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(600)),
+    API_REQUESTS_PER_DAY: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).default(6000)),
     FREE_TRAINER_MAX_STUDENTS: count(2),
     GRAPHQL_MAX_DEPTH: count(10),
     GRAPHQL_MAX_COMPLEXITY: count(5000),
@@ -303,6 +309,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     loginFailuresPerEmail: e.LOGIN_FAILURES_PER_EMAIL,
+    apiBudgets: {
+      costBucket: e.API_COST_BUCKET,
+      costRestorePerSecond: e.API_COST_RESTORE_PER_SECOND,
+      requestsPer15Min: e.API_REQUESTS_PER_15_MIN,
+      requestsPerDay: e.API_REQUESTS_PER_DAY,
+    },
     freeTrainerMaxStudents: e.FREE_TRAINER_MAX_STUDENTS,
     graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
     graphqlMaxComplexity: e.GRAPHQL_MAX_COMPLEXITY,

@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex, varchar } from "drizzle-orm/pg-core";
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex, varchar } from "drizzle-orm/pg-core";
 import { createdAt, instant, updatedAt } from "../platform/db/columns.js";
 import type { Scope } from "../platform/auth/scopes.js";
 import { users } from "./user.table.js";
@@ -41,6 +41,8 @@ export const developerApps = pgTable(
     scopes: text("scopes").array().$type<Scope[]>().notNull(),
     confidential: boolean("confidential").notNull(),
     sealedSecret: text("sealed_secret"),
+    /** Its tokens may run only its registered documents (developer_app_documents), by hash (contract §18.5). */
+    trustedDocumentsOnly: boolean("trusted_documents_only").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -73,4 +75,32 @@ export const oauthPayloads = pgTable(
     index("oauth_payloads_account_idx").on(t.accountId, t.clientId),
     index("oauth_payloads_expires_idx").on(t.expiresAt),
   ],
+);
+
+/**
+ * What each (app or personal token, user) pair spent (contract §18.4), shared by every instance: REST requests in a
+ * 15-minute and a daily window, and the GraphQL leaky bucket's points.
+ */
+export const apiBudgets = pgTable("api_budgets", {
+  key: text("key").primaryKey(),
+  quarterStart: instant("quarter_start"),
+  quarterCount: integer("quarter_count").notNull().default(0),
+  dayStart: instant("day_start"),
+  dayCount: integer("day_count").notNull().default(0),
+  points: doublePrecision("points"),
+  pointsAt: instant("points_at"),
+});
+
+/** The GraphQL documents an app registered (contract §18.5), by the SHA-256 of their text (hex, as APQ names them). */
+export const developerAppDocuments = pgTable(
+  "developer_app_documents",
+  {
+    appId: integer("app_id")
+      .notNull()
+      .references(() => developerApps.id, { onDelete: "cascade" }),
+    hash: text("hash").notNull(),
+    document: text("document").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.hash] })],
 );

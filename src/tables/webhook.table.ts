@@ -20,6 +20,8 @@ export const webhookEndpoints = pgTable(
     description: text("description"),
     enabled: boolean("enabled").notNull().default(true),
     sealedSecret: text("sealed_secret").notNull(),
+    /** The app whose token registered it (contract §18.2): it is that app's, for that user, and goes with its grant. */
+    clientId: text("client_id"),
     /** The secret before the last rotation: it signs alongside the new one until `previousSecretUntil`. */
     sealedPreviousSecret: text("sealed_previous_secret"),
     previousSecretUntil: instant("previous_secret_until"),

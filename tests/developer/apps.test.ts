@@ -42,6 +42,7 @@ describe("apps registered by users (contract §18.1)", () => {
       redirectUris: ["https://painel.example.com/cb", "http://localhost:8080/cb"],
       scopes: ["profile:read"],
       confidential: true,
+      trustedDocumentsOnly: false,
       createdAt: t.clock.now().toISOString(),
     });
     const { clientSecret, ...app } = created.body;
@@ -177,5 +178,25 @@ describe("revoking an app's access", () => {
     expect((await t.delete(`/api/developer/apps/${app.id}`, { token: owner.token })).status).toBe(204);
     for (const app_ of [t, other]) expect((await app_.get("/api/users/profile", { token: access_token })).body).toEqual(INVALID);
     expect((await t.get(`/api/developer/apps/${app.id}`, { token: owner.token })).status).toBe(404);
+  });
+
+  it("webhook endpoints an app's token registered are that app's, for that user, and go when the user revokes it", async () => {
+    const owner = await makeTrainer(t);
+    const ana = await makeTrainer(t);
+    const app = await registerApp(t, owner, { scopes: ["profile:read", "webhooks:manage"] });
+    const { access_token } = await accessToken(app, ana, "webhooks:manage");
+    const byApp = await t.post("/api/webhook-endpoints", { token: access_token, body: { url: "https://hooks.example.com/app", events: ["invite.updated"] } });
+    expect(byApp.status).toBe(201);
+    const byUser = await t.post("/api/webhook-endpoints", { token: ana.token, body: { url: "https://hooks.example.com/own", events: ["invite.updated"] } });
+    const ids = (page: { body: { content: { id: number }[] } }) => page.body.content.map((endpoint) => endpoint.id).sort();
+
+    // The user sees both; the app sees its own, and not the user's.
+    expect(ids(await t.get("/api/webhook-endpoints", { token: ana.token }))).toEqual([byApp.body.id, byUser.body.id].sort());
+    expect(ids(await t.get("/api/webhook-endpoints", { token: access_token }))).toEqual([byApp.body.id]);
+    expect((await t.get(`/api/webhook-endpoints/${byUser.body.id}`, { token: access_token })).status).toBe(404);
+
+    expect((await t.delete(`/api/users/me/authorizations/${app.clientId}`, { token: ana.token })).status).toBe(204);
+    expect(ids(await t.get("/api/webhook-endpoints", { token: ana.token }))).toEqual([byUser.body.id]);
+    expect(rowsOf(await t.db.execute(sql`select id from webhook_endpoints where client_id is not null`))).toEqual([]);
   });
 });

@@ -34,14 +34,18 @@ describe("GraphQL fields guarded by scope (contract §18.2)", () => {
     ]);
     const wider = await personalToken(t, ana, ["profile:read", "activity:read"]);
     const allowed = await t.graphql("{ me { executions { totalElements } } }", {}, wider);
-    expect(allowed).toEqual({ data: { me: { executions: { totalElements: 0 } } } });
+    expect(allowed.errors).toBeUndefined();
+    expect(allowed.data).toEqual({ me: { executions: { totalElements: 0 } } });
   });
 
   it("refuses a mutation outside the token's scopes without running it", async () => {
     const ana = await makeTrainer(t);
     const token = await personalToken(t, ana, ["content:read"]);
     const res = await t.graphql('mutation { createTraining(input: { name: "Treino A", exercises: [] }) { id } }', {}, token);
-    expect(res).toEqual({ data: { createTraining: null }, errors: [expect.objectContaining(refusal(["createTraining"], "content:write"))] });
+    expect({ data: res.data, errors: res.errors }).toEqual({
+      data: { createTraining: null },
+      errors: [expect.objectContaining(refusal(["createTraining"], "content:write"))],
+    });
     expect(rowsOf(await t.db.execute(sql`select id from trainings`))).toEqual([]);
   });
 
@@ -49,7 +53,7 @@ describe("GraphQL fields guarded by scope (contract §18.2)", () => {
     const ana = await makeTrainer(t);
     const token = await personalToken(t, ana, ["profile:read", "profile:write"]);
     const res = await t.graphql("mutation { logout { message } }", {}, token);
-    expect(res).toEqual({ data: { logout: null }, errors: [expect.objectContaining(refusal(["logout"]))] });
+    expect({ data: res.data, errors: res.errors }).toEqual({ data: { logout: null }, errors: [expect.objectContaining(refusal(["logout"]))] });
     expect((await t.graphql("{ me { id } }", {}, token)).data).toEqual({ me: { id: ana.id } });
   });
 
@@ -76,6 +80,6 @@ describe("GraphQL fields guarded by scope (contract §18.2)", () => {
     const me = res.data.__type.fields.find((field: { name: string }) => field.name === "me");
     expect(me).toEqual({ name: "me", description: expect.stringContaining("Needs scope `profile:read`."), type: { kind: "OBJECT" } });
     const open = res.data.__type.fields.filter((field: { description: string | null }) => !/Needs (scope|a login session)/.test(field.description ?? ""));
-    expect(open.map((field: { name: string }) => field.name)).toEqual(["exerciseCategories"]);
+    expect(open.map((field: { name: string }) => field.name)).toEqual(["exerciseCategories", "rateLimit"]);
   });
 });

@@ -41,6 +41,7 @@ describe("REST operations and their scopes (contract §18.2)", () => {
         "deleteUser",
         "exportMyData",
         "listPersonalTokens",
+        "registerDeveloperAppDocuments",
         "logout",
         "refreshToken",
         "simulatePixPayment",

@@ -114,7 +114,8 @@ const edges: Record<string, readonly string[]> = {
 
 /**
  * Object types without a REST twin: the pages of root lists (PageOf: the part of REST's page object GraphQL clients use;
- * their items are twins) and the live update of a record set (AchievedRecord: an ExerciseRecord and whose it is).
+ * their items are twins), the live update of a record set (AchievedRecord: an ExerciseRecord and whose it is), and a
+ * tool's GraphQL budget (RateLimit: REST reports its own in RateLimit header fields).
  */
 const graphqlOnly = [
   "AchievedRecord",
@@ -124,6 +125,7 @@ const graphqlOnly = [
   "LinkPage",
   "PaymentPage",
   "PlanAssignmentPage",
+  "RateLimit",
   "StudentAdherencePage",
   "TrainingExecutionPage",
   "TrainingPage",

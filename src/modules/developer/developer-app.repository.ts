@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
-import { developerApps } from "../../tables/developer.table.js";
+import { developerAppDocuments, developerApps } from "../../tables/developer.table.js";
 
 export type DeveloperAppRow = typeof developerApps.$inferSelect;
 
@@ -54,5 +54,23 @@ export const developerAppRepository = {
 
   async deleteAllOf(db: Db, userId: number): Promise<DeveloperAppRow[]> {
     return db.delete(developerApps).where(eq(developerApps.userId, userId)).returning();
+  },
+};
+
+export const developerAppDocumentRepository = {
+  /** Replaces the app's registered documents with these. */
+  async replace(db: Db, appId: number, documents: { hash: string; document: string }[], now: Date): Promise<void> {
+    await db.delete(developerAppDocuments).where(eq(developerAppDocuments.appId, appId));
+    if (documents.length > 0) await db.insert(developerAppDocuments).values(documents.map((row) => ({ appId, ...row, createdAt: now })));
+  },
+
+  /** Whether the client's app runs registered documents only, and its document of this hash (null: none). */
+  async lookup(db: Db, clientId: string, hash: string): Promise<{ trustedOnly: boolean; document: string | null } | null> {
+    const [row] = await db
+      .select({ trustedOnly: developerApps.trustedDocumentsOnly, document: developerAppDocuments.document })
+      .from(developerApps)
+      .leftJoin(developerAppDocuments, and(eq(developerAppDocuments.appId, developerApps.id), eq(developerAppDocuments.hash, hash)))
+      .where(eq(developerApps.clientId, clientId));
+    return row ?? null;
   },
 };

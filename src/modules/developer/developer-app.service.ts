@@ -3,15 +3,15 @@ import { requireUser } from "../../platform/auth/actor.js";
 import { isScope, type Scope } from "../../platform/auth/scopes.js";
 import type { Clock } from "../../platform/clock.js";
 import { seal } from "../../platform/crypto/sealed.js";
-import { newSecretToken } from "../../platform/crypto/secret-tokens.js";
+import { newSecretToken, secretTokenHash } from "../../platform/crypto/secret-tokens.js";
 import { lockForTransaction } from "../../platform/db/advisory-locks.js";
 import type { Db } from "../../platform/db/database.js";
 import { AppError, forbidden, notFound } from "../../platform/errors.js";
 import type { PersonalDataHolder } from "../../platform/personal-data.js";
 import type { InputReader } from "../../platform/validation.js";
 import { toAppDto, type AppDto, type AuthorizationDto, type CreatedAppDto } from "./developer.dto.js";
-import type { AppChangeInput, AppInput } from "./developer.inputs.js";
-import { developerAppRepository, type DeveloperAppRow } from "./developer-app.repository.js";
+import type { AppChangeInput, AppDocumentsInput, AppInput } from "./developer.inputs.js";
+import { developerAppDocumentRepository, developerAppRepository, type DeveloperAppRow } from "./developer-app.repository.js";
 import { clientSecretKey, type OAuthServer } from "./oauth/oauth-server.js";
 import { oauthPayloadRepository } from "./oauth/oauth-payload.repository.js";
 import { requireLoginSession } from "./personal-token.service.js";
@@ -88,6 +88,27 @@ export class DeveloperAppService {
     const clientSecret = newSecretToken(32);
     await developerAppRepository.update(this.deps.db, app.id, { sealedSecret: this.sealSecret(clientSecret), updatedAt: this.deps.clock.now() });
     return { clientSecret };
+  }
+
+  /** Replaces the app's registered GraphQL documents (contract §18.5); answers their hashes, as APQ names them. */
+  async registerDocuments(actor: Actor, id: number, readInput: InputReader<AppDocumentsInput>): Promise<{ hashes: string[] }> {
+    requireLoginSession(actor);
+    const app = await this.loadOwned(actor, id);
+    const { documents } = readInput();
+    const rows = [...new Map(documents.map((document) => [secretTokenHash(document), document])).entries()].map(([hash, document]) => ({ hash, document }));
+    await this.deps.db.transaction((tx) => developerAppDocumentRepository.replace(tx, app.id, rows, this.deps.clock.now()));
+    return { hashes: documents.map(secretTokenHash) };
+  }
+
+  /**
+   * What an app's token may run (contract §18.5): for an app that runs registered documents only, its document of
+   * `hash` (null when it registered none of that hash); undefined when the caller may run any document.
+   */
+  async trustedDocument(actor: Actor, hash: string | undefined): Promise<string | null | undefined> {
+    if (actor.kind !== "user" || actor.credential.kind !== "app") return undefined;
+    const found = await developerAppDocumentRepository.lookup(this.deps.db, actor.credential.clientId, hash ?? "");
+    if (!found?.trustedOnly) return undefined;
+    return found.document;
   }
 
   /** Deletes the app and every grant and token it holds. */

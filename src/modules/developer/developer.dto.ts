@@ -39,6 +39,7 @@ export const appSchema = z
     redirectUris: z.array(z.string()),
     scopes: scopeNames,
     confidential: z.boolean().describe("true: the app authenticates at the token endpoint with its secret"),
+    trustedDocumentsOnly: z.boolean().describe("true: its tokens run only the documents it registered, by hash"),
     createdAt: z.iso.datetime(),
   })
   .meta({ id: "DeveloperApp" });
@@ -76,6 +77,11 @@ export function toAppDto(row: DeveloperAppRow): AppDto {
     redirectUris: row.redirectUris,
     scopes: row.scopes,
     confidential: row.confidential,
+    trustedDocumentsOnly: row.trustedDocumentsOnly,
     createdAt: row.createdAt,
   };
 }
+
+export const registeredDocumentsSchema = z
+  .object({ hashes: z.array(z.string()).describe("each document's SHA-256 (hex), as APQ's sha256Hash names it, in the order sent") })
+  .meta({ id: "RegisteredDocuments" });

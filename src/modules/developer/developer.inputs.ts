@@ -1,3 +1,4 @@
+import { parse } from "graphql";
 import { z } from "zod";
 import { SCOPE_NAMES, type Scope } from "../../platform/auth/scopes.js";
 import { requiredText } from "../../platform/validation.js";
@@ -46,10 +47,32 @@ export const appInput = z.object({
 });
 export type AppInput = z.output<typeof appInput>;
 
-/** A change of an app: any of its name, redirect URIs and scopes. */
+/** A change of an app: any of its name, redirect URIs, scopes, and whether it runs registered documents only. */
 export const appChangeInput = z.object({
   name: requiredText(100).optional(),
   redirectUris: redirectUris.optional(),
   scopes: scopeList.optional(),
+  trustedDocumentsOnly: z.boolean().optional(),
 });
 export type AppChangeInput = z.output<typeof appChangeInput>;
+
+/** The GraphQL documents an app registers (contract §18.5): each one must parse. */
+export const appDocumentsInput = z.object({
+  documents: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .max(20_000)
+        .refine((text) => {
+          try {
+            parse(text, { maxTokens: 5000 });
+            return true;
+          } catch {
+            return false;
+          }
+        }, "Documento GraphQL inválido"),
+    )
+    .max(200),
+});
+export type AppDocumentsInput = z.output<typeof appDocumentsInput>;

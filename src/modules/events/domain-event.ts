@@ -53,7 +53,9 @@ export type ChangeEvent =
   | { type: "training_plan.updated"; planId: number }
   /** `planIds`: a selection of the plans' ids (one column), read when the event is emitted, before they go. */
   | { type: "training_plan.deleted"; planIds: SQL }
-  | { type: "subscription.deleted"; subscriptionId: number; userId: number };
+  | { type: "subscription.deleted"; subscriptionId: number; userId: number }
+  /** A user's last grant to an app is gone (revoked by the user, by reuse of a refresh token, or the app deleted). */
+  | { type: "app_authorization.revoked"; userId: number; clientId: string };
 
 /** A set as logged: weight in kg. */
 export interface LoggedSet {

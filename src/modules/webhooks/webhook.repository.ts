@@ -50,9 +50,15 @@ export const webhookRepository = {
     return row;
   },
 
-  /** Endpoints of one user, or of everyone (`userId` undefined: an administrator's listing). */
-  async listEndpoints(db: Db, userId: number | undefined, request: PageRequest) {
-    const where = userId === undefined ? undefined : eq(webhookEndpoints.userId, userId);
+  /**
+   * Endpoints of one user, or of everyone (`userId` undefined: an administrator's listing); of one app only when
+   * `clientId` is given (an app's token sees its own).
+   */
+  async listEndpoints(db: Db, userId: number | undefined, request: PageRequest, clientId?: string) {
+    const where = and(
+      userId === undefined ? undefined : eq(webhookEndpoints.userId, userId),
+      clientId === undefined ? undefined : eq(webhookEndpoints.clientId, clientId),
+    );
     const [rows, [total]] = await Promise.all([
       db
         .select()
@@ -78,6 +84,11 @@ export const webhookRepository = {
   /** Every endpoint of a user, oldest first (their data export). */
   async endpointsOfUser(db: Db, userId: number): Promise<EndpointRow[]> {
     return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.userId, userId)).orderBy(webhookEndpoints.id);
+  },
+
+  /** Deletes the endpoints an app registered for a user; their deliveries go with them. */
+  async deleteEndpointsOfApp(db: Db, userId: number, clientId: string): Promise<void> {
+    await db.delete(webhookEndpoints).where(and(eq(webhookEndpoints.userId, userId), eq(webhookEndpoints.clientId, clientId)));
   },
 
   /** Deletes every endpoint of a user; their deliveries go with them. */

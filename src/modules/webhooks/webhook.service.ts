@@ -13,8 +13,12 @@ import { toDeliveryDto, toEndpointDto, type CreatedEndpointDto, type DeliveryDto
 import type { EndpointChangeInput, EndpointInput } from "./webhook.inputs.js";
 import { webhookRepository, type EndpointRow } from "./webhook.repository.js";
 import type { PersonalDataHolder } from "../../platform/personal-data.js";
+import type { EventSubscriber } from "../events/emit.js";
 
 export const ENDPOINT_NOT_FOUND = "Endpoint não encontrado";
+
+/** The app whose token signed the call, or null (a login or a personal token). */
+const appOf = (caller: UserActor) => (caller.credential.kind === "app" ? caller.credential.clientId : null);
 export const DELIVERY_NOT_FOUND = "Entrega não encontrada";
 /** After a rotation the previous secret signs alongside the new one this long (contract §14.1). */
 export const PREVIOUS_SECRET_MS = 24 * 60 * 60_000;
@@ -57,6 +61,7 @@ export class WebhookService {
         events: input.events,
         description: input.description ?? null,
         sealedSecret: this.deps.secrets.seal(secret),
+        clientId: appOf(caller),
         createdAt: now,
         updatedAt: now,
       }),
@@ -68,7 +73,9 @@ export class WebhookService {
   async list(actor: Actor, readQuery: InputReader<ListQuery<unknown>>): Promise<Page<EndpointDto>> {
     const caller = requireUser(actor);
     const { page: request } = readQuery();
-    const { rows, total } = await webhookRepository.listEndpoints(this.deps.db, caller.isAdmin ? undefined : caller.id, request);
+    const app = appOf(caller);
+    const everyone = caller.isAdmin && app === null;
+    const { rows, total } = await webhookRepository.listEndpoints(this.deps.db, everyone ? undefined : caller.id, request, app ?? undefined);
     return toPage(rows.map(toEndpointDto), total, request);
   }
 
@@ -171,7 +178,9 @@ export class WebhookService {
 
   private async loadOwned(caller: UserActor, id: number): Promise<EndpointRow> {
     const endpoint = await webhookRepository.findEndpoint(this.deps.db, id);
-    if (!endpoint) throw notFound(ENDPOINT_NOT_FOUND);
+    const app = appOf(caller);
+    // An app's token reaches only the endpoints that app registered for its user.
+    if (!endpoint || (app !== null && (endpoint.clientId !== app || endpoint.userId !== caller.id))) throw notFound(ENDPOINT_NOT_FOUND);
     requireOwnerOrAdmin(caller, endpoint.userId);
     return endpoint;
   }
@@ -181,3 +190,13 @@ export class WebhookService {
     if (problem) throw validationError([{ field: "url", message: problem }]);
   }
 }
+
+/**
+ * What the webhooks module does when a user's authorization of an app ends (contract §18.2): the endpoints that app
+ * registered for that user go, in the same transaction.
+ */
+export const dropEndpointsOfRevokedApps: EventSubscriber = async (tx, _at, events) => {
+  for (const event of events) {
+    if (event.type === "app_authorization.revoked") await webhookRepository.deleteEndpointsOfApp(tx, event.userId, event.clientId);
+  }
+};

@@ -19,9 +19,10 @@ export interface GonePayload {
   model: string;
   id: string;
   accountId: number | null;
+  clientId: string | null;
 }
 
-const gone = { model: oauthPayloads.model, id: oauthPayloads.id, accountId: oauthPayloads.accountId };
+const gone = { model: oauthPayloads.model, id: oauthPayloads.id, accountId: oauthPayloads.accountId, clientId: oauthPayloads.clientId };
 const live = (now: Date) => or(isNull(oauthPayloads.expiresAt), gt(oauthPayloads.expiresAt, now));
 
 export const oauthPayloadRepository = {

@@ -9,6 +9,7 @@ import type { Logger } from "../../../platform/logger.js";
 import { LruMap } from "../../../platform/lru-map.js";
 import type { DelegatedCredential, DelegatedCredentials } from "../../users/delegated-credentials.js";
 import type { SessionCache } from "../../users/session-cache.js";
+import { emit } from "../../events/emit.js";
 import { developerAppRepository } from "../developer-app.repository.js";
 import { OAuthAdapter } from "./oauth-adapter.js";
 import { oauthPayloadRepository, type GonePayload } from "./oauth-payload.repository.js";
@@ -142,7 +143,7 @@ export class OAuthServer {
       },
     };
     this.provider = new Provider(deps.issuer, configuration);
-    // Every URL it writes is the issuer's (see `callback`), whatever address the request reached.
+    // Every absolute URL it writes is the issuer's (see `callback`), whatever address the request reached.
     this.provider.proxy = true;
     this.provider.on("server_error", (_ctx, error) => deps.logger.error({ err: error }, "authorization server error"));
   }
@@ -204,9 +205,18 @@ export class OAuthServer {
     await this.announceGone(await oauthPayloadRepository.deleteGrant(this.deps.db, grantId));
   }
 
+  /**
+   * Tells every instance that deleted access tokens are refused from now on; and, once a user holds no grant of an app
+   * any more, tells the service (`app_authorization.revoked`: the endpoints the app registered for the user go).
+   */
   private async announceGone(payloads: GonePayload[]): Promise<void> {
-    for (const { model, id, accountId } of payloads) {
-      if (model === "AccessToken" && accountId !== null) await this.deps.sessions.tokenRevoked(accountId, sessionKeyOf(id));
+    const { db, clock, sessions } = this.deps;
+    for (const { model, id, accountId, clientId } of payloads) {
+      if (accountId === null) continue;
+      if (model === "AccessToken") await sessions.tokenRevoked(accountId, sessionKeyOf(id));
+      if (model === "Grant" && clientId !== null && (await oauthPayloadRepository.grantIdsOf(db, clientId, accountId, new Date())).length === 0) {
+        await db.transaction((tx) => emit(tx, clock.now(), { type: "app_authorization.revoked", userId: accountId, clientId }));
+      }
     }
   }
 }
