@@ -37,6 +37,8 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { AccessTokens } from "../src/platform/auth/access-tokens.js";
+import { SCOPE_NAMES } from "../src/platform/auth/scopes.js";
+import { secretTokenHash } from "../src/platform/crypto/secret-tokens.js";
 import { systemClock } from "../src/platform/clock.js";
 import { openDatabase } from "../src/platform/db/database.js";
 import { printProfileComparison, printProfileSummary, summarizeProfile, type ProfileSummary } from "./api/cpu-profile.js";
@@ -111,6 +113,25 @@ async function send(agent: http.Agent, server: ServerProcess, call: Call) {
   }
   return reply.body;
 }
+
+/**
+ * A personal access token of `user` with every scope, stored as the service stores one. The service runs with budgets
+ * no run exhausts (BUDGETS_UNBOUNDED): their statements are measured, never their refusals.
+ */
+async function personalTokenOf(databaseUrl: string, user: SeededUser): Promise<string> {
+  const token = `fit_pat_${randomBytes(30).toString("base64url")}`;
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => undefined });
+  await sql`insert into personal_access_tokens (user_id, name, token_hash, scopes, expires_at)
+            values (${user.id}, 'bench', ${secretTokenHash(token)}, ${SCOPE_NAMES}, now() + interval '365 days')`.finally(() => sql.end({ timeout: 5 }));
+  return token;
+}
+
+const BUDGETS_UNBOUNDED = {
+  API_REQUESTS_PER_15_MIN: "1000000000",
+  API_REQUESTS_PER_DAY: "1000000000",
+  API_COST_BUCKET: "1000000000",
+  API_COST_RESTORE_PER_SECOND: "1000000000",
+};
 
 async function startAll(env: ServerEnv, tokens: { trainer: string }, trainer: SeededUser): Promise<Servers> {
   const probes: Record<ServerKind, Parameters<typeof startServer>[2]> = {
@@ -297,13 +318,13 @@ async function main() {
     const jwtSecret = randomBytes(48).toString("base64url");
     const accessTokens = new AccessTokens(jwtSecret, systemClock);
     const tokenOf = (user: SeededUser) => accessTokens.issue({ ...user, isAdmin: false, sessionVersion: 1 }).token;
-    const tokens = { trainer: tokenOf(world.trainer), student: tokenOf(world.students[0]) };
+    const tokens = { trainer: tokenOf(world.trainer), student: tokenOf(world.students[0]), trainerPersonal: await personalTokenOf(scratch.url, world.trainer) };
     const reads = apiReads(world, tokens).filter((read) => !READS || READS.test(read.label));
     const baseline = baselineCall(world, tokens);
 
     // 1. Answers and statement counts, on instances whose connections go through the counting proxy.
     counter = await startStatementCounter(scratch.url);
-    servers = await startAll({ databaseUrl: counter.url, jwtSecret, dataDir, beforeRoot: BEFORE }, tokens, world.trainer);
+    servers = await startAll({ databaseUrl: counter.url, jwtSecret, dataDir, beforeRoot: BEFORE, serviceEnv: BUDGETS_UNBOUNDED }, tokens, world.trainer);
     console.log("\n# answers");
     sameBefore = await checkAnswers(agent, servers as Servers, reads);
     console.log("\n# SQL statements per request");
@@ -326,7 +347,7 @@ async function main() {
     counter = undefined;
 
     // 2. The measurement, on fresh instances connected to PostgreSQL directly.
-    servers = await startAll({ databaseUrl: scratch.url, jwtSecret, dataDir, beforeRoot: BEFORE }, tokens, world.trainer);
+    servers = await startAll({ databaseUrl: scratch.url, jwtSecret, dataDir, beforeRoot: BEFORE, serviceEnv: BUDGETS_UNBOUNDED }, tokens, world.trainer);
     const running = servers as Servers;
     observer = postgres(scratch.url, { max: 1, onnotice: () => undefined });
     const measured: Measured[] = [];
@@ -342,7 +363,7 @@ async function main() {
         await running[kind]!.stop();
         running[kind] = await startServer(
           kind,
-          { databaseUrl: scratch.url, jwtSecret, dataDir, beforeRoot: BEFORE, cpuProfileDir: dir },
+          { databaseUrl: scratch.url, jwtSecret, dataDir, beforeRoot: BEFORE, cpuProfileDir: dir, serviceEnv: BUDGETS_UNBOUNDED },
           answers200("GET", "/healthz", {}),
         );
       }

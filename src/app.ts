@@ -118,6 +118,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   jobs.every("idempotency-expiry", 60 * 60_000, () => services.idempotency.purgeExpired());
   jobs.every("session-cleanup", 60 * 60_000, async () => {
     await services.auth.purgeExpiredRevocations();
+    await services.oauth.purgeExpired();
     await services.rateLimiter.purge(new Date(clock.now().getTime() - 24 * 60 * 60_000));
     await routing?.prune();
   });

@@ -23,6 +23,8 @@ export interface Read {
 export interface Tokens {
   trainer: string;
   student: string;
+  /** A personal access token of the trainer with every scope: the same reads, scope-checked and budgeted (contract §18). */
+  trainerPersonal: string;
 }
 
 const graphql = (token: string, query: string, variables: Record<string, unknown> = {}): Call => ({
@@ -305,7 +307,13 @@ export function apiReads(world: ApiWorld, tokens: Tokens): Read[] {
         },
       },
     },
+    {
+      // The floor again with a personal token: what its scope checks and its budget's points cost (one statement).
+      label: "GraphQL exercise(id), personal token",
+      service: graphql(tokens.trainerPersonal, "query Exercise($id: Int!) { exercise(id: $id) { id name } }", { id: world.exerciseIds[0] }),
+    },
     { label: "REST GET /api/exercises/{id}", service: get(tokens.trainer, `/api/exercises/${world.exerciseIds[0]}`) },
+    { label: "REST GET /api/exercises/{id}, personal token", service: get(tokens.trainerPersonal, `/api/exercises/${world.exerciseIds[0]}`) },
     { label: "REST GET /api/exercises?size=20", service: get(tokens.trainer, "/api/exercises?size=20") },
     {
       label: "REST GET /api/trainings/{id}/statistics?userId= (trainer)",

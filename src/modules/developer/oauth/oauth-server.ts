@@ -200,6 +200,11 @@ export class OAuthServer {
     },
   };
 
+  /** Drops what the authorization server kept past its expiry (codes, tokens, sessions, interactions, grants). */
+  async purgeExpired(): Promise<void> {
+    await oauthPayloadRepository.purgeExpired(this.deps.db, new Date());
+  }
+
   /** Deletes a grant and every token issued under it; they are refused at once on every instance. */
   async revokeGrant(grantId: string): Promise<void> {
     await this.announceGone(await oauthPayloadRepository.deleteGrant(this.deps.db, grantId));
