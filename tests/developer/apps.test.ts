@@ -199,4 +199,18 @@ describe("revoking an app's access", () => {
     expect(ids(await t.get("/api/webhook-endpoints", { token: ana.token }))).toEqual([byUser.body.id]);
     expect(rowsOf(await t.db.execute(sql`select id from webhook_endpoints where client_id is not null`))).toEqual([]);
   });
+
+  it("a refresh token sent twice at once, to two instances, leaves no token of its grant working", async () => {
+    const owner = await makeTrainer(t);
+    const app = await registerApp(t, owner);
+    const first = await accessToken(app, owner, "profile:read offline_access");
+    const answers = await Promise.all(
+      [t, other, t, other].map((instance) => tokenRequest(instance, app, { grant_type: "refresh_token", refresh_token: first.refresh_token! })),
+    );
+    const issued = answers.filter((answer) => answer.status === 200).map((answer) => answer.body.access_token as string);
+    for (const token of [first.access_token, ...issued]) {
+      for (const instance of [t, other]) expect((await instance.get("/api/users/profile", { token })).body).toEqual(INVALID);
+    }
+    expect((await t.get("/api/users/me/authorizations", { token: owner.token })).body).toEqual([]);
+  });
 });

@@ -1,41 +1,67 @@
 import { eq, sql, type AnyColumn } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
+import { preparedStatement } from "../../platform/db/prepared.js";
 import { apiBudgets } from "../../tables/developer.table.js";
 
 const QUARTER_MS = 15 * 60_000;
 const DAY_MS = 86_400_000;
 
-/** A window's SQL: its start kept while it is open at `now`, else `now` (a new window). */
-const windowStart = (start: AnyColumn, now: Date, lengthMs: number) =>
-  sql`case when ${start} > ${new Date(now.getTime() - lengthMs).toISOString()}::timestamptz then ${start} else ${now.toISOString()}::timestamptz end`;
-const windowCount = (start: AnyColumn, count: AnyColumn, now: Date, lengthMs: number) =>
-  sql`case when ${start} > ${new Date(now.getTime() - lengthMs).toISOString()}::timestamptz then ${count} + 1 else 1 end`;
+/*
+ * Every request of a tool's token runs one of these: built once (preparedStatement), their values bound at each call.
+ * A window opens at the first request it counts (`excluded`, the inserted row's values: now) and runs while it began
+ * after the cutoff bound for it (now less its length).
+ */
+const windowStart = (start: AnyColumn, cutoff: string) =>
+  sql`case when ${start} > ${sql.placeholder(cutoff)}::timestamptz then ${start} else excluded.${sql.identifier(start.name)} end`;
+const windowCount = (start: AnyColumn, count: AnyColumn, cutoff: string) =>
+  sql`case when ${start} > ${sql.placeholder(cutoff)}::timestamptz then ${count} + 1 else 1 end`;
 
-/** The bucket's points at `now`: what was left, refilled since at `rate` per second, up to `max`. */
-const pointsAt = (now: Date, max: number, rate: number) =>
-  sql`least(${max}::float8, coalesce(${apiBudgets.points}, ${max}::float8) + greatest(0, extract(epoch from (${now.toISOString()}::timestamptz - coalesce(${apiBudgets.pointsAt}, ${now.toISOString()}::timestamptz)))) * ${rate}::float8)`;
+const countRequest = preparedStatement((db) =>
+  db
+    .insert(apiBudgets)
+    .values({ key: sql.placeholder("key"), quarterStart: sql.placeholder("now"), quarterCount: 1, dayStart: sql.placeholder("now"), dayCount: 1 })
+    .onConflictDoUpdate({
+      target: apiBudgets.key,
+      set: {
+        quarterStart: windowStart(apiBudgets.quarterStart, "quarterCutoff"),
+        quarterCount: windowCount(apiBudgets.quarterStart, apiBudgets.quarterCount, "quarterCutoff"),
+        dayStart: windowStart(apiBudgets.dayStart, "dayCutoff"),
+        dayCount: windowCount(apiBudgets.dayStart, apiBudgets.dayCount, "dayCutoff"),
+      },
+    })
+    .returning({ quarterStart: apiBudgets.quarterStart, quarterCount: apiBudgets.quarterCount, dayStart: apiBudgets.dayStart, dayCount: apiBudgets.dayCount })
+    .prepare("api_budget_count_request"),
+);
+
+/** The bucket's points at `now`: what was left, refilled since at `rate` per second, up to `max` (all bound). */
+const pointsNow = sql`least(${sql.placeholder("max")}::float8, coalesce(${apiBudgets.points}, ${sql.placeholder("max")}::float8)
+  + greatest(0, extract(epoch from (${sql.placeholder("now")}::timestamptz - coalesce(${apiBudgets.pointsAt}, ${sql.placeholder("now")}::timestamptz))))
+  * ${sql.placeholder("rate")}::float8)`;
+
+const takePoints = preparedStatement((db) =>
+  db
+    .insert(apiBudgets)
+    .values({ key: sql.placeholder("key"), points: sql.placeholder("left"), pointsAt: sql.placeholder("at") })
+    .onConflictDoUpdate({
+      target: apiBudgets.key,
+      set: { points: sql`${pointsNow} - ${sql.placeholder("cost")}::float8`, pointsAt: sql`excluded.points_at` },
+      setWhere: sql`${pointsNow} >= ${sql.placeholder("cost")}::float8`,
+    })
+    .returning({ points: apiBudgets.points })
+    .prepare("api_budget_take_points"),
+);
+
+const iso = (at: Date) => at.toISOString();
 
 export const apiBudgetRepository = {
   /** Counts one REST request in both windows, in one statement; answers the windows after it. */
   async countRequest(db: Db, key: string, now: Date) {
-    const [row] = await db
-      .insert(apiBudgets)
-      .values({ key, quarterStart: now, quarterCount: 1, dayStart: now, dayCount: 1 })
-      .onConflictDoUpdate({
-        target: apiBudgets.key,
-        set: {
-          quarterStart: windowStart(apiBudgets.quarterStart, now, QUARTER_MS),
-          quarterCount: windowCount(apiBudgets.quarterStart, apiBudgets.quarterCount, now, QUARTER_MS),
-          dayStart: windowStart(apiBudgets.dayStart, now, DAY_MS),
-          dayCount: windowCount(apiBudgets.dayStart, apiBudgets.dayCount, now, DAY_MS),
-        },
-      })
-      .returning({
-        quarterStart: apiBudgets.quarterStart,
-        quarterCount: apiBudgets.quarterCount,
-        dayStart: apiBudgets.dayStart,
-        dayCount: apiBudgets.dayCount,
-      });
+    const [row] = await countRequest(db).execute({
+      key,
+      now,
+      quarterCutoff: iso(new Date(now.getTime() - QUARTER_MS)),
+      dayCutoff: iso(new Date(now.getTime() - DAY_MS)),
+    });
     return row!;
   },
 
@@ -44,23 +70,15 @@ export const apiBudgetRepository = {
    * or null when it holds fewer (nothing taken).
    */
   async takePoints(db: Db, key: string, cost: number, now: Date, max: number, rate: number): Promise<number | null> {
-    const available = pointsAt(now, max, rate);
-    const [row] = await db
-      .insert(apiBudgets)
-      .values({ key, points: max - cost, pointsAt: now })
-      .onConflictDoUpdate({
-        target: apiBudgets.key,
-        set: { points: sql`${available} - ${cost}::float8`, pointsAt: now },
-        setWhere: sql`${available} >= ${cost}::float8`,
-      })
-      .returning({ points: apiBudgets.points });
+    const [row] = await takePoints(db).execute({ key, left: max - cost, at: now, now: iso(now), max, rate, cost });
     return row ? row.points! : null;
   },
 
   /** The bucket's points at `now`, taking nothing. */
   async pointsOf(db: Db, key: string, now: Date, max: number, rate: number): Promise<number> {
+    const available = sql`least(${max}::float8, coalesce(${apiBudgets.points}, ${max}::float8) + greatest(0, extract(epoch from (${iso(now)}::timestamptz - coalesce(${apiBudgets.pointsAt}, ${iso(now)}::timestamptz)))) * ${rate}::float8)`;
     const [row] = await db
-      .select({ points: sql<number>`${pointsAt(now, max, rate)}` })
+      .select({ points: sql<number>`${available}` })
       .from(apiBudgets)
       .where(eq(apiBudgets.key, key));
     return row ? Number(row.points) : max;

@@ -48,8 +48,13 @@ export class OAuthAdapter implements Adapter {
     return undefined;
   }
 
+  /**
+   * A code or refresh token used twice at once (two instances, each having read it unused) is a reuse like any other:
+   * the loser revokes the grant, so neither request's new tokens hold.
+   */
   async consume(id: string): Promise<void> {
-    await oauthPayloadRepository.consume(this.deps.db, this.model, id, new Date());
+    const { consumedNow, grantId } = await oauthPayloadRepository.consume(this.deps.db, this.model, id, new Date());
+    if (!consumedNow && grantId !== null) await this.deps.gone(await oauthPayloadRepository.deleteGrant(this.deps.db, grantId));
   }
 
   async destroy(id: string): Promise<void> {

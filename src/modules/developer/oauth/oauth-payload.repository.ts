@@ -51,11 +51,22 @@ export const oauthPayloadRepository = {
     return row?.payload;
   },
 
-  async consume(db: Db, model: string, id: string, now: Date): Promise<void> {
-    await db
+  /**
+   * Marks a code or refresh token used, if no one did before (one statement, so two instances racing with the same
+   * token cannot both see it unused); answers whether this call did, and the token's grant.
+   */
+  async consume(db: Db, model: string, id: string, now: Date): Promise<{ consumedNow: boolean; grantId: string | null }> {
+    const [updated] = await db
       .update(oauthPayloads)
       .set({ consumedAt: now })
+      .where(and(eq(oauthPayloads.model, model), eq(oauthPayloads.id, id), isNull(oauthPayloads.consumedAt)))
+      .returning({ grantId: oauthPayloads.grantId });
+    if (updated) return { consumedNow: true, grantId: updated.grantId };
+    const [row] = await db
+      .select({ grantId: oauthPayloads.grantId })
+      .from(oauthPayloads)
       .where(and(eq(oauthPayloads.model, model), eq(oauthPayloads.id, id)));
+    return { consumedNow: false, grantId: row?.grantId ?? null };
   },
 
   async destroy(db: Db, model: string, id: string): Promise<GonePayload[]> {
@@ -90,7 +101,7 @@ export const oauthPayloadRepository = {
           eq(oauthPayloads.model, model),
           eq(oauthPayloads.id, id),
           live(now),
-          sql`exists (select 1 from ${oauthPayloads} g where g.model = 'Grant' and g.id = ${grantId} and (g.expires_at is null or g.expires_at > ${now}))`,
+          sql`exists (select 1 from ${oauthPayloads} g where g.model = 'Grant' and g.id = ${grantId} and (g.expires_at is null or g.expires_at > ${now.toISOString()}::timestamptz))`,
         ),
       );
     return rows.length > 0;
