@@ -3,28 +3,13 @@ import { describe, expect, it } from "vitest";
 import { makeStudent, makeTrainer } from "../factories/users.js";
 import { rowsOf } from "../helpers/database.js";
 import { useSecondInstance, useTestApp } from "../helpers/test-app.js";
-import { authorize, Browser, ISSUER, pkcePair, REDIRECT_URI, registerApp, tokenRequest, type RegisteredApp } from "./oauth-client.js";
+import { appTokens, ISSUER, REDIRECT_URI, registerApp, tokenRequest } from "./oauth-client.js";
 import { personalToken } from "./support.js";
-import type { MadeUser } from "../factories/users.js";
 
 const t = useTestApp({ PUBLIC_BASE_URL: ISSUER });
 const other = useSecondInstance(t, { PUBLIC_BASE_URL: ISSUER });
 
 const INVALID = { message: "Token inválido ou expirado", success: false };
-
-/** An access token of `app` for `user`, through the whole flow. */
-async function accessToken(app: RegisteredApp, user: MadeUser, scope = "profile:read") {
-  const { verifier, challenge } = pkcePair();
-  const { redirect } = await authorize(new Browser(t), app, user, scope, challenge);
-  const tokens = await tokenRequest(t, app, {
-    grant_type: "authorization_code",
-    code: redirect.searchParams.get("code")!,
-    redirect_uri: REDIRECT_URI,
-    code_verifier: verifier,
-  });
-  if (tokens.status !== 200) throw new Error(JSON.stringify(tokens.body));
-  return tokens.body as { access_token: string; refresh_token?: string; scope: string };
-}
 
 describe("apps registered by users (contract §18.1)", () => {
   it("registers a confidential app with a secret shown once and stored sealed, a public one without", async () => {
@@ -94,7 +79,7 @@ describe("apps registered by users (contract §18.1)", () => {
     expect(changed.status).toBe(200);
     expect(changed.body).toMatchObject({ name: "Planilha 2", scopes: ["profile:read"], redirectUris: [REDIRECT_URI] });
     // Asking for more than it registered: what it registered is all it gets.
-    const tokens = await accessToken(app, ana, "profile:read activity:read");
+    const tokens = await appTokens(t, app, ana, "profile:read activity:read");
     expect(tokens.scope).toBe("profile:read");
     expect((await t.get("/api/personal/dashboard", { token: tokens.access_token })).status).toBe(403);
   });
@@ -116,7 +101,7 @@ describe("apps registered by users (contract §18.1)", () => {
     const ana = await makeTrainer(t);
     const pat = await personalToken(t, ana, ["profile:read", "profile:write", "content:write"]);
     const app = await registerApp(t, ana);
-    const { access_token } = await accessToken(app, ana);
+    const { access_token } = await appTokens(t, app, ana);
     for (const token of [pat, access_token]) {
       const res = await t.post("/api/developer/apps", {
         token,
@@ -150,8 +135,8 @@ describe("revoking an app's access", () => {
     const ana = await makeStudent(t);
     const bia = await makeStudent(t);
     const app = await registerApp(t, owner);
-    const anas = [await accessToken(app, ana), await accessToken(app, ana)];
-    const bias = await accessToken(app, bia);
+    const anas = [await appTokens(t, app, ana), await appTokens(t, app, ana)];
+    const bias = await appTokens(t, app, bia);
     for (const token of [...anas.map((tokens) => tokens.access_token), bias.access_token]) {
       expect((await t.get("/api/users/profile", { token })).status).toBe(200);
       expect((await other.get("/api/users/profile", { token })).status).toBe(200);
@@ -173,7 +158,7 @@ describe("revoking an app's access", () => {
     const owner = await makeTrainer(t);
     const ana = await makeStudent(t);
     const app = await registerApp(t, owner);
-    const { access_token } = await accessToken(app, ana);
+    const { access_token } = await appTokens(t, app, ana);
     expect((await other.get("/api/users/profile", { token: access_token })).status).toBe(200);
     expect((await t.delete(`/api/developer/apps/${app.id}`, { token: owner.token })).status).toBe(204);
     for (const app_ of [t, other]) expect((await app_.get("/api/users/profile", { token: access_token })).body).toEqual(INVALID);
@@ -184,7 +169,7 @@ describe("revoking an app's access", () => {
     const owner = await makeTrainer(t);
     const ana = await makeTrainer(t);
     const app = await registerApp(t, owner, { scopes: ["profile:read", "webhooks:manage"] });
-    const { access_token } = await accessToken(app, ana, "webhooks:manage");
+    const { access_token } = await appTokens(t, app, ana, "webhooks:manage");
     const byApp = await t.post("/api/webhook-endpoints", { token: access_token, body: { url: "https://hooks.example.com/app", events: ["invite.updated"] } });
     expect(byApp.status).toBe(201);
     const byUser = await t.post("/api/webhook-endpoints", { token: ana.token, body: { url: "https://hooks.example.com/own", events: ["invite.updated"] } });
@@ -203,7 +188,7 @@ describe("revoking an app's access", () => {
   it("a refresh token sent twice at once, to two instances, leaves no token of its grant working", async () => {
     const owner = await makeTrainer(t);
     const app = await registerApp(t, owner);
-    const first = await accessToken(app, owner, "profile:read offline_access");
+    const first = await appTokens(t, app, owner, "profile:read offline_access");
     const answers = await Promise.all(
       [t, other, t, other].map((instance) => tokenRequest(instance, app, { grant_type: "refresh_token", refresh_token: first.refresh_token! })),
     );

@@ -1,7 +1,7 @@
-import { existsSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { CHROMIUM, hasChromium, launchChromium } from "../helpers/chromium.js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { makeTrainer, type MadeUser } from "../factories/users.js";
 import { useTestApp } from "../helpers/test-app.js";
@@ -10,7 +10,6 @@ import { authorizationUrl, ISSUER, pkcePair, REDIRECT_URI, registerApp, tokenReq
 // Contract §18.1 in a real browser: a user logs in on the service's page, sees the consent page name the app and its
 // scopes, decides, and lands on the app's redirect URI. Checked in Debian's Chromium (.ci/run installs it), whose every
 // request off this machine's loopback is refused here.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const t = useTestApp({ PUBLIC_BASE_URL: ISSUER });
 
 /** The app's side: its redirect URI's page, on a port of the test's own (nothing connects to port 9). */
@@ -30,23 +29,12 @@ let browser: Browser | undefined;
 // no machine) resolves to the app, so the browser visits the issuer itself (its address bar, its redirects and its
 // cookies are the issuer's); the redirect URI's address is the callback page's.
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) return;
   const callbackHost = `127.0.0.1:${(callbackServer.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      `--host-resolver-rules=MAP ${new URL(ISSUER).hostname}:80 ${new URL(t.baseUrl).host}, MAP ${new URL(REDIRECT_URI).host} ${callbackHost}`,
-      // Port 9 (discard) is one Chromium refuses to navigate to; it is the callback page's here.
-      `--explicitly-allowed-ports=${new URL(REDIRECT_URI).port}`,
-    ],
-  });
+  browser = await launchChromium([
+    `--host-resolver-rules=MAP ${new URL(ISSUER).hostname}:80 ${new URL(t.baseUrl).host}, MAP ${new URL(REDIRECT_URI).host} ${callbackHost}`,
+    // Port 9 (discard) is one Chromium refuses to navigate to; it is the callback page's here.
+    `--explicitly-allowed-ports=${new URL(REDIRECT_URI).port}`,
+  ]);
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -93,7 +81,7 @@ async function decide(page: Page, decision: "approve" | "deny"): Promise<URL> {
 }
 
 describe("the authorization pages in a browser (contract §18.1)", () => {
-  it.skipIf(!existsSync(CHROMIUM))(
+  it.skipIf(!hasChromium)(
     "logs in, sees the consent page name the app and its scopes, approves, and lands on the redirect with a code",
     async () => {
       const owner = await makeTrainer(t);
@@ -135,7 +123,7 @@ describe("the authorization pages in a browser (contract §18.1)", () => {
     60_000,
   );
 
-  it.skipIf(!existsSync(CHROMIUM))(
+  it.skipIf(!hasChromium)(
     "denied on the consent page, lands on the redirect with access_denied",
     async () => {
       const owner = await makeTrainer(t);
@@ -160,5 +148,4 @@ describe("the authorization pages in a browser (contract §18.1)", () => {
   );
 });
 
-if (!existsSync(CHROMIUM))
-  console.warn(`tests/developer/consent-browser.test.ts: no Chromium at ${CHROMIUM} (apt-get install chromium): the browser check is skipped`);
+if (!hasChromium) console.warn(`tests/developer/consent-browser.test.ts: no Chromium at ${CHROMIUM} (apt-get install chromium): the browser check is skipped`);

@@ -114,3 +114,17 @@ export async function tokenRequest(t: TestApp, app: RegisteredApp, form: Record<
   const response = await fetch(`${t.baseUrl}/oauth/token`, { method: "POST", headers, body });
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
+
+/** An app's tokens for `user` through the whole flow: consent in a browser of its own, then the code traded. */
+export async function appTokens(t: TestApp, app: RegisteredApp, user: Pick<MadeUser, "email" | "password">, scope = "profile:read") {
+  const { verifier, challenge } = pkcePair();
+  const { redirect } = await authorize(new Browser(t), app, user, scope, challenge);
+  const tokens = await tokenRequest(t, app, {
+    grant_type: "authorization_code",
+    code: redirect.searchParams.get("code")!,
+    redirect_uri: REDIRECT_URI,
+    code_verifier: verifier,
+  });
+  if (tokens.status !== 200) throw new Error(JSON.stringify(tokens.body));
+  return tokens.body as { access_token: string; refresh_token?: string; scope: string };
+}

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { makeTrainer } from "../factories/users.js";
 import { useTestApp } from "../helpers/test-app.js";
-import { authorize, Browser, ISSUER, pkcePair, REDIRECT_URI, registerApp, tokenRequest } from "./oauth-client.js";
+import { appTokens, ISSUER, registerApp } from "./oauth-client.js";
 import { personalToken } from "./support.js";
 
 const t = useTestApp({ PUBLIC_BASE_URL: ISSUER });
@@ -21,15 +21,7 @@ describe("persisted operations (contract §18.5)", () => {
     const trusted = await t.patch(`/api/developer/apps/${app.id}`, { token: owner.token, body: { trustedDocumentsOnly: true } });
     expect(trusted.body.trustedDocumentsOnly).toBe(true);
 
-    const { verifier, challenge } = pkcePair();
-    const { redirect } = await authorize(new Browser(t), app, owner, "profile:read", challenge);
-    const tokens = await tokenRequest(t, app, {
-      grant_type: "authorization_code",
-      code: redirect.searchParams.get("code")!,
-      redirect_uri: REDIRECT_URI,
-      code_verifier: verifier,
-    });
-    const token = tokens.body.access_token;
+    const token = (await appTokens(t, app, owner)).access_token;
 
     const run = await t.post("/graphql", { token, body: byHash(sha256(ME)) });
     expect(run.body.data).toEqual({ me: { id: owner.id, name: owner.user.name } });

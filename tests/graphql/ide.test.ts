@@ -1,29 +1,16 @@
-import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { CHROMIUM, hasChromium, launchChromium } from "../helpers/chromium.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeUser } from "../factories/users.js";
 import { useTestApp } from "../helpers/test-app.js";
 
 // Contract §16: GET /graphql from a browser serves a GraphQL IDE that works without internet access. Checked in
 // Debian's Chromium (.ci/run installs it), whose every request off this machine's loopback is refused here.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const t = useTestApp();
 
 let browser: Browser | undefined;
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) return;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -40,7 +27,7 @@ describe("the GraphQL IDE at GET /graphql", () => {
     expect(operation.body).toEqual({ data: { __typename: "Query" } });
   });
 
-  it.skipIf(!existsSync(CHROMIUM))(
+  it.skipIf(!hasChromium)(
     "runs the operation typed in its editor in a real browser, no request leaving the machine",
     async () => {
       const ana = await makeUser(t, { name: "Ana IDE" });
@@ -91,4 +78,4 @@ describe("the GraphQL IDE at GET /graphql", () => {
   );
 });
 
-if (!existsSync(CHROMIUM)) console.warn(`tests/graphql/ide.test.ts: no Chromium at ${CHROMIUM} (apt-get install chromium): the browser check is skipped`);
+if (!hasChromium) console.warn(`tests/graphql/ide.test.ts: no Chromium at ${CHROMIUM} (apt-get install chromium): the browser check is skipped`);

@@ -15,13 +15,12 @@ import type { SessionCache } from "../users/session-cache.js";
 import { toPersonalTokenDto, type CreatedPersonalTokenDto, type PersonalTokenDto } from "./developer.dto.js";
 import type { PersonalTokenInput } from "./developer.inputs.js";
 import { personalTokenRepository } from "./personal-token.repository.js";
+import { LastUsedWriter } from "./last-used.js";
 
 export const PERSONAL_TOKEN_PREFIX = "fit_pat_";
 export const PERSONAL_TOKEN_NOT_FOUND = "Token não encontrado";
 /** Tokens a user may hold at once: enough for every tool, bounded so a loop cannot fill the table. */
 export const MAX_PERSONAL_TOKENS = 50;
-/** `lastUsedAt` is written at most this often per token: a busy tool costs no write per request. */
-const LAST_USED_RESOLUTION_MS = 60_000;
 /** Tokens identified and kept per instance (what never changes of them: whose, scopes, expiry). */
 const IDENTIFIED_KEPT = 10_000;
 
@@ -40,9 +39,11 @@ const sessionKeyOf = (id: number) => `pat:${id}`;
  */
 export class PersonalTokenService {
   private readonly identified = new LruMap<DelegatedCredential>(IDENTIFIED_KEPT);
-  private readonly lastWritten = new LruMap<number>(IDENTIFIED_KEPT);
+  private readonly lastUsed: LastUsedWriter;
 
-  constructor(private readonly deps: PersonalTokenServiceDeps) {}
+  constructor(private readonly deps: PersonalTokenServiceDeps) {
+    this.lastUsed = new LastUsedWriter(deps.clock, deps.logger, (id, at) => personalTokenRepository.touch(deps.db, Number(id), at));
+  }
 
   async create(actor: Actor, readInput: InputReader<PersonalTokenInput>): Promise<CreatedPersonalTokenDto> {
     const caller = requireLoginSession(actor);
@@ -110,16 +111,7 @@ export class PersonalTokenService {
       return credential;
     },
     holds: (credential) => personalTokenRepository.exists(this.deps.db, tokenIdOf(credential)),
-    used: (credential) => {
-      const id = tokenIdOf(credential);
-      const now = this.deps.clock.now();
-      const last = this.lastWritten.get(String(id));
-      if (last !== undefined && now.getTime() - last < LAST_USED_RESOLUTION_MS) return;
-      this.lastWritten.set(String(id), now.getTime());
-      personalTokenRepository
-        .touch(this.deps.db, id, now)
-        .catch((error: unknown) => this.deps.logger.warn({ err: error }, "personal token lastUsedAt not written"));
-    },
+    used: (credential) => this.lastUsed.note(String(tokenIdOf(credential))),
   };
 }
 

@@ -11,6 +11,7 @@ import type { DelegatedCredential, DelegatedCredentials } from "../../users/dele
 import type { SessionCache } from "../../users/session-cache.js";
 import { emit } from "../../events/emit.js";
 import { developerAppRepository } from "../developer-app.repository.js";
+import { LastUsedWriter } from "../last-used.js";
 import { OAuthAdapter } from "./oauth-adapter.js";
 import { oauthPayloadRepository, type GonePayload } from "./oauth-payload.repository.js";
 import { oauthSigningKey } from "./signing-key.js";
@@ -31,7 +32,6 @@ const REFRESH_TOKEN_TTL_S = 30 * 86_400;
 /** The API's scopes (offline_access is OpenID's: it asks for a refresh token). */
 const API_SCOPES: readonly Scope[] = SCOPE_NAMES.filter((scope) => scope !== "offline_access");
 const IDENTIFIED_KEPT = 10_000;
-const LAST_USED_RESOLUTION_MS = 60_000;
 
 export interface OAuthServerDeps {
   db: Db;
@@ -59,10 +59,11 @@ export class OAuthServer {
   /** The API as a resource (RFC 8707): what every access token is for. */
   readonly resource: string;
   private readonly identified = new LruMap<DelegatedCredential>(IDENTIFIED_KEPT);
-  private readonly lastWritten = new LruMap<number>(IDENTIFIED_KEPT);
+  private readonly lastUsed: LastUsedWriter;
 
   constructor(private readonly deps: OAuthServerDeps) {
     this.resource = `${deps.issuer}/api`;
+    this.lastUsed = new LastUsedWriter(deps.clock, deps.logger, (grantId, at) => oauthPayloadRepository.touchGrant(deps.db, grantId, at));
     const secretKey = clientSecretKey(deps.serverSecret);
     const adapterDeps = {
       db: deps.db,
@@ -188,16 +189,7 @@ export class OAuthServer {
       const { grantId } = appCredentialOf(credential);
       return oauthPayloadRepository.tokenHeld(this.deps.db, "AccessToken", credential.sessionKey.slice("oauth:".length), grantId, new Date());
     },
-    used: (credential) => {
-      const { grantId } = appCredentialOf(credential);
-      const now = this.deps.clock.now().getTime();
-      const last = this.lastWritten.get(grantId);
-      if (last !== undefined && now - last < LAST_USED_RESOLUTION_MS) return;
-      this.lastWritten.set(grantId, now);
-      oauthPayloadRepository
-        .touchGrant(this.deps.db, grantId, new Date(now))
-        .catch((error: unknown) => this.deps.logger.warn({ err: error }, "grant lastUsedAt not written"));
-    },
+    used: (credential) => this.lastUsed.note(appCredentialOf(credential).grantId),
   };
 
   /** Drops what the authorization server kept past its expiry (codes, tokens, sessions, interactions, grants). */
