@@ -18,7 +18,7 @@ export function sendPage(res: Response, status: number, title: string, body: str
   res
     .status(status)
     .type("html")
-    // Nothing but this page's own inline style runs or loads; the form posts back to this service only.
+    // Nothing but this page's own inline style runs or loads.
     .setHeader(
       "Content-Security-Policy",
       `default-src 'none'; style-src 'unsafe-inline';${formActionSelf ? " form-action 'self';" : ""} frame-ancestors 'none'`,

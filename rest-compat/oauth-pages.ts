@@ -1,18 +1,18 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import express, { Router, type Request, type RequestHandler, type Response } from "express";
-import { isScope, SCOPES } from "../src/platform/auth/scopes.js";
+import { SCOPES, type Scope } from "../src/platform/auth/scopes.js";
 import { AppError } from "../src/platform/errors.js";
 import { escapeHtml } from "../src/platform/html.js";
 import type { Logger } from "../src/platform/logger.js";
 import { loginInput } from "../src/modules/users/user.inputs.js";
 import { INTERACTION_PATH } from "../src/modules/developer/oauth/oauth-server.js";
+import { INTERACTION_EXPIRED, type Interaction } from "../src/modules/developer/oauth/interactions.js";
 import type { Services } from "../src/services.js";
 import { asAppError } from "./errors.js";
 import { bodyReader, requestMeta } from "./http.js";
 import { pageErrors, problemsOf, sendPage } from "./html-pages.js";
 
 const CSRF_COOKIE = "oauth_csrf";
-const EXPIRED = "Esta autorização expirou ou não é mais válida. Volte ao aplicativo e comece de novo.";
 const FORGED = "Formulário inválido. Recarregue a página e tente novamente.";
 
 /**
@@ -23,20 +23,11 @@ const FORGED = "Formulário inválido. Recarregue a página e tente novamente.";
  */
 export function oauthPages(services: Services, logger: Logger, csrfKey: Buffer): Router {
   const { oauth, auth } = services;
-  const { provider } = oauth;
+  const { interactions } = oauth;
   const callback = oauth.callback();
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: "16kb" });
   const csrfOf = (uid: string, cookie: string) => createHmac("sha256", csrfKey).update(`${uid}.${cookie}`).digest("base64url");
-
-  const interaction = async (req: Request, res: Response) => {
-    try {
-      return await provider.interactionDetails(req, res);
-    } catch {
-      throw new AppError(400, EXPIRED);
-    }
-  };
-  const appNameOf = async (clientId: unknown) => (typeof clientId === "string" ? ((await provider.Client.find(clientId))?.clientName ?? clientId) : "");
 
   /** A fresh CSRF cookie and the hidden input that goes with it. */
   const csrfInput = (res: Response, uid: string) => {
@@ -51,53 +42,39 @@ export function oauthPages(services: Services, logger: Logger, csrfKey: Buffer):
     if (expected.length === 0 || sent.length !== expected.length || !timingSafeEqual(sent, expected)) throw new AppError(403, FORGED);
   };
 
-  const showLogin = async (res: Response, uid: string, clientId: unknown, problem = "", status = 200) =>
-    sendPage(res, status, "Entrar", problem + loginForm(uid, await appNameOf(clientId), csrfInput(res, uid)), { formActionSelf: false });
+  const showLogin = (res: Response, interaction: Interaction, problem = "", status = 200) =>
+    sendPage(res, status, "Entrar", problem + loginForm(interaction.uid, interaction.appName, csrfInput(res, interaction.uid)), { formActionSelf: false });
 
   router.get(`${INTERACTION_PATH}/:uid`, async (req, res) => {
-    const details = await interaction(req, res);
-    if (details.prompt.name === "login") return showLogin(res, details.uid, details.params.client_id);
-    const asked = requestedScopes(details.prompt.details);
-    sendPage(res, 200, "Autorizar aplicativo", consentForm(details.uid, await appNameOf(details.params.client_id), asked, csrfInput(res, details.uid)), {
-      formActionSelf: false,
-    });
+    const interaction = await interactions.current(req, res);
+    if (interaction.step === "login") return showLogin(res, interaction);
+    const page = consentForm(interaction.uid, interaction.appName, interaction.scopes, csrfInput(res, interaction.uid));
+    sendPage(res, 200, "Autorizar aplicativo", page, { formActionSelf: false });
   });
 
   router.post(`${INTERACTION_PATH}/:uid/login`, form, async (req, res) => {
-    const details = await interaction(req, res);
-    checkCsrf(req, details.uid);
-    if (details.prompt.name !== "login") throw new AppError(400, EXPIRED);
+    const interaction = await interactions.current(req, res);
+    checkCsrf(req, interaction.uid);
+    if (interaction.step !== "login") throw new AppError(400, INTERACTION_EXPIRED);
     let userId: number;
     try {
       userId = (await auth.checkCredentials(bodyReader(req, loginInput), requestMeta(req))).id;
     } catch (error) {
+      // Wrong credentials, an unknown e-mail, a lockout: the form again, with why.
       const refused = asAppError(error);
       if (!refused || refused.status >= 500) throw error;
       for (const [name, value] of Object.entries(refused.headers ?? {})) res.setHeader(name, value);
-      return showLogin(res, details.uid, details.params.client_id, problemsOf(refused.message, refused.errors ?? []), refused.status);
+      return showLogin(res, interaction, problemsOf(refused.message, refused.errors ?? []), refused.status);
     }
-    await provider.interactionFinished(req, res, { login: { accountId: String(userId) } }, { mergeWithLastSubmission: false });
+    await interactions.loggedIn(req, res, interaction, userId);
   });
 
   router.post(`${INTERACTION_PATH}/:uid/confirm`, form, async (req, res) => {
-    const details = await interaction(req, res);
-    checkCsrf(req, details.uid);
+    const interaction = await interactions.current(req, res);
+    checkCsrf(req, interaction.uid);
     const decision: unknown = req.body?.decision;
-    if (details.prompt.name !== "consent" || !details.session?.accountId) throw new AppError(400, EXPIRED);
-    if (decision === "deny") {
-      const result = { error: "access_denied", error_description: "O usuário recusou o acesso" };
-      return provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
-    }
-    if (decision !== "approve") throw new AppError(400, "Parâmetro inválido: decision");
-    const { missingOIDCScope, missingResourceScopes } = details.prompt.details as PromptDetails;
-    const grant = details.grantId
-      ? ((await provider.Grant.find(details.grantId)) ??
-        new provider.Grant({ accountId: details.session.accountId, clientId: String(details.params.client_id) }))
-      : new provider.Grant({ accountId: details.session.accountId, clientId: String(details.params.client_id) });
-    if (missingOIDCScope) grant.addOIDCScope(missingOIDCScope.join(" "));
-    for (const [indicator, scopes] of Object.entries(missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(" "));
-    const grantId = await grant.save();
-    await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+    if (decision !== "approve" && decision !== "deny") throw new AppError(400, "Parâmetro inválido: decision");
+    await interactions.decided(req, res, interaction, decision === "approve");
   });
   router.use(INTERACTION_PATH, pageErrors(logger));
 
@@ -116,18 +93,6 @@ export function oauthPages(services: Services, logger: Logger, csrfKey: Buffer):
   return router;
 }
 
-interface PromptDetails {
-  missingOIDCScope?: string[];
-  missingResourceScopes?: Record<string, string[]>;
-}
-
-/** The scopes the consent asks for, each once, in the order the contract lists them. */
-function requestedScopes(details: unknown): string[] {
-  const { missingOIDCScope = [], missingResourceScopes = {} } = details as PromptDetails;
-  const asked = new Set([...missingOIDCScope, ...Object.values(missingResourceScopes).flat()]);
-  return Object.keys(SCOPES).filter((scope) => asked.has(scope));
-}
-
 function cookieOf(req: Request, name: string): string | undefined {
   for (const pair of (req.headers.cookie ?? "").split(";")) {
     const at = pair.indexOf("=");
@@ -143,8 +108,8 @@ const loginForm = (uid: string, appName: string, csrf: string) =>
   `<label for="password">Senha</label><input id="password" name="password" type="password" required autocomplete="current-password">` +
   `<button type="submit">Entrar</button></form>`;
 
-const consentForm = (uid: string, appName: string, scopes: string[], csrf: string) =>
+const consentForm = (uid: string, appName: string, scopes: Scope[], csrf: string) =>
   `<p>O aplicativo <strong>${escapeHtml(appName)}</strong> pede permissão para:</p>` +
-  `<ul>${scopes.map((scope) => `<li>${escapeHtml(isScope(scope) ? SCOPES[scope].pt : scope)} <small>(${escapeHtml(scope)})</small></li>`).join("")}</ul>` +
+  `<ul>${scopes.map((scope) => `<li>${escapeHtml(SCOPES[scope].pt)} <small>(${escapeHtml(scope)})</small></li>`).join("")}</ul>` +
   `<form method="post" action="${INTERACTION_PATH}/${encodeURIComponent(uid)}/confirm">${csrf}` +
   `<button type="submit" name="decision" value="approve">Autorizar</button><button type="submit" name="decision" value="deny">Negar</button></form>`;

@@ -15,6 +15,8 @@ import { LastUsedWriter } from "../last-used.js";
 import { OAuthAdapter } from "./oauth-adapter.js";
 import { oauthPayloadRepository, type GonePayload } from "./oauth-payload.repository.js";
 import { oauthSigningKey } from "./signing-key.js";
+import { AuthorizationInteractions } from "./interactions.js";
+import { escapeHtml } from "../../../platform/html.js";
 
 /** Where the authorization server's endpoints are, under the issuer (PUBLIC_BASE_URL). */
 export const OAUTH_ROUTES = {
@@ -56,6 +58,8 @@ const sessionKeyOf = (accessTokenId: string) => `oauth:${accessTokenId}`;
  */
 export class OAuthServer {
   readonly provider: Provider;
+  /** The login and consent steps, as the service's pages carry them out. */
+  readonly interactions: AuthorizationInteractions;
   /** The API as a resource (RFC 8707): what every access token is for. */
   readonly resource: string;
   private readonly identified = new LruMap<DelegatedCredential>(IDENTIFIED_KEPT);
@@ -144,6 +148,7 @@ export class OAuthServer {
       },
     };
     this.provider = new Provider(deps.issuer, configuration);
+    this.interactions = new AuthorizationInteractions(this.provider);
     // Every absolute URL it writes is the issuer's (see `callback`), whatever address the request reached.
     this.provider.proxy = true;
     this.provider.on("server_error", (_ctx, error) => deps.logger.error({ err: error }, "authorization server error"));
@@ -225,6 +230,4 @@ function appCredentialOf(credential: DelegatedCredential): { clientId: string; g
 
 const errorPage = (error: string, description: string) =>
   `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>Não foi possível autorizar</title></head>` +
-  `<body><h1>Não foi possível autorizar</h1><p>${escape(error)}${description ? `: ${escape(description)}` : ""}</p></body></html>`;
-
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  `<body><h1>Não foi possível autorizar</h1><p>${escapeHtml(error)}${description ? `: ${escapeHtml(description)}` : ""}</p></body></html>`;
