@@ -198,4 +198,27 @@ describe("revoking an app's access", () => {
     }
     expect((await t.get("/api/users/me/authorizations", { token: owner.token })).body).toEqual([]);
   });
+
+  it("an account's export lists its apps and the authorizations it gave; its erasure leaves nothing of either", async () => {
+    const ana = await makeTrainer(t);
+    const bia = await makeStudent(t);
+    const anasApp = await registerApp(t, ana);
+    const othersApp = await registerApp(t, bia);
+    const biaUsesAnasApp = await appTokens(t, anasApp, bia);
+    const anaUsesOthersApp = await appTokens(t, othersApp, ana);
+
+    const exported = await t.get("/api/users/me/export", { token: ana.token });
+    expect(exported.body.developerApps).toEqual([expect.objectContaining({ clientId: anasApp.clientId, name: "Planilha do Treinador" })]);
+    expect(exported.body.authorizations).toEqual([expect.objectContaining({ clientId: othersApp.clientId, scopes: ["profile:read"] })]);
+    expect(JSON.stringify(exported.body)).not.toContain(anasApp.clientSecret);
+
+    expect((await t.delete("/api/users/me", { token: ana.token, body: { password: ana.password } })).status).toBe(204);
+    expect(rowsOf(await t.db.execute(sql`select model from oauth_payloads where account_id = ${ana.id}`))).toEqual([]);
+    expect(rowsOf(await t.db.execute(sql`select id from developer_apps where user_id = ${ana.id}`))).toEqual([]);
+    for (const token of [biaUsesAnasApp.access_token, anaUsesOthersApp.access_token]) {
+      for (const instance of [t, other]) expect((await instance.get("/api/users/profile", { token })).status).toBe(401);
+    }
+    // The other app and its user are untouched.
+    expect((await t.get(`/api/developer/apps/${othersApp.id}`, { token: bia.token })).status).toBe(200);
+  });
 });

@@ -121,9 +121,12 @@ export class DeveloperAppService {
 
   /** The apps the caller authorized, one entry per app (its scopes, when first granted, when last used). */
   async authorizations(actor: Actor): Promise<AuthorizationDto[]> {
-    const caller = requireUser(actor);
-    const grants = await oauthPayloadRepository.grantsOf(this.deps.db, caller.id, new Date());
-    const names = await developerAppRepository.namesOf(this.deps.db, [...new Set(grants.map((grant) => grant.clientId!))]);
+    return this.authorizationsOf(this.deps.db, requireUser(actor).id);
+  }
+
+  private async authorizationsOf(db: Db, userId: number): Promise<AuthorizationDto[]> {
+    const grants = await oauthPayloadRepository.grantsOf(db, userId, new Date());
+    const names = await developerAppRepository.namesOf(db, [...new Set(grants.map((grant) => grant.clientId!))]);
     const byClient = new Map<string, AuthorizationDto>();
     for (const grant of grants) {
       const clientId = grant.clientId!;
@@ -143,15 +146,21 @@ export class DeveloperAppService {
     if (!(await this.revokeGrantsOf(clientId, caller.id))) throw notFound(AUTHORIZATION_NOT_FOUND);
   }
 
-  /** The user's apps (without secrets) in the export; erasure deletes them and every grant they hold. */
+  /**
+   * The user's apps (without secrets) and the authorizations they gave, in the export. Erasure deletes the apps (then
+   * every grant others gave them) and all the authorization server kept of the user: sessions, grants, tokens.
+   */
   readonly personalData: PersonalDataHolder = {
-    exportPersonalData: async (db, userId) => ({ developerApps: (await developerAppRepository.listOf(db, userId)).map(toAppDto) }),
+    exportPersonalData: async (db, userId) => ({
+      developerApps: (await developerAppRepository.listOf(db, userId)).map(toAppDto),
+      authorizations: await this.authorizationsOf(db, userId),
+    }),
     erasePersonalData: async (tx, userId) => {
       const apps = await developerAppRepository.deleteAllOf(tx, userId);
+      const gone = await oauthPayloadRepository.deleteAccount(tx, userId);
       return async () => {
+        await this.deps.oauth.announceGone(gone);
         for (const app of apps) await this.revokeGrantsOf(app.clientId, undefined);
-        // Grants the user gave others' apps.
-        for (const grant of await oauthPayloadRepository.grantsOf(this.deps.db, userId, new Date())) await this.deps.oauth.revokeGrant(grant.id);
       };
     },
   };

@@ -91,6 +91,11 @@ export const oauthPayloadRepository = {
       .returning(gone);
   },
 
+  /** Deletes everything kept of an account: its sessions, grants and every token under them. */
+  async deleteAccount(db: Db, accountId: number): Promise<GonePayload[]> {
+    return db.delete(oauthPayloads).where(eq(oauthPayloads.accountId, accountId)).returning(gone);
+  },
+
   /** Whether a token is still held: it, and its grant, neither revoked nor expired. */
   async tokenHeld(db: Db, model: string, id: string, grantId: string, now: Date): Promise<boolean> {
     const rows = await db

@@ -211,7 +211,7 @@ export class OAuthServer {
    * Tells every instance that deleted access tokens are refused from now on; and, once a user holds no grant of an app
    * any more, tells the service (`app_authorization.revoked`: the endpoints the app registered for the user go).
    */
-  private async announceGone(payloads: GonePayload[]): Promise<void> {
+  async announceGone(payloads: GonePayload[]): Promise<void> {
     const { db, clock, sessions } = this.deps;
     for (const { model, id, accountId, clientId } of payloads) {
       if (accountId === null) continue;
