@@ -51,6 +51,14 @@ const takePoints = preparedStatement((db) =>
     .prepare("api_budget_take_points"),
 );
 
+const pointsAvailable = preparedStatement((db) =>
+  db
+    .select({ points: sql<number>`${pointsNow}` })
+    .from(apiBudgets)
+    .where(eq(apiBudgets.key, sql.placeholder("key")))
+    .prepare("api_budget_points"),
+);
+
 const iso = (at: Date) => at.toISOString();
 
 export const apiBudgetRepository = {
@@ -76,11 +84,7 @@ export const apiBudgetRepository = {
 
   /** The bucket's points at `now`, taking nothing. */
   async pointsOf(db: Db, key: string, now: Date, max: number, rate: number): Promise<number> {
-    const available = sql`least(${max}::float8, coalesce(${apiBudgets.points}, ${max}::float8) + greatest(0, extract(epoch from (${iso(now)}::timestamptz - coalesce(${apiBudgets.pointsAt}, ${iso(now)}::timestamptz)))) * ${rate}::float8)`;
-    const [row] = await db
-      .select({ points: sql<number>`${available}` })
-      .from(apiBudgets)
-      .where(eq(apiBudgets.key, key));
+    const [row] = await pointsAvailable(db).execute({ key, now: iso(now), max, rate });
     return row ? Number(row.points) : max;
   },
 
