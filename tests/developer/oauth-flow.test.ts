@@ -171,3 +171,35 @@ describe("the authorization-code flow, as a tool runs it (contract §18.1)", () 
     expect((await t.get("/api/users/profile", { token: tokens.body.access_token })).status).toBe(401);
   });
 });
+
+describe("the authorization server under hostile input", () => {
+  it("answers a client's mistakes with 4xx, never 500, and an unknown bearer token with 401", async () => {
+    const owner = await makeTrainer(t);
+    const app = await registerApp(t, owner);
+    const answers: [string, number][] = [];
+    const send = async (label: string, path: string, init: RequestInit = {}) =>
+      answers.push([label, (await fetch(`${t.baseUrl}${path}`, { ...init, redirect: "manual" })).status]);
+    const form = (body: Record<string, string>) => ({
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(body),
+    });
+    await send("token, no client", "/oauth/token", form({ grant_type: "authorization_code", code: "x" }));
+    await send("token, unknown grant", "/oauth/token", form({ grant_type: "password", client_id: app.clientId, username: "a", password: "b" }));
+    await send("token, garbage body", "/oauth/token", { method: "POST", headers: { "content-type": "application/json" }, body: "{" });
+    await send("auth, unknown client", `/oauth/auth?response_type=code&client_id=${"x".repeat(5000)}&redirect_uri=${encodeURIComponent(REDIRECT_URI)}`);
+    await send("auth, no parameters", "/oauth/auth");
+    await send("introspect, no client", "/oauth/introspect", form({ token: "x" }));
+    await send("revoke, no client", "/oauth/revoke", form({ token: "x" }));
+    await send("interaction, no cookie", "/oauth/interaction/abc");
+    await send("interaction login, no cookie", "/oauth/interaction/abc/login", form({ email: "a@b.c", password: "x", csrf: "x" }));
+    await send("interaction confirm, no cookie", "/oauth/interaction/abc/confirm", form({ decision: "approve", csrf: "x" }));
+    for (const [label, status] of answers) expect({ label, status: status >= 400 && status < 500 }).toEqual({ label, status: true });
+
+    for (const token of ["opaco-desconhecido", "x".repeat(4000), "a-b_c"]) {
+      const res = await t.get("/api/users/profile", { token });
+      expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: { message: "Token inválido ou expirado", success: false } });
+      expect((await t.graphql("{ me { id } }", {}, token)).errors?.[0]?.extensions.code).toBe("UNAUTHENTICATED");
+    }
+  });
+});
