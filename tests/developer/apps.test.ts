@@ -221,4 +221,16 @@ describe("revoking an app's access", () => {
     // The other app and its user are untouched.
     expect((await t.get(`/api/developer/apps/${othersApp.id}`, { token: bia.token })).status).toBe(200);
   });
+
+  it("a refresh token another instance marked used between this one's read and its own mark revokes the grant", async () => {
+    const owner = await makeTrainer(t);
+    const app = await registerApp(t, owner);
+    const tokens = await appTokens(t, app, owner, "profile:read offline_access");
+    // The other instance's mark lands first (an opaque refresh token's value is its id)…
+    await t.db.execute(sql`update oauth_payloads set consumed_at = now() where model = 'RefreshToken' and id = ${tokens.refresh_token!}`);
+    // …then this instance, having read it unused, marks it: it lost the race, so nothing of the grant holds.
+    await t.app.services.oauth.provider.RefreshToken.adapter.consume(tokens.refresh_token!);
+    for (const instance of [t, other]) expect((await instance.get("/api/users/profile", { token: tokens.access_token })).body).toEqual(INVALID);
+    expect(rowsOf(await t.db.execute(sql`select model from oauth_payloads where grant_id is not null or model = 'Grant'`))).toEqual([]);
+  });
 });
