@@ -3,7 +3,7 @@ import type { UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
 import { pickKeys } from "../../platform/db/json.js";
-import { pageTotal, totalBeforePaging } from "../../platform/db/pages.js";
+import { isFirstPage, pageTotal, totalBeforePaging } from "../../platform/db/pages.js";
 import { preparedStatements } from "../../platform/db/prepared.js";
 import { containsPattern } from "../../platform/db/text-search.js";
 import type { PageRequest, SortOrder } from "../../platform/paging.js";
@@ -46,6 +46,8 @@ interface ListShape {
   sort: SortOrder[];
   include: ExerciseInclude;
   counted: boolean;
+  /** Written without OFFSET (isFirstPage): PostgreSQL plans it once, not at every execution. */
+  firstPage: boolean;
 }
 
 const FILTERS: (keyof ExerciseFilter)[] = ["category", "name", "createdBy", "isPublic", "difficulty", "equipment"];
@@ -55,7 +57,7 @@ const applies = (filter: ExerciseFilter, key: keyof ExerciseFilter) =>
 
 const exercisePage = preparedStatements(
   (shape: ListShape) =>
-    `${shape.caller} ${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")} ${JSON.stringify(shape.include)} ${shape.counted}`,
+    `${shape.caller} ${shape.filters.join(",")} ${shape.sort.map((s) => `${s.field}:${s.direction}`).join(",")} ${JSON.stringify(shape.include)} ${shape.counted} ${shape.firstPage}`,
   (db, shape) => {
     const value = (name: string) => sql.placeholder(name);
     const caller = preparedReader(shape.caller);
@@ -69,21 +71,20 @@ const exercisePage = preparedStatements(
     };
     const where = and(exerciseVisibleTo(caller), ...shape.filters.map((key) => conditions[key]));
     const order = [...shape.sort.map((s) => (s.direction === "asc" ? asc : desc)(EXERCISE_SORTS[s.field])), asc(exercises.id)];
+    const page = db
+      // Counting over () reads every visible exercise before the page's LIMIT can stop the scan.
+      .select({
+        // The columns the selection reads (the id at least: a select needs one), flat: a row is read into one object.
+        ...pickKeys(getTableColumns(exercises), shape.include.keys && ["id", ...shape.include.keys]),
+        ...(shape.counted ? { total: totalBeforePaging() } : {}),
+        ...creatorJson(exercises.createdBy, shape.include),
+      })
+      .from(exercises)
+      .where(where)
+      .orderBy(...order)
+      .limit(value("limit"));
     return {
-      rows: db
-        // Counting over () reads every visible exercise before the page's LIMIT can stop the scan.
-        .select({
-          // The columns the selection reads (the id at least: a select needs one), flat: a row is read into one object.
-          ...pickKeys(getTableColumns(exercises), shape.include.keys && ["id", ...shape.include.keys]),
-          ...(shape.counted ? { total: totalBeforePaging() } : {}),
-          ...creatorJson(exercises.createdBy, shape.include),
-        })
-        .from(exercises)
-        .where(where)
-        .orderBy(...order)
-        .limit(value("limit"))
-        .offset(value("offset"))
-        .prepare("exercise_page"),
+      rows: (shape.firstPage ? page : page.offset(value("offset"))).prepare("exercise_page"),
       total: db.select({ n: count() }).from(exercises).where(where).prepare("exercise_count"),
     };
   },
@@ -210,6 +211,7 @@ export const exerciseRepository = {
       caller: readerKind(caller),
       filters: FILTERS.filter((key) => applies(filter, key)),
       sort: request.sort,
+      firstPage: isFirstPage(request),
     };
     const statements = exercisePage(db, shape);
     const values = {
