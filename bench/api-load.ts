@@ -15,8 +15,11 @@
  * service, the baseline and (for GraphQL reads) PostGraphile, and prints requests/s, p50, p99, the server's and the database's CPU time
  * per request (steadier than requests/s when other work shares the machine), the median ratios, the statements per
  * request, the service's GC pause time per request and its peak RSS, with the peaks of its heap (old and new space,
- * code) and external memory read from its /metrics each second while measured. Drops the database at the end. Any
- * failed answer fails the run.
+ * code) and external memory read from its /metrics each second while measured. Reads with a latency target are also
+ * run open loop at half the service's measured capacity for them (requests on a fixed schedule, each latency from its
+ * scheduled instant). Last, issue 34's targets (bench/api/reads.ts): each read's CPU per answer (server + PostgreSQL)
+ * against its comparator's, round by round, its open-loop p99 and the service's peak RSS, each met or not in this
+ * run. Drops the database at the end. Any failed answer fails the run.
  *
  *   npm run bench:api
  *   DATABASE_URL=postgres://user@host:5432/any npm run bench:api
@@ -43,13 +46,14 @@ import { systemClock } from "../src/platform/clock.js";
 import { openDatabase } from "../src/platform/db/database.js";
 import { printProfileComparison, printProfileSummary, summarizeProfile, type ProfileSummary } from "./api/cpu-profile.js";
 import { highest, readGcTime, watchMemory, type GcTime, type MemoryPeaks } from "./api/memory.js";
-import { apiReads, baselineCall, type Call, type Read } from "./api/reads.js";
+import { apiReads, baselineCall, type Call, type Read, type Target } from "./api/reads.js";
 import { seedApiWorld, type SeededUser } from "./api/seed.js";
 import { answers200, pinning, pinThisProcessToClientCore, startServer, type ServerEnv, type ServerKind, type ServerProcess } from "./api/servers.js";
 import { startStatementCounter, type StatementCounter } from "../tests/helpers/statement-counter.js";
 import {
   bearer,
   closedLoop,
+  openLoop,
   databaseCpuMs,
   databaseCpuMsBetween,
   ms,
@@ -97,6 +101,8 @@ interface Measured {
   read: Read;
   /** One entry per round, per contender measured. */
   rounds: Partial<Record<Contender, Measurement>>[];
+  /** The service at an open-loop rate of half its measured capacity, once per round (reads with a latency target). */
+  openLoop?: { rate: number; runs: Summary[] };
   statements: { service: number; before?: number; postgraphile?: number };
 }
 
@@ -268,6 +274,62 @@ async function measure(read: Read, servers: Servers, baseline: Call, observer: p
   return { rounds, measuredFrom };
 }
 
+/**
+ * The latency a user sees at half the service's capacity for this read (its median closed-loop requests/s): an
+ * open-loop run per round, so a tail that only shows when requests queue behind each other shows.
+ */
+async function measureOpenLoop(read: Read, service: ServerProcess, capacity: number): Promise<NonNullable<Measured["openLoop"]>> {
+  const rate = Math.max(1, Math.round(capacity / 2));
+  const runs: Summary[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const run = await openLoop(target(service, read.service), MEASURE_MS, rate, CONCURRENCY);
+    console.log(`    open loop at ${rate} req/s, round ${round + 1}: p50 ${ms(run.p50)} ms, p99 ${ms(run.p99)} ms, max ${ms(run.max)} ms`);
+    runs.push(run);
+  }
+  return { rate, runs };
+}
+
+/** CPU time per answer, the server's and PostgreSQL's. */
+const cpuPerAnswer = (s: Measurement) => s.serverCpuMsPerRequest + s.databaseCpuMsPerRequest;
+
+/** The service's peak RSS target (issue 34: under 250 MB, read as decimal megabytes: the stricter reading). */
+const PEAK_RSS_MIB = 250e6 / 2 ** 20;
+
+/** Issue 34's targets, each checked on this run's rounds: the median must meet it; the range says how steady it was. */
+function printTargets(measured: Measured[], peakRssMiB: number): void {
+  const range = (values: number[], digits: number) =>
+    `${median(values).toFixed(digits)} (${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)})`;
+  const rows: string[][] = [];
+  let met = 0;
+  let all = 0;
+  const verdict = (ok: boolean) => {
+    all++;
+    if (ok) met++;
+    return ok ? "met" : "NOT MET";
+  };
+  for (const { read, rounds, openLoop } of measured) {
+    const wanted: Target | undefined = read.target;
+    if (!wanted) continue;
+    const { comparator, by } = wanted.cheaperThan;
+    const ratios = rounds.filter((r) => r.service && r[comparator]).map((r) => cpuPerAnswer(r[comparator]!) / cpuPerAnswer(r.service!));
+    rows.push([read.label, `CPU per answer, ${comparator} ÷ service`, `≥ ${by.toFixed(2)}`, range(ratios, 2), verdict(median(ratios) >= by)]);
+    if (wanted.p99UnderMsAtHalfCapacity !== undefined && openLoop) {
+      const p99s = openLoop.runs.map((run) => run.p99);
+      rows.push([
+        read.label,
+        `p99 ms, open loop at ${openLoop.rate} req/s`,
+        `< ${wanted.p99UnderMsAtHalfCapacity}`,
+        range(p99s, 1),
+        verdict(median(p99s) < wanted.p99UnderMsAtHalfCapacity),
+      ]);
+    }
+  }
+  rows.push(["the service", "peak RSS MiB (VmHWM)", `< ${PEAK_RSS_MIB.toFixed(1)}`, peakRssMiB.toFixed(0), verdict(peakRssMiB < PEAK_RSS_MIB)]);
+  console.log(`\n=== issue 34's targets: median of ${ROUNDS} round(s) (lowest–highest) ===\n`);
+  printTable(["read", "figure", "target", "this run", ""], rows);
+  console.log(`\n${met} of ${all} targets met`);
+}
+
 async function main() {
   if (Number(process.versions.node.split(".")[0]) < 22) throw new Error(`PostGraphile 5 needs Node 22 or newer; this is ${process.version}`);
   pinThisProcessToClientCore();
@@ -368,7 +430,9 @@ async function main() {
         );
       }
       const { rounds, measuredFrom } = await measure(read, running, baseline, observer);
-      measured.push({ read, rounds, statements: statements.get(read)! });
+      const capacity = median(rounds.map((round) => round.service!.rate));
+      const open = read.target?.p99UnderMsAtHalfCapacity === undefined ? undefined : await measureOpenLoop(read, running.service, capacity);
+      measured.push({ read, rounds, openLoop: open, statements: statements.get(read)! });
       servicePeak = Math.max(servicePeak, running.service.peakRssMiB());
       const profiles: Partial<Record<"service" | "before", { summary: ProfileSummary; answers: number }>> = {};
       for (const kind of profiled) {
@@ -384,7 +448,8 @@ async function main() {
         console.log(`  ${kind} profile ${path.join(dir, main)} (the first ${secs(skipMs)}, start-up and warm-up, left out)`);
         const summary = summarizeProfile(path.join(dir, main), skipMs);
         printProfileSummary(summary);
-        profiles[kind] = { summary, answers: rounds.reduce((sum, round) => sum + (round[kind]?.count ?? 0), 0) };
+        const openLoopAnswers = kind === "service" ? (open?.runs.reduce((sum, run) => sum + run.count, 0) ?? 0) : 0;
+        profiles[kind] = { summary, answers: rounds.reduce((sum, round) => sum + (round[kind]?.count ?? 0), 0) + openLoopAnswers };
       }
       if (profiles.service && profiles.before) printProfileComparison(profiles.service, profiles.before);
     }
@@ -416,10 +481,11 @@ async function main() {
       "failed",
     ];
     let failed = 0;
-    const rows = measured.map(({ read, rounds, statements: counted }) => {
+    const rows = measured.map(({ read, rounds, openLoop: open, statements: counted }) => {
       const of = (contender: Contender, pick: (s: Measurement) => number) => median(rounds.map((r) => (r[contender] ? pick(r[contender]) : Number.NaN)));
       const versus = (other: Contender) => median(rounds.map((r) => (r[other] ? r.service!.rate / r[other].rate : Number.NaN)));
-      const errors = rounds.reduce((sum, r) => sum + Object.values(r).reduce((n, s) => n + s.errors, 0), 0);
+      const errors =
+        rounds.reduce((sum, r) => sum + Object.values(r).reduce((n, s) => n + s.errors, 0), 0) + (open?.runs.reduce((n, run) => n + run.errors, 0) ?? 0);
       failed += errors;
       return [
         read.label,
@@ -457,6 +523,7 @@ async function main() {
           `old space ${m.oldSpace.toFixed(0)}, new space ${m.newSpace.toFixed(0)}, code ${m.codeSpace.toFixed(0)}), external ${m.external.toFixed(0)} MiB`,
       );
     }
+    printTargets(measured, peak.service);
     const busiest = Math.max(...measured.flatMap(({ rounds }) => rounds.flatMap((r) => Object.values(r).map((s) => s.clientBusy))));
     console.log(
       `load generator CPU, busiest run: ${(busiest * 100).toFixed(0)}% of its core${busiest > 0.9 ? " — the client may have been the bottleneck" : ""}`,

@@ -1,6 +1,8 @@
 /**
- * A closed-loop HTTP load generator in its own process, so the clients' work (sockets, reading large bodies) never
- * runs on the server's event loop and inflates the latencies it measures: real clients are on other machines.
+ * An HTTP load generator in its own process, so the clients' work (sockets, reading large bodies) never runs on the
+ * server's event loop and inflates the latencies it measures: real clients are on other machines. Closed loop
+ * (`concurrency` callers, each sending when its last answer came) or open loop (`rate`: requests sent on a fixed
+ * schedule whatever the answers, as many independent users do).
  *
  * Receives one LoadRequest over IPC, answers with one LoadResult and exits.
  */
@@ -24,6 +26,13 @@ export interface LoadRequest {
   callerHeaders?: Record<string, string>[];
   durationMs: number;
   concurrency: number;
+  /**
+   * Open loop: this many requests per second, each sent at its scheduled instant even while earlier ones are still
+   * waiting, over at most `concurrency` connections (a request finding them all busy waits for one). A latency runs
+   * from the scheduled instant, not from when the request left: a server that stalls is charged for every request it
+   * kept waiting (no coordinated omission).
+   */
+  rate?: number;
 }
 
 export interface LoadResult {
@@ -35,6 +44,9 @@ export interface LoadResult {
   /** CPU time this client used (user + system): near `elapsed`, the client itself was the bottleneck. */
   cpuMs: number;
 }
+
+/** How often the open loop looks for requests that fell due: finer than any latency it reports. */
+const OPEN_LOOP_TICK_MS = 1;
 
 async function run({
   base,
@@ -48,29 +60,43 @@ async function run({
   callerHeaders,
   durationMs,
   concurrency,
+  rate,
 }: LoadRequest): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const target = new URL(base);
   const latencies: number[] = [];
   let errors = 0;
   let firstError = "";
+  const ownHeaders = (index: number) => ({ ...headers, ...(callerHeaders?.[index % callerHeaders.length] ?? {}) });
+  /** Sends one request; its latency runs from `since`. */
+  const send = async (own: Record<string, string>, since: number) => {
+    const sending = freshHeader ? { ...own, [freshHeader]: randomUUID() } : own;
+    const reply = await request(agent, target, method, path, sending, body);
+    latencies.push(performance.now() - since);
+    if (reply.status !== okStatus || (failOn !== undefined && reply.body.includes(failOn))) {
+      errors++;
+      firstError ||= `${reply.status} ${reply.body.slice(0, 200)}`;
+    }
+  };
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const until = started + durationMs;
-  const caller = async (index: number) => {
-    const own = { ...headers, ...(callerHeaders?.[index % callerHeaders.length] ?? {}) };
-    while (performance.now() < until) {
-      const sending = freshHeader ? { ...own, [freshHeader]: randomUUID() } : own;
-      const sent = performance.now();
-      const reply = await request(agent, target, method, path, sending, body);
-      latencies.push(performance.now() - sent);
-      if (reply.status !== okStatus || (failOn !== undefined && reply.body.includes(failOn))) {
-        errors++;
-        firstError ||= `${reply.status} ${reply.body.slice(0, 200)}`;
-      }
+  if (rate) {
+    const interval = 1000 / rate;
+    const pending: Promise<void>[] = [];
+    let sent = 0;
+    for (let now = started; now < until; now = performance.now()) {
+      for (; started + sent * interval <= now; sent++) pending.push(send(ownHeaders(sent), started + sent * interval));
+      await new Promise((resolve) => setTimeout(resolve, OPEN_LOOP_TICK_MS));
     }
-  };
-  await Promise.all(Array.from({ length: concurrency }, (_, index) => caller(index)));
+    await Promise.all(pending);
+  } else {
+    const caller = async (index: number) => {
+      const own = ownHeaders(index);
+      while (performance.now() < until) await send(own, performance.now());
+    };
+    await Promise.all(Array.from({ length: concurrency }, (_, index) => caller(index)));
+  }
   const elapsed = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
   agent.destroy();

@@ -88,7 +88,16 @@ export interface Summary {
  * child process (bench/load-client.ts), so this process's event loop serves requests and nothing else, and the child
  * inherits this process's CPU affinity.
  */
-export async function closedLoop(target: LoadTarget, durationMs: number, concurrency: number): Promise<Summary> {
+export const closedLoop = (target: LoadTarget, durationMs: number, concurrency: number): Promise<Summary> => load(target, durationMs, { concurrency });
+
+/**
+ * Open loop: `rate` requests per second on a fixed schedule, whatever the answers (the latency a user sees at that
+ * traffic, each from its scheduled instant), over at most `connections`, from the same child process as closedLoop.
+ */
+export const openLoop = (target: LoadTarget, durationMs: number, rate: number, connections: number): Promise<Summary> =>
+  load(target, durationMs, { concurrency: connections, rate });
+
+async function load(target: LoadTarget, durationMs: number, pace: Pick<LoadRequest, "concurrency" | "rate">): Promise<Summary> {
   const client = fork(new URL("./load-client.ts", import.meta.url), { execArgv: ["--import", "tsx"], stdio: "inherit" });
   const { method = "GET", path, headers = {}, body, failOn, okStatus, freshHeader, callerHeaders } = target;
   const { latencies, errors, firstError, elapsed, cpuMs } = await new Promise<LoadResult>((resolve, reject) => {
@@ -106,7 +115,7 @@ export async function closedLoop(target: LoadTarget, durationMs: number, concurr
       freshHeader,
       callerHeaders,
       durationMs,
-      concurrency,
+      ...pace,
     } satisfies LoadRequest);
   });
   if (errors > 0) console.log(`  ! ${errors} failed answers on ${method} ${path}, first: ${firstError}`);

@@ -18,7 +18,23 @@ export interface Read {
   service: Call;
   /** The same rows through PostGraphile, and each side's answer in one shape, for the equality check. */
   reference?: { call: Call; shape: { service(answer: unknown): unknown; postgraphile(answer: unknown): unknown } };
+  /** What issue 34 asks of this read; bench:api prints whether one run meets it. */
+  target?: Target;
 }
+
+export interface Target {
+  /**
+   * The comparator's CPU time per answer (its server's + PostgreSQL's) over the service's, at least: PostGraphile
+   * answering the same rows, or the bare baseline answering one row by id.
+   */
+  cheaperThan: { comparator: "postgraphile" | "baseline"; by: number };
+  /** p99 latency under this many ms at an open-loop rate of half the service's own measured capacity for the read. */
+  p99UnderMsAtHalfCapacity?: number;
+}
+
+/** The GraphQL reads' latency target, and REST's one row by id's (issue 34). */
+const GRAPHQL_P99_MS = 50;
+const REST_BY_ID_P99_MS = 25;
 
 export interface Tokens {
   trainer: string;
@@ -53,6 +69,7 @@ export function apiReads(world: ApiWorld, tokens: Tokens): Read[] {
   return [
     {
       label: "GraphQL trainingPlan(id) with trainings, exercises, creators",
+      target: { cheaperThan: { comparator: "postgraphile", by: 1.25 }, p99UnderMsAtHalfCapacity: GRAPHQL_P99_MS },
       service: graphql(
         tokens.trainer,
         `
@@ -139,6 +156,7 @@ export function apiReads(world: ApiWorld, tokens: Tokens): Read[] {
     },
     {
       label: "GraphQL exercises(page: {size: 20}) with creators",
+      target: { cheaperThan: { comparator: "postgraphile", by: 1.25 }, p99UnderMsAtHalfCapacity: GRAPHQL_P99_MS },
       service: graphql(
         tokens.trainer,
         `
@@ -191,6 +209,7 @@ export function apiReads(world: ApiWorld, tokens: Tokens): Read[] {
     },
     {
       label: "GraphQL myStudents(page: {size: 20}) with 5 executions each",
+      target: { cheaperThan: { comparator: "postgraphile", by: 2 }, p99UnderMsAtHalfCapacity: GRAPHQL_P99_MS },
       service: graphql(
         tokens.trainer,
         `
@@ -312,14 +331,27 @@ export function apiReads(world: ApiWorld, tokens: Tokens): Read[] {
       label: "GraphQL exercise(id), personal token",
       service: graphql(tokens.trainerPersonal, "query Exercise($id: Int!) { exercise(id: $id) { id name } }", { id: world.exerciseIds[0] }),
     },
-    { label: "REST GET /api/exercises/{id}", service: get(tokens.trainer, `/api/exercises/${world.exerciseIds[0]}`) },
+    {
+      label: "REST GET /api/exercises/{id}",
+      service: get(tokens.trainer, `/api/exercises/${world.exerciseIds[0]}`),
+      target: { cheaperThan: { comparator: "baseline", by: 0.6 }, p99UnderMsAtHalfCapacity: REST_BY_ID_P99_MS },
+    },
     { label: "REST GET /api/exercises/{id}, personal token", service: get(tokens.trainerPersonal, `/api/exercises/${world.exerciseIds[0]}`) },
-    { label: "REST GET /api/exercises?size=20", service: get(tokens.trainer, "/api/exercises?size=20") },
+    {
+      label: "REST GET /api/exercises?size=20",
+      service: get(tokens.trainer, "/api/exercises?size=20"),
+      target: { cheaperThan: { comparator: "baseline", by: 0.5 } },
+    },
     {
       label: "REST GET /api/trainings/{id}/statistics?userId= (trainer)",
       service: get(tokens.trainer, `/api/trainings/${world.trainingIds[0]}/statistics?userId=${student.id}`),
+      target: { cheaperThan: { comparator: "baseline", by: 0.4 } },
     },
-    { label: "REST GET /api/users/metrics (student)", service: get(tokens.student, "/api/users/metrics") },
+    {
+      label: "REST GET /api/users/metrics (student)",
+      service: get(tokens.student, "/api/users/metrics"),
+      target: { cheaperThan: { comparator: "baseline", by: 0.4 } },
+    },
   ];
 }
 
