@@ -102,7 +102,7 @@ interface Measured {
   /** One entry per round, per contender measured. */
   rounds: Partial<Record<Contender, Measurement>>[];
   /** The service at an open-loop rate of half its measured capacity, once per round (reads with a latency target). */
-  openLoop?: { rate: number; runs: Summary[] };
+  openLoop?: { rate: number; runs: Summary[]; baselineRuns: Summary[] };
   statements: { service: number; before?: number; postgraphile?: number };
 }
 
@@ -276,17 +276,24 @@ async function measure(read: Read, servers: Servers, baseline: Call, observer: p
 
 /**
  * The latency a user sees at half the service's capacity for this read (its median closed-loop requests/s): an
- * open-loop run per round, so a tail that only shows when requests queue behind each other shows.
+ * open-loop run per round, so a tail that only shows when requests queue behind each other shows. The bare baseline
+ * is run at the same rate in each round: its tail is this machine's floor (two cores shared by the servers, PostgreSQL
+ * and the load generator), below which no server's can go.
  */
-async function measureOpenLoop(read: Read, service: ServerProcess, capacity: number): Promise<NonNullable<Measured["openLoop"]>> {
+async function measureOpenLoop(read: Read, servers: Servers, baseline: Call, capacity: number): Promise<NonNullable<Measured["openLoop"]>> {
   const rate = Math.max(1, Math.round(capacity / 2));
   const runs: Summary[] = [];
+  const baselineRuns: Summary[] = [];
+  const describeRun = (run: Summary) =>
+    `p50 ${ms(run.p50)} ms, p99 ${ms(run.p99)} ms, max ${ms(run.max)} ms (issued late by ${ms(run.lateP99 ?? Number.NaN)} ms at p99)`;
   for (let round = 0; round < ROUNDS; round++) {
-    const run = await openLoop(target(service, read.service), MEASURE_MS, rate, CONCURRENCY);
-    console.log(`    open loop at ${rate} req/s, round ${round + 1}: p50 ${ms(run.p50)} ms, p99 ${ms(run.p99)} ms, max ${ms(run.max)} ms`);
+    const run = await openLoop(target(servers.service, read.service), MEASURE_MS, rate, CONCURRENCY);
+    const floor = await openLoop(target(servers.baseline, baseline), MEASURE_MS, rate, CONCURRENCY);
+    console.log(`    open loop at ${rate} req/s, round ${round + 1}: service ${describeRun(run)} | baseline ${describeRun(floor)}`);
     runs.push(run);
+    baselineRuns.push(floor);
   }
-  return { rate, runs };
+  return { rate, runs, baselineRuns };
 }
 
 /** CPU time per answer, the server's and PostgreSQL's. */
@@ -317,7 +324,10 @@ function printTargets(measured: Measured[], peakRssMiB: number): void {
       const p99s = openLoop.runs.map((run) => run.p99);
       rows.push([
         read.label,
-        `p99 ms, open loop at ${openLoop.rate} req/s`,
+        `p99 ms, open loop at ${openLoop.rate} req/s (baseline's at that rate: ${range(
+          openLoop.baselineRuns.map((run) => run.p99),
+          1,
+        )})`,
         `< ${wanted.p99UnderMsAtHalfCapacity}`,
         range(p99s, 1),
         verdict(median(p99s) < wanted.p99UnderMsAtHalfCapacity),
@@ -431,7 +441,7 @@ async function main() {
       }
       const { rounds, measuredFrom } = await measure(read, running, baseline, observer);
       const capacity = median(rounds.map((round) => round.service!.rate));
-      const open = read.target?.p99UnderMsAtHalfCapacity === undefined ? undefined : await measureOpenLoop(read, running.service, capacity);
+      const open = read.target?.p99UnderMsAtHalfCapacity === undefined ? undefined : await measureOpenLoop(read, running, baseline, capacity);
       measured.push({ read, rounds, openLoop: open, statements: statements.get(read)! });
       servicePeak = Math.max(servicePeak, running.service.peakRssMiB());
       const profiles: Partial<Record<"service" | "before", { summary: ProfileSummary; answers: number }>> = {};
@@ -485,7 +495,8 @@ async function main() {
       const of = (contender: Contender, pick: (s: Measurement) => number) => median(rounds.map((r) => (r[contender] ? pick(r[contender]) : Number.NaN)));
       const versus = (other: Contender) => median(rounds.map((r) => (r[other] ? r.service!.rate / r[other].rate : Number.NaN)));
       const errors =
-        rounds.reduce((sum, r) => sum + Object.values(r).reduce((n, s) => n + s.errors, 0), 0) + (open?.runs.reduce((n, run) => n + run.errors, 0) ?? 0);
+        rounds.reduce((sum, r) => sum + Object.values(r).reduce((n, s) => n + s.errors, 0), 0) +
+        [...(open?.runs ?? []), ...(open?.baselineRuns ?? [])].reduce((n, run) => n + run.errors, 0);
       failed += errors;
       return [
         read.label,

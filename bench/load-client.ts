@@ -8,7 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import http from "node:http";
-import { request } from "./support.js";
+import { percentile, request } from "./support.js";
 
 export interface LoadRequest {
   base: string;
@@ -27,10 +27,11 @@ export interface LoadRequest {
   durationMs: number;
   concurrency: number;
   /**
-   * Open loop: this many requests per second, each sent at its scheduled instant even while earlier ones are still
-   * waiting, over at most `concurrency` connections (a request finding them all busy waits for one). A latency runs
-   * from the scheduled instant, not from when the request left: a server that stalls is charged for every request it
-   * kept waiting (no coordinated omission).
+   * Open loop: this many requests per second, each issued on its schedule even while earlier ones are still waiting,
+   * over at most `concurrency` connections (a request finding them all busy waits for one, and that wait counts in its
+   * latency): a server that stalls is charged for every request it kept waiting (no coordinated omission). A latency
+   * runs from when this process issued the request: on a machine whose cores it shares with the server and
+   * PostgreSQL, its own timer can fire late, and that lateness (reported apart) is not the server's.
    */
   rate?: number;
 }
@@ -43,6 +44,8 @@ export interface LoadResult {
   elapsed: number;
   /** CPU time this client used (user + system): near `elapsed`, the client itself was the bottleneck. */
   cpuMs: number;
+  /** Open loop: the 99th percentile of how late, in ms, this process issued a request after its scheduled instant. */
+  lateP99?: number;
 }
 
 /** How often the open loop looks for requests that fell due: finer than any latency it reports. */
@@ -81,15 +84,24 @@ async function run({
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   const until = started + durationMs;
+  let lateP99: number | undefined;
   if (rate) {
     const interval = 1000 / rate;
     const pending: Promise<void>[] = [];
+    const late: number[] = [];
     let sent = 0;
     for (let now = started; now < until; now = performance.now()) {
-      for (; started + sent * interval <= now; sent++) pending.push(send(ownHeaders(sent), started + sent * interval));
+      for (; started + sent * interval <= now; sent++) {
+        late.push(now - (started + sent * interval));
+        pending.push(send(ownHeaders(sent), now));
+      }
       await new Promise((resolve) => setTimeout(resolve, OPEN_LOOP_TICK_MS));
     }
     await Promise.all(pending);
+    lateP99 = percentile(
+      late.sort((a, b) => a - b),
+      99,
+    );
   } else {
     const caller = async (index: number) => {
       const own = ownHeaders(index);
@@ -100,7 +112,7 @@ async function run({
   const elapsed = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
   agent.destroy();
-  return { latencies, errors, firstError, elapsed, cpuMs: (cpu.user + cpu.system) / 1000 };
+  return { latencies, errors, firstError, elapsed, cpuMs: (cpu.user + cpu.system) / 1000, lateP99 };
 }
 
 process.once("message", (message) => {

@@ -81,6 +81,8 @@ export interface Summary {
   errors: number;
   /** The load generator's CPU time over the run's wall time: near 1, it was the bottleneck, not the server. */
   clientBusy: number;
+  /** Open loop: how late the load generator issued its requests, 99th percentile, ms. */
+  lateP99?: number;
 }
 
 /**
@@ -100,7 +102,7 @@ export const openLoop = (target: LoadTarget, durationMs: number, rate: number, c
 async function load(target: LoadTarget, durationMs: number, pace: Pick<LoadRequest, "concurrency" | "rate">): Promise<Summary> {
   const client = fork(new URL("./load-client.ts", import.meta.url), { execArgv: ["--import", "tsx"], stdio: "inherit" });
   const { method = "GET", path, headers = {}, body, failOn, okStatus, freshHeader, callerHeaders } = target;
-  const { latencies, errors, firstError, elapsed, cpuMs } = await new Promise<LoadResult>((resolve, reject) => {
+  const { latencies, errors, firstError, elapsed, cpuMs, lateP99 } = await new Promise<LoadResult>((resolve, reject) => {
     client.once("message", (message) => resolve(message as LoadResult));
     client.once("error", reject);
     client.once("exit", (code) => reject(new Error(`load client exited with ${code}`)));
@@ -128,6 +130,7 @@ async function load(target: LoadTarget, durationMs: number, pace: Pick<LoadReque
     max: latencies[latencies.length - 1] ?? Number.NaN,
     errors,
     clientBusy: cpuMs / elapsed,
+    lateP99,
   };
 }
 
