@@ -3,6 +3,7 @@ import type { Db } from "../../platform/db/database.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { invoices, type InvoiceStatus } from "../../tables/billing.table.js";
 import { billingHistoryConditions, billingHistoryOrder, type BillingHistoryFilter } from "./billing-history-listing.js";
+import { pageOf } from "../../platform/db/pages.js";
 
 export const invoiceRepository = {
   /** Every invoice of a user, oldest first. */
@@ -61,13 +62,15 @@ export const invoiceRepository = {
   async listInvoices(db: Db, filter: BillingHistoryFilter, request: PageRequest) {
     const where = billingHistoryConditions(invoices, filter);
     const [rows, [total]] = await Promise.all([
-      db
-        .select()
-        .from(invoices)
-        .where(where)
-        .orderBy(...billingHistoryOrder(invoices, request))
-        .limit(request.size)
-        .offset(request.page * request.size),
+      pageOf(
+        db
+          .select()
+          .from(invoices)
+          .where(where)
+          .orderBy(...billingHistoryOrder(invoices, request))
+          .$dynamic(),
+        request,
+      ),
       db.select({ n: count() }).from(invoices).where(where),
     ]);
     return { rows, total: total.n };

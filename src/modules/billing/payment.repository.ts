@@ -3,6 +3,7 @@ import type { Db } from "../../platform/db/database.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { payments } from "../../tables/billing.table.js";
 import { billingHistoryConditions, billingHistoryOrder, type BillingHistoryFilter } from "./billing-history-listing.js";
+import { pageOf } from "../../platform/db/pages.js";
 
 export const paymentRepository = {
   /** Every payment of a user, oldest first. */
@@ -80,13 +81,15 @@ export const paymentRepository = {
   async listPayments(db: Db, filter: BillingHistoryFilter, request: PageRequest) {
     const where = billingHistoryConditions(payments, filter);
     const [rows, [total]] = await Promise.all([
-      db
-        .select()
-        .from(payments)
-        .where(where)
-        .orderBy(...billingHistoryOrder(payments, request))
-        .limit(request.size)
-        .offset(request.page * request.size),
+      pageOf(
+        db
+          .select()
+          .from(payments)
+          .where(where)
+          .orderBy(...billingHistoryOrder(payments, request))
+          .$dynamic(),
+        request,
+      ),
       db.select({ n: count() }).from(payments).where(where),
     ]);
     return { rows, total: total.n };

@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import { lockForTransaction } from "../../platform/db/advisory-locks.js";
 import { idsAbove, isAnyOf } from "../../platform/db/id-lists.js";
 import type { Db } from "../../platform/db/database.js";
-import { ordering } from "../../platform/db/pages.js";
+import { ordering, pageOf } from "../../platform/db/pages.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { users } from "../../tables/user.table.js";
 import { invites, type InviteStatus } from "../../tables/coaching.table.js";
@@ -134,14 +134,16 @@ export const inviteRepository = {
     if (filter.status) conditions.push(sql`${effectiveStatus(now)} = ${filter.status}`);
     const where = and(...conditions);
     const [rows, [total]] = await Promise.all([
-      db
-        .select(inviteColumns(now))
-        .from(invites)
-        .innerJoin(trainer, eq(trainer.id, invites.personalId))
-        .where(where)
-        .orderBy(...ordering(INVITE_SORTS, request, invites.id))
-        .limit(request.size)
-        .offset(request.page * request.size),
+      pageOf(
+        db
+          .select(inviteColumns(now))
+          .from(invites)
+          .innerJoin(trainer, eq(trainer.id, invites.personalId))
+          .where(where)
+          .orderBy(...ordering(INVITE_SORTS, request, invites.id))
+          .$dynamic(),
+        request,
+      ),
       db.select({ n: count() }).from(invites).where(where),
     ]);
     return { rows, total: total.n };

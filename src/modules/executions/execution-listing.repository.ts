@@ -1,6 +1,6 @@
 import { and, count, eq, gte, lt, sql, type AnyColumn, type Placeholder, type SQL } from "drizzle-orm";
 import { type Db } from "../../platform/db/database.js";
-import { isFirstPage, ordering, pageClause } from "../../platform/db/pages.js";
+import { isFirstPage, ordering, pageClause, pageOf } from "../../platform/db/pages.js";
 import { preparedStatements, type Bound } from "../../platform/db/prepared.js";
 import { activityReadableBy } from "../access/links.js";
 import { fromJson, jsonRows, rowFromJson } from "../../platform/db/json.js";
@@ -190,13 +190,15 @@ export const executionListingRepository = {
   async listTrainingExecutions(db: Db, filter: { userId: number } & TrainingExecutionFilter, request: PageRequest) {
     const where = and(eq(trainingExecutions.userId, filter.userId), ...trainingExecutionConditions(filter));
     const [rows, [total]] = await Promise.all([
-      db
-        .select()
-        .from(trainingExecutions)
-        .where(where)
-        .orderBy(...ordering(TRAINING_EXECUTION_SORTS, request, trainingExecutions.id))
-        .limit(request.size)
-        .offset(request.page * request.size),
+      pageOf(
+        db
+          .select()
+          .from(trainingExecutions)
+          .where(where)
+          .orderBy(...ordering(TRAINING_EXECUTION_SORTS, request, trainingExecutions.id))
+          .$dynamic(),
+        request,
+      ),
       db.select({ n: count() }).from(trainingExecutions).where(where),
     ]);
     return { rows, total: total.n };
@@ -225,13 +227,15 @@ export const executionListingRepository = {
     if (filter.exerciseId !== undefined) conditions.push(eq(exerciseExecutions.exerciseId, filter.exerciseId));
     const where = and(...conditions);
     const [rows, [total]] = await Promise.all([
-      db
-        .select()
-        .from(exerciseExecutions)
-        .where(where)
-        .orderBy(...ordering(EXERCISE_EXECUTION_SORTS, request, exerciseExecutions.id))
-        .limit(request.size)
-        .offset(request.page * request.size),
+      pageOf(
+        db
+          .select()
+          .from(exerciseExecutions)
+          .where(where)
+          .orderBy(...ordering(EXERCISE_EXECUTION_SORTS, request, exerciseExecutions.id))
+          .$dynamic(),
+        request,
+      ),
       db.select({ n: count() }).from(exerciseExecutions).where(where),
     ]);
     return { rows, total: total.n };

@@ -9,6 +9,7 @@ import { exercises } from "../../tables/exercise.table.js";
 import { changedSince, readSnapshot } from "../events/changed-since.js";
 import { exerciseRecords, personalRecordHolders, type RecordKind } from "../../tables/records.table.js";
 import { jsonArrayText, jsonInstant, jsonNumber, jsonObjectText, jsonString } from "../../platform/db/json.js";
+import { pageOf } from "../../platform/db/pages.js";
 
 export type NewRecordRow = Omit<typeof exerciseRecords.$inferInsert, "id" | "createdAt">;
 export type PersonalRecordOffer = typeof personalRecordHolders.$inferInsert;
@@ -298,11 +299,10 @@ export const recordsRepository = {
     if (filter.kind) conditions.push(eq(exerciseRecords.kind, filter.kind));
     const where = and(...conditions);
     const [rows, [total]] = await Promise.all([
-      selectRecords(db)
-        .where(where)
-        .orderBy(desc(exerciseRecords.achievedAt), desc(exerciseRecords.exerciseExecutionId), asc(exerciseRecords.id))
-        .limit(request.size)
-        .offset(request.page * request.size),
+      pageOf(
+        selectRecords(db).where(where).orderBy(desc(exerciseRecords.achievedAt), desc(exerciseRecords.exerciseExecutionId), asc(exerciseRecords.id)).$dynamic(),
+        request,
+      ),
       db.select({ n: count() }).from(exerciseRecords).where(where),
     ]);
     return { rows, total: total.n };

@@ -25,6 +25,7 @@ import {
   type Goal,
 } from "../../tables/training-plan.table.js";
 import { assignmentsInFeedOf, plansInFeedOf } from "./training-plan.fragments.js";
+import { pageOf } from "../../platform/db/pages.js";
 
 export type PlanRow = typeof trainingPlans.$inferSelect;
 
@@ -331,13 +332,15 @@ export const trainingPlanRepository = {
     const where = and(...conditions);
     const order = [...request.sort.map((s) => (s.direction === "asc" ? asc : desc)(PLAN_SORTS[s.field])), asc(trainingPlans.id)];
     const [rows, [total]] = await Promise.all([
-      db
-        .select({ plan: trainingPlans, trainings: trainingsJson(caller, include), ...creatorJson(trainingPlans.createdBy, include) })
-        .from(trainingPlans)
-        .where(where)
-        .orderBy(...order)
-        .limit(request.size)
-        .offset(request.page * request.size),
+      pageOf(
+        db
+          .select({ plan: trainingPlans, trainings: trainingsJson(caller, include), ...creatorJson(trainingPlans.createdBy, include) })
+          .from(trainingPlans)
+          .where(where)
+          .orderBy(...order)
+          .$dynamic(),
+        request,
+      ),
       db.select({ n: count() }).from(trainingPlans).where(where),
     ]);
     return { rows: (rows as PlanTreeRow[]).map(planTreeOf), total: total.n };
@@ -396,16 +399,18 @@ export const trainingPlanRepository = {
     const where = and(...conditions);
     const order = [...request.sort.map((s) => (s.direction === "asc" ? asc : desc)(ASSIGNMENT_SORTS[s.field])), desc(planAssignments.id)];
     const [rows, [total]] = await Promise.all([
-      db
-        .select(assignmentColumns)
-        .from(planAssignments)
-        .innerJoin(trainingPlans, eq(trainingPlans.id, planAssignments.planId))
-        .innerJoin(planStudent, eq(planStudent.id, planAssignments.studentId))
-        .innerJoin(planTrainer, eq(planTrainer.id, planAssignments.personalId))
-        .where(where)
-        .orderBy(...order)
-        .limit(request.size)
-        .offset(request.page * request.size),
+      pageOf(
+        db
+          .select(assignmentColumns)
+          .from(planAssignments)
+          .innerJoin(trainingPlans, eq(trainingPlans.id, planAssignments.planId))
+          .innerJoin(planStudent, eq(planStudent.id, planAssignments.studentId))
+          .innerJoin(planTrainer, eq(planTrainer.id, planAssignments.personalId))
+          .where(where)
+          .orderBy(...order)
+          .$dynamic(),
+        request,
+      ),
       db.select({ n: count() }).from(planAssignments).where(where),
     ]);
     return { rows, total: total.n };

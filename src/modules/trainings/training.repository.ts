@@ -13,6 +13,7 @@ import { exercises } from "../../tables/exercise.table.js";
 import { creatorFromJson, creatorJson, type AuthorInclude } from "../users/user.fragments.js";
 import { lineFields, linesJson, trainingsInFeedOf, type TrainingInclude } from "./training.fragments.js";
 import { trainingExercises, trainings } from "../../tables/training.table.js";
+import { pageOf } from "../../platform/db/pages.js";
 
 export type TrainingRow = typeof trainings.$inferSelect;
 export type TrainingExerciseValues = Omit<typeof trainingExercises.$inferInsert, "id" | "trainingId" | "position">;
@@ -223,13 +224,15 @@ export const trainingRepository = {
     const where = and(...conditions);
     const order = [...request.sort.map((s) => (s.direction === "asc" ? asc : desc)(TRAINING_SORTS[s.field])), asc(trainings.id)];
     const [rows, [total]] = await Promise.all([
-      db
-        .select({ training: trainings, ...creatorJson(trainings.createdBy, include) })
-        .from(trainings)
-        .where(where)
-        .orderBy(...order)
-        .limit(request.size)
-        .offset(request.page * request.size),
+      pageOf(
+        db
+          .select({ training: trainings, ...creatorJson(trainings.createdBy, include) })
+          .from(trainings)
+          .where(where)
+          .orderBy(...order)
+          .$dynamic(),
+        request,
+      ),
       db.select({ n: count() }).from(trainings).where(where),
     ]);
     const withCreators = (rows as { training: TrainingRow; creator?: unknown }[]).map((row) => ({ ...row.training, ...creatorFromJson(row) }));

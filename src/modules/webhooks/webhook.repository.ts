@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, isNotNull, isNull, lt, lte, notExists, sql } from "drizzle-orm";
 import type { Db } from "../../platform/db/database.js";
-import { ordering } from "../../platform/db/pages.js";
+import { ordering, pageOf } from "../../platform/db/pages.js";
 import type { PageRequest } from "../../platform/paging.js";
 import { users } from "../../tables/user.table.js";
 import { webhookDeliveries, webhookEndpoints } from "../../tables/webhook.table.js";
@@ -60,13 +60,15 @@ export const webhookRepository = {
       clientId === undefined ? undefined : eq(webhookEndpoints.clientId, clientId),
     );
     const [rows, [total]] = await Promise.all([
-      db
-        .select()
-        .from(webhookEndpoints)
-        .where(where)
-        .orderBy(...ordering(ENDPOINT_SORTS, request, webhookEndpoints.id))
-        .limit(request.size)
-        .offset(request.page * request.size),
+      pageOf(
+        db
+          .select()
+          .from(webhookEndpoints)
+          .where(where)
+          .orderBy(...ordering(ENDPOINT_SORTS, request, webhookEndpoints.id))
+          .$dynamic(),
+        request,
+      ),
       db.select({ n: count() }).from(webhookEndpoints).where(where),
     ]);
     return { rows, total: total.n };
@@ -99,14 +101,16 @@ export const webhookRepository = {
   async listDeliveries(db: Db, endpointId: number, request: PageRequest) {
     const where = eq(webhookDeliveries.endpointId, endpointId);
     const [rows, [total]] = await Promise.all([
-      db
-        .select({ delivery: webhookDeliveries, eventPublicId: domainEvents.publicId, eventType: domainEvents.type })
-        .from(webhookDeliveries)
-        .innerJoin(domainEvents, eq(domainEvents.id, webhookDeliveries.eventId))
-        .where(where)
-        .orderBy(...ordering(DELIVERY_SORTS, request, webhookDeliveries.id))
-        .limit(request.size)
-        .offset(request.page * request.size),
+      pageOf(
+        db
+          .select({ delivery: webhookDeliveries, eventPublicId: domainEvents.publicId, eventType: domainEvents.type })
+          .from(webhookDeliveries)
+          .innerJoin(domainEvents, eq(domainEvents.id, webhookDeliveries.eventId))
+          .where(where)
+          .orderBy(...ordering(DELIVERY_SORTS, request, webhookDeliveries.id))
+          .$dynamic(),
+        request,
+      ),
       db.select({ n: count() }).from(webhookDeliveries).where(where),
     ]);
     return { rows, total: total.n };

@@ -1,4 +1,5 @@
 import { asc, desc, sql, type AnyColumn, type Placeholder, type SQL } from "drizzle-orm";
+import type { PgSelect } from "drizzle-orm/pg-core";
 import type { PageRequest } from "../paging.js";
 
 /** How many rows the query matches before its offset and limit, selected beside each row of its page. */
@@ -39,3 +40,12 @@ export const isFirstPage = (request: Pick<PageRequest, "page">) => request.page 
 /** `limit <limit> [offset <offset>]` of a page's shape, bound to the placeholders `value` names `limit` and `offset`. */
 export const pageClause = (firstPage: boolean, value: (name: string) => Placeholder): SQL =>
   firstPage ? sql`limit ${value("limit")}` : sql`limit ${value("limit")} offset ${value("offset")}`;
+
+/**
+ * `query` (a dynamic select: `.$dynamic()`) limited to `request`'s page, its OFFSET written only past the first page
+ * (isFirstPage says why: a statement kept prepared is otherwise planned at every execution).
+ */
+export function pageOf<Query extends PgSelect>(query: Query, request: Pick<PageRequest, "page" | "size">): Query {
+  const limited = query.limit(request.size);
+  return isFirstPage(request) ? limited : limited.offset(request.page * request.size);
+}
