@@ -60,6 +60,28 @@ describe("webhook endpoints", () => {
     );
   });
 
+  it("answers the pages after the first (their statement has an OFFSET, the first page's has none)", async () => {
+    const trainer = await makeTrainer(t);
+    const ids: number[] = [];
+    for (const suffix of ["a", "b", "c"]) {
+      ids.push((await createEndpoint(t, trainer, `${URL_A}/${suffix}`, ["invite.updated"])).id);
+      t.clock.advance(1000);
+    }
+    const pageOf = async (page: number) => {
+      const res = await t.get(`/api/webhook-endpoints?size=1&page=${page}&sort=id,asc`, { token: trainer.token });
+      expect(res.status).toBe(200);
+      return res.body as { content: { id: number }[]; totalElements: number; number: number; last: boolean };
+    };
+    const pages = [await pageOf(0), await pageOf(1), await pageOf(2), await pageOf(3)];
+    expect(pages.map((page) => page.content.map((e) => e.id))).toEqual([[ids[0]], [ids[1]], [ids[2]], []]);
+    expect(pages.map((page) => [page.number, page.totalElements, page.last])).toEqual([
+      [0, 3, false],
+      [1, 3, false],
+      [2, 3, true],
+      [3, 3, true],
+    ]);
+  });
+
   it("changes, rotates, tests and deletes an endpoint", async () => {
     const student = await makeStudent(t);
     const endpoint = await createEndpoint(t, student, URL_A, ["invite.updated"]);
