@@ -44,7 +44,8 @@ export const developerAppRepository = {
     return row!;
   },
 
-  async delete(db: Db, id: number, userId: number): Promise<boolean> {
+  /** Deletes one of the user's apps; false when the user has no such app. */
+  async delete(db: Db, userId: number, id: number): Promise<boolean> {
     const rows = await db
       .delete(developerApps)
       .where(and(eq(developerApps.id, id), eq(developerApps.userId, userId)))

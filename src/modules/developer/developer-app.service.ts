@@ -115,7 +115,7 @@ export class DeveloperAppService {
   async delete(actor: Actor, id: number): Promise<void> {
     const caller = requireLoginSession(actor);
     const app = await this.loadOwned(actor, id);
-    await developerAppRepository.delete(this.deps.db, app.id, caller.id);
+    await developerAppRepository.delete(this.deps.db, caller.id, app.id);
     await this.revokeGrantsOf(app.clientId, undefined);
   }
 
