@@ -219,6 +219,10 @@ function costDependsOn(schema: GraphQLSchema, operation: OperationDefinitionNode
   return [...names].sort();
 }
 
+/**
+ * `operationCost`, kept per document, operation and values of the variables the cost depends on (paging sizes,
+ * @skip/@include): a document run again and again is measured once, not walked at every request.
+ */
 export function keptOperationCost(
   schema: GraphQLSchema,
   document: DocumentNode,
