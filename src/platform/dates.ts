@@ -18,8 +18,9 @@ export function formatDateBr(date: Date): string {
 
 /** The last millisecond of year 9999: later (and pre-1970) instants are rare enough for Date's own formatting. */
 const YEAR_10000 = 253_402_300_800_000;
-const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
-const pad3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : String(n));
+/** The character code of the digit `n` (0–9), and of the ISO separators. */
+const digit = (n: number) => 48 + n;
+const [DASH, T, COLON, DOT, Z] = Array.from("-T:.Z", (c) => c.charCodeAt(0));
 
 /** `date.toISOString()` (null for an invalid date, as `toJSON`), computed from the epoch milliseconds. */
 export function isoInstant(date: Date): string | null {
@@ -37,6 +38,35 @@ export function isoInstant(date: Date): string | null {
   const day = dayOfYear - Math.floor((153 * monthFromMarch + 2) / 5) + 1;
   const month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9;
   const year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0);
-  const clock = `${pad2(Math.floor(ms / 3_600_000))}:${pad2(Math.floor(ms / 60_000) % 60)}:${pad2(Math.floor(ms / 1000) % 60)}.${pad3(ms % 1000)}`;
-  return `${year}-${pad2(month)}-${pad2(day)}T${clock}Z`;
+  const hour = Math.floor(ms / 3_600_000);
+  const minute = Math.floor(ms / 60_000) % 60;
+  const second = Math.floor(ms / 1000) % 60;
+  const milli = ms % 1000;
+  // One 24-character string, where concatenation would make a dozen short-lived pieces for the garbage collector.
+  return String.fromCharCode(
+    digit(Math.floor(year / 1000)),
+    digit(Math.floor(year / 100) % 10),
+    digit(Math.floor(year / 10) % 10),
+    digit(year % 10),
+    DASH,
+    digit(Math.floor(month / 10)),
+    digit(month % 10),
+    DASH,
+    digit(Math.floor(day / 10)),
+    digit(day % 10),
+    T,
+    digit(Math.floor(hour / 10)),
+    digit(hour % 10),
+    COLON,
+    digit(Math.floor(minute / 10)),
+    digit(minute % 10),
+    COLON,
+    digit(Math.floor(second / 10)),
+    digit(second % 10),
+    DOT,
+    digit(Math.floor(milli / 100)),
+    digit(Math.floor(milli / 10) % 10),
+    digit(milli % 10),
+    Z,
+  );
 }
