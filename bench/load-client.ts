@@ -65,7 +65,10 @@ async function run({
   concurrency,
   rate,
 }: LoadRequest): Promise<LoadResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  // FIFO: open loop spreads its requests over every connection it opened. The default (LIFO) reuses the last one freed,
+  // so after a burst a connection can sit idle past the server's keep-alive timeout and be picked just as the server
+  // closes it: a reset that is the generator's race, not an answer of the server.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency, scheduling: "fifo" });
   const target = new URL(base);
   const latencies: number[] = [];
   let errors = 0;
