@@ -18,8 +18,9 @@ export function formatDateBr(date: Date): string {
 
 /** The last millisecond of year 9999: later (and pre-1970) instants are rare enough for Date's own formatting. */
 const YEAR_10000 = 253_402_300_800_000;
-/** The character code of the digit `n` (0–9), and of the ISO separators. */
-const digit = (n: number) => 48 + n;
+/** The character codes of the tens and the units digit of `n` (a whole number), and of the ISO separators. */
+const tens = (n: number) => 48 + (Math.floor(n / 10) % 10);
+const units = (n: number) => 48 + (n % 10);
 const [DASH, T, COLON, DOT, Z] = Array.from("-T:.Z", (c) => c.charCodeAt(0));
 
 /** `date.toISOString()` (null for an invalid date, as `toJSON`), computed from the epoch milliseconds. */
@@ -42,31 +43,13 @@ export function isoInstant(date: Date): string | null {
   const minute = Math.floor(ms / 60_000) % 60;
   const second = Math.floor(ms / 1000) % 60;
   const milli = ms % 1000;
+  const century = Math.floor(year / 100);
+  const centi = Math.floor(milli / 10);
   // One 24-character string, where concatenation would make a dozen short-lived pieces for the garbage collector.
+  // prettier-ignore
   return String.fromCharCode(
-    digit(Math.floor(year / 1000)),
-    digit(Math.floor(year / 100) % 10),
-    digit(Math.floor(year / 10) % 10),
-    digit(year % 10),
-    DASH,
-    digit(Math.floor(month / 10)),
-    digit(month % 10),
-    DASH,
-    digit(Math.floor(day / 10)),
-    digit(day % 10),
-    T,
-    digit(Math.floor(hour / 10)),
-    digit(hour % 10),
-    COLON,
-    digit(Math.floor(minute / 10)),
-    digit(minute % 10),
-    COLON,
-    digit(Math.floor(second / 10)),
-    digit(second % 10),
-    DOT,
-    digit(Math.floor(milli / 100)),
-    digit(Math.floor(milli / 10) % 10),
-    digit(milli % 10),
-    Z,
+    tens(century), units(century), tens(year), units(year), DASH, tens(month), units(month), DASH, tens(day), units(day),
+    T, tens(hour), units(hour), COLON, tens(minute), units(minute), COLON, tens(second), units(second),
+    DOT, tens(centi), units(centi), units(milli), Z,
   );
 }
