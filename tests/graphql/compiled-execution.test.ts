@@ -1,4 +1,7 @@
+import { GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, parse } from "graphql";
+import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
+import { compiledExecution } from "../../src/graphql/compiled-execution.js";
 import { useTestApp } from "../helpers/test-app.js";
 import { createExercise, createPlan, createTraining } from "../factories/content.js";
 import { makeStudent, makeTrainer } from "../factories/users.js";
@@ -161,5 +164,54 @@ describe("documents run again and again answer as on their first run", () => {
       expect(answer.status).toBe(400);
       expect(answer.body.errors[0].message).toBe('Unknown operation named "B".');
     }
+  });
+});
+
+/*
+ * A leaf that fails (null where the schema says non-null, an Error where a value was expected) is rare in the API, so
+ * it is run here on a schema of its own through the same executor: the compiled plan (graphql-jit, with the project's
+ * patch that builds a leaf's error only when it fails) must answer the data, messages, paths and locations graphql-js
+ * answers.
+ */
+describe("a leaf that fails answers as graphql-js answers it", () => {
+  const items = [
+    { id: 1, name: "um", count: 1 },
+    { id: 2, name: new Error("nome ilegível"), count: 2 },
+    { id: 3, name: null, count: null },
+  ];
+  const item = new GraphQLObjectType({
+    name: "Item",
+    fields: {
+      id: { type: new GraphQLNonNull(GraphQLInt) },
+      name: { type: GraphQLString },
+      count: { type: new GraphQLNonNull(GraphQLInt) },
+    },
+  });
+  const schema = new GraphQLSchema({
+    query: new GraphQLObjectType({
+      name: "Query",
+      fields: { items: { type: new GraphQLNonNull(new GraphQLList(item)), resolve: () => items } },
+    }),
+  });
+
+  it("the same data and errors on the first run (graphql-js) and the compiled runs", async () => {
+    const metrics = new Registry();
+    const executor = (await compiledExecution(schema, metrics).load({ apollo: {} })).executor!;
+    const query = "{ items { id name count } }";
+    const document = parse(query);
+    const run = async () =>
+      JSON.parse(JSON.stringify(await executor({ document, request: { query }, context: {} } as unknown as Parameters<typeof executor>[0])));
+    const answers = [await run(), await run(), await run()];
+    const ran = (await metrics.getSingleMetric("graphql_executions_total")!.get()).values.map(({ labels, value }) => [labels.executor, value]);
+    expect(Object.fromEntries(ran)).toEqual({ "graphql-js": 1, "graphql-jit": 2 });
+    expect(answers[0]).toEqual({
+      data: { items: [{ id: 1, name: "um", count: 1 }, { id: 2, name: null, count: 2 }, null] },
+      errors: [
+        { message: "nome ilegível", locations: [{ line: 1, column: 14 }], path: ["items", 1, "name"] },
+        { message: "Cannot return null for non-nullable field Item.count.", locations: [{ line: 1, column: 19 }], path: ["items", 2, "count"] },
+      ],
+    });
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
   });
 });
