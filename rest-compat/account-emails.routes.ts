@@ -16,6 +16,8 @@ export function addAccountEmailRoutes(routes: DocumentedRouter, services: Servic
       operationId: "forgotPassword",
       tag: ACCOUNTS,
       summary: "E-mail a password reset link",
+      description:
+        "No token needed. E-mails the account a link to reset its password, valid for 1 hour and once; the links sent before it stop working. 404 when no account has the address.",
       auth: "none",
       success: 200,
       body: forgotPasswordInput,
@@ -33,6 +35,8 @@ export function addAccountEmailRoutes(routes: DocumentedRouter, services: Servic
       operationId: "resetPassword",
       tag: ACCOUNTS,
       summary: "Set a new password with the e-mailed token",
+      description:
+        "No token needed. Sets the password with the token of the e-mailed link, which also confirms the address; every login token issued before it stops working. A password shorter than 6 characters answers 400 `A senha deve ter pelo menos 6 caracteres`.",
       auth: "none",
       success: 200,
       body: resetPasswordInput,
@@ -50,6 +54,8 @@ export function addAccountEmailRoutes(routes: DocumentedRouter, services: Servic
       operationId: "confirmEmail",
       tag: ACCOUNTS,
       summary: "Confirm an e-mail address with the e-mailed token",
+      description:
+        "No token needed. The link e-mailed at registration (valid for 7 days, once) carries the `token`; a missing, used or expired one answers 400 `Token inválido ou expirado`.",
       auth: "none",
       success: 200,
       query: confirmEmailInput,

@@ -1,5 +1,6 @@
 import { adherenceSchema, studentAdherenceSchema } from "../src/modules/adherence/adherence.dto.js";
 import { adherenceQuery, studentAdherencePaging } from "../src/modules/adherence/adherence.inputs.js";
+import { queryId } from "../src/platform/validation.js";
 import type { Services } from "../src/services.js";
 import { idParam, listReader, queryReader, userOf } from "./http.js";
 import { pageOf } from "./openapi.js";
@@ -16,9 +17,12 @@ export function addAdherenceRoutes(routes: DocumentedRouter, services: Services)
       method: "get",
       path: "/users/:id/adherence",
       operationId: "getAdherence",
+      pathParams: { id: queryId.describe("The user's id") },
       query: adherenceQuery,
       tag: TAG,
       summary: "A user's adherence over a window, with its weeks and assignments (the user, its ACTIVE-linked trainer, administrators)",
+      description:
+        "For the user, administrators and the user's ACTIVE-linked trainer (403 for anyone else; 404 for an unknown user). Counts the sessions the user's ACTIVE and COMPLETED plan assignments scheduled in the window ending today and how many were done; a `window` other than 7, 30 or 90 answers 400.",
       auth: "required",
       scope: "activity:read",
       success: 200,
@@ -39,6 +43,8 @@ export function addAdherenceRoutes(routes: DocumentedRouter, services: Services)
       paging: studentAdherencePaging,
       tag: TAG,
       summary: "The trainer's ACTIVE students with their adherence, the lowest first unless sorted otherwise",
+      description:
+        "Trainers only (403 otherwise). Every ACTIVE student of the caller, with the figures `GET /users/{id}/adherence` gives but its weeks and assignments; `sort` by `adherence`, `studentName` or `lastTrainingAt`, a student without that value coming last either way.",
       auth: "required",
       scope: "activity:read",
       success: 200,

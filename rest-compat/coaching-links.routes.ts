@@ -20,6 +20,8 @@ export function addCoachingLinkRoutes(routes: DocumentedRouter, services: Servic
       response: pageOf(linkSchema),
       tag: COACHING,
       summary: "The trainer's students (ACTIVE links unless status says otherwise)",
+      description:
+        "Trainers only. ACTIVE links unless `status` says otherwise; `name` searches the students' names. Newest first unless `sort` says otherwise. Items leave out the trainer's own e-mail and photo.",
       auth: "required",
       scope: "students:read",
       success: 200,
@@ -39,6 +41,8 @@ export function addCoachingLinkRoutes(routes: DocumentedRouter, services: Servic
       response: pageOf(linkSchema),
       tag: COACHING,
       summary: "The student's trainers",
+      description:
+        "Students only. ACTIVE links unless `status` says otherwise; `name` searches the trainers' names. Newest first unless `sort` says otherwise. Items leave out the student's own e-mail and photo.",
       auth: "required",
       scope: "students:read",
       success: 200,
@@ -55,6 +59,8 @@ export function addCoachingLinkRoutes(routes: DocumentedRouter, services: Servic
       operationId: "removeStudent",
       tag: COACHING,
       summary: "End a link (id of the link)",
+      description:
+        "Trainers only, on one of their ACTIVE links (403 on another trainer's, 404 when it is not ACTIVE). The link becomes INACTIVE, kept as history, and the student is e-mailed.",
       auth: "required",
       scope: "students:write",
       success: 204,
@@ -73,6 +79,8 @@ export function addCoachingLinkRoutes(routes: DocumentedRouter, services: Servic
       operationId: "removePersonal",
       tag: COACHING,
       summary: "End a link (id of the link)",
+      description:
+        "Students only, on one of their ACTIVE links (403 on another student's, 404 when it is not ACTIVE). The link becomes INACTIVE, kept as history, and the trainer is e-mailed.",
       auth: "required",
       scope: "students:write",
       success: 204,

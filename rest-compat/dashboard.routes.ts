@@ -12,6 +12,8 @@ export function addDashboardRoutes(routes: DocumentedRouter, services: Services)
       operationId: "getTrainerDashboard",
       tag: "Trainer's dashboard",
       summary: "Seats, assignments, the students' adherence and who needs attention, their recent records, the trainer's subscription",
+      description:
+        "Trainers only. Adherence, this week's sessions, who needs attention and the records cover the trainer's ACTIVE students; the records are those of the last 7 days (UTC), newest first, at most 20.",
       auth: "required",
       scope: "activity:read",
       success: 200,

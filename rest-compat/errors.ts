@@ -5,15 +5,24 @@ import { AppError, invalidParameter, REQUEST_TOO_LARGE } from "../src/platform/e
 import type { Logger } from "../src/platform/logger.js";
 
 /** Every error answer of the API (contract §2): the OpenAPI document's `Error`. */
-export const errorBodySchema = z.object({
-  message: z.string(),
-  success: z.literal(false),
-  errors: z
-    .array(z.object({ field: z.string().describe("JSON path of the offending value"), message: z.string() }))
-    .optional()
-    .describe("validation failures"),
-  details: z.string().optional().describe("why a payment was refused"),
-});
+export const errorBodySchema = z
+  .object({
+    message: z.string().describe("What went wrong, in Portuguese, as api-spec.md words it: apps show or match it"),
+    success: z.literal(false).describe("Always false"),
+    errors: z
+      .array(
+        z
+          .object({
+            field: z.string().describe("JSON path of the offending value (`sets[0].repetitions`)"),
+            message: z.string().describe("What is wrong with it, in Portuguese"),
+          })
+          .describe("One refused value"),
+      )
+      .optional()
+      .describe("Validation failures, every one of the request (with `Validation failed`)"),
+    details: z.string().optional().describe("Why a payment was refused (the gateway's reason)"),
+  })
+  .describe("Every error answer of the REST layer (contract §2)");
 type ErrorBody = z.output<typeof errorBodySchema>;
 
 /** Unknown routes under the API answer in the error shape. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EXERCISE_CATEGORIES } from "../src/tables/exercise.table.js";
+import { exerciseCategory } from "../src/modules/exercises/exercise.dto.js";
 import type { Services } from "../src/services.js";
 import { EXERCISES } from "./exercises.routes.js";
 import type { DocumentedRouter } from "./routes.js";
@@ -13,10 +13,11 @@ export function addExerciseCategoryRoutes(routes: DocumentedRouter, services: Se
       method: "get",
       path: "/exercises/categories",
       operationId: "listExerciseCategories",
-      response: z.array(z.enum(EXERCISE_CATEGORIES)),
+      response: z.array(exerciseCategory.schema),
       errors: { 400: "JSON inválido (a body sent along that does not parse)" },
       tag: EXERCISES,
       summary: "The ten categories, in order",
+      description: "No token needed. The ten `ExerciseCategory` values, always in the same order (the apps show them so).",
       auth: "none",
       success: 200,
     },

@@ -38,6 +38,7 @@ export function addExerciseRoutes(routes: DocumentedRouter, services: Services):
       response: pageOf(exerciseListItemSchema),
       tag: EXERCISES,
       summary: "Exercises the caller created",
+      description: "The exercises the caller wrote, public and private. By name, A to Z, unless `sort` says otherwise.",
       auth: "required",
       scope: "content:read",
       success: 200,
@@ -57,6 +58,8 @@ export function addExerciseRoutes(routes: DocumentedRouter, services: Services):
       response: pageOf(exerciseListItemSchema),
       tag: EXERCISES,
       summary: "Public exercises, plus those visible to the caller",
+      description:
+        "Without a token, public exercises only. With one, public exercises plus the private ones the caller may see: the caller's own, an ACTIVE-linked student's, and those in trainings of the caller's PENDING or ACTIVE plan assignments (administrators see all). By name, A to Z, unless `sort` says otherwise.",
       auth: "optional",
       scope: "content:read",
       success: 200,
@@ -74,6 +77,8 @@ export function addExerciseRoutes(routes: DocumentedRouter, services: Services):
       response: exerciseSchema,
       tag: EXERCISES,
       summary: "Create an exercise (multipart)",
+      description:
+        "Any signed-in user. The `exercise` part is the exercise as JSON; the optional `file` part is its image, whose type is judged from its bytes. Students create only private exercises: `isPublic: true` from a student answers 403 `Apenas personal trainers podem criar conteúdo público`.",
       auth: "required",
       scope: "content:write",
       success: 201,
@@ -92,6 +97,8 @@ export function addExerciseRoutes(routes: DocumentedRouter, services: Services):
       response: exerciseSchema,
       tag: EXERCISES,
       summary: "One exercise (token optional for public ones)",
+      description:
+        "A public exercise needs no token. A private one is visible to its author, administrators, the trainer ACTIVE-linked to its student author, and students whose PENDING or ACTIVE plan assignment uses it: 403 `Acesso negado` for anyone else, 401 without a token.",
       auth: "optional",
       scope: "content:read",
       success: 200,
@@ -110,6 +117,8 @@ export function addExerciseRoutes(routes: DocumentedRouter, services: Services):
       response: exerciseSchema,
       tag: EXERCISES,
       summary: "Replace an exercise (multipart; a new image replaces the old)",
+      description:
+        "Its author or an administrator (403 otherwise). Every field is replaced: what the `exercise` part leaves out is cleared. A new `file` replaces the image and gives `imageUrl` a new `?v=` version; without one the image stays.",
       auth: "required",
       scope: "content:write",
       success: 200,
@@ -128,6 +137,7 @@ export function addExerciseRoutes(routes: DocumentedRouter, services: Services):
       operationId: "deleteExercise",
       tag: EXERCISES,
       summary: "Delete an exercise (409 when used in trainings)",
+      description: "Its author or an administrator (403 otherwise); its image goes with it. 409 `Exercício está em uso em treinos` while a training holds it.",
       auth: "required",
       scope: "content:write",
       success: 204,

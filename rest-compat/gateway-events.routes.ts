@@ -36,6 +36,8 @@ export function addGatewayEventRoutes(routes: DocumentedRouter, services: Servic
       body: pixEventBody,
       tag: GATEWAY_EVENTS_TAG,
       summary: "PIX gateway notification (X-Webhook-Secret)",
+      description:
+        "Called by the PIX gateway, not by clients. `data.status` PAID settles the transaction and starts its subscription; EXPIRED or CANCELLED closes it; unknown transactions and other statuses are answered 200 and ignored.",
       auth: "none",
       success: 200,
       emptyErrors: { 400: "the body is not a PIX notification", 403: "wrong X-Webhook-Secret" },
@@ -52,6 +54,8 @@ export function addGatewayEventRoutes(routes: DocumentedRouter, services: Servic
         operationId: path === "/webhooks/card" ? "cardWebhook" : "paymentWebhook",
         tag: GATEWAY_EVENTS_TAG,
         summary: "Card gateway event (Card-Signature or Stripe-Signature)",
+        description:
+          'Called by the card gateway, not by clients; `/payments/webhook` and `/webhooks/card` are the same receiver. The signature is `t=<unix>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`, within 5 minutes. Each event id is applied once; an event naming no subscription of ours is answered 200 and ignored.',
         auth: "none",
         success: 200,
         headers: { "Card-Signature": "the card gateway's signature of the body", "Stripe-Signature": "Stripe's signature of the body" },

@@ -101,7 +101,8 @@ const TAGS: Record<string, string> = {
   Subscriptions: "Subscriptions: buying, changing and cancelling them",
   "Payments and invoices": "What was charged, and the invoices (JSON and PDF)",
   "Payment flow": "The payment flow of the mobile apps: checkout, PIX status and the sandbox's payment",
-  Webhooks: "What the payment gateways send; their refusals have no body",
+  Webhooks: "Your webhook endpoints and their deliveries, and what the payment gateways send us (their refusals have no body)",
+  "Webhooks you receive": "What the service POSTs to your webhook endpoints (POST /webhook-endpoints), by event type",
   "Personal trainer and student links": "Invites, and the links between trainers and students",
   Exercises: "Exercises, with their images",
   Trainings: "Trainings: ordered exercise lines",
@@ -144,6 +145,9 @@ class SchemaConverter {
       override: ({ zodSchema, jsonSchema }) => {
         // A Date of a DTO is written as its ISO 8601 text (json-answer.ts).
         if (isDate(zodSchema)) Object.assign(jsonSchema, { type: "string", format: "date-time" });
+        // An answer may gain fields: a client validating answers must not break the day one is added. (The project's
+        // contract tests still refuse a field the document does not declare.)
+        if (io === "output" && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
         if (typedParameters && Array.isArray(jsonSchema.anyOf)) {
           const typed = jsonSchema.anyOf.filter((branch) => (branch as JsonSchema).type !== "string");
           if (typed.length > 0 && typed.length < jsonSchema.anyOf.length) {
@@ -162,10 +166,19 @@ class SchemaConverter {
 
 const isBinary = (response: OperationSpec["response"]): response is BinaryAnswer => response !== undefined && "mediaType" in response;
 
+/** What a path's id names: `userId` → "The user's id"; a bare `id`, the item the path is about. */
+const idDescription = (name: string) =>
+  name === "id"
+    ? "The id of the item the path names"
+    : `The ${name
+        .replace(/Id$/, "")
+        .replace(/(?<=[a-z])(?=[A-Z])/g, " ")
+        .toLowerCase()}'s id`;
+
 function parametersOf(op: OperationSpec, schemas: SchemaConverter): JsonSchema[] {
   const path = [...op.path.matchAll(/:(\w+)/g)].map(([, name]) => {
-    const schema = schemas.parameter(op.pathParams?.[name] ?? queryId, "output");
-    return { name, in: "path", required: true, schema };
+    const { description, ...schema } = schemas.parameter(op.pathParams?.[name] ?? queryId, "output");
+    return { name, in: "path", required: true, description: description ?? idDescription(name), schema };
   });
   const query: JsonSchema[] = [];
   const objectSchemas = [
@@ -275,11 +288,81 @@ function responsesOf(op: OperationSpec, keyed: boolean, schemas: SchemaConverter
   for (const [status, reason] of Object.entries(op.emptyErrors ?? {})) responses[status] = { description: `${reason} (no body)` };
   // Any operation, on a failure nobody foresaw (nothing about it is told; the logs have it).
   responses[500] = { description: "Erro interno do servidor", content: errorContent };
+  for (const [status, response] of Object.entries(responses)) {
+    // A budgeted token's refusals report its budget too, once it was counted.
+    const budget = budgeted && status.startsWith("4") ? BUDGET_HEADERS : {};
+    response.headers = {
+      ...(response.headers as JsonSchema | undefined),
+      ...budget,
+      "Access-Control-Allow-Origin": { $ref: "#/components/headers/Access-Control-Allow-Origin" },
+    };
+  }
   return responses;
 }
 
+/** OpenAPI's integer formats: int32 where the bounds fit, else int64 (a JSON number holds integers to 2^53 exactly). */
+function withIntegerFormats<T>(node: T): T {
+  if (Array.isArray(node)) node.forEach(withIntegerFormats);
+  else if (node !== null && typeof node === "object") {
+    const schema = node as JsonSchema;
+    if (schema.type === "integer" && schema.format === undefined) {
+      const fits = (bound: unknown) => typeof bound === "number" && Math.abs(bound) <= 2 ** 31 - 1;
+      schema.format = fits(schema.minimum) && fits(schema.maximum) ? "int32" : "int64";
+    }
+    Object.values(schema).forEach(withIntegerFormats);
+  }
+  return node;
+}
+
+/** An event the service POSTs to the endpoints subscribed to it (contract §14.1). */
+export interface WebhookEventSpec {
+  type: string;
+  summary: string;
+  /** The envelope, with the event's data. */
+  schema: z.ZodType;
+}
+
+/** The Standard Webhooks headers every delivery carries. */
+const WEBHOOK_HEADERS = [
+  ["webhook-id", "The event's id (as the body's `id`): the same on every attempt"],
+  ["webhook-timestamp", "When this attempt was signed, in Unix seconds: refuse one far from your clock (replays)"],
+  [
+    "webhook-signature",
+    "`v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed by the base64-decoded part of the endpoint's secret after `whsec_`; one value per active secret (two for 24 h after a rotation), space-separated",
+  ],
+].map(([name, description]) => ({ name, in: "header", required: true, description, schema: { type: "string" } }));
+
+/** The document's `webhooks` section: what an endpoint receives, by event type, as a receiver's operations. */
+function webhooksOf(events: readonly WebhookEventSpec[], schemas: SchemaConverter): Record<string, JsonSchema> {
+  return Object.fromEntries(
+    events.map((event) => [
+      event.type,
+      {
+        post: {
+          operationId: `receive${event.type.replace(/(?:^|[._])(\w)/g, (_, letter: string) => letter.toUpperCase())}`,
+          tags: ["Webhooks you receive"],
+          summary: event.summary,
+          description:
+            "POSTed to each enabled endpoint subscribed to the event whose owner may see its subject (contract §14.1), signed by Standard Webhooks. At least once, in no guaranteed order: drop an `id` already applied.",
+          security: [],
+          parameters: WEBHOOK_HEADERS,
+          requestBody: { required: true, content: { "application/json": { schema: schemas.body(event.schema, "output") } } },
+          responses: {
+            "200": { description: "Received: any 2xx within 10 s. Anything else is tried again after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h" },
+          },
+        },
+      },
+    ]),
+  );
+}
+
 /** The OpenAPI 3.1 document of the REST layer, built from the routers' own operation list and their zod schemas. */
-export function openApiDocument(operations: readonly OperationSpec[], serverUrl: string, idempotencyExempt: readonly string[] = []) {
+export function openApiDocument(
+  operations: readonly OperationSpec[],
+  serverUrl: string,
+  idempotencyExempt: readonly string[] = [],
+  webhookEvents: readonly WebhookEventSpec[] = [],
+) {
   const schemas = new SchemaConverter();
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
@@ -290,14 +373,16 @@ export function openApiDocument(operations: readonly OperationSpec[], serverUrl:
       operationId: op.operationId,
       tags: [op.tag],
       summary: op.summary,
+      ...(op.description ? { description: op.description } : {}),
       security: securityOf(op),
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(requestBody ? { requestBody } : {}),
       responses: responsesOf(op, keyed, schemas),
     };
   }
-  const usedTags = new Set(operations.map((op) => op.tag));
-  return {
+  const webhooks = webhooksOf(webhookEvents, schemas);
+  const usedTags = new Set([...operations.map((op) => op.tag), ...(webhookEvents.length > 0 ? ["Webhooks you receive"] : [])]);
+  return withIntegerFormats({
     openapi: "3.1.0",
     info: {
       title: "Fitness Training Service — REST compatibility layer",
@@ -305,12 +390,18 @@ export function openApiDocument(operations: readonly OperationSpec[], serverUrl:
       description: "Every documented REST path under /api. Errors are {message, success:false, errors?, details?}. GraphQL lives at /graphql.",
       license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
     },
-    servers: [{ url: `${serverUrl}/api` }],
+    servers: [
+      { url: `${serverUrl}/api`, description: "This deployment (production, staging or local alike: the PUBLIC_BASE_URL it runs with)", "x-internal": false },
+    ],
     tags: [...usedTags].map((name) => ({ name, description: TAGS[name] ?? name })),
     components: {
       securitySchemes: securitySchemes(serverUrl),
       parameters: { IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER },
       headers: {
+        "Access-Control-Allow-Origin": {
+          description: "`*`: any web page may call the API (CORS); a token, never a cookie, is the credential",
+          schema: { type: "string", const: "*" },
+        },
         IdempotentReplayed: REPLAYED_HEADER,
         RetryAfter: RETRY_AFTER_HEADER,
         RateLimitLimit: {
@@ -324,7 +415,8 @@ export function openApiDocument(operations: readonly OperationSpec[], serverUrl:
       schemas: { ...schemas.components, Error: schemas.body(errorBodySchema, "output") },
     },
     paths,
-  };
+    ...(webhookEvents.length > 0 ? { webhooks } : {}),
+  });
 }
 
 /**
@@ -340,7 +432,13 @@ function securityOf(op: OperationSpec): Record<string, string[]>[] {
 function securitySchemes(serverUrl: string) {
   const scopes = Object.fromEntries(SCOPE_NAMES.map((name) => [name, SCOPES[name].en]));
   return {
-    bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "A login token (/users/login): every scope" },
+    bearer: {
+      type: "http",
+      scheme: "bearer",
+      bearerFormat: "JWT",
+      description:
+        "A login token (/users/login): every scope. A JWT as RFC8725 advises: HS256 only (any other `alg`, `none` included, is refused), `exp` required and checked, revocable by its session",
+    },
     personalToken: {
       type: "http",
       scheme: "bearer",
@@ -349,7 +447,8 @@ function securitySchemes(serverUrl: string) {
     },
     oauth2: {
       type: "oauth2",
-      description: "An app's access token (authorization code with PKCE S256), with the scopes its user granted",
+      description:
+        "An app's access token (authorization code with PKCE S256), with the scopes its user granted: opaque, never a JWT (only its ID tokens are, signed as RFC8725 advises)",
       flows: {
         authorizationCode: {
           authorizationUrl: `${serverUrl}/oauth/auth`,
@@ -370,26 +469,44 @@ export function pageOf(item: z.ZodType): z.ZodType {
   if (!page) {
     const id = z.globalRegistry.get(item)?.id;
     page = pageSchema(item);
-    if (id) page = page.meta({ id: `${id}Page` });
+    if (id) page = page.meta({ id: `${id}Page`, description: `A page of ${id} items (contract §2)` });
     pages.set(item, page);
   }
   return page;
 }
 
+/** The page object of contract §2, as Spring Data writes it (the mobile apps read it so). */
 function pageSchema(item: z.ZodType) {
   const count = z.number().int().min(0);
-  const sortInfo = z.object({ sorted: z.boolean(), unsorted: z.boolean(), empty: z.boolean() });
-  return z.object({
-    content: z.array(item),
-    pageable: z.object({ sort: sortInfo, pageNumber: count, pageSize: count, offset: count, paged: z.literal(true), unpaged: z.literal(false) }),
-    totalPages: count,
-    totalElements: count,
-    last: z.boolean(),
-    first: z.boolean(),
-    sort: sortInfo,
-    number: count,
-    numberOfElements: count,
-    size: count,
-    empty: z.boolean(),
-  });
+  const sortInfo = z
+    .object({
+      sorted: z.boolean().describe("true when the page was asked in an order"),
+      unsorted: z.boolean().describe("The opposite of sorted"),
+      empty: z.boolean().describe("true when no order was asked (as unsorted)"),
+    })
+    .describe("Whether an order was asked");
+  return z
+    .object({
+      content: z.array(item).describe("The page's items, in the order asked"),
+      pageable: z
+        .object({
+          sort: sortInfo,
+          pageNumber: count.describe("The page's number, from 0"),
+          pageSize: count.describe("The size asked"),
+          offset: count.describe("How many items come before this page"),
+          paged: z.literal(true).describe("Always true"),
+          unpaged: z.literal(false).describe("Always false"),
+        })
+        .describe("The page asked"),
+      totalPages: count.describe("How many pages the listing has at this size"),
+      totalElements: count.describe("How many items the listing has"),
+      last: z.boolean().describe("true on the last page"),
+      first: z.boolean().describe("true on the first page"),
+      sort: sortInfo,
+      number: count.describe("The page's number, from 0"),
+      numberOfElements: count.describe("How many items this page holds"),
+      size: count.describe("The size asked"),
+      empty: z.boolean().describe("true when this page holds no item"),
+    })
+    .describe("A page of a listing (contract §2)");
 }

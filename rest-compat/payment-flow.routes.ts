@@ -20,6 +20,8 @@ export function addPaymentFlowRoutes(routes: DocumentedRouter, services: Service
       response: z.union([checkoutSubscriptionSchema, pixTransactionSchema]).describe("a card checkout: the subscription; PIX: the charge to pay"),
       tag: FLOW,
       summary: "Checkout: card subscription at the gateway, or a PIX QR code",
+      description:
+        "The plan must be active and for the caller's userType (else 400). CREDIT_CARD, by `paymentMethodId` or by the card fields: a recurring subscription at the card gateway, answered in the payment flow's shape; a refused card is 400 `Pagamento recusado` with `details`, and the subscription FAILED. PIX: a PENDING subscription, answered with the PIX charge to pay.",
       auth: "required",
       scope: "login",
       success: 201,
@@ -44,6 +46,8 @@ export function addPaymentFlowRoutes(routes: DocumentedRouter, services: Service
       response: checkoutSubscriptionSchema,
       tag: FLOW,
       summary: "The current subscription (payment-flow shape)",
+      description:
+        "The caller's subscription giving access, else their latest PENDING one (as GET /subscriptions/my-subscription chooses), in the payment flow's shape; 404 `Assinatura não encontrada` when there is neither.",
       auth: "required",
       scope: "billing:read",
       success: 200,
@@ -62,6 +66,8 @@ export function addPaymentFlowRoutes(routes: DocumentedRouter, services: Service
       response: checkoutSubscriptionSchema,
       tag: FLOW,
       summary: "Cancel at the gateway and here; autoRenew off",
+      description:
+        "As POST /subscriptions/{id}/cancel, but at once unless `cancelImmediately` is false (the body may be left out); answered in the payment flow's shape. Owner or administrator.",
       auth: "required",
       scope: "login",
       success: 200,
@@ -82,6 +88,8 @@ export function addPaymentFlowRoutes(routes: DocumentedRouter, services: Service
       response: pixTransactionSchema,
       tag: FLOW,
       summary: "A PIX transaction (polled after showing the QR code)",
+      description:
+        "The owner's, or any for an administrator. A PENDING charge is first checked with the PIX gateway, so a payment whose notification was lost still shows PAID (and starts its subscription).",
       auth: "required",
       scope: "billing:read",
       success: 200,
@@ -100,6 +108,8 @@ export function addPaymentFlowRoutes(routes: DocumentedRouter, services: Service
       response: pixTransactionSchema,
       tag: FLOW,
       summary: "Pay a PIX charge (sandbox or gateway dev mode only)",
+      description:
+        "Only while the PIX gateway is the sandbox or in dev mode (else 404). Pays the caller's PENDING charge (an administrator's: any) the way the gateway's notification does; a charge no longer PENDING is answered as it is.",
       auth: "required",
       scope: "login",
       success: 200,

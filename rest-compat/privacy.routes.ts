@@ -1,13 +1,9 @@
-import { z } from "zod";
 import { deleteAccountInput } from "../src/modules/privacy/privacy.inputs.js";
 import type { Services } from "../src/services.js";
 import { bodyReader, idParam, userOf } from "./http.js";
 import type { DocumentedRouter } from "./routes.js";
 
 const DATA_RIGHTS = "Data rights (LGPD)";
-
-/** The export's document: a few fixed fields, then one section per kind of data (contract §15). */
-const exportDocument = z.looseObject({ exportedAt: z.iso.datetime(), userId: z.number().int() });
 
 /** The data subject's rights of contract §15; declared before /users/:id so `me` never reads as an id. */
 export function addPrivacyRoutes(routes: DocumentedRouter, services: Services): void {
@@ -20,10 +16,12 @@ export function addPrivacyRoutes(routes: DocumentedRouter, services: Services): 
       operationId: "exportMyData",
       tag: DATA_RIGHTS,
       summary: "Everything kept of the caller, as a JSON attachment dados-<id>.json (once a minute)",
+      description:
+        "The data subject's copy (LGPD art. 18, contract §15): the profile and weight history, what the caller wrote, was assigned and logged, its links and invites, billing and webhook endpoints, all from one snapshot; no secret. A login session only; one per minute.",
       auth: "required",
       scope: "login",
       success: 200,
-      response: exportDocument,
+      response: privacy.exportDocument,
       errors: { 429: "Muitas requisições (one export per user per minute)" },
     },
     async (req, res) => {
@@ -38,6 +36,8 @@ export function addPrivacyRoutes(routes: DocumentedRouter, services: Services): 
       operationId: "deleteMyAccount",
       tag: DATA_RIGHTS,
       summary: "Erase the caller's account (its password, or an identity provider's ID token of its e-mail)",
+      description:
+        "Erases the person and keeps what the law requires (contract §15): the name and e-mail are anonymized, personal data, private content, executions and records deleted, links ended, the subscription canceled, every token revoked; payments and invoices stay. A confirmation goes to the old address.",
       auth: "required",
       scope: "login",
       success: 204,
@@ -56,6 +56,7 @@ export function addPrivacyRoutes(routes: DocumentedRouter, services: Services): 
       operationId: "deleteUser",
       tag: DATA_RIGHTS,
       summary: "Erase a user's account (administrators)",
+      description: "The same erasure as DELETE /users/me, by an administrator, with no proof asked.",
       auth: "required",
       scope: "login",
       success: 204,

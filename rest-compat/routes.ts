@@ -27,7 +27,10 @@ export interface OperationSpec {
   /** Unique, a client's method name. */
   operationId: string;
   tag: string;
+  /** A line: what it does. */
   summary: string;
+  /** What a client needs beyond the summary: who may call it, what it changes, what to expect (CommonMark). */
+  description?: string;
   /** `none`: no token; `optional`: a token widens what is visible; `required`: 401 without one. */
   auth: "none" | "optional" | "required";
   /**

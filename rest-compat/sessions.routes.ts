@@ -17,6 +17,8 @@ export function addSessionRoutes(routes: DocumentedRouter, services: Services): 
       operationId: "register",
       tag: ACCOUNTS,
       summary: "Create an account",
+      description:
+        "No token needed. Creates the account and signs it in. Unless it comes from the web app with `confirmed: true`, it starts with `emailConfirmed: false` and a confirmation link is e-mailed; an unconfirmed user may still log in.",
       auth: "none",
       success: 201,
       body: registerInput,
@@ -34,6 +36,8 @@ export function addSessionRoutes(routes: DocumentedRouter, services: Services): 
       operationId: "login",
       tag: ACCOUNTS,
       summary: "Log in with e-mail and password",
+      description:
+        "No token needed. The answer's token is valid for 24 hours. A wrong password answers 400 `Credenciais inválidas`; after repeated failures for one e-mail (5 in 15 minutes by default) the e-mail is locked out for a while (429).",
       auth: "none",
       success: 200,
       body: loginInput,
@@ -56,6 +60,8 @@ export function addSessionRoutes(routes: DocumentedRouter, services: Services): 
       operationId: "firebaseLogin",
       tag: ACCOUNTS,
       summary: "Log in with an identity provider ID token",
+      description:
+        "No token needed. The identity provider's ID token is verified (signature, issuer, audience, expiry) and its `email` claim names the account: 400 when it does not verify (or no provider is configured), 404 when no account has that e-mail.",
       auth: "none",
       success: 200,
       body: firebaseLoginInput,
@@ -73,6 +79,8 @@ export function addSessionRoutes(routes: DocumentedRouter, services: Services): 
       operationId: "refreshToken",
       tag: ACCOUNTS,
       summary: "Exchange a valid token for a new one (the old one is revoked)",
+      description:
+        "A login token only, not a personal or an app's token. The answer's token is valid for 24 hours; the one sent is revoked, so refreshing it again answers 401.",
       auth: "required",
       scope: "login",
       success: 200,
@@ -89,6 +97,7 @@ export function addSessionRoutes(routes: DocumentedRouter, services: Services): 
       operationId: "logout",
       tag: ACCOUNTS,
       summary: "Revoke the current token",
+      description: "A login token only, not a personal or an app's token. The token sent is refused from then on (401), on every instance.",
       auth: "required",
       scope: "login",
       success: 200,

@@ -19,6 +19,8 @@ export function addSubscriptionRoutes(routes: DocumentedRouter, services: Servic
       response: subscriptionSchema,
       tag: SUBSCRIPTIONS,
       summary: "The subscription giving access, else the latest pending one",
+      description:
+        "The caller's own: the subscription giving access (ACTIVE, or CANCELED until its endDate), else the latest PENDING one; 404 `Assinatura não encontrada` when there is neither.",
       auth: "required",
       scope: "billing:read",
       success: 200,
@@ -36,6 +38,8 @@ export function addSubscriptionRoutes(routes: DocumentedRouter, services: Servic
       response: subscriptionSchema,
       tag: SUBSCRIPTIONS,
       summary: "Subscribe: card charged now; PIX or boleto pending until paid",
+      description:
+        "The plan must be active and for the caller's userType (else 400 `Plano não disponível para este usuário`). A card accepted gives an ACTIVE subscription, a COMPLETED payment and a PAID invoice; refused, 422 `Pagamento recusado` with the gateway's code in `details` and a FAILED payment. PIX or BOLETO gives a PENDING subscription with the `pix` or `boleto` to pay and a PENDING invoice; it replaces an earlier PENDING one, and asking again for the same plan and method answers the same charge.",
       auth: "required",
       scope: "login",
       success: 201,
@@ -54,6 +58,7 @@ export function addSubscriptionRoutes(routes: DocumentedRouter, services: Servic
       response: subscriptionSchema,
       tag: SUBSCRIPTIONS,
       summary: "One subscription (owner or administrator)",
+      description: "The owner's, or any for an administrator (else 403 `Acesso negado`); 404 `Assinatura não encontrada`.",
       auth: "required",
       scope: "billing:read",
       success: 200,
@@ -72,6 +77,8 @@ export function addSubscriptionRoutes(routes: DocumentedRouter, services: Servic
       response: subscriptionSchema,
       tag: SUBSCRIPTIONS,
       summary: "Change autoRenew, the payment method or the card renewals charge",
+      description:
+        "Owner or administrator, while the subscription is PENDING or ACTIVE (else 409). Card fields are checked, then saved at the card gateway (not charged) as the card renewals charge; a refusal is 422 `Pagamento recusado` with `details`.",
       auth: "required",
       scope: "login",
       success: 200,
@@ -97,6 +104,8 @@ export function addSubscriptionRoutes(routes: DocumentedRouter, services: Servic
       response: subscriptionSchema,
       tag: SUBSCRIPTIONS,
       summary: "Cancel now or at the end of the period",
+      description:
+        "Owner or administrator, for an ACTIVE or PENDING subscription (409 `Esta assinatura já está cancelada` when canceled already). `cancelImmediately: true` ends access now (the user back to FREEMIUM); otherwise access lasts until endDate. autoRenew turns false and renewalDate null; its pending invoices and PIX charges are canceled, and the card gateway is told after.",
       auth: "required",
       scope: "login",
       success: 200,

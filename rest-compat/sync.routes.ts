@@ -15,6 +15,8 @@ export function addSyncRoutes(routes: DocumentedRouter, services: Services): voi
       tag: "Sync",
       summary:
         "What changed for the caller since a cursor (each change once, in commit order, a lost sight as DELETE), or without `since` every entity the caller sees, then a cursor",
+      description:
+        "The offline-safe sync of contract §13.3: start without `since` for every entity the caller sees, keep the `cursor`, and ask again with it while `hasMore`; each change is an UPSERT with the entity as its REST GET answers it, or a DELETE (gone, or no longer visible). A cursor too old to resume answers 410: sync again from scratch.",
       auth: "required",
       scope: "activity:read",
       success: 200,

@@ -1,9 +1,13 @@
 import { trainingPlanSchema } from "../src/modules/training-plans/training-plan.dto.js";
 import { planFilter, planInput, planPaging } from "../src/modules/training-plans/training-plan.inputs.js";
 import type { Services } from "../src/services.js";
+import { queryId } from "../src/platform/validation.js";
 import { bodyReader, idParam, listReader, pageReader, userOf } from "./http.js";
 import { pageOf } from "./openapi.js";
 import type { DocumentedRouter } from "./routes.js";
+
+/** The `id` of this module's paths. */
+const PLAN_ID = queryId.describe("The plan's id");
 
 export const PLANS = "Training plans";
 
@@ -20,6 +24,7 @@ export function addTrainingPlanRoutes(routes: DocumentedRouter, services: Servic
       response: pageOf(trainingPlanSchema),
       tag: PLANS,
       summary: "Plans the trainer created",
+      description: "Trainers only (403 for students): the plans the caller wrote, each with its trainings. Newest first unless `sort` says otherwise.",
       auth: "required",
       scope: "content:read",
       success: 200,
@@ -39,6 +44,8 @@ export function addTrainingPlanRoutes(routes: DocumentedRouter, services: Servic
       response: pageOf(trainingPlanSchema),
       tag: PLANS,
       summary: "Plans visible to the caller",
+      description:
+        "Public plans, the caller's own, and those assigned to the caller (administrators see all), each with its trainings. Newest first unless `sort` says otherwise.",
       auth: "required",
       scope: "content:read",
       success: 200,
@@ -56,6 +63,8 @@ export function addTrainingPlanRoutes(routes: DocumentedRouter, services: Servic
       response: trainingPlanSchema,
       tag: PLANS,
       summary: "Create a plan (trainers)",
+      description:
+        "Trainers only: 403 `Apenas personal trainers podem criar planos de treino` for anyone else. Every training must be one the caller may see (404 `Treino não encontrado` otherwise).",
       auth: "required",
       scope: "content:write",
       success: 201,
@@ -70,10 +79,13 @@ export function addTrainingPlanRoutes(routes: DocumentedRouter, services: Servic
     {
       method: "get",
       path: "/training-plans/:id",
+      pathParams: { id: PLAN_ID },
       operationId: "getTrainingPlan",
       response: trainingPlanSchema,
       tag: PLANS,
       summary: "One plan",
+      description:
+        "A public plan is visible to every signed-in user; a private one to its author, administrators and the students it was assigned to (403 `Acesso negado` for anyone else).",
       auth: "required",
       scope: "content:read",
       success: 200,
@@ -88,10 +100,13 @@ export function addTrainingPlanRoutes(routes: DocumentedRouter, services: Servic
     {
       method: "put",
       path: "/training-plans/:id",
+      pathParams: { id: PLAN_ID },
       operationId: "updateTrainingPlan",
       response: trainingPlanSchema,
       tag: PLANS,
       summary: "Replace a plan",
+      description:
+        "Its author or an administrator (403 otherwise). Every field and the week's trainings are replaced: what the body leaves out is cleared. Every training must be one the caller may see (404 `Treino não encontrado` otherwise).",
       auth: "required",
       scope: "content:write",
       success: 200,
@@ -107,9 +122,12 @@ export function addTrainingPlanRoutes(routes: DocumentedRouter, services: Servic
     {
       method: "delete",
       path: "/training-plans/:id",
+      pathParams: { id: PLAN_ID },
       operationId: "deleteTrainingPlan",
       tag: PLANS,
       summary: "Delete a plan (409 while assigned)",
+      description:
+        "Its author or an administrator (403 otherwise). 409 `Plano de treino está atribuído a alunos` while a PENDING or ACTIVE assignment uses it; its COMPLETED and CANCELED assignments are deleted with it.",
       auth: "required",
       scope: "content:write",
       success: 204,

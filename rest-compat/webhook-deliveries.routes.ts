@@ -17,6 +17,8 @@ export function addWebhookDeliveryRoutes(routes: DocumentedRouter, services: Ser
       operationId: "listWebhookDeliveries",
       tag: WEBHOOKS,
       summary: "The endpoint's deliveries, newest first",
+      description:
+        "Owner or administrator. Newest first unless `sort` says otherwise. An event older than 30 days is deleted, with its deliveries, once none of them is PENDING.",
       auth: "required",
       scope: "webhooks:manage",
       success: 200,
@@ -35,6 +37,8 @@ export function addWebhookDeliveryRoutes(routes: DocumentedRouter, services: Ser
       operationId: "retryWebhookDelivery",
       tag: WEBHOOKS,
       summary: "Attempts a delivery again now (a FAILED one gets one more attempt)",
+      description:
+        "Owner or administrator. The delivery is due again at once, whatever its status; asked while an attempt is under way, that attempt is the retry. 404 `Entrega não encontrada` when the endpoint has no such delivery.",
       auth: "required",
       scope: "webhooks:manage",
       success: 202,

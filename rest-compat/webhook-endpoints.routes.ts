@@ -18,6 +18,8 @@ export function addWebhookEndpointRoutes(routes: DocumentedRouter, services: Ser
       operationId: "createWebhookEndpoint",
       tag: WEBHOOKS,
       summary: "Registers an endpoint for signed event deliveries; the answer holds its secret, shown only now",
+      description:
+        "Any signed-in user registers endpoints of their own (an app's token: endpoints of that app). Keep the `secret`: it verifies the `webhook-signature` header of each delivery (Standard Webhooks). In production the url must be https and resolve to a public address (else 400 on `url`).",
       auth: "required",
       scope: "webhooks:manage",
       success: 201,
@@ -36,6 +38,8 @@ export function addWebhookEndpointRoutes(routes: DocumentedRouter, services: Ser
       operationId: "listWebhookEndpoints",
       tag: WEBHOOKS,
       summary: "The caller's endpoints (an administrator's: everyone's)",
+      description:
+        "A user's own endpoints; an administrator's login or personal token lists everyone's, an app's token only the endpoints that app registered for its user. Newest first unless `sort` says otherwise.",
       auth: "required",
       scope: "webhooks:manage",
       success: 200,
@@ -54,6 +58,8 @@ export function addWebhookEndpointRoutes(routes: DocumentedRouter, services: Ser
       operationId: "getWebhookEndpoint",
       tag: WEBHOOKS,
       summary: "One endpoint",
+      description:
+        "The owner's, or any for an administrator (else 403 `Acesso negado`); 404 `Endpoint não encontrado`. An app's token reaches only the endpoints that app registered.",
       auth: "required",
       scope: "webhooks:manage",
       success: 200,
@@ -71,6 +77,8 @@ export function addWebhookEndpointRoutes(routes: DocumentedRouter, services: Ser
       operationId: "updateWebhookEndpoint",
       tag: WEBHOOKS,
       summary: "Changes an endpoint's url, events, description, or turns it on or off",
+      description:
+        "Owner or administrator; fields left out stay. `enabled: true` turns an endpoint back on (after the service disabled it for 5 days of failed deliveries, say), its run of failures starting afresh.",
       auth: "required",
       scope: "webhooks:manage",
       success: 200,
@@ -89,6 +97,7 @@ export function addWebhookEndpointRoutes(routes: DocumentedRouter, services: Ser
       operationId: "deleteWebhookEndpoint",
       tag: WEBHOOKS,
       summary: "Deletes an endpoint and its deliveries",
+      description: "Owner or administrator. Its deliveries go with it, pending ones included.",
       auth: "required",
       scope: "webhooks:manage",
       success: 204,
@@ -106,6 +115,8 @@ export function addWebhookEndpointRoutes(routes: DocumentedRouter, services: Ser
       operationId: "rotateWebhookSecret",
       tag: WEBHOOKS,
       summary: "A new signing secret; deliveries carry a signature by the previous one too for 24 hours",
+      description:
+        "Owner or administrator. The new secret is in this answer only. For 24 hours each delivery carries two `v1,` signatures, by the new and by the previous secret, so a receiver can switch without losing any.",
       auth: "required",
       scope: "webhooks:manage",
       success: 200,
@@ -123,6 +134,8 @@ export function addWebhookEndpointRoutes(routes: DocumentedRouter, services: Ser
       operationId: "testWebhookEndpoint",
       tag: WEBHOOKS,
       summary: "Sends a `ping` event to the endpoint; the answer is its delivery",
+      description:
+        "Owner or administrator. Queues a `ping` to this endpoint alone, due at once, and answers its delivery (PENDING); follow it in GET /webhook-endpoints/{id}/deliveries. A disabled endpoint's ping waits until it is enabled again.",
       auth: "required",
       scope: "webhooks:manage",
       success: 202,

@@ -65,8 +65,17 @@ export function buildGraphqlSchema(): GraphQLSchema {
     assertListsBounded(schema);
     cutListsToCaps(schema);
     guardScopes(schema);
+    describeRoots(schema);
   }
   return schema;
+}
+
+/** The root types' descriptions (type-graphql builds them without one). */
+function describeRoots(built: GraphQLSchema): void {
+  built.getQueryType()!.description = "What a client reads: each field names the scope a tool's token needs (a login token holds them all)";
+  built.getMutationType()!.description = "What a client changes: each write follows the same rules, and refuses with the same messages, as its REST path";
+  built.getSubscriptionType()!.description =
+    "Live updates over a WebSocket at /graphql (graphql-transport-ws, contract §14.2): access is checked at subscribe and for every event";
 }
 
 /** The committed schema.graphql text: sorted, so it changes only when the schema does. */

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { ListQuery, PageRequest, Paging } from "../platform/paging.js";
 import { parseQuery, readerOf, type DatedInputReader, type DatedSchema, type InputReader, type RefusalMessage } from "../platform/validation.js";
-import { pageRequestOf, type PageInput } from "./page.js";
+import { pageRequestOf, type OrderBy, type PageInput } from "./page.js";
 
 /**
  * GraphQL arguments standing for a query string's parameters (a filter input, or a field's own arguments), parsed by the
@@ -18,9 +18,9 @@ export function argumentsReader<S extends z.ZodType>(schema: S, args: object | n
   return () => parseArguments(schema, args);
 }
 
-/** The page a PageInput asks for. */
-export function pageReader(page: PageInput | null | undefined, paging: Paging): InputReader<PageRequest> {
-  return () => pageRequestOf(page, paging);
+/** The page a PageInput and a listing's `orderBy` ask for. */
+export function pageReader(page: PageInput | null | undefined, paging: Paging, orderBy?: OrderBy | null): InputReader<PageRequest> {
+  return () => pageRequestOf(page, paging, orderBy);
 }
 
 /** A listing's arguments: the page asked, read first (as REST reads it first), and the filter as `schema` reads it. */
@@ -29,8 +29,9 @@ export function listReader<S extends z.ZodType>(
   schema: S,
   filter: object | null | undefined,
   page: PageInput | null | undefined,
+  orderBy?: OrderBy | null,
 ): InputReader<ListQuery<z.output<S>>> {
-  return () => ({ page: pageRequestOf(page, paging), filter: parseArguments(schema, filter) });
+  return () => ({ page: pageRequestOf(page, paging, orderBy), filter: parseArguments(schema, filter) });
 }
 
 /**

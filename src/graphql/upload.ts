@@ -1,12 +1,23 @@
 import type { RequestHandler } from "express";
+import { GraphQLScalarType } from "graphql";
 import type { FileUpload } from "graphql-upload-minimal";
-import { GraphQLUpload, graphqlUploadExpress } from "graphql-upload-minimal";
+import { GraphQLUpload as UploadScalar, graphqlUploadExpress } from "graphql-upload-minimal";
 import { AppError, INVALID_MULTIPART, REQUEST_TOO_LARGE } from "../platform/errors.js";
 import { MAX_IMAGE_BYTES, type UploadedFile } from "../platform/storage/image-storage.js";
 import { ensureNesting } from "../platform/validation.js";
 
-export { GraphQLUpload };
 export type { FileUpload };
+
+/** At most this many files in one GraphQL multipart request. */
+const MAX_FILES = 2;
+
+/** graphql-upload-minimal's Upload scalar, described for clients. */
+export const GraphQLUpload = new GraphQLScalarType({
+  ...UploadScalar.toConfig(),
+  description:
+    "A file sent as a part of a GraphQL multipart request (the GraphQL multipart request specification), " +
+    `at most ${MAX_FILES} files a request; the image fields take JPG, PNG or GIF of at most ${MAX_IMAGE_BYTES / (1024 * 1024)} MB.`,
+});
 
 /** Reads an uploaded file into memory, stopping past the 5 MB image limit (then marked truncated). */
 export async function readUpload(upload: Promise<FileUpload> | FileUpload): Promise<UploadedFile> {
@@ -32,7 +43,7 @@ export async function readUpload(upload: Promise<FileUpload> | FileUpload): Prom
  * never a 500. The REST photo upload answers the same text. `operations` nested too deep is refused like a JSON body.
  */
 export function graphqlMultipart(): RequestHandler {
-  const parse = graphqlUploadExpress({ maxFileSize: MAX_IMAGE_BYTES + 1, maxFiles: 2, maxFieldSize: 1024 * 1024 });
+  const parse = graphqlUploadExpress({ maxFileSize: MAX_IMAGE_BYTES + 1, maxFiles: MAX_FILES, maxFieldSize: 1024 * 1024 });
   return (req, res, next) => {
     parse(req, res, (error?: unknown) => {
       if (error !== undefined && error !== null) {

@@ -271,13 +271,14 @@ describe("cost", () => {
 
 describe("REST documentation", () => {
   it("documents the adherence and dashboard paths with their parameters and answers' schemas", async () => {
-    const { paths } = (await t.get("/api/openapi.json")).body;
+    const { paths, components } = (await t.get("/api/openapi.json")).body;
     const one = paths["/users/{id}/adherence"].get;
     expect(one.parameters.map((p: { name: string }) => p.name)).toEqual(["id", "window"]);
     expect(Object.keys(one.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "403", "404"]));
     const adherence = one.responses["200"].content["application/json"].schema;
     expect(adherence.required).toEqual(expect.arrayContaining([...SUMMARY_KEYS, "weeks", "assignments"]));
-    expect(adherence.properties.reasons.items.enum).toEqual(["LOW_ADHERENCE", "DROPPING", "INACTIVE_7_DAYS"]);
+    expect(adherence.properties.reasons.items.$ref).toBe("#/components/schemas/AttentionReason");
+    expect(components.schemas.AttentionReason.enum).toEqual(["LOW_ADHERENCE", "DROPPING", "INACTIVE_7_DAYS"]);
 
     const page = paths["/personal/students/adherence"].get;
     expect(page.parameters.map((p: { name: string }) => p.name)).toEqual(["window", "page", "size", "sort"]);

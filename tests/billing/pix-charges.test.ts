@@ -207,7 +207,7 @@ describe("money received for a subscription no longer wanted", () => {
     const listed = await t.get("/api/payments?status=REFUND_DUE", { token: admin.token });
     expect(listed.status).toBe(200);
     expect(listed.body.content).toMatchObject([{ id: due.id, userId: ana.id, status: "REFUND_DUE", amount: 49.9, transactionId: mensal.body.pix.id }]);
-    const query = `query { payments(filter: { status: "REFUND_DUE" }) { content { id status userId } } }`;
+    const query = `query { payments(filter: { status: REFUND_DUE }) { content { id status userId } } }`;
     expect((await t.graphql(query, {}, admin.token)).data.payments.content).toEqual([{ id: due.id, status: "REFUND_DUE", userId: ana.id }]);
     expect((await t.get("/api/payments?status=REFUND_DUE", { token: ana.token })).body.content.map((p: { id: number }) => p.id)).toEqual([due.id]);
 

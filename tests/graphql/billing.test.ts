@@ -73,7 +73,7 @@ describe("billing over GraphQL", () => {
     expect(typed.data.mySubscription).toEqual({ __typename: "UserSubscription", planName: "Mensal" });
 
     const records = await t.graphql(
-      `query { payments { totalElements content { amount status transactionId invoiceUrl } } invoices(filter: {status: "PAID"}) { totalElements content { id amount status planName } } }`,
+      `query { payments { totalElements content { amount status transactionId invoiceUrl } } invoices(filter: {status: PAID}) { totalElements content { id amount status planName } } }`,
       {},
       ana.token,
     );
@@ -254,7 +254,7 @@ describe("billing over GraphQL", () => {
     for (const user of [ana, carla]) {
       await t.post("/api/subscriptions", { token: user.token, body: { planId: mensal, paymentMethod: "CREDIT_CARD", ...card } });
     }
-    const query = `query($page: PageInput, $filter: BillingRecordFilter) { payments(page: $page, filter: $filter) { totalElements totalPages number size content { userId } } }`;
+    const query = `query($page: PageInput, $filter: PaymentFilter) { payments(page: $page, filter: $filter) { totalElements totalPages number size content { userId } } }`;
     const all = await t.graphql(query, { page: { size: 1, sort: ["createdAt,asc"] } }, boss.token);
     expect(all.data.payments).toMatchObject({ totalElements: 2, totalPages: 2, number: 0, size: 1 });
     const one = await t.graphql(query, { filter: { userId: carla.id } }, boss.token);
@@ -270,10 +270,10 @@ describe("billing over GraphQL", () => {
     const mensal = await planId(ana.token, "Mensal");
     await t.post("/api/subscriptions", { token: ana.token, body: { planId: mensal, paymentMethod: "CREDIT_CARD", ...card } });
     const nulls = { status: null, startDate: null, endDate: null, userId: null };
-    const payments = await t.graphql(`query($filter: BillingRecordFilter) { payments(filter: $filter) { totalElements } }`, { filter: nulls }, ana.token);
+    const payments = await t.graphql(`query($filter: PaymentFilter) { payments(filter: $filter) { totalElements } }`, { filter: nulls }, ana.token);
     expect(payments.errors).toBeUndefined();
     expect(payments.data.payments.totalElements).toBe(1);
-    const invoices = await t.graphql(`query($filter: BillingRecordFilter) { invoices(filter: $filter) { totalElements } }`, { filter: nulls }, ana.token);
+    const invoices = await t.graphql(`query($filter: InvoiceFilter) { invoices(filter: $filter) { totalElements } }`, { filter: nulls }, ana.token);
     expect(invoices.data.invoices.totalElements).toBe(1);
     const plans = await t.graphql(`query { subscriptionPlans(filter: { userType: null, active: null, interval: null }) { name } }`, {}, ana.token);
     expect(plans.errors).toBeUndefined();

@@ -8,7 +8,7 @@ describe("REST documentation", () => {
     const res = await t.get("/api/openapi.json");
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe("3.1.0");
-    expect(res.body.servers).toEqual([{ url: `${t.baseUrl}/api` }]);
+    expect(res.body.servers).toEqual([expect.objectContaining({ url: `${t.baseUrl}/api`, "x-internal": false })]);
     expect(Object.keys(res.body.paths)).toEqual(
       expect.arrayContaining([
         "/users/register",
@@ -27,7 +27,11 @@ describe("REST documentation", () => {
     const register = res.body.paths["/users/register"].post;
     const schema = register.requestBody.content["application/json"].schema;
     expect(schema.required).toEqual(expect.arrayContaining(["name", "email", "password", "userType", "requestLocation", "confirmed"]));
-    expect(schema.properties.userType.enum).toEqual(["ALUNO", "PERSONAL"]);
+    expect(schema.properties.userType.$ref).toBe("#/components/schemas/UserType");
+    expect(res.body.components.schemas.UserType).toMatchObject({
+      enum: ["ALUNO", "PERSONAL"],
+      "x-enumDescriptions": { ALUNO: expect.any(String), PERSONAL: expect.any(String) },
+    });
     expect(Object.keys(register.responses)).toEqual(expect.arrayContaining(["201", "400", "409", "429"]));
     expect(res.body.paths["/users/profile"].put.responses["401"]).toBeDefined();
     expect(res.body.paths["/users/{userId}/update-profile-photo"].post.requestBody.content).toHaveProperty("multipart/form-data");

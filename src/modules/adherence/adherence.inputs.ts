@@ -10,10 +10,12 @@ export const MAX_ADHERENCE_WEEKS = Math.ceil(Math.max(...ADHERENCE_WINDOWS) / 7)
 export const DEFAULT_ADHERENCE_WINDOW = 30;
 
 /** A window: a GraphQL Int, or its text in a query string; 30 days when not given. */
-const windowDays = queryNumber(z.union(ADHERENCE_WINDOWS.map((days) => z.literal(days))), 3).default(DEFAULT_ADHERENCE_WINDOW);
+const windowDays = queryNumber(z.union(ADHERENCE_WINDOWS.map((days) => z.literal(days))), 3)
+  .default(DEFAULT_ADHERENCE_WINDOW)
+  .describe("The window's length in days, ending today (UTC): 7, 30 or 90; 30 when left out");
 
 /** What a reading of adherence is asked with. */
-export const adherenceQuery = z.object({ window: windowDays });
+export const adherenceQuery = z.object({ window: windowDays }).describe("Over which window adherence is read");
 export type AdherenceQuery = z.output<typeof adherenceQuery>;
 
 /** A trainer's students by adherence, the lowest first (those who need attention), unless another order is asked. */

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { requireOwnerOrAdmin } from "../access/ownership.js";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
@@ -7,7 +8,17 @@ import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
 import type { UserService } from "../users/user.service.js";
 import type { PersonalDataHolder } from "../../platform/personal-data.js";
-import { invoiceDownloadUrl, toInvoiceDto, toPaymentDto, type InvoiceDto, type InvoiceRow, type PaymentDto, type PaymentRow } from "./billing.dto.js";
+import {
+  invoiceDownloadUrl,
+  toInvoiceDto,
+  toPaymentDto,
+  type InvoiceDto,
+  type InvoiceRow,
+  type PaymentDto,
+  type PaymentRow,
+  paymentSchema,
+  invoiceSchema,
+} from "./billing.dto.js";
 import type { InvoiceListQuery, PaymentListQuery } from "./billing.inputs.js";
 import { invoicePdfFileName, renderInvoicePdf } from "./invoice-pdf.js";
 import { invoiceRepository } from "./invoice.repository.js";
@@ -17,6 +28,12 @@ import { subscriptionRepository } from "./subscription.repository.js";
 
 const PAYMENT_NOT_FOUND = "Pagamento não encontrado";
 const INVOICE_NOT_FOUND = "Fatura não encontrada";
+
+/** What the data export holds of this module (contract §15). */
+const billingHistoryExport = z.object({
+  payments: z.array(paymentSchema).describe("The user's payments"),
+  invoices: z.array(invoiceSchema).describe("The user's invoices"),
+});
 
 /** Payments and invoices: each user reaches their own, administrators all. */
 export class BillingHistoryService {
@@ -86,7 +103,8 @@ export class BillingHistoryService {
   }
 
   /** A user's payments and invoices, as the API shows them (contract §15); erasure keeps them (fiscal retention). */
-  readonly personalData: PersonalDataHolder = {
+  readonly personalData: PersonalDataHolder<typeof billingHistoryExport> = {
+    exportSections: billingHistoryExport,
     exportPersonalData: async (db, userId) => {
       const [payments, invoices] = await Promise.all([paymentRepository.paymentsOfUser(db, userId), invoiceRepository.invoicesOfUser(db, userId)]);
       return { payments: await this.paymentDtos(payments, db), invoices: await this.invoiceDtos(invoices, db) };

@@ -7,7 +7,14 @@ import { DAY_MS } from "../../platform/dates.js";
  * with the mod 10 field check digits and the mod 11 general check digit. The free field carries the invoice id,
  * so a boleto is derived from its invoice and nothing else needs storing.
  */
-export const boletoSchema = z.object({ barcode: z.string(), digitableLine: z.string(), dueDate: z.string(), amount: z.number() }).meta({ id: "Boleto" });
+export const boletoSchema = z
+  .object({
+    barcode: z.string().describe("Its barcode's 44 digits (FEBRABAN layout)"),
+    digitableLine: z.string().describe("Its 47-digit 'linha digitável', grouped as banks print it, to type into a bank app"),
+    dueDate: z.string().describe("The last day to pay it (YYYY-MM-DD): 3 days after subscribing"),
+    amount: z.number().describe("What it pays, in currency units (49.9 is R$ 49,90)"),
+  })
+  .meta({ id: "Boleto", description: "A boleto bancário paying a BOLETO subscription's first period (the sandbox's bank code, 999, is no real bank's)" });
 export type Boleto = z.output<typeof boletoSchema>;
 
 /** The sandbox's bank code (no real bank uses 999). */

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { isOwnerOrAdmin, requireOwnerOrAdmin } from "../access/ownership.js";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
@@ -6,7 +7,14 @@ import { AppError, conflict, forbidden, notFound } from "../../platform/errors.j
 import type { Logger } from "../../platform/logger.js";
 import type { DatedInputReader, InputReader } from "../../platform/validation.js";
 import type { UserService } from "../users/user.service.js";
-import { toCheckoutSubscriptionDto, toSubscriptionDto, type CheckoutSubscriptionDto, type SubscriptionDto, type SubscriptionRow } from "./billing.dto.js";
+import {
+  toCheckoutSubscriptionDto,
+  toSubscriptionDto,
+  type CheckoutSubscriptionDto,
+  type SubscriptionDto,
+  type SubscriptionRow,
+  subscriptionSchema,
+} from "./billing.dto.js";
 import { cardDetailsOf, type CancelInput, type UpdateSubscriptionInput } from "./billing.inputs.js";
 import { billingRepository } from "./billing.repository.js";
 import { GATEWAY_UNAVAILABLE } from "./charge-intents.js";
@@ -37,6 +45,9 @@ export interface SubscriptionServiceDeps {
   followUps: GatewayFollowUps;
   users: UserService;
 }
+
+/** What the data export holds of this module (contract §15). */
+const subscriptionExport = z.object({ subscriptions: z.array(subscriptionSchema).describe("Every subscription the user had, whatever its status") });
 
 /** A user's subscriptions once made (CheckoutService makes them): reading them, changing how they renew, canceling. */
 export class SubscriptionService {
@@ -148,7 +159,8 @@ export class SubscriptionService {
    * A user's subscriptions (contract §15). Erasure cancels the ACTIVE and PENDING ones at once, as `cancel` does: the
    * cancellation committed first, the gateway told after the commit (and a PIX charge left due, retried by the job).
    */
-  readonly personalData: PersonalDataHolder = {
+  readonly personalData: PersonalDataHolder<typeof subscriptionExport> = {
+    exportSections: subscriptionExport,
     exportPersonalData: async (db, userId) => ({
       subscriptions: await this.toDtos(await subscriptionRepository.findSubscriptionsByStatus(db, userId, [...SUBSCRIPTION_STATUSES]), db),
     }),

@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { int, instant } from "../../platform/answer-fields.js";
 import { requireOwnerOrAdmin, requireStudent, requireTrainer } from "../access/ownership.js";
 import type { Actor, UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
@@ -14,7 +16,7 @@ import type { LoginInput } from "../users/user.inputs.js";
 import type { RequestMeta } from "../../platform/auth/actor.js";
 import type { InviteInput, InviteListQuery } from "./coaching.inputs.js";
 import { coachingMails } from "./coaching.mails.js";
-import { toReceivedInvite, toSentInvite, type ReceivedInviteDto, type SentInviteDto } from "./coaching.dto.js";
+import { toReceivedInvite, toSentInvite, type ReceivedInviteDto, type SentInviteDto, linkSchema, receivedInviteSchema } from "./coaching.dto.js";
 import { inviteRepository, type InviteRecord } from "./invite.repository.js";
 import { linkRepository, type LinkInclude } from "./link.repository.js";
 import { linkEvent, type LinkService, type LinkTree } from "./link.service.js";
@@ -44,6 +46,20 @@ export interface InviteServiceDeps {
   /** Signs the invited student in for an answer given on the invite e-mail's page. */
   auth: Pick<AuthService, "asSignedIn">;
 }
+
+/** What the data export holds of this module (contract §15). */
+const coachingExport = z.object({
+  links: z.array(linkSchema).describe("The user's links, as trainer or as student, ACTIVE or not"),
+  invites: z
+    .array(
+      receivedInviteSchema.extend({
+        studentId: int().describe("The invited student's id"),
+        studentEmail: z.string().describe("The address the invite was sent to"),
+        updatedAt: instant.nullable().describe("When its status last changed, or null"),
+      }),
+    )
+    .describe("The invites the user sent or received"),
+});
 
 /** Trainer-student invites: sending, listing, accepting, rejecting and expiring them; and the module's personal data. */
 export class InviteService {
@@ -210,7 +226,8 @@ export class InviteService {
    * feed, webhooks). One holder for the module's rows of both, here where the invite side already reaches the link
    * side, so that their export and their erasure's records and events keep one order.
    */
-  readonly personalData: PersonalDataHolder = {
+  readonly personalData: PersonalDataHolder<typeof coachingExport> = {
+    exportSections: coachingExport,
     exportPersonalData: async (db, userId) => {
       const [links, invites] = await Promise.all([linkRepository.linksOfUser(db, userId), inviteRepository.invitesOfUser(db, userId, this.deps.clock.now())]);
       return { links, invites };

@@ -2,71 +2,93 @@ import { Scoped } from "../../graphql/scopes.js";
 import { Field, Float, Int, ObjectType } from "type-graphql";
 import { HISTORY_LIST_CAP, ListBound } from "../../graphql/list-bounds.js";
 import { DateTime } from "../../graphql/scalars.js";
+import { describedBy } from "../../graphql/described.js";
 import type { AttentionReason } from "../adherence/adherence.dto.js";
 import { AttentionReasonEnum } from "../adherence/adherence.types.js";
 import { RecordKindEnum } from "../executions/execution.types.js";
-import type { RecentRecordDto, TrainerDashboardDto } from "./dashboard.dto.js";
+import { recentRecordSchema, trainerDashboardSchema, type RecentRecordDto, type TrainerDashboardDto } from "./dashboard.dto.js";
 import { RECENT_RECORDS_LISTED } from "./dashboard.service.js";
 import type { NestedShape } from "../../graphql/answer-shapes.js";
 
-@ObjectType("DashboardStudents", { description: "A trainer's seats", simpleResolvers: true })
+const dashboard = describedBy(trainerDashboardSchema);
+const {
+  students: studentsSchema,
+  assignments: assignmentsSchema,
+  sessionsThisWeek,
+  needsAttention,
+  subscription: subscriptionSchema,
+} = trainerDashboardSchema.shape;
+
+const seats = describedBy(studentsSchema);
+
+@ObjectType("DashboardStudents", { ...seats.type, simpleResolvers: true })
 export class DashboardStudents implements NestedShape<TrainerDashboardDto, "students"> {
-  @Field(() => Int) active!: number;
-  @Field(() => Int, { nullable: true, description: "the seat limit of the trainer's plan; null = unlimited" }) limit!: number | null;
-  @Field(() => Int) pendingInvites!: number;
+  @Field(() => Int, seats("active")) active!: number;
+  @Field(() => Int, seats("limit", { nullable: true })) limit!: number | null;
+  @Field(() => Int, seats("pendingInvites")) pendingInvites!: number;
 }
 
-@ObjectType("DashboardAssignments", { simpleResolvers: true })
+const assignments = describedBy(assignmentsSchema);
+
+@ObjectType("DashboardAssignments", { ...assignments.type, simpleResolvers: true })
 export class DashboardAssignments implements NestedShape<TrainerDashboardDto, "assignments"> {
-  @Field(() => Int) pending!: number;
-  @Field(() => Int) active!: number;
+  @Field(() => Int, assignments("pending")) pending!: number;
+  @Field(() => Int, assignments("active")) active!: number;
 }
 
-@ObjectType("DashboardSessions", { description: "This ISO week's sessions up to today", simpleResolvers: true })
+const sessions = describedBy(sessionsThisWeek);
+
+@ObjectType("DashboardSessions", { ...sessions.type, simpleResolvers: true })
 export class DashboardSessions implements NestedShape<TrainerDashboardDto, "sessionsThisWeek"> {
-  @Field(() => Int) scheduled!: number;
-  @Field(() => Int) completed!: number;
+  @Field(() => Int, sessions("scheduled")) scheduled!: number;
+  @Field(() => Int, sessions("completed")) completed!: number;
 }
 
-@ObjectType("StudentAttention", { description: "A student who needs attention, and why", simpleResolvers: true })
+const attention = describedBy(needsAttention.element);
+
+@ObjectType("StudentAttention", { ...attention.type, simpleResolvers: true })
 export class StudentAttention implements NestedShape<TrainerDashboardDto, "needsAttention"> {
-  @Field(() => Int) studentId!: number;
-  @Field(() => String) studentName!: string;
-  @Field(() => [AttentionReasonEnum]) reasons!: AttentionReason[];
+  @Field(() => Int, attention("studentId")) studentId!: number;
+  @Field(() => String, attention("studentName")) studentName!: string;
+  @Field(() => [AttentionReasonEnum], attention("reasons")) reasons!: AttentionReason[];
 }
 
-@ObjectType("RecentRecord", { description: "A record one of the trainer's students set", simpleResolvers: true })
+const record = describedBy(recentRecordSchema);
+
+@ObjectType("RecentRecord", { ...record.type, simpleResolvers: true })
 export class RecentRecord implements RecentRecordDto {
-  @Field(() => Int) studentId!: number;
-  @Field(() => String) studentName!: string;
-  @Field(() => Int) exerciseId!: number;
-  @Field(() => String) exerciseName!: string;
-  @Field(() => RecordKindEnum) kind!: RecentRecordDto["kind"];
-  @Field(() => Float, { description: "kg, or repetitions for MAX_REPS" }) value!: number;
-  @Field(() => String, { description: "kg or reps" }) unit!: RecentRecordDto["unit"];
-  @Field(() => DateTime) achievedAt!: string;
+  @Field(() => Int, record("studentId")) studentId!: number;
+  @Field(() => String, record("studentName")) studentName!: string;
+  @Field(() => Int, record("exerciseId")) exerciseId!: number;
+  @Field(() => String, record("exerciseName")) exerciseName!: string;
+  @Field(() => RecordKindEnum, record("kind")) kind!: RecentRecordDto["kind"];
+  @Field(() => Float, record("value")) value!: number;
+  @Field(() => String, record("unit")) unit!: RecentRecordDto["unit"];
+  @Field(() => DateTime, record("achievedAt")) achievedAt!: string;
 }
+
+const subscription = describedBy(subscriptionSchema.unwrap());
 
 @ObjectType("DashboardSubscription", { description: "The trainer's own subscription", simpleResolvers: true })
 export class DashboardSubscription implements NestedShape<TrainerDashboardDto, "subscription"> {
-  @Field(() => String) planName!: string;
-  @Field(() => String) status!: string;
-  @Field(() => DateTime, { nullable: true }) endDate!: string | null;
+  @Field(() => String, subscription("planName")) planName!: string;
+  @Field(() => String, subscription("status")) status!: string;
+  @Field(() => DateTime, subscription("endDate", { nullable: true })) endDate!: string | null;
 }
 
-@ObjectType("TrainerDashboard", { description: "A trainer's students, assignments, adherence, records and subscription at a glance", simpleResolvers: true })
+@ObjectType("TrainerDashboard", { ...dashboard.type, simpleResolvers: true })
 export class TrainerDashboard implements TrainerDashboardDto {
-  @Field(() => DashboardStudents) students!: DashboardStudents;
-  @Field(() => DashboardAssignments) assignments!: DashboardAssignments;
-  @Field(() => Float, { nullable: true, description: "mean 30-day adherence of the ACTIVE students that have one" }) adherence30d!: number | null;
-  @Field(() => DashboardSessions) sessionsThisWeek!: DashboardSessions;
+  @Field(() => DashboardStudents, dashboard("students")) students!: DashboardStudents;
+  @Field(() => DashboardAssignments, dashboard("assignments")) assignments!: DashboardAssignments;
+  @Field(() => Float, dashboard("adherence30d", { nullable: true })) adherence30d!: number | null;
+  @Field(() => DashboardSessions, dashboard("sessionsThisWeek")) sessionsThisWeek!: DashboardSessions;
   @ListBound({ cap: HISTORY_LIST_CAP })
-  @Field(() => [StudentAttention])
+  @Field(() => [StudentAttention], dashboard("needsAttention"))
   needsAttention!: StudentAttention[];
   @ListBound({ cap: RECENT_RECORDS_LISTED })
-  @Field(() => [RecentRecord], { description: "the last 7 days, newest first, at most 20" })
+  @Field(() => [RecentRecord], dashboard("recentRecords"))
   recentRecords!: RecentRecord[];
   @Scoped("billing:read")
-  @Field(() => DashboardSubscription, { nullable: true })
+  @Field(() => DashboardSubscription, dashboard("subscription", { nullable: true }))
   subscription!: DashboardSubscription | null;
 }

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Actor } from "../../platform/auth/actor.js";
 import { requireUser } from "../../platform/auth/actor.js";
 import { isScope, type Scope } from "../../platform/auth/scopes.js";
@@ -9,7 +10,7 @@ import type { Db } from "../../platform/db/database.js";
 import { AppError, forbidden, notFound } from "../../platform/errors.js";
 import type { PersonalDataHolder } from "../../platform/personal-data.js";
 import type { InputReader } from "../../platform/validation.js";
-import { toAppDto, type AppDto, type AuthorizationDto, type CreatedAppDto } from "./developer.dto.js";
+import { toAppDto, type AppDto, type AuthorizationDto, type CreatedAppDto, appSchema, authorizationSchema } from "./developer.dto.js";
 import type { AppChangeInput, AppDocumentsInput, AppInput } from "./developer.inputs.js";
 import { developerAppDocumentRepository, developerAppRepository, type DeveloperAppRow } from "./developer-app.repository.js";
 import { clientSecretKey, type OAuthServer } from "./oauth/oauth-server.js";
@@ -27,6 +28,12 @@ export interface DeveloperAppServiceDeps {
   oauth: OAuthServer;
   serverSecret: string;
 }
+
+/** What the data export holds of this module (contract §15). */
+const developerAppExport = z.object({
+  developerApps: z.array(appSchema).describe("The apps the user registered (no secrets)"),
+  authorizations: z.array(authorizationSchema).describe("The apps the user granted access to"),
+});
 
 /**
  * Apps users register for their tools (contract §18.1), the OAuth clients of the authorization server, and the grants
@@ -150,7 +157,8 @@ export class DeveloperAppService {
    * The user's apps (without secrets) and the authorizations they gave, in the export. Erasure deletes the apps (then
    * every grant others gave them) and all the authorization server kept of the user: sessions, grants, tokens.
    */
-  readonly personalData: PersonalDataHolder = {
+  readonly personalData: PersonalDataHolder<typeof developerAppExport> = {
+    exportSections: developerAppExport,
     exportPersonalData: async (db, userId) => ({
       developerApps: (await developerAppRepository.listOf(db, userId)).map(toAppDto),
       authorizations: await this.authorizationsOf(db, userId),

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Actor, UserActor } from "../../platform/auth/actor.js";
 import { requireScope, requireUser } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
@@ -12,7 +13,7 @@ import type { PersonalDataHolder } from "../../platform/personal-data.js";
 import type { InputReader } from "../../platform/validation.js";
 import type { DelegatedCredential, DelegatedCredentials } from "../users/delegated-credentials.js";
 import type { SessionCache } from "../users/session-cache.js";
-import { toPersonalTokenDto, type CreatedPersonalTokenDto, type PersonalTokenDto } from "./developer.dto.js";
+import { toPersonalTokenDto, type CreatedPersonalTokenDto, type PersonalTokenDto, personalTokenSchema } from "./developer.dto.js";
 import type { PersonalTokenInput } from "./developer.inputs.js";
 import { personalTokenRepository } from "./personal-token.repository.js";
 import { LastUsedWriter } from "./last-used.js";
@@ -32,6 +33,11 @@ export interface PersonalTokenServiceDeps {
 }
 
 const sessionKeyOf = (id: number) => `pat:${id}`;
+
+/** What the data export holds of this module (contract §15). */
+const personalTokenExport = z.object({
+  personalAccessTokens: z.array(personalTokenSchema).describe("The user's personal access tokens (never the token itself)"),
+});
 
 /**
  * Personal access tokens (contract §18.3): a user's own tokens for their tools, with scopes and an expiry. Only a
@@ -81,7 +87,8 @@ export class PersonalTokenService {
   }
 
   /** The user's tokens, without hashes (contract §15); erasure deletes them. */
-  readonly personalData: PersonalDataHolder = {
+  readonly personalData: PersonalDataHolder<typeof personalTokenExport> = {
+    exportSections: personalTokenExport,
     exportPersonalData: async (db, userId) => ({ personalAccessTokens: (await personalTokenRepository.listOf(db, userId)).map(toPersonalTokenDto) }),
     erasePersonalData: async (tx, userId) => {
       const ids = await personalTokenRepository.deleteAllOf(tx, userId);

@@ -1,7 +1,7 @@
 import type { EmbeddedRelation, EmbeddingContext } from "../../graphql/embedded.js";
 import { listReader } from "../../graphql/arguments.js";
 import { sameArguments, type Selection } from "../../graphql/look-ahead.js";
-import { totalShown, type PageInput } from "../../graphql/page.js";
+import { totalShown, type OrderBy, type PageInput } from "../../graphql/page.js";
 import type { EmbeddedRead } from "../../platform/db/embedded-read.js";
 import { AppError } from "../../platform/errors.js";
 import type { Page } from "../../platform/paging.js";
@@ -14,11 +14,14 @@ import type { ExecutionFilter } from "./execution.types.js";
 interface UserExecutionsArguments {
   filter?: ExecutionFilter | null;
   page?: PageInput | null;
+  orderBy?: OrderBy | null;
 }
 
 /** `User.executions`'s arguments as its listing reads them (the same refusals). */
-const userExecutionsQuery = (args: Record<string, unknown>) =>
-  listReader(trainingExecutionPaging, userTrainingExecutionFilter, (args as UserExecutionsArguments).filter, (args as UserExecutionsArguments).page);
+const userExecutionsQuery = (args: Record<string, unknown>) => {
+  const { filter, page, orderBy } = args as UserExecutionsArguments;
+  return listReader(trainingExecutionPaging, userTrainingExecutionFilter, filter, page, orderBy);
+};
 
 /** What TrainingExecution's fields other than a page row's keys read of it (a listing leaves the last three null). */
 const SUMMARY_NEEDS = { duration: ["durationSeconds"], userName: [], exerciseExecutions: [], newRecords: [] };

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { refusedRead, type EmbeddedRead } from "../../platform/db/embedded-read.js";
@@ -10,7 +11,15 @@ import type { ExerciseService } from "../exercises/exercise.service.js";
 import type { TrainingService } from "../trainings/training.service.js";
 import { USER_NOT_FOUND } from "../users/auth.service.js";
 import type { UserService } from "../users/user.service.js";
-import { toExerciseExecutionDto, toSetDto, type ExerciseExecutionDto, type TrainingExecutionDto, type TrainingExecutionSummaryDto } from "./execution.dto.js";
+import {
+  toExerciseExecutionDto,
+  toSetDto,
+  type ExerciseExecutionDto,
+  type TrainingExecutionDto,
+  type TrainingExecutionSummaryDto,
+  trainingExecutionSchema,
+  exerciseExecutionSchema,
+} from "./execution.dto.js";
 import type {
   ExerciseExecutionListQuery,
   TrainingExecutionListQuery,
@@ -43,6 +52,12 @@ export interface ExecutionServiceDeps {
   exercises: ExerciseService;
   trainings: TrainingService;
 }
+
+/** What the data export holds of this module (contract §15). */
+const executionExport = z.object({
+  trainingExecutions: z.array(trainingExecutionSchema).describe("The sessions the user logged, with their exercises and sets"),
+  exerciseExecutions: z.array(exerciseExecutionSchema).describe("The exercises the user logged on their own, with their sets"),
+});
 
 /**
  * Reading executions back: for their owner, administrators and the owner's ACTIVE-linked trainer, for the change
@@ -182,7 +197,8 @@ export class ExecutionService {
    * A user's executions with their sets (contract §15): training executions with their exercises, and exercises
    * logged on their own. Erasure deletes them all (their records go first, through the records module).
    */
-  readonly personalData: PersonalDataHolder = {
+  readonly personalData: PersonalDataHolder<typeof executionExport> = {
+    exportSections: executionExport,
     exportPersonalData: async (db, userId) => {
       const trainingExecutions = await this.trainingExecutionDtos(await executionRepository.trainingExecutionsOfUser(db, userId), db);
       const standalone = await executionRepository.standaloneExerciseExecutionsOfUser(db, userId);

@@ -1,240 +1,309 @@
 import { Field, Float, InputType, Int, ObjectType } from "type-graphql";
 import { ListBound, PARTS_ESTIMATE } from "../../graphql/list-bounds.js";
-import { PageOf } from "../../graphql/page.js";
+import { orderByEnum, PageOf } from "../../graphql/page.js";
 import { DateTime, LocalDate } from "../../graphql/scalars.js";
 import { graphqlEnum } from "../../graphql/enums.js";
+import { describedBy } from "../../graphql/described.js";
 import { RECORD_KINDS } from "../../tables/records.table.js";
 import { WEIGHT_HISTORY_LISTED } from "../users/user.fragments.js";
 import { WEEKS_IN_METRICS } from "./statistics.repository.js";
 import { RECORDS_IN_METRICS } from "./statistics.service.js";
-import { PROGRESS_INTERVALS } from "./execution.inputs.js";
+import {
+  exerciseExecutionInput,
+  exerciseInExecutionInput,
+  progressInterval,
+  setInput,
+  trainingExecutionInput,
+  trainingExecutionPaging,
+  userTrainingExecutionFilter,
+} from "./execution.inputs.js";
 import type { LiteralsWidened, MergedShapes, NestedShape } from "../../graphql/answer-shapes.js";
-import type {
-  ExerciseExecutionDto,
-  ExerciseProgressDto,
-  PersonalRecordDto,
-  SetDto,
-  TrainingExecutionDto,
-  TrainingExecutionSummaryDto,
-  TrainingStatisticsDto,
-  NewRecordDto,
-  UserMetricsDto,
+import {
+  exerciseExecutionSchema,
+  exerciseProgressPointSchema,
+  exerciseProgressSchema,
+  exerciseStatisticsSchema,
+  newRecordSchema,
+  personalRecordSchema,
+  recordKind,
+  recordValueSchema,
+  setSchema,
+  trainingExecutionSchema,
+  trainingExerciseExecutionSchema,
+  trainingProgressPointSchema,
+  trainingStatisticsSchema,
+  userMetricsSchema,
+  weeklyProgressSchema,
+  weightEntrySchema,
+  type ExerciseExecutionDto,
+  type ExerciseProgressDto,
+  type PersonalRecordDto,
+  type SetDto,
+  type TrainingExecutionDto,
+  type TrainingExecutionSummaryDto,
+  type TrainingStatisticsDto,
+  type NewRecordDto,
+  type UserMetricsDto,
 } from "./execution.dto.js";
 
 /** The points a progress lists at most: a year of days. */
 const PROGRESS_POINTS_CAP = 366;
 
-export const ProgressIntervalEnum = graphqlEnum(PROGRESS_INTERVALS, "ProgressInterval");
-export const RecordKindEnum = graphqlEnum(RECORD_KINDS, "RecordKind", "What a record measures (contract §12.1)");
+export const ProgressIntervalEnum = graphqlEnum(progressInterval);
+export const RecordKindEnum = graphqlEnum(recordKind);
 
-@ObjectType("NewRecord", { description: "A record a logged execution just set", simpleResolvers: true })
+const newRecord = describedBy(newRecordSchema);
+
+@ObjectType("NewRecord", { ...newRecord.type, simpleResolvers: true })
 export class NewRecord implements NewRecordDto {
-  @Field(() => Int) exerciseId!: number;
-  @Field(() => RecordKindEnum) kind!: NewRecordDto["kind"];
-  @Field(() => Float) value!: number;
-  @Field(() => String) unit!: NewRecordDto["unit"];
-  @Field(() => Float, { nullable: true }) previousValue!: number | null;
+  @Field(() => Int, newRecord("exerciseId")) exerciseId!: number;
+  @Field(() => RecordKindEnum, newRecord("kind")) kind!: NewRecordDto["kind"];
+  @Field(() => Float, newRecord("value")) value!: number;
+  @Field(() => String, newRecord("unit")) unit!: NewRecordDto["unit"];
+  @Field(() => Float, newRecord("previousValue", { nullable: true })) previousValue!: number | null;
 }
 
-@ObjectType("ExecutionSet", { simpleResolvers: true })
+const set = describedBy(setSchema);
+
+@ObjectType("ExecutionSet", { ...set.type, simpleResolvers: true })
 export class ExecutionSet implements SetDto {
-  @Field(() => Int) repetitions!: number;
-  @Field(() => Float, { nullable: true, description: "kg" }) weight!: number | null;
-  @Field(() => Boolean) completed!: boolean;
+  @Field(() => Int, set("repetitions")) repetitions!: number;
+  @Field(() => Float, set("weight", { nullable: true })) weight!: number | null;
+  @Field(() => Boolean, set("completed")) completed!: boolean;
 }
 
-@ObjectType("TrainingExerciseExecution", { simpleResolvers: true })
+const trainingExercise = describedBy(trainingExerciseExecutionSchema);
+
+@ObjectType("TrainingExerciseExecution", { ...trainingExercise.type, simpleResolvers: true })
 export class TrainingExerciseExecution implements NestedShape<TrainingExecutionDto, "exerciseExecutions"> {
-  @Field(() => Int) id!: number;
-  @Field(() => Int, { nullable: true }) exerciseId!: number | null;
-  @Field(() => String) exerciseName!: string;
-  @Field(() => Boolean) personalRecord!: boolean;
+  @Field(() => Int, trainingExercise("id")) id!: number;
+  @Field(() => Int, trainingExercise("exerciseId", { nullable: true })) exerciseId!: number | null;
+  @Field(() => String, trainingExercise("exerciseName")) exerciseName!: string;
+  @Field(() => Boolean, trainingExercise("personalRecord")) personalRecord!: boolean;
   @ListBound({ parts: PARTS_ESTIMATE })
-  @Field(() => [ExecutionSet])
+  @Field(() => [ExecutionSet], trainingExercise("sets"))
   sets!: ExecutionSet[];
 }
 
-@ObjectType("TrainingExecution", { description: "Listings leave exerciseExecutions and userName null", simpleResolvers: true })
+const trainingExecution = describedBy(trainingExecutionSchema);
+
+@ObjectType("TrainingExecution", {
+  description: `${trainingExecution.type.description}. Listings leave exerciseExecutions and userName null`,
+  simpleResolvers: true,
+})
 export class TrainingExecution implements MergedShapes<TrainingExecutionDto, TrainingExecutionSummaryDto> {
-  @Field(() => Int) id!: number;
-  @Field(() => Int, { nullable: true }) trainingId!: number | null;
-  @Field(() => String, { nullable: true }) trainingName?: string;
-  @Field(() => Int) userId!: number;
-  @Field(() => String, { nullable: true }) userName?: string;
-  @Field(() => DateTime) startTime!: Date;
-  @Field(() => DateTime) endTime!: Date;
-  @Field(() => Int, { description: "seconds" }) duration!: number;
-  @Field(() => Boolean) completed!: boolean;
-  @Field(() => String, { nullable: true }) notes!: string | null;
-  @Field(() => String, { nullable: true, description: "The client's id of the log (a UUID), null when it gave none" }) clientId!: string | null;
+  @Field(() => Int, trainingExecution("id")) id!: number;
+  @Field(() => Int, trainingExecution("trainingId", { nullable: true })) trainingId!: number | null;
+  @Field(() => String, trainingExecution("trainingName", { nullable: true })) trainingName?: string;
+  @Field(() => Int, trainingExecution("userId")) userId!: number;
+  @Field(() => String, trainingExecution("userName", { nullable: true })) userName?: string;
+  @Field(() => DateTime, trainingExecution("startTime")) startTime!: Date;
+  @Field(() => DateTime, trainingExecution("endTime")) endTime!: Date;
+  @Field(() => Int, trainingExecution("duration")) duration!: number;
+  @Field(() => Boolean, trainingExecution("completed")) completed!: boolean;
+  @Field(() => String, trainingExecution("notes", { nullable: true })) notes!: string | null;
+  @Field(() => String, trainingExecution("clientId", { nullable: true })) clientId!: string | null;
   @ListBound({ parts: PARTS_ESTIMATE })
-  @Field(() => [TrainingExerciseExecution], { nullable: true })
+  @Field(() => [TrainingExerciseExecution], trainingExecution("exerciseExecutions", { nullable: true }))
   exerciseExecutions?: TrainingExerciseExecution[];
   @ListBound({ parts: PARTS_ESTIMATE })
-  @Field(() => [NewRecord], { nullable: true, description: "The records the log set; null outside logTrainingExecution" })
+  @Field(() => [NewRecord], trainingExecution("newRecords", { nullable: true }))
   newRecords?: NewRecord[];
 }
 
-@ObjectType("ExerciseExecution", { simpleResolvers: true })
+const exerciseExecution = describedBy(exerciseExecutionSchema);
+
+@ObjectType("ExerciseExecution", { ...exerciseExecution.type, simpleResolvers: true })
 export class ExerciseExecution implements ExerciseExecutionDto {
-  @Field(() => Int) id!: number;
-  @Field(() => Int, { nullable: true }) exerciseId!: number | null;
-  @Field(() => String, { nullable: true }) exerciseName?: string;
-  @Field(() => Int) userId!: number;
-  @Field(() => Int, { nullable: true }) trainingId!: number | null;
-  @Field(() => String, { nullable: true }) trainingName?: string | null;
+  @Field(() => Int, exerciseExecution("id")) id!: number;
+  @Field(() => Int, exerciseExecution("exerciseId", { nullable: true })) exerciseId!: number | null;
+  @Field(() => String, exerciseExecution("exerciseName", { nullable: true })) exerciseName?: string;
+  @Field(() => Int, exerciseExecution("userId")) userId!: number;
+  @Field(() => Int, exerciseExecution("trainingId", { nullable: true })) trainingId!: number | null;
+  @Field(() => String, exerciseExecution("trainingName", { nullable: true })) trainingName?: string | null;
   @ListBound({ parts: PARTS_ESTIMATE })
-  @Field(() => [ExecutionSet])
+  @Field(() => [ExecutionSet], exerciseExecution("sets"))
   sets!: ExecutionSet[];
-  @Field(() => String, { nullable: true }) notes!: string | null;
-  @Field(() => DateTime) executedAt!: Date;
-  @Field(() => Int, { nullable: true, description: "seconds" }) duration!: number | null;
-  @Field(() => Boolean) personalRecord!: boolean;
-  @Field(() => String, { nullable: true, description: "The client's id of a log on its own (a UUID), null when it gave none" }) clientId!: string | null;
+  @Field(() => String, exerciseExecution("notes", { nullable: true })) notes!: string | null;
+  @Field(() => DateTime, exerciseExecution("executedAt")) executedAt!: Date;
+  @Field(() => Int, exerciseExecution("duration", { nullable: true })) duration!: number | null;
+  @Field(() => Boolean, exerciseExecution("personalRecord")) personalRecord!: boolean;
+  @Field(() => String, exerciseExecution("clientId", { nullable: true })) clientId!: string | null;
   @ListBound({ cap: RECORD_KINDS.length })
-  @Field(() => [NewRecord], { nullable: true, description: "The records the log set; null outside logExerciseExecution" })
+  @Field(() => [NewRecord], exerciseExecution("newRecords", { nullable: true }))
   newRecords?: NewRecord[];
 }
 
 export const TrainingExecutionPage = PageOf(TrainingExecution, "TrainingExecutionPage");
+export const TrainingExecutionOrderBy = orderByEnum("TrainingExecutionOrderBy", trainingExecutionPaging, "training executions");
 export const ExerciseExecutionPage = PageOf(ExerciseExecution, "ExerciseExecutionPage");
 
-@ObjectType("ExerciseStatistics", { simpleResolvers: true })
+const exerciseStatistics = describedBy(exerciseStatisticsSchema);
+
+@ObjectType("ExerciseStatistics", { ...exerciseStatistics.type, simpleResolvers: true })
 export class ExerciseStatistics implements NestedShape<TrainingStatisticsDto, "exerciseStatistics"> {
-  @Field(() => Int, { nullable: true }) exerciseId!: number | null;
-  @Field(() => String) exerciseName!: string;
-  @Field(() => Int) totalSets!: number;
-  @Field(() => Int) totalReps!: number;
-  @Field(() => Float, { nullable: true }) maxWeight!: number | null;
-  @Field(() => Float, { nullable: true }) averageWeight!: number | null;
-  @Field(() => Float) totalVolume!: number;
+  @Field(() => Int, exerciseStatistics("exerciseId", { nullable: true })) exerciseId!: number | null;
+  @Field(() => String, exerciseStatistics("exerciseName")) exerciseName!: string;
+  @Field(() => Int, exerciseStatistics("totalSets")) totalSets!: number;
+  @Field(() => Int, exerciseStatistics("totalReps")) totalReps!: number;
+  @Field(() => Float, exerciseStatistics("maxWeight", { nullable: true })) maxWeight!: number | null;
+  @Field(() => Float, exerciseStatistics("averageWeight", { nullable: true })) averageWeight!: number | null;
+  @Field(() => Float, exerciseStatistics("totalVolume")) totalVolume!: number;
 }
 
-@ObjectType("TrainingProgressPoint", { simpleResolvers: true })
+const trainingPoint = describedBy(trainingProgressPointSchema);
+
+@ObjectType("TrainingProgressPoint", { ...trainingPoint.type, simpleResolvers: true })
 export class TrainingProgressPoint implements NestedShape<TrainingStatisticsDto, "progressData"> {
-  @Field(() => LocalDate) date!: string;
-  @Field(() => Float) totalVolume!: number;
-  @Field(() => Int) duration!: number;
+  @Field(() => LocalDate, trainingPoint("date")) date!: string;
+  @Field(() => Float, trainingPoint("totalVolume")) totalVolume!: number;
+  @Field(() => Int, trainingPoint("duration")) duration!: number;
 }
 
-@ObjectType("TrainingStatistics", { simpleResolvers: true })
+const trainingStatistics = describedBy(trainingStatisticsSchema);
+
+@ObjectType("TrainingStatistics", { ...trainingStatistics.type, simpleResolvers: true })
 export class TrainingStatistics implements TrainingStatisticsDto {
-  @Field(() => Int) trainingId!: number;
-  @Field(() => String) trainingName!: string;
-  @Field(() => Int) totalExecutions!: number;
-  @Field(() => Int) completedExecutions!: number;
-  @Field(() => Float) averageDuration!: number;
-  @Field(() => Float) totalVolume!: number;
+  @Field(() => Int, trainingStatistics("trainingId")) trainingId!: number;
+  @Field(() => String, trainingStatistics("trainingName")) trainingName!: string;
+  @Field(() => Int, trainingStatistics("totalExecutions")) totalExecutions!: number;
+  @Field(() => Int, trainingStatistics("completedExecutions")) completedExecutions!: number;
+  @Field(() => Float, trainingStatistics("averageDuration")) averageDuration!: number;
+  @Field(() => Float, trainingStatistics("totalVolume")) totalVolume!: number;
   @ListBound({ parts: PARTS_ESTIMATE })
-  @Field(() => [ExerciseStatistics])
+  @Field(() => [ExerciseStatistics], trainingStatistics("exerciseStatistics"))
   exerciseStatistics!: ExerciseStatistics[];
   @ListBound({ cap: PROGRESS_POINTS_CAP })
-  @Field(() => [TrainingProgressPoint])
+  @Field(() => [TrainingProgressPoint], trainingStatistics("progressData"))
   progressData!: TrainingProgressPoint[];
 }
 
-@ObjectType("ExerciseProgressPoint", { simpleResolvers: true })
+const exercisePoint = describedBy(exerciseProgressPointSchema);
+
+@ObjectType("ExerciseProgressPoint", { ...exercisePoint.type, simpleResolvers: true })
 export class ExerciseProgressPoint implements NestedShape<ExerciseProgressDto, "progressData"> {
-  @Field(() => LocalDate) date!: string;
-  @Field(() => Float, { nullable: true }) maxWeight!: number | null;
-  @Field(() => Float) totalVolume!: number;
-  @Field(() => Int) totalSets!: number;
-  @Field(() => Int) totalReps!: number;
-  @Field(() => Float, { nullable: true }) estimatedOneRepMax!: number | null;
+  @Field(() => LocalDate, exercisePoint("date")) date!: string;
+  @Field(() => Float, exercisePoint("maxWeight", { nullable: true })) maxWeight!: number | null;
+  @Field(() => Float, exercisePoint("totalVolume")) totalVolume!: number;
+  @Field(() => Int, exercisePoint("totalSets")) totalSets!: number;
+  @Field(() => Int, exercisePoint("totalReps")) totalReps!: number;
+  @Field(() => Float, exercisePoint("estimatedOneRepMax", { nullable: true })) estimatedOneRepMax!: number | null;
 }
 
-@ObjectType("RecordValue", { simpleResolvers: true })
+const recordValue = describedBy(recordValueSchema);
+
+@ObjectType("RecordValue", { ...recordValue.type, simpleResolvers: true })
 export class RecordValue implements LiteralsWidened<NestedShape<ExerciseProgressDto, "personalRecord">> {
-  @Field(() => Float) value!: number;
-  @Field(() => String) unit!: string;
-  @Field(() => DateTime) date!: Date;
-  @Field(() => Float, { nullable: true }) estimatedOneRepMax!: number | null;
+  @Field(() => Float, recordValue("value")) value!: number;
+  @Field(() => String, recordValue("unit")) unit!: string;
+  @Field(() => DateTime, recordValue("date")) date!: Date;
+  @Field(() => Float, recordValue("estimatedOneRepMax", { nullable: true })) estimatedOneRepMax!: number | null;
 }
 
-@ObjectType("ExerciseProgress", { simpleResolvers: true })
+const exerciseProgress = describedBy(exerciseProgressSchema);
+
+@ObjectType("ExerciseProgress", { ...exerciseProgress.type, simpleResolvers: true })
 export class ExerciseProgress implements LiteralsWidened<ExerciseProgressDto> {
-  @Field(() => Int) exerciseId!: number;
-  @Field(() => String) exerciseName!: string;
+  @Field(() => Int, exerciseProgress("exerciseId")) exerciseId!: number;
+  @Field(() => String, exerciseProgress("exerciseName")) exerciseName!: string;
   @ListBound({ cap: PROGRESS_POINTS_CAP })
-  @Field(() => [ExerciseProgressPoint])
+  @Field(() => [ExerciseProgressPoint], exerciseProgress("progressData"))
   progressData!: ExerciseProgressPoint[];
-  @Field(() => RecordValue, { nullable: true }) personalRecord!: RecordValue | null;
+  @Field(() => RecordValue, exerciseProgress("personalRecord", { nullable: true })) personalRecord!: RecordValue | null;
 }
 
-@ObjectType("PersonalRecord", { simpleResolvers: true })
+const personalRecord = describedBy(personalRecordSchema);
+
+@ObjectType("PersonalRecord", { ...personalRecord.type, simpleResolvers: true })
 export class PersonalRecord extends RecordValue implements LiteralsWidened<MergedShapes<PersonalRecordDto, NestedShape<UserMetricsDto, "personalRecords">>> {
-  @Field(() => Int, { nullable: true }) exerciseId?: number;
-  @Field(() => String) exerciseName!: string;
+  @Field(() => Int, { nullable: true, description: `${personalRecord("exerciseId").description}; null in a user's metrics` }) exerciseId?: number;
+  @Field(() => String, personalRecord("exerciseName")) exerciseName!: string;
 }
 
-@ObjectType("WeeklyProgress", { simpleResolvers: true })
+const week = describedBy(weeklyProgressSchema);
+
+@ObjectType("WeeklyProgress", { ...week.type, simpleResolvers: true })
 export class WeeklyProgress implements NestedShape<UserMetricsDto, "weeklyProgress"> {
-  @Field(() => LocalDate, { description: "the Monday of the ISO week" }) date!: string;
-  @Field(() => Int) trainingsCount!: number;
-  @Field(() => Int, { description: "seconds" }) totalTime!: number;
+  @Field(() => LocalDate, week("date")) date!: string;
+  @Field(() => Int, week("trainingsCount")) trainingsCount!: number;
+  @Field(() => Int, week("totalTime")) totalTime!: number;
 }
 
-@ObjectType("WeightEntry", { simpleResolvers: true })
+const weight = describedBy(weightEntrySchema);
+
+@ObjectType("WeightEntry", { ...weight.type, simpleResolvers: true })
 export class WeightEntry implements NestedShape<UserMetricsDto, "weightHistory"> {
-  @Field(() => DateTime) date!: Date;
-  @Field(() => Float) value!: number;
+  @Field(() => DateTime, weight("date")) date!: Date;
+  @Field(() => Float, weight("value")) value!: number;
 }
 
-@ObjectType("UserMetrics", { simpleResolvers: true })
+const metrics = describedBy(userMetricsSchema);
+
+@ObjectType("UserMetrics", { ...metrics.type, simpleResolvers: true })
 export class UserMetrics implements LiteralsWidened<UserMetricsDto> {
-  @Field(() => Int) userId!: number;
-  @Field(() => Int) totalTrainings!: number;
-  @Field(() => Int) completedTrainings!: number;
-  @Field(() => Int) totalExercises!: number;
-  @Field(() => Int, { description: "seconds" }) totalTime!: number;
+  @Field(() => Int, metrics("userId")) userId!: number;
+  @Field(() => Int, metrics("totalTrainings")) totalTrainings!: number;
+  @Field(() => Int, metrics("completedTrainings")) completedTrainings!: number;
+  @Field(() => Int, metrics("totalExercises")) totalExercises!: number;
+  @Field(() => Int, metrics("totalTime")) totalTime!: number;
   @ListBound({ cap: WEEKS_IN_METRICS })
-  @Field(() => [WeeklyProgress])
+  @Field(() => [WeeklyProgress], metrics("weeklyProgress"))
   weeklyProgress!: WeeklyProgress[];
   @ListBound({ cap: WEIGHT_HISTORY_LISTED })
-  @Field(() => [WeightEntry])
+  @Field(() => [WeightEntry], metrics("weightHistory"))
   weightHistory!: WeightEntry[];
   @ListBound({ cap: RECORDS_IN_METRICS })
-  @Field(() => [PersonalRecord])
+  @Field(() => [PersonalRecord], metrics("personalRecords"))
   personalRecords!: PersonalRecord[];
 }
 
-@InputType("SetInput")
+const setIn = describedBy(setInput);
+
+@InputType("SetInput", setIn.type)
 export class SetInput {
-  @Field(() => Int) repetitions!: number;
-  @Field(() => Float, { nullable: true }) weight?: number;
-  @Field(() => Boolean) completed!: boolean;
+  @Field(() => Int, setIn("repetitions")) repetitions!: number;
+  @Field(() => Float, setIn("weight", { nullable: true })) weight?: number;
+  @Field(() => Boolean, setIn("completed")) completed!: boolean;
 }
 
-@InputType("ExerciseInExecutionInput")
+const exerciseIn = describedBy(exerciseInExecutionInput);
+
+@InputType("ExerciseInExecutionInput", exerciseIn.type)
 export class ExerciseInExecutionInput {
-  @Field(() => Int) exerciseId!: number;
-  @Field(() => [SetInput]) sets!: SetInput[];
-  @Field(() => String, { nullable: true }) notes?: string;
+  @Field(() => Int, exerciseIn("exerciseId")) exerciseId!: number;
+  @Field(() => [SetInput], exerciseIn("sets")) sets!: SetInput[];
+  @Field(() => String, exerciseIn("notes", { nullable: true })) notes?: string;
 }
 
-@InputType("TrainingExecutionInput")
+const trainingExecutionIn = describedBy(trainingExecutionInput);
+
+@InputType("TrainingExecutionInput", trainingExecutionIn.type)
 export class TrainingExecutionInput {
-  @Field(() => DateTime) startTime!: Date;
-  @Field(() => DateTime) endTime!: Date;
-  @Field(() => Boolean) completed!: boolean;
-  @Field(() => String, { nullable: true }) notes?: string;
-  @Field(() => [ExerciseInExecutionInput]) exerciseExecutions!: ExerciseInExecutionInput[];
-  @Field(() => String, { nullable: true, description: "A UUID the client gives the log: sent again, the execution logged first answers" }) clientId?: string;
+  @Field(() => DateTime, trainingExecutionIn("startTime")) startTime!: Date;
+  @Field(() => DateTime, trainingExecutionIn("endTime")) endTime!: Date;
+  @Field(() => Boolean, trainingExecutionIn("completed")) completed!: boolean;
+  @Field(() => String, trainingExecutionIn("notes", { nullable: true })) notes?: string;
+  @Field(() => [ExerciseInExecutionInput], trainingExecutionIn("exerciseExecutions")) exerciseExecutions!: ExerciseInExecutionInput[];
+  @Field(() => String, trainingExecutionIn("clientId", { nullable: true })) clientId?: string;
 }
 
-@InputType("ExerciseExecutionInput")
+const exerciseExecutionIn = describedBy(exerciseExecutionInput);
+
+@InputType("ExerciseExecutionInput", exerciseExecutionIn.type)
 export class ExerciseExecutionInput {
-  @Field(() => Int) trainingId!: number;
-  @Field(() => [SetInput]) sets!: SetInput[];
-  @Field(() => String, { nullable: true }) notes?: string;
-  @Field(() => Int, { nullable: true, description: "seconds" }) duration?: number;
-  @Field(() => String, { nullable: true, description: "A UUID the client gives the log: sent again, the execution logged first answers" }) clientId?: string;
+  @Field(() => Int, exerciseExecutionIn("trainingId")) trainingId!: number;
+  @Field(() => [SetInput], exerciseExecutionIn("sets")) sets!: SetInput[];
+  @Field(() => String, exerciseExecutionIn("notes", { nullable: true })) notes?: string;
+  @Field(() => Int, exerciseExecutionIn("duration", { nullable: true })) duration?: number;
+  @Field(() => String, exerciseExecutionIn("clientId", { nullable: true })) clientId?: string;
 }
 
-@InputType("ExecutionFilter")
+const executionFilter = describedBy(userTrainingExecutionFilter);
+
+@InputType("ExecutionFilter", executionFilter.type)
 export class ExecutionFilter {
-  @Field(() => Int, { nullable: true }) trainingId?: number;
-  @Field(() => Boolean, { nullable: true }) completed?: boolean;
-  @Field(() => LocalDate, { nullable: true }) startDate?: string;
-  @Field(() => LocalDate, { nullable: true }) endDate?: string;
+  @Field(() => Int, executionFilter("trainingId", { nullable: true })) trainingId?: number;
+  @Field(() => Boolean, executionFilter("completed", { nullable: true })) completed?: boolean;
+  @Field(() => LocalDate, executionFilter("startDate", { nullable: true })) startDate?: string;
+  @Field(() => LocalDate, executionFilter("endDate", { nullable: true })) endDate?: string;
 }

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { ensureMayPublish, requireOwnerOrAdmin } from "../access/ownership.js";
 import { contentVisibleAtOnce } from "../access/content.js";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
@@ -13,7 +14,7 @@ import { exerciseRepository, type ExerciseRow } from "./exercise.repository.js";
 import { exerciseRowFromJson, type ExerciseInclude } from "./exercise.fragments.js";
 import { EXERCISE_CATEGORIES } from "../../tables/exercise.table.js";
 import type { CreatorIncluded, UserSummaryDto } from "../users/user.dto.js";
-import type { ExerciseDto, ExerciseListItemDto } from "./exercise.dto.js";
+import { type ExerciseDto, type ExerciseListItemDto, exerciseSchema } from "./exercise.dto.js";
 
 export type { ExerciseDto, ExerciseListItemDto };
 import type { SQL } from "drizzle-orm";
@@ -65,6 +66,9 @@ export function exerciseFromJson(json: Record<string, unknown>): ExerciseDto {
   if (json.creator !== undefined) dto.creator = json.creator as UserSummaryDto | null;
   return dto;
 }
+
+/** What the data export holds of this module (contract §15). */
+const exerciseExport = z.object({ exercises: z.array(exerciseSchema).describe("The exercises the user wrote, public and private") });
 
 /** The exercise library: who may create, see, change and delete exercises, and their images. */
 export class ExerciseService {
@@ -222,7 +226,8 @@ export class ExerciseService {
    * The exercises a user created (contract §15); erasure deletes the private ones no training still holds, and their
    * image files after the commit.
    */
-  readonly personalData: PersonalDataHolder = {
+  readonly personalData: PersonalDataHolder<typeof exerciseExport> = {
+    exportSections: exerciseExport,
     exportPersonalData: async (db, userId) => ({ exercises: (await exerciseRepository.createdBy(db, userId)).map(toExerciseDto) }),
     erasePersonalData: async (tx, userId) => {
       const images = await exerciseRepository.deletePrivateUnusedOf(tx, userId);

@@ -13,7 +13,7 @@ const follow =
   ({ args, context }: Omit<ResolverData<Context>, "root">) =>
     context.services.liveUpdates.follow(context.actor, field, (args as { studentId?: number | null }).studentId);
 
-const studentIdArgument = { nullable: true, description: "only this student's (one the caller may follow)" } as const;
+const studentIdArgument = { nullable: true, description: "Only this student's events: one whose activity the caller may read (FORBIDDEN otherwise)" } as const;
 
 /** Live updates over the WebSocket at /graphql (graphql-transport-ws); each event is the data its webhook carries. */
 @Resolver()

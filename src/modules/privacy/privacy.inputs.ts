@@ -6,11 +6,18 @@ import { z } from "zod";
  */
 export const deleteAccountInput = z
   .object({
-    password: z.string().min(1, "Campo obrigatório").max(1024).optional(),
-    firebaseToken: z.string().trim().min(1, "Campo obrigatório").max(8192).optional(),
+    password: z.string().min(1, "Campo obrigatório").max(1024).optional().describe("The account's password (a wrong one: 400 Credenciais inválidas)"),
+    firebaseToken: z
+      .string()
+      .trim()
+      .min(1, "Campo obrigatório")
+      .max(8192)
+      .optional()
+      .describe("For an account without a password: a fresh ID token of its e-mail from the identity provider"),
   })
   .refine((input) => input.password !== undefined || input.firebaseToken !== undefined, {
     path: ["password"],
     message: "Informe a senha ou o firebaseToken",
-  });
+  })
+  .describe("What proves the account is the caller's: its password, or an identity provider's ID token");
 export type DeleteAccountInput = z.output<typeof deleteAccountInput>;

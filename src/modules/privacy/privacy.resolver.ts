@@ -2,8 +2,11 @@ import { Scoped } from "../../graphql/scopes.js";
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from "type-graphql";
 import type { Context } from "../../graphql/context.js";
 import { argumentsReader } from "../../graphql/arguments.js";
+import { describedBy } from "../../graphql/described.js";
 import { JSONObject } from "../../graphql/scalars.js";
 import { deleteAccountInput } from "./privacy.inputs.js";
+
+const proof = describedBy(deleteAccountInput);
 
 /** The data subject's rights (contract §15) over GraphQL: the same service as REST. */
 @Resolver()
@@ -17,8 +20,8 @@ export class PrivacyResolver {
   @Scoped("login")
   @Mutation(() => Boolean, { description: "Erases the signed-in user's account: the password, or an identity provider's ID token of its e-mail" })
   async deleteMyAccount(
-    @Arg("password", () => String, { nullable: true }) password: string | null | undefined,
-    @Arg("firebaseToken", () => String, { nullable: true }) firebaseToken: string | null | undefined,
+    @Arg("password", () => String, proof("password", { nullable: true })) password: string | null | undefined,
+    @Arg("firebaseToken", () => String, proof("firebaseToken", { nullable: true })) firebaseToken: string | null | undefined,
     @Ctx() ctx: Context,
   ) {
     await ctx.services.privacy.deleteMyAccount(
@@ -30,7 +33,7 @@ export class PrivacyResolver {
 
   @Scoped("login")
   @Mutation(() => Boolean, { description: "Erases a user's account (administrators)" })
-  async deleteUser(@Arg("id", () => Int) id: number, @Ctx() ctx: Context) {
+  async deleteUser(@Arg("id", () => Int, { description: "The id of the user to erase" }) id: number, @Ctx() ctx: Context) {
     await ctx.services.privacy.deleteUser(ctx.actor, id);
     return true;
   }

@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { instant, int } from "../../platform/answer-fields.js";
 import { requireUser, type Actor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import { erasingAccount } from "../../platform/db/account-writes.js";
@@ -44,7 +46,19 @@ export interface PrivacyServiceDeps {
  * exports and erases its own rows (PersonalDataHolder); this service composes them, the erasure in one transaction.
  */
 export class PrivacyService {
-  constructor(private readonly deps: PrivacyServiceDeps) {}
+  /** The export's document: when and whose, then each module's sections, as GET /users/me/export declares it. */
+  readonly exportDocument: z.ZodObject;
+
+  constructor(private readonly deps: PrivacyServiceDeps) {
+    const sections = Object.assign({}, ...deps.holders.map((holder) => holder.exportSections.shape)) as z.ZodRawShape;
+    this.exportDocument = z
+      .object({
+        exportedAt: instant.describe("When the export was made"),
+        userId: int().describe("Whose data it is"),
+        ...sections,
+      })
+      .meta({ id: "PersonalDataExport", description: "Everything the service keeps of a user, but secrets (contract §15)" });
+  }
 
   /**
    * Everything the service keeps of the caller, as one JSON document (no secret); once a minute at most. Every module

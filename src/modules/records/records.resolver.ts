@@ -8,13 +8,17 @@ import { PersonalRecord } from "../executions/execution.types.js";
 import { RECORD_KINDS, type RecordKind } from "../../tables/records.table.js";
 import { ExerciseRecord } from "./records.types.js";
 import { RecordKindEnum } from "../executions/execution.types.js";
+import { describedBy } from "../../graphql/described.js";
+import { recordsFilter } from "./records.inputs.js";
+
+const recordsArgument = describedBy(recordsFilter);
 
 /** The legacy personal records of contract §7 (the caller's), derived from the record kinds. */
 @Resolver()
 export class PersonalRecordsResolver {
   @ListBound({ cap: HISTORY_LIST_CAP })
   @Scoped("activity:read")
-  @Query(() => [PersonalRecord], { description: "The caller's records, one per exercise" })
+  @Query(() => [PersonalRecord], { description: "The caller's personal records, one per exercise, by exercise name" })
   personalRecords(@Ctx() ctx: Context) {
     return ctx.services.records.listPersonalRecords(ctx.actor);
   }
@@ -28,11 +32,16 @@ export class PersonalRecordsResolver {
 export class UserRecordsResolver {
   @ListBound({ cap: HISTORY_LIST_CAP })
   @Scoped("activity:read")
-  @FieldResolver(() => [ExerciseRecord], { description: "Current records by exercise name, then kind; of one exercise and some kinds when asked" })
+  @FieldResolver(() => [ExerciseRecord], {
+    description:
+      "The user's current records (the best of each kind now), by exercise name, then kind; of one exercise and some kinds when asked. For the user, administrators and the user's ACTIVE-linked trainer (FORBIDDEN for anyone else)",
+  })
   records(
     @Root() user: User,
-    @Arg("exerciseId", () => Int, { nullable: true }) exerciseId: number | null | undefined,
-    @Arg("kinds", () => [RecordKindEnum], { nullable: true }) kinds: RecordKind[] | null | undefined,
+    @Arg("exerciseId", () => Int, { nullable: true, description: "Only the records on this exercise; every exercise when left out" })
+    exerciseId: number | null | undefined,
+    @Arg("kinds", () => [RecordKindEnum], { nullable: true, description: "Only the records of these kinds; every kind when left out" })
+    kinds: RecordKind[] | null | undefined,
     @Ctx() ctx: Context,
   ) {
     return ctx.loaders.currentRecords.load({ userId: user.id, exerciseId: exerciseId ?? undefined, kinds: kinds ?? undefined });
@@ -40,7 +49,10 @@ export class UserRecordsResolver {
 
   @ListBound({ cap: HISTORY_LIST_CAP })
   @Scoped("activity:read")
-  @FieldResolver(() => [PersonalRecord])
+  @FieldResolver(() => [PersonalRecord], {
+    description:
+      "The user's personal records, one per exercise, by exercise name: for the user, administrators and the user's ACTIVE-linked trainer (FORBIDDEN for anyone else)",
+  })
   personalRecords(@Root() user: User, @Ctx() ctx: Context) {
     return ctx.services.records.listPersonalRecords(ctx.actor, user.id);
   }
@@ -51,8 +63,12 @@ export class UserRecordsResolver {
 export class ExerciseRecordsResolver {
   @ListBound({ cap: RECORD_KINDS.length })
   @Scoped("activity:read")
-  @FieldResolver(() => [ExerciseRecord], { description: "The caller's current record of each kind, or userId's" })
-  records(@Root() exercise: Exercise, @Arg("userId", () => Int, { nullable: true }) userId: number | null | undefined, @Ctx() ctx: Context) {
+  @FieldResolver(() => [ExerciseRecord], { description: "The caller's current record of each kind on the exercise, or userId's, in the kinds' order" })
+  records(
+    @Root() exercise: Exercise,
+    @Arg("userId", () => Int, recordsArgument("userId", { nullable: true })) userId: number | null | undefined,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.loaders.currentRecords.load({ userId: userId ?? undefined, exerciseId: exercise.id });
   }
 }

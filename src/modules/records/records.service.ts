@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { requireUser, type Actor } from "../../platform/auth/actor.js";
 import type { Db } from "../../platform/db/database.js";
 import { forbidden, notFound, type AppError } from "../../platform/errors.js";
@@ -8,7 +9,7 @@ import type { ActivityAccess } from "../access/activity-access.js";
 import { EXERCISE_NOT_FOUND, type ExerciseService } from "../exercises/exercise.service.js";
 import type { PersonalRecordDto } from "../executions/execution.dto.js";
 import type { PersonalRecordsReader } from "../executions/record.ports.js";
-import { byExerciseAndKind, toRecordDto, type RecordDto } from "./records.dto.js";
+import { byExerciseAndKind, toRecordDto, type RecordDto, recordSchema } from "./records.dto.js";
 import type { RecordHistoryQuery, RecordsFilter } from "./records.inputs.js";
 import { recordsRepository, type RecentRecordIds } from "./records.repository.js";
 import type { RecordKind } from "../../tables/records.table.js";
@@ -25,6 +26,9 @@ export interface CurrentRecordsRequest {
 
 /** About the bytes the readings of recent records kept per instance may hold in all (their users' ids, mostly). */
 const RECENT_READINGS_KEPT_BYTES = 16 * 1024 * 1024;
+
+/** What the data export holds of this module (contract §15). */
+const recordExport = z.object({ records: z.array(recordSchema).describe("The user's records, one per exercise and kind") });
 
 /**
  * Record kinds (contract §12.1): claimed while executions are logged (record-claims.subscriber.ts), read by the user,
@@ -44,7 +48,8 @@ export class RecordService implements PersonalRecordsReader {
   constructor(private readonly deps: { db: Db; access: ActivityAccess; exercises: ExerciseService }) {}
 
   /** A user's records and their history (contract §15); erasure deletes them. */
-  readonly personalData: PersonalDataHolder = {
+  readonly personalData: PersonalDataHolder<typeof recordExport> = {
+    exportSections: recordExport,
     exportPersonalData: async (db, userId) => ({ records: (await recordsRepository.recordsOfUser(db, userId)).map(toRecordDto) }),
     erasePersonalData: async (tx, userId) => {
       await recordsRepository.deleteRecordsOf(tx, userId);

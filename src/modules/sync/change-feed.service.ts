@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
 import type { Db } from "../../platform/db/database.js";
@@ -34,6 +35,9 @@ export interface ChangeFeedServiceDeps {
   cursorKey: string;
 }
 
+/** The change feed keeps nothing of its own a person's export would hold (contract §15). */
+const changeFeedExport = z.object({});
+
 /**
  * The change feed (contract §13.3): what changed for the caller since a cursor, or everything it sees (an initial
  * sync), page by page. The events the domain services emit record changes in their transactions
@@ -50,7 +54,8 @@ export class ChangeFeedService {
    * copies of data other modules export. Erasure deletes both; it runs after every other module, whose changes it
    * recorded for the user are then of no use to anyone.
    */
-  readonly personalData: PersonalDataHolder = {
+  readonly personalData: PersonalDataHolder<typeof changeFeedExport> = {
+    exportSections: changeFeedExport,
     exportPersonalData: async () => ({}),
     erasePersonalData: async (tx, userId) => {
       await changeFeedRepository.deleteFeedOf(tx, userId);

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { isOwnerOrAdmin, requireTrainer } from "../access/ownership.js";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
@@ -8,7 +9,7 @@ import type { InputReader } from "../../platform/validation.js";
 import type { ActivityAccess } from "../access/activity-access.js";
 import type { UserService } from "../users/user.service.js";
 import type { AssignInput, AssignmentListQuery } from "./training-plan.inputs.js";
-import type { PlanAssignmentDto } from "./training-plan.dto.js";
+import { type PlanAssignmentDto, planAssignmentSchema } from "./training-plan.dto.js";
 import { trainingPlanRepository, type AssignmentRecord } from "./training-plan.repository.js";
 import type { AssignmentStatus } from "../../tables/training-plan.table.js";
 import { PLAN_NOT_FOUND, TRAINERS_ONLY, type TrainingPlanService } from "./training-plan.service.js";
@@ -30,6 +31,9 @@ const TRANSITIONS: Record<"accept" | "cancel" | "complete", { by: ("student" | "
   cancel: { by: ["student", "trainer"], from: ["PENDING", "ACTIVE"], to: "CANCELED" },
   complete: { by: ["trainer"], from: ["ACTIVE"], to: "COMPLETED" },
 };
+
+/** What the data export holds of this module (contract §15). */
+const planAssignmentExport = z.object({ planAssignments: z.array(planAssignmentSchema).describe("The plans assigned to the user, or by the user") });
 
 /** Assigning plans to linked students, and the life of an assignment. */
 export class PlanAssignmentService {
@@ -131,7 +135,8 @@ export class PlanAssignmentService {
   }
 
   /** The assignments a user is a party to (contract §15); erasure cancels the PENDING and ACTIVE ones for both parties. */
-  readonly personalData: PersonalDataHolder = {
+  readonly personalData: PersonalDataHolder<typeof planAssignmentExport> = {
+    exportSections: planAssignmentExport,
     exportPersonalData: async (db, userId) => ({ planAssignments: await trainingPlanRepository.assignmentsOfUser(db, userId) }),
     erasePersonalData: async (tx, userId, now) => {
       const canceled = await trainingPlanRepository.cancelLiveAssignmentsOf(tx, userId, now);

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { requireOwnerOrAdmin, requireTrainer } from "../access/ownership.js";
 import { contentVisibleAtOnce } from "../access/content.js";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
@@ -9,7 +10,7 @@ import { toPage, type Page, type PageRequest } from "../../platform/paging.js";
 import type { InputReader } from "../../platform/validation.js";
 import { TRAINING_NOT_FOUND, trainingFromJson, type TrainingService } from "../trainings/training.service.js";
 import type { PlanInput, PlanListQuery } from "./training-plan.inputs.js";
-import type { PlanTrainingDto, TrainingPlanDto } from "./training-plan.dto.js";
+import { type PlanTrainingDto, type TrainingPlanDto, trainingPlanSchema } from "./training-plan.dto.js";
 import type { CreatorIncluded } from "../users/user.dto.js";
 import { trainingPlanRepository, type PlanInclude, type PlanRow, type PlanTrainingJson } from "./training-plan.repository.js";
 
@@ -26,6 +27,9 @@ export const TRAINERS_ONLY = "Apenas personal trainers podem criar planos de tre
 const PLAN_ASSIGNED = "Plano de treino está atribuído a alunos";
 
 export type { PlanTrainingDto, TrainingPlanDto };
+
+/** What the data export holds of this module (contract §15). */
+const trainingPlanExport = z.object({ trainingPlans: z.array(trainingPlanSchema).describe("The plans the user wrote") });
 
 /** Weekly training plans: trainers compose them from visible trainings. */
 export class TrainingPlanService {
@@ -170,7 +174,8 @@ export class TrainingPlanService {
    * The plans a user created (contract §15). Erasure deletes the private ones (the assignments of them go too, and
    * their parties hear of it); public ones stay, credited to the anonymized account.
    */
-  readonly personalData: PersonalDataHolder = {
+  readonly personalData: PersonalDataHolder<typeof trainingPlanExport> = {
+    exportSections: trainingPlanExport,
     exportPersonalData: async (db, userId) => {
       const plans = await trainingPlanRepository.plansCreatedBy(db, userId);
       const items = await trainingPlanRepository.trainingsOf(

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { ensureMayPublish, requireOwnerOrAdmin } from "../access/ownership.js";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
@@ -9,7 +10,7 @@ import type { InputReader } from "../../platform/validation.js";
 import { EXERCISE_NOT_FOUND, exerciseFromJson, type ExerciseService } from "../exercises/exercise.service.js";
 import type { CreatorIncluded, UserSummaryDto } from "../users/user.dto.js";
 import { trainingRowFromJson, type TrainingInclude } from "./training.fragments.js";
-import type { TrainingDto, TrainingExerciseDto, TrainingListItemDto } from "./training.dto.js";
+import { type TrainingDto, type TrainingExerciseDto, type TrainingListItemDto, trainingSchema } from "./training.dto.js";
 import type { TrainingInput, TrainingListQuery } from "./training.inputs.js";
 import { trainingRepository, type TrainingLine, type TrainingRow } from "./training.repository.js";
 import { sql, type SQL } from "drizzle-orm";
@@ -23,6 +24,9 @@ export const TRAINING_NOT_FOUND = "Treino não encontrado";
 export type { TrainingDto, TrainingExerciseDto, TrainingListItemDto };
 
 const TRAINING_IN_USE = "Treino está em uso em planos de treino";
+
+/** What the data export holds of this module (contract §15). */
+const trainingExport = z.object({ trainings: z.array(trainingSchema).describe("The trainings the user wrote") });
 
 /** Trainings: named, ordered lists of exercises that plans schedule and students execute. */
 export class TrainingService {
@@ -187,7 +191,8 @@ export class TrainingService {
   }
 
   /** The trainings a user created (contract §15); erasure deletes the private ones no plan still schedules. */
-  readonly personalData: PersonalDataHolder = {
+  readonly personalData: PersonalDataHolder<typeof trainingExport> = {
+    exportSections: trainingExport,
     exportPersonalData: async (db, userId) => {
       const rows = await trainingRepository.createdBy(db, userId);
       const lines = await trainingRepository.exercisesOf(

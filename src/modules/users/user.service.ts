@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { instant } from "../../platform/answer-fields.js";
 import { requireOwnerOrAdmin } from "../access/ownership.js";
 import { requireUser, type Actor, type UserActor } from "../../platform/auth/actor.js";
 import type { Clock } from "../../platform/clock.js";
@@ -6,7 +8,7 @@ import { forbidden, notFound, unauthorized, validationError } from "../../platfo
 import type { ImageStorage, UploadedFile } from "../../platform/storage/image-storage.js";
 import type { InputReader } from "../../platform/validation.js";
 import { USER_NOT_FOUND } from "./auth.service.js";
-import { ERASED_USER_NAME, erasedEmail, toUserDto, type UserDto, type UserRow, type UserSummaryDto } from "./user.dto.js";
+import { ERASED_USER_NAME, erasedEmail, toUserDto, type UserDto, type UserRow, type UserSummaryDto, userSchema } from "./user.dto.js";
 import type { ProfileInput, RenameInput } from "./user.inputs.js";
 import { setSubscriptionAccess, userRepository, type UserChanges } from "./user.repository.js";
 import type { FeedSource } from "../events/feed-source.js";
@@ -23,6 +25,14 @@ export interface UserServiceDeps {
   storage: ImageStorage;
   sessions: SessionCache;
 }
+
+/** What the data export holds of this module (contract §15). */
+const accountExport = z.object({
+  profile: userSchema.nullable().describe("The profile"),
+  weightHistory: z
+    .array(z.object({ weight: z.number().describe("kg"), recordedAt: instant.describe("When the profile took it") }))
+    .describe("Every weight the profile held, oldest first"),
+});
 
 /** Profiles: reading users, editing one's own profile, the profile photo. */
 export class UserService {
@@ -188,7 +198,8 @@ export class UserService {
    * The profile and weight history (contract §15). Erasure keeps the row, for what the law keeps (payments, invoices)
    * and the public content credited to it, anonymized: every token revoked, the photo file removed after the commit.
    */
-  readonly personalData: PersonalDataHolder = {
+  readonly personalData: PersonalDataHolder<typeof accountExport> = {
+    exportSections: accountExport,
     exportPersonalData: async (db, userId) => {
       const [user, weightHistory] = await Promise.all([userRepository.findById(db, userId), userRepository.weightHistoryOf(db, userId)]);
       return { profile: user ? toUserDto(user) : null, weightHistory };

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Actor, UserActor } from "../../platform/auth/actor.js";
 import { requireUser } from "../../platform/auth/actor.js";
 import { requireOwnerOrAdmin } from "../access/ownership.js";
@@ -9,7 +10,7 @@ import type { InputReader } from "../../platform/validation.js";
 import { newEventId } from "../events/emit.js";
 import { urlProblem, type UrlPolicy } from "./webhook-address.js";
 import { newWebhookSecret, type SecretBox } from "./webhook-secrets.js";
-import { toDeliveryDto, toEndpointDto, type CreatedEndpointDto, type DeliveryDto, type EndpointDto } from "./webhook.dto.js";
+import { toDeliveryDto, toEndpointDto, type CreatedEndpointDto, type DeliveryDto, type EndpointDto, endpointSchema } from "./webhook.dto.js";
 import type { EndpointChangeInput, EndpointInput } from "./webhook.inputs.js";
 import { webhookRepository, type EndpointRow } from "./webhook.repository.js";
 import type { PersonalDataHolder } from "../../platform/personal-data.js";
@@ -32,6 +33,9 @@ export interface WebhookServiceDeps {
   deliverSoon(tx: Db): Promise<void>;
 }
 
+/** What the data export holds of this module (contract §15). */
+const webhookExport = z.object({ webhookEndpoints: z.array(endpointSchema).describe("The user's webhook endpoints (no secrets)") });
+
 /**
  * Webhook endpoints (contract §14.1): any signed-in user registers its own; the owner and administrators read and
  * change one, administrators list all. Deliveries are made by WebhookDeliveryWorker.
@@ -40,7 +44,8 @@ export class WebhookService {
   constructor(private readonly deps: WebhookServiceDeps) {}
 
   /** A user's webhook endpoints, without their secrets (contract §15); erasure deletes them and their deliveries. */
-  readonly personalData: PersonalDataHolder = {
+  readonly personalData: PersonalDataHolder<typeof webhookExport> = {
+    exportSections: webhookExport,
     exportPersonalData: async (db, userId) => ({ webhookEndpoints: (await webhookRepository.endpointsOfUser(db, userId)).map(toEndpointDto) }),
     erasePersonalData: async (tx, userId) => {
       await webhookRepository.deleteEndpointsOf(tx, userId);
