@@ -7,7 +7,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Everything kept of the caller, as a JSON attachment dados-<id>.json (once a minute) */
+    /**
+     * Everything kept of the caller, as a JSON attachment dados-<id>.json (once a minute)
+     * @description The data subject's copy (LGPD art. 18, contract §15): the profile and weight history, what the caller wrote, was assigned and logged, its links and invites, billing and webhook endpoints, all from one snapshot; no secret. A login session only; one per minute.
+     */
     get: operations["exportMyData"];
     put?: never;
     post?: never;
@@ -27,7 +30,10 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Erase the caller's account (its password, or an identity provider's ID token of its e-mail) */
+    /**
+     * Erase the caller's account (its password, or an identity provider's ID token of its e-mail)
+     * @description Erases the person and keeps what the law requires (contract §15): the name and e-mail are anonymized, personal data, private content, executions and records deleted, links ended, the subscription canceled, every token revoked; payments and invoices stay. A confirmation goes to the old address.
+     */
     delete: operations["deleteMyAccount"];
     options?: never;
     head?: never;
@@ -41,15 +47,24 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A user (self, administrators, linked trainer or student) */
+    /**
+     * A user (self, administrators, linked trainer or student)
+     * @description Answered to the user themself, to administrators, and to the other party of an ACTIVE trainer-student link; anyone else gets 403 `Acesso negado`.
+     */
     get: operations["getUser"];
     put?: never;
     post?: never;
-    /** Erase a user's account (administrators) */
+    /**
+     * Erase a user's account (administrators)
+     * @description The same erasure as DELETE /users/me, by an administrator, with no proof asked.
+     */
     delete: operations["deleteUser"];
     options?: never;
     head?: never;
-    /** Change a user's name (self or administrator) */
+    /**
+     * Change a user's name (self or administrator)
+     * @description The user themself or an administrator. A blank or missing name answers 400 `Nome não pode estar vazio`.
+     */
     patch: operations["renameUser"];
     trace?: never;
   };
@@ -62,7 +77,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Create an account */
+    /**
+     * Create an account
+     * @description No token needed. Creates the account and signs it in. Unless it comes from the web app with `confirmed: true`, it starts with `emailConfirmed: false` and a confirmation link is e-mailed; an unconfirmed user may still log in.
+     */
     post: operations["register"];
     delete?: never;
     options?: never;
@@ -79,7 +97,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Log in with e-mail and password */
+    /**
+     * Log in with e-mail and password
+     * @description No token needed. The answer's token is valid for 24 hours. A wrong password answers 400 `Credenciais inválidas`; after repeated failures for one e-mail (5 in 15 minutes by default) the e-mail is locked out for a while (429).
+     */
     post: operations["login"];
     delete?: never;
     options?: never;
@@ -96,7 +117,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Log in with an identity provider ID token */
+    /**
+     * Log in with an identity provider ID token
+     * @description No token needed. The identity provider's ID token is verified (signature, issuer, audience, expiry) and its `email` claim names the account: 400 when it does not verify (or no provider is configured), 404 when no account has that e-mail.
+     */
     post: operations["firebaseLogin"];
     delete?: never;
     options?: never;
@@ -113,7 +137,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Exchange a valid token for a new one (the old one is revoked) */
+    /**
+     * Exchange a valid token for a new one (the old one is revoked)
+     * @description A login token only, not a personal or an app's token. The answer's token is valid for 24 hours; the one sent is revoked, so refreshing it again answers 401.
+     */
     post: operations["refreshToken"];
     delete?: never;
     options?: never;
@@ -130,7 +157,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Revoke the current token */
+    /**
+     * Revoke the current token
+     * @description A login token only, not a personal or an app's token. The token sent is refused from then on (401), on every instance.
+     */
     post: operations["logout"];
     delete?: never;
     options?: never;
@@ -147,7 +177,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** E-mail a password reset link */
+    /**
+     * E-mail a password reset link
+     * @description No token needed. E-mails the account a link to reset its password, valid for 1 hour and once; the links sent before it stop working. 404 when no account has the address.
+     */
     post: operations["forgotPassword"];
     delete?: never;
     options?: never;
@@ -164,7 +197,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Set a new password with the e-mailed token */
+    /**
+     * Set a new password with the e-mailed token
+     * @description No token needed. Sets the password with the token of the e-mailed link, which also confirms the address; every login token issued before it stops working. A password shorter than 6 characters answers 400 `A senha deve ter pelo menos 6 caracteres`.
+     */
     post: operations["resetPassword"];
     delete?: never;
     options?: never;
@@ -179,7 +215,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Confirm an e-mail address with the e-mailed token */
+    /**
+     * Confirm an e-mail address with the e-mailed token
+     * @description No token needed. The link e-mailed at registration (valid for 7 days, once) carries the `token`; a missing, used or expired one answers 400 `Token inválido ou expirado`.
+     */
     get: operations["confirmEmail"];
     put?: never;
     post?: never;
@@ -196,9 +235,15 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The caller's profile */
+    /**
+     * The caller's profile
+     * @description The account the token belongs to.
+     */
     get: operations["getProfile"];
-    /** Update the caller's profile */
+    /**
+     * Update the caller's profile
+     * @description Only the fields given change; null clears an optional one. A weight given is also added to the weight history of `GET /users/metrics`.
+     */
     put: operations["updateProfile"];
     post?: never;
     delete?: never;
@@ -214,7 +259,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The caller's training metrics */
+    /**
+     * The caller's training metrics
+     * @description The caller's counts and totals over all of their history, their last 8 weeks, weight history and personal records.
+     */
     get: operations["getMetrics"];
     put?: never;
     post?: never;
@@ -233,7 +281,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Replace the profile photo (JPG, PNG or GIF, at most 5 MB) */
+    /**
+     * Replace the profile photo (JPG, PNG or GIF, at most 5 MB)
+     * @description The user themself or an administrator. The image type is judged from the file's bytes, never from its name or declared type. The answer's `profilePicture` is the new image's absolute address; the old image is removed.
+     */
     post: operations["updateProfilePhoto"];
     delete?: never;
     options?: never;
@@ -248,7 +299,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The plan catalogue (plain array) */
+    /**
+     * The plan catalogue (plain array)
+     * @description Any signed-in user reads the catalogue: withdrawn plans too, unless `active=true` is asked. Ordered by userType, then price.
+     */
     get: operations["listSubscriptionPlans"];
     put?: never;
     post?: never;
@@ -265,7 +319,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One plan */
+    /**
+     * One plan
+     * @description Any signed-in user; withdrawn plans too. 404 `Plano não encontrado` when there is none.
+     */
     get: operations["getSubscriptionPlan"];
     put?: never;
     post?: never;
@@ -282,7 +339,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The subscription giving access, else the latest pending one */
+    /**
+     * The subscription giving access, else the latest pending one
+     * @description The caller's own: the subscription giving access (ACTIVE, or CANCELED until its endDate), else the latest PENDING one; 404 `Assinatura não encontrada` when there is neither.
+     */
     get: operations["getMySubscription"];
     put?: never;
     post?: never;
@@ -301,7 +361,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Subscribe: card charged now; PIX or boleto pending until paid */
+    /**
+     * Subscribe: card charged now; PIX or boleto pending until paid
+     * @description The plan must be active and for the caller's userType (else 400 `Plano não disponível para este usuário`). A card accepted gives an ACTIVE subscription, a COMPLETED payment and a PAID invoice; refused, 422 `Pagamento recusado` with the gateway's code in `details` and a FAILED payment. PIX or BOLETO gives a PENDING subscription with the `pix` or `boleto` to pay and a PENDING invoice; it replaces an earlier PENDING one, and asking again for the same plan and method answers the same charge.
+     */
     post: operations["subscribe"];
     delete?: never;
     options?: never;
@@ -316,9 +379,15 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One subscription (owner or administrator) */
+    /**
+     * One subscription (owner or administrator)
+     * @description The owner's, or any for an administrator (else 403 `Acesso negado`); 404 `Assinatura não encontrada`.
+     */
     get: operations["getSubscription"];
-    /** Change autoRenew, the payment method or the card renewals charge */
+    /**
+     * Change autoRenew, the payment method or the card renewals charge
+     * @description Owner or administrator, while the subscription is PENDING or ACTIVE (else 409). Card fields are checked, then saved at the card gateway (not charged) as the card renewals charge; a refusal is 422 `Pagamento recusado` with `details`.
+     */
     put: operations["updateSubscription"];
     post?: never;
     delete?: never;
@@ -336,7 +405,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Cancel now or at the end of the period */
+    /**
+     * Cancel now or at the end of the period
+     * @description Owner or administrator, for an ACTIVE or PENDING subscription (409 `Esta assinatura já está cancelada` when canceled already). `cancelImmediately: true` ends access now (the user back to FREEMIUM); otherwise access lasts until endDate. autoRenew turns false and renewalDate null; its pending invoices and PIX charges are canceled, and the card gateway is told after.
+     */
     post: operations["cancelSubscription"];
     delete?: never;
     options?: never;
@@ -351,7 +423,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The caller's payments (administrators: all) */
+    /**
+     * The caller's payments (administrators: all)
+     * @description A user sees their own payments; an administrator sees everyone's, or one user's with `userId`. Newest first unless `sort` says otherwise.
+     */
     get: operations["listPayments"];
     put?: never;
     post?: never;
@@ -368,7 +443,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The caller's invoices (administrators: all) */
+    /**
+     * The caller's invoices (administrators: all)
+     * @description A user sees their own invoices; an administrator sees everyone's, or one user's with `userId`. Newest first unless `sort` says otherwise.
+     */
     get: operations["listInvoices"];
     put?: never;
     post?: never;
@@ -385,7 +463,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One invoice */
+    /**
+     * One invoice
+     * @description The owner's, or any for an administrator (else 403 `Acesso negado`); 404 `Fatura não encontrada`.
+     */
     get: operations["getInvoice"];
     put?: never;
     post?: never;
@@ -402,7 +483,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The invoice as PDF */
+    /**
+     * The invoice as PDF
+     * @description The owner's, or any for an administrator. A PDF file named `fatura-<id>.pdf`, giving the invoice's id, the user, the plan, the amount (as `R$ 49,90`), its status and its dates.
+     */
     get: operations["downloadInvoice"];
     put?: never;
     post?: never;
@@ -419,7 +503,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One payment */
+    /**
+     * One payment
+     * @description The owner's, or any for an administrator (else 403 `Acesso negado`); 404 `Pagamento não encontrado`.
+     */
     get: operations["getPayment"];
     put?: never;
     post?: never;
@@ -438,7 +525,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Checkout: card subscription at the gateway, or a PIX QR code */
+    /**
+     * Checkout: card subscription at the gateway, or a PIX QR code
+     * @description The plan must be active and for the caller's userType (else 400). CREDIT_CARD, by `paymentMethodId` or by the card fields: a recurring subscription at the card gateway, answered in the payment flow's shape; a refused card is 400 `Pagamento recusado` with `details`, and the subscription FAILED. PIX: a PENDING subscription, answered with the PIX charge to pay.
+     */
     post: operations["checkout"];
     delete?: never;
     options?: never;
@@ -453,7 +543,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The current subscription (payment-flow shape) */
+    /**
+     * The current subscription (payment-flow shape)
+     * @description The caller's subscription giving access, else their latest PENDING one (as GET /subscriptions/my-subscription chooses), in the payment flow's shape; 404 `Assinatura não encontrada` when there is neither.
+     */
     get: operations["getCurrentCheckoutSubscription"];
     put?: never;
     post?: never;
@@ -472,7 +565,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Cancel at the gateway and here; autoRenew off */
+    /**
+     * Cancel at the gateway and here; autoRenew off
+     * @description As POST /subscriptions/{id}/cancel, but at once unless `cancelImmediately` is false (the body may be left out); answered in the payment flow's shape. Owner or administrator.
+     */
     post: operations["cancelCheckoutSubscription"];
     delete?: never;
     options?: never;
@@ -487,7 +583,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A PIX transaction (polled after showing the QR code) */
+    /**
+     * A PIX transaction (polled after showing the QR code)
+     * @description The owner's, or any for an administrator. A PENDING charge is first checked with the PIX gateway, so a payment whose notification was lost still shows PAID (and starts its subscription).
+     */
     get: operations["getPixStatus"];
     put?: never;
     post?: never;
@@ -506,7 +605,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Pay a PIX charge (sandbox or gateway dev mode only) */
+    /**
+     * Pay a PIX charge (sandbox or gateway dev mode only)
+     * @description Only while the PIX gateway is the sandbox or in dev mode (else 404). Pays the caller's PENDING charge (an administrator's: any) the way the gateway's notification does; a charge no longer PENDING is answered as it is.
+     */
     post: operations["simulatePixPayment"];
     delete?: never;
     options?: never;
@@ -523,7 +625,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** PIX gateway notification (X-Webhook-Secret) */
+    /**
+     * PIX gateway notification (X-Webhook-Secret)
+     * @description Called by the PIX gateway, not by clients. `data.status` PAID settles the transaction and starts its subscription; EXPIRED or CANCELLED closes it; unknown transactions and other statuses are answered 200 and ignored.
+     */
     post: operations["pixWebhook"];
     delete?: never;
     options?: never;
@@ -540,7 +645,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Card gateway event (Card-Signature or Stripe-Signature) */
+    /**
+     * Card gateway event (Card-Signature or Stripe-Signature)
+     * @description Called by the card gateway, not by clients; `/payments/webhook` and `/webhooks/card` are the same receiver. The signature is `t=<unix>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`, within 5 minutes. Each event id is applied once; an event naming no subscription of ours is answered 200 and ignored.
+     */
     post: operations["paymentWebhook"];
     delete?: never;
     options?: never;
@@ -557,7 +665,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Card gateway event (Card-Signature or Stripe-Signature) */
+    /**
+     * Card gateway event (Card-Signature or Stripe-Signature)
+     * @description Called by the card gateway, not by clients; `/payments/webhook` and `/webhooks/card` are the same receiver. The signature is `t=<unix>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`, within 5 minutes. Each event id is applied once; an event naming no subscription of ours is answered 200 and ignored.
+     */
     post: operations["cardWebhook"];
     delete?: never;
     options?: never;
@@ -574,7 +685,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Invite a student by e-mail */
+    /**
+     * Invite a student by e-mail
+     * @description Trainers only. The e-mail must be a student's account (400 on `studentEmail` for a trainer's, 404 when no account has it). The invite stays PENDING for 7 days and the student is e-mailed. 409 when the pair is already linked or an invite of theirs is PENDING; 422 when the trainer's ACTIVE students and PENDING invites already fill its plan's student limit.
+     */
     post: operations["inviteStudent"];
     delete?: never;
     options?: never;
@@ -589,7 +703,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Invites the trainer sent */
+    /**
+     * Invites the trainer sent
+     * @description Trainers only. Newest first unless `sort` says otherwise; an invite past its expiry reads as EXPIRED.
+     */
     get: operations["listSentInvites"];
     put?: never;
     post?: never;
@@ -606,7 +723,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Invites the student received */
+    /**
+     * Invites the student received
+     * @description Students only. Newest first unless `sort` says otherwise; an invite past its expiry reads as EXPIRED.
+     */
     get: operations["listReceivedInvites"];
     put?: never;
     post?: never;
@@ -625,7 +745,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Accept an invite: the link becomes ACTIVE */
+    /**
+     * Accept an invite: the link becomes ACTIVE
+     * @description The invited student only. The invite becomes ACCEPTED and the pair's link ACTIVE (the same link, and id, when the pair was linked before); the trainer is e-mailed. 409 when the invite is no longer PENDING; 422 when the trainer's plan has no room for one more ACTIVE student (the invite stays PENDING).
+     */
     post: operations["acceptInvite"];
     delete?: never;
     options?: never;
@@ -642,7 +765,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Reject an invite */
+    /**
+     * Reject an invite
+     * @description The invited student only. The invite becomes REJECTED and the trainer is e-mailed; 409 when it is no longer PENDING.
+     */
     post: operations["rejectInvite"];
     delete?: never;
     options?: never;
@@ -657,7 +783,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The trainer's students (ACTIVE links unless status says otherwise) */
+    /**
+     * The trainer's students (ACTIVE links unless status says otherwise)
+     * @description Trainers only. ACTIVE links unless `status` says otherwise; `name` searches the students' names. Newest first unless `sort` says otherwise. Items leave out the trainer's own e-mail and photo.
+     */
     get: operations["listStudents"];
     put?: never;
     post?: never;
@@ -674,7 +803,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The student's trainers */
+    /**
+     * The student's trainers
+     * @description Students only. ACTIVE links unless `status` says otherwise; `name` searches the trainers' names. Newest first unless `sort` says otherwise. Items leave out the student's own e-mail and photo.
+     */
     get: operations["listPersonals"];
     put?: never;
     post?: never;
@@ -694,7 +826,10 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** End a link (id of the link) */
+    /**
+     * End a link (id of the link)
+     * @description Trainers only, on one of their ACTIVE links (403 on another trainer's, 404 when it is not ACTIVE). The link becomes INACTIVE, kept as history, and the student is e-mailed.
+     */
     delete: operations["removeStudent"];
     options?: never;
     head?: never;
@@ -711,7 +846,10 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** End a link (id of the link) */
+    /**
+     * End a link (id of the link)
+     * @description Students only, on one of their ACTIVE links (403 on another student's, 404 when it is not ACTIVE). The link becomes INACTIVE, kept as history, and the trainer is e-mailed.
+     */
     delete: operations["removePersonal"];
     options?: never;
     head?: never;
@@ -725,7 +863,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A user's training executions */
+    /**
+     * A user's training executions
+     * @description For the user, administrators and the user's ACTIVE-linked trainer (403 for anyone else; 404 for an unknown user). Latest started first unless `sort` says otherwise; the items carry `trainingName`.
+     */
     get: operations["listUserTrainingExecutions"];
     put?: never;
     post?: never;
@@ -742,7 +883,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One training execution with its exercises and sets */
+    /**
+     * One training execution with its exercises and sets
+     * @description For the execution's user, administrators and the user's ACTIVE-linked trainer (403 for anyone else). Carries the user's name and every exercise done, with its sets.
+     */
     get: operations["getTrainingExecution"];
     put?: never;
     post?: never;
@@ -761,7 +905,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Log a training execution */
+    /**
+     * Log a training execution
+     * @description Logs a session the caller did of a training it may execute: its own, or one of a plan assigned to it, PENDING or ACTIVE (403 otherwise). Every exercise must be one of the training; each also becomes an exercise execution dated at `endTime`, and `newRecords` lists the records the session set. A `clientId` the caller logged before answers 200 with the execution logged first.
+     */
     post: operations["logTrainingExecution"];
     delete?: never;
     options?: never;
@@ -776,7 +923,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Executions of a training (the caller's unless userId) */
+    /**
+     * Executions of a training (the caller's unless userId)
+     * @description The caller's executions of the training, or `userId`'s for administrators and that user's ACTIVE-linked trainer (403 for anyone else). Latest started first unless `sort` says otherwise; the items leave out `trainingName`.
+     */
     get: operations["listTrainingExecutions"];
     put?: never;
     post?: never;
@@ -793,7 +943,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Statistics of a training's executions */
+    /**
+     * Statistics of a training's executions
+     * @description Counts the caller's executions of the training, or `userId`'s (administrators and that user's ACTIVE-linked trainer only, 403 for anyone else), dated by `startTime` within `startDate`..`endDate` when given. Set figures count completed sets only; weights and volumes are in kg, durations in seconds.
+     */
     get: operations["getTrainingStatistics"];
     put?: never;
     post?: never;
@@ -810,7 +963,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The caller's personal records, one per exercise */
+    /**
+     * The caller's personal records, one per exercise
+     * @description The heaviest completed set of each exercise the caller has lifted a weight on, by exercise name, with the best Epley one-rep-max estimate. Other record kinds: `GET /exercises/{id}/records`.
+     */
     get: operations["listPersonalRecords"];
     put?: never;
     post?: never;
@@ -827,7 +983,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A user's exercise executions */
+    /**
+     * A user's exercise executions
+     * @description For the user, administrators and the user's ACTIVE-linked trainer (403 for anyone else; 404 for an unknown user). Both exercises logged on their own and those of training executions, latest first unless `sort` says otherwise; the items carry `exerciseName` and `trainingName`.
+     */
     get: operations["listUserExerciseExecutions"];
     put?: never;
     post?: never;
@@ -846,7 +1005,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Log an exercise execution */
+    /**
+     * Log an exercise execution
+     * @description Logs an exercise the caller did on its own, dated when the server receives it, within `trainingId`: a training the caller may execute (403 otherwise); the exercise must be one the caller may see. `newRecords` lists the records it set. A `clientId` the caller logged before answers 200 with the execution logged first.
+     */
     post: operations["logExerciseExecution"];
     delete?: never;
     options?: never;
@@ -861,7 +1023,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Executions of an exercise (the caller's unless userId) */
+    /**
+     * Executions of an exercise (the caller's unless userId)
+     * @description The caller's executions of the exercise, or `userId`'s for administrators and that user's ACTIVE-linked trainer (403 for anyone else): those logged on their own and those of training executions, latest first unless `sort` says otherwise.
+     */
     get: operations["listExerciseExecutions"];
     put?: never;
     post?: never;
@@ -878,7 +1043,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Progress on an exercise by DAY, WEEK or MONTH */
+    /**
+     * Progress on an exercise by DAY, WEEK or MONTH
+     * @description The caller's progress, or `userId`'s (administrators and that user's ACTIVE-linked trainer only, 403 for anyone else): a point per DAY (the default), WEEK or MONTH with executions within `startDate`..`endDate` when given, and the personal record whatever the range.
+     */
     get: operations["getExerciseProgress"];
     put?: never;
     post?: never;
@@ -895,7 +1063,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The current record of each kind on an exercise (the caller's unless userId) */
+    /**
+     * The current record of each kind on an exercise (the caller's unless userId)
+     * @description The best now of each kind the user has on the exercise, in the kinds' order (a kind no set qualified for is absent). The caller's, or `userId`'s for administrators and that user's ACTIVE-linked trainer (403 for anyone else).
+     */
     get: operations["listRecords"];
     put?: never;
     post?: never;
@@ -912,7 +1083,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Every record event on an exercise, newest first (the caller's unless userId) */
+    /**
+     * Every record event on an exercise, newest first (the caller's unless userId)
+     * @description Every record the user set on the exercise, beaten since or not, newest first (the only order: a `sort` is refused); `kind` keeps one kind. The caller's, or `userId`'s for administrators and that user's ACTIVE-linked trainer (403 for anyone else).
+     */
     get: operations["listRecordHistory"];
     put?: never;
     post?: never;
@@ -929,7 +1103,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The ten categories, in order */
+    /**
+     * The ten categories, in order
+     * @description No token needed. The ten `ExerciseCategory` values, always in the same order (the apps show them so).
+     */
     get: operations["listExerciseCategories"];
     put?: never;
     post?: never;
@@ -946,7 +1123,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Exercises the caller created */
+    /**
+     * Exercises the caller created
+     * @description The exercises the caller wrote, public and private. By name, A to Z, unless `sort` says otherwise.
+     */
     get: operations["listMyExercises"];
     put?: never;
     post?: never;
@@ -963,10 +1143,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Public exercises, plus those visible to the caller */
+    /**
+     * Public exercises, plus those visible to the caller
+     * @description Without a token, public exercises only. With one, public exercises plus the private ones the caller may see: the caller's own, an ACTIVE-linked student's, and those in trainings of the caller's PENDING or ACTIVE plan assignments (administrators see all). By name, A to Z, unless `sort` says otherwise.
+     */
     get: operations["listExercises"];
     put?: never;
-    /** Create an exercise (multipart) */
+    /**
+     * Create an exercise (multipart)
+     * @description Any signed-in user. The `exercise` part is the exercise as JSON; the optional `file` part is its image, whose type is judged from its bytes. Students create only private exercises: `isPublic: true` from a student answers 403 `Apenas personal trainers podem criar conteúdo público`.
+     */
     post: operations["createExercise"];
     delete?: never;
     options?: never;
@@ -981,12 +1167,21 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One exercise (token optional for public ones) */
+    /**
+     * One exercise (token optional for public ones)
+     * @description A public exercise needs no token. A private one is visible to its author, administrators, the trainer ACTIVE-linked to its student author, and students whose PENDING or ACTIVE plan assignment uses it: 403 `Acesso negado` for anyone else, 401 without a token.
+     */
     get: operations["getExercise"];
-    /** Replace an exercise (multipart; a new image replaces the old) */
+    /**
+     * Replace an exercise (multipart; a new image replaces the old)
+     * @description Its author or an administrator (403 otherwise). Every field is replaced: what the `exercise` part leaves out is cleared. A new `file` replaces the image and gives `imageUrl` a new `?v=` version; without one the image stays.
+     */
     put: operations["updateExercise"];
     post?: never;
-    /** Delete an exercise (409 when used in trainings) */
+    /**
+     * Delete an exercise (409 when used in trainings)
+     * @description Its author or an administrator (403 otherwise); its image goes with it. 409 `Exercício está em uso em treinos` while a training holds it.
+     */
     delete: operations["deleteExercise"];
     options?: never;
     head?: never;
@@ -1000,7 +1195,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Trainings the caller created */
+    /**
+     * Trainings the caller created
+     * @description The trainings the caller wrote, public and private, as list items (`exerciseCount` in place of the lines). Newest first unless `sort` says otherwise.
+     */
     get: operations["listMyTrainings"];
     put?: never;
     post?: never;
@@ -1017,10 +1215,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Trainings visible to the caller */
+    /**
+     * Trainings visible to the caller
+     * @description Public trainings plus the private ones the caller may see: the caller's own, an ACTIVE-linked student's, and those scheduled by the caller's PENDING or ACTIVE plan assignments (administrators see all). List items carry `exerciseCount` in place of the lines. Newest first unless `sort` says otherwise.
+     */
     get: operations["listTrainings"];
     put?: never;
-    /** Create a training */
+    /**
+     * Create a training
+     * @description Any signed-in user. Every exercise must be one the caller may see (404 `Exercício não encontrado` otherwise). Students create only private trainings: `isPublic: true` from a student answers 403 `Apenas personal trainers podem criar conteúdo público`.
+     */
     post: operations["createTraining"];
     delete?: never;
     options?: never;
@@ -1035,12 +1239,21 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One training */
+    /**
+     * One training
+     * @description A public training needs no token. A private one is visible to its author, administrators, the trainer ACTIVE-linked to its student author, and students whose PENDING or ACTIVE plan assignment schedules it: 403 `Acesso negado` for anyone else, 401 without a token.
+     */
     get: operations["getTraining"];
-    /** Replace a training */
+    /**
+     * Replace a training
+     * @description Its author or an administrator (403 otherwise). Every field and every exercise line is replaced: what the body leaves out is cleared. Every exercise must be one the caller may see (404 otherwise).
+     */
     put: operations["updateTraining"];
     post?: never;
-    /** Delete a training (409 when in a plan) */
+    /**
+     * Delete a training (409 when in a plan)
+     * @description Its author or an administrator (403 otherwise). 409 `Treino está em uso em planos de treino` while a plan schedules it. Executions logged of it stay, their `trainingId` then null.
+     */
     delete: operations["deleteTraining"];
     options?: never;
     head?: never;
@@ -1054,7 +1267,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Assignments: a trainer's, a student's own, or all (administrators) */
+    /**
+     * Assignments: a trainer's, a student's own, or all (administrators)
+     * @description A trainer sees the assignments it made, a student its own, administrators all; the filters narrow that, never widen it. Latest assigned first unless `sort` says otherwise.
+     */
     get: operations["listAssignments"];
     put?: never;
     post?: never;
@@ -1073,7 +1289,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Assignment transition: accept */
+    /**
+     * Assignment transition: accept
+     * @description Its student accepts it: PENDING → ACTIVE. An administrator may too; anyone else gets 403 `Acesso negado`. 404 `Atribuição não encontrada`; 409 `Transição de status inválida` from another status.
+     */
     post: operations["acceptAssignment"];
     delete?: never;
     options?: never;
@@ -1090,7 +1309,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Assignment transition: cancel */
+    /**
+     * Assignment transition: cancel
+     * @description Its trainer or its student cancels it: PENDING or ACTIVE → CANCELED. An administrator may too; anyone else gets 403 `Acesso negado`. 404 `Atribuição não encontrada`; 409 `Transição de status inválida` from another status.
+     */
     post: operations["cancelAssignment"];
     delete?: never;
     options?: never;
@@ -1107,7 +1329,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Assignment transition: complete */
+    /**
+     * Assignment transition: complete
+     * @description Its trainer completes it: ACTIVE → COMPLETED (a daily job also completes ACTIVE assignments whose `endDate` has passed). An administrator may too; anyone else gets 403 `Acesso negado`. 404 `Atribuição não encontrada`; 409 `Transição de status inválida` from another status.
+     */
     post: operations["completeAssignment"];
     delete?: never;
     options?: never;
@@ -1124,7 +1349,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Assign a plan to a linked student (another trainer's plan as the caller's own private copy) */
+    /**
+     * Assign a plan to a linked student (another trainer's plan as the caller's own private copy)
+     * @description Trainers only (403 for students). The plan must be one the caller may see; the student must exist as a student (404 `Aluno não encontrado`) with an ACTIVE link to the caller (403 `Aluno não vinculado a este personal`). The assignment answered is PENDING until the student accepts. Another trainer's plan is assigned as a private copy the caller owns, so its author's later edits do not reach the student.
+     */
     post: operations["assignTrainingPlan"];
     delete?: never;
     options?: never;
@@ -1139,7 +1367,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Plans the trainer created */
+    /**
+     * Plans the trainer created
+     * @description Trainers only (403 for students): the plans the caller wrote, each with its trainings. Newest first unless `sort` says otherwise.
+     */
     get: operations["listMyPlans"];
     put?: never;
     post?: never;
@@ -1156,10 +1387,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Plans visible to the caller */
+    /**
+     * Plans visible to the caller
+     * @description Public plans, the caller's own, and those assigned to the caller (administrators see all), each with its trainings. Newest first unless `sort` says otherwise.
+     */
     get: operations["listTrainingPlans"];
     put?: never;
-    /** Create a plan (trainers) */
+    /**
+     * Create a plan (trainers)
+     * @description Trainers only: 403 `Apenas personal trainers podem criar planos de treino` for anyone else. Every training must be one the caller may see (404 `Treino não encontrado` otherwise).
+     */
     post: operations["createTrainingPlan"];
     delete?: never;
     options?: never;
@@ -1174,12 +1411,21 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One plan */
+    /**
+     * One plan
+     * @description A public plan is visible to every signed-in user; a private one to its author, administrators and the students it was assigned to (403 `Acesso negado` for anyone else).
+     */
     get: operations["getTrainingPlan"];
-    /** Replace a plan */
+    /**
+     * Replace a plan
+     * @description Its author or an administrator (403 otherwise). Every field and the week's trainings are replaced: what the body leaves out is cleared. Every training must be one the caller may see (404 `Treino não encontrado` otherwise).
+     */
     put: operations["updateTrainingPlan"];
     post?: never;
-    /** Delete a plan (409 while assigned) */
+    /**
+     * Delete a plan (409 while assigned)
+     * @description Its author or an administrator (403 otherwise). 409 `Plano de treino está atribuído a alunos` while a PENDING or ACTIVE assignment uses it; its COMPLETED and CANCELED assignments are deleted with it.
+     */
     delete: operations["deleteTrainingPlan"];
     options?: never;
     head?: never;
@@ -1193,7 +1439,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A user's adherence over a window, with its weeks and assignments (the user, its ACTIVE-linked trainer, administrators) */
+    /**
+     * A user's adherence over a window, with its weeks and assignments (the user, its ACTIVE-linked trainer, administrators)
+     * @description For the user, administrators and the user's ACTIVE-linked trainer (403 for anyone else; 404 for an unknown user). Counts the sessions the user's ACTIVE and COMPLETED plan assignments scheduled in the window ending today and how many were done; a `window` other than 7, 30 or 90 answers 400.
+     */
     get: operations["getAdherence"];
     put?: never;
     post?: never;
@@ -1210,7 +1459,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The trainer's ACTIVE students with their adherence, the lowest first unless sorted otherwise */
+    /**
+     * The trainer's ACTIVE students with their adherence, the lowest first unless sorted otherwise
+     * @description Trainers only (403 otherwise). Every ACTIVE student of the caller, with the figures `GET /users/{id}/adherence` gives but its weeks and assignments; `sort` by `adherence`, `studentName` or `lastTrainingAt`, a student without that value coming last either way.
+     */
     get: operations["listStudentsAdherence"];
     put?: never;
     post?: never;
@@ -1227,7 +1479,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Seats, assignments, the students' adherence and who needs attention, their recent records, the trainer's subscription */
+    /**
+     * Seats, assignments, the students' adherence and who needs attention, their recent records, the trainer's subscription
+     * @description Trainers only. Adherence, this week's sessions, who needs attention and the records cover the trainer's ACTIVE students; the records are those of the last 7 days (UTC), newest first, at most 20.
+     */
     get: operations["getTrainerDashboard"];
     put?: never;
     post?: never;
@@ -1244,7 +1499,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** What changed for the caller since a cursor (each change once, in commit order, a lost sight as DELETE), or without `since` every entity the caller sees, then a cursor */
+    /**
+     * What changed for the caller since a cursor (each change once, in commit order, a lost sight as DELETE), or without `since` every entity the caller sees, then a cursor
+     * @description The offline-safe sync of contract §13.3: start without `since` for every entity the caller sees, keep the `cursor`, and ask again with it while `hasMore`; each change is an UPSERT with the entity as its REST GET answers it, or a DELETE (gone, or no longer visible). A cursor too old to resume answers 410: sync again from scratch.
+     */
     get: operations["listChanges"];
     put?: never;
     post?: never;
@@ -1261,10 +1519,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The caller's endpoints (an administrator's: everyone's) */
+    /**
+     * The caller's endpoints (an administrator's: everyone's)
+     * @description A user's own endpoints; an administrator's login or personal token lists everyone's, an app's token only the endpoints that app registered for its user. Newest first unless `sort` says otherwise.
+     */
     get: operations["listWebhookEndpoints"];
     put?: never;
-    /** Registers an endpoint for signed event deliveries; the answer holds its secret, shown only now */
+    /**
+     * Registers an endpoint for signed event deliveries; the answer holds its secret, shown only now
+     * @description Any signed-in user registers endpoints of their own (an app's token: endpoints of that app). Keep the `secret`: it verifies the `webhook-signature` header of each delivery (Standard Webhooks). In production the url must be https and resolve to a public address (else 400 on `url`).
+     */
     post: operations["createWebhookEndpoint"];
     delete?: never;
     options?: never;
@@ -1279,15 +1543,24 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One endpoint */
+    /**
+     * One endpoint
+     * @description The owner's, or any for an administrator (else 403 `Acesso negado`); 404 `Endpoint não encontrado`. An app's token reaches only the endpoints that app registered.
+     */
     get: operations["getWebhookEndpoint"];
     put?: never;
     post?: never;
-    /** Deletes an endpoint and its deliveries */
+    /**
+     * Deletes an endpoint and its deliveries
+     * @description Owner or administrator. Its deliveries go with it, pending ones included.
+     */
     delete: operations["deleteWebhookEndpoint"];
     options?: never;
     head?: never;
-    /** Changes an endpoint's url, events, description, or turns it on or off */
+    /**
+     * Changes an endpoint's url, events, description, or turns it on or off
+     * @description Owner or administrator; fields left out stay. `enabled: true` turns an endpoint back on (after the service disabled it for 5 days of failed deliveries, say), its run of failures starting afresh.
+     */
     patch: operations["updateWebhookEndpoint"];
     trace?: never;
   };
@@ -1300,7 +1573,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** A new signing secret; deliveries carry a signature by the previous one too for 24 hours */
+    /**
+     * A new signing secret; deliveries carry a signature by the previous one too for 24 hours
+     * @description Owner or administrator. The new secret is in this answer only. For 24 hours each delivery carries two `v1,` signatures, by the new and by the previous secret, so a receiver can switch without losing any.
+     */
     post: operations["rotateWebhookSecret"];
     delete?: never;
     options?: never;
@@ -1317,7 +1593,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Sends a `ping` event to the endpoint; the answer is its delivery */
+    /**
+     * Sends a `ping` event to the endpoint; the answer is its delivery
+     * @description Owner or administrator. Queues a `ping` to this endpoint alone, due at once, and answers its delivery (PENDING); follow it in GET /webhook-endpoints/{id}/deliveries. A disabled endpoint's ping waits until it is enabled again.
+     */
     post: operations["testWebhookEndpoint"];
     delete?: never;
     options?: never;
@@ -1332,7 +1611,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The endpoint's deliveries, newest first */
+    /**
+     * The endpoint's deliveries, newest first
+     * @description Owner or administrator. Newest first unless `sort` says otherwise. An event older than 30 days is deleted, with its deliveries, once none of them is PENDING.
+     */
     get: operations["listWebhookDeliveries"];
     put?: never;
     post?: never;
@@ -1351,7 +1633,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Attempts a delivery again now (a FAILED one gets one more attempt) */
+    /**
+     * Attempts a delivery again now (a FAILED one gets one more attempt)
+     * @description Owner or administrator. The delivery is due again at once, whatever its status; asked while an attempt is under way, that attempt is the retry. 404 `Entrega não encontrada` when the endpoint has no such delivery.
+     */
     post: operations["retryWebhookDelivery"];
     delete?: never;
     options?: never;
@@ -1366,10 +1651,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The caller's personal access tokens, without the tokens themselves */
+    /**
+     * The caller's personal access tokens, without the tokens themselves
+     * @description Oldest first, expired ones included, never the tokens themselves.
+     */
     get: operations["listPersonalTokens"];
     put?: never;
-    /** Creates a personal access token (fit_pat_…) with scopes and an expiry; the answer holds the token, shown only now */
+    /**
+     * Creates a personal access token (fit_pat_…) with scopes and an expiry; the answer holds the token, shown only now
+     * @description A login token only: a personal or an app's token cannot create tokens. At most 50 tokens per user (409). The answer holds the token itself, shown only here: keep it.
+     */
     post: operations["createPersonalToken"];
     delete?: never;
     options?: never;
@@ -1387,7 +1678,10 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Revokes a personal access token: refused from the next request on, on every instance */
+    /**
+     * Revokes a personal access token: refused from the next request on, on every instance
+     * @description The caller's own tokens only (404 otherwise). A request signed with the token answers 401 from then on.
+     */
     delete: operations["deletePersonalToken"];
     options?: never;
     head?: never;
@@ -1401,10 +1695,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The caller's apps */
+    /**
+     * The caller's apps
+     * @description The apps the caller registered, oldest first, without their secrets.
+     */
     get: operations["listDeveloperApps"];
     put?: never;
-    /** Registers an app (an OAuth client); a confidential app's secret is in the answer, shown only now */
+    /**
+     * Registers an app (an OAuth client); a confidential app's secret is in the answer, shown only now
+     * @description A login token only: a personal or an app's token cannot register apps. At most 20 apps per user (409). The answer holds a confidential app's `clientSecret`: keep it, it is not shown again.
+     */
     post: operations["createDeveloperApp"];
     delete?: never;
     options?: never;
@@ -1419,15 +1719,24 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One of the caller's apps */
+    /**
+     * One of the caller's apps
+     * @description The app's owner only (403 for anyone else).
+     */
     get: operations["getDeveloperApp"];
     put?: never;
     post?: never;
-    /** Deletes an app: every token it holds is refused from the next request on */
+    /**
+     * Deletes an app: every token it holds is refused from the next request on
+     * @description A login token only; the app's owner only. Every grant users gave it and every token it holds is revoked.
+     */
     delete: operations["deleteDeveloperApp"];
     options?: never;
     head?: never;
-    /** Changes an app's name, redirect URIs, scopes, or whether its tokens run registered documents only */
+    /**
+     * Changes an app's name, redirect URIs, scopes, or whether its tokens run registered documents only
+     * @description A login token only; the app's owner only. Only the fields given change; the new scopes bound what the app may be granted from then on.
+     */
     patch: operations["updateDeveloperApp"];
     trace?: never;
   };
@@ -1440,7 +1749,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** A new secret for a confidential app; the previous one stops working at once */
+    /**
+     * A new secret for a confidential app; the previous one stops working at once
+     * @description A login token only; the app's owner only. 400 for a public app, which has no secret.
+     */
     post: operations["rotateDeveloperAppSecret"];
     delete?: never;
     options?: never;
@@ -1456,7 +1768,10 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    /** Replaces the GraphQL documents the app registered; answers their hashes (with trustedDocumentsOnly, its tokens run only these) */
+    /**
+     * Replaces the GraphQL documents the app registered; answers their hashes (with trustedDocumentsOnly, its tokens run only these)
+     * @description A login token only; the app's owner only. The documents sent replace all those registered before; the answer lists each one's hash, in the order sent. With `trustedDocumentsOnly`, the app's tokens may run these documents only, by hash.
+     */
     put: operations["registerDeveloperAppDocuments"];
     post?: never;
     delete?: never;
@@ -1472,7 +1787,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The apps the caller authorized, with the scopes granted */
+    /**
+     * The apps the caller authorized, with the scopes granted
+     * @description One entry per app the caller authorized through the consent page, with every scope granted to it.
+     */
     get: operations["listAuthorizations"];
     put?: never;
     post?: never;
@@ -1492,7 +1810,10 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Revokes an app's access: every token of that app for the caller is refused at once, on every instance */
+    /**
+     * Revokes an app's access: every token of that app for the caller is refused at once, on every instance
+     * @description Deletes every grant the caller gave the app: its tokens and refresh tokens for the caller stop working at once. 404 when the caller gave that app none.
+     */
     delete: operations["revokeAuthorization"];
     options?: never;
     head?: never;
@@ -1500,1010 +1821,3556 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  "training_execution.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A student logged a session
+     * @description POSTed to each enabled endpoint subscribed to the event whose owner may see its subject (contract §14.1), signed by Standard Webhooks. At least once, in no guaranteed order: drop an `id` already applied.
+     */
+    post: operations["receiveTrainingExecutionCreated"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "exercise_execution.created": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A student logged an exercise on its own
+     * @description POSTed to each enabled endpoint subscribed to the event whose owner may see its subject (contract §14.1), signed by Standard Webhooks. At least once, in no guaranteed order: drop an `id` already applied.
+     */
+    post: operations["receiveExerciseExecutionCreated"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "personal_record.achieved": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A student set a record (contract §12.1)
+     * @description POSTed to each enabled endpoint subscribed to the event whose owner may see its subject (contract §14.1), signed by Standard Webhooks. At least once, in no guaranteed order: drop an `id` already applied.
+     */
+    post: operations["receivePersonalRecordAchieved"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "plan_assignment.updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A plan assignment was made, accepted, completed or canceled
+     * @description POSTed to each enabled endpoint subscribed to the event whose owner may see its subject (contract §14.1), signed by Standard Webhooks. At least once, in no guaranteed order: drop an `id` already applied.
+     */
+    post: operations["receivePlanAssignmentUpdated"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "invite.updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An invite was sent, accepted, rejected, canceled or expired
+     * @description POSTed to each enabled endpoint subscribed to the event whose owner may see its subject (contract §14.1), signed by Standard Webhooks. At least once, in no guaranteed order: drop an `id` already applied.
+     */
+    post: operations["receiveInviteUpdated"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "link.updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A trainer-student link was made or ended
+     * @description POSTed to each enabled endpoint subscribed to the event whose owner may see its subject (contract §14.1), signed by Standard Webhooks. At least once, in no guaranteed order: drop an `id` already applied.
+     */
+    post: operations["receiveLinkUpdated"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "subscription.updated": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A subscription changed (bought, renewed, changed, canceled, expired)
+     * @description POSTed to each enabled endpoint subscribed to the event whose owner may see its subject (contract §14.1), signed by Standard Webhooks. At least once, in no guaranteed order: drop an `id` already applied.
+     */
+    post: operations["receiveSubscriptionUpdated"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "payment.completed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A payment went through
+     * @description POSTed to each enabled endpoint subscribed to the event whose owner may see its subject (contract §14.1), signed by Standard Webhooks. At least once, in no guaranteed order: drop an `id` already applied.
+     */
+    post: operations["receivePaymentCompleted"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  ping: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The test event POST /webhook-endpoints/{id}/test sends to its endpoint alone
+     * @description POSTed to each enabled endpoint subscribed to the event whose owner may see its subject (contract §14.1), signed by Standard Webhooks. At least once, in no guaranteed order: drop an `id` already applied.
+     */
+    post: operations["receivePing"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
-    Session: {
-      user: components["schemas"]["User"];
-      token: string;
+    /** @description Everything the service keeps of a user, but secrets (contract §15) */
+    PersonalDataExport: {
+      /**
+       * Format: date-time
+       * @description When the export was made
+       */
+      exportedAt: string;
+      /**
+       * Format: int64
+       * @description Whose data it is
+       */
       userId: number;
-      /** @constant */
-      success: true;
+      /** @description Every subscription the user had, whatever its status */
+      subscriptions: components["schemas"]["Subscription"][];
+      /** @description The user's payments */
+      payments: components["schemas"]["Payment"][];
+      /** @description The user's invoices */
+      invoices: components["schemas"]["Invoice"][];
+      /** @description The user's links, as trainer or as student, ACTIVE or not */
+      links: components["schemas"]["Link"][];
+      /** @description The invites the user sent or received */
+      invites: {
+        /**
+         * Format: int64
+         * @description The invite's id
+         */
+        id: number;
+        /**
+         * Format: int64
+         * @description The inviting trainer's id
+         */
+        personalId: number;
+        /** @description The inviting trainer's name */
+        personalName: string;
+        /** @description The trainer's message to the student, or null without one */
+        message: string | null;
+        /** @description Where it stands */
+        status: components["schemas"]["InviteStatus"];
+        /**
+         * Format: date-time
+         * @description When it was sent
+         */
+        createdAt: string;
+        /**
+         * Format: date-time
+         * @description When it expires unanswered: 7 days after it was sent
+         */
+        expiresAt: string;
+        /** @description When its status last changed, or null */
+        updatedAt: string | null;
+        /** @description The inviting trainer's e-mail address */
+        personalEmail: string;
+        /** @description The inviting trainer's photo address, or null without one */
+        personalProfilePicture: string | null;
+        /**
+         * Format: int64
+         * @description The invited student's id
+         */
+        studentId: number;
+        /** @description The address the invite was sent to */
+        studentEmail: string;
+      }[];
+      /** @description The plans assigned to the user, or by the user */
+      planAssignments: components["schemas"]["PlanAssignment"][];
+      /** @description The plans the user wrote */
+      trainingPlans: components["schemas"]["TrainingPlan"][];
+      /** @description The trainings the user wrote */
+      trainings: components["schemas"]["Training"][];
+      /** @description The exercises the user wrote, public and private */
+      exercises: components["schemas"]["Exercise"][];
+      /** @description The user's records, one per exercise and kind */
+      records: components["schemas"]["Record"][];
+      /** @description The sessions the user logged, with their exercises and sets */
+      trainingExecutions: components["schemas"]["TrainingExecution"][];
+      /** @description The exercises the user logged on their own, with their sets */
+      exerciseExecutions: components["schemas"]["ExerciseExecution"][];
+      /** @description The user's webhook endpoints (no secrets) */
+      webhookEndpoints: {
+        /**
+         * Format: int64
+         * @description The endpoint's id
+         */
+        id: number;
+        /** @description Where the deliveries are POSTed */
+        url: string;
+        /** @description The event types it receives, among training_execution.created, exercise_execution.created, personal_record.achieved, plan_assignment.updated, invite.updated, link.updated, subscription.updated, payment.completed */
+        events: (
+          | "training_execution.created"
+          | "exercise_execution.created"
+          | "personal_record.achieved"
+          | "plan_assignment.updated"
+          | "invite.updated"
+          | "link.updated"
+          | "subscription.updated"
+          | "payment.completed"
+        )[];
+        /** @description What it is for, in its owner's words; null when not given */
+        description: string | null;
+        /** @description false: disabled by its owner, or by the service after 5 days of only failed deliveries */
+        enabled: boolean;
+        /**
+         * Format: date-time
+         * @description When it was registered
+         */
+        createdAt: string;
+        /**
+         * Format: date-time
+         * @description When it last changed
+         */
+        updatedAt: string;
+      }[];
+      /** @description The user's personal access tokens (never the token itself) */
+      personalAccessTokens: components["schemas"]["PersonalToken"][];
+      /** @description The apps the user registered (no secrets) */
+      developerApps: components["schemas"]["DeveloperApp"][];
+      /** @description The apps the user granted access to */
+      authorizations: components["schemas"]["Authorization"][];
+      /** @description The profile */
+      profile: components["schemas"]["User"] | null;
+      /** @description Every weight the profile held, oldest first */
+      weightHistory: {
+        /** @description kg */
+        weight: number;
+        /**
+         * Format: date-time
+         * @description When the profile took it
+         */
+        recordedAt: string;
+      }[];
     };
-    User: {
+    /**
+     * @description A user's subscription to a plan: where it stands, its period, its price and how it is paid
+     * @example {
+     *       "id": 42,
+     *       "userId": 7,
+     *       "userName": "Ana Souza",
+     *       "planId": 1,
+     *       "planName": "Mensal",
+     *       "status": "ACTIVE",
+     *       "startDate": "2025-03-01T12:00:00.000Z",
+     *       "endDate": "2025-04-01T12:00:00.000Z",
+     *       "renewalDate": "2025-04-01T12:00:00.000Z",
+     *       "canceledAt": null,
+     *       "price": 49.9,
+     *       "currency": "BRL",
+     *       "paymentMethod": "CREDIT_CARD",
+     *       "lastFourDigits": "4242",
+     *       "autoRenew": true,
+     *       "createdAt": "2025-03-01T12:00:00.000Z",
+     *       "updatedAt": "2025-03-01T12:00:00.000Z"
+     *     }
+     */
+    Subscription: {
+      /**
+       * Format: int64
+       * @description The subscription's id
+       */
       id: number;
-      name: string;
-      email: string;
-      /** @enum {string} */
-      userType: "ALUNO" | "PERSONAL";
-      profilePicture: string | null;
-      phone: string | null;
-      birthDate: string | null;
-      gender: ("MASCULINO" | "FEMININO" | "OUTRO") | null;
-      /** @description cm */
-      height: number | null;
-      /** @description kg */
-      weight: number | null;
-      subscriptionType: string;
-      subscriptionExpirationDate: string | null;
-      emailConfirmed: boolean;
-      /** Format: date-time */
+      /**
+       * Format: int64
+       * @description The id of the user who subscribed
+       */
+      userId: number;
+      /** @description That user's name */
+      userName: string;
+      /**
+       * Format: int64
+       * @description The id of the plan subscribed to
+       */
+      planId: number;
+      /** @description That plan's name */
+      planName: string;
+      /** @description Where it stands */
+      status: components["schemas"]["SubscriptionStatus"];
+      /** @description When its first paid period began; null until paid */
+      startDate: string | null;
+      /** @description When the paid period ends (access ends then unless renewed); once canceled, when access ended or ends; null until paid */
+      endDate: string | null;
+      /** @description When the next period is due (the current period's end); null until paid, and once canceled or expired */
+      renewalDate: string | null;
+      /** @description When it was canceled; null until then */
+      canceledAt: string | null;
+      /** @description What each period costs, in currency units (49.9 is R$ 49,90): the plan's price when subscribed */
+      price: number;
+      /** @description The ISO 4217 code of the price's currency: BRL */
+      currency: string;
+      /** @description How its periods are paid */
+      paymentMethod: components["schemas"]["PaymentMethod"];
+      /** @description The last four digits of the card it charges; null when no card was charged or saved for it */
+      lastFourDigits: string | null;
+      /** @description true: a card subscription is charged again in the 3 days before endDate (3 tries); false: one reminder e-mail, then it expires at endDate. PIX and boleto subscriptions are never charged again */
+      autoRenew: boolean;
+      /**
+       * Format: date-time
+       * @description When it was created
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it last changed
+       */
+      updatedAt: string;
+      /** @description The PIX charge to pay: only in the answer that creates a PIX subscription */
+      pix?: components["schemas"]["PixTransaction"];
+      /** @description The boleto to pay: only in the answer that creates a BOLETO subscription (sandbox: no bank settles it) */
+      boleto?: components["schemas"]["Boleto"];
+    };
+    /**
+     * @description Where a subscription stands; it gives access while ACTIVE, or while CANCELED until its endDate
+     * @enum {string}
+     */
+    SubscriptionStatus: "PENDING" | "ACTIVE" | "CANCELED" | "FAILED" | "EXPIRED";
+    /**
+     * @description How a subscription is paid
+     * @enum {string}
+     */
+    PaymentMethod: "CREDIT_CARD" | "PIX" | "BOLETO";
+    /** @description A PIX charge for a subscription: the QR code to pay, and whether it was paid */
+    PixTransaction: {
+      /** @description The gateway's transaction id: the id to poll its status with (GET /billing/status/{transactionId}, GraphQL pixTransaction) */
+      id: string;
+      /**
+       * Format: int64
+       * @description The id of the subscription it pays for
+       */
+      subscriptionId: number;
+      /** @description What it charges, in currency units (49.9 is R$ 49,90) */
+      amount: number;
+      /** @description The ISO 4217 code of the amount's currency: BRL */
+      currency: string;
+      /** @description Where the charge stands */
+      status: components["schemas"]["PixTransactionStatus"];
+      /** @description The PIX copy-and-paste code (an EMV 'copia e cola' payload, CRC16 checked) to paste in a bank app */
+      brCode: string;
+      /** @description The QR code of brCode, as a PNG data URL (data:image/png;base64,…) to show as an image */
+      brCodeBase64: string;
+      /**
+       * Format: date-time
+       * @description When the gateway stops taking payment for it
+       */
+      expiresAt: string;
+      /**
+       * Format: date-time
+       * @description When it was created
+       */
+      createdAt: string;
+    };
+    /**
+     * @description Where a PIX charge stands
+     * @enum {string}
+     */
+    PixTransactionStatus: "PENDING" | "PAID" | "EXPIRED" | "CANCELLED";
+    /** @description A boleto bancário paying a BOLETO subscription's first period (the sandbox's bank code, 999, is no real bank's) */
+    Boleto: {
+      /** @description Its barcode's 44 digits (FEBRABAN layout) */
+      barcode: string;
+      /** @description Its 47-digit 'linha digitável', grouped as banks print it, to type into a bank app */
+      digitableLine: string;
+      /** @description The last day to pay it (YYYY-MM-DD): 3 days after subscribing */
+      dueDate: string;
+      /** @description What it pays, in currency units (49.9 is R$ 49,90) */
+      amount: number;
+    };
+    /**
+     * @description Money charged to a user for a subscription: a first payment or a renewal, received, refused or returned
+     * @example {
+     *       "id": 90,
+     *       "userId": 7,
+     *       "userName": "Ana Souza",
+     *       "subscriptionId": 42,
+     *       "planName": "Mensal",
+     *       "amount": 49.9,
+     *       "currency": "BRL",
+     *       "createdAt": "2025-03-01T12:00:00.000Z",
+     *       "updatedAt": "2025-03-01T12:00:00.000Z",
+     *       "status": "COMPLETED",
+     *       "paymentMethod": "CREDIT_CARD",
+     *       "lastFourDigits": "4242",
+     *       "transactionId": "ch_sandbox_5f1c2a9e0b7d4c3e8a6f1b2d",
+     *       "invoiceUrl": "https://api.example.com/api/invoices/88/download"
+     *     }
+     */
+    Payment: {
+      /**
+       * Format: int64
+       * @description The payment's id
+       */
+      id: number;
+      /**
+       * Format: int64
+       * @description The id of the user it was charged to
+       */
+      userId: number;
+      /** @description That user's name */
+      userName: string;
+      /** @description The id of the subscription it is for; null if that subscription no longer exists */
+      subscriptionId: number | null;
+      /** @description The name of that subscription's plan; null without a subscription */
+      planName: string | null;
+      /** @description The amount, in currency units (49.9 is R$ 49,90) */
+      amount: number;
+      /** @description The ISO 4217 code of the amount's currency: BRL */
+      currency: string;
+      /**
+       * Format: date-time
+       * @description When the payment was recorded (what the startDate and endDate filters look at)
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description When it last changed
+       */
+      updatedAt: string;
+      /** @description Where it stands */
+      status: components["schemas"]["PaymentStatus"];
+      /** @description How it was paid */
+      paymentMethod: components["schemas"]["PaymentMethod"];
+      /** @description The last four digits of the card charged; null for PIX and boleto, or when the gateway gave none */
+      lastFourDigits: string | null;
+      /** @description The gateway's id of the charge; null when the gateway has not given one */
+      transactionId: string | null;
+      /** @description Where the PDF of the invoice it paid is downloaded (GET with a bearer token: the owner's or an administrator's); null when no invoice names it */
+      invoiceUrl: string | null;
+    };
+    /**
+     * @description Where a payment stands
+     * @enum {string}
+     */
+    PaymentStatus: "PENDING" | "COMPLETED" | "FAILED" | "REFUND_DUE" | "REFUNDED";
+    /** @description What a user is billed for a subscription's period: issued paid for a card payment, pending for PIX and boleto */
+    Invoice: {
+      /**
+       * Format: int64
+       * @description The invoice's id
+       */
+      id: number;
+      /**
+       * Format: int64
+       * @description The id of the user it bills
+       */
+      userId: number;
+      /** @description That user's name */
+      userName: string;
+      /** @description The id of the subscription it is for; null if that subscription no longer exists */
+      subscriptionId: number | null;
+      /** @description The name of that subscription's plan; null without a subscription */
+      planName: string | null;
+      /** @description The amount, in currency units (49.9 is R$ 49,90) */
+      amount: number;
+      /** @description The ISO 4217 code of the amount's currency: BRL */
+      currency: string;
+      /**
+       * Format: date-time
+       * @description When the invoice was recorded (what the startDate and endDate filters look at)
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description When it last changed
+       */
+      updatedAt: string;
+      /** @description Where it stands */
+      status: components["schemas"]["InvoiceStatus"];
+      /**
+       * Format: date-time
+       * @description When it is due: for a boleto, 3 days after subscribing; otherwise when it was issued
+       */
+      dueDate: string;
+      /** @description When the money for it was received; null until then */
+      paidAt: string | null;
+      /** @description The id of the payment that paid it; null until paid */
+      paymentId: number | null;
+      /** @description Where its PDF is downloaded (GET with a bearer token: the owner's or an administrator's) */
+      invoiceUrl: string;
+    };
+    /**
+     * @description Where an invoice stands
+     * @enum {string}
+     */
+    InvoiceStatus: "PENDING" | "PAID" | "OVERDUE" | "CANCELED" | "REFUNDED";
+    /** @description A trainer-student link (PersonalStudentDTO): one per pair, made when the student accepts an invite */
+    Link: {
+      /**
+       * Format: int64
+       * @description The link's id: the one to give to end it
+       */
+      id: number;
+      /**
+       * Format: int64
+       * @description The trainer's id
+       */
+      personalId: number;
+      /** @description The trainer's name */
+      personalName: string;
+      /** @description The trainer's e-mail address; left out of the trainer's own listing */
+      personalEmail?: string;
+      /** @description The trainer's photo address (null without one); left out of the trainer's own listing */
+      personalProfilePicture?: string | null;
+      /**
+       * Format: int64
+       * @description The student's id
+       */
+      studentId: number;
+      /** @description The student's name */
+      studentName: string;
+      /** @description The student's e-mail address; left out of the student's own listing */
+      studentEmail?: string;
+      /** @description The student's photo address (null without one); left out of the student's own listing */
+      studentProfilePicture?: string | null;
+      /** @description Whether it is in force */
+      status: components["schemas"]["LinkStatus"];
+      /**
+       * Format: date-time
+       * @description When the pair was first linked
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description When it last changed: made, ended, or made ACTIVE again
+       */
       updatedAt: string;
     };
-    RefreshedToken: {
-      token: string;
-      /** @constant */
-      success: true;
+    /**
+     * @description Whether a trainer-student link is in force
+     * @enum {string}
+     */
+    LinkStatus: "ACTIVE" | "INACTIVE";
+    /**
+     * @description Where a trainer's invite to a student stands
+     * @enum {string}
+     */
+    InviteStatus: "PENDING" | "ACCEPTED" | "REJECTED" | "EXPIRED" | "CANCELED";
+    /** @description A training plan a trainer assigned to a linked student, and where it stands */
+    PlanAssignment: {
+      /**
+       * Format: int64
+       * @description The assignment's id
+       */
+      id: number;
+      /**
+       * Format: int64
+       * @description The id of the plan assigned: the assigning trainer's own (another trainer's plan is assigned as a private copy)
+       */
+      planId: number;
+      /** @description The plan's name */
+      planName: string;
+      /**
+       * Format: int64
+       * @description The id of the student it was assigned to
+       */
+      studentId: number;
+      /** @description The student's name */
+      studentName: string;
+      /**
+       * Format: int64
+       * @description The id of the trainer who assigned it
+       */
+      personalId: number;
+      /** @description The trainer's name */
+      personalName: string;
+      /**
+       * Format: date-time
+       * @description When it was assigned
+       */
+      assignedAt: string;
+      /**
+       * Format: date
+       * @description The first day of the plan (YYYY-MM-DD): the day the trainer gave, or the day (UTC) it was assigned
+       */
+      startDate: string;
+      /** @description Its last day (YYYY-MM-DD): startDate plus the plan's duration in weeks, less one day; null when the plan has no duration */
+      endDate: string | null;
+      /** @description Where it stands */
+      status: components["schemas"]["AssignmentStatus"];
+      /** @description The trainer's notes for the student, or null */
+      notes: string | null;
     };
-    Message: {
-      message: string;
-      /** @constant */
-      success: true;
+    /**
+     * @description Where a plan assignment stands: PENDING → ACTIVE → COMPLETED, or CANCELED from PENDING or ACTIVE
+     * @enum {string}
+     */
+    AssignmentStatus: "PENDING" | "ACTIVE" | "COMPLETED" | "CANCELED";
+    /**
+     * @description A weekly training plan: trainings a trainer schedules on days of the week, to assign to students
+     * @example {
+     *       "id": 7,
+     *       "name": "Hipertrofia 4x",
+     *       "description": "Quatro treinos por semana, divisão ABCD",
+     *       "createdBy": 3,
+     *       "createdAt": "2025-03-01T12:00:00.000Z",
+     *       "updatedAt": "2025-03-02T09:30:00.000Z",
+     *       "trainings": [
+     *         {
+     *           "id": 21,
+     *           "trainingId": 11,
+     *           "trainingName": "Treino A: peito e tríceps",
+     *           "dayOfWeek": "MONDAY",
+     *           "order": 0
+     *         },
+     *         {
+     *           "id": 22,
+     *           "trainingId": 12,
+     *           "trainingName": "Treino B: costas e bíceps",
+     *           "dayOfWeek": "TUESDAY",
+     *           "order": 0
+     *         }
+     *       ],
+     *       "isPublic": false,
+     *       "difficulty": "INTERMEDIARIO",
+     *       "goal": "HIPERTROFIA",
+     *       "duration": 8
+     *     }
+     */
+    TrainingPlan: {
+      /**
+       * Format: int64
+       * @description The plan's id
+       */
+      id: number;
+      /** @description Its name */
+      name: string;
+      /** @description What it is about, in the author's words */
+      description: string;
+      /**
+       * Format: int64
+       * @description The id of the trainer who wrote it
+       */
+      createdBy: number;
+      /**
+       * Format: date-time
+       * @description When it was created
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description When it was last changed
+       */
+      updatedAt: string;
+      /** @description The trainings of its week, in the order the author gave them */
+      trainings: components["schemas"]["PlanTraining"][];
+      /** @description true: every signed-in user sees it; false: its author, administrators and the students it was assigned to only */
+      isPublic: boolean;
+      /** @description How experienced its student should be, when the author says */
+      difficulty: components["schemas"]["Difficulty"] | null;
+      /** @description What it is meant to achieve, when the author says */
+      goal: components["schemas"]["Goal"] | null;
+      /** @description How many weeks it runs (1 to 104), or null when open-ended: an assignment's endDate follows from it */
+      duration: number | null;
     };
-    UserMetrics: {
+    /** @description A training a plan schedules on a day of the week */
+    PlanTraining: {
+      /**
+       * Format: int64
+       * @description The id of this entry of the plan
+       */
+      id: number;
+      /**
+       * Format: int64
+       * @description The id of the training scheduled
+       */
+      trainingId: number;
+      /** @description The training's name */
+      trainingName: string;
+      /** @description The day of the week it is done on */
+      dayOfWeek: components["schemas"]["DayOfWeek"];
+      /**
+       * Format: int64
+       * @description Its order within the day, as the author numbered it (0 to 1000)
+       */
+      order: number;
+    };
+    /**
+     * @description A day of the week a plan schedules a training on
+     * @enum {string}
+     */
+    DayOfWeek: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY";
+    /**
+     * @description How experienced a student should be to do an exercise or follow a plan
+     * @enum {string}
+     */
+    Difficulty: "INICIANTE" | "INTERMEDIARIO" | "AVANCADO";
+    /**
+     * @description What a training plan is meant to achieve
+     * @enum {string}
+     */
+    Goal: "HIPERTROFIA" | "EMAGRECIMENTO" | "RESISTENCIA" | "FORCA" | "OUTRO";
+    /**
+     * @description A training: a named, ordered list of exercise lines that plans schedule and students execute
+     * @example {
+     *       "id": 11,
+     *       "name": "Treino A: peito e tríceps",
+     *       "description": "Foco em carga progressiva",
+     *       "createdBy": 3,
+     *       "isPublic": false,
+     *       "exercises": [
+     *         {
+     *           "id": 41,
+     *           "exerciseId": 5,
+     *           "exerciseName": "Supino reto",
+     *           "sets": 4,
+     *           "repetitions": 10,
+     *           "weight": 60,
+     *           "restSeconds": 90,
+     *           "order": 1,
+     *           "notes": null
+     *         },
+     *         {
+     *           "id": 42,
+     *           "exerciseId": 9,
+     *           "exerciseName": "Tríceps na polia",
+     *           "sets": 3,
+     *           "repetitions": 12,
+     *           "weight": 25.5,
+     *           "restSeconds": 60,
+     *           "order": 2,
+     *           "notes": "Cotovelos fixos"
+     *         }
+     *       ],
+     *       "createdAt": "2025-03-01T12:00:00.000Z",
+     *       "updatedAt": "2025-03-01T12:00:00.000Z"
+     *     }
+     */
+    Training: {
+      /**
+       * Format: int64
+       * @description The training's id
+       */
+      id: number;
+      /** @description Its name */
+      name: string;
+      /** @description What it is about, in the author's words, or null */
+      description: string | null;
+      /**
+       * Format: int64
+       * @description The id of the user who wrote it (a trainer or a student)
+       */
+      createdBy: number;
+      /** @description true: every user sees it; false: its author, administrators, the trainer ACTIVE-linked to its student author, and students whose PENDING or ACTIVE assignment schedules it */
+      isPublic: boolean;
+      /** @description Its exercise lines, in the order they were written */
+      exercises: components["schemas"]["TrainingExercise"][];
+      /**
+       * Format: date-time
+       * @description When it was created
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description When it was last changed
+       */
+      updatedAt: string;
+    };
+    /** @description An exercise line of a training: which exercise, how many sets and repetitions, at what weight */
+    TrainingExercise: {
+      /**
+       * Format: int64
+       * @description The id of this line of the training
+       */
+      id: number;
+      /**
+       * Format: int64
+       * @description The id of the exercise done
+       */
+      exerciseId: number;
+      /** @description The exercise's name */
+      exerciseName: string;
+      /**
+       * Format: int64
+       * @description How many sets (1 to 50)
+       */
+      sets: number;
+      /** @description Repetitions per set, or null when the author gives none */
+      repetitions: number | null;
+      /** @description The weight to lift, in kg (at most two decimals), or null */
+      weight: number | null;
+      /** @description The rest between sets, in seconds, or null */
+      restSeconds: number | null;
+      /** @description The author's own ordering number (0 to 1000), or null; lines are answered in the order they were written */
+      order: number | null;
+      /** @description The author's notes on this line, or null */
+      notes: string | null;
+    };
+    /** @description An exercise of the library: written by a trainer, public or kept for the trainer's students */
+    Exercise: {
+      /**
+       * Format: int64
+       * @description The exercise's id
+       */
+      id: number;
+      /** @description Its name, unique to its author */
+      name: string;
+      /** @description How it is done, in the author's words */
+      description: string;
+      /** @description The body part it trains most */
+      category: components["schemas"]["ExerciseCategory"];
+      /** @description Its picture's address (GET it with no token), or null before one is uploaded */
+      imageUrl: string | null;
+      /**
+       * Format: int64
+       * @description The id of the trainer who wrote it
+       */
+      createdBy: number;
+      /**
+       * Format: date-time
+       * @description When it was created
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description When it was last changed
+       */
+      updatedAt: string;
+      /** @description true: every user sees it; false: its author and the author's students only */
+      isPublic: boolean;
+      /** @description How hard it is, when the author says */
+      difficulty: components["schemas"]["Difficulty"] | null;
+      /** @description What it is done with, when the author says */
+      equipment: components["schemas"]["Equipment"] | null;
+      /** @description A video showing it (http or https), when the author gives one */
+      videoUrl: string | null;
+      /** @description Its steps, in order */
+      instructions: string[];
+      /** @description Every body part it works, beyond its category */
+      muscleGroups: components["schemas"]["ExerciseCategory"][];
+    };
+    /**
+     * @description The body part or kind of work an exercise trains (the names are the Portuguese ones the apps show)
+     * @enum {string}
+     */
+    ExerciseCategory: "PEITO" | "COSTAS" | "OMBRO" | "BICEPS" | "TRICEPS" | "PERNAS" | "ABDOMEN" | "GLUTEOS" | "CARDIO" | "OUTRO";
+    /**
+     * @description What an exercise is done with
+     * @enum {string}
+     */
+    Equipment: "BARRA" | "HALTERES" | "MAQUINA" | "CABO" | "PESO_CORPORAL" | "OUTRO";
+    /**
+     * @description A record a user set on an exercise: the set (or session) that made it, and the best it beat
+     * @example {
+     *       "exerciseId": 12,
+     *       "exerciseName": "Supino reto",
+     *       "kind": "ESTIMATED_1RM",
+     *       "value": 79.17,
+     *       "unit": "kg",
+     *       "reps": 8,
+     *       "weight": 62.5,
+     *       "achievedAt": "2025-03-07T22:05:00.000Z",
+     *       "exerciseExecutionId": 345,
+     *       "trainingExecutionId": 120,
+     *       "setIndex": 1,
+     *       "previousValue": 77.33
+     *     }
+     */
+    Record: {
+      /**
+       * Format: int64
+       * @description The exercise's id
+       */
+      exerciseId: number;
+      /** @description The exercise's name */
+      exerciseName: string;
+      /** @description What the record measures */
+      kind: components["schemas"]["RecordKind"];
+      /** @description The best it set, in its unit (2 decimals) */
+      value: number;
+      /** @description What value counts: reps for MAX_REPS, kg otherwise */
+      unit: components["schemas"]["RecordUnit"];
+      /** @description The repetitions of the set that made it; null for BEST_SESSION_VOLUME, which no single set makes */
+      reps: number | null;
+      /** @description The weight of that set, in kg; null for BEST_SESSION_VOLUME and for a set without weight */
+      weight: number | null;
+      /**
+       * Format: date-time
+       * @description When the exercise execution that made it was done (its executedAt)
+       */
+      achievedAt: string;
+      /**
+       * Format: int64
+       * @description The id of the exercise execution that made it
+       */
+      exerciseExecutionId: number;
+      /** @description The id of the training execution that exercise execution is part of; null for one logged on its own */
+      trainingExecutionId: number | null;
+      /** @description The set's position in the exercise execution, from 0; null for BEST_SESSION_VOLUME */
+      setIndex: number | null;
+      /** @description The best it beat, in the same unit; null for the user's first record of this kind on the exercise */
+      previousValue: number | null;
+    };
+    /**
+     * @description What a record measures (contract §12.1): per user and exercise, over completed sets only; a record is set only by strictly beating the previous best of its kind (a tie sets none)
+     * @enum {string}
+     */
+    RecordKind: "MAX_WEIGHT" | "ESTIMATED_1RM" | "BEST_SET_VOLUME" | "BEST_SESSION_VOLUME" | "MAX_REPS" | "REP_MAX_3" | "REP_MAX_5" | "REP_MAX_10";
+    /**
+     * @description What a record's value counts: reps for MAX_REPS, kg for every other kind
+     * @enum {string}
+     */
+    RecordUnit: "kg" | "reps";
+    /**
+     * @description A logged session of a training, with its exercises and their sets
+     * @example {
+     *       "id": 120,
+     *       "trainingId": 7,
+     *       "trainingName": "Treino A: peito e tríceps",
+     *       "userId": 42,
+     *       "startTime": "2025-03-07T21:00:00.000Z",
+     *       "endTime": "2025-03-07T22:05:00.000Z",
+     *       "duration": 3900,
+     *       "completed": true,
+     *       "notes": "Última série pesada",
+     *       "clientId": "3f6c2a1e-8b7d-4c9a-9e21-5d0b7a4c1f88",
+     *       "userName": "Ana Souza",
+     *       "exerciseExecutions": [
+     *         {
+     *           "id": 345,
+     *           "exerciseId": 12,
+     *           "exerciseName": "Supino reto",
+     *           "personalRecord": true,
+     *           "sets": [
+     *             {
+     *               "repetitions": 10,
+     *               "weight": 60,
+     *               "completed": true
+     *             },
+     *             {
+     *               "repetitions": 8,
+     *               "weight": 62.5,
+     *               "completed": true
+     *             }
+     *           ]
+     *         }
+     *       ],
+     *       "newRecords": [
+     *         {
+     *           "exerciseId": 12,
+     *           "kind": "MAX_WEIGHT",
+     *           "value": 62.5,
+     *           "unit": "kg",
+     *           "previousValue": 60
+     *         },
+     *         {
+     *           "exerciseId": 12,
+     *           "kind": "ESTIMATED_1RM",
+     *           "value": 80,
+     *           "unit": "kg",
+     *           "previousValue": 77.33
+     *         }
+     *       ]
+     *     }
+     */
+    TrainingExecution: {
+      /**
+       * Format: int64
+       * @description The training execution's id
+       */
+      id: number;
+      /** @description The training's id; null once the training is deleted */
+      trainingId: number | null;
+      /** @description The training's name as logged; left out of the listing of one training's executions */
+      trainingName?: string;
+      /**
+       * Format: int64
+       * @description The id of the user who did it
+       */
       userId: number;
+      /**
+       * Format: date-time
+       * @description When the session started: the instant that dates it
+       */
+      startTime: string;
+      /**
+       * Format: date-time
+       * @description When it ended: its exercise executions are dated at this instant
+       */
+      endTime: string;
+      /**
+       * Format: int64
+       * @description endTime − startTime, in seconds
+       */
+      duration: number;
+      /** @description Whether the user finished the session, as logged */
+      completed: boolean;
+      /** @description The user's notes on the session; null when none */
+      notes: string | null;
+      /** @description The UUID the client gave the log (contract §13.2), in lower case; null when it gave none */
+      clientId: string | null;
+      /** @description The user's name */
+      userName: string;
+      /** @description The exercises done, in the order logged */
+      exerciseExecutions: {
+        /**
+         * Format: int64
+         * @description Its exercise execution's id
+         */
+        id: number;
+        /** @description The exercise's id; null once the exercise is deleted */
+        exerciseId: number | null;
+        /** @description The exercise's name as logged */
+        exerciseName: string;
+        /** @description Whether it set a personal record: a completed set heavier than any earlier one of the user on this exercise */
+        personalRecord: boolean;
+        /** @description Its sets, in the order logged */
+        sets: components["schemas"]["ExecutionSet"][];
+      }[];
+      /** @description The records the log set: given with the answer of the call that logged it (and its webhook event), left out elsewhere */
+      newRecords?: components["schemas"]["NewRecord"][];
+    };
+    /** @description A set as it was logged */
+    ExecutionSet: {
+      /**
+       * Format: int64
+       * @description Repetitions done
+       */
+      repetitions: number;
+      /** @description The weight lifted, in kg; null for a set without weight (bodyweight) */
+      weight: number | null;
+      /** @description Whether the set was completed: only completed sets count in statistics, progress and records */
+      completed: boolean;
+    };
+    /** @description A record a logged execution just set */
+    NewRecord: {
+      /**
+       * Format: int64
+       * @description The exercise's id
+       */
+      exerciseId: number;
+      /** @description What the record measures */
+      kind: components["schemas"]["RecordKind"];
+      /** @description The new best, in its unit */
+      value: number;
+      /** @description What value counts: reps for MAX_REPS, kg otherwise */
+      unit: components["schemas"]["RecordUnit"];
+      /** @description The best it beat, in the same unit; null for the user's first record of this kind on the exercise */
+      previousValue: number | null;
+    };
+    /** @description An exercise done by a user: logged on its own, or as part of a training execution */
+    ExerciseExecution: {
+      /**
+       * Format: int64
+       * @description The exercise execution's id
+       */
+      id: number;
+      /** @description The exercise's id; null once the exercise is deleted */
+      exerciseId: number | null;
+      /** @description The exercise's name as logged; left out of the listing by exercise and of the logging answer */
+      exerciseName?: string;
+      /**
+       * Format: int64
+       * @description The id of the user who did it
+       */
+      userId: number;
+      /** @description The id of the training it was done in; null once that training is deleted */
+      trainingId: number | null;
+      /** @description That training's name as logged; left out of the listing by exercise and of the logging answer */
+      trainingName?: string | null;
+      /** @description Its sets, in the order logged */
+      sets: components["schemas"]["ExecutionSet"][];
+      /** @description The user's notes; null when none */
+      notes: string | null;
+      /**
+       * Format: date-time
+       * @description When it was done, which dates it: the time it was logged on its own, or its training execution's endTime
+       */
+      executedAt: string;
+      /** @description How long it took, in seconds, as logged on its own; null when not given (always, in a training execution) */
+      duration: number | null;
+      /** @description Whether it set a personal record: a completed set heavier than any earlier one of the user on this exercise */
+      personalRecord: boolean;
+      /** @description The UUID the client gave a log on its own (contract §13.2), in lower case; null when it gave none (always, in a training execution) */
+      clientId: string | null;
+      /** @description The records the log set: given with the answer of the call that logged it (and its webhook event), left out elsewhere */
+      newRecords?: components["schemas"]["NewRecord"][];
+    };
+    /** @description A personal access token, without the token itself; expired ones stay listed until deleted */
+    PersonalToken: {
+      /**
+       * Format: int64
+       * @description The token's id: the one to give to delete it
+       */
+      id: number;
+      /** @description What its user called it */
+      name: string;
+      /** @description What it may reach, never more than its user may */
+      scopes: components["schemas"]["Scope"][];
+      /**
+       * Format: date-time
+       * @description When it stops working (401 from then on)
+       */
+      expiresAt: string;
+      /**
+       * Format: date-time
+       * @description When it was created
+       */
+      createdAt: string;
+      /** @description When it last signed a request, to the minute; null until it does */
+      lastUsedAt: string | null;
+    };
+    /**
+     * @description What a token handed to a tool (an app's, or a personal token) may reach; login tokens hold every scope
+     * @enum {string}
+     */
+    Scope:
+      | "profile:read"
+      | "profile:write"
+      | "content:read"
+      | "content:write"
+      | "students:read"
+      | "students:write"
+      | "activity:read"
+      | "activity:write"
+      | "billing:read"
+      | "webhooks:manage"
+      | "offline_access";
+    /** @description An app registered for the OAuth flow (an OAuth client), as its owner sees it, without its secret */
+    DeveloperApp: {
+      /**
+       * Format: int64
+       * @description The app's id, in this API's paths
+       */
+      id: number;
+      /** @description Its OAuth `client_id` */
+      clientId: string;
+      /** @description Its name, shown to users on the consent page */
+      name: string;
+      /** @description Where the authorization server may send users back */
+      redirectUris: string[];
+      /** @description The scopes it may be granted: what it asks beyond these is left out */
+      scopes: components["schemas"]["Scope"][];
+      /** @description true: the app authenticates at the token endpoint with its secret; false: a public app, with PKCE alone */
+      confidential: boolean;
+      /** @description true: its tokens run only the documents it registered, by hash */
+      trustedDocumentsOnly: boolean;
+      /**
+       * Format: date-time
+       * @description When it was registered
+       */
+      createdAt: string;
+    };
+    /** @description An app the user authorized, and what they granted it */
+    Authorization: {
+      /** @description The app's OAuth `client_id`: the one to give to revoke the authorization */
+      clientId: string;
+      /** @description The app's name */
+      appName: string;
+      /** @description The scopes the user granted it (offline_access: it may refresh its tokens) */
+      scopes: components["schemas"]["Scope"][];
+      /**
+       * Format: date-time
+       * @description When the user first authorized it
+       */
+      grantedAt: string;
+      /** @description When one of its tokens last signed a request for the user, to the minute; null until one does */
+      lastUsedAt: string | null;
+    };
+    /**
+     * @description A user's account and profile, as the user, administrators and the other party of an ACTIVE link see it
+     * @example {
+     *       "id": 42,
+     *       "name": "Ana Souza",
+     *       "email": "ana.souza@example.com",
+     *       "userType": "ALUNO",
+     *       "profilePicture": "https://fitness.example.com/uploads/3f9c2a7d41b84e0c9a1d5e6f7a8b9c0d.jpg",
+     *       "phone": "+55 11 91234-5678",
+     *       "birthDate": "1995-04-12",
+     *       "gender": "FEMININO",
+     *       "height": 165.5,
+     *       "weight": 61.25,
+     *       "subscriptionType": "PREMIUM_MENSAL",
+     *       "subscriptionExpirationDate": "2025-07-15T12:00:00.000Z",
+     *       "emailConfirmed": true,
+     *       "createdAt": "2025-01-15T12:00:00.000Z",
+     *       "updatedAt": "2025-06-15T12:00:00.000Z"
+     *     }
+     */
+    User: {
+      /**
+       * Format: int64
+       * @description The user's id
+       */
+      id: number;
+      /** @description Their name; "Usuário removido" once the account is erased */
+      name: string;
+      /** @description Their e-mail address, lower-case and unique: how they log in */
+      email: string;
+      /** @description Student (ALUNO) or personal trainer (PERSONAL) */
+      userType: components["schemas"]["UserType"];
+      /** @description Their photo's absolute address (GET it with no token), or null before one is uploaded */
+      profilePicture: string | null;
+      /** @description Their phone number as they wrote it, or null when not given */
+      phone: string | null;
+      /** @description Their birth date (YYYY-MM-DD), or null when not given */
+      birthDate: string | null;
+      /** @description Their gender, or null when not given */
+      gender: components["schemas"]["Gender"] | null;
+      /** @description Their height in centimetres (one decimal), or null when not given */
+      height: number | null;
+      /** @description Their weight in kilograms (two decimals) as last set in their profile, or null when not given */
+      weight: number | null;
+      /** @description What their subscription gives them: FREEMIUM without one, else the type of the plan that gives access (e.g. PREMIUM_MENSAL) */
+      subscriptionType: string;
+      /** @description When the access their subscription gives ends, or null on FREEMIUM */
+      subscriptionExpirationDate: string | null;
+      /** @description Whether they opened the confirmation link (or a password reset link) sent to their address */
+      emailConfirmed: boolean;
+      /**
+       * Format: date-time
+       * @description When the account was created
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description When the account was last changed
+       */
+      updatedAt: string;
+    };
+    /**
+     * @description Which side of coaching an account is on, chosen at registration
+     * @enum {string}
+     */
+    UserType: "ALUNO" | "PERSONAL";
+    /**
+     * @description A user's gender, as they give it in their profile
+     * @enum {string}
+     */
+    Gender: "MASCULINO" | "FEMININO" | "OUTRO";
+    /**
+     * @description Where a registration comes from
+     * @enum {string}
+     */
+    RequestLocation: "APP" | "WEB";
+    /** @description A new session: the user signed in and the token to call the API with */
+    Session: {
+      /** @description The signed-in user */
+      user: components["schemas"]["User"];
+      /** @description A login token (a JWT valid for 24 hours, holding every scope): send it as `Authorization: Bearer <token>` */
+      token: string;
+      /**
+       * Format: int64
+       * @description The signed-in user's id
+       */
+      userId: number;
+      /**
+       * @description Always true
+       * @constant
+       */
+      success: true;
+    };
+    /** @description The login token that replaces the one sent */
+    RefreshedToken: {
+      /** @description The new login token, valid for 24 hours from now; the one the request carried is revoked */
+      token: string;
+      /**
+       * @description Always true
+       * @constant
+       */
+      success: true;
+    };
+    /** @description A confirmation that the request was done */
+    Message: {
+      /** @description What was done, in Portuguese, for the user to read */
+      message: string;
+      /**
+       * @description Always true
+       * @constant
+       */
+      success: true;
+    };
+    /** @description A user's training figures over all of their history */
+    UserMetrics: {
+      /**
+       * Format: int64
+       * @description The user's id
+       */
+      userId: number;
+      /**
+       * Format: int64
+       * @description Training executions logged
+       */
       totalTrainings: number;
+      /**
+       * Format: int64
+       * @description Of them, those marked completed
+       */
       completedTrainings: number;
+      /**
+       * Format: int64
+       * @description Exercise executions: those logged on their own and those of training executions
+       */
       totalExercises: number;
+      /** @description Seconds of training: the durations of the training executions and of the exercises logged on their own */
       totalTime: number;
+      /** @description The last 8 ISO weeks, the current one included, oldest first */
       weeklyProgress: {
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The Monday of the ISO week (YYYY-MM-DD)
+         */
         date: string;
+        /**
+         * Format: int64
+         * @description Training executions started that week
+         */
         trainingsCount: number;
+        /** @description Seconds: the durations of that week's training executions and of the exercises logged on their own */
         totalTime: number;
       }[];
+      /** @description The newest 100 body weights the user recorded, oldest first */
       weightHistory: {
-        /** Format: date-time */
+        /**
+         * Format: date-time
+         * @description When it was recorded
+         */
         date: string;
+        /** @description The user's body weight, in kg */
         value: number;
       }[];
+      /** @description The user's personal records, one per exercise: the first 100 by exercise name */
       personalRecords: {
+        /** @description The exercise's name */
         exerciseName: string;
+        /** @description The heaviest weight of a completed set, in kg */
         value: number;
-        /** @constant */
+        /**
+         * @description Always kg
+         * @constant
+         */
         unit: "kg";
-        /** Format: date-time */
+        /**
+         * Format: date-time
+         * @description When the execution that first lifted that weight was done
+         */
         date: string;
+        /** @description The highest Epley estimate w × (1 + r/30) of a completed weighted set of 1 to 12 repetitions, in kg; null when no set qualifies */
         estimatedOneRepMax: number | null;
       }[];
     };
+    /**
+     * @description How long one paid period of a plan lasts, in calendar months
+     * @enum {string}
+     */
+    PlanInterval: "MONTHLY" | "QUARTERLY" | "SEMIANNUAL" | "ANNUAL";
+    /**
+     * @description A plan of the catalogue: what a student or a trainer subscribes to, its price and its period
+     * @example {
+     *       "id": 1,
+     *       "name": "Mensal",
+     *       "description": "Acesso premium com cobrança mensal",
+     *       "userType": "ALUNO",
+     *       "price": 49.9,
+     *       "currency": "BRL",
+     *       "interval": "MONTHLY",
+     *       "features": [
+     *         "Treinos ilimitados",
+     *         "Estatísticas de progresso",
+     *         "Recordes pessoais"
+     *       ],
+     *       "maxStudents": null,
+     *       "active": true,
+     *       "createdAt": "2025-01-01T00:00:00.000Z",
+     *       "updatedAt": "2025-01-01T00:00:00.000Z"
+     *     }
+     */
     SubscriptionPlan: {
+      /**
+       * Format: int64
+       * @description The plan's id
+       */
       id: number;
+      /** @description Its name, as the apps show it (Mensal, Básico…) */
       name: string;
+      /** @description What it offers, in a sentence */
       description: string;
-      /** @enum {string} */
-      userType: "ALUNO" | "PERSONAL";
+      /** @description Who may subscribe to it: students (ALUNO) or trainers (PERSONAL) */
+      userType: components["schemas"]["UserType"];
+      /** @description What one period costs, in currency units with cents as decimals (49.9 is R$ 49,90), not in cents */
       price: number;
+      /** @description The ISO 4217 code of the price's currency: BRL */
       currency: string;
-      /** @enum {string} */
-      interval: "MONTHLY" | "QUARTERLY" | "SEMIANNUAL" | "ANNUAL";
+      /** @description How long one paid period lasts */
+      interval: components["schemas"]["PlanInterval"];
+      /** @description What it includes, as short texts (in Portuguese) to list */
       features: string[];
-      /** @description null = unlimited */
+      /** @description For a trainer's plan, how many students a trainer subscribed to it may coach (an invite past it is 422); null: unlimited, and for students' plans */
       maxStudents: number | null;
+      /** @description false: withdrawn; subscribing to it is refused (400 `Plano não disponível para este usuário`) */
       active: boolean;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it was added to the catalogue
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it was last changed
+       */
       updatedAt: string;
     };
-    Subscription: {
-      id: number;
-      userId: number;
-      userName: string;
-      planId: number;
-      planName: string;
-      /** @enum {string} */
-      status: "PENDING" | "ACTIVE" | "CANCELED" | "FAILED" | "EXPIRED";
-      startDate: string | null;
-      endDate: string | null;
-      renewalDate: string | null;
-      canceledAt: string | null;
-      price: number;
-      currency: string;
-      /** @enum {string} */
-      paymentMethod: "CREDIT_CARD" | "PIX" | "BOLETO";
-      lastFourDigits: string | null;
-      autoRenew: boolean;
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      updatedAt: string;
-      /** @description the PIX charge to pay, for a PIX subscription just created */
-      pix?: components["schemas"]["PixTransaction"];
-      /** @description the boleto to pay, for a BOLETO subscription just created (sandbox: no bank settles it) */
-      boleto?: components["schemas"]["Boleto"];
-    };
-    PixTransaction: {
-      id: string;
-      subscriptionId: number;
-      amount: number;
-      currency: string;
-      /** @enum {string} */
-      status: "PENDING" | "PAID" | "EXPIRED" | "CANCELLED";
-      /** @description the PIX copy-and-paste code */
-      brCode: string;
-      /** @description the QR code image (data URL) */
-      brCodeBase64: string;
-      /** Format: date-time */
-      expiresAt: string;
-      /** Format: date-time */
-      createdAt: string;
-    };
-    Boleto: {
-      barcode: string;
-      digitableLine: string;
-      dueDate: string;
-      amount: number;
-    };
+    /** @description A page of Payment items (contract §2) */
     PaymentPage: {
+      /** @description The page's items, in the order asked */
       content: components["schemas"]["Payment"][];
+      /** @description The page asked */
       pageable: {
+        /** @description Whether an order was asked */
         sort: {
+          /** @description true when the page was asked in an order */
           sorted: boolean;
+          /** @description The opposite of sorted */
           unsorted: boolean;
+          /** @description true when no order was asked (as unsorted) */
           empty: boolean;
         };
+        /**
+         * Format: int64
+         * @description The page's number, from 0
+         */
         pageNumber: number;
+        /**
+         * Format: int64
+         * @description The size asked
+         */
         pageSize: number;
+        /**
+         * Format: int64
+         * @description How many items come before this page
+         */
         offset: number;
-        /** @constant */
+        /**
+         * @description Always true
+         * @constant
+         */
         paged: true;
-        /** @constant */
+        /**
+         * @description Always false
+         * @constant
+         */
         unpaged: false;
       };
+      /**
+       * Format: int64
+       * @description How many pages the listing has at this size
+       */
       totalPages: number;
+      /**
+       * Format: int64
+       * @description How many items the listing has
+       */
       totalElements: number;
+      /** @description true on the last page */
       last: boolean;
+      /** @description true on the first page */
       first: boolean;
+      /** @description Whether an order was asked */
       sort: {
+        /** @description true when the page was asked in an order */
         sorted: boolean;
+        /** @description The opposite of sorted */
         unsorted: boolean;
+        /** @description true when no order was asked (as unsorted) */
         empty: boolean;
       };
+      /**
+       * Format: int64
+       * @description The page's number, from 0
+       */
       number: number;
+      /**
+       * Format: int64
+       * @description How many items this page holds
+       */
       numberOfElements: number;
+      /**
+       * Format: int64
+       * @description The size asked
+       */
       size: number;
+      /** @description true when this page holds no item */
       empty: boolean;
     };
-    Payment: {
-      id: number;
-      userId: number;
-      userName: string;
-      subscriptionId: number | null;
-      planName: string | null;
-      amount: number;
-      currency: string;
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      updatedAt: string;
-      /** @enum {string} */
-      status: "PENDING" | "COMPLETED" | "FAILED" | "REFUND_DUE" | "REFUNDED";
-      /** @enum {string} */
-      paymentMethod: "CREDIT_CARD" | "PIX" | "BOLETO";
-      lastFourDigits: string | null;
-      transactionId: string | null;
-      invoiceUrl: string | null;
-    };
+    /** @description A page of Invoice items (contract §2) */
     InvoicePage: {
+      /** @description The page's items, in the order asked */
       content: components["schemas"]["Invoice"][];
+      /** @description The page asked */
       pageable: {
+        /** @description Whether an order was asked */
         sort: {
+          /** @description true when the page was asked in an order */
           sorted: boolean;
+          /** @description The opposite of sorted */
           unsorted: boolean;
+          /** @description true when no order was asked (as unsorted) */
           empty: boolean;
         };
+        /**
+         * Format: int64
+         * @description The page's number, from 0
+         */
         pageNumber: number;
+        /**
+         * Format: int64
+         * @description The size asked
+         */
         pageSize: number;
+        /**
+         * Format: int64
+         * @description How many items come before this page
+         */
         offset: number;
-        /** @constant */
+        /**
+         * @description Always true
+         * @constant
+         */
         paged: true;
-        /** @constant */
+        /**
+         * @description Always false
+         * @constant
+         */
         unpaged: false;
       };
+      /**
+       * Format: int64
+       * @description How many pages the listing has at this size
+       */
       totalPages: number;
+      /**
+       * Format: int64
+       * @description How many items the listing has
+       */
       totalElements: number;
+      /** @description true on the last page */
       last: boolean;
+      /** @description true on the first page */
       first: boolean;
+      /** @description Whether an order was asked */
       sort: {
+        /** @description true when the page was asked in an order */
         sorted: boolean;
+        /** @description The opposite of sorted */
         unsorted: boolean;
+        /** @description true when no order was asked (as unsorted) */
         empty: boolean;
       };
+      /**
+       * Format: int64
+       * @description The page's number, from 0
+       */
       number: number;
+      /**
+       * Format: int64
+       * @description How many items this page holds
+       */
       numberOfElements: number;
+      /**
+       * Format: int64
+       * @description The size asked
+       */
       size: number;
+      /** @description true when this page holds no item */
       empty: boolean;
     };
-    Invoice: {
-      id: number;
-      userId: number;
-      userName: string;
-      subscriptionId: number | null;
-      planName: string | null;
-      amount: number;
-      currency: string;
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      updatedAt: string;
-      /** @enum {string} */
-      status: "PENDING" | "PAID" | "OVERDUE" | "CANCELED" | "REFUNDED";
-      /** Format: date-time */
-      dueDate: string;
-      paidAt: string | null;
-      paymentId: number | null;
-      invoiceUrl: string;
-    };
+    /**
+     * @description How the payment flow's checkout is paid
+     * @enum {string}
+     */
+    CheckoutPaymentMethod: "CREDIT_CARD" | "PIX";
+    /** @description A subscription in the shape of the mobile apps' payment flow (api-spec.md) */
     CheckoutSubscription: {
+      /**
+       * Format: int64
+       * @description The subscription's id
+       */
       id: number;
+      /**
+       * Format: int64
+       * @description The id of the user who subscribed
+       */
       userId: number;
+      /** @description Its plan's period, in Portuguese: MENSAL, TRIMESTRAL, SEMESTRAL or ANUAL */
       subscriptionType: string;
+      /** @description When its first paid period began; null until paid */
       startDate: string | null;
+      /** @description When the paid period ends; once canceled, when access ended or ends; null until paid */
       endDate: string | null;
+      /** @description The gateway's id of its latest charge, else of its recurring subscription at the card gateway; null when it has neither */
       paymentId: string | null;
-      /** @enum {string} */
-      paymentMethod: "CREDIT_CARD" | "PIX" | "BOLETO";
-      /** @enum {string} */
-      status: "PENDING" | "ACTIVE" | "CANCELED" | "FAILED" | "EXPIRED";
+      /** @description How its periods are paid */
+      paymentMethod: components["schemas"]["PaymentMethod"];
+      /** @description Where it stands */
+      status: components["schemas"]["SubscriptionStatus"];
+      /** @description Whether it renews at the end of each period (false once canceled) */
       autoRenew: boolean;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it was created
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it last changed
+       */
       updatedAt: string;
+      /** @description The user who subscribed */
       user: {
+        /**
+         * Format: int64
+         * @description The user's id
+         */
         id: number;
+        /** @description The user's name */
         name: string;
+        /** @description The user's e-mail address */
         email: string;
+        /** @description ALUNO (a student) or PERSONAL (a trainer) */
         userType: string;
       };
     };
+    /**
+     * @description An invite as the trainer who sent it sees it
+     * @example {
+     *       "id": 7,
+     *       "personalId": 3,
+     *       "personalName": "Carlos Lima",
+     *       "message": "Vamos treinar juntos!",
+     *       "status": "PENDING",
+     *       "createdAt": "2025-06-01T12:00:00.000Z",
+     *       "expiresAt": "2025-06-08T12:00:00.000Z",
+     *       "studentEmail": "ana.souza@example.com"
+     *     }
+     */
     SentInvite: {
+      /**
+       * Format: int64
+       * @description The invite's id
+       */
       id: number;
+      /**
+       * Format: int64
+       * @description The inviting trainer's id
+       */
       personalId: number;
+      /** @description The inviting trainer's name */
       personalName: string;
+      /** @description The trainer's message to the student, or null without one */
       message: string | null;
-      /** @enum {string} */
-      status: "PENDING" | "ACCEPTED" | "REJECTED" | "EXPIRED" | "CANCELED";
-      /** Format: date-time */
+      /** @description Where it stands */
+      status: components["schemas"]["InviteStatus"];
+      /**
+       * Format: date-time
+       * @description When it was sent
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it expires unanswered: 7 days after it was sent
+       */
       expiresAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When its status last changed; absent until it does (and while an expired invite only reads as EXPIRED)
+       */
       updatedAt?: string;
+      /** @description The invited student's e-mail address, lower-case; `deleted-<id>@invalid` once that account is erased */
       studentEmail: string;
     };
+    /** @description A page of SentInvite items (contract §2) */
     SentInvitePage: {
+      /** @description The page's items, in the order asked */
       content: components["schemas"]["SentInvite"][];
+      /** @description The page asked */
       pageable: {
+        /** @description Whether an order was asked */
         sort: {
+          /** @description true when the page was asked in an order */
           sorted: boolean;
+          /** @description The opposite of sorted */
           unsorted: boolean;
+          /** @description true when no order was asked (as unsorted) */
           empty: boolean;
         };
+        /**
+         * Format: int64
+         * @description The page's number, from 0
+         */
         pageNumber: number;
+        /**
+         * Format: int64
+         * @description The size asked
+         */
         pageSize: number;
+        /**
+         * Format: int64
+         * @description How many items come before this page
+         */
         offset: number;
-        /** @constant */
+        /**
+         * @description Always true
+         * @constant
+         */
         paged: true;
-        /** @constant */
+        /**
+         * @description Always false
+         * @constant
+         */
         unpaged: false;
       };
+      /**
+       * Format: int64
+       * @description How many pages the listing has at this size
+       */
       totalPages: number;
+      /**
+       * Format: int64
+       * @description How many items the listing has
+       */
       totalElements: number;
+      /** @description true on the last page */
       last: boolean;
+      /** @description true on the first page */
       first: boolean;
+      /** @description Whether an order was asked */
       sort: {
+        /** @description true when the page was asked in an order */
         sorted: boolean;
+        /** @description The opposite of sorted */
         unsorted: boolean;
+        /** @description true when no order was asked (as unsorted) */
         empty: boolean;
       };
+      /**
+       * Format: int64
+       * @description The page's number, from 0
+       */
       number: number;
+      /**
+       * Format: int64
+       * @description How many items this page holds
+       */
       numberOfElements: number;
+      /**
+       * Format: int64
+       * @description The size asked
+       */
       size: number;
+      /** @description true when this page holds no item */
       empty: boolean;
     };
+    /** @description A page of ReceivedInvite items (contract §2) */
     ReceivedInvitePage: {
+      /** @description The page's items, in the order asked */
       content: components["schemas"]["ReceivedInvite"][];
+      /** @description The page asked */
       pageable: {
+        /** @description Whether an order was asked */
         sort: {
+          /** @description true when the page was asked in an order */
           sorted: boolean;
+          /** @description The opposite of sorted */
           unsorted: boolean;
+          /** @description true when no order was asked (as unsorted) */
           empty: boolean;
         };
+        /**
+         * Format: int64
+         * @description The page's number, from 0
+         */
         pageNumber: number;
+        /**
+         * Format: int64
+         * @description The size asked
+         */
         pageSize: number;
+        /**
+         * Format: int64
+         * @description How many items come before this page
+         */
         offset: number;
-        /** @constant */
+        /**
+         * @description Always true
+         * @constant
+         */
         paged: true;
-        /** @constant */
+        /**
+         * @description Always false
+         * @constant
+         */
         unpaged: false;
       };
+      /**
+       * Format: int64
+       * @description How many pages the listing has at this size
+       */
       totalPages: number;
+      /**
+       * Format: int64
+       * @description How many items the listing has
+       */
       totalElements: number;
+      /** @description true on the last page */
       last: boolean;
+      /** @description true on the first page */
       first: boolean;
+      /** @description Whether an order was asked */
       sort: {
+        /** @description true when the page was asked in an order */
         sorted: boolean;
+        /** @description The opposite of sorted */
         unsorted: boolean;
+        /** @description true when no order was asked (as unsorted) */
         empty: boolean;
       };
+      /**
+       * Format: int64
+       * @description The page's number, from 0
+       */
       number: number;
+      /**
+       * Format: int64
+       * @description How many items this page holds
+       */
       numberOfElements: number;
+      /**
+       * Format: int64
+       * @description The size asked
+       */
       size: number;
+      /** @description true when this page holds no item */
       empty: boolean;
     };
+    /** @description An invite as the invited student sees it: the trainer's e-mail and photo in place of the student's e-mail */
     ReceivedInvite: {
+      /**
+       * Format: int64
+       * @description The invite's id
+       */
       id: number;
+      /**
+       * Format: int64
+       * @description The inviting trainer's id
+       */
       personalId: number;
+      /** @description The inviting trainer's name */
       personalName: string;
+      /** @description The trainer's message to the student, or null without one */
       message: string | null;
-      /** @enum {string} */
-      status: "PENDING" | "ACCEPTED" | "REJECTED" | "EXPIRED" | "CANCELED";
-      /** Format: date-time */
+      /** @description Where it stands */
+      status: components["schemas"]["InviteStatus"];
+      /**
+       * Format: date-time
+       * @description When it was sent
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it expires unanswered: 7 days after it was sent
+       */
       expiresAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When its status last changed; absent until it does (and while an expired invite only reads as EXPIRED)
+       */
       updatedAt?: string;
+      /** @description The inviting trainer's e-mail address */
       personalEmail: string;
+      /** @description The inviting trainer's photo address, or null without one */
       personalProfilePicture: string | null;
     };
-    Link: {
-      id: number;
-      personalId: number;
-      personalName: string;
-      personalEmail?: string;
-      personalProfilePicture?: string | null;
-      studentId: number;
-      studentName: string;
-      studentEmail?: string;
-      studentProfilePicture?: string | null;
-      /** @enum {string} */
-      status: "ACTIVE" | "INACTIVE";
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      updatedAt: string;
-    };
+    /** @description A page of Link items (contract §2) */
     LinkPage: {
+      /** @description The page's items, in the order asked */
       content: components["schemas"]["Link"][];
+      /** @description The page asked */
       pageable: {
+        /** @description Whether an order was asked */
         sort: {
+          /** @description true when the page was asked in an order */
           sorted: boolean;
+          /** @description The opposite of sorted */
           unsorted: boolean;
+          /** @description true when no order was asked (as unsorted) */
           empty: boolean;
         };
+        /**
+         * Format: int64
+         * @description The page's number, from 0
+         */
         pageNumber: number;
+        /**
+         * Format: int64
+         * @description The size asked
+         */
         pageSize: number;
+        /**
+         * Format: int64
+         * @description How many items come before this page
+         */
         offset: number;
-        /** @constant */
+        /**
+         * @description Always true
+         * @constant
+         */
         paged: true;
-        /** @constant */
+        /**
+         * @description Always false
+         * @constant
+         */
         unpaged: false;
       };
+      /**
+       * Format: int64
+       * @description How many pages the listing has at this size
+       */
       totalPages: number;
+      /**
+       * Format: int64
+       * @description How many items the listing has
+       */
       totalElements: number;
+      /** @description true on the last page */
       last: boolean;
+      /** @description true on the first page */
       first: boolean;
+      /** @description Whether an order was asked */
       sort: {
+        /** @description true when the page was asked in an order */
         sorted: boolean;
+        /** @description The opposite of sorted */
         unsorted: boolean;
+        /** @description true when no order was asked (as unsorted) */
         empty: boolean;
       };
+      /**
+       * Format: int64
+       * @description The page's number, from 0
+       */
       number: number;
+      /**
+       * Format: int64
+       * @description How many items this page holds
+       */
       numberOfElements: number;
+      /**
+       * Format: int64
+       * @description The size asked
+       */
       size: number;
+      /** @description true when this page holds no item */
       empty: boolean;
     };
+    /** @description A page of TrainingExecutionSummary items (contract §2) */
     TrainingExecutionSummaryPage: {
+      /** @description The page's items, in the order asked */
       content: components["schemas"]["TrainingExecutionSummary"][];
+      /** @description The page asked */
       pageable: {
+        /** @description Whether an order was asked */
         sort: {
+          /** @description true when the page was asked in an order */
           sorted: boolean;
+          /** @description The opposite of sorted */
           unsorted: boolean;
+          /** @description true when no order was asked (as unsorted) */
           empty: boolean;
         };
+        /**
+         * Format: int64
+         * @description The page's number, from 0
+         */
         pageNumber: number;
+        /**
+         * Format: int64
+         * @description The size asked
+         */
         pageSize: number;
+        /**
+         * Format: int64
+         * @description How many items come before this page
+         */
         offset: number;
-        /** @constant */
+        /**
+         * @description Always true
+         * @constant
+         */
         paged: true;
-        /** @constant */
+        /**
+         * @description Always false
+         * @constant
+         */
         unpaged: false;
       };
+      /**
+       * Format: int64
+       * @description How many pages the listing has at this size
+       */
       totalPages: number;
+      /**
+       * Format: int64
+       * @description How many items the listing has
+       */
       totalElements: number;
+      /** @description true on the last page */
       last: boolean;
+      /** @description true on the first page */
       first: boolean;
+      /** @description Whether an order was asked */
       sort: {
+        /** @description true when the page was asked in an order */
         sorted: boolean;
+        /** @description The opposite of sorted */
         unsorted: boolean;
+        /** @description true when no order was asked (as unsorted) */
         empty: boolean;
       };
+      /**
+       * Format: int64
+       * @description The page's number, from 0
+       */
       number: number;
+      /**
+       * Format: int64
+       * @description How many items this page holds
+       */
       numberOfElements: number;
+      /**
+       * Format: int64
+       * @description The size asked
+       */
       size: number;
+      /** @description true when this page holds no item */
       empty: boolean;
     };
+    /** @description A logged session of a training, as listings show it: without its exercises and sets */
     TrainingExecutionSummary: {
+      /**
+       * Format: int64
+       * @description The training execution's id
+       */
       id: number;
+      /** @description The training's id; null once the training is deleted */
       trainingId: number | null;
+      /** @description The training's name as logged; left out of the listing of one training's executions */
       trainingName?: string;
+      /**
+       * Format: int64
+       * @description The id of the user who did it
+       */
       userId: number;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the session started: the instant that dates it
+       */
       startTime: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it ended: its exercise executions are dated at this instant
+       */
       endTime: string;
-      /** @description seconds */
+      /**
+       * Format: int64
+       * @description endTime − startTime, in seconds
+       */
       duration: number;
+      /** @description Whether the user finished the session, as logged */
       completed: boolean;
+      /** @description The user's notes on the session; null when none */
       notes: string | null;
-      /** @description the client's id of the log (contract §13.2), null when it gave none */
+      /** @description The UUID the client gave the log (contract §13.2), in lower case; null when it gave none */
       clientId: string | null;
     };
-    TrainingExecution: {
-      id: number;
-      trainingId: number | null;
-      trainingName?: string;
-      userId: number;
-      /** Format: date-time */
-      startTime: string;
-      /** Format: date-time */
-      endTime: string;
-      /** @description seconds */
-      duration: number;
-      completed: boolean;
-      notes: string | null;
-      /** @description the client's id of the log (contract §13.2), null when it gave none */
-      clientId: string | null;
-      userName: string;
-      exerciseExecutions: {
-        id: number;
-        exerciseId: number | null;
-        exerciseName: string;
-        personalRecord: boolean;
-        sets: components["schemas"]["ExecutionSet"][];
-      }[];
-      /** @description the records the log set: in the logging answer only */
-      newRecords?: components["schemas"]["NewRecord"][];
-    };
-    ExecutionSet: {
-      repetitions: number;
-      /** @description kg */
-      weight: number | null;
-      completed: boolean;
-    };
-    NewRecord: {
-      exerciseId: number;
-      /** @enum {string} */
-      kind: "MAX_WEIGHT" | "ESTIMATED_1RM" | "BEST_SET_VOLUME" | "BEST_SESSION_VOLUME" | "MAX_REPS" | "REP_MAX_3" | "REP_MAX_5" | "REP_MAX_10";
-      value: number;
-      /** @enum {string} */
-      unit: "kg" | "reps";
-      previousValue: number | null;
-    };
+    /** @description Figures of one user's executions of a training, dated by their startTime, over the range asked (all of them by default) */
     TrainingStatistics: {
+      /**
+       * Format: int64
+       * @description The training's id
+       */
       trainingId: number;
+      /** @description The training's name */
       trainingName: string;
+      /**
+       * Format: int64
+       * @description The user's executions of the training in the range
+       */
       totalExecutions: number;
+      /**
+       * Format: int64
+       * @description Of them, those marked completed
+       */
       completedExecutions: number;
+      /** @description Their mean duration, in seconds (2 decimals); 0 when there are none */
       averageDuration: number;
+      /** @description Σ repetitions × weight of their completed sets, in kg (a set without weight counts 0) */
       totalVolume: number;
+      /** @description The figures of each exercise done, by exercise name */
       exerciseStatistics: {
+        /** @description The exercise's id; null once the exercise is deleted */
         exerciseId: number | null;
+        /** @description The exercise's name as logged */
         exerciseName: string;
+        /**
+         * Format: int64
+         * @description Completed sets
+         */
         totalSets: number;
+        /**
+         * Format: int64
+         * @description Repetitions of the completed sets
+         */
         totalReps: number;
+        /** @description The heaviest weight of a completed set, in kg; null when none had a weight */
         maxWeight: number | null;
+        /** @description The mean weight of the completed sets that have one, in kg (2 decimals); null when none has */
         averageWeight: number | null;
+        /** @description Σ repetitions × weight of the completed sets, in kg (a set without weight counts 0) */
         totalVolume: number;
       }[];
+      /** @description One point per UTC day with executions, oldest first */
       progressData: {
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The UTC day (YYYY-MM-DD)
+         */
         date: string;
+        /** @description The volume of the day's executions (Σ repetitions × weight of their completed sets), in kg */
         totalVolume: number;
+        /** @description The day's execution durations summed, in seconds */
         duration: number;
       }[];
     };
+    /** @description A user's personal record on an exercise: the heaviest weight of a completed set (the MAX_WEIGHT record) */
     PersonalRecord: {
+      /**
+       * Format: int64
+       * @description The exercise's id
+       */
       exerciseId: number;
+      /** @description The exercise's name */
       exerciseName: string;
+      /** @description The heaviest weight of a completed set, in kg */
       value: number;
-      /** @constant */
+      /**
+       * @description Always kg
+       * @constant
+       */
       unit: "kg";
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the execution that first lifted that weight was done
+       */
       date: string;
+      /** @description The highest Epley estimate w × (1 + r/30) of a completed weighted set of 1 to 12 repetitions, in kg; null when no set qualifies */
       estimatedOneRepMax: number | null;
     };
+    /** @description A page of ExerciseExecution items (contract §2) */
     ExerciseExecutionPage: {
+      /** @description The page's items, in the order asked */
       content: components["schemas"]["ExerciseExecution"][];
+      /** @description The page asked */
       pageable: {
+        /** @description Whether an order was asked */
         sort: {
+          /** @description true when the page was asked in an order */
           sorted: boolean;
+          /** @description The opposite of sorted */
           unsorted: boolean;
+          /** @description true when no order was asked (as unsorted) */
           empty: boolean;
         };
+        /**
+         * Format: int64
+         * @description The page's number, from 0
+         */
         pageNumber: number;
+        /**
+         * Format: int64
+         * @description The size asked
+         */
         pageSize: number;
+        /**
+         * Format: int64
+         * @description How many items come before this page
+         */
         offset: number;
-        /** @constant */
+        /**
+         * @description Always true
+         * @constant
+         */
         paged: true;
-        /** @constant */
+        /**
+         * @description Always false
+         * @constant
+         */
         unpaged: false;
       };
+      /**
+       * Format: int64
+       * @description How many pages the listing has at this size
+       */
       totalPages: number;
+      /**
+       * Format: int64
+       * @description How many items the listing has
+       */
       totalElements: number;
+      /** @description true on the last page */
       last: boolean;
+      /** @description true on the first page */
       first: boolean;
+      /** @description Whether an order was asked */
       sort: {
+        /** @description true when the page was asked in an order */
         sorted: boolean;
+        /** @description The opposite of sorted */
         unsorted: boolean;
+        /** @description true when no order was asked (as unsorted) */
         empty: boolean;
       };
+      /**
+       * Format: int64
+       * @description The page's number, from 0
+       */
       number: number;
+      /**
+       * Format: int64
+       * @description How many items this page holds
+       */
       numberOfElements: number;
+      /**
+       * Format: int64
+       * @description The size asked
+       */
       size: number;
+      /** @description true when this page holds no item */
       empty: boolean;
     };
-    ExerciseExecution: {
-      id: number;
-      exerciseId: number | null;
-      exerciseName?: string;
-      userId: number;
-      trainingId: number | null;
-      trainingName?: string | null;
-      sets: components["schemas"]["ExecutionSet"][];
-      notes: string | null;
-      /** Format: date-time */
-      executedAt: string;
-      /** @description seconds */
-      duration: number | null;
-      personalRecord: boolean;
-      /** @description the client's id of a log on its own (contract §13.2), null when it gave none (always, inside a training execution) */
-      clientId: string | null;
-      /** @description the records the log set: in the logging answer only */
-      newRecords?: components["schemas"]["NewRecord"][];
-    };
+    /**
+     * @description How an exercise's progress groups the executions into points (UTC)
+     * @enum {string}
+     */
+    ProgressInterval: "DAY" | "WEEK" | "MONTH";
+    /** @description One user's progress on an exercise: its executions (dated by executedAt) grouped by day, week or month, and the personal record */
     ExerciseProgress: {
+      /**
+       * Format: int64
+       * @description The exercise's id
+       */
       exerciseId: number;
+      /** @description The exercise's name */
       exerciseName: string;
+      /** @description One point per interval with executions in the range, oldest first */
       progressData: {
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The first day of the point's interval (UTC): the day, the ISO week's Monday, or the month's first day
+         */
         date: string;
+        /** @description The heaviest weight of a completed set, in kg; null when none had a weight */
         maxWeight: number | null;
+        /** @description Σ repetitions × weight of the completed sets, in kg */
         totalVolume: number;
+        /**
+         * Format: int64
+         * @description Completed sets
+         */
         totalSets: number;
+        /**
+         * Format: int64
+         * @description Repetitions of the completed sets
+         */
         totalReps: number;
+        /** @description The highest Epley estimate w × (1 + r/30) of a completed weighted set of 1 to 12 repetitions, in kg; null when none qualifies */
         estimatedOneRepMax: number | null;
       }[];
+      /** @description The user's personal record on the exercise, whatever the range; null when no completed set had a weight */
       personalRecord: {
+        /** @description The heaviest weight of a completed set, in kg */
         value: number;
-        /** @constant */
+        /**
+         * @description Always kg
+         * @constant
+         */
         unit: "kg";
-        /** Format: date-time */
+        /**
+         * Format: date-time
+         * @description When the execution that first lifted that weight was done
+         */
         date: string;
+        /** @description The highest Epley estimate w × (1 + r/30) of a completed weighted set of 1 to 12 repetitions, in kg; null when no set qualifies */
         estimatedOneRepMax: number | null;
       } | null;
     };
-    Record: {
-      exerciseId: number;
-      exerciseName: string;
-      /** @enum {string} */
-      kind: "MAX_WEIGHT" | "ESTIMATED_1RM" | "BEST_SET_VOLUME" | "BEST_SESSION_VOLUME" | "MAX_REPS" | "REP_MAX_3" | "REP_MAX_5" | "REP_MAX_10";
-      value: number;
-      /** @enum {string} */
-      unit: "kg" | "reps";
-      reps: number | null;
-      weight: number | null;
-      /** Format: date-time */
-      achievedAt: string;
-      exerciseExecutionId: number;
-      trainingExecutionId: number | null;
-      setIndex: number | null;
-      previousValue: number | null;
-    };
+    /** @description A page of Record items (contract §2) */
     RecordPage: {
+      /** @description The page's items, in the order asked */
       content: components["schemas"]["Record"][];
+      /** @description The page asked */
       pageable: {
+        /** @description Whether an order was asked */
         sort: {
+          /** @description true when the page was asked in an order */
           sorted: boolean;
+          /** @description The opposite of sorted */
           unsorted: boolean;
+          /** @description true when no order was asked (as unsorted) */
           empty: boolean;
         };
+        /**
+         * Format: int64
+         * @description The page's number, from 0
+         */
         pageNumber: number;
+        /**
+         * Format: int64
+         * @description The size asked
+         */
         pageSize: number;
+        /**
+         * Format: int64
+         * @description How many items come before this page
+         */
         offset: number;
-        /** @constant */
+        /**
+         * @description Always true
+         * @constant
+         */
         paged: true;
-        /** @constant */
+        /**
+         * @description Always false
+         * @constant
+         */
         unpaged: false;
       };
+      /**
+       * Format: int64
+       * @description How many pages the listing has at this size
+       */
       totalPages: number;
+      /**
+       * Format: int64
+       * @description How many items the listing has
+       */
       totalElements: number;
+      /** @description true on the last page */
       last: boolean;
+      /** @description true on the first page */
       first: boolean;
+      /** @description Whether an order was asked */
       sort: {
+        /** @description true when the page was asked in an order */
         sorted: boolean;
+        /** @description The opposite of sorted */
         unsorted: boolean;
+        /** @description true when no order was asked (as unsorted) */
         empty: boolean;
       };
+      /**
+       * Format: int64
+       * @description The page's number, from 0
+       */
       number: number;
+      /**
+       * Format: int64
+       * @description How many items this page holds
+       */
       numberOfElements: number;
+      /**
+       * Format: int64
+       * @description The size asked
+       */
       size: number;
+      /** @description true when this page holds no item */
       empty: boolean;
     };
+    /** @description A page of ExerciseListItem items (contract §2) */
     ExerciseListItemPage: {
+      /** @description The page's items, in the order asked */
       content: components["schemas"]["ExerciseListItem"][];
+      /** @description The page asked */
       pageable: {
+        /** @description Whether an order was asked */
         sort: {
+          /** @description true when the page was asked in an order */
           sorted: boolean;
+          /** @description The opposite of sorted */
           unsorted: boolean;
+          /** @description true when no order was asked (as unsorted) */
           empty: boolean;
         };
+        /**
+         * Format: int64
+         * @description The page's number, from 0
+         */
         pageNumber: number;
+        /**
+         * Format: int64
+         * @description The size asked
+         */
         pageSize: number;
+        /**
+         * Format: int64
+         * @description How many items come before this page
+         */
         offset: number;
-        /** @constant */
+        /**
+         * @description Always true
+         * @constant
+         */
         paged: true;
-        /** @constant */
+        /**
+         * @description Always false
+         * @constant
+         */
         unpaged: false;
       };
+      /**
+       * Format: int64
+       * @description How many pages the listing has at this size
+       */
       totalPages: number;
+      /**
+       * Format: int64
+       * @description How many items the listing has
+       */
       totalElements: number;
+      /** @description true on the last page */
       last: boolean;
+      /** @description true on the first page */
       first: boolean;
+      /** @description Whether an order was asked */
       sort: {
+        /** @description true when the page was asked in an order */
         sorted: boolean;
+        /** @description The opposite of sorted */
         unsorted: boolean;
+        /** @description true when no order was asked (as unsorted) */
         empty: boolean;
       };
+      /**
+       * Format: int64
+       * @description The page's number, from 0
+       */
       number: number;
+      /**
+       * Format: int64
+       * @description How many items this page holds
+       */
       numberOfElements: number;
+      /**
+       * Format: int64
+       * @description The size asked
+       */
       size: number;
+      /** @description true when this page holds no item */
       empty: boolean;
     };
+    /** @description An exercise as listings show it: without its video, instructions and muscle groups */
     ExerciseListItem: {
+      /**
+       * Format: int64
+       * @description The exercise's id
+       */
       id: number;
+      /** @description Its name, unique to its author */
       name: string;
+      /** @description How it is done, in the author's words */
       description: string;
-      /** @enum {string} */
-      category: "PEITO" | "COSTAS" | "OMBRO" | "BICEPS" | "TRICEPS" | "PERNAS" | "ABDOMEN" | "GLUTEOS" | "CARDIO" | "OUTRO";
+      /** @description The body part it trains most */
+      category: components["schemas"]["ExerciseCategory"];
+      /** @description Its picture's address (GET it with no token), or null before one is uploaded */
       imageUrl: string | null;
+      /**
+       * Format: int64
+       * @description The id of the trainer who wrote it
+       */
       createdBy: number;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it was created
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it was last changed
+       */
       updatedAt: string;
+      /** @description true: every user sees it; false: its author and the author's students only */
       isPublic: boolean;
-      difficulty: ("INICIANTE" | "INTERMEDIARIO" | "AVANCADO") | null;
-      equipment: ("BARRA" | "HALTERES" | "MAQUINA" | "CABO" | "PESO_CORPORAL" | "OUTRO") | null;
+      /** @description How hard it is, when the author says */
+      difficulty: components["schemas"]["Difficulty"] | null;
+      /** @description What it is done with, when the author says */
+      equipment: components["schemas"]["Equipment"] | null;
     };
-    Exercise: {
-      id: number;
-      name: string;
-      description: string;
-      /** @enum {string} */
-      category: "PEITO" | "COSTAS" | "OMBRO" | "BICEPS" | "TRICEPS" | "PERNAS" | "ABDOMEN" | "GLUTEOS" | "CARDIO" | "OUTRO";
-      imageUrl: string | null;
-      createdBy: number;
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      updatedAt: string;
-      isPublic: boolean;
-      difficulty: ("INICIANTE" | "INTERMEDIARIO" | "AVANCADO") | null;
-      equipment: ("BARRA" | "HALTERES" | "MAQUINA" | "CABO" | "PESO_CORPORAL" | "OUTRO") | null;
-      videoUrl: string | null;
-      instructions: string[];
-      muscleGroups: ("PEITO" | "COSTAS" | "OMBRO" | "BICEPS" | "TRICEPS" | "PERNAS" | "ABDOMEN" | "GLUTEOS" | "CARDIO" | "OUTRO")[];
-    };
+    /** @description A page of TrainingListItem items (contract §2) */
     TrainingListItemPage: {
+      /** @description The page's items, in the order asked */
       content: components["schemas"]["TrainingListItem"][];
+      /** @description The page asked */
       pageable: {
+        /** @description Whether an order was asked */
         sort: {
+          /** @description true when the page was asked in an order */
           sorted: boolean;
+          /** @description The opposite of sorted */
           unsorted: boolean;
+          /** @description true when no order was asked (as unsorted) */
           empty: boolean;
         };
+        /**
+         * Format: int64
+         * @description The page's number, from 0
+         */
         pageNumber: number;
+        /**
+         * Format: int64
+         * @description The size asked
+         */
         pageSize: number;
+        /**
+         * Format: int64
+         * @description How many items come before this page
+         */
         offset: number;
-        /** @constant */
+        /**
+         * @description Always true
+         * @constant
+         */
         paged: true;
-        /** @constant */
+        /**
+         * @description Always false
+         * @constant
+         */
         unpaged: false;
       };
+      /**
+       * Format: int64
+       * @description How many pages the listing has at this size
+       */
       totalPages: number;
+      /**
+       * Format: int64
+       * @description How many items the listing has
+       */
       totalElements: number;
+      /** @description true on the last page */
       last: boolean;
+      /** @description true on the first page */
       first: boolean;
+      /** @description Whether an order was asked */
       sort: {
+        /** @description true when the page was asked in an order */
         sorted: boolean;
+        /** @description The opposite of sorted */
         unsorted: boolean;
+        /** @description true when no order was asked (as unsorted) */
         empty: boolean;
       };
+      /**
+       * Format: int64
+       * @description The page's number, from 0
+       */
       number: number;
+      /**
+       * Format: int64
+       * @description How many items this page holds
+       */
       numberOfElements: number;
+      /**
+       * Format: int64
+       * @description The size asked
+       */
       size: number;
+      /** @description true when this page holds no item */
       empty: boolean;
     };
+    /** @description A training as listings show it: the number of its exercise lines in place of the lines */
     TrainingListItem: {
+      /**
+       * Format: int64
+       * @description The training's id
+       */
       id: number;
+      /** @description Its name */
       name: string;
+      /** @description What it is about, in the author's words, or null */
       description: string | null;
+      /**
+       * Format: int64
+       * @description The id of the user who wrote it (a trainer or a student)
+       */
       createdBy: number;
+      /** @description true: every user sees it; false: its author, administrators, the trainer ACTIVE-linked to its student author, and students whose PENDING or ACTIVE assignment schedules it */
       isPublic: boolean;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it was created
+       */
       createdAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it was last changed
+       */
       updatedAt: string;
+      /**
+       * Format: int64
+       * @description How many exercise lines it has
+       */
       exerciseCount: number;
     };
-    Training: {
-      id: number;
-      name: string;
-      description: string | null;
-      createdBy: number;
-      isPublic: boolean;
-      exercises: components["schemas"]["TrainingExercise"][];
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      updatedAt: string;
-    };
-    TrainingExercise: {
-      id: number;
-      exerciseId: number;
-      exerciseName: string;
-      sets: number;
-      repetitions: number | null;
-      weight: number | null;
-      restSeconds: number | null;
-      order: number | null;
-      notes: string | null;
-    };
+    /** @description A page of PlanAssignment items (contract §2) */
     PlanAssignmentPage: {
+      /** @description The page's items, in the order asked */
       content: components["schemas"]["PlanAssignment"][];
+      /** @description The page asked */
       pageable: {
+        /** @description Whether an order was asked */
         sort: {
+          /** @description true when the page was asked in an order */
           sorted: boolean;
+          /** @description The opposite of sorted */
           unsorted: boolean;
+          /** @description true when no order was asked (as unsorted) */
           empty: boolean;
         };
+        /**
+         * Format: int64
+         * @description The page's number, from 0
+         */
         pageNumber: number;
+        /**
+         * Format: int64
+         * @description The size asked
+         */
         pageSize: number;
+        /**
+         * Format: int64
+         * @description How many items come before this page
+         */
         offset: number;
-        /** @constant */
+        /**
+         * @description Always true
+         * @constant
+         */
         paged: true;
-        /** @constant */
+        /**
+         * @description Always false
+         * @constant
+         */
         unpaged: false;
       };
+      /**
+       * Format: int64
+       * @description How many pages the listing has at this size
+       */
       totalPages: number;
+      /**
+       * Format: int64
+       * @description How many items the listing has
+       */
       totalElements: number;
+      /** @description true on the last page */
       last: boolean;
+      /** @description true on the first page */
       first: boolean;
+      /** @description Whether an order was asked */
       sort: {
+        /** @description true when the page was asked in an order */
         sorted: boolean;
+        /** @description The opposite of sorted */
         unsorted: boolean;
+        /** @description true when no order was asked (as unsorted) */
         empty: boolean;
       };
+      /**
+       * Format: int64
+       * @description The page's number, from 0
+       */
       number: number;
+      /**
+       * Format: int64
+       * @description How many items this page holds
+       */
       numberOfElements: number;
+      /**
+       * Format: int64
+       * @description The size asked
+       */
       size: number;
+      /** @description true when this page holds no item */
       empty: boolean;
     };
-    PlanAssignment: {
-      id: number;
-      planId: number;
-      planName: string;
-      studentId: number;
-      studentName: string;
-      personalId: number;
-      personalName: string;
-      /** Format: date-time */
-      assignedAt: string;
-      /** Format: date */
-      startDate: string;
-      endDate: string | null;
-      /** @enum {string} */
-      status: "PENDING" | "ACTIVE" | "COMPLETED" | "CANCELED";
-      notes: string | null;
-    };
+    /** @description A page of TrainingPlan items (contract §2) */
     TrainingPlanPage: {
+      /** @description The page's items, in the order asked */
       content: components["schemas"]["TrainingPlan"][];
+      /** @description The page asked */
       pageable: {
+        /** @description Whether an order was asked */
         sort: {
+          /** @description true when the page was asked in an order */
           sorted: boolean;
+          /** @description The opposite of sorted */
           unsorted: boolean;
+          /** @description true when no order was asked (as unsorted) */
           empty: boolean;
         };
+        /**
+         * Format: int64
+         * @description The page's number, from 0
+         */
         pageNumber: number;
+        /**
+         * Format: int64
+         * @description The size asked
+         */
         pageSize: number;
+        /**
+         * Format: int64
+         * @description How many items come before this page
+         */
         offset: number;
-        /** @constant */
+        /**
+         * @description Always true
+         * @constant
+         */
         paged: true;
-        /** @constant */
+        /**
+         * @description Always false
+         * @constant
+         */
         unpaged: false;
       };
+      /**
+       * Format: int64
+       * @description How many pages the listing has at this size
+       */
       totalPages: number;
+      /**
+       * Format: int64
+       * @description How many items the listing has
+       */
       totalElements: number;
+      /** @description true on the last page */
       last: boolean;
+      /** @description true on the first page */
       first: boolean;
+      /** @description Whether an order was asked */
       sort: {
+        /** @description true when the page was asked in an order */
         sorted: boolean;
+        /** @description The opposite of sorted */
         unsorted: boolean;
+        /** @description true when no order was asked (as unsorted) */
         empty: boolean;
       };
+      /**
+       * Format: int64
+       * @description The page's number, from 0
+       */
       number: number;
+      /**
+       * Format: int64
+       * @description How many items this page holds
+       */
       numberOfElements: number;
+      /**
+       * Format: int64
+       * @description The size asked
+       */
       size: number;
+      /** @description true when this page holds no item */
       empty: boolean;
     };
-    TrainingPlan: {
-      id: number;
-      name: string;
-      description: string;
-      createdBy: number;
-      /** Format: date-time */
-      createdAt: string;
-      /** Format: date-time */
-      updatedAt: string;
-      trainings: components["schemas"]["PlanTraining"][];
-      isPublic: boolean;
-      difficulty: ("INICIANTE" | "INTERMEDIARIO" | "AVANCADO") | null;
-      goal: ("HIPERTROFIA" | "EMAGRECIMENTO" | "RESISTENCIA" | "FORCA" | "OUTRO") | null;
-      /** @description weeks */
-      duration: number | null;
+    /**
+     * @description Why a student needs its trainer's attention; given only for a student with an ACTIVE assignment
+     * @enum {string}
+     */
+    AttentionReason: "LOW_ADHERENCE" | "DROPPING" | "INACTIVE_7_DAYS";
+    /** @description A page of the change feed */
+    ChangeFeedPage: {
+      /** @description In commit order; each change once */
+      changes: components["schemas"]["Change"][];
+      /** @description Opaque: send it as `since` to read what changed after this page */
+      cursor: string;
+      /** @description true: ask again at once with `cursor`; false: caught up (poll later with `cursor`) */
+      hasMore: boolean;
     };
-    PlanTraining: {
+    /** @description One change of the caller's change feed (contract §13.3): narrow it by `op`, then by `entity` */
+    Change:
+      | components["schemas"]["ProfileUpsert"]
+      | components["schemas"]["ExerciseUpsert"]
+      | components["schemas"]["TrainingUpsert"]
+      | components["schemas"]["TrainingPlanUpsert"]
+      | components["schemas"]["PlanAssignmentUpsert"]
+      | components["schemas"]["LinkUpsert"]
+      | components["schemas"]["InviteUpsert"]
+      | components["schemas"]["TrainingExecutionUpsert"]
+      | components["schemas"]["ExerciseExecutionUpsert"]
+      | components["schemas"]["SubscriptionUpsert"]
+      | components["schemas"]["Deletion"];
+    /** @description A profile created or changed, as it is now */
+    ProfileUpsert: {
+      /**
+       * @description The caller's profile or one the caller sees (GET /users/profile)
+       * @constant
+       */
+      entity: "profile";
+      /**
+       * Format: int64
+       * @description The entity's id (a profile's: its user's)
+       */
       id: number;
-      trainingId: number;
-      trainingName: string;
-      /** @enum {string} */
-      dayOfWeek: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY";
-      order: number;
+      /**
+       * @description The entity as it is now (created or changed)
+       * @constant
+       */
+      op: "UPSERT";
+      /**
+       * Format: date-time
+       * @description When the change was made (in an initial sync: when the sync started)
+       */
+      changedAt: string;
+      /** @description The entity as the REST GET of it answers */
+      data: components["schemas"]["User"];
     };
+    /** @description A exercise created or changed, as it is now */
+    ExerciseUpsert: {
+      /**
+       * @description An exercise (GET /exercises/{id})
+       * @constant
+       */
+      entity: "exercise";
+      /**
+       * Format: int64
+       * @description The entity's id (a profile's: its user's)
+       */
+      id: number;
+      /**
+       * @description The entity as it is now (created or changed)
+       * @constant
+       */
+      op: "UPSERT";
+      /**
+       * Format: date-time
+       * @description When the change was made (in an initial sync: when the sync started)
+       */
+      changedAt: string;
+      /** @description The entity as the REST GET of it answers */
+      data: components["schemas"]["Exercise"];
+    };
+    /** @description A training created or changed, as it is now */
+    TrainingUpsert: {
+      /**
+       * @description A training (GET /trainings/{id})
+       * @constant
+       */
+      entity: "training";
+      /**
+       * Format: int64
+       * @description The entity's id (a profile's: its user's)
+       */
+      id: number;
+      /**
+       * @description The entity as it is now (created or changed)
+       * @constant
+       */
+      op: "UPSERT";
+      /**
+       * Format: date-time
+       * @description When the change was made (in an initial sync: when the sync started)
+       */
+      changedAt: string;
+      /** @description The entity as the REST GET of it answers */
+      data: components["schemas"]["Training"];
+    };
+    /** @description A trainingPlan created or changed, as it is now */
+    TrainingPlanUpsert: {
+      /**
+       * @description A weekly plan (GET /training-plans/{id})
+       * @constant
+       */
+      entity: "trainingPlan";
+      /**
+       * Format: int64
+       * @description The entity's id (a profile's: its user's)
+       */
+      id: number;
+      /**
+       * @description The entity as it is now (created or changed)
+       * @constant
+       */
+      op: "UPSERT";
+      /**
+       * Format: date-time
+       * @description When the change was made (in an initial sync: when the sync started)
+       */
+      changedAt: string;
+      /** @description The entity as the REST GET of it answers */
+      data: components["schemas"]["TrainingPlan"];
+    };
+    /** @description A planAssignment created or changed, as it is now */
+    PlanAssignmentUpsert: {
+      /**
+       * @description A plan assigned to a student (an item of GET /training-plans/assignments)
+       * @constant
+       */
+      entity: "planAssignment";
+      /**
+       * Format: int64
+       * @description The entity's id (a profile's: its user's)
+       */
+      id: number;
+      /**
+       * @description The entity as it is now (created or changed)
+       * @constant
+       */
+      op: "UPSERT";
+      /**
+       * Format: date-time
+       * @description When the change was made (in an initial sync: when the sync started)
+       */
+      changedAt: string;
+      /** @description The entity as the REST GET of it answers */
+      data: components["schemas"]["PlanAssignment"];
+    };
+    /** @description A link created or changed, as it is now */
+    LinkUpsert: {
+      /**
+       * @description A trainer-student link (an item of GET /personal/students or /students/personals)
+       * @constant
+       */
+      entity: "link";
+      /**
+       * Format: int64
+       * @description The entity's id (a profile's: its user's)
+       */
+      id: number;
+      /**
+       * @description The entity as it is now (created or changed)
+       * @constant
+       */
+      op: "UPSERT";
+      /**
+       * Format: date-time
+       * @description When the change was made (in an initial sync: when the sync started)
+       */
+      changedAt: string;
+      /** @description The entity as the REST GET of it answers */
+      data: components["schemas"]["Link"];
+    };
+    /** @description A invite created or changed, as it is now */
+    InviteUpsert: {
+      /**
+       * @description An invite (an item of GET /personal/invites for its trainer, /students/invites for its student)
+       * @constant
+       */
+      entity: "invite";
+      /**
+       * Format: int64
+       * @description The entity's id (a profile's: its user's)
+       */
+      id: number;
+      /**
+       * @description The entity as it is now (created or changed)
+       * @constant
+       */
+      op: "UPSERT";
+      /**
+       * Format: date-time
+       * @description When the change was made (in an initial sync: when the sync started)
+       */
+      changedAt: string;
+      /** @description The entity as the REST GET of it answers */
+      data: components["schemas"]["SentInvite"] | components["schemas"]["ReceivedInvite"];
+    };
+    /** @description A trainingExecution created or changed, as it is now */
+    TrainingExecutionUpsert: {
+      /**
+       * @description A logged session (GET /trainings/executions/{id})
+       * @constant
+       */
+      entity: "trainingExecution";
+      /**
+       * Format: int64
+       * @description The entity's id (a profile's: its user's)
+       */
+      id: number;
+      /**
+       * @description The entity as it is now (created or changed)
+       * @constant
+       */
+      op: "UPSERT";
+      /**
+       * Format: date-time
+       * @description When the change was made (in an initial sync: when the sync started)
+       */
+      changedAt: string;
+      /** @description The entity as the REST GET of it answers */
+      data: components["schemas"]["TrainingExecution"];
+    };
+    /** @description A exerciseExecution created or changed, as it is now */
+    ExerciseExecutionUpsert: {
+      /**
+       * @description A logged exercise (an item of GET /exercises/executions/user/{userId})
+       * @constant
+       */
+      entity: "exerciseExecution";
+      /**
+       * Format: int64
+       * @description The entity's id (a profile's: its user's)
+       */
+      id: number;
+      /**
+       * @description The entity as it is now (created or changed)
+       * @constant
+       */
+      op: "UPSERT";
+      /**
+       * Format: date-time
+       * @description When the change was made (in an initial sync: when the sync started)
+       */
+      changedAt: string;
+      /** @description The entity as the REST GET of it answers */
+      data: components["schemas"]["ExerciseExecution"];
+    };
+    /** @description A subscription created or changed, as it is now */
+    SubscriptionUpsert: {
+      /**
+       * @description A subscription (GET /subscriptions/{id})
+       * @constant
+       */
+      entity: "subscription";
+      /**
+       * Format: int64
+       * @description The entity's id (a profile's: its user's)
+       */
+      id: number;
+      /**
+       * @description The entity as it is now (created or changed)
+       * @constant
+       */
+      op: "UPSERT";
+      /**
+       * Format: date-time
+       * @description When the change was made (in an initial sync: when the sync started)
+       */
+      changedAt: string;
+      /** @description The entity as the REST GET of it answers */
+      data: components["schemas"]["Subscription"];
+    };
+    /** @description An entity deleted, or no longer visible to the caller */
+    Deletion: {
+      /** @description Which kind of entity */
+      entity: components["schemas"]["SyncEntity"];
+      /**
+       * Format: int64
+       * @description The entity's id (a profile's: its user's)
+       */
+      id: number;
+      /**
+       * @description Gone, or no longer visible to the caller
+       * @constant
+       */
+      op: "DELETE";
+      /**
+       * Format: date-time
+       * @description When the change was made (in an initial sync: when the sync started)
+       */
+      changedAt: string;
+      /** @description Always null: drop the entity from the device */
+      data: null;
+    };
+    /**
+     * @description The kinds of entity the change feed carries, each with the REST answer its data is
+     * @enum {string}
+     */
+    SyncEntity:
+      "profile" | "exercise" | "training" | "trainingPlan" | "planAssignment" | "link" | "invite" | "trainingExecution" | "exerciseExecution" | "subscription";
+    /**
+     * @description Where a delivery of an event to an endpoint stands
+     * @enum {string}
+     */
+    WebhookDeliveryStatus: "PENDING" | "SUCCEEDED" | "FAILED";
+    /**
+     * @description A personal access token just created, with the token itself: keep it now, it is never shown again
+     * @example {
+     *       "id": 5,
+     *       "name": "Planilha de treinos",
+     *       "scopes": [
+     *         "activity:read",
+     *         "students:read"
+     *       ],
+     *       "expiresAt": "2025-09-13T12:00:00.000Z",
+     *       "createdAt": "2025-06-15T12:00:00.000Z",
+     *       "lastUsedAt": null,
+     *       "token": "fit_pat_3q2-7wEvZ0yX8Ck1mNpQrStUvWxYz0123456789A"
+     *     }
+     */
     CreatedPersonalToken: {
+      /**
+       * Format: int64
+       * @description The token's id: the one to give to delete it
+       */
       id: number;
+      /** @description What its user called it */
       name: string;
-      scopes: (
-        | "profile:read"
-        | "profile:write"
-        | "content:read"
-        | "content:write"
-        | "students:read"
-        | "students:write"
-        | "activity:read"
-        | "activity:write"
-        | "billing:read"
-        | "webhooks:manage"
-        | "offline_access"
-      )[];
-      /** Format: date-time */
+      /** @description What it may reach, never more than its user may */
+      scopes: components["schemas"]["Scope"][];
+      /**
+       * Format: date-time
+       * @description When it stops working (401 from then on)
+       */
       expiresAt: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it was created
+       */
       createdAt: string;
-      /** @description the last request it signed, to the minute */
+      /** @description When it last signed a request, to the minute; null until it does */
       lastUsedAt: string | null;
-      /** @description fit_pat_ + 40 URL-safe characters: shown only here, stored only as a hash */
+      /** @description The token: fit_pat_ and 40 URL-safe characters, to send as `Authorization: Bearer <token>`. Shown only here, stored only as a hash */
       token: string;
     };
-    PersonalToken: {
-      id: number;
-      name: string;
-      scopes: (
-        | "profile:read"
-        | "profile:write"
-        | "content:read"
-        | "content:write"
-        | "students:read"
-        | "students:write"
-        | "activity:read"
-        | "activity:write"
-        | "billing:read"
-        | "webhooks:manage"
-        | "offline_access"
-      )[];
-      /** Format: date-time */
-      expiresAt: string;
-      /** Format: date-time */
-      createdAt: string;
-      /** @description the last request it signed, to the minute */
-      lastUsedAt: string | null;
-    };
+    /** @description An app just registered, with a confidential app's secret */
     CreatedDeveloperApp: {
+      /**
+       * Format: int64
+       * @description The app's id, in this API's paths
+       */
       id: number;
+      /** @description Its OAuth `client_id` */
       clientId: string;
+      /** @description Its name, shown to users on the consent page */
       name: string;
+      /** @description Where the authorization server may send users back */
       redirectUris: string[];
-      scopes: (
-        | "profile:read"
-        | "profile:write"
-        | "content:read"
-        | "content:write"
-        | "students:read"
-        | "students:write"
-        | "activity:read"
-        | "activity:write"
-        | "billing:read"
-        | "webhooks:manage"
-        | "offline_access"
-      )[];
-      /** @description true: the app authenticates at the token endpoint with its secret */
+      /** @description The scopes it may be granted: what it asks beyond these is left out */
+      scopes: components["schemas"]["Scope"][];
+      /** @description true: the app authenticates at the token endpoint with its secret; false: a public app, with PKCE alone */
       confidential: boolean;
       /** @description true: its tokens run only the documents it registered, by hash */
       trustedDocumentsOnly: boolean;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When it was registered
+       */
       createdAt: string;
-      /** @description a confidential app's secret: shown only here and at rotation */
+      /** @description A confidential app's secret: shown only here and at rotation; left out for a public app */
       clientSecret?: string;
     };
-    DeveloperApp: {
-      id: number;
-      clientId: string;
-      name: string;
-      redirectUris: string[];
-      scopes: (
-        | "profile:read"
-        | "profile:write"
-        | "content:read"
-        | "content:write"
-        | "students:read"
-        | "students:write"
-        | "activity:read"
-        | "activity:write"
-        | "billing:read"
-        | "webhooks:manage"
-        | "offline_access"
-      )[];
-      /** @description true: the app authenticates at the token endpoint with its secret */
-      confidential: boolean;
-      /** @description true: its tokens run only the documents it registered, by hash */
-      trustedDocumentsOnly: boolean;
-      /** Format: date-time */
-      createdAt: string;
-    };
+    /** @description A confidential app's new secret; the previous one no longer works */
     DeveloperAppSecret: {
+      /** @description The app's new secret: shown only here */
       clientSecret: string;
     };
+    /** @description The hashes of the documents an app registered: its tokens run them by hash (APQ's `extensions.persistedQuery.sha256Hash`) */
     RegisteredDocuments: {
-      /** @description each document's SHA-256 (hex), as APQ's sha256Hash names it, in the order sent */
+      /** @description Each document's SHA-256 (hex), as APQ's sha256Hash names it, in the order sent */
       hashes: string[];
     };
-    Authorization: {
-      clientId: string;
-      appName: string;
-      scopes: (
-        | "profile:read"
-        | "profile:write"
-        | "content:read"
-        | "content:write"
-        | "students:read"
-        | "students:write"
-        | "activity:read"
-        | "activity:write"
-        | "billing:read"
-        | "webhooks:manage"
-        | "offline_access"
-      )[];
-      /** Format: date-time */
-      grantedAt: string;
-      lastUsedAt: string | null;
+    /** @description A student logged a session */
+    TrainingExecutionCreatedEvent: {
+      /** @description The event's id (`evt_…`): the same on every attempt, so a receiver drops one it already applied */
+      id: string;
+      /**
+       * @description The event type
+       * @constant
+       */
+      type: "training_execution.created";
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      createdAt: string;
+      /** @description The event's subject, as its REST answer */
+      data: {
+        /**
+         * Format: int64
+         * @description The training execution's id
+         */
+        id: number;
+        /** @description The training's id; null once the training is deleted */
+        trainingId: number | null;
+        /** @description The training's name as logged; left out of the listing of one training's executions */
+        trainingName?: string;
+        /**
+         * Format: int64
+         * @description The id of the user who did it
+         */
+        userId: number;
+        /**
+         * Format: date-time
+         * @description When the session started: the instant that dates it
+         */
+        startTime: string;
+        /**
+         * Format: date-time
+         * @description When it ended: its exercise executions are dated at this instant
+         */
+        endTime: string;
+        /**
+         * Format: int64
+         * @description endTime − startTime, in seconds
+         */
+        duration: number;
+        /** @description Whether the user finished the session, as logged */
+        completed: boolean;
+        /** @description The user's notes on the session; null when none */
+        notes: string | null;
+        /** @description The UUID the client gave the log (contract §13.2), in lower case; null when it gave none */
+        clientId: string | null;
+        /** @description The user's name */
+        userName: string;
+        /** @description The exercises done, in the order logged */
+        exerciseExecutions: {
+          /**
+           * Format: int64
+           * @description Its exercise execution's id
+           */
+          id: number;
+          /** @description The exercise's id; null once the exercise is deleted */
+          exerciseId: number | null;
+          /** @description The exercise's name as logged */
+          exerciseName: string;
+          /** @description Whether it set a personal record: a completed set heavier than any earlier one of the user on this exercise */
+          personalRecord: boolean;
+          /** @description Its sets, in the order logged */
+          sets: components["schemas"]["ExecutionSet"][];
+        }[];
+        /** @description The records the log set: given with the answer of the call that logged it (and its webhook event), left out elsewhere */
+        newRecords: components["schemas"]["NewRecord"][];
+      };
     };
+    /** @description A student logged an exercise on its own */
+    ExerciseExecutionCreatedEvent: {
+      /** @description The event's id (`evt_…`): the same on every attempt, so a receiver drops one it already applied */
+      id: string;
+      /**
+       * @description The event type
+       * @constant
+       */
+      type: "exercise_execution.created";
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      createdAt: string;
+      /** @description The event's subject, as its REST answer */
+      data: {
+        /**
+         * Format: int64
+         * @description The exercise execution's id
+         */
+        id: number;
+        /** @description The exercise's id; null once the exercise is deleted */
+        exerciseId: number | null;
+        /** @description The exercise's name as logged; left out of the listing by exercise and of the logging answer */
+        exerciseName?: string;
+        /**
+         * Format: int64
+         * @description The id of the user who did it
+         */
+        userId: number;
+        /** @description The id of the training it was done in; null once that training is deleted */
+        trainingId: number | null;
+        /** @description That training's name as logged; left out of the listing by exercise and of the logging answer */
+        trainingName?: string | null;
+        /** @description Its sets, in the order logged */
+        sets: components["schemas"]["ExecutionSet"][];
+        /** @description The user's notes; null when none */
+        notes: string | null;
+        /**
+         * Format: date-time
+         * @description When it was done, which dates it: the time it was logged on its own, or its training execution's endTime
+         */
+        executedAt: string;
+        /** @description How long it took, in seconds, as logged on its own; null when not given (always, in a training execution) */
+        duration: number | null;
+        /** @description Whether it set a personal record: a completed set heavier than any earlier one of the user on this exercise */
+        personalRecord: boolean;
+        /** @description The UUID the client gave a log on its own (contract §13.2), in lower case; null when it gave none (always, in a training execution) */
+        clientId: string | null;
+        /** @description The records the log set: given with the answer of the call that logged it (and its webhook event), left out elsewhere */
+        newRecords: components["schemas"]["NewRecord"][];
+      };
+    };
+    /** @description A student set a record (contract §12.1) */
+    PersonalRecordAchievedEvent: {
+      /** @description The event's id (`evt_…`): the same on every attempt, so a receiver drops one it already applied */
+      id: string;
+      /**
+       * @description The event type
+       * @constant
+       */
+      type: "personal_record.achieved";
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      createdAt: string;
+      /** @description The event's subject, as its REST answer */
+      data: {
+        /**
+         * Format: int64
+         * @description The exercise's id
+         */
+        exerciseId: number;
+        /** @description The exercise's name */
+        exerciseName: string;
+        /** @description What the record measures */
+        kind: components["schemas"]["RecordKind"];
+        /** @description The best it set, in its unit (2 decimals) */
+        value: number;
+        /** @description What value counts: reps for MAX_REPS, kg otherwise */
+        unit: components["schemas"]["RecordUnit"];
+        /** @description The repetitions of the set that made it; null for BEST_SESSION_VOLUME, which no single set makes */
+        reps: number | null;
+        /** @description The weight of that set, in kg; null for BEST_SESSION_VOLUME and for a set without weight */
+        weight: number | null;
+        /**
+         * Format: date-time
+         * @description When the exercise execution that made it was done (its executedAt)
+         */
+        achievedAt: string;
+        /**
+         * Format: int64
+         * @description The id of the exercise execution that made it
+         */
+        exerciseExecutionId: number;
+        /** @description The id of the training execution that exercise execution is part of; null for one logged on its own */
+        trainingExecutionId: number | null;
+        /** @description The set's position in the exercise execution, from 0; null for BEST_SESSION_VOLUME */
+        setIndex: number | null;
+        /** @description The best it beat, in the same unit; null for the user's first record of this kind on the exercise */
+        previousValue: number | null;
+        /**
+         * Format: int64
+         * @description The student who set it
+         */
+        userId: number;
+      };
+    };
+    /** @description A plan assignment was made, accepted, completed or canceled */
+    PlanAssignmentUpdatedEvent: {
+      /** @description The event's id (`evt_…`): the same on every attempt, so a receiver drops one it already applied */
+      id: string;
+      /**
+       * @description The event type
+       * @constant
+       */
+      type: "plan_assignment.updated";
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      createdAt: string;
+      /** @description The event's subject, as its REST answer */
+      data: components["schemas"]["PlanAssignment"];
+    };
+    /** @description An invite was sent, accepted, rejected, canceled or expired */
+    InviteUpdatedEvent: {
+      /** @description The event's id (`evt_…`): the same on every attempt, so a receiver drops one it already applied */
+      id: string;
+      /**
+       * @description The event type
+       * @constant
+       */
+      type: "invite.updated";
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      createdAt: string;
+      /** @description The event's subject, as its REST answer */
+      data: components["schemas"]["SentInvite"];
+    };
+    /** @description A trainer-student link was made or ended */
+    LinkUpdatedEvent: {
+      /** @description The event's id (`evt_…`): the same on every attempt, so a receiver drops one it already applied */
+      id: string;
+      /**
+       * @description The event type
+       * @constant
+       */
+      type: "link.updated";
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      createdAt: string;
+      /** @description The event's subject, as its REST answer */
+      data: components["schemas"]["Link"];
+    };
+    /** @description A subscription changed (bought, renewed, changed, canceled, expired) */
+    SubscriptionUpdatedEvent: {
+      /** @description The event's id (`evt_…`): the same on every attempt, so a receiver drops one it already applied */
+      id: string;
+      /**
+       * @description The event type
+       * @constant
+       */
+      type: "subscription.updated";
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      createdAt: string;
+      /** @description The event's subject, as its REST answer */
+      data: components["schemas"]["Subscription"];
+    };
+    /** @description A payment went through */
+    PaymentCompletedEvent: {
+      /** @description The event's id (`evt_…`): the same on every attempt, so a receiver drops one it already applied */
+      id: string;
+      /**
+       * @description The event type
+       * @constant
+       */
+      type: "payment.completed";
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      createdAt: string;
+      /** @description The event's subject, as its REST answer */
+      data: components["schemas"]["Payment"];
+    };
+    /** @description The test event POST /webhook-endpoints/{id}/test sends to its endpoint alone */
+    PingEvent: {
+      /** @description The event's id (`evt_…`): the same on every attempt, so a receiver drops one it already applied */
+      id: string;
+      /**
+       * @description The event type
+       * @constant
+       */
+      type: "ping";
+      /**
+       * Format: date-time
+       * @description When the change happened
+       */
+      createdAt: string;
+      /** @description The event's subject, as its REST answer */
+      data: {
+        /**
+         * Format: int64
+         * @description The endpoint tested
+         */
+        endpointId: number;
+        /** @description Its address */
+        url: string;
+      };
+    };
+    /** @description Every error answer of the REST layer (contract §2) */
     Error: {
+      /** @description What went wrong, in Portuguese, as api-spec.md words it: apps show or match it */
       message: string;
-      /** @constant */
+      /**
+       * @description Always false
+       * @constant
+       */
       success: false;
-      /** @description validation failures */
+      /** @description Validation failures, every one of the request (with `Validation failed`) */
       errors?: {
-        /** @description JSON path of the offending value */
+        /** @description JSON path of the offending value (`sets[0].repetitions`) */
         field: string;
+        /** @description What is wrong with it, in Portuguese */
         message: string;
       }[];
-      /** @description why a payment was refused */
+      /** @description Why a payment was refused (the gateway's reason) */
       details?: string;
     };
   };
@@ -2514,6 +5381,8 @@ export interface components {
   };
   requestBodies: never;
   headers: {
+    /** @description `*`: any web page may call the API (CORS); a token, never a cookie, is the credential */
+    "Access-Control-Allow-Origin": "*";
     /** @description `true` on an answer sent again for an Idempotency-Key; absent on the first */
     IdempotentReplayed: "true";
     /** @description seconds to wait before trying again */
@@ -2543,21 +5412,17 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** Format: date-time */
-            exportedAt: string;
-            userId: number;
-          } & {
-            [key: string]: unknown;
-          };
+          "application/json": components["schemas"]["PersonalDataExport"];
         };
       };
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2567,6 +5432,7 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2577,6 +5443,7 @@ export interface operations {
       429: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2586,6 +5453,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2596,6 +5464,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2617,7 +5486,9 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @description The account's password (a wrong one: 400 Credenciais inválidas) */
           password?: string;
+          /** @description For an account without a password: a fresh ID token of its e-mail from the identity provider */
           firebaseToken?: string;
         };
       };
@@ -2627,6 +5498,7 @@ export interface operations {
       204: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content?: never;
@@ -2634,6 +5506,7 @@ export interface operations {
       /** @description Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key; or Credenciais inválidas */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2643,6 +5516,7 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2652,6 +5526,7 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2661,6 +5536,7 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2670,6 +5546,7 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2679,6 +5556,7 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2688,6 +5566,7 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2698,6 +5577,7 @@ export interface operations {
       429: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2707,6 +5587,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2717,6 +5598,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2730,6 +5612,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -2743,6 +5626,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2752,6 +5636,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter) */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2761,6 +5650,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2770,6 +5664,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2779,6 +5678,11 @@ export interface operations {
       /** @description Usuário não encontrado */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2793,6 +5697,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2802,6 +5707,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2812,6 +5718,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2828,6 +5735,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -2838,6 +5746,7 @@ export interface operations {
       204: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content?: never;
@@ -2845,6 +5754,7 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2854,6 +5764,7 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2863,6 +5774,7 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado (administrators only) */
       403: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2872,6 +5784,7 @@ export interface operations {
       /** @description Usuário não encontrado */
       404: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2881,6 +5794,7 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2890,6 +5804,7 @@ export interface operations {
       /** @description Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2899,6 +5814,7 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2908,6 +5824,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2918,6 +5835,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2934,6 +5852,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -2941,6 +5860,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @description The new name: 1 to 120 characters */
           name: string;
         };
       };
@@ -2954,6 +5874,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2963,6 +5884,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key; or Nome não pode estar vazio */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2972,6 +5898,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2981,6 +5912,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2990,6 +5926,11 @@ export interface operations {
       /** @description Usuário não encontrado */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -2999,6 +5940,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3008,6 +5954,11 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3017,6 +5968,11 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3026,6 +5982,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3040,6 +6001,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3049,6 +6011,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3059,6 +6022,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3080,13 +6044,20 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @description Their name (1 to 120 characters) */
           name: string;
+          /**
+           * Format: email
+           * @description Their e-mail address (at most 254 characters), how they will log in: stored lower-case, unique regardless of case
+           */
           email: string;
+          /** @description Their password: at least 6 characters, at most 72 bytes in UTF-8 */
           password: string;
-          /** @enum {string} */
-          userType: "ALUNO" | "PERSONAL";
-          /** @enum {string} */
-          requestLocation: "APP" | "WEB";
+          /** @description Student (ALUNO) or personal trainer (PERSONAL) */
+          userType: components["schemas"]["UserType"];
+          /** @description Where the registration comes from: APP e-mails a confirmation link */
+          requestLocation: components["schemas"]["RequestLocation"];
+          /** @description true with WEB: the address counts as confirmed at once; otherwise a confirmation link is e-mailed */
           confirmed: boolean;
         };
       };
@@ -3096,6 +6067,7 @@ export interface operations {
       201: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3105,6 +6077,7 @@ export interface operations {
       /** @description Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3114,6 +6087,7 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs); or Email já cadastrado */
       409: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3123,6 +6097,7 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3132,6 +6107,7 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3141,6 +6117,7 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3151,6 +6128,7 @@ export interface operations {
       429: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3160,6 +6138,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3170,6 +6149,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3191,7 +6171,9 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @description The account's e-mail address, in any letter case (surrounding spaces ignored) */
           email: string;
+          /** @description The account's password; one longer than 72 bytes in UTF-8 never matches (400 Credenciais inválidas) */
           password: string;
         };
       };
@@ -3201,6 +6183,7 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3210,6 +6193,7 @@ export interface operations {
       /** @description Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key; or Credenciais inválidas */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3219,6 +6203,7 @@ export interface operations {
       /** @description Usuário não encontrado */
       404: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3228,6 +6213,7 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3237,6 +6223,7 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3246,6 +6233,7 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3255,6 +6243,7 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3265,6 +6254,7 @@ export interface operations {
       429: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3274,6 +6264,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3284,6 +6275,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3305,6 +6297,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @description An ID token from the identity provider (Firebase Authentication); its `email` claim names the account */
           firebaseToken: string;
         };
       };
@@ -3314,6 +6307,7 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3323,6 +6317,7 @@ export interface operations {
       /** @description Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key; or the identity token is invalid */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3332,6 +6327,7 @@ export interface operations {
       /** @description Usuário não encontrado */
       404: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3341,6 +6337,7 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3350,6 +6347,7 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3359,6 +6357,7 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3368,6 +6367,7 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3378,6 +6378,7 @@ export interface operations {
       429: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3387,6 +6388,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3397,6 +6399,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3421,6 +6424,7 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3430,6 +6434,7 @@ export interface operations {
       /** @description Parâmetro inválido: Idempotency-Key */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3439,6 +6444,7 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3448,6 +6454,7 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3457,6 +6464,7 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3466,6 +6474,7 @@ export interface operations {
       /** @description Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3475,6 +6484,7 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3484,6 +6494,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3494,6 +6505,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3518,6 +6530,7 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3527,6 +6540,7 @@ export interface operations {
       /** @description Parâmetro inválido: Idempotency-Key */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3536,6 +6550,7 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3545,6 +6560,7 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3554,6 +6570,7 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3563,6 +6580,7 @@ export interface operations {
       /** @description Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3572,6 +6590,7 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3581,6 +6600,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3591,6 +6611,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3612,6 +6633,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @description The account's e-mail address, in any letter case (surrounding spaces ignored) */
           email: string;
         };
       };
@@ -3621,6 +6643,7 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3630,6 +6653,7 @@ export interface operations {
       /** @description Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3639,6 +6663,7 @@ export interface operations {
       /** @description Usuário não encontrado */
       404: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3648,6 +6673,7 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3657,6 +6683,7 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3666,6 +6693,7 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3675,6 +6703,7 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3685,6 +6714,7 @@ export interface operations {
       429: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3694,6 +6724,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3704,6 +6735,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3725,7 +6757,9 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @description The `token` of the e-mailed reset link: valid for 1 hour, once, and only the latest link's */
           token: string;
+          /** @description The new password: at least 6 characters, at most 72 bytes in UTF-8 */
           password: string;
         };
       };
@@ -3735,6 +6769,7 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3744,6 +6779,7 @@ export interface operations {
       /** @description Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key; or Token inválido ou expirado */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3753,6 +6789,7 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3762,6 +6799,7 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3771,6 +6809,7 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3780,6 +6819,7 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3790,6 +6830,7 @@ export interface operations {
       429: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3799,6 +6840,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3809,6 +6851,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3820,6 +6863,7 @@ export interface operations {
   confirmEmail: {
     parameters: {
       query: {
+        /** @description The `token` of the e-mailed confirmation link: valid for 7 days, once */
         token: string;
       };
       header?: never;
@@ -3831,6 +6875,7 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3840,6 +6885,7 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Token inválido ou expirado */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3849,6 +6895,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3859,6 +6906,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3883,6 +6931,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3892,6 +6941,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3901,6 +6955,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3915,6 +6974,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3924,6 +6984,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3934,6 +6995,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3955,11 +7017,17 @@ export interface operations {
     requestBody?: {
       content: {
         "application/json": {
+          /** @description A new name (1 to 120 characters); it cannot be cleared */
           name?: string;
+          /** @description A phone number (at most 30 characters); null or blank clears it */
           phone?: string | null;
+          /** @description A birth date (YYYY-MM-DD, 1900-01-01 to 2999-12-31); null clears it */
           birthDate?: string | null;
-          gender?: ("MASCULINO" | "FEMININO" | "OUTRO") | null;
+          /** @description Their gender; null clears it */
+          gender?: components["schemas"]["Gender"] | null;
+          /** @description Height in centimetres: 30 to 300, at most one decimal; null clears it */
           height?: number | null;
+          /** @description Weight in kilograms: 1 to 700, at most two decimals, also added to the weight history of the metrics; null clears it */
           weight?: number | null;
         };
       };
@@ -3973,6 +7041,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3982,6 +7051,11 @@ export interface operations {
       /** @description Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -3991,6 +7065,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4000,6 +7079,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4009,6 +7093,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4018,6 +7107,11 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4027,6 +7121,11 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4036,6 +7135,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4050,6 +7154,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4059,6 +7164,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4069,6 +7175,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4093,6 +7200,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4102,6 +7210,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4111,6 +7224,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4125,6 +7243,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4134,6 +7253,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4144,6 +7264,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4160,6 +7281,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The user's id */
         userId: number;
       };
       cookie?: never;
@@ -4171,7 +7293,7 @@ export interface operations {
            * Format: binary
            * @description the image (JPG, PNG or GIF, at most 5 MB)
            */
-          file: string;
+          file: Blob;
         };
       };
     };
@@ -4184,6 +7306,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4193,6 +7316,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Requisição multipart inválida, or a part that is missing or invalid (with `errors`); or Parâmetro inválido: Idempotency-Key; or Arquivo inválido or too large */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4202,6 +7330,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4211,6 +7344,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4220,6 +7358,11 @@ export interface operations {
       /** @description Usuário não encontrado */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4229,6 +7372,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4238,6 +7386,11 @@ export interface operations {
       /** @description Requisição muito grande; or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4247,6 +7400,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4261,6 +7419,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4270,6 +7429,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4280,6 +7440,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4291,9 +7452,12 @@ export interface operations {
   listSubscriptionPlans: {
     parameters: {
       query?: {
-        userType?: "ALUNO" | "PERSONAL";
+        /** @description Only the plans for students (ALUNO) or for trainers (PERSONAL) */
+        userType?: components["schemas"]["UserType"];
+        /** @description Only the plans on sale (true) or only the withdrawn ones (false) */
         active?: boolean;
-        interval?: "MONTHLY" | "QUARTERLY" | "SEMIANNUAL" | "ANNUAL";
+        /** @description Only the plans of this period */
+        interval?: components["schemas"]["PlanInterval"];
       };
       header?: never;
       path?: never;
@@ -4308,6 +7472,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4317,6 +7482,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4326,6 +7496,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4335,6 +7510,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4349,6 +7529,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4358,6 +7539,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4368,6 +7550,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4381,6 +7564,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -4394,6 +7578,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4403,6 +7588,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4412,6 +7602,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4421,6 +7616,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4430,6 +7630,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4444,6 +7649,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4453,6 +7659,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4463,6 +7670,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4487,6 +7695,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4496,6 +7705,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4505,6 +7719,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4514,6 +7733,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4528,6 +7752,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4537,6 +7762,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4547,6 +7773,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4568,13 +7795,22 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /**
+           * Format: int64
+           * @description The plan to subscribe to: an active one for the caller's userType (else 400 `Plano não disponível para este usuário`)
+           */
           planId: number;
-          /** @enum {string} */
-          paymentMethod: "CREDIT_CARD" | "PIX" | "BOLETO";
+          /** @description CREDIT_CARD: charged now; PIX or BOLETO: the subscription waits, PENDING, until paid */
+          paymentMethod: components["schemas"]["PaymentMethod"];
+          /** @description The card's number: 12 to 19 digits (spaces between groups allowed), Luhn-valid. Never stored: only its last four digits are kept */
           cardNumber?: string | null;
+          /** @description The name printed on the card */
           cardHolderName?: string | null;
+          /** @description The card's expiry month, as two digits (MM, 01 to 12) */
           cardExpirationMonth?: string | null;
+          /** @description The card's expiry year, as four digits (YYYY); an expiry already past is refused */
           cardExpirationYear?: string | null;
+          /** @description The card's security code, 3 or 4 digits. Never stored */
           cardCvv?: string | null;
         };
       };
@@ -4584,6 +7820,7 @@ export interface operations {
       201: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4593,6 +7830,7 @@ export interface operations {
       /** @description Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4602,6 +7840,7 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4611,6 +7850,7 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4620,6 +7860,7 @@ export interface operations {
       /** @description Plano não encontrado */
       404: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4629,6 +7870,7 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs); or a subscription already gives access */
       409: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4638,6 +7880,7 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4647,6 +7890,7 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4656,6 +7900,7 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body); or Pagamento recusado (with `details`) */
       422: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4665,6 +7910,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4674,6 +7920,7 @@ export interface operations {
       /** @description Gateway de pagamento indisponível */
       502: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4684,6 +7931,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4697,6 +7945,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -4710,6 +7959,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4719,6 +7969,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4728,6 +7983,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4737,6 +7997,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4746,6 +8011,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4760,6 +8030,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4769,6 +8040,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4779,6 +8051,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4795,6 +8068,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -4802,13 +8076,19 @@ export interface operations {
     requestBody?: {
       content: {
         "application/json": {
+          /** @description Turns renewal on or off; left out: unchanged */
           autoRenew?: boolean;
-          /** @enum {string} */
-          paymentMethod?: "CREDIT_CARD" | "PIX" | "BOLETO";
+          /** @description How the next periods are paid; left out: unchanged. CREDIT_CARD needs the card fields */
+          paymentMethod?: components["schemas"]["PaymentMethod"];
+          /** @description The card's number: 12 to 19 digits (spaces between groups allowed), Luhn-valid. Never stored: only its last four digits are kept */
           cardNumber?: string | null;
+          /** @description The name printed on the card */
           cardHolderName?: string | null;
+          /** @description The card's expiry month, as two digits (MM, 01 to 12) */
           cardExpirationMonth?: string | null;
+          /** @description The card's expiry year, as four digits (YYYY); an expiry already past is refused */
           cardExpirationYear?: string | null;
+          /** @description The card's security code, 3 or 4 digits. Never stored */
           cardCvv?: string | null;
         };
       };
@@ -4818,6 +8098,7 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4827,6 +8108,7 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4836,6 +8118,7 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4845,6 +8128,7 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4854,6 +8138,7 @@ export interface operations {
       /** @description Assinatura não encontrada */
       404: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4863,6 +8148,7 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs); or the subscription cannot change now */
       409: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4872,6 +8158,7 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4881,6 +8168,7 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4890,6 +8178,7 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body); or Pagamento recusado (with `details`) */
       422: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4899,6 +8188,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4908,6 +8198,7 @@ export interface operations {
       /** @description Gateway de pagamento indisponível */
       502: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4918,6 +8209,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4934,6 +8226,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -4941,8 +8234,12 @@ export interface operations {
     requestBody?: {
       content: {
         "application/json": {
-          /** @default false */
+          /**
+           * @description true: access ends now (the user back to FREEMIUM); false (the default): access lasts until the subscription's endDate
+           * @default false
+           */
           cancelImmediately?: boolean;
+          /** @description Why, in the user's words (at most 2000 characters); kept with the subscription */
           reason?: string | null;
         };
       };
@@ -4952,6 +8249,7 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4961,6 +8259,7 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4970,6 +8269,7 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4979,6 +8279,7 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4988,6 +8289,7 @@ export interface operations {
       /** @description Assinatura não encontrada */
       404: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -4997,6 +8299,7 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs); or already canceled */
       409: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5006,6 +8309,7 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5015,6 +8319,7 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5024,6 +8329,7 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5033,6 +8339,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5043,6 +8350,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5054,16 +8362,36 @@ export interface operations {
   listPayments: {
     parameters: {
       query?: {
-        status?: "PENDING" | "COMPLETED" | "FAILED" | "REFUND_DUE" | "REFUNDED";
+        /** @description Only the payments with this status */
+        status?: components["schemas"]["PaymentStatus"];
+        /** @description Only those recorded on or after this day (YYYY-MM-DD, UTC) */
         startDate?: string;
+        /** @description Only those recorded on or before this day (YYYY-MM-DD, UTC) */
         endDate?: string;
+        /** @description Administrators only: one user's (others always see their own alone, whatever this says) */
         userId?: number;
         /** @description page number, from 0 */
         page?: number;
         /** @description page size; more than 100 reads 100 */
         size?: number;
-        /** @description repeatable: `field` or `field,asc|desc`, the first sorting first; fields: id, createdAt, updatedAt, amount, status */
-        sort?: string[];
+        /** @description Repeatable: `field` (ascending) or `field,asc|desc`, the first sorting first; the direction's case and spaces around the parts do not matter */
+        sort?: (
+          | "id"
+          | "id,asc"
+          | "id,desc"
+          | "createdAt"
+          | "createdAt,asc"
+          | "createdAt,desc"
+          | "updatedAt"
+          | "updatedAt,asc"
+          | "updatedAt,desc"
+          | "amount"
+          | "amount,asc"
+          | "amount,desc"
+          | "status"
+          | "status,asc"
+          | "status,desc"
+        )[];
       };
       header?: never;
       path?: never;
@@ -5078,6 +8406,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5087,6 +8416,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5096,6 +8430,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5105,6 +8444,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5119,6 +8463,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5128,6 +8473,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5138,6 +8484,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5149,16 +8496,36 @@ export interface operations {
   listInvoices: {
     parameters: {
       query?: {
-        status?: "PENDING" | "PAID" | "OVERDUE" | "CANCELED" | "REFUNDED";
+        /** @description Only the invoices with this status */
+        status?: components["schemas"]["InvoiceStatus"];
+        /** @description Only those recorded on or after this day (YYYY-MM-DD, UTC) */
         startDate?: string;
+        /** @description Only those recorded on or before this day (YYYY-MM-DD, UTC) */
         endDate?: string;
+        /** @description Administrators only: one user's (others always see their own alone, whatever this says) */
         userId?: number;
         /** @description page number, from 0 */
         page?: number;
         /** @description page size; more than 100 reads 100 */
         size?: number;
-        /** @description repeatable: `field` or `field,asc|desc`, the first sorting first; fields: id, createdAt, updatedAt, amount, status */
-        sort?: string[];
+        /** @description Repeatable: `field` (ascending) or `field,asc|desc`, the first sorting first; the direction's case and spaces around the parts do not matter */
+        sort?: (
+          | "id"
+          | "id,asc"
+          | "id,desc"
+          | "createdAt"
+          | "createdAt,asc"
+          | "createdAt,desc"
+          | "updatedAt"
+          | "updatedAt,asc"
+          | "updatedAt,desc"
+          | "amount"
+          | "amount,asc"
+          | "amount,desc"
+          | "status"
+          | "status,asc"
+          | "status,desc"
+        )[];
       };
       header?: never;
       path?: never;
@@ -5173,6 +8540,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5182,6 +8550,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5191,6 +8564,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5200,6 +8578,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5214,6 +8597,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5223,6 +8607,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5233,6 +8618,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5246,6 +8632,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -5259,6 +8646,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5268,6 +8656,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5277,6 +8670,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5286,6 +8684,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5295,6 +8698,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5309,6 +8717,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5318,6 +8727,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5328,6 +8738,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5341,6 +8752,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -5356,15 +8768,21 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
-          "application/pdf": string;
+          "application/pdf": Blob;
         };
       };
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5374,6 +8792,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5383,6 +8806,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5392,6 +8820,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5406,6 +8839,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5415,6 +8849,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5425,6 +8860,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5438,6 +8874,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -5451,6 +8888,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5460,6 +8898,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5469,6 +8912,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5478,6 +8926,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5487,6 +8940,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5501,6 +8959,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5510,6 +8969,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5520,6 +8980,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5541,16 +9002,29 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /**
+           * Format: int64
+           * @description The plan to subscribe to: an active one for the caller's userType (else 400 `Plano não disponível para este usuário`)
+           */
           planId: number;
-          /** @enum {string} */
-          paymentMethod: "CREDIT_CARD" | "PIX";
+          /** @description How it is paid */
+          paymentMethod: components["schemas"]["CheckoutPaymentMethod"];
+          /** @description For a card: the card gateway's id of a payment method the app already made (1 to 255 characters); with it, no card fields are needed */
           paymentMethodId?: string;
-          /** @default true */
+          /**
+           * @description Whether the card is charged again at the end of each period (true by default)
+           * @default true
+           */
           autoRenew?: boolean;
+          /** @description The card's number: 12 to 19 digits (spaces between groups allowed), Luhn-valid. Never stored: only its last four digits are kept */
           cardNumber?: string | null;
+          /** @description The name printed on the card */
           cardHolderName?: string | null;
+          /** @description The card's expiry month, as two digits (MM, 01 to 12) */
           cardExpirationMonth?: string | null;
+          /** @description The card's expiry year, as four digits (YYYY); an expiry already past is refused */
           cardExpirationYear?: string | null;
+          /** @description The card's security code, 3 or 4 digits. Never stored */
           cardCvv?: string | null;
         };
       };
@@ -5560,6 +9034,7 @@ export interface operations {
       201: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5569,6 +9044,7 @@ export interface operations {
       /** @description Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key; or Plano indisponível, or Pagamento recusado (with `details`) */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5578,6 +9054,7 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5587,6 +9064,7 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5596,6 +9074,7 @@ export interface operations {
       /** @description Plano não encontrado */
       404: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5605,6 +9084,7 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs); or a subscription already gives access */
       409: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5614,6 +9094,7 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5623,6 +9104,7 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5632,6 +9114,7 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5641,6 +9124,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5650,6 +9134,7 @@ export interface operations {
       /** @description Gateway de pagamento indisponível */
       502: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5660,6 +9145,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5684,6 +9170,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5693,6 +9180,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5702,6 +9194,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5711,6 +9208,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5725,6 +9227,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5734,6 +9237,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5744,6 +9248,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5760,6 +9265,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -5767,8 +9273,12 @@ export interface operations {
     requestBody?: {
       content: {
         "application/json": {
-          /** @default true */
+          /**
+           * @description true (the default here): access ends now (the user back to FREEMIUM); false: access lasts until the subscription's endDate
+           * @default true
+           */
           cancelImmediately?: boolean;
+          /** @description Why, in the user's words (at most 2000 characters); kept with the subscription */
           reason?: string | null;
         };
       };
@@ -5778,6 +9288,7 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5787,6 +9298,7 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5796,6 +9308,7 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5805,6 +9318,7 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5814,6 +9328,7 @@ export interface operations {
       /** @description Assinatura não encontrada */
       404: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5823,6 +9338,7 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs); or already canceled */
       409: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5832,6 +9348,7 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5841,6 +9358,7 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5850,6 +9368,7 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5859,6 +9378,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5869,6 +9389,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5882,6 +9403,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description A PIX transaction's id, as the gateway gave it (1 to 200 characters) */
         transactionId: string;
       };
       cookie?: never;
@@ -5895,6 +9417,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5904,6 +9427,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5913,6 +9441,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5922,6 +9455,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5931,6 +9469,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5945,6 +9488,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5954,6 +9498,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5964,6 +9509,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -5985,6 +9531,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @description The id of the PIX transaction to pay: the caller's own (an administrator's: anyone's) */
           id: string;
         };
       };
@@ -5994,6 +9541,7 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6003,6 +9551,7 @@ export interface operations {
       /** @description Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6012,6 +9561,7 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6021,6 +9571,7 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6030,6 +9581,7 @@ export interface operations {
       /** @description Transação não encontrada, or no gateway that can simulate */
       404: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6039,6 +9591,7 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6048,6 +9601,7 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6057,6 +9611,7 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6066,6 +9621,7 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6075,6 +9631,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6084,6 +9641,7 @@ export interface operations {
       /** @description Gateway de pagamento indisponível */
       502: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6094,6 +9652,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6115,9 +9674,13 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @description The gateway's name for the event (not read) */
           event?: string;
+          /** @description The transaction the notification is about */
           data: {
+            /** @description The PIX transaction's id; an unknown one is ignored */
             id: string;
+            /** @description Its new status, in any case: PAID settles it and starts its subscription; EXPIRED or CANCELLED closes it; any other is ignored */
             status: string;
           };
         };
@@ -6127,6 +9690,7 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content?: never;
@@ -6134,6 +9698,7 @@ export interface operations {
       /** @description the body is not a PIX notification (no body) */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content?: never;
@@ -6141,6 +9706,7 @@ export interface operations {
       /** @description wrong X-Webhook-Secret (no body) */
       403: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content?: never;
@@ -6148,6 +9714,7 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6157,6 +9724,7 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6166,6 +9734,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6176,6 +9745,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6199,9 +9769,13 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @description The gateway's event id: each id is applied once, however often it is delivered */
           id: string;
+          /** @description The event type: payment_intent.succeeded, invoice.payment_succeeded, payment_intent.payment_failed, invoice.payment_failed, customer.subscription.created, .updated and .deleted are applied; any other is acknowledged and ignored */
           type: string;
+          /** @description What the event is about */
           data: {
+            /** @description The gateway's object: it names our subscription by metadata.subscriptionId, or by the gateway's subscription or customer id */
             object: {
               [key: string]: unknown;
             };
@@ -6213,6 +9787,7 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content?: never;
@@ -6220,6 +9795,7 @@ export interface operations {
       /** @description no valid signature, or not a card event (no body) */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content?: never;
@@ -6227,6 +9803,7 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6236,6 +9813,7 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6245,6 +9823,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6255,6 +9834,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6278,9 +9858,13 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @description The gateway's event id: each id is applied once, however often it is delivered */
           id: string;
+          /** @description The event type: payment_intent.succeeded, invoice.payment_succeeded, payment_intent.payment_failed, invoice.payment_failed, customer.subscription.created, .updated and .deleted are applied; any other is acknowledged and ignored */
           type: string;
+          /** @description What the event is about */
           data: {
+            /** @description The gateway's object: it names our subscription by metadata.subscriptionId, or by the gateway's subscription or customer id */
             object: {
               [key: string]: unknown;
             };
@@ -6292,6 +9876,7 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content?: never;
@@ -6299,6 +9884,7 @@ export interface operations {
       /** @description no valid signature, or not a card event (no body) */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content?: never;
@@ -6306,6 +9892,7 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6315,6 +9902,7 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6324,6 +9912,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6334,6 +9923,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6355,7 +9945,12 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /**
+           * Format: email
+           * @description The e-mail address of the student's account (at most 254 characters, any letter case); it must be a student's (ALUNO)
+           */
           studentEmail: string;
+          /** @description A message for the student (at most 500 characters); null or blank sends none */
           message?: string | null;
         };
       };
@@ -6369,6 +9964,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6378,6 +9974,11 @@ export interface operations {
       /** @description Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6387,6 +9988,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6396,6 +10002,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6405,6 +10016,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6414,6 +10030,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs); or Conflict */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6423,6 +10044,11 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6432,6 +10058,11 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6441,6 +10072,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body); or Unprocessable */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6455,6 +10091,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6464,6 +10101,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6474,6 +10112,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6485,13 +10124,27 @@ export interface operations {
   listSentInvites: {
     parameters: {
       query?: {
-        status?: "PENDING" | "ACCEPTED" | "REJECTED" | "EXPIRED" | "CANCELED";
+        /** @description Only invites with this status (as they read now: an expired one is EXPIRED) */
+        status?: components["schemas"]["InviteStatus"];
         /** @description page number, from 0 */
         page?: number;
         /** @description page size; more than 100 reads 100 */
         size?: number;
-        /** @description repeatable: `field` or `field,asc|desc`, the first sorting first; fields: id, createdAt, expiresAt, status */
-        sort?: string[];
+        /** @description Repeatable: `field` (ascending) or `field,asc|desc`, the first sorting first; the direction's case and spaces around the parts do not matter */
+        sort?: (
+          | "id"
+          | "id,asc"
+          | "id,desc"
+          | "createdAt"
+          | "createdAt,asc"
+          | "createdAt,desc"
+          | "expiresAt"
+          | "expiresAt,asc"
+          | "expiresAt,desc"
+          | "status"
+          | "status,asc"
+          | "status,desc"
+        )[];
       };
       header?: never;
       path?: never;
@@ -6506,6 +10159,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6515,6 +10169,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6524,6 +10183,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6533,6 +10197,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6547,6 +10216,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6556,6 +10226,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6566,6 +10237,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6577,13 +10249,27 @@ export interface operations {
   listReceivedInvites: {
     parameters: {
       query?: {
-        status?: "PENDING" | "ACCEPTED" | "REJECTED" | "EXPIRED" | "CANCELED";
+        /** @description Only invites with this status (as they read now: an expired one is EXPIRED) */
+        status?: components["schemas"]["InviteStatus"];
         /** @description page number, from 0 */
         page?: number;
         /** @description page size; more than 100 reads 100 */
         size?: number;
-        /** @description repeatable: `field` or `field,asc|desc`, the first sorting first; fields: id, createdAt, expiresAt, status */
-        sort?: string[];
+        /** @description Repeatable: `field` (ascending) or `field,asc|desc`, the first sorting first; the direction's case and spaces around the parts do not matter */
+        sort?: (
+          | "id"
+          | "id,asc"
+          | "id,desc"
+          | "createdAt"
+          | "createdAt,asc"
+          | "createdAt,desc"
+          | "expiresAt"
+          | "expiresAt,asc"
+          | "expiresAt,desc"
+          | "status"
+          | "status,asc"
+          | "status,desc"
+        )[];
       };
       header?: never;
       path?: never;
@@ -6598,6 +10284,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6607,6 +10294,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6616,6 +10308,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6625,6 +10322,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6639,6 +10341,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6648,6 +10351,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6658,6 +10362,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6674,6 +10379,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -6688,6 +10394,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6697,6 +10404,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6706,6 +10418,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6715,6 +10432,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6724,6 +10446,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6733,6 +10460,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs); or Conflict */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6742,6 +10474,11 @@ export interface operations {
       /** @description Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6751,6 +10488,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body); or Unprocessable */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6765,6 +10507,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6774,6 +10517,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6784,6 +10528,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6800,6 +10545,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -6814,6 +10560,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6823,6 +10570,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6832,6 +10584,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6841,6 +10598,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6850,6 +10612,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6859,6 +10626,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs); or Conflict */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6868,6 +10640,11 @@ export interface operations {
       /** @description Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6877,6 +10654,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6891,6 +10673,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6900,6 +10683,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6910,6 +10694,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6921,14 +10706,35 @@ export interface operations {
   listStudents: {
     parameters: {
       query?: {
-        status?: "ACTIVE" | "INACTIVE";
+        /** @description Only links with this status: ACTIVE when left out */
+        status?: components["schemas"]["LinkStatus"];
+        /** @description Only links whose other party's name holds this text (case-insensitive, at most 120 characters) */
         name?: string;
         /** @description page number, from 0 */
         page?: number;
         /** @description page size; more than 100 reads 100 */
         size?: number;
-        /** @description repeatable: `field` or `field,asc|desc`, the first sorting first; fields: id, createdAt, updatedAt, status, personalName, studentName */
-        sort?: string[];
+        /** @description Repeatable: `field` (ascending) or `field,asc|desc`, the first sorting first; the direction's case and spaces around the parts do not matter */
+        sort?: (
+          | "id"
+          | "id,asc"
+          | "id,desc"
+          | "createdAt"
+          | "createdAt,asc"
+          | "createdAt,desc"
+          | "updatedAt"
+          | "updatedAt,asc"
+          | "updatedAt,desc"
+          | "status"
+          | "status,asc"
+          | "status,desc"
+          | "personalName"
+          | "personalName,asc"
+          | "personalName,desc"
+          | "studentName"
+          | "studentName,asc"
+          | "studentName,desc"
+        )[];
       };
       header?: never;
       path?: never;
@@ -6943,6 +10749,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6952,6 +10759,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6961,6 +10773,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6970,6 +10787,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6984,6 +10806,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -6993,6 +10816,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7003,6 +10827,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7014,14 +10839,35 @@ export interface operations {
   listPersonals: {
     parameters: {
       query?: {
-        status?: "ACTIVE" | "INACTIVE";
+        /** @description Only links with this status: ACTIVE when left out */
+        status?: components["schemas"]["LinkStatus"];
+        /** @description Only links whose other party's name holds this text (case-insensitive, at most 120 characters) */
         name?: string;
         /** @description page number, from 0 */
         page?: number;
         /** @description page size; more than 100 reads 100 */
         size?: number;
-        /** @description repeatable: `field` or `field,asc|desc`, the first sorting first; fields: id, createdAt, updatedAt, status, personalName, studentName */
-        sort?: string[];
+        /** @description Repeatable: `field` (ascending) or `field,asc|desc`, the first sorting first; the direction's case and spaces around the parts do not matter */
+        sort?: (
+          | "id"
+          | "id,asc"
+          | "id,desc"
+          | "createdAt"
+          | "createdAt,asc"
+          | "createdAt,desc"
+          | "updatedAt"
+          | "updatedAt,asc"
+          | "updatedAt,desc"
+          | "status"
+          | "status,asc"
+          | "status,desc"
+          | "personalName"
+          | "personalName,asc"
+          | "personalName,desc"
+          | "studentName"
+          | "studentName,asc"
+          | "studentName,desc"
+        )[];
       };
       header?: never;
       path?: never;
@@ -7036,6 +10882,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7045,6 +10892,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7054,6 +10906,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7063,6 +10920,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7077,6 +10939,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7086,6 +10949,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7096,6 +10960,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7112,6 +10977,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -7126,6 +10992,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content?: never;
@@ -7133,6 +11000,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7142,6 +11014,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7151,6 +11028,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7160,6 +11042,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7169,6 +11056,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7178,6 +11070,11 @@ export interface operations {
       /** @description Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7187,6 +11084,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7201,6 +11103,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7210,6 +11113,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7220,6 +11124,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7236,6 +11141,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -7250,6 +11156,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content?: never;
@@ -7257,6 +11164,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7266,6 +11178,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7275,6 +11192,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7284,6 +11206,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7293,6 +11220,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7302,6 +11234,11 @@ export interface operations {
       /** @description Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7311,6 +11248,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7325,6 +11267,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7334,6 +11277,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7344,6 +11288,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7355,19 +11300,43 @@ export interface operations {
   listUserTrainingExecutions: {
     parameters: {
       query?: {
+        /** @description Only the executions of this training */
         trainingId?: number;
+        /** @description Only completed (true) or only unfinished (false) sessions */
         completed?: boolean;
+        /** @description Only executions dated on or after this UTC day (YYYY-MM-DD) */
         startDate?: string;
+        /** @description Only executions dated on or before this UTC day (YYYY-MM-DD) */
         endDate?: string;
         /** @description page number, from 0 */
         page?: number;
         /** @description page size; more than 100 reads 100 */
         size?: number;
-        /** @description repeatable: `field` or `field,asc|desc`, the first sorting first; fields: id, startTime, endTime, duration, completed, createdAt */
-        sort?: string[];
+        /** @description Repeatable: `field` (ascending) or `field,asc|desc`, the first sorting first; the direction's case and spaces around the parts do not matter */
+        sort?: (
+          | "id"
+          | "id,asc"
+          | "id,desc"
+          | "startTime"
+          | "startTime,asc"
+          | "startTime,desc"
+          | "endTime"
+          | "endTime,asc"
+          | "endTime,desc"
+          | "duration"
+          | "duration,asc"
+          | "duration,desc"
+          | "completed"
+          | "completed,asc"
+          | "completed,desc"
+          | "createdAt"
+          | "createdAt,asc"
+          | "createdAt,desc"
+        )[];
       };
       header?: never;
       path: {
+        /** @description The user's id */
         userId: number;
       };
       cookie?: never;
@@ -7381,6 +11350,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7390,6 +11360,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7399,6 +11374,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7408,6 +11388,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7417,6 +11402,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7431,6 +11421,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7440,6 +11431,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7450,6 +11442,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7463,6 +11456,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The training execution's id */
         id: number;
       };
       cookie?: never;
@@ -7476,6 +11470,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7485,6 +11480,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7494,6 +11494,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7503,6 +11508,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7512,6 +11522,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7526,6 +11541,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7535,6 +11551,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7545,6 +11562,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7561,6 +11579,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The training's id */
         id: number;
       };
       cookie?: never;
@@ -7568,20 +11587,42 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          /** Format: date-time */
+          /**
+           * Format: date-time
+           * @description When the session started: ISO 8601 with an offset (a session may be logged after the fact)
+           */
           startTime: string;
-          /** Format: date-time */
+          /**
+           * Format: date-time
+           * @description When it ended: not before startTime, at most 24 hours after it
+           */
           endTime: string;
+          /** @description Notes on the session: at most 2000 characters; blank is kept as null */
           notes?: string | null;
+          /** @description Whether the user finished the session */
           completed: boolean;
+          /** @description A UUID the client gives the log, so that it can send it again safely: a clientId the caller logged before answers the execution logged first (200 over REST), whatever the rest of this one says */
           clientId?: string | null;
+          /** @description The exercises done: 1 to 100, each an exercise of the training */
           exerciseExecutions: {
+            /**
+             * Format: int64
+             * @description An exercise of the training
+             */
             exerciseId: number;
+            /** @description Its sets, in order: 1 to 100 */
             sets: {
+              /**
+               * Format: int32
+               * @description Repetitions done: 0 to 10000
+               */
               repetitions: number;
+              /** @description The weight lifted, in kg: 0 to 2000, at most 2 decimals; left out (or null) for a set without weight */
               weight?: number | null;
+              /** @description Whether the set was completed: only completed sets count in statistics, progress and records */
               completed: boolean;
             }[];
+            /** @description Notes on it: at most 2000 characters; blank is kept as null */
             notes?: string | null;
           }[];
         };
@@ -7596,6 +11637,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7610,6 +11652,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7619,6 +11662,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7628,6 +11676,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7637,6 +11690,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7646,6 +11704,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7655,6 +11718,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7664,6 +11732,11 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7673,6 +11746,11 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7682,6 +11760,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7696,6 +11779,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7705,6 +11789,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7715,6 +11800,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7726,19 +11812,43 @@ export interface operations {
   listTrainingExecutions: {
     parameters: {
       query?: {
+        /** @description Whose executions: the caller's when left out; another user's for administrators and the user's ACTIVE-linked trainer only */
         userId?: number;
+        /** @description Only completed (true) or only unfinished (false) sessions */
         completed?: boolean;
+        /** @description Only executions dated on or after this UTC day (YYYY-MM-DD) */
         startDate?: string;
+        /** @description Only executions dated on or before this UTC day (YYYY-MM-DD) */
         endDate?: string;
         /** @description page number, from 0 */
         page?: number;
         /** @description page size; more than 100 reads 100 */
         size?: number;
-        /** @description repeatable: `field` or `field,asc|desc`, the first sorting first; fields: id, startTime, endTime, duration, completed, createdAt */
-        sort?: string[];
+        /** @description Repeatable: `field` (ascending) or `field,asc|desc`, the first sorting first; the direction's case and spaces around the parts do not matter */
+        sort?: (
+          | "id"
+          | "id,asc"
+          | "id,desc"
+          | "startTime"
+          | "startTime,asc"
+          | "startTime,desc"
+          | "endTime"
+          | "endTime,asc"
+          | "endTime,desc"
+          | "duration"
+          | "duration,asc"
+          | "duration,desc"
+          | "completed"
+          | "completed,asc"
+          | "completed,desc"
+          | "createdAt"
+          | "createdAt,asc"
+          | "createdAt,desc"
+        )[];
       };
       header?: never;
       path: {
+        /** @description The training's id */
         id: number;
       };
       cookie?: never;
@@ -7752,6 +11862,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7761,6 +11872,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7770,6 +11886,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7779,6 +11900,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7788,6 +11914,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7802,6 +11933,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7811,6 +11943,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7821,6 +11954,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7832,12 +11966,16 @@ export interface operations {
   getTrainingStatistics: {
     parameters: {
       query?: {
+        /** @description Whose executions: the caller's when left out; another user's for administrators and the user's ACTIVE-linked trainer only */
         userId?: number;
+        /** @description Only executions dated on or after this UTC day (YYYY-MM-DD) */
         startDate?: string;
+        /** @description Only executions dated on or before this UTC day (YYYY-MM-DD) */
         endDate?: string;
       };
       header?: never;
       path: {
+        /** @description The training's id */
         id: number;
       };
       cookie?: never;
@@ -7851,6 +11989,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7860,6 +11999,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7869,6 +12013,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7878,6 +12027,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7887,6 +12041,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7901,6 +12060,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7910,6 +12070,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7920,6 +12081,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7944,6 +12106,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7953,6 +12116,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7962,6 +12130,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7976,6 +12149,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7985,6 +12159,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -7995,6 +12170,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8006,18 +12182,35 @@ export interface operations {
   listUserExerciseExecutions: {
     parameters: {
       query?: {
+        /** @description Only the executions of this exercise */
         exerciseId?: number;
+        /** @description Only executions dated on or after this UTC day (YYYY-MM-DD) */
         startDate?: string;
+        /** @description Only executions dated on or before this UTC day (YYYY-MM-DD) */
         endDate?: string;
         /** @description page number, from 0 */
         page?: number;
         /** @description page size; more than 100 reads 100 */
         size?: number;
-        /** @description repeatable: `field` or `field,asc|desc`, the first sorting first; fields: id, executedAt, duration, createdAt */
-        sort?: string[];
+        /** @description Repeatable: `field` (ascending) or `field,asc|desc`, the first sorting first; the direction's case and spaces around the parts do not matter */
+        sort?: (
+          | "id"
+          | "id,asc"
+          | "id,desc"
+          | "executedAt"
+          | "executedAt,asc"
+          | "executedAt,desc"
+          | "duration"
+          | "duration,asc"
+          | "duration,desc"
+          | "createdAt"
+          | "createdAt,asc"
+          | "createdAt,desc"
+        )[];
       };
       header?: never;
       path: {
+        /** @description The user's id */
         userId: number;
       };
       cookie?: never;
@@ -8031,6 +12224,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8040,6 +12234,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8049,6 +12248,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8058,6 +12262,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8067,6 +12276,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8081,6 +12295,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8090,6 +12305,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8100,6 +12316,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8116,6 +12333,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The exercise's id */
         id: number;
       };
       cookie?: never;
@@ -8123,14 +12341,28 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /**
+           * Format: int64
+           * @description The training it is done in: one the caller may execute (the caller's own, or one of a plan assigned to the caller, PENDING or ACTIVE)
+           */
           trainingId: number;
+          /** @description Its sets, in order: 1 to 100 */
           sets: {
+            /**
+             * Format: int32
+             * @description Repetitions done: 0 to 10000
+             */
             repetitions: number;
+            /** @description The weight lifted, in kg: 0 to 2000, at most 2 decimals; left out (or null) for a set without weight */
             weight?: number | null;
+            /** @description Whether the set was completed: only completed sets count in statistics, progress and records */
             completed: boolean;
           }[];
+          /** @description Notes on it: at most 2000 characters; blank is kept as null */
           notes?: string | null;
+          /** @description How long it took, in seconds: 0 to 86400 */
           duration?: number | null;
+          /** @description A UUID the client gives the log, so that it can send it again safely: a clientId the caller logged before answers the execution logged first (200 over REST), whatever the rest of this one says */
           clientId?: string | null;
         };
       };
@@ -8144,6 +12376,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8158,6 +12391,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8167,6 +12401,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8176,6 +12415,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8185,6 +12429,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8194,6 +12443,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8203,6 +12457,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8212,6 +12471,11 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8221,6 +12485,11 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8230,6 +12499,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8244,6 +12518,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8253,6 +12528,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8263,6 +12539,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8274,18 +12551,35 @@ export interface operations {
   listExerciseExecutions: {
     parameters: {
       query?: {
+        /** @description Whose executions: the caller's when left out; another user's for administrators and the user's ACTIVE-linked trainer only */
         userId?: number;
+        /** @description Only executions dated on or after this UTC day (YYYY-MM-DD) */
         startDate?: string;
+        /** @description Only executions dated on or before this UTC day (YYYY-MM-DD) */
         endDate?: string;
         /** @description page number, from 0 */
         page?: number;
         /** @description page size; more than 100 reads 100 */
         size?: number;
-        /** @description repeatable: `field` or `field,asc|desc`, the first sorting first; fields: id, executedAt, duration, createdAt */
-        sort?: string[];
+        /** @description Repeatable: `field` (ascending) or `field,asc|desc`, the first sorting first; the direction's case and spaces around the parts do not matter */
+        sort?: (
+          | "id"
+          | "id,asc"
+          | "id,desc"
+          | "executedAt"
+          | "executedAt,asc"
+          | "executedAt,desc"
+          | "duration"
+          | "duration,asc"
+          | "duration,desc"
+          | "createdAt"
+          | "createdAt,asc"
+          | "createdAt,desc"
+        )[];
       };
       header?: never;
       path: {
+        /** @description The exercise's id */
         id: number;
       };
       cookie?: never;
@@ -8299,6 +12593,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8308,6 +12603,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8317,6 +12617,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8326,6 +12631,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8335,6 +12645,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8349,6 +12664,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8358,6 +12674,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8368,6 +12685,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8379,13 +12697,18 @@ export interface operations {
   getExerciseProgress: {
     parameters: {
       query?: {
+        /** @description Whose executions: the caller's when left out; another user's for administrators and the user's ACTIVE-linked trainer only */
         userId?: number;
-        interval?: "DAY" | "WEEK" | "MONTH";
+        /** @description How the executions are grouped into points: DAY when left out */
+        interval?: components["schemas"]["ProgressInterval"];
+        /** @description Only executions dated on or after this UTC day (YYYY-MM-DD) */
         startDate?: string;
+        /** @description Only executions dated on or before this UTC day (YYYY-MM-DD) */
         endDate?: string;
       };
       header?: never;
       path: {
+        /** @description The exercise's id */
         id: number;
       };
       cookie?: never;
@@ -8399,6 +12722,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8408,6 +12732,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8417,6 +12746,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8426,6 +12760,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8435,6 +12774,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8449,6 +12793,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8458,6 +12803,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8468,6 +12814,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8479,10 +12826,12 @@ export interface operations {
   listRecords: {
     parameters: {
       query?: {
+        /** @description Whose records: the caller's when left out; another user's for administrators and the user's ACTIVE-linked trainer only */
         userId?: number;
       };
       header?: never;
       path: {
+        /** @description The exercise's id */
         id: number;
       };
       cookie?: never;
@@ -8496,6 +12845,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8505,6 +12855,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8514,6 +12869,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8523,6 +12883,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8532,6 +12897,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8546,6 +12916,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8555,6 +12926,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8565,6 +12937,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8576,8 +12949,10 @@ export interface operations {
   listRecordHistory: {
     parameters: {
       query?: {
+        /** @description Whose records: the caller's when left out; another user's for administrators and the user's ACTIVE-linked trainer only */
         userId?: number;
-        kind?: "MAX_WEIGHT" | "ESTIMATED_1RM" | "BEST_SET_VOLUME" | "BEST_SESSION_VOLUME" | "MAX_REPS" | "REP_MAX_3" | "REP_MAX_5" | "REP_MAX_10";
+        /** @description Only the records of this kind; every kind when left out */
+        kind?: components["schemas"]["RecordKind"];
         /** @description page number, from 0 */
         page?: number;
         /** @description page size; more than 100 reads 100 */
@@ -8585,6 +12960,7 @@ export interface operations {
       };
       header?: never;
       path: {
+        /** @description The exercise's id */
         id: number;
       };
       cookie?: never;
@@ -8598,6 +12974,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8607,6 +12984,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8616,6 +12998,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8625,6 +13012,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8634,6 +13026,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8648,6 +13045,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8657,6 +13055,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8667,6 +13066,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8687,15 +13087,17 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": ("PEITO" | "COSTAS" | "OMBRO" | "BICEPS" | "TRICEPS" | "PERNAS" | "ABDOMEN" | "GLUTEOS" | "CARDIO" | "OUTRO")[];
+          "application/json": components["schemas"]["ExerciseCategory"][];
         };
       };
       /** @description JSON inválido (a body sent along that does not parse) */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8705,6 +13107,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8715,6 +13118,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8730,8 +13134,27 @@ export interface operations {
         page?: number;
         /** @description page size; more than 100 reads 100 */
         size?: number;
-        /** @description repeatable: `field` or `field,asc|desc`, the first sorting first; fields: id, name, category, difficulty, createdAt, updatedAt */
-        sort?: string[];
+        /** @description Repeatable: `field` (ascending) or `field,asc|desc`, the first sorting first; the direction's case and spaces around the parts do not matter */
+        sort?: (
+          | "id"
+          | "id,asc"
+          | "id,desc"
+          | "name"
+          | "name,asc"
+          | "name,desc"
+          | "category"
+          | "category,asc"
+          | "category,desc"
+          | "difficulty"
+          | "difficulty,asc"
+          | "difficulty,desc"
+          | "createdAt"
+          | "createdAt,asc"
+          | "createdAt,desc"
+          | "updatedAt"
+          | "updatedAt,asc"
+          | "updatedAt,desc"
+        )[];
       };
       header?: never;
       path?: never;
@@ -8746,6 +13169,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8755,6 +13179,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8764,6 +13193,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8773,6 +13207,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8787,6 +13226,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8796,6 +13236,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8806,6 +13247,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8817,18 +13259,43 @@ export interface operations {
   listExercises: {
     parameters: {
       query?: {
-        category?: "PEITO" | "COSTAS" | "OMBRO" | "BICEPS" | "TRICEPS" | "PERNAS" | "ABDOMEN" | "GLUTEOS" | "CARDIO" | "OUTRO";
+        /** @description Only this category */
+        category?: components["schemas"]["ExerciseCategory"];
+        /** @description Only names holding this text (case-insensitive) */
         name?: string;
+        /** @description Only this author's */
         createdBy?: number;
+        /** @description Only public (true) or only private (false) ones */
         isPublic?: boolean;
-        difficulty?: "INICIANTE" | "INTERMEDIARIO" | "AVANCADO";
-        equipment?: "BARRA" | "HALTERES" | "MAQUINA" | "CABO" | "PESO_CORPORAL" | "OUTRO";
+        /** @description Only this difficulty */
+        difficulty?: components["schemas"]["Difficulty"];
+        /** @description Only this equipment */
+        equipment?: components["schemas"]["Equipment"];
         /** @description page number, from 0 */
         page?: number;
         /** @description page size; more than 100 reads 100 */
         size?: number;
-        /** @description repeatable: `field` or `field,asc|desc`, the first sorting first; fields: id, name, category, difficulty, createdAt, updatedAt */
-        sort?: string[];
+        /** @description Repeatable: `field` (ascending) or `field,asc|desc`, the first sorting first; the direction's case and spaces around the parts do not matter */
+        sort?: (
+          | "id"
+          | "id,asc"
+          | "id,desc"
+          | "name"
+          | "name,asc"
+          | "name,desc"
+          | "category"
+          | "category,asc"
+          | "category,desc"
+          | "difficulty"
+          | "difficulty,asc"
+          | "difficulty,desc"
+          | "createdAt"
+          | "createdAt,asc"
+          | "createdAt,desc"
+          | "updatedAt"
+          | "updatedAt,asc"
+          | "updatedAt,desc"
+        )[];
       };
       header?: never;
       path?: never;
@@ -8843,6 +13310,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8852,6 +13320,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8861,6 +13334,11 @@ export interface operations {
       /** @description a token was sent and is invalid or expired */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8870,6 +13348,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8884,6 +13367,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8893,6 +13377,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8903,6 +13388,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8926,22 +13412,30 @@ export interface operations {
         "multipart/form-data": {
           /** @description the exercise, a JSON object (a text part, or a file part of type application/json) */
           exercise: {
+            /** @description Its name (1 to 120 characters), unique to its author */
             name: string;
+            /** @description How it is done (1 to 2000 characters) */
             description: string;
-            /** @enum {string} */
-            category: "PEITO" | "COSTAS" | "OMBRO" | "BICEPS" | "TRICEPS" | "PERNAS" | "ABDOMEN" | "GLUTEOS" | "CARDIO" | "OUTRO";
+            /** @description The body part it trains most */
+            category: components["schemas"]["ExerciseCategory"];
+            /** @description true: every user sees it; false (the default): its author and the author's students only */
             isPublic?: boolean | null;
-            difficulty?: ("INICIANTE" | "INTERMEDIARIO" | "AVANCADO") | null;
-            equipment?: ("BARRA" | "HALTERES" | "MAQUINA" | "CABO" | "PESO_CORPORAL" | "OUTRO") | null;
+            /** @description How hard it is */
+            difficulty?: components["schemas"]["Difficulty"] | null;
+            /** @description What it is done with */
+            equipment?: components["schemas"]["Equipment"] | null;
+            /** @description A video showing it: an http or https address of at most 2048 characters */
             videoUrl?: string | null;
+            /** @description Its steps, in order: at most 50, each 1 to 500 characters */
             instructions?: string[] | null;
-            muscleGroups?: ("PEITO" | "COSTAS" | "OMBRO" | "BICEPS" | "TRICEPS" | "PERNAS" | "ABDOMEN" | "GLUTEOS" | "CARDIO" | "OUTRO")[] | null;
+            /** @description Every body part it works, each once */
+            muscleGroups?: components["schemas"]["ExerciseCategory"][] | null;
           };
           /**
            * Format: binary
            * @description optional image (JPG, PNG or GIF, at most 5 MB)
            */
-          file?: string;
+          file?: Blob;
         };
       };
     };
@@ -8954,6 +13448,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8963,6 +13458,11 @@ export interface operations {
       /** @description Requisição multipart inválida, or a part that is missing or invalid (with `errors`); or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8972,6 +13472,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8981,6 +13486,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8990,6 +13500,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -8999,6 +13514,11 @@ export interface operations {
       /** @description Requisição muito grande; or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9008,6 +13528,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9022,6 +13547,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9031,6 +13557,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9041,6 +13568,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9054,6 +13582,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -9067,6 +13596,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9076,6 +13606,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9085,6 +13620,11 @@ export interface operations {
       /** @description a token was sent and is invalid or expired; or Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9094,6 +13634,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9103,6 +13648,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9117,6 +13667,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9126,6 +13677,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9136,6 +13688,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9152,6 +13705,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -9161,22 +13715,30 @@ export interface operations {
         "multipart/form-data": {
           /** @description the exercise, a JSON object (a text part, or a file part of type application/json) */
           exercise: {
+            /** @description Its name (1 to 120 characters), unique to its author */
             name: string;
+            /** @description How it is done (1 to 2000 characters) */
             description: string;
-            /** @enum {string} */
-            category: "PEITO" | "COSTAS" | "OMBRO" | "BICEPS" | "TRICEPS" | "PERNAS" | "ABDOMEN" | "GLUTEOS" | "CARDIO" | "OUTRO";
+            /** @description The body part it trains most */
+            category: components["schemas"]["ExerciseCategory"];
+            /** @description true: every user sees it; false (the default): its author and the author's students only */
             isPublic?: boolean | null;
-            difficulty?: ("INICIANTE" | "INTERMEDIARIO" | "AVANCADO") | null;
-            equipment?: ("BARRA" | "HALTERES" | "MAQUINA" | "CABO" | "PESO_CORPORAL" | "OUTRO") | null;
+            /** @description How hard it is */
+            difficulty?: components["schemas"]["Difficulty"] | null;
+            /** @description What it is done with */
+            equipment?: components["schemas"]["Equipment"] | null;
+            /** @description A video showing it: an http or https address of at most 2048 characters */
             videoUrl?: string | null;
+            /** @description Its steps, in order: at most 50, each 1 to 500 characters */
             instructions?: string[] | null;
-            muscleGroups?: ("PEITO" | "COSTAS" | "OMBRO" | "BICEPS" | "TRICEPS" | "PERNAS" | "ABDOMEN" | "GLUTEOS" | "CARDIO" | "OUTRO")[] | null;
+            /** @description Every body part it works, each once */
+            muscleGroups?: components["schemas"]["ExerciseCategory"][] | null;
           };
           /**
            * Format: binary
            * @description optional image (JPG, PNG or GIF, at most 5 MB)
            */
-          file?: string;
+          file?: Blob;
         };
       };
     };
@@ -9189,6 +13751,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9198,6 +13761,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Requisição multipart inválida, or a part that is missing or invalid (with `errors`); or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9207,6 +13775,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9216,6 +13789,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9225,6 +13803,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9234,6 +13817,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9243,6 +13831,11 @@ export interface operations {
       /** @description Requisição muito grande; or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9252,6 +13845,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9266,6 +13864,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9275,6 +13874,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9285,6 +13885,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9301,6 +13902,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -9315,6 +13917,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content?: never;
@@ -9322,6 +13925,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9331,6 +13939,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9340,6 +13953,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9349,6 +13967,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9358,6 +13981,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs); or Conflict */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9367,6 +13995,11 @@ export interface operations {
       /** @description Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9376,6 +14009,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9390,6 +14028,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9399,6 +14038,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9409,6 +14049,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9424,8 +14065,21 @@ export interface operations {
         page?: number;
         /** @description page size; more than 100 reads 100 */
         size?: number;
-        /** @description repeatable: `field` or `field,asc|desc`, the first sorting first; fields: id, name, createdAt, updatedAt */
-        sort?: string[];
+        /** @description Repeatable: `field` (ascending) or `field,asc|desc`, the first sorting first; the direction's case and spaces around the parts do not matter */
+        sort?: (
+          | "id"
+          | "id,asc"
+          | "id,desc"
+          | "name"
+          | "name,asc"
+          | "name,desc"
+          | "createdAt"
+          | "createdAt,asc"
+          | "createdAt,desc"
+          | "updatedAt"
+          | "updatedAt,asc"
+          | "updatedAt,desc"
+        )[];
       };
       header?: never;
       path?: never;
@@ -9440,6 +14094,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9449,6 +14104,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9458,6 +14118,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9467,6 +14132,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9481,6 +14151,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9490,6 +14161,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9500,6 +14172,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9511,15 +14184,31 @@ export interface operations {
   listTrainings: {
     parameters: {
       query?: {
+        /** @description Only names holding this text (case-insensitive) */
         name?: string;
+        /** @description Only this author's */
         createdBy?: number;
+        /** @description Only public (true) or only private (false) ones */
         isPublic?: boolean;
         /** @description page number, from 0 */
         page?: number;
         /** @description page size; more than 100 reads 100 */
         size?: number;
-        /** @description repeatable: `field` or `field,asc|desc`, the first sorting first; fields: id, name, createdAt, updatedAt */
-        sort?: string[];
+        /** @description Repeatable: `field` (ascending) or `field,asc|desc`, the first sorting first; the direction's case and spaces around the parts do not matter */
+        sort?: (
+          | "id"
+          | "id,asc"
+          | "id,desc"
+          | "name"
+          | "name,asc"
+          | "name,desc"
+          | "createdAt"
+          | "createdAt,asc"
+          | "createdAt,desc"
+          | "updatedAt"
+          | "updatedAt,asc"
+          | "updatedAt,desc"
+        )[];
       };
       header?: never;
       path?: never;
@@ -9534,6 +14223,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9543,6 +14233,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9552,6 +14247,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9561,6 +14261,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9575,6 +14280,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9584,6 +14290,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9594,6 +14301,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9615,16 +14323,33 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @description Its name (1 to 120 characters) */
           name: string;
+          /** @description What it is about (at most 2000 characters; blank is none) */
           description?: string | null;
+          /** @description true: every user sees it (trainers only: 403 for a student); false (the default): private */
           isPublic?: boolean | null;
+          /** @description Its exercise lines: 1 to 100, kept in the order given */
           exercises: {
+            /**
+             * Format: int64
+             * @description The exercise: one the caller may see, else 404
+             */
             exerciseId: number;
+            /**
+             * Format: int32
+             * @description How many sets (1 to 50)
+             */
             sets: number;
+            /** @description Repetitions per set (0 to 10000) */
             repetitions?: number | null;
+            /** @description The weight to lift, in kg: 0 to 2000, at most two decimals */
             weight?: number | null;
+            /** @description The rest between sets, in seconds (0 to 86400) */
             restSeconds?: number | null;
+            /** @description The author's own ordering number (0 to 1000); lines keep the order they are sent in */
             order?: number | null;
+            /** @description Notes on this line (at most 2000 characters; blank is none) */
             notes?: string | null;
           }[];
         };
@@ -9639,6 +14364,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9648,6 +14374,11 @@ export interface operations {
       /** @description Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9657,6 +14388,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9666,6 +14402,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9675,6 +14416,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9684,6 +14430,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9693,6 +14444,11 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9702,6 +14458,11 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9711,6 +14472,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9725,6 +14491,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9734,6 +14501,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9744,6 +14512,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9757,6 +14526,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The training's id */
         id: number;
       };
       cookie?: never;
@@ -9770,6 +14540,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9779,6 +14550,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9788,6 +14564,11 @@ export interface operations {
       /** @description a token was sent and is invalid or expired; or Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9797,6 +14578,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9806,6 +14592,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9820,6 +14611,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9829,6 +14621,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9839,6 +14632,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9855,6 +14649,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The training's id */
         id: number;
       };
       cookie?: never;
@@ -9862,16 +14657,33 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @description Its name (1 to 120 characters) */
           name: string;
+          /** @description What it is about (at most 2000 characters; blank is none) */
           description?: string | null;
+          /** @description true: every user sees it (trainers only: 403 for a student); false (the default): private */
           isPublic?: boolean | null;
+          /** @description Its exercise lines: 1 to 100, kept in the order given */
           exercises: {
+            /**
+             * Format: int64
+             * @description The exercise: one the caller may see, else 404
+             */
             exerciseId: number;
+            /**
+             * Format: int32
+             * @description How many sets (1 to 50)
+             */
             sets: number;
+            /** @description Repetitions per set (0 to 10000) */
             repetitions?: number | null;
+            /** @description The weight to lift, in kg: 0 to 2000, at most two decimals */
             weight?: number | null;
+            /** @description The rest between sets, in seconds (0 to 86400) */
             restSeconds?: number | null;
+            /** @description The author's own ordering number (0 to 1000); lines keep the order they are sent in */
             order?: number | null;
+            /** @description Notes on this line (at most 2000 characters; blank is none) */
             notes?: string | null;
           }[];
         };
@@ -9886,6 +14698,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9895,6 +14708,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9904,6 +14722,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9913,6 +14736,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9922,6 +14750,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9931,6 +14764,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9940,6 +14778,11 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9949,6 +14792,11 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9958,6 +14806,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9972,6 +14825,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9981,6 +14835,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -9991,6 +14846,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10007,6 +14863,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The training's id */
         id: number;
       };
       cookie?: never;
@@ -10021,6 +14878,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content?: never;
@@ -10028,6 +14886,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10037,6 +14900,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10046,6 +14914,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10055,6 +14928,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10064,6 +14942,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs); or Conflict */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10073,6 +14956,11 @@ export interface operations {
       /** @description Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10082,6 +14970,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10096,6 +14989,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10105,6 +14999,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10115,6 +15010,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10126,17 +15022,38 @@ export interface operations {
   listAssignments: {
     parameters: {
       query?: {
+        /** @description Only this student's (a student asking for another's gets none) */
         studentId?: number;
+        /** @description Only the assignments of this plan */
         planId?: number | string;
-        status?: "PENDING" | "ACTIVE" | "COMPLETED" | "CANCELED";
+        /** @description Only those in this status */
+        status?: components["schemas"]["AssignmentStatus"];
+        /** @description Only those not ended before this day (YYYY-MM-DD): endDate on or after it, or none */
         startDate?: string;
+        /** @description Only those starting on or before this day (YYYY-MM-DD) */
         endDate?: string;
         /** @description page number, from 0 */
         page?: number;
         /** @description page size; more than 100 reads 100 */
         size?: number;
-        /** @description repeatable: `field` or `field,asc|desc`, the first sorting first; fields: id, assignedAt, startDate, endDate, status */
-        sort?: string[];
+        /** @description Repeatable: `field` (ascending) or `field,asc|desc`, the first sorting first; the direction's case and spaces around the parts do not matter */
+        sort?: (
+          | "id"
+          | "id,asc"
+          | "id,desc"
+          | "assignedAt"
+          | "assignedAt,asc"
+          | "assignedAt,desc"
+          | "startDate"
+          | "startDate,asc"
+          | "startDate,desc"
+          | "endDate"
+          | "endDate,asc"
+          | "endDate,desc"
+          | "status"
+          | "status,asc"
+          | "status,desc"
+        )[];
       };
       header?: never;
       path?: never;
@@ -10151,6 +15068,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10160,6 +15078,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10169,6 +15092,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10178,6 +15106,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10192,6 +15125,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10201,6 +15135,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10211,6 +15146,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10227,6 +15163,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The assignment's id */
         id: number;
       };
       cookie?: never;
@@ -10241,6 +15178,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10250,6 +15188,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10259,6 +15202,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10268,6 +15216,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10277,6 +15230,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10286,6 +15244,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs); or Conflict */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10295,6 +15258,11 @@ export interface operations {
       /** @description Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10304,6 +15272,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10318,6 +15291,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10327,6 +15301,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10337,6 +15312,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10353,6 +15329,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The assignment's id */
         id: number;
       };
       cookie?: never;
@@ -10367,6 +15344,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10376,6 +15354,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10385,6 +15368,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10394,6 +15382,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10403,6 +15396,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10412,6 +15410,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs); or Conflict */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10421,6 +15424,11 @@ export interface operations {
       /** @description Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10430,6 +15438,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10444,6 +15457,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10453,6 +15467,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10463,6 +15478,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10479,6 +15495,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The assignment's id */
         id: number;
       };
       cookie?: never;
@@ -10493,6 +15510,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10502,6 +15520,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10511,6 +15534,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10520,6 +15548,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10529,6 +15562,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10538,6 +15576,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs); or Conflict */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10547,6 +15590,11 @@ export interface operations {
       /** @description Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10556,6 +15604,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10570,6 +15623,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10579,6 +15633,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10589,6 +15644,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10605,6 +15661,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The id of the plan to assign */
         id: number;
       };
       cookie?: never;
@@ -10612,8 +15669,14 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /**
+           * Format: int64
+           * @description The student to assign it to: a student (ALUNO) with an ACTIVE link to the caller
+           */
           studentId: number;
+          /** @description The plan's first day (YYYY-MM-DD); today (UTC) when left out */
           startDate?: string | null;
+          /** @description Notes for the student (at most 2000 characters) */
           notes?: string | null;
         };
       };
@@ -10627,6 +15690,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10636,6 +15700,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10645,6 +15714,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10654,6 +15728,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10663,6 +15742,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10672,6 +15756,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10681,6 +15770,11 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10690,6 +15784,11 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10699,6 +15798,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10713,6 +15817,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10722,6 +15827,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10732,6 +15838,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10747,8 +15854,30 @@ export interface operations {
         page?: number;
         /** @description page size; more than 100 reads 100 */
         size?: number;
-        /** @description repeatable: `field` or `field,asc|desc`, the first sorting first; fields: id, name, createdAt, updatedAt, difficulty, goal, duration */
-        sort?: string[];
+        /** @description Repeatable: `field` (ascending) or `field,asc|desc`, the first sorting first; the direction's case and spaces around the parts do not matter */
+        sort?: (
+          | "id"
+          | "id,asc"
+          | "id,desc"
+          | "name"
+          | "name,asc"
+          | "name,desc"
+          | "createdAt"
+          | "createdAt,asc"
+          | "createdAt,desc"
+          | "updatedAt"
+          | "updatedAt,asc"
+          | "updatedAt,desc"
+          | "difficulty"
+          | "difficulty,asc"
+          | "difficulty,desc"
+          | "goal"
+          | "goal,asc"
+          | "goal,desc"
+          | "duration"
+          | "duration,asc"
+          | "duration,desc"
+        )[];
       };
       header?: never;
       path?: never;
@@ -10763,6 +15892,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10772,6 +15902,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10781,6 +15916,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10790,6 +15930,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10804,6 +15949,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10813,6 +15959,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10823,6 +15970,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10834,17 +15982,44 @@ export interface operations {
   listTrainingPlans: {
     parameters: {
       query?: {
+        /** @description Only names holding this text (case-insensitive) */
         name?: string;
+        /** @description Only this author's */
         createdBy?: number;
+        /** @description Only public (true) or only private (false) ones */
         isPublic?: boolean;
-        difficulty?: "INICIANTE" | "INTERMEDIARIO" | "AVANCADO";
-        goal?: "HIPERTROFIA" | "EMAGRECIMENTO" | "RESISTENCIA" | "FORCA" | "OUTRO";
+        /** @description Only this difficulty */
+        difficulty?: components["schemas"]["Difficulty"];
+        /** @description Only this goal */
+        goal?: components["schemas"]["Goal"];
         /** @description page number, from 0 */
         page?: number;
         /** @description page size; more than 100 reads 100 */
         size?: number;
-        /** @description repeatable: `field` or `field,asc|desc`, the first sorting first; fields: id, name, createdAt, updatedAt, difficulty, goal, duration */
-        sort?: string[];
+        /** @description Repeatable: `field` (ascending) or `field,asc|desc`, the first sorting first; the direction's case and spaces around the parts do not matter */
+        sort?: (
+          | "id"
+          | "id,asc"
+          | "id,desc"
+          | "name"
+          | "name,asc"
+          | "name,desc"
+          | "createdAt"
+          | "createdAt,asc"
+          | "createdAt,desc"
+          | "updatedAt"
+          | "updatedAt,asc"
+          | "updatedAt,desc"
+          | "difficulty"
+          | "difficulty,asc"
+          | "difficulty,desc"
+          | "goal"
+          | "goal,asc"
+          | "goal,desc"
+          | "duration"
+          | "duration,asc"
+          | "duration,desc"
+        )[];
       };
       header?: never;
       path?: never;
@@ -10859,6 +16034,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10868,6 +16044,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10877,6 +16058,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10886,6 +16072,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10900,6 +16091,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10909,6 +16101,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10919,6 +16112,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10940,17 +16134,32 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @description Its name (1 to 120 characters) */
           name: string;
+          /** @description What it is about (1 to 2000 characters) */
           description: string;
+          /** @description The trainings of its week: 1 to 100, kept in the order given */
           trainings: {
+            /**
+             * Format: int64
+             * @description The training to schedule: one the caller may see, else 404
+             */
             trainingId: number;
-            /** @enum {string} */
-            dayOfWeek: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY";
+            /** @description The day of the week it is done on */
+            dayOfWeek: components["schemas"]["DayOfWeek"];
+            /**
+             * Format: int32
+             * @description Its order within the day (0 to 1000)
+             */
             order: number;
           }[];
+          /** @description true: every signed-in user sees it; false (the default): its author, administrators and the students it is assigned to */
           isPublic?: boolean | null;
-          difficulty?: ("INICIANTE" | "INTERMEDIARIO" | "AVANCADO") | null;
-          goal?: ("HIPERTROFIA" | "EMAGRECIMENTO" | "RESISTENCIA" | "FORCA" | "OUTRO") | null;
+          /** @description How experienced its student should be */
+          difficulty?: components["schemas"]["Difficulty"] | null;
+          /** @description What it is meant to achieve */
+          goal?: components["schemas"]["Goal"] | null;
+          /** @description How many weeks it runs (1 to 104); left out, its assignments have no endDate */
           duration?: number | null;
         };
       };
@@ -10964,6 +16173,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10973,6 +16183,11 @@ export interface operations {
       /** @description Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10982,6 +16197,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -10991,6 +16211,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11000,6 +16225,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11009,6 +16239,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11018,6 +16253,11 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11027,6 +16267,11 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11036,6 +16281,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11050,6 +16300,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11059,6 +16310,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11069,6 +16321,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11082,6 +16335,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The plan's id */
         id: number;
       };
       cookie?: never;
@@ -11095,6 +16349,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11104,6 +16359,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11113,6 +16373,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11122,6 +16387,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11131,6 +16401,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11145,6 +16420,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11154,6 +16430,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11164,6 +16441,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11180,6 +16458,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The plan's id */
         id: number;
       };
       cookie?: never;
@@ -11187,17 +16466,32 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @description Its name (1 to 120 characters) */
           name: string;
+          /** @description What it is about (1 to 2000 characters) */
           description: string;
+          /** @description The trainings of its week: 1 to 100, kept in the order given */
           trainings: {
+            /**
+             * Format: int64
+             * @description The training to schedule: one the caller may see, else 404
+             */
             trainingId: number;
-            /** @enum {string} */
-            dayOfWeek: "MONDAY" | "TUESDAY" | "WEDNESDAY" | "THURSDAY" | "FRIDAY" | "SATURDAY" | "SUNDAY";
+            /** @description The day of the week it is done on */
+            dayOfWeek: components["schemas"]["DayOfWeek"];
+            /**
+             * Format: int32
+             * @description Its order within the day (0 to 1000)
+             */
             order: number;
           }[];
+          /** @description true: every signed-in user sees it; false (the default): its author, administrators and the students it is assigned to */
           isPublic?: boolean | null;
-          difficulty?: ("INICIANTE" | "INTERMEDIARIO" | "AVANCADO") | null;
-          goal?: ("HIPERTROFIA" | "EMAGRECIMENTO" | "RESISTENCIA" | "FORCA" | "OUTRO") | null;
+          /** @description How experienced its student should be */
+          difficulty?: components["schemas"]["Difficulty"] | null;
+          /** @description What it is meant to achieve */
+          goal?: components["schemas"]["Goal"] | null;
+          /** @description How many weeks it runs (1 to 104); left out, its assignments have no endDate */
           duration?: number | null;
         };
       };
@@ -11211,6 +16505,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11220,6 +16515,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11229,6 +16529,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11238,6 +16543,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11247,6 +16557,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11256,6 +16571,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11265,6 +16585,11 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11274,6 +16599,11 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11283,6 +16613,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11297,6 +16632,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11306,6 +16642,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11316,6 +16653,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11332,6 +16670,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The plan's id */
         id: number;
       };
       cookie?: never;
@@ -11346,6 +16685,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content?: never;
@@ -11353,6 +16693,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11362,6 +16707,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11371,6 +16721,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11380,6 +16735,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11389,6 +16749,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs); or Conflict */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11398,6 +16763,11 @@ export interface operations {
       /** @description Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11407,6 +16777,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11421,6 +16796,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11430,6 +16806,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11440,6 +16817,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11451,10 +16829,12 @@ export interface operations {
   getAdherence: {
     parameters: {
       query?: {
+        /** @description The window's length in days, ending today (UTC): 7, 30 or 90; 30 when left out */
         window?: 7 | 30 | 90;
       };
       header?: never;
       path: {
+        /** @description The user's id */
         id: number;
       };
       cookie?: never;
@@ -11468,54 +16848,94 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
           "application/json": {
+            /**
+             * Format: int64
+             * @description The student's user id
+             */
             userId: number;
-            /** @description days: 7, 30 or 90 */
+            /**
+             * Format: int64
+             * @description The window's length in days: 7, 30 or 90
+             */
             window: number;
             /**
              * Format: date
-             * @description first day of the window (UTC)
+             * @description The window's first day (UTC)
              */
             from: string;
             /**
              * Format: date
-             * @description last day of the window: today (UTC)
+             * @description The window's last day: today (UTC)
              */
             to: string;
-            /** @description sessions the plans scheduled in the window */
+            /**
+             * Format: int64
+             * @description Sessions the student's plans (ACTIVE and COMPLETED assignments) scheduled in the window
+             */
             scheduled: number;
-            /** @description of them, done: per ISO week and training, at most the completed executions of that week */
+            /**
+             * Format: int64
+             * @description Of them, done: per ISO week and training, at most the completed executions of that training started that week
+             */
             completed: number;
-            /** @description completed / scheduled, 3 decimals; null when nothing is scheduled */
+            /** @description The share of the scheduled sessions done (completed / scheduled), 0 to 1 with 3 decimals; null when nothing is scheduled */
             adherence: number | null;
-            /** @description the same over the window before */
+            /** @description The same over the window before, of the same length; null when nothing was scheduled then */
             previousAdherence: number | null;
-            /** @description start of the latest completed training execution */
+            /** @description When the student's latest completed training execution started; null when there is none */
             lastTrainingAt: string | null;
-            /** @description a student with an ACTIVE assignment for whom some reason applies */
+            /** @description Whether the trainer should look: true for a student with an ACTIVE assignment for whom some reason applies */
             needsAttention: boolean;
-            reasons: ("LOW_ADHERENCE" | "DROPPING" | "INACTIVE_7_DAYS")[];
-            /** @description the ISO weeks the window touches, oldest first */
+            /** @description Why it needs attention, in the order LOW_ADHERENCE, DROPPING, INACTIVE_7_DAYS; empty when it does not */
+            reasons: components["schemas"]["AttentionReason"][];
+            /** @description The ISO weeks the window touches, oldest first */
             weeks: {
               /**
                * Format: date
-               * @description Monday
+               * @description The week's Monday
                */
               weekStart: string;
+              /**
+               * Format: int64
+               * @description Sessions scheduled on the window's days of that week
+               */
               scheduled: number;
+              /**
+               * Format: int64
+               * @description Of them, done
+               */
               completed: number;
             }[];
-            /** @description the ACTIVE and COMPLETED assignments scheduling days of the window, the earliest started first; a week's done sessions of a training go to them in that order */
+            /** @description The ACTIVE and COMPLETED assignments scheduling days of the window, the earliest started first; they add up to the student's figures */
             assignments: {
+              /**
+               * Format: int64
+               * @description The plan assignment's id
+               */
               assignmentId: number;
+              /**
+               * Format: int64
+               * @description The plan's id
+               */
               planId: number;
+              /** @description The plan's name */
               planName: string;
+              /**
+               * Format: int64
+               * @description Sessions it scheduled in the window
+               */
               scheduled: number;
+              /**
+               * Format: int64
+               * @description Of them, done
+               */
               completed: number;
-              /** @description completed / scheduled, 3 decimals; null when nothing is scheduled */
+              /** @description The share of the scheduled sessions done (completed / scheduled), 0 to 1 with 3 decimals; null when nothing is scheduled */
               adherence: number | null;
             }[];
           };
@@ -11524,6 +16944,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11533,6 +16958,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11542,6 +16972,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11551,6 +16986,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11565,6 +17005,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11574,6 +17015,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11584,6 +17026,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11595,13 +17038,24 @@ export interface operations {
   listStudentsAdherence: {
     parameters: {
       query?: {
+        /** @description The window's length in days, ending today (UTC): 7, 30 or 90; 30 when left out */
         window?: 7 | 30 | 90;
         /** @description page number, from 0 */
         page?: number;
         /** @description page size; more than 100 reads 100 */
         size?: number;
-        /** @description repeatable: `field` or `field,asc|desc`, the first sorting first; fields: adherence, studentName, lastTrainingAt */
-        sort?: string[];
+        /** @description Repeatable: `field` (ascending) or `field,asc|desc`, the first sorting first; the direction's case and spaces around the parts do not matter */
+        sort?: (
+          | "adherence"
+          | "adherence,asc"
+          | "adherence,desc"
+          | "studentName"
+          | "studentName,asc"
+          | "studentName,desc"
+          | "lastTrainingAt"
+          | "lastTrainingAt,asc"
+          | "lastTrainingAt,desc"
+        )[];
       };
       header?: never;
       path?: never;
@@ -11616,65 +17070,132 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
           "application/json": {
+            /** @description The page's items, in the order asked */
             content: {
+              /**
+               * Format: int64
+               * @description The student's user id
+               */
               userId: number;
-              /** @description days: 7, 30 or 90 */
+              /**
+               * Format: int64
+               * @description The window's length in days: 7, 30 or 90
+               */
               window: number;
               /**
                * Format: date
-               * @description first day of the window (UTC)
+               * @description The window's first day (UTC)
                */
               from: string;
               /**
                * Format: date
-               * @description last day of the window: today (UTC)
+               * @description The window's last day: today (UTC)
                */
               to: string;
-              /** @description sessions the plans scheduled in the window */
+              /**
+               * Format: int64
+               * @description Sessions the student's plans (ACTIVE and COMPLETED assignments) scheduled in the window
+               */
               scheduled: number;
-              /** @description of them, done: per ISO week and training, at most the completed executions of that week */
+              /**
+               * Format: int64
+               * @description Of them, done: per ISO week and training, at most the completed executions of that training started that week
+               */
               completed: number;
-              /** @description completed / scheduled, 3 decimals; null when nothing is scheduled */
+              /** @description The share of the scheduled sessions done (completed / scheduled), 0 to 1 with 3 decimals; null when nothing is scheduled */
               adherence: number | null;
-              /** @description the same over the window before */
+              /** @description The same over the window before, of the same length; null when nothing was scheduled then */
               previousAdherence: number | null;
-              /** @description start of the latest completed training execution */
+              /** @description When the student's latest completed training execution started; null when there is none */
               lastTrainingAt: string | null;
-              /** @description a student with an ACTIVE assignment for whom some reason applies */
+              /** @description Whether the trainer should look: true for a student with an ACTIVE assignment for whom some reason applies */
               needsAttention: boolean;
-              reasons: ("LOW_ADHERENCE" | "DROPPING" | "INACTIVE_7_DAYS")[];
+              /** @description Why it needs attention, in the order LOW_ADHERENCE, DROPPING, INACTIVE_7_DAYS; empty when it does not */
+              reasons: components["schemas"]["AttentionReason"][];
+              /** @description The student's name */
               studentName: string;
             }[];
+            /** @description The page asked */
             pageable: {
+              /** @description Whether an order was asked */
               sort: {
+                /** @description true when the page was asked in an order */
                 sorted: boolean;
+                /** @description The opposite of sorted */
                 unsorted: boolean;
+                /** @description true when no order was asked (as unsorted) */
                 empty: boolean;
               };
+              /**
+               * Format: int64
+               * @description The page's number, from 0
+               */
               pageNumber: number;
+              /**
+               * Format: int64
+               * @description The size asked
+               */
               pageSize: number;
+              /**
+               * Format: int64
+               * @description How many items come before this page
+               */
               offset: number;
-              /** @constant */
+              /**
+               * @description Always true
+               * @constant
+               */
               paged: true;
-              /** @constant */
+              /**
+               * @description Always false
+               * @constant
+               */
               unpaged: false;
             };
+            /**
+             * Format: int64
+             * @description How many pages the listing has at this size
+             */
             totalPages: number;
+            /**
+             * Format: int64
+             * @description How many items the listing has
+             */
             totalElements: number;
+            /** @description true on the last page */
             last: boolean;
+            /** @description true on the first page */
             first: boolean;
+            /** @description Whether an order was asked */
             sort: {
+              /** @description true when the page was asked in an order */
               sorted: boolean;
+              /** @description The opposite of sorted */
               unsorted: boolean;
+              /** @description true when no order was asked (as unsorted) */
               empty: boolean;
             };
+            /**
+             * Format: int64
+             * @description The page's number, from 0
+             */
             number: number;
+            /**
+             * Format: int64
+             * @description How many items this page holds
+             */
             numberOfElements: number;
+            /**
+             * Format: int64
+             * @description The size asked
+             */
             size: number;
+            /** @description true when this page holds no item */
             empty: boolean;
           };
         };
@@ -11682,6 +17203,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11691,6 +17217,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11700,6 +17231,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11714,6 +17250,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11723,6 +17260,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11733,6 +17271,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11757,54 +17296,101 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
           "application/json": {
+            /** @description The trainer's seats */
             students: {
-              /** @description ACTIVE students */
+              /**
+               * Format: int64
+               * @description The trainer's ACTIVE students
+               */
               active: number;
-              /** @description the seat limit of the trainer's plan; null = unlimited */
+              /** @description How many students the trainer's plan allows (ACTIVE links and PENDING invites together); null = unlimited */
               limit: number | null;
-              /** @description PENDING invites not yet expired */
+              /**
+               * Format: int64
+               * @description The trainer's PENDING invites not yet expired
+               */
               pendingInvites: number;
             };
-            /** @description the trainer's assignments by status */
+            /** @description The trainer's assignments by status */
             assignments: {
+              /**
+               * Format: int64
+               * @description Assignments of the trainer's plans still PENDING
+               */
               pending: number;
+              /**
+               * Format: int64
+               * @description Assignments of the trainer's plans ACTIVE
+               */
               active: number;
             };
-            /** @description the mean of the ACTIVE students' 30-day adherence that is not null (3 decimals); null when none is */
+            /** @description The mean of the ACTIVE students' 30-day adherence that is not null (0 to 1, 3 decimals); null when none is */
             adherence30d: number | null;
-            /** @description the ACTIVE students' sessions of this ISO week up to today */
+            /** @description The ACTIVE students' sessions of this ISO week up to today */
             sessionsThisWeek: {
+              /**
+               * Format: int64
+               * @description Sessions the students' plans scheduled
+               */
               scheduled: number;
+              /**
+               * Format: int64
+               * @description Of them, done
+               */
               completed: number;
             };
-            /** @description the ACTIVE students needing attention, the lowest 30-day adherence first */
+            /** @description The ACTIVE students needing attention, the lowest 30-day adherence first */
             needsAttention: {
+              /**
+               * Format: int64
+               * @description The student's id
+               */
               studentId: number;
+              /** @description The student's name */
               studentName: string;
-              reasons: ("LOW_ADHERENCE" | "DROPPING" | "INACTIVE_7_DAYS")[];
+              /** @description Why, in the order LOW_ADHERENCE, DROPPING, INACTIVE_7_DAYS */
+              reasons: components["schemas"]["AttentionReason"][];
             }[];
-            /** @description the students' records of the last 7 days, newest first, at most 20 */
+            /** @description The students' records of the last 7 days, newest first, at most 20 */
             recentRecords: {
+              /**
+               * Format: int64
+               * @description The student's id
+               */
               studentId: number;
+              /** @description The student's name */
               studentName: string;
+              /**
+               * Format: int64
+               * @description The exercise's id
+               */
               exerciseId: number;
+              /** @description The exercise's name */
               exerciseName: string;
-              /** @enum {string} */
-              kind: "MAX_WEIGHT" | "ESTIMATED_1RM" | "BEST_SET_VOLUME" | "BEST_SESSION_VOLUME" | "MAX_REPS" | "REP_MAX_3" | "REP_MAX_5" | "REP_MAX_10";
+              /** @description What the record measures */
+              kind: components["schemas"]["RecordKind"];
+              /** @description The new best, in its unit */
               value: number;
-              /** @enum {string} */
-              unit: "kg" | "reps";
-              /** Format: date-time */
+              /** @description What value counts: reps for MAX_REPS, kg otherwise */
+              unit: components["schemas"]["RecordUnit"];
+              /**
+               * Format: date-time
+               * @description When the exercise execution that set it was done
+               */
               achievedAt: string;
             }[];
-            /** @description the trainer's own subscription giving access, else its latest pending one */
+            /** @description The trainer's own subscription giving access, else its latest pending one; null when it has neither */
             subscription: {
+              /** @description The plan's name */
               planName: string;
+              /** @description The subscription's status: ACTIVE, CANCELED (access until endDate) or PENDING */
               status: string;
+              /** @description When the period paid for ends; null while none is paid (PENDING) */
               endDate: string | null;
             } | null;
           };
@@ -11813,6 +17399,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11822,6 +17413,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11836,6 +17432,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11845,6 +17442,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11855,6 +17453,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11866,7 +17465,9 @@ export interface operations {
   listChanges: {
     parameters: {
       query?: {
+        /** @description The `cursor` of the last page read; none: an initial sync of everything the caller sees */
         since?: string;
+        /** @description How many changes a page holds: 1 to 500 (100 when not given) */
         limit?: number;
       };
       header?: never;
@@ -11882,51 +17483,21 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
-          "application/json": {
-            /** @description in commit order; each change once */
-            changes: {
-              /** @enum {string} */
-              entity:
-                | "profile"
-                | "exercise"
-                | "training"
-                | "trainingPlan"
-                | "planAssignment"
-                | "link"
-                | "invite"
-                | "trainingExecution"
-                | "exerciseExecution"
-                | "subscription";
-              /** @description the entity's id (the profile: the user's) */
-              id: number;
-              /**
-               * @description UPSERT: the entity as it is now; DELETE: gone, or no longer visible to the caller
-               * @enum {string}
-               */
-              op: "UPSERT" | "DELETE";
-              /**
-               * Format: date-time
-               * @description when the change was made (for an initial sync: when it started)
-               */
-              changedAt: string;
-              /** @description UPSERT: the entity's REST DTO, as the REST GET of that entity answers it (profile: GET /users/profile; exercise: GET /exercises/{id}; training: GET /trainings/{id}; trainingPlan: GET /training-plans/{id}; planAssignment: an item of GET /training-plans/assignments; link: an item of GET /personal/students or /students/personals; invite: an item of GET /personal/invites or /students/invites; trainingExecution: GET /trainings/executions/{id}; exerciseExecution: an item of GET /exercises/executions/user/{userId}; subscription: GET /subscriptions/{id}). DELETE: null */
-              data: {
-                [key: string]: unknown;
-              } | null;
-            }[];
-            /** @description opaque: send it as `since` to read what changed after this page */
-            cursor: string;
-            /** @description true: ask again at once with `cursor`; false: caught up (poll later with `cursor`) */
-            hasMore: boolean;
-          };
+          "application/json": components["schemas"]["ChangeFeedPage"];
         };
       };
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11936,6 +17507,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11945,6 +17521,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11954,6 +17535,11 @@ export interface operations {
       /** @description Gone */
       410: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11968,6 +17554,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11977,6 +17564,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -11987,6 +17575,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12002,8 +17591,8 @@ export interface operations {
         page?: number;
         /** @description page size; more than 100 reads 100 */
         size?: number;
-        /** @description repeatable: `field` or `field,asc|desc`, the first sorting first; fields: id, createdAt, url */
-        sort?: string[];
+        /** @description Repeatable: `field` (ascending) or `field,asc|desc`, the first sorting first; the direction's case and spaces around the parts do not matter */
+        sort?: ("id" | "id,asc" | "id,desc" | "createdAt" | "createdAt,asc" | "createdAt,desc" | "url" | "url,asc" | "url,desc")[];
       };
       header?: never;
       path?: never;
@@ -12018,13 +17607,21 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
           "application/json": {
+            /** @description The page's items, in the order asked */
             content: {
+              /**
+               * Format: int64
+               * @description The endpoint's id
+               */
               id: number;
+              /** @description Where the deliveries are POSTed */
               url: string;
+              /** @description The event types it receives, among training_execution.created, exercise_execution.created, personal_record.achieved, plan_assignment.updated, invite.updated, link.updated, subscription.updated, payment.completed */
               events: (
                 | "training_execution.created"
                 | "exercise_execution.created"
@@ -12035,40 +17632,97 @@ export interface operations {
                 | "subscription.updated"
                 | "payment.completed"
               )[];
+              /** @description What it is for, in its owner's words; null when not given */
               description: string | null;
               /** @description false: disabled by its owner, or by the service after 5 days of only failed deliveries */
               enabled: boolean;
-              /** Format: date-time */
+              /**
+               * Format: date-time
+               * @description When it was registered
+               */
               createdAt: string;
-              /** Format: date-time */
+              /**
+               * Format: date-time
+               * @description When it last changed
+               */
               updatedAt: string;
             }[];
+            /** @description The page asked */
             pageable: {
+              /** @description Whether an order was asked */
               sort: {
+                /** @description true when the page was asked in an order */
                 sorted: boolean;
+                /** @description The opposite of sorted */
                 unsorted: boolean;
+                /** @description true when no order was asked (as unsorted) */
                 empty: boolean;
               };
+              /**
+               * Format: int64
+               * @description The page's number, from 0
+               */
               pageNumber: number;
+              /**
+               * Format: int64
+               * @description The size asked
+               */
               pageSize: number;
+              /**
+               * Format: int64
+               * @description How many items come before this page
+               */
               offset: number;
-              /** @constant */
+              /**
+               * @description Always true
+               * @constant
+               */
               paged: true;
-              /** @constant */
+              /**
+               * @description Always false
+               * @constant
+               */
               unpaged: false;
             };
+            /**
+             * Format: int64
+             * @description How many pages the listing has at this size
+             */
             totalPages: number;
+            /**
+             * Format: int64
+             * @description How many items the listing has
+             */
             totalElements: number;
+            /** @description true on the last page */
             last: boolean;
+            /** @description true on the first page */
             first: boolean;
+            /** @description Whether an order was asked */
             sort: {
+              /** @description true when the page was asked in an order */
               sorted: boolean;
+              /** @description The opposite of sorted */
               unsorted: boolean;
+              /** @description true when no order was asked (as unsorted) */
               empty: boolean;
             };
+            /**
+             * Format: int64
+             * @description The page's number, from 0
+             */
             number: number;
+            /**
+             * Format: int64
+             * @description How many items this page holds
+             */
             numberOfElements: number;
+            /**
+             * Format: int64
+             * @description The size asked
+             */
             size: number;
+            /** @description true when this page holds no item */
             empty: boolean;
           };
         };
@@ -12076,6 +17730,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12085,6 +17744,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12094,6 +17758,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12108,6 +17777,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12117,6 +17787,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12127,6 +17798,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12148,7 +17820,9 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @description Where to POST the deliveries: http or https, at most 2048 characters. In production: https only, and no host resolving to a loopback, private, link-local or cloud-metadata address */
           url: string;
+          /** @description The event types to receive: at least one, each once, among training_execution.created, exercise_execution.created, personal_record.achieved, plan_assignment.updated, invite.updated, link.updated, subscription.updated, payment.completed */
           events: (
             | "training_execution.created"
             | "exercise_execution.created"
@@ -12159,6 +17833,7 @@ export interface operations {
             | "subscription.updated"
             | "payment.completed"
           )[];
+          /** @description What it is for (at most 2000 characters); blank or null: none */
           description?: string | null;
         };
       };
@@ -12172,12 +17847,19 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
           "application/json": {
+            /**
+             * Format: int64
+             * @description The endpoint's id
+             */
             id: number;
+            /** @description Where the deliveries are POSTed */
             url: string;
+            /** @description The event types it receives, among training_execution.created, exercise_execution.created, personal_record.achieved, plan_assignment.updated, invite.updated, link.updated, subscription.updated, payment.completed */
             events: (
               | "training_execution.created"
               | "exercise_execution.created"
@@ -12188,12 +17870,19 @@ export interface operations {
               | "subscription.updated"
               | "payment.completed"
             )[];
+            /** @description What it is for, in its owner's words; null when not given */
             description: string | null;
             /** @description false: disabled by its owner, or by the service after 5 days of only failed deliveries */
             enabled: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was registered
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed
+             */
             updatedAt: string;
             /** @description whsec_ + base64 of 24 random bytes: the signing key, shown only here and at rotation */
             secret: string;
@@ -12203,6 +17892,11 @@ export interface operations {
       /** @description Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12212,6 +17906,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12221,6 +17920,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12230,6 +17934,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12239,6 +17948,11 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12248,6 +17962,11 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12257,6 +17976,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12271,6 +17995,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12280,6 +18005,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12290,6 +18016,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12303,6 +18030,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -12316,12 +18044,19 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
           "application/json": {
+            /**
+             * Format: int64
+             * @description The endpoint's id
+             */
             id: number;
+            /** @description Where the deliveries are POSTed */
             url: string;
+            /** @description The event types it receives, among training_execution.created, exercise_execution.created, personal_record.achieved, plan_assignment.updated, invite.updated, link.updated, subscription.updated, payment.completed */
             events: (
               | "training_execution.created"
               | "exercise_execution.created"
@@ -12332,12 +18067,19 @@ export interface operations {
               | "subscription.updated"
               | "payment.completed"
             )[];
+            /** @description What it is for, in its owner's words; null when not given */
             description: string | null;
             /** @description false: disabled by its owner, or by the service after 5 days of only failed deliveries */
             enabled: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was registered
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed
+             */
             updatedAt: string;
           };
         };
@@ -12345,6 +18087,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12354,6 +18101,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12363,6 +18115,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12372,6 +18129,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12386,6 +18148,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12395,6 +18158,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12405,6 +18169,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12421,6 +18186,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -12435,6 +18201,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content?: never;
@@ -12442,6 +18209,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12451,6 +18223,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12460,6 +18237,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12469,6 +18251,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12478,6 +18265,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12487,6 +18279,11 @@ export interface operations {
       /** @description Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12496,6 +18293,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12510,6 +18312,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12519,6 +18322,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12529,6 +18333,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12545,6 +18350,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -12552,7 +18358,9 @@ export interface operations {
     requestBody?: {
       content: {
         "application/json": {
+          /** @description A new address, by the rules of registration */
           url?: string;
+          /** @description A new list of event types (at least one, each once), replacing the old one */
           events?: (
             | "training_execution.created"
             | "exercise_execution.created"
@@ -12563,7 +18371,9 @@ export interface operations {
             | "subscription.updated"
             | "payment.completed"
           )[];
+          /** @description A new description (at most 2000 characters); blank or null: cleared */
           description?: string | null;
+          /** @description false: turned off (events meanwhile are not sent to it, its pending deliveries wait); true: on again, its run of failures starting afresh */
           enabled?: boolean;
         };
       };
@@ -12577,12 +18387,19 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
           "application/json": {
+            /**
+             * Format: int64
+             * @description The endpoint's id
+             */
             id: number;
+            /** @description Where the deliveries are POSTed */
             url: string;
+            /** @description The event types it receives, among training_execution.created, exercise_execution.created, personal_record.achieved, plan_assignment.updated, invite.updated, link.updated, subscription.updated, payment.completed */
             events: (
               | "training_execution.created"
               | "exercise_execution.created"
@@ -12593,12 +18410,19 @@ export interface operations {
               | "subscription.updated"
               | "payment.completed"
             )[];
+            /** @description What it is for, in its owner's words; null when not given */
             description: string | null;
             /** @description false: disabled by its owner, or by the service after 5 days of only failed deliveries */
             enabled: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was registered
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed
+             */
             updatedAt: string;
           };
         };
@@ -12606,6 +18430,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12615,6 +18444,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12624,6 +18458,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12633,6 +18472,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12642,6 +18486,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12651,6 +18500,11 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12660,6 +18514,11 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12669,6 +18528,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12683,6 +18547,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12692,6 +18557,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12702,6 +18568,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12718,6 +18585,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -12732,11 +18600,12 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
           "application/json": {
-            /** @description the new signing key; the previous one keeps signing alongside it for 24 hours */
+            /** @description The new signing key; the previous one keeps signing alongside it for 24 hours */
             secret: string;
           };
         };
@@ -12744,6 +18613,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12753,6 +18627,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12762,6 +18641,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12771,6 +18655,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12780,6 +18669,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12789,6 +18683,11 @@ export interface operations {
       /** @description Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12798,6 +18697,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12812,6 +18716,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12821,6 +18726,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12831,6 +18737,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12847,6 +18754,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -12861,14 +18769,22 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
           "application/json": {
+            /**
+             * Format: int64
+             * @description The delivery's id
+             */
             id: number;
-            /** @description the event's id (evt_…), the webhook-id header of every attempt */
+            /** @description The event's id (evt_…): the webhook-id header of every attempt */
             eventId: string;
-            /** @enum {string} */
+            /**
+             * @description The event's type: one the endpoint receives, or ping (sent by a test)
+             * @enum {string}
+             */
             eventType:
               | "training_execution.created"
               | "exercise_execution.created"
@@ -12879,14 +18795,25 @@ export interface operations {
               | "subscription.updated"
               | "payment.completed"
               | "ping";
-            /** @enum {string} */
-            status: "PENDING" | "SUCCEEDED" | "FAILED";
+            /** @description Where it stands */
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            /**
+             * Format: int64
+             * @description How many attempts were made: at most 8 on the retry schedule, and one more for each retry asked after it FAILED
+             */
             attempts: number;
+            /** @description The HTTP status the endpoint answered the last attempt with; null before any attempt, or when no answer came (timeout, network error) */
             lastStatusCode: number | null;
+            /** @description Why the last attempt failed (the HTTP status and the start of the answer, a timeout, a network error); null when it did not fail */
             lastError: string | null;
+            /** @description When the next attempt is due, while PENDING; null otherwise */
             nextAttemptAt: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the delivery was made for the event
+             */
             createdAt: string;
+            /** @description When an attempt succeeded; null until then */
             deliveredAt: string | null;
           };
         };
@@ -12894,6 +18821,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12903,6 +18835,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12912,6 +18849,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12921,6 +18863,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12930,6 +18877,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12939,6 +18891,11 @@ export interface operations {
       /** @description Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12948,6 +18905,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12962,6 +18924,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12971,6 +18934,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12981,6 +18945,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -12996,11 +18961,12 @@ export interface operations {
         page?: number;
         /** @description page size; more than 100 reads 100 */
         size?: number;
-        /** @description repeatable: `field` or `field,asc|desc`, the first sorting first; fields: id, createdAt, status */
-        sort?: string[];
+        /** @description Repeatable: `field` (ascending) or `field,asc|desc`, the first sorting first; the direction's case and spaces around the parts do not matter */
+        sort?: ("id" | "id,asc" | "id,desc" | "createdAt" | "createdAt,asc" | "createdAt,desc" | "status" | "status,asc" | "status,desc")[];
       };
       header?: never;
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -13014,15 +18980,24 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
           "application/json": {
+            /** @description The page's items, in the order asked */
             content: {
+              /**
+               * Format: int64
+               * @description The delivery's id
+               */
               id: number;
-              /** @description the event's id (evt_…), the webhook-id header of every attempt */
+              /** @description The event's id (evt_…): the webhook-id header of every attempt */
               eventId: string;
-              /** @enum {string} */
+              /**
+               * @description The event's type: one the endpoint receives, or ping (sent by a test)
+               * @enum {string}
+               */
               eventType:
                 | "training_execution.created"
                 | "exercise_execution.created"
@@ -13033,42 +19008,103 @@ export interface operations {
                 | "subscription.updated"
                 | "payment.completed"
                 | "ping";
-              /** @enum {string} */
-              status: "PENDING" | "SUCCEEDED" | "FAILED";
+              /** @description Where it stands */
+              status: components["schemas"]["WebhookDeliveryStatus"];
+              /**
+               * Format: int64
+               * @description How many attempts were made: at most 8 on the retry schedule, and one more for each retry asked after it FAILED
+               */
               attempts: number;
+              /** @description The HTTP status the endpoint answered the last attempt with; null before any attempt, or when no answer came (timeout, network error) */
               lastStatusCode: number | null;
+              /** @description Why the last attempt failed (the HTTP status and the start of the answer, a timeout, a network error); null when it did not fail */
               lastError: string | null;
+              /** @description When the next attempt is due, while PENDING; null otherwise */
               nextAttemptAt: string | null;
-              /** Format: date-time */
+              /**
+               * Format: date-time
+               * @description When the delivery was made for the event
+               */
               createdAt: string;
+              /** @description When an attempt succeeded; null until then */
               deliveredAt: string | null;
             }[];
+            /** @description The page asked */
             pageable: {
+              /** @description Whether an order was asked */
               sort: {
+                /** @description true when the page was asked in an order */
                 sorted: boolean;
+                /** @description The opposite of sorted */
                 unsorted: boolean;
+                /** @description true when no order was asked (as unsorted) */
                 empty: boolean;
               };
+              /**
+               * Format: int64
+               * @description The page's number, from 0
+               */
               pageNumber: number;
+              /**
+               * Format: int64
+               * @description The size asked
+               */
               pageSize: number;
+              /**
+               * Format: int64
+               * @description How many items come before this page
+               */
               offset: number;
-              /** @constant */
+              /**
+               * @description Always true
+               * @constant
+               */
               paged: true;
-              /** @constant */
+              /**
+               * @description Always false
+               * @constant
+               */
               unpaged: false;
             };
+            /**
+             * Format: int64
+             * @description How many pages the listing has at this size
+             */
             totalPages: number;
+            /**
+             * Format: int64
+             * @description How many items the listing has
+             */
             totalElements: number;
+            /** @description true on the last page */
             last: boolean;
+            /** @description true on the first page */
             first: boolean;
+            /** @description Whether an order was asked */
             sort: {
+              /** @description true when the page was asked in an order */
               sorted: boolean;
+              /** @description The opposite of sorted */
               unsorted: boolean;
+              /** @description true when no order was asked (as unsorted) */
               empty: boolean;
             };
+            /**
+             * Format: int64
+             * @description The page's number, from 0
+             */
             number: number;
+            /**
+             * Format: int64
+             * @description How many items this page holds
+             */
             numberOfElements: number;
+            /**
+             * Format: int64
+             * @description The size asked
+             */
             size: number;
+            /** @description true when this page holds no item */
             empty: boolean;
           };
         };
@@ -13076,6 +19112,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13085,6 +19126,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13094,6 +19140,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13103,6 +19154,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13117,6 +19173,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13126,6 +19183,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13136,6 +19194,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13152,7 +19211,9 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The id of the item the path names */
         id: number;
+        /** @description The delivery's id */
         deliveryId: number;
       };
       cookie?: never;
@@ -13167,14 +19228,22 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
           "application/json": {
+            /**
+             * Format: int64
+             * @description The delivery's id
+             */
             id: number;
-            /** @description the event's id (evt_…), the webhook-id header of every attempt */
+            /** @description The event's id (evt_…): the webhook-id header of every attempt */
             eventId: string;
-            /** @enum {string} */
+            /**
+             * @description The event's type: one the endpoint receives, or ping (sent by a test)
+             * @enum {string}
+             */
             eventType:
               | "training_execution.created"
               | "exercise_execution.created"
@@ -13185,14 +19254,25 @@ export interface operations {
               | "subscription.updated"
               | "payment.completed"
               | "ping";
-            /** @enum {string} */
-            status: "PENDING" | "SUCCEEDED" | "FAILED";
+            /** @description Where it stands */
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            /**
+             * Format: int64
+             * @description How many attempts were made: at most 8 on the retry schedule, and one more for each retry asked after it FAILED
+             */
             attempts: number;
+            /** @description The HTTP status the endpoint answered the last attempt with; null before any attempt, or when no answer came (timeout, network error) */
             lastStatusCode: number | null;
+            /** @description Why the last attempt failed (the HTTP status and the start of the answer, a timeout, a network error); null when it did not fail */
             lastError: string | null;
+            /** @description When the next attempt is due, while PENDING; null otherwise */
             nextAttemptAt: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the delivery was made for the event
+             */
             createdAt: string;
+            /** @description When an attempt succeeded; null until then */
             deliveredAt: string | null;
           };
         };
@@ -13200,6 +19280,11 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key; or Validation failed or invalid parameter */
       400: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13209,6 +19294,11 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13218,6 +19308,11 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado */
       403: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13227,6 +19322,11 @@ export interface operations {
       /** @description Not found */
       404: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13236,6 +19336,11 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13245,6 +19350,11 @@ export interface operations {
       /** @description Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13254,6 +19364,11 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13268,6 +19383,7 @@ export interface operations {
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
           "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13277,6 +19393,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13287,6 +19404,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13307,6 +19425,7 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13316,6 +19435,7 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13325,6 +19445,7 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13334,6 +19455,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13344,6 +19466,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13365,21 +19488,15 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @description What to call it (1 to 100 characters) */
           name: string;
-          scopes: (
-            | "profile:read"
-            | "profile:write"
-            | "content:read"
-            | "content:write"
-            | "students:read"
-            | "students:write"
-            | "activity:read"
-            | "activity:write"
-            | "billing:read"
-            | "webhooks:manage"
-            | "offline_access"
-          )[];
-          /** @default 90 */
+          /** @description What it may reach: at least one scope, none twice */
+          scopes: components["schemas"]["Scope"][];
+          /**
+           * Format: int32
+           * @description How many days it works: 1 to 365, 90 when left out
+           * @default 90
+           */
           expiresInDays?: number;
         };
       };
@@ -13389,6 +19506,7 @@ export interface operations {
       201: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13398,6 +19516,7 @@ export interface operations {
       /** @description Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13407,6 +19526,7 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13416,6 +19536,7 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13425,6 +19546,7 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs); or Limite de 50 tokens atingido */
       409: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13434,6 +19556,7 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13443,6 +19566,7 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13452,6 +19576,7 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13461,6 +19586,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13471,6 +19597,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13487,6 +19614,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -13497,6 +19625,7 @@ export interface operations {
       204: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content?: never;
@@ -13504,6 +19633,7 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13513,6 +19643,7 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13522,6 +19653,7 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13531,6 +19663,7 @@ export interface operations {
       /** @description Token não encontrado */
       404: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13540,6 +19673,7 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13549,6 +19683,7 @@ export interface operations {
       /** @description Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13558,6 +19693,7 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13567,6 +19703,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13577,6 +19714,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13597,6 +19735,7 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13606,6 +19745,7 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13615,6 +19755,7 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13624,6 +19765,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13634,6 +19776,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13655,21 +19798,13 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @description Its name (1 to 100 characters), shown to users on the consent page */
           name: string;
+          /** @description Where users may be sent back: 1 to 10 URIs, none twice, each of at most 2048 characters, https (or http to 127.0.0.1, [::1] or localhost), without a fragment or credentials */
           redirectUris: string[];
-          scopes: (
-            | "profile:read"
-            | "profile:write"
-            | "content:read"
-            | "content:write"
-            | "students:read"
-            | "students:write"
-            | "activity:read"
-            | "activity:write"
-            | "billing:read"
-            | "webhooks:manage"
-            | "offline_access"
-          )[];
+          /** @description The scopes it may be granted: at least one, none twice; offline_access lets it refresh its tokens */
+          scopes: components["schemas"]["Scope"][];
+          /** @description true: a server-side app that keeps a secret (answered once, at registration); false: a public app (mobile, single-page), with PKCE alone */
           confidential: boolean;
         };
       };
@@ -13679,6 +19814,7 @@ export interface operations {
       201: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13688,6 +19824,7 @@ export interface operations {
       /** @description Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13697,6 +19834,7 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13706,6 +19844,7 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13715,6 +19854,7 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs); or Limite de 20 aplicativos atingido */
       409: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13724,6 +19864,7 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13733,6 +19874,7 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13742,6 +19884,7 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13751,6 +19894,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13761,6 +19905,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13774,6 +19919,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -13783,6 +19929,7 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13792,6 +19939,7 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter) */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13801,6 +19949,7 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13810,6 +19959,7 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado (another user's app) */
       403: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13819,6 +19969,7 @@ export interface operations {
       /** @description Aplicativo não encontrado */
       404: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13828,6 +19979,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13838,6 +19990,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13854,6 +20007,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -13864,6 +20018,7 @@ export interface operations {
       204: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content?: never;
@@ -13871,6 +20026,7 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13880,6 +20036,7 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13889,6 +20046,7 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado (another user's app) */
       403: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13898,6 +20056,7 @@ export interface operations {
       /** @description Aplicativo não encontrado */
       404: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13907,6 +20066,7 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13916,6 +20076,7 @@ export interface operations {
       /** @description Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13925,6 +20086,7 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13934,6 +20096,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13944,6 +20107,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -13960,6 +20124,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -13967,21 +20132,13 @@ export interface operations {
     requestBody?: {
       content: {
         "application/json": {
+          /** @description Its name (1 to 100 characters), shown to users on the consent page */
           name?: string;
+          /** @description Where users may be sent back: 1 to 10 URIs, none twice, each of at most 2048 characters, https (or http to 127.0.0.1, [::1] or localhost), without a fragment or credentials */
           redirectUris?: string[];
-          scopes?: (
-            | "profile:read"
-            | "profile:write"
-            | "content:read"
-            | "content:write"
-            | "students:read"
-            | "students:write"
-            | "activity:read"
-            | "activity:write"
-            | "billing:read"
-            | "webhooks:manage"
-            | "offline_access"
-          )[];
+          /** @description The scopes it may be granted: at least one, none twice; offline_access lets it refresh its tokens */
+          scopes?: components["schemas"]["Scope"][];
+          /** @description true: its tokens may run only the GraphQL documents it registered, by hash; false: any document */
           trustedDocumentsOnly?: boolean;
         };
       };
@@ -13991,6 +20148,7 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14000,6 +20158,7 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14009,6 +20168,7 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14018,6 +20178,7 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado (another user's app) */
       403: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14027,6 +20188,7 @@ export interface operations {
       /** @description Aplicativo não encontrado */
       404: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14036,6 +20198,7 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14045,6 +20208,7 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14054,6 +20218,7 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14063,6 +20228,7 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14072,6 +20238,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14082,6 +20249,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14098,6 +20266,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -14108,6 +20277,7 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14117,6 +20287,7 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key; or Aplicativo público não tem segredo */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14126,6 +20297,7 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14135,6 +20307,7 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado (another user's app) */
       403: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14144,6 +20317,7 @@ export interface operations {
       /** @description Aplicativo não encontrado */
       404: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14153,6 +20327,7 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14162,6 +20337,7 @@ export interface operations {
       /** @description Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14171,6 +20347,7 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14180,6 +20357,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14190,6 +20368,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14206,6 +20385,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The id of the item the path names */
         id: number;
       };
       cookie?: never;
@@ -14213,6 +20393,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          /** @description The GraphQL documents its tokens may run: at most 200, each one that parses, of 1 to 20000 characters */
           documents: string[];
         };
       };
@@ -14222,6 +20403,7 @@ export interface operations {
       200: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14231,6 +20413,7 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Validation failed (with `errors`), JSON inválido, or Corpo da requisição muito aninhado; or Parâmetro inválido: Idempotency-Key */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14240,6 +20423,7 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14249,6 +20433,7 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it); or Acesso negado (another user's app) */
       403: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14258,6 +20443,7 @@ export interface operations {
       /** @description Aplicativo não encontrado */
       404: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14267,6 +20453,7 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14276,6 +20463,7 @@ export interface operations {
       /** @description Requisição muito grande (more than 1 MB); or Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14285,6 +20473,7 @@ export interface operations {
       /** @description Codificação não suportada (a body compressed or encoded in a way the service does not read) */
       415: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14294,6 +20483,7 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14303,6 +20493,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14313,6 +20504,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14333,6 +20525,7 @@ export interface operations {
       /** @description OK */
       200: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14342,6 +20535,7 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14351,6 +20545,7 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14360,6 +20555,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14370,6 +20566,7 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14386,6 +20583,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
+        /** @description The app's OAuth `client_id`, as the authorization lists it */
         clientId: string;
       };
       cookie?: never;
@@ -14396,6 +20594,7 @@ export interface operations {
       204: {
         headers: {
           "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content?: never;
@@ -14403,6 +20602,7 @@ export interface operations {
       /** @description Parâmetro inválido: <name> (a path or query parameter); or Parâmetro inválido: Idempotency-Key */
       400: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14412,6 +20612,7 @@ export interface operations {
       /** @description Token inválido ou expirado */
       401: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14421,6 +20622,7 @@ export interface operations {
       /** @description Escopo insuficiente (the token lacks the operation's scope; WWW-Authenticate names it) */
       403: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14430,6 +20632,7 @@ export interface operations {
       /** @description Autorização não encontrada */
       404: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14439,6 +20642,7 @@ export interface operations {
       /** @description Requisição em andamento para esta chave de idempotência (the key's first request still runs) */
       409: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14448,6 +20652,7 @@ export interface operations {
       /** @description Requisição muito grande (a keyed body is read whole before it runs) */
       413: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14457,6 +20662,7 @@ export interface operations {
       /** @description Chave de idempotência já usada com outra requisição (the key was used with another method, path, query or body) */
       422: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14466,6 +20672,7 @@ export interface operations {
       /** @description Erro interno do servidor */
       500: {
         headers: {
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
@@ -14476,11 +20683,273 @@ export interface operations {
       503: {
         headers: {
           "Retry-After": components["headers"]["RetryAfter"];
+          "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+    };
+  };
+  receiveTrainingExecutionCreated: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id (as the body's `id`): the same on every attempt */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in Unix seconds: refuse one far from your clock (replays) */
+        "webhook-timestamp": string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed by the base64-decoded part of the endpoint's secret after `whsec_`; one value per active secret (two for 24 h after a rotation), space-separated */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TrainingExecutionCreatedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx within 10 s. Anything else is tried again after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  receiveExerciseExecutionCreated: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id (as the body's `id`): the same on every attempt */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in Unix seconds: refuse one far from your clock (replays) */
+        "webhook-timestamp": string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed by the base64-decoded part of the endpoint's secret after `whsec_`; one value per active secret (two for 24 h after a rotation), space-separated */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ExerciseExecutionCreatedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx within 10 s. Anything else is tried again after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  receivePersonalRecordAchieved: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id (as the body's `id`): the same on every attempt */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in Unix seconds: refuse one far from your clock (replays) */
+        "webhook-timestamp": string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed by the base64-decoded part of the endpoint's secret after `whsec_`; one value per active secret (two for 24 h after a rotation), space-separated */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PersonalRecordAchievedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx within 10 s. Anything else is tried again after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  receivePlanAssignmentUpdated: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id (as the body's `id`): the same on every attempt */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in Unix seconds: refuse one far from your clock (replays) */
+        "webhook-timestamp": string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed by the base64-decoded part of the endpoint's secret after `whsec_`; one value per active secret (two for 24 h after a rotation), space-separated */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PlanAssignmentUpdatedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx within 10 s. Anything else is tried again after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  receiveInviteUpdated: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id (as the body's `id`): the same on every attempt */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in Unix seconds: refuse one far from your clock (replays) */
+        "webhook-timestamp": string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed by the base64-decoded part of the endpoint's secret after `whsec_`; one value per active secret (two for 24 h after a rotation), space-separated */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["InviteUpdatedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx within 10 s. Anything else is tried again after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  receiveLinkUpdated: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id (as the body's `id`): the same on every attempt */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in Unix seconds: refuse one far from your clock (replays) */
+        "webhook-timestamp": string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed by the base64-decoded part of the endpoint's secret after `whsec_`; one value per active secret (two for 24 h after a rotation), space-separated */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["LinkUpdatedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx within 10 s. Anything else is tried again after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  receiveSubscriptionUpdated: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id (as the body's `id`): the same on every attempt */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in Unix seconds: refuse one far from your clock (replays) */
+        "webhook-timestamp": string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed by the base64-decoded part of the endpoint's secret after `whsec_`; one value per active secret (two for 24 h after a rotation), space-separated */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SubscriptionUpdatedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx within 10 s. Anything else is tried again after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  receivePaymentCompleted: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id (as the body's `id`): the same on every attempt */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in Unix seconds: refuse one far from your clock (replays) */
+        "webhook-timestamp": string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed by the base64-decoded part of the endpoint's secret after `whsec_`; one value per active secret (two for 24 h after a rotation), space-separated */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PaymentCompletedEvent"];
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx within 10 s. Anything else is tried again after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  receivePing: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The event's id (as the body's `id`): the same on every attempt */
+        "webhook-id": string;
+        /** @description When this attempt was signed, in Unix seconds: refuse one far from your clock (replays) */
+        "webhook-timestamp": string;
+        /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed by the base64-decoded part of the endpoint's secret after `whsec_`; one value per active secret (two for 24 h after a rotation), space-separated */
+        "webhook-signature": string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PingEvent"];
+      };
+    };
+    responses: {
+      /** @description Received: any 2xx within 10 s. Anything else is tried again after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

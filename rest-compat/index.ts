@@ -6,6 +6,7 @@ import type { Services } from "../src/services.js";
 import { docsRouter } from "./docs.js";
 import { errorHandler, notFoundHandler } from "./errors.js";
 import { openApiDocument } from "./openapi.js";
+import { webhookEvents } from "../src/modules/webhooks/webhook-event.dto.js";
 import { DocumentedRouter } from "./routes.js";
 import { addAdherenceRoutes } from "./adherence.routes.js";
 import { addSubscriptionPlanRoutes } from "./subscription-plans.routes.js";
@@ -75,7 +76,7 @@ export function restApi(services: Services, logger: Logger, publicBaseUrl: strin
   addWebhookDeliveryRoutes(routes, services);
   addPersonalTokenRoutes(routes, services);
   addDeveloperAppRoutes(routes, services);
-  const document = openApiDocument(routes.operations, publicBaseUrl, GATEWAY_EVENT_PATHS);
+  const document = openApiDocument(routes.operations, publicBaseUrl, GATEWAY_EVENT_PATHS, webhookEvents);
 
   const api = Router();
   api.post(GATEWAY_EVENT_PATHS, rawGatewayEventBody);

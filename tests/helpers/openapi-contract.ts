@@ -59,8 +59,15 @@ export class ContractValidator {
   private readonly bodies = new Ajv2020({ strict: false, allErrors: true });
   /** Parameters arrive as text: coerced to the declared types, a repeated one to an array (as OpenAPI validators read them). */
   private readonly parameters = new Ajv2020({ strict: false, allErrors: true, coerceTypes: "array" });
+  /**
+   * The service's own answers and webhook events, against the document with every object closed: the served document
+   * lets answers grow (a client must not break when a field is added), but the service must not send a field the
+   * document does not declare.
+   */
+  private readonly answers = new Ajv2020({ strict: false, allErrors: true });
   private readonly compiled = new Map<string, ValidateFunction>();
   private readonly components: Json;
+  private readonly webhooks: Json;
 
   private static readonly cache = new Map<string, ContractValidator>();
 
@@ -79,10 +86,13 @@ export class ContractValidator {
     // Refs name the document's components; each Ajv holds them as one schema of their own.
     const relinked = JSON.parse(JSON.stringify(document).replaceAll('"#/components/schemas/', '"components#/$defs/')) as Json;
     this.components = relinked.components;
+    this.webhooks = relinked.webhooks ?? {};
     for (const ajv of [this.bodies, this.parameters]) {
       addFormats(ajv);
       ajv.addSchema({ $id: "components", $defs: relinked.components.schemas ?? {} });
     }
+    addFormats(this.answers);
+    this.answers.addSchema({ $id: "components", $defs: closed(relinked.components.schemas ?? {}) });
     for (const [template, item] of Object.entries(relinked.paths as Json)) {
       for (const [method, spec] of Object.entries(item as Json)) {
         const segments = template.split("/").filter(Boolean);
@@ -280,10 +290,31 @@ export class ContractValidator {
     } catch {
       return [...problems, `body: not JSON: ${response.text.slice(0, 200)}`];
     }
-    const validate = this.validator(`${operation.id} ${response.status} body`, media.schema, this.bodies);
+    const validate = this.validator(`${operation.id} ${response.status} body`, closed(media.schema), this.answers);
     if (!validate(json)) problems.push(...describe("body", validate.errors));
     return problems;
   }
+
+  /** What is wrong with a webhook delivery's body against the document's `webhooks` entry of its event type. */
+  webhookEventProblems(body: string): string[] {
+    const event: unknown = JSON.parse(body);
+    const type = String((event as Json).type);
+    const schema = this.webhooks[type]?.post?.requestBody?.content?.["application/json"]?.schema;
+    if (!schema) return [`webhook event type ${type} is not in the document's webhooks section`];
+    const validate = this.validator(`webhook ${type}`, closed(schema), this.answers);
+    return validate(event) ? [] : describe(`webhook ${type}`, validate.errors);
+  }
+}
+
+/** `schema` with every object that lists its properties and says nothing of others closed to others. */
+function closed<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(closed) as T;
+  if (schema === null || typeof schema !== "object") return schema;
+  const copy = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, closed(value)])) as Json;
+  if (copy.properties && typeof copy.properties === "object" && !("additionalProperties" in copy) && !Array.isArray(copy.properties)) {
+    copy.additionalProperties = false;
+  }
+  return copy as T;
 }
 
 /** A path segment's value; one whose percent-encoding is broken stays as sent (and breaks its declared type). */

@@ -63,6 +63,11 @@ export class TestApp {
   private dataDir = "";
   private closeDatabase: () => Promise<void> = async () => undefined;
 
+  /** What is wrong with a webhook delivery's body against the served document's `webhooks` section (none: []). */
+  webhookEventProblems(body: string): string[] {
+    return this.contract.webhookEventProblems(body);
+  }
+
   /**
    * `sibling`: this app is a second instance of the service beside that one, as behind a load balancer: its own
    * process state and (on PostgreSQL) its own connection pool on the same database, the same clocks and SMTP server.

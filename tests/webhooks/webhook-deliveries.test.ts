@@ -18,7 +18,11 @@ async function receiver(): Promise<Receiver> {
   return started;
 }
 afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.stop()));
+  const stopped = receivers.splice(0);
+  await Promise.all(stopped.map((r) => r.stop()));
+  // Every event delivered is what the document's webhooks section says a receiver gets.
+  const bodies = stopped.flatMap((r) => r.received.map((delivery) => delivery.body)).filter((body) => body.startsWith("{"));
+  expect(bodies.flatMap((body) => t.webhookEventProblems(body))).toEqual([]);
 });
 
 /** Every delivery a receiver got verifies with `secret`, by the Standard Webhooks library. */
