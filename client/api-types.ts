@@ -17820,7 +17820,10 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          /** @description Where to POST the deliveries: http or https, at most 2048 characters. In production: https only, and no host resolving to a loopback, private, link-local or cloud-metadata address */
+          /**
+           * Format: uri
+           * @description Where to POST the deliveries: http or https, at most 2048 characters. In production: https only, and no host resolving to a loopback, private, link-local or cloud-metadata address
+           */
           url: string;
           /** @description The event types to receive: at least one, each once, among training_execution.created, exercise_execution.created, personal_record.achieved, plan_assignment.updated, invite.updated, link.updated, subscription.updated, payment.completed */
           events: (
@@ -18358,7 +18361,10 @@ export interface operations {
     requestBody?: {
       content: {
         "application/json": {
-          /** @description A new address, by the rules of registration */
+          /**
+           * Format: uri
+           * @description A new address, by the rules of registration
+           */
           url?: string;
           /** @description A new list of event types (at least one, each once), replacing the old one */
           events?: (

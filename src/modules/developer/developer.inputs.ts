@@ -33,7 +33,8 @@ const redirectUri = z
     const url = new URL(text);
     if (url.hash !== "" || url.username !== "" || url.password !== "") return false;
     return url.protocol === "https:" || (url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname));
-  }, "URI de redirecionamento inválida (https, ou http só para o próprio computador)");
+  }, "URI de redirecionamento inválida (https, ou http só para o próprio computador)")
+  .meta({ format: "uri" });
 
 const redirectUris = z
   .array(redirectUri)

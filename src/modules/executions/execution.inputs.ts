@@ -24,6 +24,7 @@ export const clientIdField = z
   .string()
   // Both cases spelled out: the OpenAPI document's pattern carries no flag.
   .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, "UUID inválido")
+  .meta({ format: "uuid" })
   .transform((value) => value.toLowerCase());
 
 const CLIENT_ID =

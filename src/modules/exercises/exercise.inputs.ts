@@ -9,7 +9,8 @@ export const httpUrl = z
   .string()
   .trim()
   .max(2048)
-  .pipe(z.url({ protocol: /^https?$/, error: "URL inválida (use http ou https)" }));
+  .pipe(z.url({ protocol: /^https?$/, error: "URL inválida (use http ou https)" }))
+  .meta({ format: "uri" });
 
 /** An exercise as its author creates or replaces it (a replacement gives every field). */
 export const exerciseInput = z

@@ -8,12 +8,15 @@ const url = z
   .string()
   .trim()
   .max(2048)
-  .pipe(z.url({ protocol: /^https?$/, error: "URL inválida (http ou https)" }));
+  .pipe(z.url({ protocol: /^https?$/, error: "URL inválida (http ou https)" }))
+  .meta({ format: "uri" });
 
 const events = z
   .array(z.enum(DOMAIN_EVENT_TYPES))
   .min(1, "Informe ao menos um evento")
-  .refine((list) => new Set(list).size === list.length, "Eventos repetidos");
+  .refine((list) => new Set(list).size === list.length, "Eventos repetidos")
+  // What the rules above enforce, declared: each type once, so at most every type.
+  .meta({ uniqueItems: true, maxItems: DOMAIN_EVENT_TYPES.length });
 
 /** A new endpoint: where to POST, which events, what it is for. */
 export const endpointInput = z
