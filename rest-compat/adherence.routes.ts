@@ -3,7 +3,7 @@ import { adherenceQuery, studentAdherencePaging } from "../src/modules/adherence
 import { queryId } from "../src/platform/validation.js";
 import type { Services } from "../src/services.js";
 import { idParam, listReader, queryReader, userOf } from "./http.js";
-import { pageOf } from "./openapi.js";
+import { pageOf } from "./page-schema.js";
 import type { DocumentedRouter } from "./routes.js";
 
 const TAG = "Adherence";

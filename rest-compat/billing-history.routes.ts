@@ -2,7 +2,7 @@ import { invoiceSchema, paymentSchema } from "../src/modules/billing/billing.dto
 import { billingHistoryPaging, invoiceFilter, paymentFilter } from "../src/modules/billing/billing.inputs.js";
 import type { Services } from "../src/services.js";
 import { idParam, listReader, userOf } from "./http.js";
-import { pageOf } from "./openapi.js";
+import { pageOf } from "./page-schema.js";
 import type { DocumentedRouter } from "./routes.js";
 
 const BILLING_HISTORY = "Payments and invoices";

@@ -2,7 +2,7 @@ import { inviteFilter, inviteInput, invitePaging } from "../src/modules/coaching
 import { linkSchema, receivedInviteSchema, sentInviteSchema } from "../src/modules/coaching/coaching.dto.js";
 import type { Services } from "../src/services.js";
 import { bodyReader, idParam, listReader, userOf } from "./http.js";
-import { pageOf } from "./openapi.js";
+import { pageOf } from "./page-schema.js";
 import type { DocumentedRouter } from "./routes.js";
 
 export const COACHING = "Personal trainer and student links";

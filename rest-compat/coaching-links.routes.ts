@@ -3,7 +3,7 @@ import { linkSchema } from "../src/modules/coaching/coaching.dto.js";
 import type { Services } from "../src/services.js";
 import { idParam, listReader, userOf } from "./http.js";
 import { COACHING } from "./coaching-invites.routes.js";
-import { pageOf } from "./openapi.js";
+import { pageOf } from "./page-schema.js";
 import type { DocumentedRouter } from "./routes.js";
 
 /** The links between trainers and students: listed from either side, ended by either (api-spec.md "Personal trainer and student links"). */

@@ -10,7 +10,7 @@ import { exerciseExecutionSchema, exerciseProgressSchema, personalRecordSchema }
 import { queryId } from "../src/platform/validation.js";
 import type { Services } from "../src/services.js";
 import { bodyReader, idParam, listReader, queryReader, userOf } from "./http.js";
-import { pageOf } from "./openapi.js";
+import { pageOf } from "./page-schema.js";
 import type { DocumentedRouter } from "./routes.js";
 import { CLIENT_ID_LOGGED, EXECUTIONS } from "./training-executions.routes.js";
 

@@ -5,7 +5,7 @@ import type { ExerciseUpload } from "../src/modules/exercises/exercise.service.j
 import type { Services } from "../src/services.js";
 import { actorOf, idParam, listReader, pageReader, userOf } from "./http.js";
 import { parseJsonPart, readMultipart, type MultipartBody } from "./multipart.js";
-import { pageOf } from "./openapi.js";
+import { pageOf } from "./page-schema.js";
 import type { DocumentedRouter, MultipartPart } from "./routes.js";
 
 export const EXERCISES = "Exercises";

@@ -5,6 +5,7 @@ import { TOO_MANY_CONNECTIONS } from "../src/platform/http/http-server.js";
 import { queryId } from "../src/platform/validation.js";
 import { INSUFFICIENT_SCOPE, SCOPE_NAMES, SCOPES } from "../src/platform/auth/scopes.js";
 import { errorBodySchema } from "./errors.js";
+import { RECEIVED_WEBHOOKS_TAG, webhooksOf, type WebhookEventSpec } from "./openapi-webhooks.js";
 import type { BinaryAnswer, MultipartPart, OperationSpec } from "./routes.js";
 
 type JsonSchema = Record<string, unknown>;
@@ -102,7 +103,7 @@ const TAGS: Record<string, string> = {
   "Payments and invoices": "What was charged, and the invoices (JSON and PDF)",
   "Payment flow": "The payment flow of the mobile apps: checkout, PIX status and the sandbox's payment",
   Webhooks: "Your webhook endpoints and their deliveries, and what the payment gateways send us (their refusals have no body)",
-  "Webhooks you receive": "What the service POSTs to your webhook endpoints (POST /webhook-endpoints), by event type",
+  [RECEIVED_WEBHOOKS_TAG]: "What the service POSTs to your webhook endpoints (POST /webhook-endpoints), by event type",
   "Personal trainer and student links": "Invites, and the links between trainers and students",
   Exercises: "Exercises, with their images",
   Trainings: "Trainings: ordered exercise lines",
@@ -314,48 +315,6 @@ function withIntegerFormats<T>(node: T): T {
   return node;
 }
 
-/** An event the service POSTs to the endpoints subscribed to it (contract §14.1). */
-export interface WebhookEventSpec {
-  type: string;
-  summary: string;
-  /** The envelope, with the event's data. */
-  schema: z.ZodType;
-}
-
-/** The Standard Webhooks headers every delivery carries. */
-const WEBHOOK_HEADERS = [
-  ["webhook-id", "The event's id (as the body's `id`): the same on every attempt"],
-  ["webhook-timestamp", "When this attempt was signed, in Unix seconds: refuse one far from your clock (replays)"],
-  [
-    "webhook-signature",
-    "`v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, keyed by the base64-decoded part of the endpoint's secret after `whsec_`; one value per active secret (two for 24 h after a rotation), space-separated",
-  ],
-].map(([name, description]) => ({ name, in: "header", required: true, description, schema: { type: "string" } }));
-
-/** The document's `webhooks` section: what an endpoint receives, by event type, as a receiver's operations. */
-function webhooksOf(events: readonly WebhookEventSpec[], schemas: SchemaConverter): Record<string, JsonSchema> {
-  return Object.fromEntries(
-    events.map((event) => [
-      event.type,
-      {
-        post: {
-          operationId: `receive${event.type.replace(/(?:^|[._])(\w)/g, (_, letter: string) => letter.toUpperCase())}`,
-          tags: ["Webhooks you receive"],
-          summary: event.summary,
-          description:
-            "POSTed to each enabled endpoint subscribed to the event whose owner may see its subject (contract §14.1), signed by Standard Webhooks. At least once, in no guaranteed order: drop an `id` already applied.",
-          security: [],
-          parameters: WEBHOOK_HEADERS,
-          requestBody: { required: true, content: { "application/json": { schema: schemas.body(event.schema, "output") } } },
-          responses: {
-            "200": { description: "Received: any 2xx within 10 s. Anything else is tried again after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h" },
-          },
-        },
-      },
-    ]),
-  );
-}
-
 /** The OpenAPI 3.1 document of the REST layer, built from the routers' own operation list and their zod schemas. */
 export function openApiDocument(
   operations: readonly OperationSpec[],
@@ -380,8 +339,8 @@ export function openApiDocument(
       responses: responsesOf(op, keyed, schemas),
     };
   }
-  const webhooks = webhooksOf(webhookEvents, schemas);
-  const usedTags = new Set([...operations.map((op) => op.tag), ...(webhookEvents.length > 0 ? ["Webhooks you receive"] : [])]);
+  const webhooks = webhooksOf(webhookEvents, (schema) => schemas.body(schema, "output"));
+  const usedTags = new Set([...operations.map((op) => op.tag), ...(webhookEvents.length > 0 ? [RECEIVED_WEBHOOKS_TAG] : [])]);
   return withIntegerFormats({
     openapi: "3.1.0",
     info: {
@@ -459,54 +418,4 @@ function securitySchemes(serverUrl: string) {
       },
     },
   };
-}
-
-const pages = new WeakMap<z.ZodType, z.ZodType>();
-
-/** The page object of contract §2 around `item`, for the document of a paged answer (`<item's id>Page` when it has one). */
-export function pageOf(item: z.ZodType): z.ZodType {
-  let page = pages.get(item);
-  if (!page) {
-    const id = z.globalRegistry.get(item)?.id;
-    page = pageSchema(item);
-    if (id) page = page.meta({ id: `${id}Page`, description: `A page of ${id} items (contract §2)` });
-    pages.set(item, page);
-  }
-  return page;
-}
-
-/** The page object of contract §2, as Spring Data writes it (the mobile apps read it so). */
-function pageSchema(item: z.ZodType) {
-  const count = z.number().int().min(0);
-  const sortInfo = z
-    .object({
-      sorted: z.boolean().describe("true when the page was asked in an order"),
-      unsorted: z.boolean().describe("The opposite of sorted"),
-      empty: z.boolean().describe("true when no order was asked (as unsorted)"),
-    })
-    .describe("Whether an order was asked");
-  return z
-    .object({
-      content: z.array(item).describe("The page's items, in the order asked"),
-      pageable: z
-        .object({
-          sort: sortInfo,
-          pageNumber: count.describe("The page's number, from 0"),
-          pageSize: count.describe("The size asked"),
-          offset: count.describe("How many items come before this page"),
-          paged: z.literal(true).describe("Always true"),
-          unpaged: z.literal(false).describe("Always false"),
-        })
-        .describe("The page asked"),
-      totalPages: count.describe("How many pages the listing has at this size"),
-      totalElements: count.describe("How many items the listing has"),
-      last: z.boolean().describe("true on the last page"),
-      first: z.boolean().describe("true on the first page"),
-      sort: sortInfo,
-      number: count.describe("The page's number, from 0"),
-      numberOfElements: count.describe("How many items this page holds"),
-      size: count.describe("The size asked"),
-      empty: z.boolean().describe("true when this page holds no item"),
-    })
-    .describe("A page of a listing (contract §2)");
 }

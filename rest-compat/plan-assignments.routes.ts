@@ -3,7 +3,7 @@ import { assignInput, assignmentFilter, assignmentPaging } from "../src/modules/
 import type { Services } from "../src/services.js";
 import { queryId } from "../src/platform/validation.js";
 import { bodyReader, idParam, listReader, userOf } from "./http.js";
-import { pageOf } from "./openapi.js";
+import { pageOf } from "./page-schema.js";
 import type { DocumentedRouter } from "./routes.js";
 import { PLANS } from "./training-plans.routes.js";
 

@@ -4,7 +4,7 @@ import { recordHistoryFilter, recordHistoryPaging, recordsFilter } from "../src/
 import { queryId } from "../src/platform/validation.js";
 import type { Services } from "../src/services.js";
 import { idParam, listReader, queryReader, userOf } from "./http.js";
-import { pageOf } from "./openapi.js";
+import { pageOf } from "./page-schema.js";
 import type { DocumentedRouter } from "./routes.js";
 
 const TAG = "Records";

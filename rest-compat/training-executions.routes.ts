@@ -9,7 +9,7 @@ import { trainingExecutionSchema, trainingExecutionSummarySchema, trainingStatis
 import { queryId } from "../src/platform/validation.js";
 import type { Services } from "../src/services.js";
 import { bodyReader, idParam, listReader, queryReader, userOf } from "./http.js";
-import { pageOf } from "./openapi.js";
+import { pageOf } from "./page-schema.js";
 import type { DocumentedRouter } from "./routes.js";
 
 export const EXECUTIONS = "Executions and statistics";

@@ -3,7 +3,7 @@ import { planFilter, planInput, planPaging } from "../src/modules/training-plans
 import type { Services } from "../src/services.js";
 import { queryId } from "../src/platform/validation.js";
 import { bodyReader, idParam, listReader, pageReader, userOf } from "./http.js";
-import { pageOf } from "./openapi.js";
+import { pageOf } from "./page-schema.js";
 import type { DocumentedRouter } from "./routes.js";
 
 /** The `id` of this module's paths. */

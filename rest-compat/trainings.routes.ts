@@ -3,7 +3,7 @@ import { trainingFilter, trainingInput, trainingPaging } from "../src/modules/tr
 import type { Services } from "../src/services.js";
 import { queryId } from "../src/platform/validation.js";
 import { actorOf, bodyReader, idParam, listReader, pageReader, userOf } from "./http.js";
-import { pageOf } from "./openapi.js";
+import { pageOf } from "./page-schema.js";
 import type { DocumentedRouter } from "./routes.js";
 
 /** The `id` of this module's paths. */

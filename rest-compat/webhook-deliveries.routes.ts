@@ -2,7 +2,7 @@ import { deliverySchema } from "../src/modules/webhooks/webhook.dto.js";
 import { deliveryPaging } from "../src/modules/webhooks/webhook.inputs.js";
 import type { Services } from "../src/services.js";
 import { idParam, pageReader, userOf } from "./http.js";
-import { pageOf } from "./openapi.js";
+import { pageOf } from "./page-schema.js";
 import type { DocumentedRouter } from "./routes.js";
 import { WEBHOOKS } from "./webhook-endpoints.routes.js";
 

@@ -2,7 +2,7 @@ import { createdEndpointSchema, deliverySchema, endpointSchema, rotatedSecretSch
 import { endpointChangeInput, endpointInput, endpointPaging, noFilter } from "../src/modules/webhooks/webhook.inputs.js";
 import type { Services } from "../src/services.js";
 import { bodyReader, idParam, listReader, userOf } from "./http.js";
-import { pageOf } from "./openapi.js";
+import { pageOf } from "./page-schema.js";
 import type { DocumentedRouter } from "./routes.js";
 
 export const WEBHOOKS = "Webhooks";
