@@ -3106,7 +3106,7 @@ export interface components {
       subscriptionType: string;
       /** @description When the access their subscription gives ends, or null on FREEMIUM */
       subscriptionExpirationDate: string | null;
-      /** @description Whether they opened the confirmation link (or a password reset link) sent to their address */
+      /** @description Whether the address is confirmed: by a web registration, or by opening the confirmation link or a password reset link sent to it */
       emailConfirmed: boolean;
       /**
        * Format: date-time
@@ -5073,7 +5073,7 @@ export interface components {
       type: "training_execution.created";
       /**
        * Format: date-time
-       * @description When the change happened
+       * @description When the event happened (for a ping: when the test was asked)
        */
       createdAt: string;
       /** @description The event's subject, as its REST answer */
@@ -5146,7 +5146,7 @@ export interface components {
       type: "exercise_execution.created";
       /**
        * Format: date-time
-       * @description When the change happened
+       * @description When the event happened (for a ping: when the test was asked)
        */
       createdAt: string;
       /** @description The event's subject, as its REST answer */
@@ -5199,7 +5199,7 @@ export interface components {
       type: "personal_record.achieved";
       /**
        * Format: date-time
-       * @description When the change happened
+       * @description When the event happened (for a ping: when the test was asked)
        */
       createdAt: string;
       /** @description The event's subject, as its REST answer */
@@ -5255,7 +5255,7 @@ export interface components {
       type: "plan_assignment.updated";
       /**
        * Format: date-time
-       * @description When the change happened
+       * @description When the event happened (for a ping: when the test was asked)
        */
       createdAt: string;
       /** @description The event's subject, as its REST answer */
@@ -5272,7 +5272,7 @@ export interface components {
       type: "invite.updated";
       /**
        * Format: date-time
-       * @description When the change happened
+       * @description When the event happened (for a ping: when the test was asked)
        */
       createdAt: string;
       /** @description The event's subject, as its REST answer */
@@ -5289,7 +5289,7 @@ export interface components {
       type: "link.updated";
       /**
        * Format: date-time
-       * @description When the change happened
+       * @description When the event happened (for a ping: when the test was asked)
        */
       createdAt: string;
       /** @description The event's subject, as its REST answer */
@@ -5306,7 +5306,7 @@ export interface components {
       type: "subscription.updated";
       /**
        * Format: date-time
-       * @description When the change happened
+       * @description When the event happened (for a ping: when the test was asked)
        */
       createdAt: string;
       /** @description The event's subject, as its REST answer */
@@ -5323,7 +5323,7 @@ export interface components {
       type: "payment.completed";
       /**
        * Format: date-time
-       * @description When the change happened
+       * @description When the event happened (for a ping: when the test was asked)
        */
       createdAt: string;
       /** @description The event's subject, as its REST answer */
@@ -5340,7 +5340,7 @@ export interface components {
       type: "ping";
       /**
        * Format: date-time
-       * @description When the change happened
+       * @description When the event happened (for a ping: when the test was asked)
        */
       createdAt: string;
       /** @description The event's subject, as its REST answer */

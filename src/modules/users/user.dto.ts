@@ -54,7 +54,9 @@ export const userSchema = z
       .string()
       .describe("What their subscription gives them: FREEMIUM without one, else the type of the plan that gives access (e.g. PREMIUM_MENSAL)"),
     subscriptionExpirationDate: instant.nullable().describe("When the access their subscription gives ends, or null on FREEMIUM"),
-    emailConfirmed: z.boolean().describe("Whether they opened the confirmation link (or a password reset link) sent to their address"),
+    emailConfirmed: z
+      .boolean()
+      .describe("Whether the address is confirmed: by a web registration, or by opening the confirmation link or a password reset link sent to it"),
     createdAt: instant.describe("When the account was created"),
     updatedAt: instant.describe("When the account was last changed"),
   })

@@ -43,7 +43,7 @@ function envelopeOf(type: WebhookEventType) {
     .object({
       id: z.string().describe("The event's id (`evt_…`): the same on every attempt, so a receiver drops one it already applied"),
       type: z.literal(type).describe("The event type"),
-      createdAt: instant.describe("When the change happened"),
+      createdAt: instant.describe("When the event happened (for a ping: when the test was asked)"),
       data: EVENTS[type].data.describe("The event's subject, as its REST answer"),
     })
     .meta({ id: `${name}Event`, description: EVENTS[type].summary });
