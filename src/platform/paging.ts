@@ -39,14 +39,19 @@ const MAX_PAGE_PARAM = 999_999_999;
 
 /**
  * Applies contract §2: page ≥ 0, size ≥ 1 clamped to 100, sort fields from `sortable` only,
- * `sort` repeatable (`name,asc`).
+ * `sort` repeatable (`name,asc`). A field sorted again orders nothing more: only its first order is kept, so the
+ * ORDER BY a request builds has a term per sortable field at most, however many times `sort` is repeated.
  */
 export function parsePageRequest(raw: RawPageParams, { sortable, fallbackSort }: Paging): PageRequest {
   const page = integerParam(raw.page, "page", 0);
   const size = integerParam(raw.size, "size", DEFAULT_PAGE_SIZE);
   if (size < 1) throw invalidParameter("size");
   const sortValues = raw.sort === undefined ? [] : Array.isArray(raw.sort) ? raw.sort : [raw.sort];
-  const sort = sortValues.map((value) => parseSort(value, sortable));
+  const sort: SortOrder[] = [];
+  for (const value of sortValues) {
+    const order = parseSort(value, sortable);
+    if (!sort.some((kept) => kept.field === order.field)) sort.push(order);
+  }
   return { page, size: Math.min(size, MAX_PAGE_SIZE), sort: sort.length > 0 ? sort : fallbackSort };
 }
 
