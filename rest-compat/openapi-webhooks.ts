@@ -8,6 +8,8 @@ export const RECEIVED_WEBHOOKS_TAG = "Webhooks you receive";
 /** An event the service POSTs to the endpoints subscribed to it (contract §14.1). */
 export interface WebhookEventSpec {
   type: string;
+  /** Its name in the document (PascalCase): the receiver's operation is `receive<name>`. */
+  name: string;
   summary: string;
   /** The envelope, with the event's data. */
   schema: z.ZodType;
@@ -30,7 +32,7 @@ export function webhooksOf(events: readonly WebhookEventSpec[], bodySchema: (sch
       event.type,
       {
         post: {
-          operationId: `receive${event.type.replace(/(?:^|[._])(\w)/g, (_, letter: string) => letter.toUpperCase())}`,
+          operationId: `receive${event.name}`,
           tags: [RECEIVED_WEBHOOKS_TAG],
           summary: event.summary,
           description:

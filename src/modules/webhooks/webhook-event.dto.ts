@@ -36,9 +36,11 @@ const EVENTS: Record<WebhookEventType, { summary: string; data: z.ZodType }> = {
   },
 };
 
-/** The Standard Webhooks envelope of one event type. */
+/** An event type's name in the documents: `training_execution.created` → `TrainingExecutionCreated`. */
+const nameOf = (type: WebhookEventType) => type.replace(/(?:^|[._])(\w)/g, (_, letter: string) => letter.toUpperCase());
+
+/** The Standard Webhooks envelope of one event type, `<name>Event` in the document. */
 function envelopeOf(type: WebhookEventType) {
-  const name = type.replace(/(?:^|[._])(\w)/g, (_, letter: string) => letter.toUpperCase());
   return z
     .object({
       id: z.string().describe("The event's id (`evt_…`): the same on every attempt, so a receiver drops one it already applied"),
@@ -46,8 +48,8 @@ function envelopeOf(type: WebhookEventType) {
       createdAt: instant.describe("When the event happened (for a ping: when the test was asked)"),
       data: EVENTS[type].data.describe("The event's subject, as its REST answer"),
     })
-    .meta({ id: `${name}Event`, description: EVENTS[type].summary });
+    .meta({ id: `${nameOf(type)}Event`, description: EVENTS[type].summary });
 }
 
 /** Each event type's envelope and what it means, in the order the contract lists them. */
-export const webhookEvents = WEBHOOK_EVENT_TYPES.map((type) => ({ type, summary: EVENTS[type].summary, schema: envelopeOf(type) }));
+export const webhookEvents = WEBHOOK_EVENT_TYPES.map((type) => ({ type, name: nameOf(type), summary: EVENTS[type].summary, schema: envelopeOf(type) }));
