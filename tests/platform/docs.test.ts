@@ -58,6 +58,20 @@ describe("REST documentation", () => {
     expect(res.body.paths["/exercises/{id}/execution"].post.responses["200"].description).toContain("clientId");
   });
 
+  it("lets answers grow (no object closed to other fields) and lists each listing's sort values", async () => {
+    const { body } = await t.get("/api/openapi.json");
+    const closedObjects: string[] = [];
+    const walk = (node: unknown, at: string) => {
+      if (node === null || typeof node !== "object") return;
+      if ((node as Record<string, unknown>).additionalProperties === false) closedObjects.push(at);
+      for (const [key, value] of Object.entries(node)) walk(value, `${at}/${key}`);
+    };
+    walk(body, "#");
+    expect(closedObjects).toEqual([]);
+    const sort = (body.paths["/exercises"].get.parameters as { name: string; schema: { items: { enum: string[] } } }[]).find((p) => p.name === "sort")!;
+    expect(sort.schema.items.enum).toEqual(expect.arrayContaining(["name", "name,asc", "name,desc", "createdAt,desc"]));
+  });
+
   it("serves the interactive docs page with its assets from the service itself", async () => {
     const page = await t.get("/api/docs");
     expect(page.status).toBe(200);
